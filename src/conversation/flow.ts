@@ -1,0 +1,57 @@
+import type { AnyStateMachine } from 'xstate';
+import type { Prompt } from './prompt.js';
+
+/** The conversations insurechat offers; one machine per id, one file per machine in `flows/`. */
+export type FlowId =
+  | 'main-menu'
+  | 'motor-quote'
+  | 'travel-issue'
+  | 'claim-intimation'
+  | 'cover-status'
+  | 'staff-desk';
+
+/** Who a session serves; picks the entry menu. */
+export type Audience = 'policyholder' | 'funeral-member' | 'staff';
+
+/**
+ * What every flow receives when it starts. JSON only: it is persisted with the snapshot.
+ * `callerPhone` is the MSISDN the platform vouches for (USSD caller), already normalised.
+ */
+export interface FlowInput {
+  readonly audience: Audience;
+  readonly locale: string;
+  readonly callerPhone?: string;
+}
+
+/**
+ * Every flow's context carries the Prompt its current state shows. The engine reads it when the
+ * snapshot has the `awaitingInput` tag; flows set it in entry actions.
+ */
+export interface FlowContextBase {
+  prompt: Prompt;
+}
+
+/**
+ * What a flow returns when it reaches its final state: the closing screen, or a hand-over to
+ * another flow (main-menu hands over to the flow the user picked).
+ */
+export interface FlowOutput {
+  readonly prompt?: Prompt;
+  readonly next?: FlowId;
+}
+
+/** Tag on every state that waits for the user: a turn ends when the snapshot has it or is done. */
+export const AWAITING_INPUT = 'awaitingInput';
+
+/**
+ * A flow as the engine sees it. `version` changes whenever the machine's states or context
+ * change shape; a snapshot of another version restarts the flow with a polite message.
+ */
+export interface FlowDefinition<TMachine extends AnyStateMachine = AnyStateMachine> {
+  readonly id: FlowId;
+  readonly version: number;
+  readonly machine: TMachine;
+}
+
+/** Flows by id, with their actors already provided (production or test implementations). */
+export type FlowRegistry = Readonly<Record<FlowId, FlowDefinition>>;
