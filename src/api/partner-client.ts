@@ -1,0 +1,421 @@
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Dispatcher, Pool } from 'undici';
+import type { z } from 'zod';
+import type { Logger } from '../log/index.js';
+import { contract, type OperationName } from './contract.js';
+import type { AnyContractEntry } from './define-contract.js';
+import {
+  ApiAbortedError,
+  type ApiError,
+  ApiNetworkError,
+  ApiTimeoutError,
+  apiErrorFromResponse,
+  ResponseShapeError,
+  ValidationError,
+} from './errors.js';
+import type {
+  InputArgs,
+  JsonOperationName,
+  OperationItem,
+  OperationOutput,
+  PaginatedOperationName,
+  StreamOperationName,
+} from './operation-types.js';
+
+/** Options of {@link createPartnerClient}. */
+export interface PartnerClientOptions {
+  /** Base URL including the version path, e.g. `https://partner.example.com/api/v1`. */
+  readonly baseUrl: string;
+  /** The partner's API key, sent as `Authorization: Bearer <apiKey>`. Never logged. */
+  readonly apiKey: string;
+  /** Per-attempt time limit in milliseconds. Default 10 000. */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt, where retrying is safe. Default 2. */
+  readonly maxRetries?: number;
+  /** First back-off delay in milliseconds; doubles per retry, with jitter. Default 250. */
+  readonly retryBaseDelayMs?: number;
+  /** Longest wait before a retry, including a server's Retry-After. Default 10 000. */
+  readonly maxRetryDelayMs?: number;
+  /** Replaces an operation's path template without a code change (e.g. for an assumed path). */
+  readonly pathOverrides?: Partial<Record<OperationName, string>>;
+  /** Keep-alive connections to the insurer. Default 16. */
+  readonly connections?: number;
+  /** Logs retries and failures with structured fields (never bodies, keys or personal data). */
+  readonly logger?: Logger;
+  /** Sent as `User-Agent`. Default `insurechat`. */
+  readonly userAgent?: string;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call; an aborted call throws ApiAbortedError. */
+  readonly signal?: AbortSignal;
+  /** Overrides the client's per-attempt time limit for this call. */
+  readonly timeoutMs?: number;
+}
+
+/** The typed Partner Insurance API client, derived from the contract table. */
+export interface PartnerClient {
+  /** Calls a JSON operation: validates the input, sends it, validates and returns the response. */
+  call<N extends JsonOperationName>(
+    name: N,
+    ...args: InputArgs<N, CallOptions>
+  ): Promise<OperationOutput<N>>;
+  /** Iterates every item of every page of a paginated list, fetching pages as it goes. */
+  paginate<N extends PaginatedOperationName>(
+    name: N,
+    ...args: InputArgs<N, CallOptions>
+  ): AsyncIterable<OperationItem<N>>;
+  /** Downloads a document or CSV (certificate, schedule, receipt, bordereau) as a stream. */
+  download<N extends StreamOperationName>(
+    name: N,
+    ...args: InputArgs<N, CallOptions>
+  ): Promise<Readable>;
+  /** The path template in use for an operation (after overrides). */
+  pathOf(name: OperationName): string;
+  /** Closes the connection pool; in-flight calls finish first. */
+  close(): Promise<void>;
+}
+
+interface RawInput {
+  readonly path?: Record<string, unknown>;
+  readonly query?: Record<string, unknown>;
+  readonly body?: unknown;
+}
+
+interface PreparedRequest {
+  readonly entry: AnyContractEntry;
+  readonly method: Dispatcher.HttpMethod;
+  readonly path: string;
+  readonly body: string | undefined;
+  /** The caller's idempotency reference, when the operation carries one. */
+  readonly reference: string | undefined;
+}
+
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  maxRetries: 2,
+  retryBaseDelayMs: 250,
+  maxRetryDelayMs: 10_000,
+  connections: 16,
+} as const;
+
+/** Creates a client for the Partner Insurance API over one keep-alive undici Pool. */
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
+  const baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
+  const maxDelayMs = options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs;
+  const log = options.logger;
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? DEFAULTS.connections,
+    keepAliveTimeout: 30_000,
+    connectTimeout: timeoutMs,
+  });
+  const headers = {
+    authorization: `Bearer ${options.apiKey}`,
+    accept: 'application/json',
+    'user-agent': options.userAgent ?? 'insurechat',
+  };
+  const entries: Readonly<Record<string, AnyContractEntry>> = contract;
+
+  function pathOf(name: OperationName): string {
+    return options.pathOverrides?.[name] ?? contract[name].path;
+  }
+
+  function prepare(name: string, input: RawInput | undefined): PreparedRequest {
+    const entry = entries[name];
+    if (!entry)
+      throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
+    const path = expandPath(
+      pathOf(name as OperationName),
+      parseOrThrow(entry.pathParams, input?.path ?? {}, 'path'),
+    );
+    const query = entry.query ? parseOrThrow(entry.query, input?.query ?? {}, 'query') : {};
+    const body = entry.body ? parseOrThrow(entry.body, input?.body, 'body') : undefined;
+    const search = encodeQuery(query);
+    return {
+      entry,
+      method: entry.method,
+      path: `${prefix}${path}${search}`,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      reference: idempotencyReference(body),
+    };
+  }
+
+  /** Sends one prepared request, retrying only where repeating it is safe. */
+  async function send(
+    request: PreparedRequest,
+    callOptions: CallOptions | undefined,
+    consume: (response: Dispatcher.ResponseData) => Promise<unknown>,
+  ): Promise<unknown> {
+    const limitMs = callOptions?.timeoutMs ?? timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const failure = await attemptOnce(request, callOptions?.signal, limitMs, consume);
+      if (failure.kind === 'ok') return failure.value;
+      const delayMs = retryDelay(request, failure, attempt);
+      if (delayMs === undefined) throw failure.error;
+      log?.warn(
+        {
+          operation: request.entry.name,
+          attempt: attempt + 1,
+          delayMs,
+          reason: failure.error.name,
+        },
+        'partner api retry',
+      );
+      await sleep(
+        delayMs,
+        undefined,
+        callOptions?.signal ? { signal: callOptions.signal } : {},
+      ).catch(() => {
+        throw new ApiAbortedError({ operation: request.entry.name });
+      });
+    }
+  }
+
+  type Attempt =
+    | { kind: 'ok'; value: unknown }
+    | { kind: 'http'; error: ApiError }
+    | { kind: 'network'; error: ApiNetworkError }
+    | { kind: 'final'; error: Error };
+
+  async function attemptOnce(
+    request: PreparedRequest,
+    signal: AbortSignal | undefined,
+    limitMs: number,
+    consume: (response: Dispatcher.ResponseData) => Promise<unknown>,
+  ): Promise<Attempt> {
+    const operation = request.entry.name;
+    if (signal?.aborted) return { kind: 'final', error: new ApiAbortedError({ operation }) };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), limitMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timedOut = () => controller.signal.aborted && !signal?.aborted;
+    try {
+      const response = await pool.request({
+        method: request.method,
+        path: request.path,
+        headers:
+          request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        body: request.body ?? null,
+        signal: controller.signal,
+        headersTimeout: limitMs,
+        bodyTimeout: limitMs,
+      });
+      if (response.statusCode >= 300) {
+        const rawBody = await response.body.text();
+        const error = apiErrorFromResponse({
+          status: response.statusCode,
+          operation,
+          rawBody,
+          retryAfterSeconds: retryAfter(response.headers['retry-after']),
+        });
+        // A 4xx is usually the caller's business (a lookup that found nothing); 5xx is ours to watch.
+        const level = response.statusCode >= 500 ? 'warn' : 'debug';
+        log?.[level]({ operation, status: response.statusCode }, 'partner api error response');
+        return { kind: 'http', error };
+      }
+      return { kind: 'ok', value: await consume(response) };
+    } catch (cause) {
+      if (cause instanceof ResponseShapeError) return { kind: 'final', error: cause };
+      if (signal?.aborted)
+        return { kind: 'final', error: new ApiAbortedError({ operation }, { cause }) };
+      if (timedOut() || isTimeout(cause)) {
+        return {
+          kind: 'final',
+          error: new ApiTimeoutError({ operation, timeoutMs: limitMs }, { cause }),
+        };
+      }
+      const sent = !NOT_SENT_CODES.has(errorCode(cause));
+      log?.warn({ operation, sent, errorCode: errorCode(cause) }, 'partner api network failure');
+      return { kind: 'network', error: new ApiNetworkError({ operation, sent }, { cause }) };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** How long to wait before repeating a failed attempt, or undefined when it must not repeat. */
+  function retryDelay(
+    request: PreparedRequest,
+    failure: Attempt,
+    attempt: number,
+  ): number | undefined {
+    if (failure.kind === 'ok' || failure.kind === 'final' || attempt >= maxRetries)
+      return undefined;
+    const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2));
+    const safeToRepeat = request.method === 'GET';
+    if (failure.kind === 'network') {
+      // The connection was refused (or never made), so the insurer never saw the request:
+      // sending it again cannot do anything twice, whatever the method.
+      if (!failure.error.sent) return backoff;
+      // A GET only reads; repeating one after a dropped connection is harmless.
+      if (safeToRepeat) return backoff;
+      // Anything else may have been acted on (a payment may have started): never repeat blindly.
+      return undefined;
+    }
+    const status = failure.error.status;
+    // 429 and 503 mean "not now": the request was not acted on. Repeat it when it only reads, or
+    // when it carries the caller's idempotency reference so the insurer can tell a repeat apart.
+    if ((status === 429 || status === 503) && (safeToRepeat || request.reference !== undefined)) {
+      const asked = failure.error.retryAfterSeconds;
+      if (asked === undefined) return backoff;
+      const askedMs = asked * 1000;
+      return askedMs <= maxDelayMs ? askedMs : undefined;
+    }
+    // Other 5xx on a GET (a gateway or server hiccup) are worth one more read.
+    if (status >= 500 && safeToRepeat) return backoff;
+    return undefined;
+  }
+
+  async function call(name: string, input?: RawInput, callOptions?: CallOptions): Promise<unknown> {
+    const request = prepare(name, input);
+    if (request.entry.responseKind === 'stream') {
+      throw new ValidationError({
+        field: 'operation',
+        message: `${name} returns a document: use download()`,
+      });
+    }
+    return send(request, callOptions, async (response) => {
+      const text = await response.body.text();
+      return parseResponse(request.entry, text);
+    });
+  }
+
+  async function download(
+    name: string,
+    input?: RawInput,
+    callOptions?: CallOptions,
+  ): Promise<Readable> {
+    const request = prepare(name, input);
+    return (await send(request, callOptions, async (response) => response.body)) as Readable;
+  }
+
+  async function* paginate(
+    name: string,
+    input?: RawInput,
+    callOptions?: CallOptions,
+  ): AsyncGenerator<unknown> {
+    const first = input?.query?.PageNumber;
+    let pageNumber = typeof first === 'number' ? first : 1;
+    for (;;) {
+      const page = (await call(
+        name,
+        { ...input, query: { ...input?.query, PageNumber: pageNumber } },
+        callOptions,
+      )) as { data: unknown[]; totalPages: number; pageNumber: number };
+      yield* page.data;
+      // Stop on the last page, and on an empty page so a wrong totalPages cannot loop forever.
+      if (page.data.length === 0 || page.pageNumber >= page.totalPages) return;
+      pageNumber = page.pageNumber + 1;
+    }
+  }
+
+  // The implementations take untyped input (they are generic over the table); the interface
+  // adds the per-operation types the table defines, so callers never see the untyped form.
+  const client = {
+    call,
+    paginate,
+    download,
+    pathOf,
+    close: () => pool.close(),
+  };
+  return client as unknown as PartnerClient;
+}
+
+/** Network error codes raised before the request left this process. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return '';
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+/** Validates one part of the input; a field error names the field, a whole-part error the part. */
+function parseOrThrow(
+  schema: z.ZodType,
+  value: unknown,
+  part: 'path' | 'query' | 'body',
+): Record<string, unknown> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw ValidationError.fromZod(parsed.error, undefined, part);
+  return parsed.data as Record<string, unknown>;
+}
+
+function expandPath(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, key: string) =>
+    encodeURIComponent(String(params[key] ?? '')),
+  );
+}
+
+function encodeQuery(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The caller's idempotency reference: `reference`, or `payment.reference` for batch bodies. */
+function idempotencyReference(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as { reference?: unknown; payment?: { reference?: unknown } };
+  if (typeof record.reference === 'string') return record.reference;
+  if (typeof record.payment?.reference === 'string') return record.payment.reference;
+  return undefined;
+}
+
+function retryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+function parseResponse(entry: AnyContractEntry, text: string): unknown {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new ResponseShapeError(
+      { operation: entry.name, path: '', message: 'the body is not JSON' },
+      { cause },
+    );
+  }
+  const parsed = entry.response.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  throw new ResponseShapeError(
+    {
+      operation: entry.name,
+      path: first ? first.path.map(String).join('.') : '',
+      message: first?.message ?? 'does not match the schema',
+      issues: parsed.error.issues,
+    },
+    { cause: parsed.error },
+  );
+}

@@ -1,0 +1,294 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  type AnyContractEntry,
+  contract,
+  type OperationName,
+  operationNames,
+} from '../api/index.js';
+import type { Logger } from '../log/index.js';
+import { type Clock, systemClock } from './clock.js';
+import { createHandlers, type HandlerInput } from './handlers.js';
+import { createIdSource } from './ids.js';
+import { createPaymentEngine, type PaymentEngine } from './payment-engine.js';
+import { DEFAULT_LEVY_RATE } from './premium.js';
+import { type FieldErrors, SandboxHttpError } from './sandbox-error.js';
+import { SandboxFile } from './sandbox-file.js';
+import { seedState } from './seed.js';
+import { createSmsOutbox, type SmsOutbox } from './sms-outbox.js';
+import { createEmptyState, type SandboxContext, type SandboxState } from './state.js';
+
+/** The published base path every operation is served under. */
+export const SANDBOX_BASE_PATH = '/api/v1';
+
+/** Options of {@link createSandbox}. */
+export interface SandboxOptions {
+  /** Bearer key partners must send; generated (`sbx_…`) when omitted. */
+  readonly apiKey?: string;
+  /** Insurance premium levy rate; default 0.05 (5%). */
+  readonly levyRate?: number;
+  /** Delay before a mobile-money payment settles; default 3000 ms. */
+  readonly settleDelayMs?: number;
+  /** How long a never-answered prompt (test MSISDN ending in 3) stays Pending; default 300 000 ms. */
+  readonly expireAfterMs?: number;
+  /** First retry delay of a failed webhook delivery, doubling per attempt; default 1000 ms. */
+  readonly callbackRetryBaseMs?: number;
+  /** Webhook deliveries attempted per payment before giving up; default 5. */
+  readonly callbackMaxAttempts?: number;
+  /** Where time comes from; default the wall clock. Tests pass a manual clock. */
+  readonly clock?: Clock;
+  /** The partner profile's `paymentCallbackUrl`; settable later with setPaymentCallbackUrl. */
+  readonly callbackUrl?: string;
+  readonly logger?: Logger;
+  /** Start with the deterministic seed data; default true. */
+  readonly seed?: boolean;
+}
+
+/** A running (or ready to listen) sandbox insurer. */
+export interface Sandbox {
+  /** The fastify instance; `app.inject` works without listening. */
+  readonly app: FastifyInstance;
+  /** Listens on `port` (0 or omitted: a free port) on 127.0.0.1; resolves the base URL incl. /api/v1. */
+  listen(port?: number, host?: string): Promise<{ url: string; origin: string }>;
+  /** Stops timers and the server. */
+  close(): Promise<void>;
+  /** The in-memory data, for tests. */
+  readonly state: SandboxState;
+  readonly clock: Clock;
+  readonly apiKey: string;
+  readonly payments: PaymentEngine;
+  /** Sets the partner profile's `paymentCallbackUrl` (null: no webhooks). */
+  setPaymentCallbackUrl(url: string | null): void;
+  /** SMS accepted on the Africa's Talking-style endpoint. */
+  readonly smsOutbox: SmsOutbox;
+}
+
+function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: string): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix || 'body';
+    const list = errors[key] ?? [];
+    list.push(issue.message);
+    errors[key] = list;
+  }
+  return errors;
+}
+
+/** Query strings arrive as text: turn numeric and boolean text into what the schema expects. */
+function coerceQuery(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const field = schema.shape[key] as z.ZodType | undefined;
+    if (typeof value !== 'string' || !field || field.safeParse(value).success) {
+      out[key] = value;
+      continue;
+    }
+    if (value.trim() !== '' && Number.isFinite(Number(value))) out[key] = Number(value);
+    else if (value === 'true' || value === 'false') out[key] = value === 'true';
+    else out[key] = value;
+  }
+  return out;
+}
+
+function parsePart(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  prefix: string,
+  errors: FieldErrors,
+): unknown {
+  if (!schema) return prefix === 'query' || prefix === 'path' ? {} : undefined;
+  const result = schema.safeParse(value ?? (prefix === 'body' ? undefined : {}));
+  if (result.success) return result.data;
+  Object.assign(errors, fieldErrors(result.error.issues, prefix === 'body' ? '' : prefix));
+  return undefined;
+}
+
+function sameKey(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function toFastifyPath(template: string): string {
+  return `${SANDBOX_BASE_PATH}${template.replace(/\{([^}]+)\}/g, ':$1')}`;
+}
+
+const THREE_DS_PAGE = (status: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Sandbox 3-D Secure</title></head><body><h1>Sandbox 3-D Secure</h1><p>Payment ${status}. You can close this page and return to the chat.</p></body></html>`;
+
+/**
+ * Creates the sandbox insurer: every operation of the contract table served over fastify with the
+ * spec's state rules, in-memory data seeded deterministically, payments that settle by test
+ * MSISDN and POST the partner's callback URL, plus an Africa's Talking-style SMS endpoint.
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const apiKey = options.apiKey ?? `sbx_${randomBytes(18).toString('base64url')}`;
+  const clock = options.clock ?? systemClock;
+  const ids = createIdSource();
+  const state = createEmptyState();
+  let callbackUrl: string | null = options.callbackUrl ?? null;
+  const payments = createPaymentEngine({
+    clock,
+    logger: options.logger,
+    settleDelayMs: options.settleDelayMs ?? 3000,
+    expireAfterMs: options.expireAfterMs ?? 300_000,
+    callbackRetryBaseMs: options.callbackRetryBaseMs ?? 1000,
+    callbackMaxAttempts: options.callbackMaxAttempts ?? 5,
+    callbackUrl: () => callbackUrl,
+    newId: (prefix) => ids.next(prefix).toUpperCase(),
+  });
+  const ctx: SandboxContext = {
+    state,
+    clock,
+    ids,
+    levyRate: options.levyRate ?? DEFAULT_LEVY_RATE,
+    payments,
+  };
+  if (options.seed ?? true) seedState(ctx);
+  const smsOutbox = createSmsOutbox(() => clock.now());
+  const handlers = createHandlers(ctx);
+
+  const app = Fastify({ logger: false });
+  void app.register(formbody);
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof SandboxHttpError) {
+      return reply.status(error.status).send(error.toBody());
+    }
+    const status =
+      typeof (error as { statusCode?: unknown }).statusCode === 'number'
+        ? (error as { statusCode: number }).statusCode
+        : 500;
+    if (status >= 500) {
+      options.logger?.error(
+        { err: error, url: request.routeOptions.url },
+        'sandbox handler failed',
+      );
+    }
+    return reply.status(status).send({
+      status,
+      message: status >= 500 ? 'Internal sandbox error' : (error as Error).message,
+      errors: {},
+    });
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ status: 404, message: 'No such operation', errors: {} }),
+  );
+
+  for (const name of operationNames) {
+    const entry = contract[name] as AnyContractEntry;
+    app.route({
+      method: entry.method,
+      url: toFastifyPath(entry.path),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const auth = request.headers.authorization ?? '';
+        if (!auth.startsWith('Bearer ') || !sameKey(auth.slice('Bearer '.length), apiKey)) {
+          throw new SandboxHttpError(401, 'Missing or invalid API key');
+        }
+        const errors: FieldErrors = {};
+        const params = parsePart(entry.pathParams, request.params, 'path', errors);
+        const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        const query = parsePart(
+          entry.query,
+          entry.query ? coerceQuery(entry.query, rawQuery) : rawQuery,
+          'query',
+          errors,
+        );
+        const body = parsePart(entry.body, request.body, 'body', errors);
+        if (Object.keys(errors).length > 0) {
+          throw new SandboxHttpError(400, 'Validation failed', errors);
+        }
+        const handler = handlers[name] as (input: HandlerInput<OperationName>) => unknown;
+        const result = handler({
+          params,
+          query,
+          body,
+          origin: `${request.protocol}://${request.host}`,
+        } as HandlerInput<OperationName>);
+        if (result instanceof SandboxFile) {
+          return reply
+            .header('content-type', result.contentType)
+            .header('content-disposition', `attachment; filename="${result.filename}"`)
+            .send(result.data);
+        }
+        const created = entry.method === 'POST' && /^create/.test(name);
+        return reply.status(created ? 201 : 200).send(result);
+      },
+    });
+  }
+
+  // Card 3-D Secure: visiting the page completes the payment.
+  app.get<{ Params: { txn: string } }>('/sandbox/3ds/:txn', async (request, reply) => {
+    const transaction = payments.completeCard(request.params.txn);
+    if (!transaction) return reply.status(404).type('text/html').send(THREE_DS_PAGE('not found'));
+    return reply.type('text/html').send(THREE_DS_PAGE(transaction.status.toLowerCase()));
+  });
+
+  // Africa's Talking-style SMS, so USSD users' payment outcomes are visible without a gateway.
+  app.post('/version1/messaging', async (request, reply) => {
+    const key = request.headers.apikey;
+    if (typeof key !== 'string' || key === '') {
+      return reply.status(401).send({ status: 401, message: 'Missing apiKey header', errors: {} });
+    }
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const to = typeof form.to === 'string' ? form.to : '';
+    const message = typeof form.message === 'string' ? form.message : '';
+    const errors: FieldErrors = {};
+    if (typeof form.username !== 'string' || form.username === '') errors.username = ['Required'];
+    if (to === '') errors.to = ['Required'];
+    if (message === '') errors.message = ['Required'];
+    if (Object.keys(errors).length > 0) {
+      return reply.status(400).send({ status: 400, message: 'Validation failed', errors });
+    }
+    const from = typeof form.from === 'string' && form.from !== '' ? form.from : null;
+    const recipients = to
+      .split(',')
+      .map((number) => number.trim())
+      .filter(Boolean)
+      .map((number) => {
+        const sms = smsOutbox.add({ to: number, from, message });
+        return {
+          statusCode: 101,
+          number,
+          status: 'Success',
+          cost: 'ZMW 0.0000',
+          messageId: sms.messageId,
+        };
+      });
+    return reply.status(201).send({
+      SMSMessageData: {
+        Message: `Sent to ${recipients.length}/${recipients.length} Total Cost: ZMW 0.0000`,
+        Recipients: recipients,
+      },
+    });
+  });
+
+  app.get<{ Querystring: { to?: string } }>('/sandbox/sms-outbox', async (request) => ({
+    messages: smsOutbox.list(request.query.to),
+  }));
+
+  return {
+    app,
+    async listen(port = 0, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      const origin = `http://${host}:${actual}`;
+      return { url: `${origin}${SANDBOX_BASE_PATH}`, origin };
+    },
+    async close() {
+      payments.close();
+      await app.close();
+    },
+    state,
+    clock,
+    apiKey,
+    payments,
+    setPaymentCallbackUrl(url) {
+      callbackUrl = url;
+    },
+    smsOutbox,
+  };
+}

@@ -1,0 +1,30 @@
+/*
+ * The sandbox insurer: the whole Partner Insurance API with the spec's state rules, in memory.
+ * The bot embeds it when PARTNER_API_URL is unset; `npm run sandbox` runs it alone.
+ */
+
+// Time control for tests of grace, lapse and expiry
+export { type Clock, createManualClock, type ManualClock, systemClock } from './clock.js';
+// For the bot process, `npm run sandbox` and tests
+export {
+  createSandbox,
+  SANDBOX_BASE_PATH,
+  type Sandbox,
+  type SandboxOptions,
+} from './create-sandbox.js';
+export type {
+  CallbackAttempt,
+  PaymentEngine,
+  SandboxTransaction,
+  SandboxTransactionStatus,
+} from './payment-engine.js';
+export { DEFAULT_LEVY_RATE } from './premium.js';
+export { SEED } from './seed.js';
+export type { OutboxSms, SmsOutbox } from './sms-outbox.js';
+// For the README, the web simulator and the startup banner
+export {
+  outcomeForMsisdn,
+  SANDBOX_TEST_MSISDNS,
+  type SandboxTestMsisdn,
+  type TestPaymentOutcome,
+} from './test-msisdns.js';

@@ -1,0 +1,167 @@
+import type { PaidPolicyRef, PaymentMethod, SandboxTransaction } from './payment-engine.js';
+import { invalid, notFound, ruleBroken } from './sandbox-error.js';
+import type { Json, SandboxContext } from './state.js';
+
+/** The payment part of a request, in any of the shapes the contract uses. */
+export interface PaymentInput {
+  readonly method?: string | undefined;
+  readonly mobileMoneyAccountNumber?: string | undefined;
+  readonly cardDetails?: unknown;
+}
+
+/** Picks the method the spec's selection table implies; PayLater when nothing is sent. */
+export function paymentMethodOf(payment: PaymentInput | undefined): PaymentMethod {
+  if (!payment) return 'PayLater';
+  if (payment.mobileMoneyAccountNumber !== undefined) return 'MobileMoney';
+  if (payment.cardDetails !== undefined) return 'Card';
+  if (payment.method === 'External') return 'External';
+  if (payment.method === 'PayLater' || payment.method === undefined) return 'PayLater';
+  throw invalid('Validation failed', {
+    payment: [`Method ${payment.method} needs mobileMoneyAccountNumber or cardDetails`],
+  });
+}
+
+/** Normalises a Zambian number to the `260…` form the API uses; 400 when it is not one. */
+export function normaliseSandboxMsisdn(raw: string): string {
+  const digits = raw.replace(/[\s()+-]/g, '');
+  const national = digits.startsWith('260')
+    ? digits.slice(3)
+    : digits.startsWith('0')
+      ? digits.slice(1)
+      : digits;
+  if (!/^\d{9}$/.test(national)) {
+    throw invalid('Validation failed', {
+      mobileMoneyAccountNumber: ['Expected a Zambian mobile number such as 0971234567'],
+    });
+  }
+  return `260${national}`;
+}
+
+/** What a domain operation asks to collect. */
+export interface CollectRequest {
+  readonly reference?: string | undefined;
+  readonly payment: PaymentInput | undefined;
+  readonly amount: number;
+  readonly currency: string;
+  readonly description: string;
+  readonly subjectId?: string | undefined;
+  readonly origin: string;
+  readonly onSuccess: (paidAt: Date) => void;
+  readonly onFailure?: (reason: string) => void;
+  readonly policyRef: () => PaidPolicyRef;
+  /** Methods allowed here; others get 422 (batch premiums are mobile money or card only). */
+  readonly allowed?: readonly PaymentMethod[];
+}
+
+/** The payment result object for a transaction. */
+export function paymentResultView(transaction: SandboxTransaction, origin: string): Json {
+  const message =
+    transaction.status === 'Pending'
+      ? transaction.method === 'Card'
+        ? 'Complete 3-D Secure at redirectUrl'
+        : 'Payment prompt sent to the customer; awaiting confirmation'
+      : transaction.status === 'Success'
+        ? 'Payment successful'
+        : (transaction.failureReason ?? 'Payment failed');
+  return {
+    status: transaction.status,
+    message,
+    txnId: transaction.txnId,
+    referenceId: transaction.reference,
+    ...(transaction.method === 'Card'
+      ? { redirectUrl: `${origin}/sandbox/3ds/${transaction.txnId}` }
+      : {}),
+    warnings: [],
+  };
+}
+
+/**
+ * Starts (or finds, by reference) a payment. The same reference sent twice returns the same
+ * transaction and never charges again.
+ */
+export function collect(
+  ctx: SandboxContext,
+  request: CollectRequest,
+): { transaction: SandboxTransaction; created: boolean; result: Json } {
+  if (request.reference !== undefined) {
+    const existing = ctx.payments.get(request.reference);
+    if (existing) {
+      return {
+        transaction: existing,
+        created: false,
+        result: paymentResultView(existing, request.origin),
+      };
+    }
+  }
+  const method = paymentMethodOf(request.payment);
+  if (request.allowed && !request.allowed.includes(method)) {
+    throw ruleBroken(
+      `Payment by ${method} is not accepted here; use ${request.allowed.join(' or ')}`,
+      'payment',
+    );
+  }
+  const msisdn =
+    method === 'MobileMoney'
+      ? normaliseSandboxMsisdn(request.payment?.mobileMoneyAccountNumber ?? '')
+      : undefined;
+  const { transaction, created } = ctx.payments.start({
+    reference: request.reference,
+    method,
+    amount: request.amount,
+    currency: request.currency,
+    msisdn,
+    description: request.description,
+    subjectId: request.subjectId,
+    onSuccess: request.onSuccess,
+    ...(request.onFailure ? { onFailure: request.onFailure } : {}),
+    policyRef: request.policyRef,
+  });
+  return { transaction, created, result: paymentResultView(transaction, request.origin) };
+}
+
+/** The published transaction status `{reference, status, amount, currency}`. */
+export function transactionStatus(ctx: SandboxContext, reference: string): Json {
+  const transaction = ctx.payments.get(reference);
+  if (!transaction) throw notFound('Transaction', reference);
+  return {
+    reference: transaction.reference,
+    status: transaction.status,
+    amount: transaction.amount,
+    currency: transaction.currency,
+  };
+}
+
+/** Transaction details: the status plus what it paid for and when. */
+export function transactionDetails(ctx: SandboxContext, reference: string): Json {
+  const transaction = ctx.payments.get(reference);
+  if (!transaction) throw notFound('Transaction', reference);
+  const ref = ctx.payments.policyRef(reference);
+  return {
+    reference: transaction.reference,
+    status: transaction.status,
+    amount: transaction.amount,
+    currency: transaction.currency,
+    txnId: transaction.txnId,
+    method: transaction.method,
+    quoteId: transaction.subjectId,
+    policyId: ref.policyId,
+    policyNumber: ref.policyNumber,
+    createdAt: transaction.createdAt,
+    paidAt: transaction.paidAt,
+    message: transaction.failureReason ?? transaction.description,
+  };
+}
+
+/** The callback delivery log of a transaction. */
+export function callbackDeliveries(ctx: SandboxContext, reference: string): Json[] {
+  if (!ctx.payments.get(reference)) throw notFound('Transaction', reference);
+  return ctx.payments.callbackLog(reference).map((attempt) => ({
+    id: `${reference}-${attempt.attempt}`,
+    attempt: attempt.attempt,
+    url: attempt.url,
+    attemptedAt: attempt.attemptedAt,
+    statusCode: attempt.statusCode,
+    success: attempt.delivered,
+    error: attempt.error,
+  }));
+}

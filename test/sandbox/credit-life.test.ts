@@ -1,0 +1,469 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { type Harness, loanRow, raw, startHarness } from './sandbox-harness.js';
+
+/* Credit-life rules of the spec's "States and transitions" and "Errors", named in its words. */
+
+let harness: Harness;
+let ordinaryQuotation: string;
+let prepaidQuotation: string;
+
+beforeEach(async () => {
+  harness = await startHarness();
+  const quotations = await harness.client.call('getCreditLifeQuotations');
+  ordinaryQuotation = String(
+    quotations.find((q) => q.status === 'Approved' && !q.requiresPrepayment)?.id,
+  );
+  prepaidQuotation = String(quotations.find((q) => q.requiresPrepayment === true)?.id);
+});
+
+afterEach(async () => {
+  await harness.close();
+});
+
+async function openPolicy(quotationId = ordinaryQuotation): Promise<string> {
+  const policy = await harness.client.call('createCreditLifePolicy', {
+    body: { quotationId, startDate: '2026-03-02' },
+  });
+  return policy.id;
+}
+
+async function status(reference: string) {
+  return harness.client.call('getTransactionStatus', { path: { reference } });
+}
+
+async function settled(reference: string, expected = 'Success'): Promise<void> {
+  await vi.waitFor(async () => expect((await status(reference)).status).toBe(expected), {
+    timeout: 5000,
+    interval: 20,
+  });
+}
+
+async function visit(redirectUrl: string | null | undefined): Promise<void> {
+  const response = await fetch(String(redirectUrl));
+  expect(response.status).toBe(200);
+  await response.text();
+}
+
+const card = { city: 'Lusaka', country: 'ZM', address: 'Cairo Road', zip: 10101 };
+
+describe('credit-life policies', () => {
+  it('a policy created on an approved quotation is Active with the rate table frozen onto it', async () => {
+    const policyId = await openPolicy();
+    const policy = await harness.client.call('getCreditLifePolicy', { path: { policyId } });
+    expect(policy.status).toBe('Active');
+    // Renegotiating the quotation later must not change the policy's rates.
+    const quotation = harness.sandbox.state.creditLifeQuotations.get(ordinaryQuotation);
+    for (const band of quotation?.rateBands ?? []) band.rate *= 10;
+    const quote = await harness.client.call('quoteCreditLifeLoan', {
+      path: { policyId },
+      body: { amount: 10_000, startDate: '2026-03-02', endDate: '2027-03-01' },
+    });
+    expect(quote.premiumRate).toBe(0.01);
+  });
+
+  it('a policy cannot be opened on a quotation that is not approved', async () => {
+    const quotations = await harness.client.call('getCreditLifeQuotations');
+    const pending = quotations.find((q) => q.status === 'Pending');
+    const response = await raw(harness, 'POST', '/credit-life/policies', {
+      quotationId: pending?.id,
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toHaveProperty('quotationId');
+  });
+
+  it('an empty credit-life quotation list means onboarding is not finished', async () => {
+    const bare = createSandbox({ apiKey: 'k', seed: false });
+    const response = await bare.app.inject({
+      method: 'GET',
+      url: '/api/v1/credit-life/quotations',
+      headers: { authorization: 'Bearer k' },
+    });
+    expect(response.json()).toEqual([]);
+    await bare.close();
+  });
+});
+
+describe('credit-life batches', () => {
+  it('an ordinary batch submit is Approved, its loans on risk, with outstandingPremium equal to grossPremium', async () => {
+    const policyId = await openPolicy();
+    const batch = await harness.client.call('placeLoans', {
+      path: { policyId },
+      body: { loans: [loanRow('A-1'), loanRow('A-2', { amount: 20_000 })] },
+    });
+    expect(batch.status).toBe('Approved');
+    expect(batch.grossPremium).toBe(315);
+    expect(batch.outstandingPremium).toBe(batch.grossPremium);
+    expect(batch.loans?.map((loan) => loan.status)).toEqual(['Active', 'Active']);
+  });
+
+  it('a single-loan placement is a one-row Addition batch, returned unwrapped', async () => {
+    const policyId = await openPolicy();
+    const batch = await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: loanRow('S-1'),
+    });
+    expect(batch).toMatchObject({ type: 'Addition', status: 'Approved', totalLoans: 1 });
+  });
+
+  it('a loan already on cover is returned under skipped and not charged twice', async () => {
+    const policyId = await openPolicy();
+    const first = await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: loanRow('D-1'),
+    });
+    const second = await harness.client.call('placeLoans', {
+      path: { policyId },
+      body: { loans: [loanRow('D-1'), loanRow('D-2')] },
+    });
+    expect(second.skipped).toEqual([
+      {
+        nrcNumber: '111111/11/1',
+        partnerLoanReference: 'D-1',
+        existingLoanId: first.loans?.[0]?.id,
+      },
+    ]);
+    expect(second.totalLoans).toBe(1);
+    expect(second.grossPremium).toBe(105);
+  });
+
+  it('a batch placed and paid in one call on a prepaid policy is Pending and off risk until the payment confirms, then on risk and receipted in one step', async () => {
+    const policyId = await openPolicy(prepaidQuotation);
+    const placed = await harness.client.call('placeLoansAndPay', {
+      path: { policyId },
+      body: { loans: [loanRow('P-1')], payment: { reference: 'prepaid-1', cardDetails: card } },
+    });
+    expect(placed.schedule.status).toBe('Pending');
+    expect(placed.schedule.loans?.[0]?.status).toBe('Pending');
+    expect(placed.payment.status).toBe('Pending');
+    await visit(placed.payment.redirectUrl);
+    const after = await harness.client.call('getCreditLifeBatch', {
+      path: { scheduleId: placed.schedule.id },
+    });
+    expect(after).toMatchObject({
+      status: 'Receipted',
+      outstandingPremium: 0,
+      amountReceipted: 105,
+    });
+    expect(after.loans?.[0]?.status).toBe('Active');
+  });
+
+  it('a prepaid batch paid by mobile money goes on risk when the gateway confirms, with no further call', async () => {
+    const policyId = await openPolicy(prepaidQuotation);
+    const placed = await harness.client.call('placeLoansAndPay', {
+      path: { policyId },
+      body: {
+        loans: [loanRow('P-2')],
+        payment: { reference: 'prepaid-mm', mobileMoneyAccountNumber: '0977123456' },
+      },
+    });
+    expect(placed.schedule.status).toBe('Pending');
+    await settled('prepaid-mm');
+    const loan = await harness.client.call('getCoveredLoanByReference', {
+      path: { policyId },
+      query: { partnerLoanReference: 'P-2' },
+    });
+    expect(loan.status).toBe('Active');
+  });
+
+  it('receipting remitted premium moves an Approved batch to PartiallyReceipted, then Receipted', async () => {
+    const policyId = await openPolicy();
+    const batch = await harness.client.call('placeLoans', {
+      path: { policyId },
+      body: { loans: [loanRow('R-1'), loanRow('R-2')] },
+    });
+    const part = await harness.client.call('payCreditLifeSchedule', {
+      path: { scheduleId: batch.id },
+      body: { reference: 'receipt-1', cardDetails: card, amount: 100 },
+    });
+    await visit(part.redirectUrl);
+    const partly = await harness.client.call('getCreditLifeBatch', {
+      path: { scheduleId: batch.id },
+    });
+    expect(partly).toMatchObject({
+      status: 'PartiallyReceipted',
+      amountReceipted: 100,
+      outstandingPremium: 110,
+    });
+    const rest = await harness.client.call('payCreditLifeSchedule', {
+      path: { scheduleId: batch.id },
+      body: { reference: 'receipt-2', cardDetails: card },
+    });
+    await visit(rest.redirectUrl);
+    const full = await harness.client.call('getCreditLifeBatch', {
+      path: { scheduleId: batch.id },
+    });
+    expect(full).toMatchObject({
+      status: 'Receipted',
+      amountReceipted: 210,
+      outstandingPremium: 0,
+    });
+  });
+
+  it('a batch premium paid by any method other than mobile money or card is not accepted', async () => {
+    const policyId = await openPolicy();
+    const batch = await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: loanRow('M-1'),
+    });
+    const response = await raw(harness, 'POST', `/credit-life/schedules/${batch.id}/pay`, {
+      reference: 'paylater-1',
+      method: 'PayLater',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveProperty('method');
+    const gateway = await raw(harness, 'POST', `/credit-life/schedules/${batch.id}/pay`, {
+      reference: 'gateway-1',
+      mobileMoneyAccountNumber: '0977123456',
+      gateway: 'Airtel',
+    });
+    expect(gateway.status).toBe(400);
+    expect(gateway.body.errors).toHaveProperty('gateway');
+  });
+});
+
+describe('credit-life loans', () => {
+  it('loans taken off cover on early repayment go off risk at once with no refund', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('E-1') });
+    const off = await harness.client.call('takeLoansOffCover', {
+      path: { policyId },
+      body: { loans: [{ partnerLoanReference: 'E-1' }] },
+    });
+    expect(off).toMatchObject({ removed: 1, refundAmount: 0 });
+    const loan = await harness.client.call('getCoveredLoanByReference', {
+      path: { policyId },
+      query: { partnerLoanReference: 'E-1' },
+    });
+    expect(loan.status).toBe('Closed');
+    const state = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(state.totalCoveredAmount).toBe(0);
+  });
+
+  it('a loan identified by both loanId and partnerLoanReference is invalid', async () => {
+    const policyId = await openPolicy();
+    const batch = await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: loanRow('B-1'),
+    });
+    const both = { loanId: batch.loans?.[0]?.id, partnerLoanReference: 'B-1' };
+    const off = await raw(harness, 'POST', `/credit-life/policies/${policyId}/loans/off-cover`, {
+      loans: [both],
+    });
+    expect(off.status).toBe(400);
+    expect(off.body.errors).toHaveProperty(['loans.0.partnerLoanReference']);
+    const claim = await raw(harness, 'POST', `/credit-life/policies/${policyId}/claims`, {
+      ...both,
+      claimType: 'Death',
+      lossDate: '2026-03-10',
+    });
+    expect(claim.status).toBe(400);
+  });
+
+  it('quoting a loan writes nothing', async () => {
+    const policyId = await openPolicy();
+    const before = [harness.sandbox.state.loans.size, harness.sandbox.state.creditLifeBatches.size];
+    const quote = await harness.client.call('quoteCreditLifeLoan', {
+      path: { policyId },
+      body: { amount: 50_000, startDate: '2026-03-02', endDate: '2028-03-01' },
+    });
+    expect(quote).toMatchObject({
+      premiumRate: 0.025,
+      netPremium: 1250,
+      levy: 62.5,
+      grossPremium: 1312.5,
+    });
+    expect([
+      harness.sandbox.state.loans.size,
+      harness.sandbox.state.creditLifeBatches.size,
+    ]).toEqual(before);
+  });
+});
+
+describe('credit-life cover state', () => {
+  it('cover with a period premium unpaid is InGrace and on risk until graceEndsAt, then lapses', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('G-1') });
+    harness.clock.advanceDays(31);
+    const inGrace = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(inGrace).toMatchObject({
+      status: 'InGrace',
+      unpaidPeriods: [1],
+      totalCoveredAmount: 10_000,
+    });
+    harness.clock.set(new Date(String(inGrace.graceEndsAt)));
+    const lapsed = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(lapsed.status).toBe('Lapsed');
+  });
+
+  it('renew opens each owed cover period, on risk at once on an ordinary policy, with no payment initiated', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('N-1') });
+    harness.clock.advanceDays(62);
+    const state = await harness.client.call('renewCreditLifePolicy', { path: { policyId } });
+    expect(state.unpaidPeriods).toEqual([1, 2]);
+    const batches = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    const renewals = batches.data.filter((batch) => batch.type === 'Renewal');
+    expect(renewals.map((batch) => batch.status)).toEqual(['Approved', 'Approved']);
+    expect(renewals[0]?.outstandingPremium).toBe(state.premiumPerPeriod);
+    expect(harness.sandbox.payments.all()).toHaveLength(0);
+  });
+
+  it('on a prepaid policy a renewed period stays Pending until paid through schedule pay', async () => {
+    const policyId = await openPolicy(prepaidQuotation);
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('Q-1') });
+    harness.clock.advanceDays(31);
+    const state = await harness.client.call('renewCreditLifePolicy', { path: { policyId } });
+    expect(state.status).toBe('Pending');
+    const batches = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    const renewal = batches.data.find((batch) => batch.type === 'Renewal');
+    expect(renewal?.status).toBe('Pending');
+    const paid = await harness.client.call('payCreditLifeSchedule', {
+      path: { scheduleId: String(renewal?.id) },
+      body: { reference: 'prepaid-period', cardDetails: card },
+    });
+    await visit(paid.redirectUrl);
+    expect(
+      (await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } })).status,
+    ).toBe('Active');
+  });
+
+  it('renew-and-pay settles exactly one outstanding period', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('O-1') });
+    harness.clock.advanceDays(31);
+    const result = await harness.client.call('renewAndPayCreditLifePolicy', {
+      path: { policyId },
+      body: { reference: 'one-period', cardDetails: card },
+    });
+    expect(result.coverState.unpaidPeriods).toEqual([1]);
+    await visit(result.payment.redirectUrl);
+    const state = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(state).toMatchObject({ status: 'Active', unpaidPeriods: [] });
+    expect((await status('one-period')).amount).toBe(result.coverState.premiumPerPeriod);
+  });
+
+  it('renew-and-pay on a policy with arrears spanning more than one period is rejected', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('T-1') });
+    harness.clock.advanceDays(62);
+    const response = await raw(harness, 'POST', `/credit-life/policies/${policyId}/renew/pay`, {
+      reference: 'two-periods',
+      mobileMoneyAccountNumber: '0977123456',
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.message).toMatch(/schedule pay/);
+    expect(harness.sandbox.payments.get('two-periods')).toBeUndefined();
+  });
+
+  it('clearing arrears reinstates cover from the date of payment onward, and a loss in the lapsed period stays uncovered', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('L-1') });
+    harness.clock.advanceDays(62);
+    const lapsed = await harness.client.call('renewCreditLifePolicy', { path: { policyId } });
+    expect(lapsed.status).toBe('Lapsed');
+    const batches = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    for (const [index, renewal] of batches.data.filter((b) => b.type === 'Renewal').entries()) {
+      const paid = await harness.client.call('payCreditLifeSchedule', {
+        path: { scheduleId: renewal.id },
+        body: { reference: `arrears-${index}`, cardDetails: card },
+      });
+      await visit(paid.redirectUrl);
+    }
+    expect(
+      (await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } })).status,
+    ).toBe('Active');
+    const inLapse = await raw(harness, 'POST', `/credit-life/policies/${policyId}/claims`, {
+      partnerLoanReference: 'L-1',
+      claimType: 'Death',
+      lossDate: String(lapsed.graceEndsAt),
+    });
+    expect(inLapse.status).toBe(422);
+    expect(inLapse.body.message).toMatch(/lapsed/);
+    const afterPayment = await harness.client.call('intimateCreditLifeClaim', {
+      path: { policyId },
+      body: {
+        partnerLoanReference: 'L-1',
+        claimType: 'Death',
+        lossDate: harness.clock.now().toISOString(),
+      },
+    });
+    expect(afterPayment.status).toBe('Intimated');
+  });
+});
+
+describe('credit-life claims, purchase and register', () => {
+  it('a claim is created Intimated with a payable breakdown, and the first document upload moves it to Documented', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: loanRow('C-1', { amount: 300_000 }),
+    });
+    const claim = await harness.client.call('intimateCreditLifeClaim', {
+      path: { policyId },
+      body: { partnerLoanReference: 'C-1', claimType: 'Retrenchment', lossDate: '2026-03-20' },
+    });
+    expect(claim.status).toBe('Intimated');
+    expect(claim.payable).toMatchObject({
+      sumAssured: 250_000,
+      percentageOfSumAssured: 50,
+      benefitAmount: 125_000,
+      uncoveredAmount: 50_000,
+    });
+    const documented = await harness.client.call('attachCreditLifeClaimDocuments', {
+      path: { claimId: claim.id },
+      body: { documents: [{ url: 'https://files.example.com/letter.pdf' }] },
+    });
+    expect(documented.status).toBe('Documented');
+    const again = await harness.client.call('attachCreditLifeClaimDocuments', {
+      path: { claimId: claim.id },
+      body: { documents: [{ url: 'https://files.example.com/statement.pdf' }] },
+    });
+    expect(again.documents).toHaveLength(2);
+  });
+
+  it('buying cover in one call returns client, policy and batch, with the payment Pending', async () => {
+    const bought = await harness.client.call('buyCreditLifeCover', {
+      body: {
+        quotationId: ordinaryQuotation,
+        clientId: String([...harness.sandbox.state.clients.values()][0]?.id),
+        loans: [loanRow('BUY-1')],
+        payment: { reference: 'buy-ok', mobileMoneyAccountNumber: '0977123456' },
+      },
+    });
+    expect(bought.policy.status).toBe('Active');
+    expect(bought.batch?.totalLoans).toBe(1);
+    expect(bought.payment?.status).toBe('Pending');
+    expect(bought.paymentError ?? null).toBeNull();
+  });
+
+  it('when a payment cannot be started on buy-cover the cover still stands and the reason is in paymentError', async () => {
+    const bought = await harness.client.call('buyCreditLifeCover', {
+      body: {
+        quotationId: ordinaryQuotation,
+        clientId: String([...harness.sandbox.state.clients.values()][0]?.id),
+        loans: [loanRow('BUY-2')],
+        payment: { reference: 'buy-bad', mobileMoneyAccountNumber: '12345' },
+      },
+    });
+    expect(bought.policy.status).toBe('Active');
+    expect(bought.batch?.status).toBe('Approved');
+    expect(bought.payment ?? null).toBeNull();
+    expect(bought.paymentError).toMatch(/mobile number/);
+  });
+
+  it('the premium register (bordereau) downloads as CSV with one row per loan', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeLoans', {
+      path: { policyId },
+      body: { loans: [loanRow('X-1'), loanRow('X-2', { fullName: 'Banda, Mary' })] },
+    });
+    const response = await fetch(`${harness.url}/credit-life/policies/${policyId}/bordereau`, {
+      headers: { authorization: 'Bearer test-key' },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await response.text()).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('"Banda, Mary"');
+  });
+});
