@@ -22,6 +22,11 @@ export interface TurnOptions {
   readonly address?: ChannelAddress;
   /** Which entry menu a fresh session starts on. */
   readonly audience?: 'policyholder' | 'funeral-member' | 'staff';
+  /**
+   * The platform started a new session for an existing conversation (a USSD re-dial): show the
+   * current prompt again instead of sending the reply to the flow. Ignored for a fresh session.
+   */
+  readonly resume?: boolean;
 }
 
 /** The channel-facing surface of the conversation engine: one Reply in, one Prompt out. */

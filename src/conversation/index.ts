@@ -1,0 +1,46 @@
+// Channels: run turns and render what they return.
+export {
+  type ConversationEngine,
+  createTurnEngine,
+  ENGINE_PROMPTS,
+  type TurnEngineOptions,
+  TurnError,
+  type TurnErrorCode,
+} from './create-turn-engine.js';
+// Flows: the flow contract, input validators and the bad-answer counter.
+export {
+  type Audience,
+  AWAITING_INPUT,
+  type FlowContextBase,
+  type FlowDefinition,
+  type FlowId,
+  type FlowInput,
+  type FlowOutput,
+  type FlowRegistry,
+} from './flow.js';
+export { type Catalogue, DEFAULT_LOCALE, LOCALES, type MessageKey } from './locales/index.js';
+// Payments: money exactly once.
+export {
+  createPaymentGuard,
+  type PaymentGuard,
+  PaymentGuardError,
+  type PaymentGuardErrorCode,
+  type PaymentGuardOptions,
+  paymentReference,
+} from './payment-guard.js';
+export { Attachment, Choice, InputKind, MessageParams, Prompt } from './prompt.js';
+export { type RenderedPrompt, renderPrompt, setCatalogueLogger, t } from './render-prompt.js';
+export { type PaymentSettledEvent, Reply } from './reply.js';
+export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
+export type { ChannelAddress, ChannelName, TurnEngine, TurnOptions } from './turn-engine.js';
+export {
+  type AmountOptions,
+  type DateOptions,
+  type DateRule,
+  type Validation,
+  validateAmount,
+  validateDate,
+  validateMsisdn,
+  validateNrc,
+  validatePlate,
+} from './validators.js';

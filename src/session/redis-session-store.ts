@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { LuaScript, type RedisConnection } from './lua-script.js';
+import {
+  type AcquireOptions,
+  type AcquireResult,
+  acquireWithBackoff,
+  type CommitResult,
+  type LockAttempt,
+  newLockToken,
+  SESSION_DEFAULTS,
+  type SessionLease,
+  type SessionStore,
+  type SessionStoreOptions,
+  type StoredSession,
+} from './session-store.js';
+import { SessionStoreError } from './session-store-error.js';
+
+// Record hash fields: v = version, d = data, m = token of the turn in flight (cleared on
+// commit/release; still set when a new turn acquires means the previous holder died).
+
+/** KEYS: record, lock. ARGV: token, lock ttl ms. Takes the lock and reads the record. */
+const ACQUIRE = new LuaScript(`
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {0, redis.call('PTTL', KEYS[2])}
+end
+local rec = redis.call('HMGET', KEYS[1], 'v', 'd', 'm')
+local interrupted = 0
+if rec[1] then
+  if rec[3] then interrupted = 1 end
+  redis.call('HSET', KEYS[1], 'm', ARGV[1])
+end
+return {1, rec[1], rec[2], interrupted}
+`);
+
+/** KEYS: record, lock. ARGV: token, expected version (0 = none), data, ttl ms. */
+const COMMIT = new LuaScript(`
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[2]) then
+  if redis.call('HGET', KEYS[1], 'm') == ARGV[1] then redis.call('HDEL', KEYS[1], 'm') end
+  redis.call('DEL', KEYS[2])
+  return {-1}
+end
+v = v + 1
+redis.call('HSET', KEYS[1], 'v', v, 'd', ARGV[3])
+redis.call('HDEL', KEYS[1], 'm')
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('DEL', KEYS[2])
+return {1, v}
+`);
+
+/** KEYS: record, lock. ARGV: token, expected version (0 = none). */
+const REMOVE = new LuaScript(`
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[2]) then
+  if redis.call('HGET', KEYS[1], 'm') == ARGV[1] then redis.call('HDEL', KEYS[1], 'm') end
+  redis.call('DEL', KEYS[2])
+  return {-1}
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return {2}
+`);
+
+/** KEYS: record, lock. ARGV: token. */
+const RELEASE = new LuaScript(`
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'm') == ARGV[1] then redis.call('HDEL', KEYS[1], 'm') end
+redis.call('DEL', KEYS[2])
+return 1
+`);
+
+/** KEYS: lock. ARGV: token, lock ttl ms. */
+const EXTEND = new LuaScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`);
+
+const AcquireReply = z.union([
+  z.tuple([z.literal(0), z.number()]),
+  z.tuple([z.literal(1), z.string().nullable(), z.string().nullable(), z.number()]),
+]);
+const WriteReply = z.union([
+  z.tuple([z.literal(1), z.number()]),
+  z.tuple([z.literal(2)]),
+  z.tuple([z.literal(0)]),
+  z.tuple([z.literal(-1)]),
+]);
+
+/** Options of {@link RedisSessionStore}. */
+export interface RedisSessionStoreOptions extends SessionStoreOptions {
+  readonly redis: RedisConnection;
+  /**
+   * Prefix of every key, e.g. `insurechat:`. Must not contain `{` or `}`: session keys are
+   * wrapped in a hash tag so a session's record and lock share a Cluster slot.
+   */
+  readonly keyPrefix?: string;
+}
+
+/**
+ * Sessions in Redis: one hash per session (version, data, in-flight marker) and one lock key
+ * with a token and an expiry. `acquire` and `commit` are one Lua script each, so a turn costs
+ * two round trips; the caller owns the connection and closes it.
+ */
+export class RedisSessionStore implements SessionStore {
+  private readonly redis: RedisConnection;
+  private readonly prefix: string;
+  private readonly ttlMs: number;
+  private readonly lockTtlMs: number;
+
+  constructor(options: RedisSessionStoreOptions) {
+    this.redis = options.redis;
+    this.prefix = options.keyPrefix ?? 'insurechat:';
+    if (/[{}]/.test(this.prefix)) {
+      throw new SessionStoreError('bad_option', 'keyPrefix must not contain braces');
+    }
+    this.ttlMs = Math.round((options.ttlSeconds ?? SESSION_DEFAULTS.ttlSeconds) * 1000);
+    this.lockTtlMs = options.lockTtlMs ?? SESSION_DEFAULTS.lockTtlMs;
+  }
+
+  async acquire(key: string, options: AcquireOptions = {}): Promise<AcquireResult> {
+    const lockTtlMs = options.lockTtlMs ?? this.lockTtlMs;
+    const attempt = async (): Promise<LockAttempt> => {
+      const token = newLockToken();
+      const reply = AcquireReply.parse(
+        await ACQUIRE.run(this.redis, this.keys(key), [token, lockTtlMs]),
+      );
+      if (reply[0] === 0)
+        return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
+      const [, version, data, interrupted] = reply;
+      const record: StoredSession | undefined =
+        version !== null && data !== null ? { version: Number(version), data } : undefined;
+      return {
+        taken: true,
+        result: {
+          status: 'acquired',
+          lease: { key, token, version: record?.version },
+          record,
+          interrupted: interrupted === 1,
+        },
+      };
+    };
+    try {
+      return await acquireWithBackoff(attempt, options.waitMs ?? SESSION_DEFAULTS.waitMs);
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not acquire the session', {
+        cause: error,
+      });
+    }
+  }
+
+  async commit(lease: SessionLease, data: string): Promise<CommitResult> {
+    return this.write(COMMIT, lease, [data, this.ttlMs]);
+  }
+
+  async remove(lease: SessionLease): Promise<CommitResult> {
+    return this.write(REMOVE, lease, []);
+  }
+
+  async release(lease: SessionLease): Promise<void> {
+    try {
+      await RELEASE.run(this.redis, this.keys(lease.key), [lease.token]);
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not release the session', {
+        cause: error,
+      });
+    }
+  }
+
+  async extend(lease: SessionLease, lockTtlMs?: number): Promise<boolean> {
+    const [, lockKey] = this.keys(lease.key);
+    try {
+      const reply = await EXTEND.run(
+        this.redis,
+        [lockKey],
+        [lease.token, lockTtlMs ?? this.lockTtlMs],
+      );
+      return reply === 1;
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not extend the lock', { cause: error });
+    }
+  }
+
+  async read(key: string): Promise<StoredSession | undefined> {
+    const [recordKey] = this.keys(key);
+    try {
+      const [version, data] = await this.redis.hmget(recordKey, 'v', 'd');
+      return version != null && data != null ? { version: Number(version), data } : undefined;
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not read the session', { cause: error });
+    }
+  }
+
+  private async write(
+    script: LuaScript,
+    lease: SessionLease,
+    extra: readonly (string | number)[],
+  ): Promise<CommitResult> {
+    let reply: z.infer<typeof WriteReply>;
+    try {
+      reply = WriteReply.parse(
+        await script.run(this.redis, this.keys(lease.key), [
+          lease.token,
+          lease.version ?? 0,
+          ...extra,
+        ]),
+      );
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not write the session', { cause: error });
+    }
+    switch (reply[0]) {
+      case 1:
+        return { status: 'committed', version: reply[1] };
+      case 2:
+        return { status: 'deleted' };
+      case 0:
+        return { status: 'lock-lost' };
+      default:
+        return { status: 'conflict' };
+    }
+  }
+
+  private keys(key: string): [record: string, lock: string] {
+    return [`${this.prefix}session:{${key}}`, `${this.prefix}lock:{${key}}`];
+  }
+}

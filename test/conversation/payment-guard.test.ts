@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createPaymentGuard,
+  PaymentGuardError,
+  paymentReference,
+} from '../../src/conversation/index.js';
+
+const PaymentStarted = z.object({ reference: z.string(), status: z.string() });
+type PaymentStarted = z.infer<typeof PaymentStarted>;
+
+const connections: Redis[] = [];
+const prefixes: string[] = [];
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  connections.push(redis);
+});
+
+afterEach(async () => {
+  for (const prefix of prefixes.splice(0)) {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+});
+
+afterAll(() => {
+  for (const connection of connections) connection.disconnect();
+});
+
+function prefix(): string {
+  const keyPrefix = `test:${randomUUID()}:`;
+  prefixes.push(keyPrefix);
+  return keyPrefix;
+}
+
+/** A start function that counts its calls and takes a little while, like the insurer. */
+function countingStart(quoteId: string) {
+  let calls = 0;
+  const start = async (): Promise<PaymentStarted> => {
+    calls += 1;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { reference: paymentReference(quoteId), status: `Pending#${calls}` };
+  };
+  return { start, calls: () => calls };
+}
+
+describe('paymentReference', () => {
+  it('gives the same quotation the same reference every time', () => {
+    expect(paymentReference('Q-1')).toBe(paymentReference('Q-1'));
+  });
+
+  it('gives different quotations different references', () => {
+    expect(paymentReference('Q-1')).not.toBe(paymentReference('Q-2'));
+  });
+});
+
+describe('payment guard over Redis', () => {
+  it('starts one payment for 1,000 concurrent duplicates, each from its own guard', async () => {
+    const keyPrefix = prefix();
+    const sockets = Array.from({ length: 4 }, () => {
+      const connection = new Redis({ host: '127.0.0.1', port: 6379 });
+      connections.push(connection);
+      return connection;
+    });
+    // One guard per call: no in-process sharing, every duplicate goes through SET NX.
+    const { start, calls } = countingStart('Q-1');
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, (_, index) =>
+        createPaymentGuard({
+          redis: sockets[index % 4] ?? redis,
+          keyPrefix,
+          schema: PaymentStarted,
+        }).once('Q-1', start),
+      ),
+    );
+    expect(calls()).toBe(1);
+    expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
+    expect(results[0]).toEqual({ reference: paymentReference('Q-1'), status: 'Pending#1' });
+  });
+
+  it('shares one start among duplicates inside one instance', async () => {
+    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    const { start, calls } = countingStart('Q-1');
+    await Promise.all(Array.from({ length: 100 }, () => guard.once('Q-1', start)));
+    expect(calls()).toBe(1);
+  });
+
+  it('returns the stored result to a later duplicate without starting again', async () => {
+    const keyPrefix = prefix();
+    const { start, calls } = countingStart('Q-1');
+    const first = await createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted }).once(
+      'Q-1',
+      start,
+    );
+    const later = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
+    expect(await later.once('Q-1', start)).toEqual(first);
+    expect(calls()).toBe(1);
+  });
+
+  it('lets the user retry after a start that failed', async () => {
+    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    await expect(
+      guard.once('Q-1', async () => {
+        throw new Error('insurer unavailable');
+      }),
+    ).rejects.toThrow('insurer unavailable');
+    const { start, calls } = countingStart('Q-1');
+    await guard.once('Q-1', start);
+    expect(calls()).toBe(1);
+  });
+
+  it('keeps quotations apart', async () => {
+    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    const one = countingStart('Q-1');
+    const two = countingStart('Q-2');
+    await Promise.all([guard.once('Q-1', one.start), guard.once('Q-2', two.start)]);
+    expect([one.calls(), two.calls()]).toEqual([1, 1]);
+  });
+
+  it('fails with a named error when the stored result is corrupt', async () => {
+    const keyPrefix = prefix();
+    await redis.set(`${keyPrefix}pay:Q-1`, 'not json');
+    const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
+    const error = await guard.once('Q-1', countingStart('Q-1').start).catch((caught) => caught);
+    expect(error).toBeInstanceOf(PaymentGuardError);
+    expect(error).toMatchObject({ code: 'corrupt', quoteId: 'Q-1' });
+  });
+
+  it('times out a duplicate whose first start never finishes', async () => {
+    const keyPrefix = prefix();
+    await redis.set(`${keyPrefix}pay:Q-1`, JSON.stringify({ state: 'starting', token: 't' }));
+    const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted, waitMs: 50 });
+    const { start, calls } = countingStart('Q-1');
+    await expect(guard.once('Q-1', start)).rejects.toMatchObject({ code: 'timeout' });
+    expect(calls()).toBe(0);
+  });
+});
+
+describe('payment guard in memory', () => {
+  it('starts one payment for 1,000 concurrent duplicates', async () => {
+    const guard = createPaymentGuard({ schema: PaymentStarted });
+    const { start, calls } = countingStart('Q-1');
+    const results = await Promise.all(Array.from({ length: 1000 }, () => guard.once('Q-1', start)));
+    expect(calls()).toBe(1);
+    expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
+  });
+
+  it('returns the stored result to a later duplicate without starting again', async () => {
+    const guard = createPaymentGuard({ schema: PaymentStarted });
+    const { start, calls } = countingStart('Q-1');
+    const first = await guard.once('Q-1', start);
+    expect(await guard.once('Q-1', start)).toEqual(first);
+    expect(calls()).toBe(1);
+  });
+});

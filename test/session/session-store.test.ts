@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MemorySessionStore,
+  RedisSessionStore,
+  type SessionStore,
+  type SessionStoreOptions,
+} from '../../src/session/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let redis: Redis;
+const prefixes: string[] = [];
+
+beforeAll(() => {
+  redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false });
+});
+
+afterEach(async () => {
+  for (const prefix of prefixes.splice(0)) {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+});
+
+afterAll(() => {
+  redis.disconnect();
+});
+
+const implementations: [string, (options?: SessionStoreOptions) => SessionStore][] = [
+  ['memory', (options) => new MemorySessionStore(options)],
+  [
+    'redis',
+    (options) => {
+      const keyPrefix = `test:${randomUUID()}:`;
+      prefixes.push(keyPrefix);
+      return new RedisSessionStore({ redis, keyPrefix, ...options });
+    },
+  ],
+];
+
+describe.each(implementations)('%s session store', (_name, makeStore) => {
+  it('acquires a fresh session with no record and no interruption', async () => {
+    const store = makeStore();
+    const result = await store.acquire('ussd:1');
+    expect(result).toMatchObject({ status: 'acquired', record: undefined, interrupted: false });
+  });
+
+  it('reads back what a commit wrote, one version higher each write', async () => {
+    const store = makeStore();
+    for (const [index, data] of ['a', 'b', 'c'].entries()) {
+      const acquired = await store.acquire('ussd:1');
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      expect(await store.commit(acquired.lease, data)).toEqual({
+        status: 'committed',
+        version: index + 1,
+      });
+    }
+    const last = await store.acquire('ussd:1');
+    expect(last).toMatchObject({ status: 'acquired', record: { version: 3, data: 'c' } });
+  });
+
+  it('answers busy when the lock stays taken past the wait', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    expect(first.status).toBe('acquired');
+    expect(await store.acquire('ussd:1', { waitMs: 30 })).toEqual({ status: 'busy' });
+  });
+
+  it('hands the lock to a waiting turn once the holder releases it', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    if (first.status !== 'acquired') throw new Error('expected the lock');
+    const waiting = store.acquire('ussd:1', { waitMs: 10_000 });
+    await sleep(20);
+    await store.release(first.lease);
+    expect((await waiting).status).toBe('acquired');
+  });
+
+  it('keeps sessions apart: a lock on one key does not block another', async () => {
+    const store = makeStore();
+    await store.acquire('ussd:1');
+    expect((await store.acquire('ussd:2', { waitMs: 0 })).status).toBe('acquired');
+  });
+
+  it('refuses a commit from a turn whose lock expired and was taken over', async () => {
+    const store = makeStore();
+    const stale = await store.acquire('ussd:1', { lockTtlMs: 20 });
+    if (stale.status !== 'acquired') throw new Error('expected the lock');
+    await sleep(60);
+    const fresh = await store.acquire('ussd:1', { waitMs: 0 });
+    if (fresh.status !== 'acquired') throw new Error('expected the lock');
+    expect(await store.commit(stale.lease, 'stale')).toEqual({ status: 'lock-lost' });
+    expect(await store.commit(fresh.lease, 'fresh')).toEqual({ status: 'committed', version: 1 });
+    expect(await store.read('ussd:1')).toEqual({ version: 1, data: 'fresh' });
+  });
+
+  it('refuses a compare-and-set write over a version that moved', async () => {
+    const store = makeStore();
+    const acquired = await store.acquire('ussd:1');
+    if (acquired.status !== 'acquired') throw new Error('expected the lock');
+    expect(await store.commit({ ...acquired.lease, version: 7 }, 'x')).toEqual({
+      status: 'conflict',
+    });
+    expect(await store.read('ussd:1')).toBeUndefined();
+    expect((await store.acquire('ussd:1', { waitMs: 0 })).status).toBe('acquired');
+  });
+
+  it('deletes the record on remove and frees the lock', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    if (first.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(first.lease, 'a');
+    const second = await store.acquire('ussd:1');
+    if (second.status !== 'acquired') throw new Error('expected the lock');
+    expect(await store.remove(second.lease)).toEqual({ status: 'deleted' });
+    expect(await store.acquire('ussd:1', { waitMs: 0 })).toMatchObject({
+      status: 'acquired',
+      record: undefined,
+    });
+  });
+
+  it('leaves the record as it was on release', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    if (first.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(first.lease, 'a');
+    const second = await store.acquire('ussd:1');
+    if (second.status !== 'acquired') throw new Error('expected the lock');
+    await store.release(second.lease);
+    expect(await store.acquire('ussd:1', { waitMs: 0 })).toMatchObject({
+      status: 'acquired',
+      record: { version: 1, data: 'a' },
+      interrupted: false,
+    });
+  });
+
+  it('reports an interrupted turn when the previous holder never finished', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    if (first.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(first.lease, 'a');
+    const dying = await store.acquire('ussd:1', { lockTtlMs: 20 });
+    expect(dying).toMatchObject({ status: 'acquired', interrupted: false });
+    await sleep(60);
+    const next = await store.acquire('ussd:1', { waitMs: 0 });
+    if (next.status !== 'acquired') throw new Error('expected the lock');
+    expect(next).toMatchObject({ interrupted: true, record: { version: 1, data: 'a' } });
+    await store.commit(next.lease, 'b');
+    expect(await store.acquire('ussd:1', { waitMs: 0 })).toMatchObject({ interrupted: false });
+  });
+
+  it('extends the lock for its holder only', async () => {
+    const store = makeStore();
+    const stale = await store.acquire('ussd:1', { lockTtlMs: 20 });
+    if (stale.status !== 'acquired') throw new Error('expected the lock');
+    await sleep(60);
+    const fresh = await store.acquire('ussd:1', { waitMs: 0 });
+    if (fresh.status !== 'acquired') throw new Error('expected the lock');
+    expect(await store.extend(stale.lease)).toBe(false);
+    expect(await store.extend(fresh.lease)).toBe(true);
+  });
+
+  it('forgets a session once its TTL passes', async () => {
+    const store = makeStore({ ttlSeconds: 0.2 });
+    const acquired = await store.acquire('ussd:1');
+    if (acquired.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(acquired.lease, 'a');
+    expect(await store.read('ussd:1')).toBeDefined();
+    await sleep(500);
+    expect(await store.read('ussd:1')).toBeUndefined();
+  });
+
+  it('refreshes the TTL on each write', async () => {
+    const store = makeStore({ ttlSeconds: 1 });
+    for (const data of ['a', 'b', 'c']) {
+      const acquired = await store.acquire('ussd:1');
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      expect((await store.commit(acquired.lease, data)).status).toBe('committed');
+      await sleep(600);
+    }
+    expect(await store.read('ussd:1')).toMatchObject({ data: 'c' });
+  });
+
+  it('serialises concurrent read-modify-write turns so none is lost', async () => {
+    const store = makeStore();
+    const turn = async () => {
+      const acquired = await store.acquire('ussd:1', { waitMs: 20_000 });
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      const count = Number(acquired.record?.data ?? '0');
+      await sleep(1);
+      return store.commit(acquired.lease, String(count + 1));
+    };
+    const results = await Promise.all(Array.from({ length: 50 }, turn));
+    expect(results.every((result) => result.status === 'committed')).toBe(true);
+    expect(await store.read('ussd:1')).toEqual({ version: 50, data: '50' });
+  });
+});
