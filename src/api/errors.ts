@@ -181,6 +181,28 @@ export class ApiAbortedError extends ApiNetworkError {
 }
 
 /**
+ * Raised at once, without a request, while the client's circuit breaker is open because the
+ * insurer kept failing (network errors, timeouts, 5xx). `retryAfterMs` is how long until a trial
+ * call may test the insurer again (0 while one is under way); `cause` is the failure that opened
+ * the circuit. Tell the user the insurer is unavailable and to try again later.
+ */
+export class ApiUnavailableError extends Error {
+  override readonly name = 'ApiUnavailableError';
+  readonly code = 'upstream_unavailable';
+  readonly operation: string;
+  readonly retryAfterMs: number;
+
+  constructor(init: { operation: string; retryAfterMs: number }, options: ErrorOptions = {}) {
+    super(
+      `${init.operation}: the insurer is unavailable (circuit open); retry in ${Math.ceil(init.retryAfterMs / 1000)} s`,
+      options,
+    );
+    this.operation = init.operation;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
  * Raised when a 2xx response does not match the operation's response schema (or is not JSON).
  * `path` is the first failing field, e.g. `data.0.id`; empty for a body that is not JSON.
  */

@@ -4,6 +4,8 @@
  * document. Flows, the sandbox insurer and the staff desk import only from here.
  */
 
+// For flows and the staff desk: the client, its errors and the payment builders
+export { CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 // For the sandbox insurer and the OpenAPI document: the contract table and its types
 export { type Contract, contract, type OperationName, operationNames } from './contract.js';
 export {
@@ -28,6 +30,7 @@ export {
   ApiServerError,
   ApiTimeoutError,
   ApiUnauthorizedError,
+  ApiUnavailableError,
   ApiUnprocessableError,
   apiErrorFromResponse,
   ResponseShapeError,
@@ -42,7 +45,6 @@ export type {
   PaginatedOperationName,
   StreamOperationName,
 } from './operation-types.js';
-// For flows and the staff desk: the client, its errors and the payment builders
 export {
   type CallOptions,
   createPartnerClient,

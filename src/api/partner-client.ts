@@ -3,13 +3,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, Pool } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../log/index.js';
+import {
+  CircuitBreakerOptions,
+  type CircuitPermit,
+  type CircuitState,
+  type CircuitTransition,
+  createCircuitBreaker,
+} from './circuit-breaker.js';
 import { contract, type OperationName } from './contract.js';
 import type { AnyContractEntry } from './define-contract.js';
 import {
   ApiAbortedError,
-  type ApiError,
+  ApiError,
   ApiNetworkError,
   ApiTimeoutError,
+  ApiUnavailableError,
   apiErrorFromResponse,
   ResponseShapeError,
   ValidationError,
@@ -45,6 +53,22 @@ export interface PartnerClientOptions {
   readonly logger?: Logger;
   /** Sent as `User-Agent`. Default `insurechat`. */
   readonly userAgent?: string;
+  /**
+   * Fails calls at once with ApiUnavailableError after repeated upstream failures (network
+   * errors, timeouts, 5xx; never 4xx, which are the caller's), so users hear "try later" fast
+   * while the insurer is down. On by default (5 failures, 30 000 ms open, 1 trial call);
+   * `false` turns it off.
+   */
+  readonly circuitBreaker?: CircuitBreakerOptions | false;
+  /** The clock in milliseconds, for the circuit breaker and Retry-After dates. Default Date.now. */
+  readonly now?: () => number;
+  /**
+   * Hears every failed exchange with the insurer (any error status, network failure, timeout,
+   * malformed response), once per attempt, so the server can count them in metrics; the error's
+   * `code` tells them apart. Not called for caller aborts or circuit-breaker rejections. A hook
+   * that throws is logged and ignored.
+   */
+  readonly onUpstreamError?: (operation: OperationName, error: Error) => void;
 }
 
 /** Per-call options. */
@@ -74,6 +98,8 @@ export interface PartnerClient {
   ): Promise<Readable>;
   /** The path template in use for an operation (after overrides). */
   pathOf(name: OperationName): string;
+  /** The circuit breaker's state, for readiness checks; always `closed` when it is off. */
+  circuitState(): CircuitState;
   /** Closes the connection pool; in-flight calls finish first. */
   close(): Promise<void>;
 }
@@ -110,6 +136,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
   const maxDelayMs = options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs;
   const log = options.logger;
+  const now = options.now ?? Date.now;
+  const breaker = createBreaker(options.circuitBreaker, now, log);
   const pool = new Pool(base.origin, {
     connections: options.connections ?? DEFAULTS.connections,
     keepAliveTimeout: 30_000,
@@ -154,7 +182,20 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   ): Promise<unknown> {
     const limitMs = callOptions?.timeoutMs ?? timeoutMs;
     for (let attempt = 0; ; attempt++) {
-      const failure = await attemptOnce(request, callOptions?.signal, limitMs, consume);
+      // Asked before every attempt, retries included: once the insurer is known to be down,
+      // a retry would only keep the user waiting.
+      const admission = breaker?.admit();
+      if (admission?.admitted === false) {
+        throw new ApiUnavailableError(
+          { operation: request.entry.name, retryAfterMs: admission.retryAfterMs },
+          { cause: admission.lastFailure },
+        );
+      }
+      const failure = await settled(
+        admission?.permit,
+        request.entry.name,
+        attemptOnce(request, callOptions?.signal, limitMs, consume),
+      );
       if (failure.kind === 'ok') return failure.value;
       const delayMs = retryDelay(request, failure, attempt);
       if (delayMs === undefined) throw failure.error;
@@ -174,6 +215,46 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       ).catch(() => {
         throw new ApiAbortedError({ operation: request.entry.name });
       });
+    }
+  }
+
+  /** Tells the breaker and the error hook how an attempt ended. */
+  async function settled(
+    permit: CircuitPermit | undefined,
+    operation: string,
+    pending: Promise<Attempt>,
+  ): Promise<Attempt> {
+    let outcome: Attempt;
+    try {
+      outcome = await pending;
+    } catch (error) {
+      permit?.release();
+      throw error;
+    }
+    if (outcome.kind === 'ok') {
+      permit?.success();
+      return outcome;
+    }
+    const error = outcome.error;
+    // The caller ended it: that says nothing about the insurer.
+    if (error instanceof ApiAbortedError) {
+      permit?.release();
+      return outcome;
+    }
+    if (isUpstreamFailure(error)) permit?.failure(error);
+    // A 4xx or a malformed 2xx still proves the insurer is up and answering.
+    else permit?.success();
+    reportUpstreamError(operation, error);
+    return outcome;
+  }
+
+  function reportUpstreamError(operation: string, error: Error): void {
+    if (!options.onUpstreamError) return;
+    try {
+      options.onUpstreamError(operation as OperationName, error);
+    } catch (hookError) {
+      // A metrics hook must never turn into the user's error.
+      log?.warn({ operation, hookError: errorCode(hookError) }, 'partner api error hook threw');
     }
   }
 
@@ -213,7 +294,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
           status: response.statusCode,
           operation,
           rawBody,
-          retryAfterSeconds: retryAfter(response.headers['retry-after']),
+          retryAfterSeconds: retryAfter(response.headers['retry-after'], now()),
         });
         // A 4xx is usually the caller's business (a lookup that found nothing); 5xx is ours to watch.
         const level = response.statusCode >= 500 ? 'warn' : 'debug';
@@ -323,9 +404,44 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     paginate,
     download,
     pathOf,
+    circuitState: (): CircuitState => breaker?.state() ?? 'closed',
     close: () => pool.close(),
   };
   return client as unknown as PartnerClient;
+}
+
+/** Builds the client's breaker from its options; undefined when turned off. */
+function createBreaker(
+  config: CircuitBreakerOptions | false | undefined,
+  now: () => number,
+  log: Logger | undefined,
+) {
+  if (config === false) return undefined;
+  const parsed = CircuitBreakerOptions.safeParse(config ?? {});
+  if (!parsed.success) throw ValidationError.fromZod(parsed.error, 'circuitBreaker');
+  return createCircuitBreaker(parsed.data, {
+    now,
+    onTransition: (change: CircuitTransition) => {
+      const fields = {
+        circuit: 'partner-api',
+        from: change.from,
+        to: change.to,
+        consecutiveFailures: change.consecutiveFailures,
+        ...(change.to === 'open'
+          ? { reason: errorCode(change.cause) || 'unknown', openMs: parsed.data.openMs }
+          : {}),
+      };
+      if (change.to === 'open') log?.warn(fields, 'partner api circuit opened');
+      else if (change.to === 'half-open') log?.info(fields, 'partner api circuit half-open');
+      else log?.info(fields, 'partner api circuit closed');
+    },
+  });
+}
+
+/** Network failures, timeouts and 5xx: the insurer is down or struggling, not the caller wrong. */
+function isUpstreamFailure(error: Error): boolean {
+  if (error instanceof ApiError) return error.status >= 500;
+  return error instanceof ApiNetworkError;
 }
 
 /** Network error codes raised before the request left this process. */
@@ -387,13 +503,13 @@ function idempotencyReference(body: unknown): string | undefined {
   return undefined;
 }
 
-function retryAfter(header: string | string[] | undefined): number | undefined {
+function retryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - nowMs) / 1000);
 }
 
 function parseResponse(entry: AnyContractEntry, text: string): unknown {
