@@ -1,0 +1,44 @@
+/*
+ * Payment outcomes pushed back into the chat, exactly once, from any instance: the route table,
+ * the service (callback handling, BullMQ status poller, delivery into the flow and out through the
+ * channel's notifier) and the insurer's callback route. Blocks are in module order (Biome sorts
+ * them); each says who it is for.
+ */
+
+// Channels: the contract their notifiers implement.
+export type { Notifier } from './notifier.js';
+// Server: mounting the insurer's callback route.
+export {
+  PAYMENT_CALLBACK_PATH,
+  type PaymentCallbackOptions,
+  registerPaymentCallback,
+} from './payment-callback.js';
+// Everyone: what can go wrong.
+export {
+  PaymentError,
+  type PaymentErrorCode,
+  PaymentNotifyError,
+  PaymentRouteError,
+} from './payment-errors.js';
+// Server and engine wiring: where an outcome goes when a payment starts.
+export {
+  createPaymentRoutes,
+  PaymentRoute,
+  type PaymentRoutes,
+  type PaymentRoutesOptions,
+} from './payment-routes.js';
+// Server: the service (track, callbacks, poller, delivery) and its options.
+export {
+  type CallbackResult,
+  createPaymentService,
+  DEFAULT_BACKOFF_MS,
+  PAYMENT_PROMPTS,
+  type PaymentQueueOptions,
+  type PaymentService,
+  type PaymentServiceOptions,
+  type PaymentServiceSettings,
+  type PaymentStatusReader,
+  type PaymentStatusSource,
+} from './payment-service.js';
+// Flows and the staff desk: the shared reading of status words.
+export { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';

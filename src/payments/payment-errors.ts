@@ -1,0 +1,51 @@
+/** Stable codes of {@link PaymentError}; callers branch on these, never on messages. */
+export type PaymentErrorCode =
+  | 'PAYMENT_ROUTE_INVALID'
+  | 'PAYMENT_JOB_INVALID'
+  | 'PAYMENT_NOTIFY_FAILED'
+  | 'PAYMENT_CALLBACK_UNROUTABLE'
+  | 'PAYMENT_FLOW_UNAVAILABLE';
+
+/** Raised by src/payments when a stored record or a delivery cannot be used as it is. */
+export class PaymentError extends Error {
+  override readonly name: string = 'PaymentError';
+  readonly code: PaymentErrorCode;
+  /** The payment reference concerned; references are not personal data. */
+  readonly reference: string;
+
+  constructor(
+    code: PaymentErrorCode,
+    reference: string,
+    message: string,
+    options?: { readonly cause?: unknown },
+  ) {
+    super(message, options);
+    this.code = code;
+    this.reference = reference;
+  }
+}
+
+/** Raised when a stored payment route does not match its schema (written by another version). */
+export class PaymentRouteError extends PaymentError {
+  override readonly name = 'PaymentRouteError';
+
+  constructor(reference: string, options?: { readonly cause?: unknown }) {
+    super('PAYMENT_ROUTE_INVALID', reference, 'The stored payment route is not readable', options);
+  }
+}
+
+/** Raised when the channel's notifier refused an outcome message; the queue retries it. */
+export class PaymentNotifyError extends PaymentError {
+  override readonly name = 'PaymentNotifyError';
+  readonly channel: string;
+
+  constructor(reference: string, channel: string, options?: { readonly cause?: unknown }) {
+    super(
+      'PAYMENT_NOTIFY_FAILED',
+      reference,
+      `The ${channel} notifier did not accept the message`,
+      options,
+    );
+    this.channel = channel;
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { ChannelName } from '../conversation/index.js';
+import { PaymentRouteError } from './payment-errors.js';
+
+const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
+// Fails to compile when a channel is added to the engine contract but not here.
+const everyChannel: Record<ChannelName, true> = {
+  ussd: true,
+  telegram: true,
+  slack: true,
+  web: true,
+};
+void everyChannel;
+
+/**
+ * Where a payment's outcome goes: the conversation to move on (`sessionKey`) and the user to tell
+ * (`channel` + `address` + `locale`, as in the engine's ChannelAddress).
+ */
+export const PaymentRoute = z.object({
+  sessionKey: z.string().min(1),
+  channel: z.enum(CHANNELS),
+  address: z.string().min(1),
+  locale: z.string().min(1),
+  /** The quotation being paid, when there is one; lets a flow look the policy up again. */
+  quoteId: z.string().optional(),
+});
+/** Where a payment's outcome goes. */
+export type PaymentRoute = z.infer<typeof PaymentRoute>;
+
+/** Options of {@link createPaymentRoutes}. */
+export interface PaymentRoutesOptions {
+  /** Prefix of every key, e.g. `insurechat:`; tests use their own. */
+  readonly prefix: string;
+  /** How long a route is kept; it must outlive the poller's whole back-off schedule. */
+  readonly ttlSeconds: number;
+}
+
+/** The `reference → route` table in Redis, shared by every instance. */
+export interface PaymentRoutes {
+  /** Records (or replaces) the route of `reference`, with the table's TTL. */
+  save(reference: string, route: PaymentRoute): Promise<void>;
+  /** The route of `reference`, or undefined when none was written or it expired. */
+  get(reference: string): Promise<PaymentRoute | undefined>;
+  /** The Redis key a reference's route lives under. */
+  key(reference: string): string;
+}
+
+/** Creates the route table over `redis`; throws PaymentRouteError when a stored route is unreadable. */
+export function createPaymentRoutes(redis: Redis, options: PaymentRoutesOptions): PaymentRoutes {
+  const key = (reference: string): string => `${options.prefix}payment-route:${reference}`;
+  return {
+    key,
+    async save(reference, route) {
+      const valid = PaymentRoute.parse(route);
+      await redis.set(key(reference), JSON.stringify(valid), 'EX', options.ttlSeconds);
+    },
+    async get(reference) {
+      const raw = await redis.get(key(reference));
+      if (raw === null) return undefined;
+      try {
+        return PaymentRoute.parse(JSON.parse(raw));
+      } catch (cause) {
+        throw new PaymentRouteError(reference, { cause });
+      }
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { PaymentWebhook } from '../../src/api/index.js';
+import type {
+  ChannelAddress,
+  ChannelName,
+  Prompt,
+  Reply,
+  TurnEngine,
+} from '../../src/conversation/index.js';
+import { createLogger } from '../../src/log/index.js';
+import type { Notifier, PaymentRoute } from '../../src/payments/index.js';
+
+/** A silent logger for tests. */
+export const quietLogger = createLogger({ level: 'silent' });
+
+/** A Redis connection and a key prefix of its own; `cleanup` deletes every key under it. */
+export interface TestRedis {
+  readonly redis: Redis;
+  readonly prefix: string;
+  cleanup(): Promise<void>;
+}
+
+/** Connects to the shared test Redis with a fresh `test:<uuid>:` prefix. */
+export function testRedis(): TestRedis {
+  const redis = new Redis('redis://127.0.0.1:6379');
+  const prefix = `test:${randomUUID()}:`;
+  return {
+    redis,
+    prefix,
+    async cleanup() {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+      await redis.quit();
+    },
+  };
+}
+
+/** One message a {@link RecordingNotifier} accepted. */
+export interface Notified {
+  readonly address: ChannelAddress;
+  readonly prompt: Prompt;
+}
+
+/** A Notifier that records what it was asked to send; it can refuse the first `failures` calls. */
+export class RecordingNotifier implements Notifier {
+  readonly sent: Notified[] = [];
+  attempts = 0;
+
+  constructor(
+    readonly channel: ChannelName,
+    private failures = 0,
+  ) {}
+
+  async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+    this.attempts += 1;
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('platform unavailable');
+    }
+    this.sent.push({ address, prompt });
+  }
+}
+
+/**
+ * A small TurnEngine standing in for the real one: one waiting-for-payment flow whose state lives
+ * in Redis, so two engine instances over one Redis share conversations.
+ */
+export class TestPaymentEngine implements TurnEngine {
+  readonly handled: Reply[] = [];
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  /** Puts a session in the state that waits for the payment outcome. */
+  async startWaiting(sessionKey: string): Promise<void> {
+    await this.redis.set(this.key(sessionKey), 'awaiting-payment');
+  }
+
+  /** The session's current state name. */
+  async state(sessionKey: string): Promise<string | null> {
+    return this.redis.get(this.key(sessionKey));
+  }
+
+  async handle(sessionKey: string, reply: Reply): Promise<Prompt> {
+    this.handled.push(reply);
+    const current = await this.state(sessionKey);
+    if (reply.type === 'payment.settled' && current !== 'paid') {
+      const next = { paid: 'paid', failed: 'payment-failed', pending: 'still-pending' }[
+        reply.outcome
+      ];
+      await this.redis.set(this.key(sessionKey), next);
+      if (reply.outcome === 'paid') {
+        return {
+          key: 'payment.paid',
+          params: { policyNumber: reply.policyNumber ?? '' },
+          input: 'none',
+          final: true,
+        };
+      }
+      if (reply.outcome === 'failed') {
+        return {
+          key: 'payment.failed',
+          input: 'choice',
+          final: false,
+          choices: [{ id: 'retry', label: 'payment.retry' }],
+        };
+      }
+      return {
+        key: 'payment.still-pending',
+        input: 'choice',
+        final: false,
+        choices: [{ id: 'check', label: 'payment.check-again' }],
+      };
+    }
+    return { key: `state.${current ?? 'none'}`, input: 'none', final: false };
+  }
+
+  private key(sessionKey: string): string {
+    return `${this.prefix}test-engine:${sessionKey}`;
+  }
+}
+
+/** The insurer's transaction status, set by each test; counts the reads. */
+export class StatusBoard {
+  readonly statuses = new Map<string, string>();
+  reads = 0;
+  readonly read = async (reference: string): Promise<{ reference: string; status: string }> => {
+    this.reads += 1;
+    return { reference, status: this.statuses.get(reference) ?? 'Pending' };
+  };
+}
+
+/** A webhook body as the insurer publishes it, for `reference`. */
+export function webhook(
+  reference: string,
+  status: 'Success' | 'Failed' | 'Pending',
+): PaymentWebhook {
+  return {
+    policyId: 'POL-1',
+    paymentReference: reference,
+    partnerReference: reference,
+    status,
+    amount: 100,
+    currency: 'ZMW',
+    policyNumber: status === 'Success' ? 'MTR/2026/0001' : null,
+    policyStatus: null,
+    paidAt: null,
+  };
+}
+
+/** A route to a Telegram chat for `sessionKey`. */
+export function telegramRoute(sessionKey: string): PaymentRoute {
+  return { sessionKey, channel: 'telegram', address: '424242', locale: 'en' };
+}
+
+/** Polls `check` until it is true; throws with `what` after `timeoutMs`. */
+export async function eventually(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Resolves once the payments queue has no waiting, delayed or running job left. Tests with a
+ * long first poll pass `includeDelayed: false` to wait only for work already due.
+ */
+export async function drained(
+  redis: Redis,
+  prefix: string,
+  { queueName = 'payments', includeDelayed = true } = {},
+): Promise<void> {
+  const queue = new Queue(queueName, { connection: redis, prefix: `${prefix}bull` });
+  try {
+    await eventually('the payment queue is drained', async () => {
+      const states = ['waiting', 'active', 'prioritized', ...(includeDelayed ? ['delayed'] : [])];
+      const counts = await queue.getJobCounts(...(states as Parameters<typeof queue.getJobCounts>));
+      return Object.values(counts).every((count) => count === 0);
+    });
+  } finally {
+    await queue.close();
+  }
+}
