@@ -1,0 +1,30 @@
+// For src/server and src/main.ts: build the channel and mount it.
+
+// Transport pieces, exported for tests and for anyone verifying Slack requests elsewhere.
+export {
+  FastifySlackReceiver,
+  type FastifySlackReceiverOptions,
+} from './fastify-slack-receiver.js';
+// Rendering and masking.
+export { maskPersonalData } from './mask-personal-data.js';
+export {
+  type RenderPrompt,
+  SLACK_TEXTS,
+  type SlackMessage,
+  toSlackMessage,
+} from './render-slack-message.js';
+export {
+  createSlackChannel,
+  SLACK_SUBCOMMANDS,
+  type SlackChannel,
+  SlackChannelError,
+  type SlackChannelErrorCode,
+  type SlackChannelOptions,
+} from './slack-channel.js';
+export {
+  SlackSignatureError,
+  type SlackSignatureFailure,
+  type SlackSignatureInput,
+  signSlackRequest,
+  verifySlackSignature,
+} from './slack-signature.js';

@@ -1,0 +1,124 @@
+import type { types } from '@slack/bolt';
+import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
+import { maskPersonalData } from './mask-personal-data.js';
+
+/** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
+export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+
+/**
+ * English for the channel's own message keys, used only while the catalogue lacks them (an
+ * unknown key renders as the key itself). The catalogue owner adds these keys to `en.ts`.
+ */
+export const SLACK_TEXTS: Readonly<Record<string, string>> = {
+  'slack.refused':
+    'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
+  'slack.usage':
+    'Usage: /insure policy <number or plate> | claim <id> | txn <reference> | ' +
+    'household <NRC> | batch <policyId> <batchId> | bordereau <policyId> | help',
+  'slack.home':
+    '*Insurance desk*\nUse `/insure` in any conversation with me:\n' +
+    '• `/insure policy <number or plate>`\n• `/insure claim <id>`\n' +
+    '• `/insure txn <reference>`\n• `/insure household <NRC>`\n' +
+    '• `/insure batch <policyId> <batchId>`\n• `/insure bordereau <policyId>`\n' +
+    'NRCs and phone numbers are masked outside direct messages.',
+};
+
+/** A file to upload next to the message (the bordereau CSV). */
+export interface SlackFile {
+  readonly url: string;
+  readonly title: string;
+  readonly fileName: string;
+}
+
+/** What one Prompt becomes in Slack: a message with Block Kit blocks, then its files. */
+export interface SlackMessage {
+  /** Plain fallback for notifications and screen readers. */
+  readonly text: string;
+  readonly blocks: types.KnownBlock[];
+  readonly files: readonly SlackFile[];
+}
+
+/** Options of {@link toSlackMessage}. */
+export interface SlackRenderOptions {
+  /** Mask NRCs and phone numbers: true everywhere but a direct message. */
+  readonly mask: boolean;
+}
+
+/** Prefix of the `action_id` of a choice button; the button's value is the choice id. */
+export const CHOICE_ACTION_PREFIX = 'choice:';
+/** Prefix of the `action_id` of a link button (Slack still sends an action when it is clicked). */
+export const LINK_ACTION_PREFIX = 'link:';
+
+// Block Kit limits: 3 000 characters of section text, 75 of button text, 25 elements per block.
+const MAX_SECTION_CHARS = 3_000;
+const MAX_BUTTON_CHARS = 75;
+const MAX_ELEMENTS = 25;
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Renders a single message key, with the channel's English while the catalogue lacks it. */
+export function renderKey(render: RenderPrompt, key: string, locale: string): string {
+  const text = render({ key, input: 'none', final: false }, locale).text;
+  return text === key ? (SLACK_TEXTS[key] ?? text) : text;
+}
+
+/** True when an attachment should be uploaded as a file rather than linked. */
+function isUpload(attachment: NonNullable<Prompt['attachments']>[number]): boolean {
+  return (
+    attachment.kind === 'document' || attachment.fileName?.toLowerCase().endsWith('.csv') === true
+  );
+}
+
+/**
+ * Turns a Prompt into Block Kit: a section with the text, an actions block with one button per
+ * choice (`action_id` `choice:<id>`, value the choice id) and URL buttons for links; documents and
+ * CSV attachments become files to upload.
+ */
+export function toSlackMessage(
+  prompt: Prompt,
+  render: RenderPrompt,
+  locale: string,
+  options: SlackRenderOptions,
+): SlackMessage {
+  const shown = (text: string) => (options.mask ? maskPersonalData(text) : text);
+  const rendered = render(prompt, locale);
+  const text = shown(rendered.text);
+  const blocks: types.KnownBlock[] = [
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: clip(escapeMrkdwn(text), MAX_SECTION_CHARS) },
+    },
+  ];
+
+  const elements: types.Button[] = rendered.choices.map((choice) => ({
+    type: 'button',
+    action_id: `${CHOICE_ACTION_PREFIX}${choice.id}`,
+    value: choice.id,
+    text: { type: 'plain_text', text: clip(shown(choice.label), MAX_BUTTON_CHARS) },
+  }));
+  const files: SlackFile[] = [];
+  (prompt.attachments ?? []).forEach((attachment, index) => {
+    const label = renderKey(render, attachment.label, locale);
+    if (isUpload(attachment)) {
+      files.push({ url: attachment.url, title: label, fileName: attachment.fileName ?? 'file' });
+      return;
+    }
+    elements.push({
+      type: 'button',
+      action_id: `${LINK_ACTION_PREFIX}${index}`,
+      url: attachment.url,
+      text: { type: 'plain_text', text: clip(label, MAX_BUTTON_CHARS) },
+    });
+  });
+  for (let start = 0; start < elements.length; start += MAX_ELEMENTS) {
+    blocks.push({ type: 'actions', elements: elements.slice(start, start + MAX_ELEMENTS) });
+  }
+  return { text, blocks, files };
+}

@@ -1,0 +1,17 @@
+// For src/server and src/main.ts: build the channel and mount it.
+
+// Redelivery guards, shared with the Slack channel until they move to a common folder.
+export { MemoryOnceSet, type OnceSet, type OnceSetOptions, RedisOnceSet } from './once-set.js';
+// Rendering, exported for tests and for the channel-neutral renderer's shape.
+export {
+  type RenderPrompt,
+  TELEGRAM_TEXTS,
+  type TelegramMessage,
+  toTelegramMessage,
+} from './render-telegram-message.js';
+export {
+  createTelegramChannel,
+  type TelegramChannel,
+  type TelegramChannelOptions,
+  TelegramFileError,
+} from './telegram-channel.js';

@@ -1,0 +1,368 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-throttler';
+import type { FastifyInstance } from 'fastify';
+import {
+  type Api,
+  Bot,
+  BotError,
+  type Context,
+  GrammyError,
+  InlineKeyboard,
+  InputFile,
+} from 'grammy';
+import type { Update } from 'grammy/types';
+import { z } from 'zod';
+import {
+  type Prompt,
+  type Reply,
+  renderPrompt,
+  type TurnEngine,
+} from '../../conversation/index.js';
+import type { FileStore } from '../../files/index.js';
+import type { Logger } from '../../log/index.js';
+import type { Notifier } from '../../payments/notifier.js';
+import { MemoryOnceSet, type OnceSet } from './once-set.js';
+import {
+  type RenderPrompt,
+  renderKey,
+  type TelegramMessage,
+  toTelegramMessage,
+} from './render-telegram-message.js';
+
+/** Raised when a claim file cannot be fetched from Telegram. */
+export class TelegramFileError extends Error {
+  override readonly name = 'TelegramFileError';
+  readonly code = 'TELEGRAM_FILE_UNAVAILABLE';
+}
+
+/** Options for {@link createTelegramChannel}. */
+export interface TelegramChannelOptions {
+  /** Bot token from @BotFather. Never logged. */
+  readonly token: string;
+  /** Secret Telegram echoes in `X-Telegram-Bot-Api-Secret-Token` on every webhook call. */
+  readonly webhookSecret: string;
+  readonly engine: TurnEngine;
+  readonly logger: Logger;
+  /** Renders Prompts; default the catalogue's `renderPrompt`. */
+  readonly render?: RenderPrompt;
+  /** Stores claim photos; without it a photo gets a "cannot take files here" answer. */
+  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  /** Bot API root; default `https://api.telegram.org`. Tests point it at telegram-test-api. */
+  readonly apiRoot?: string;
+  /** Remembers handled update ids; default in memory (pass a `RedisOnceSet` when Redis is up). */
+  readonly seenUpdates?: OnceSet;
+  /** Locale for rendering; default `en`. */
+  readonly locale?: string;
+  /** How long a turn may take before the engine answers "still working"; default 8 000 ms. */
+  readonly turnDeadlineMs?: number;
+  /** Largest claim file accepted; default 20 MB, the Bot API's own getFile limit. */
+  readonly maxFileBytes?: number;
+  /**
+   * Outgoing rate limits (Bottleneck settings per global/group/private chat); default the
+   * throttler's own, which match Telegram's published limits. `false` only for tests.
+   */
+  readonly throttle?: APIThrottlerOptions | false;
+}
+
+/** A running Telegram channel: the grammY bot plus the ways to feed it updates. */
+export interface TelegramChannel {
+  readonly bot: Bot;
+  /** Adds `POST path` (default `/telegram/webhook`) to the server; call before `listen`. */
+  registerWebhook(fastify: FastifyInstance, path?: string): void;
+  /**
+   * Tells Telegram to deliver updates to `url` (the public URL of the webhook route) with the
+   * secret token; call once the server is reachable there.
+   */
+  setWebhook(url: string): Promise<void>;
+  /** Long polling for local use, when no public webhook URL exists. Resolves once polling began. */
+  startPolling(): Promise<void>;
+  /** Pushes payment outcomes into a chat. */
+  readonly notifier: Notifier;
+  /** Stops polling and waits for updates in flight. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_API_ROOT = 'https://api.telegram.org';
+const SESSION_PREFIX = 'tg:';
+// The policyholder menu's entry for "my policies and cover" (flows/main-menu.ts), which /status
+// opens directly.
+const STATUS_MENU_CHOICE = 'policies';
+
+// Only `update_id` is checked here; grammY's filters read the rest defensively.
+const UpdateEnvelope = z.looseObject({ update_id: z.number().int().nonnegative() });
+
+/** Hashing first makes the compare constant-time even when the lengths differ. */
+function secretMatches(expected: string, given: string): boolean {
+  const a = createHash('sha256').update(expected).digest();
+  const b = createHash('sha256').update(given).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * The error fields that are safe to log, flat (pino redacts any `name` field): never a message or
+ * payload of ours, which could echo what the user typed; Telegram's own description is safe.
+ */
+function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof GrammyError) {
+    return {
+      errorName: error.name,
+      apiMethod: error.method,
+      errorCode: error.error_code,
+      description: error.description,
+    };
+  }
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
+  }
+  return { errorName: typeof error };
+}
+
+/**
+ * Creates the Telegram channel (grammY). Session key `tg:<chatId>`, audience policyholder.
+ * Every update id is handled once; 429s wait and retry; one error boundary apologises and logs.
+ */
+export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
+  const apiRoot = options.apiRoot ?? DEFAULT_API_ROOT;
+  const locale = options.locale ?? 'en';
+  const deadlineMs = options.turnDeadlineMs ?? 8_000;
+  const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
+  const seen = options.seenUpdates ?? new MemoryOnceSet();
+  const { engine, logger } = options;
+  const render = options.render ?? renderPrompt;
+  const log = logger.child({ channel: 'telegram' });
+
+  const bot = new Bot(options.token, { client: { apiRoot } });
+  // Throttle first so bursts stay under Telegram's limits; auto-retry then absorbs any 429 that
+  // still comes back. Network errors fail the call instead of retrying forever: the update is then
+  // answered by the error boundary.
+  if (options.throttle !== false) bot.api.config.use(apiThrottler(options.throttle ?? {}));
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }),
+  );
+
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  };
+
+  async function send(api: Api, chatId: string | number, message: TelegramMessage): Promise<void> {
+    const replyMarkup = message.replyMarkup;
+    try {
+      await api.sendMessage(chatId, message.text, replyMarkup ? { reply_markup: replyMarkup } : {});
+    } catch (error) {
+      // Telegram refuses URL buttons it cannot open (a local sandbox URL); the links then go into
+      // the text so the user still gets them.
+      if (!(error instanceof GrammyError) || error.error_code !== 400 || message.links.length === 0)
+        throw error;
+      const text = [message.text, ...message.links.map((link) => `${link.label}: ${link.url}`)];
+      await api.sendMessage(chatId, text.join('\n'));
+    }
+    for (const document of message.documents) {
+      try {
+        await api.sendDocument(chatId, new InputFile(new URL(document.url), document.fileName), {
+          caption: document.caption,
+        });
+      } catch (error) {
+        // The certificate must reach the user even when the upload fails: fall back to a link.
+        log.warn(describeError(error), 'telegram document upload failed; sending a link');
+        await api.sendMessage(chatId, document.caption, {
+          reply_markup: new InlineKeyboard().url(document.caption, document.url),
+        });
+      }
+    }
+  }
+
+  async function sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void> {
+    await send(api, chatId, toTelegramMessage(prompt, render, locale));
+  }
+
+  async function sendNotice(ctx: Context, key: string): Promise<void> {
+    await ctx.reply(renderKey(render, key, locale));
+  }
+
+  async function turn(ctx: Context, reply: Reply): Promise<void> {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const prompt = await engine.handle(`${SESSION_PREFIX}${chatId}`, reply, {
+      deadlineMs,
+      address: { channel: 'telegram', address: String(chatId), locale },
+      audience: 'policyholder',
+    });
+    await sendPrompt(ctx.api, chatId, prompt);
+  }
+
+  // Telegram redelivers an update it thinks failed; the id is claimed before any effect.
+  bot.use(async (ctx, next) => {
+    if (!(await seen.claim(String(ctx.update.update_id)))) {
+      log.info({ updateId: ctx.update.update_id }, 'telegram update already handled');
+      return;
+    }
+    await next();
+  });
+
+  // Private chats only: a group would share one session between its members.
+  bot.chatType(['group', 'supergroup', 'channel']).use(() => undefined);
+
+  /**
+   * Ends whatever conversation was open and returns the entry menu. On a session that exists the
+   * cancel closes it (its closing screen is not shown) and the next turn opens the menu; on a
+   * fresh session the cancel itself opens the menu.
+   */
+  async function startOver(ctx: Context): Promise<Prompt> {
+    const chatId = ctx.chat?.id;
+    const key = `${SESSION_PREFIX}${chatId}`;
+    const options = {
+      deadlineMs,
+      address: { channel: 'telegram', address: String(chatId), locale },
+      audience: 'policyholder',
+    } as const;
+    const closing = await engine.handle(key, { type: 'user.cancel' }, options);
+    if (!closing.final) return closing;
+    return engine.handle(key, { type: 'user.text', text: '' }, options);
+  }
+
+  bot.command('start', async (ctx) => {
+    await sendPrompt(ctx.api, ctx.chat.id, await startOver(ctx));
+  });
+  bot.command('help', (ctx) => sendNotice(ctx, 'telegram.help'));
+  bot.command('cancel', (ctx) => turn(ctx, { type: 'user.cancel' }));
+  bot.command('status', async (ctx) => {
+    await startOver(ctx);
+    await turn(ctx, { type: 'user.choice', id: STATUS_MENU_CHOICE });
+  });
+
+  bot.on('callback_query:data', async (ctx) => {
+    await ctx.answerCallbackQuery();
+    // Best effort: removing the keyboard stops a second tap on a stale choice.
+    try {
+      await ctx.editMessageReplyMarkup();
+    } catch {
+      // The original message may be gone or too old to edit; the choice still counts.
+    }
+    await turn(ctx, { type: 'user.choice', id: ctx.callbackQuery.data });
+  });
+
+  bot.on('message:contact', async (ctx) => {
+    const contact = ctx.message.contact;
+    // Only the sender's own number is vouched for by Telegram; a forwarded card is just text.
+    if (contact.user_id !== undefined && contact.user_id === ctx.from.id) {
+      await turn(ctx, { type: 'user.contact', phone: contact.phone_number });
+    } else {
+      await turn(ctx, { type: 'user.text', text: contact.phone_number });
+    }
+  });
+
+  bot.on(['message:photo', 'message:document'], async (ctx) => {
+    const files = options.files;
+    if (!files) {
+      await sendNotice(ctx, 'telegram.filesUnavailable');
+      return;
+    }
+    const photo = ctx.message.photo?.at(-1);
+    const document = ctx.message.document;
+    const source = photo ?? document;
+    if (!source) return;
+    if ((source.file_size ?? 0) > maxFileBytes) {
+      await sendNotice(ctx, 'telegram.fileTooLarge');
+      return;
+    }
+    const file = await ctx.api.getFile(source.file_id);
+    if (!file.file_path) throw new TelegramFileError('Telegram returned no file_path');
+    // The download URL embeds the bot token: it is never logged.
+    const response = await fetch(`${apiRoot}/file/bot${options.token}/${file.file_path}`);
+    if (!response.ok) {
+      throw new TelegramFileError(`Telegram file download answered ${response.status}`);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > maxFileBytes) {
+      await sendNotice(ctx, 'telegram.fileTooLarge');
+      return;
+    }
+    const fileName = document?.file_name ?? file.file_path.split('/').at(-1) ?? 'photo.jpg';
+    const contentType = document?.mime_type ?? 'image/jpeg';
+    const stored = await files.put(bytes, { contentType, fileName });
+    const url = files.signedUrl(stored.id);
+    await turn(ctx, { type: 'user.photo', url, fileName });
+  });
+
+  bot.on('message:text', (ctx) => turn(ctx, { type: 'user.text', text: ctx.message.text }));
+
+  bot.catch(async (error: BotError) => {
+    log.error(
+      { ...describeError(error.error), updateId: error.ctx.update.update_id },
+      'telegram update failed',
+    );
+    try {
+      await sendNotice(error.ctx, 'engine.error');
+    } catch (apologyError) {
+      log.error(describeError(apologyError), 'telegram apology failed');
+    }
+  });
+
+  let initialised: Promise<void> | undefined;
+  const ensureInit = (): Promise<void> => {
+    initialised ??= bot.init().catch((error: unknown) => {
+      initialised = undefined;
+      throw error;
+    });
+    return initialised;
+  };
+
+  async function handleWebhookUpdate(update: Update): Promise<void> {
+    await ensureInit();
+    try {
+      await bot.handleUpdate(update);
+    } catch (error) {
+      // handleUpdate bypasses bot.catch; route its errors through the same boundary.
+      if (error instanceof BotError) await bot.errorHandler(error);
+      else throw error;
+    }
+  }
+
+  let polling: Promise<void> | undefined;
+
+  return {
+    bot,
+    registerWebhook(fastify, path = '/telegram/webhook') {
+      fastify.post(path, async (request, reply) => {
+        const given = request.headers['x-telegram-bot-api-secret-token'];
+        if (typeof given !== 'string' || !secretMatches(options.webhookSecret, given)) {
+          log.warn('telegram webhook with a wrong secret token');
+          return reply.code(401).send({ error: 'unauthorized' });
+        }
+        const envelope = UpdateEnvelope.safeParse(request.body);
+        if (!envelope.success) return reply.code(400).send({ error: 'not a Telegram update' });
+        await track(handleWebhookUpdate(envelope.data as unknown as Update));
+        return reply.code(200).send();
+      });
+    },
+    async setWebhook(url) {
+      await bot.api.setWebhook(url, {
+        secret_token: options.webhookSecret,
+        allowed_updates: ['message', 'callback_query'],
+      });
+    },
+    async startPolling() {
+      await ensureInit();
+      await new Promise<void>((resolve, reject) => {
+        polling = bot.start({ onStart: () => resolve() }).catch((error: unknown) => {
+          log.error(describeError(error), 'telegram polling stopped');
+          reject(error);
+        });
+      });
+    },
+    notifier: {
+      channel: 'telegram',
+      notify: (address, prompt) => track(sendPrompt(bot.api, address.address, prompt)),
+    },
+    async stop() {
+      if (bot.isRunning()) await bot.stop();
+      await polling;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Prompt } from '../../../src/conversation/prompt.js';
+import type { Reply } from '../../../src/conversation/reply.js';
+import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
+
+/** One request the fake Slack received. */
+export interface SlackCall {
+  readonly path: string;
+  readonly body: unknown;
+}
+
+/**
+ * A local stand-in for Slack's side: Web API methods under `/api/`, the external upload URL and
+ * `response_url`s under `/respond/`, and a CSV to fetch. Records every call.
+ */
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  readonly server: FastifyInstance = Fastify();
+  csv = 'policyNumber,nrc,phone\nP-1,479974/11/1,260971234567\n';
+  baseUrl = '';
+
+  async start(): Promise<void> {
+    await this.server.register(formbody);
+    this.server.post('/api/:method', async (request) => {
+      const { method } = request.params as { method: string };
+      this.calls.push({ path: `/api/${method}`, body: request.body });
+      if (method === 'files.getUploadURLExternal') {
+        return { ok: true, upload_url: `${this.baseUrl}/upload/F1`, file_id: 'F1' };
+      }
+      if (method === 'files.completeUploadExternal') return { ok: true, files: [{ id: 'F1' }] };
+      return { ok: true, ts: '1.0', channel: 'C1' };
+    });
+    // The upload URL takes raw bytes of whatever type the client declares.
+    await this.server.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      );
+      scope.post('/upload/:id', async (request) => {
+        this.calls.push({ path: '/upload', body: request.body });
+        return 'OK';
+      });
+    });
+    this.server.post('/respond/:id', async (request) => {
+      this.calls.push({ path: '/respond', body: request.body });
+      return { ok: true };
+    });
+    this.server.get('/files/bordereau.csv', async (_request, reply) =>
+      reply.type('text/csv').send(this.csv),
+    );
+    this.baseUrl = await this.server.listen({ port: 0, host: '127.0.0.1' });
+  }
+
+  async stop(): Promise<void> {
+    await this.server.close();
+  }
+
+  callsTo(path: string): SlackCall[] {
+    return this.calls.filter((call) => call.path === path);
+  }
+}
+
+/** One recorded engine call. */
+export interface EngineCall {
+  readonly sessionKey: string;
+  readonly reply: Reply;
+  readonly options: TurnOptions | undefined;
+}
+
+/** An engine that answers with the queued prompts first, then with `answer` every time. */
+export class AnsweringEngine implements TurnEngine {
+  readonly calls: EngineCall[] = [];
+  readonly queue: Prompt[] = [];
+  answer: Prompt = { key: 'staff.menu', input: 'text', final: false };
+  failWith: Error | undefined;
+
+  async handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
+    this.calls.push({ sessionKey, reply, options });
+    if (this.failWith) throw this.failWith;
+    return this.queue.shift() ?? this.answer;
+  }
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { maskPersonalData } from '../../../src/channels/slack/index.js';
+
+describe('maskPersonalData', () => {
+  it('hides every digit of an NRC', () => {
+    expect(maskPersonalData('NRC 479974/11/1 found')).toBe('NRC ••••••/••/• found');
+  });
+
+  it.each([
+    ['260971234567', '•••••••••567'],
+    ['+260971234567', '•••••••••567'],
+    ['0971234567', '•••••••567'],
+    ['+260 97 123 4567', '•••••••••567'],
+    ['097-123-4567', '•••••••567'],
+  ])('keeps only the last three digits of the phone number %s', (phone, masked) => {
+    expect(maskPersonalData(`call ${phone} now`)).toBe(`call ${masked} now`);
+  });
+
+  it('leaves policy numbers, amounts and dates alone', () => {
+    const text = 'Policy MTR-2024-000123, premium ZMW 1,250.00, due 2026-01-31, ref 12345';
+    expect(maskPersonalData(text)).toBe(text);
+  });
+
+  it('masks every occurrence in a CSV', () => {
+    const csv = 'nrc,phone\n479974/11/1,260971234567\n123456/78/2,0961234567\n';
+    expect(maskPersonalData(csv)).toBe(
+      'nrc,phone\n••••••/••/•,•••••••••567\n••••••/••/•,•••••••567\n',
+    );
+  });
+});

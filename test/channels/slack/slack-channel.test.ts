@@ -1,0 +1,367 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createSlackChannel,
+  SLACK_TEXTS,
+  type SlackChannel,
+  SlackChannelError,
+  signSlackRequest,
+} from '../../../src/channels/slack/index.js';
+import { eventually, silentLogger, testRender } from '../telegram/test-support.js';
+import { AnsweringEngine, FakeSlack } from './fake-slack.js';
+
+const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+const TEAM = 'T0001';
+const STAFF = 'U0STAFF';
+
+interface SignedRequest {
+  readonly body: string;
+  readonly contentType?: string;
+  readonly timestamp?: number;
+  readonly secret?: string;
+  readonly headers?: Record<string, string>;
+  readonly unsigned?: boolean;
+}
+
+describe('Slack staff desk over the HTTP receiver', () => {
+  let slack: FakeSlack;
+  let engine: AnsweringEngine;
+  let channel: SlackChannel;
+  let server: FastifyInstance;
+
+  beforeEach(async () => {
+    slack = new FakeSlack();
+    await slack.start();
+    engine = new AnsweringEngine();
+    channel = createSlackChannel({
+      botToken: 'xoxb-test',
+      signingSecret: SIGNING_SECRET,
+      allowedUsers: [STAFF],
+      allowedTeams: [TEAM],
+      engine,
+      render: testRender,
+      logger: silentLogger,
+      clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
+    });
+    server = Fastify();
+    channel.registerRoutes(server);
+    await server.ready();
+  });
+
+  afterEach(async () => {
+    await channel.stop();
+    await server.close();
+    await slack.stop();
+  });
+
+  function post(request: SignedRequest) {
+    const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1_000));
+    const signature = signSlackRequest(request.secret ?? SIGNING_SECRET, timestamp, request.body);
+    return server.inject({
+      method: 'POST',
+      url: '/slack/events',
+      headers: {
+        'content-type': request.contentType ?? 'application/x-www-form-urlencoded',
+        ...(request.unsigned
+          ? {}
+          : { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }),
+        ...request.headers,
+      },
+      payload: request.body,
+    });
+  }
+
+  function slashCommand(text: string, overrides: Record<string, string> = {}): string {
+    return new URLSearchParams({
+      command: '/insure',
+      text,
+      team_id: TEAM,
+      user_id: STAFF,
+      channel_id: 'D0DM',
+      response_url: `${slack.baseUrl}/respond/1`,
+      trigger_id: `trigger-${Math.random()}`,
+      ...overrides,
+    }).toString();
+  }
+
+  it('answers a correctly signed slash command after acknowledging it', async () => {
+    engine.answer = {
+      key: 'staff.policy',
+      params: { policyNumber: 'P-1' },
+      input: 'choice',
+      final: false,
+      choices: [
+        { id: 'again', label: 'staff.again' },
+        { id: 'done', label: 'staff.done' },
+      ],
+    };
+    const response = await post({ body: slashCommand('policy P-1') });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+
+    const [answer] = await eventually(() => {
+      const calls = slack.callsTo('/respond');
+      return calls.length > 0 ? calls : undefined;
+    });
+    expect(answer?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'staff.policy {"policyNumber":"P-1"}',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'staff.policy {"policyNumber":"P-1"}' } },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'choice:again', value: 'again' },
+            { type: 'button', action_id: 'choice:done', value: 'done' },
+          ],
+        },
+      ],
+    });
+    expect(engine.calls).toEqual([
+      {
+        sessionKey: `slack:${TEAM}:${STAFF}`,
+        reply: { type: 'user.text', text: 'policy P-1' },
+        options: expect.objectContaining({
+          audience: 'staff',
+          address: { channel: 'slack', address: `${TEAM}:D0DM:${STAFF}`, locale: 'en' },
+        }),
+      },
+    ]);
+  });
+
+  it('enters the desk from a one-entry staff menu and replays the command', async () => {
+    engine.queue.push(
+      {
+        key: 'menu.staff',
+        input: 'choice',
+        final: false,
+        choices: [{ id: 'desk', label: 'menu.choice.desk' }],
+      },
+      { key: 'staff.ask', input: 'text', final: false },
+    );
+    engine.answer = { key: 'staff.policy', input: 'text', final: false };
+    await post({ body: slashCommand('policy P-1') });
+    await channel.stop();
+    expect(engine.calls.map((call) => call.reply)).toEqual([
+      { type: 'user.text', text: 'policy P-1' },
+      { type: 'user.choice', id: 'desk' },
+      { type: 'user.text', text: 'policy P-1' },
+    ]);
+    expect(slack.callsTo('/respond').map((call) => (call.body as { text: string }).text)).toEqual([
+      'staff.policy',
+    ]);
+  });
+
+  it.each([
+    ['unsigned', { unsigned: true }],
+    ['stale', { timestamp: Math.floor(Date.now() / 1_000) - 6 * 60 }],
+    ['wrongly signed', { secret: 'not-the-secret' }],
+  ] as const)('rejects a %s request with 401 and no effect', async (_name, variant) => {
+    const response = await post({ body: slashCommand('policy P-1'), ...variant });
+    expect(response.statusCode).toBe(401);
+    expect(engine.calls).toEqual([]);
+    expect(slack.calls).toEqual([]);
+  });
+
+  it('rejects a body altered after signing', async () => {
+    const timestamp = String(Math.floor(Date.now() / 1_000));
+    const body = slashCommand('policy P-1');
+    const response = await server.inject({
+      method: 'POST',
+      url: '/slack/events',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': timestamp,
+        'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
+      },
+      payload: body.replace('P-1', 'P-2'),
+    });
+    expect(response.statusCode).toBe(401);
+    expect(engine.calls).toEqual([]);
+  });
+
+  it('refuses a user outside the allow-list politely, without calling the engine', async () => {
+    const response = await post({ body: slashCommand('policy P-1', { user_id: 'U0STRANGER' }) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      response_type: 'ephemeral',
+      text: SLACK_TEXTS['slack.refused'],
+    });
+    expect(engine.calls).toEqual([]);
+  });
+
+  it('refuses an allowed user id from a workspace outside the allow-list', async () => {
+    const response = await post({ body: slashCommand('policy P-1', { team_id: 'T0OTHER' }) });
+    expect(response.json()).toEqual({
+      response_type: 'ephemeral',
+      text: SLACK_TEXTS['slack.refused'],
+    });
+    expect(engine.calls).toEqual([]);
+  });
+
+  it('handles a retried request once', async () => {
+    const body = slashCommand('claim 42');
+    const first = await post({ body });
+    const retry = await post({ body, headers: { 'x-slack-retry-num': '1' } });
+    expect(first.statusCode).toBe(200);
+    expect(retry.statusCode).toBe(200);
+    await eventually(() => (slack.callsTo('/respond').length > 0 ? true : undefined));
+    await channel.stop();
+    expect(engine.calls).toHaveLength(1);
+    expect(slack.callsTo('/respond')).toHaveLength(1);
+  });
+
+  it('answers an unknown subcommand with the usage text and no engine call', async () => {
+    const response = await post({ body: slashCommand('delete everything') });
+    expect(response.json()).toEqual({
+      response_type: 'ephemeral',
+      text: SLACK_TEXTS['slack.usage'],
+    });
+    expect(engine.calls).toEqual([]);
+  });
+
+  it('sends an empty command to the engine as help', async () => {
+    await post({ body: slashCommand('') });
+    await channel.stop();
+    expect(engine.calls.map((call) => call.reply)).toEqual([{ type: 'user.text', text: 'help' }]);
+  });
+
+  it('turns a button tap into user.choice', async () => {
+    const payload = JSON.stringify({
+      type: 'block_actions',
+      team: { id: TEAM, domain: 'x' },
+      user: { id: STAFF, team_id: TEAM },
+      channel: { id: 'D0DM', name: 'directmessage' },
+      api_app_id: 'A1',
+      token: 'legacy',
+      trigger_id: 'trigger-1',
+      response_url: `${slack.baseUrl}/respond/2`,
+      actions: [
+        {
+          type: 'button',
+          action_id: 'choice:again',
+          block_id: 'b1',
+          value: 'again',
+          text: { type: 'plain_text', text: 'Again' },
+          action_ts: '1.0',
+        },
+      ],
+    });
+    const response = await post({ body: new URLSearchParams({ payload }).toString() });
+    expect(response.statusCode).toBe(200);
+    await eventually(() => (slack.callsTo('/respond').length > 0 ? true : undefined));
+    expect(engine.calls.map((call) => call.reply)).toEqual([{ type: 'user.choice', id: 'again' }]);
+  });
+
+  it('masks NRCs and phone numbers in a shared channel but not in a direct message', async () => {
+    engine.answer = {
+      key: 'staff.household',
+      params: { nrc: '479974/11/1', phone: '260971234567' },
+      input: 'text',
+      final: false,
+    };
+    await post({ body: slashCommand('household 479974/11/1', { channel_id: 'C0SHARED' }) });
+    await post({ body: slashCommand('household 479974/11/1', { channel_id: 'D0DM' }) });
+    await channel.stop();
+    const texts = slack.callsTo('/respond').map((call) => (call.body as { text: string }).text);
+    expect(texts).toHaveLength(2);
+    expect(texts).toContain('staff.household {"nrc":"••••••/••/•","phone":"•••••••••567"}');
+    expect(texts).toContain('staff.household {"nrc":"479974/11/1","phone":"260971234567"}');
+  });
+
+  it('uploads the bordereau as a CSV file', async () => {
+    engine.answer = {
+      key: 'staff.bordereau',
+      input: 'text',
+      final: false,
+      attachments: [
+        {
+          kind: 'link',
+          url: `${slack.baseUrl}/files/bordereau.csv`,
+          label: 'staff.bordereau.link',
+          fileName: 'bordereau.csv',
+        },
+      ],
+    };
+    await post({ body: slashCommand('bordereau POL-1') });
+    await channel.stop();
+    expect(slack.callsTo('/api/files.getUploadURLExternal')[0]?.body).toMatchObject({
+      filename: 'bordereau.csv',
+    });
+    const uploads = slack.callsTo('/upload');
+    expect(uploads).toHaveLength(1);
+    expect(String(uploads[0]?.body)).toContain(slack.csv);
+    expect(slack.callsTo('/api/files.completeUploadExternal')[0]?.body).toMatchObject({
+      channel_id: 'D0DM',
+    });
+  });
+
+  it('apologises through the response_url when the engine fails', async () => {
+    engine.failWith = new Error('engine down');
+    const response = await post({ body: slashCommand('txn REF-1') });
+    expect(response.statusCode).toBe(200);
+    await channel.stop();
+    expect(slack.callsTo('/respond').map((call) => call.body)).toEqual([
+      { response_type: 'ephemeral', text: 'engine.error' },
+    ]);
+  });
+
+  it('answers the Events API url_verification challenge', async () => {
+    const response = await post({
+      contentType: 'application/json',
+      body: JSON.stringify({ type: 'url_verification', challenge: 'abc', token: 't' }),
+    });
+    expect(response.json()).toEqual({ challenge: 'abc' });
+  });
+
+  it('publishes the App Home for an allowed user', async () => {
+    const response = await post({
+      contentType: 'application/json',
+      body: JSON.stringify({
+        type: 'event_callback',
+        team_id: TEAM,
+        api_app_id: 'A1',
+        event_id: 'Ev1',
+        event_time: 1,
+        event: { type: 'app_home_opened', user: STAFF, channel: 'D0DM', tab: 'home' },
+      }),
+    });
+    expect(response.statusCode).toBe(200);
+    await channel.stop();
+    expect(slack.callsTo('/api/views.publish')).toHaveLength(1);
+  });
+
+  it('notifies a Slack conversation with chat.postMessage', async () => {
+    await channel.notifier.notify(
+      { channel: 'slack', address: `${TEAM}:C0SHARED:${STAFF}`, locale: 'en' },
+      { key: 'payment.paid', params: { phone: '0971234567' }, input: 'none', final: true },
+    );
+    const [post] = slack.callsTo('/api/chat.postMessage');
+    expect(post?.body).toMatchObject({
+      channel: 'C0SHARED',
+      text: 'payment.paid {"phone":"•••••••567"}',
+    });
+  });
+});
+
+describe('Slack channel configuration', () => {
+  const base = {
+    botToken: 'xoxb-test',
+    allowedUsers: [STAFF],
+    engine: new AnsweringEngine(),
+    logger: silentLogger,
+  };
+
+  it('refuses to run over HTTP without a signing secret', () => {
+    expect(() => createSlackChannel(base)).toThrow(SlackChannelError);
+  });
+
+  it('mounts no HTTP route in Socket Mode', async () => {
+    const channel = createSlackChannel({ ...base, appToken: 'xapp-test' });
+    const server = Fastify();
+    channel.registerRoutes(server);
+    const response = await server.inject({ method: 'POST', url: '/slack/events', payload: '' });
+    expect(response.statusCode).toBe(404);
+    await server.close();
+  });
+});

@@ -1,0 +1,198 @@
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createTelegramChannel,
+  type TelegramChannel,
+} from '../../../src/channels/telegram/index.js';
+import { createFileStore, type FileStore } from '../../../src/files/index.js';
+import { createLogger } from '../../../src/log/index.js';
+import { eventually, ScriptedEngine, silentLogger, testRender } from './test-support.js';
+
+const TOKEN = '123456:files-token';
+const SECRET = 'files-webhook-secret';
+const CHAT_ID = 77;
+const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
+
+/**
+ * The Bot API methods a claim photo needs (getMe, getFile, the file download, sendMessage).
+ * telegram-test-api has no getFile, so this one test uses a minimal fake of those four.
+ */
+async function fakeBotApi(sent: unknown[]): Promise<{ server: FastifyInstance; url: string }> {
+  const server = Fastify();
+  server.post(`/bot${TOKEN}/getMe`, async () => ({
+    ok: true,
+    result: { id: 1, is_bot: true, first_name: 'Bot', username: 'bot' },
+  }));
+  server.post(`/bot${TOKEN}/getFile`, async () => ({
+    ok: true,
+    result: { file_id: 'f1', file_unique_id: 'u1', file_path: 'photos/file_1.jpg' },
+  }));
+  server.get(`/file/bot${TOKEN}/photos/file_1.jpg`, async (_request, reply) =>
+    reply.type('image/jpeg').send(PHOTO_BYTES),
+  );
+  server.post(`/bot${TOKEN}/setWebhook`, async (request) => {
+    sent.push({ setWebhook: request.body });
+    return { ok: true, result: true };
+  });
+  server.post(`/bot${TOKEN}/sendMessage`, async (request) => {
+    sent.push(request.body);
+    return {
+      ok: true,
+      result: { message_id: sent.length, date: 0, chat: { id: CHAT_ID, type: 'private' } },
+    };
+  });
+  const url = await server.listen({ port: 0, host: '127.0.0.1' });
+  return { server, url };
+}
+
+describe('Telegram channel against a minimal Bot API fake', () => {
+  let api: { server: FastifyInstance; url: string };
+  let files: FileStore;
+  let engine: ScriptedEngine;
+  let channel: TelegramChannel;
+  let webhook: FastifyInstance;
+  const sent: unknown[] = [];
+
+  beforeEach(async () => {
+    sent.length = 0;
+    api = await fakeBotApi(sent);
+    files = await createFileStore({ signingSecret: 'file-secret', publicUrl: 'https://bot.test' });
+    engine = new ScriptedEngine();
+    channel = createTelegramChannel({
+      token: TOKEN,
+      webhookSecret: SECRET,
+      engine,
+      render: testRender,
+      logger: silentLogger,
+      apiRoot: api.url,
+      files,
+    });
+    webhook = Fastify();
+    channel.registerWebhook(webhook);
+    await webhook.ready();
+  });
+
+  afterEach(async () => {
+    await channel.stop();
+    await webhook.close();
+    await api.server.close();
+    await files.close();
+  });
+
+  it('stores a photo and hands the engine a signed URL as user.photo', async () => {
+    const response = await webhook.inject({
+      method: 'POST',
+      url: '/telegram/webhook',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      payload: {
+        update_id: 1,
+        message: {
+          message_id: 1,
+          date: 0,
+          chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+          from: { id: CHAT_ID, is_bot: false, first_name: 'A' },
+          photo: [
+            { file_id: 'small', file_unique_id: 'us', width: 90, height: 90, file_size: 100 },
+            { file_id: 'f1', file_unique_id: 'u1', width: 800, height: 600, file_size: 200 },
+          ],
+        },
+      },
+    });
+    expect(response.statusCode).toBe(200);
+
+    const reply = engine.calls[0]?.reply;
+    expect(reply).toMatchObject({ type: 'user.photo', fileName: 'file_1.jpg' });
+    const url = new URL(reply?.type === 'user.photo' ? reply.url : 'about:blank');
+    expect(url.origin).toBe('https://bot.test');
+    expect(url.searchParams.get('sig')).toBeTruthy();
+
+    const id = url.pathname.split('/').at(-1) ?? '';
+    const opened = await files.open(id);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks)).toEqual(PHOTO_BYTES);
+    await eventually(() => (sent.length > 0 ? true : undefined));
+  });
+
+  it('refuses a file larger than the limit without downloading it', async () => {
+    await webhook.inject({
+      method: 'POST',
+      url: '/telegram/webhook',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      payload: {
+        update_id: 2,
+        message: {
+          message_id: 2,
+          date: 0,
+          chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+          from: { id: CHAT_ID, is_bot: false, first_name: 'A' },
+          document: { file_id: 'big', file_unique_id: 'ub', file_size: 50 * 1024 * 1024 },
+        },
+      },
+    });
+    expect(engine.calls).toEqual([]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: expect.stringContaining('too large') });
+  });
+
+  it('registers its webhook with Telegram together with the secret token', async () => {
+    await channel.setWebhook('https://bot.example.com/telegram/webhook');
+    expect(sent).toEqual([
+      {
+        setWebhook: {
+          url: 'https://bot.example.com/telegram/webhook',
+          secret_token: SECRET,
+          allowed_updates: ['message', 'callback_query'],
+        },
+      },
+    ]);
+  });
+
+  it('logs a failed turn without what the user typed or the engine said', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
+    const failing = createTelegramChannel({
+      token: TOKEN,
+      webhookSecret: SECRET,
+      engine: { handle: async () => Promise.reject(new Error('no session for 0971234567')) },
+      render: testRender,
+      logger,
+      apiRoot: api.url,
+    });
+    const hook = Fastify();
+    failing.registerWebhook(hook);
+    const response = await hook.inject({
+      method: 'POST',
+      url: '/telegram/webhook',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      payload: {
+        update_id: 3,
+        message: {
+          message_id: 3,
+          date: 0,
+          chat: { id: CHAT_ID, type: 'private', first_name: 'Mwila' },
+          from: { id: CHAT_ID, is_bot: false, first_name: 'Mwila' },
+          text: 'my NRC is 479974/11/1',
+        },
+      },
+    });
+    await failing.stop();
+    await hook.close();
+
+    expect(response.statusCode).toBe(200);
+    const log = lines.join('');
+    expect(log).toContain('telegram update failed');
+    expect(log).not.toMatch(/479974|0971234567|Mwila/);
+    // The user still heard back: the apology.
+    expect(sent).toEqual([expect.objectContaining({ chat_id: CHAT_ID })]);
+  });
+});

@@ -1,0 +1,85 @@
+import { createFlowRegistry } from '../../../flows/index.js';
+import { createPartnerClient } from '../../../src/api/index.js';
+import {
+  type ConversationEngine,
+  createTurnEngine,
+  type Prompt,
+  paymentReference,
+} from '../../../src/conversation/index.js';
+import { createFileStore, type FileStore } from '../../../src/files/index.js';
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { MemorySessionStore } from '../../../src/session/index.js';
+import { silentLogger } from './test-support.js';
+
+/** The real conversation stack over the embedded sandbox insurer, in memory. */
+export interface RealStack {
+  readonly engine: ConversationEngine;
+  readonly sandbox: Sandbox;
+  readonly files: FileStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds sandbox → partner client → flows → turn engine, the way the server composes them, with
+ * payments started once per quote and settled by the flow's own "check again".
+ */
+export async function createRealStack(): Promise<RealStack> {
+  const sandbox = createSandbox({ settleDelayMs: 50, logger: silentLogger });
+  const { url } = await sandbox.listen(0);
+  const client = createPartnerClient({
+    baseUrl: url,
+    apiKey: sandbox.apiKey,
+    logger: silentLogger,
+  });
+  const files = await createFileStore({ signingSecret: 'test', publicUrl: 'http://127.0.0.1:9' });
+  const flows = createFlowRegistry({
+    client,
+    files: {
+      async save(file) {
+        const { id } = await files.put(file.body, {
+          contentType: file.contentType,
+          fileName: file.fileName,
+        });
+        return { url: files.signedUrl(id) };
+      },
+    },
+    payments: {
+      async start(quoteId, payment) {
+        const reference = paymentReference(quoteId);
+        const result = await client.call('payQuotation', {
+          path: { quoteId },
+          body: { reference, payment },
+        });
+        return {
+          reference,
+          status: result.status,
+          ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
+        };
+      },
+    },
+  });
+  const engine = createTurnEngine({
+    store: new MemorySessionStore(),
+    flows,
+    logger: silentLogger,
+  });
+  return {
+    engine,
+    sandbox,
+    files,
+    async close() {
+      await engine.idle();
+      engine.close();
+      await client.close();
+      await sandbox.close();
+      await files.close();
+    },
+  };
+}
+
+/** Shows a Prompt's key next to its text, so a test can drive the flow by key. */
+export function keyOf(text: string): string {
+  return /^\[([^\]]+)\]/.exec(text)?.[1] ?? '';
+}
+
+export type { Prompt };

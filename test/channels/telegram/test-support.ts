@@ -1,0 +1,107 @@
+import { createServer } from 'node:net';
+import type { RenderPrompt } from '../../../src/channels/telegram/index.js';
+import type { Prompt } from '../../../src/conversation/prompt.js';
+import type { Reply } from '../../../src/conversation/reply.js';
+import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
+import { createLogger } from '../../../src/log/index.js';
+
+/** A free TCP port: telegram-test-api cannot listen on port 0. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no port'));
+      });
+    });
+  });
+}
+
+/** Renders a Prompt as its key plus params, so tests can read what was shown. */
+export const testRender: RenderPrompt = (prompt) => ({
+  text: prompt.params ? `${prompt.key} ${JSON.stringify(prompt.params)}` : prompt.key,
+  choices: (prompt.choices ?? []).map((choice) => ({
+    id: choice.id,
+    label: `label:${choice.label}`,
+  })),
+});
+
+/** A logger that writes nowhere. */
+export const silentLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** One recorded call to the engine. */
+export interface EngineCall {
+  readonly sessionKey: string;
+  readonly reply: Reply;
+  readonly options: TurnOptions | undefined;
+}
+
+/**
+ * A small scripted engine for channel tests: menu → choice → contact → final with a card link and
+ * a certificate document. It stands in for the real engine only where the test is about the
+ * channel's translation, not the flows.
+ */
+export class ScriptedEngine implements TurnEngine {
+  readonly calls: EngineCall[] = [];
+  readonly #step = new Map<string, number>();
+  failWith: Error | undefined;
+
+  async handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
+    this.calls.push({ sessionKey, reply, options });
+    if (this.failWith) throw this.failWith;
+    if (reply.type === 'user.cancel') {
+      this.#step.delete(sessionKey);
+      return { key: 'bye', input: 'none', final: true };
+    }
+    const step = this.#step.get(sessionKey) ?? 0;
+    if (step === 0) {
+      this.#step.set(sessionKey, 1);
+      return {
+        key: 'menu',
+        input: 'choice',
+        final: false,
+        choices: [
+          { id: 'motor-quote', label: 'menu.motor' },
+          { id: 'cover-status', label: 'menu.cover' },
+        ],
+      };
+    }
+    if (step === 1 && reply.type === 'user.choice') {
+      this.#step.set(sessionKey, 2);
+      return { key: 'askPhone', params: { picked: reply.id }, input: 'contact', final: false };
+    }
+    if (step === 2 && (reply.type === 'user.contact' || reply.type === 'user.text')) {
+      this.#step.delete(sessionKey);
+      return {
+        key: 'done',
+        params: { via: reply.type },
+        input: 'none',
+        final: true,
+        attachments: [
+          { kind: 'link', url: 'https://pay.example.test/card/1', label: 'payByCard' },
+          {
+            kind: 'document',
+            url: 'http://127.0.0.1:9/certificate.pdf',
+            label: 'certificate',
+            fileName: 'certificate.pdf',
+          },
+        ],
+      };
+    }
+    return { key: 'again', input: 'text', final: false };
+  }
+}
+
+/** Polls until `check` returns a value; the test's own timeout bounds the wait. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
