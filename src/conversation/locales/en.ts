@@ -49,18 +49,21 @@ export const en = {
   'flow.failed.denied': 'This service is not available to you right now.',
   'flow.failed.unknown': 'Sorry, something went wrong.',
   'flow.failed.field': 'Please check: {field}.',
+  'flow.field.registrationNumber': 'Please check the number plate.',
+  'flow.field.chassisNumber': 'Please check the chassis number.',
+  'flow.field.engineNumber': 'Please check the engine number.',
+  'flow.field.sumInsured': 'Please check the vehicle value.',
+  'flow.field.startDate': 'Please check the start date.',
+  'flow.field.lossDate': 'Please check the date of the loss.',
+  'flow.field.email': 'Please check the email address.',
+  'flow.field.phoneNumber': 'Please check the phone number.',
+  'flow.field.idNumber': 'Please check the NRC number.',
+  'flow.field.mobileMoneyAccountNumber': 'Please check the mobile money number.',
   'flow.end.tooManyTries': 'Too many tries. Please start again when you are ready.',
   'flow.end.cancelled': 'Cancelled. Nothing more was done. Goodbye.',
   'flow.end.thanks': 'Thank you. Goodbye.',
   'flow.note.pickFromList': 'Please pick one of the options.',
   'flow.note.typeAnswer': 'Please type your answer.',
-  'flow.note.badNrc': 'Enter the NRC as 123456/78/9 or as 9 digits.',
-  'flow.note.badPhone': 'Enter a Zambian mobile number such as 0971234567.',
-  'flow.note.badPlate': 'Enter the number plate, such as AJQ 1909.',
-  'flow.note.badDate': 'Enter the date as DD/MM/YYYY.',
-  'flow.note.dateInPast': 'The date must be today or later.',
-  'flow.note.dateInFuture': 'The date must be today or earlier.',
-  'flow.note.badAmount': 'Enter an amount such as 150000.',
   'flow.note.badName': 'Enter a name using letters only.',
   'flow.note.fullName': 'Enter first and last name.',
   'flow.note.badText': 'Enter a short answer (up to 60 characters).',
@@ -161,6 +164,9 @@ export const en = {
   'claim.choice.later': 'Later',
   'claim.choice.more': 'Add another',
   'claim.askPolicy': 'Policy id:',
+  'claim.pickType': 'What happened to the borrower?',
+  'claim.type.death': 'Death',
+  'claim.type.disability': 'Permanent disability',
   'claim.pickKey.credit-life': 'Identify the loan by:',
   'claim.pickKey.group-life': 'Identify the member by:',
   'claim.ask.loanId': 'Loan id:',
@@ -201,7 +207,7 @@ export const en = {
   'cover.choice.summary': 'Summary',
 
   // staff-desk
-  'staff.desk': 'Type a command (policy, claim, claims, txn, household, batch, bordereau) or pick:',
+  'staff.desk': 'Type a command (e.g. policy ABC123) or pick:',
   'staff.choice.policy': 'Policy',
   'staff.choice.claim': 'Claim',
   'staff.choice.claims': 'Recent claims',
@@ -239,6 +245,15 @@ export const en = {
     '{line} batch {number}: {status}, {count} covered. Gross {currency} {grossPremium}, outstanding {outstandingPremium}.',
   'staff.bordereau': 'Bordereau ready: {fileName}',
   'staff.bordereau.link': 'Download the bordereau (CSV)',
+
+  // payments: outcome notices pushed out of turn (src/payments PAYMENT_PROMPTS); one SMS each
+  'payment.outcome.paid': 'Payment {reference} received. Your policy number is {policyNumber}.',
+  'payment.outcome.paidWithoutPolicy':
+    'Payment {reference} received. Your policy is being issued; come back to the chat to see its number.',
+  'payment.outcome.failed':
+    'Payment {reference} did not go through. Nothing was charged. Come back to the chat to try again.',
+  'payment.outcome.pending':
+    'Payment {reference} is still pending. Once you approve it, come back to the chat to check it again.',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -1,0 +1,717 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type {
+  FlowContextBase,
+  FlowDefinition,
+  FlowInput,
+  FlowOutput,
+} from '../src/conversation/flow.js';
+import type { Choice, Prompt } from '../src/conversation/prompt.js';
+import type { Reply } from '../src/conversation/reply.js';
+import { checkIdentifier, checkNrc, checkPastDate, checkWords } from './checks.js';
+import {
+  ask,
+  CANCELLED,
+  type Checked,
+  choice,
+  dataChoice,
+  describeFailure,
+  end,
+  type Failure,
+  failurePrompt,
+  MAX_TRIES,
+  money,
+  rejected,
+  TOO_MANY_TRIES,
+  today,
+  unexpected,
+} from './support.js';
+
+/** The book a claim is made against. */
+export type ClaimLine = 'credit-life' | 'group-life';
+
+/** How the covered loan or member is identified: exactly one of these, never both. */
+export type ClaimSubjectKey = 'loanId' | 'partnerLoanReference' | 'memberId' | 'nrcNumber';
+
+/** The credit-life scopes of cover a claim can be made under. */
+export type CreditLifeClaimType = 'death' | 'disability';
+
+const CLAIM_TYPES: readonly CreditLifeClaimType[] = ['death', 'disability'];
+
+/** What the user told us, sent to intimate the claim. */
+export interface ClaimRequest {
+  line: ClaimLine;
+  policyId: string;
+  by: ClaimSubjectKey;
+  subject: string;
+  /** Credit life only: which scope of cover the loss falls under. */
+  claimType?: CreditLifeClaimType;
+  eventDate: string;
+  details: string;
+}
+
+/** A claim as the flow keeps it: its id and status, and the payable amount when known. */
+export interface ClaimSummary {
+  id: string;
+  number: string;
+  status: string;
+  payable?: number;
+  currency: string;
+}
+
+/** Context of claim-intimation. */
+export interface ClaimIntimationContext extends FlowContextBase {
+  tries: number;
+  today: string;
+  answers: Partial<ClaimRequest>;
+  claim: ClaimSummary | null;
+  claims: ClaimSummary[];
+  documents: number;
+  /** The last photo sent, so a retry re-attaches the same one. */
+  upload: string | null;
+  failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' }) | null;
+}
+
+const notProvided = <TOutput, TInput>(name: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`${name} not provided`);
+  });
+
+const SUBJECT_KEYS: Record<ClaimLine, readonly ClaimSubjectKey[]> = {
+  'credit-life': ['loanId', 'partnerLoanReference'],
+  'group-life': ['memberId', 'nrcNumber'],
+};
+
+/** Checks the loan or member identifier typed for the chosen key. */
+export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string> {
+  return by === 'nrcNumber' ? checkNrc(text) : checkIdentifier(text);
+}
+
+const isChoice =
+  (id: string) =>
+  ({ event }: { event: Reply }) =>
+    event.type === 'user.choice' && event.id === id;
+
+const failedOp =
+  (op: NonNullable<ClaimIntimationContext['failure']>['op']) =>
+  ({ context }: { context: ClaimIntimationContext }) =>
+    context.failure?.op === op;
+
+function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
+  return {
+    number: claim.number,
+    status: claim.status,
+    payable: claim.payable === undefined ? '' : money(claim.payable),
+    currency: claim.currency,
+  };
+}
+
+const MAX_LISTED = 5;
+
+/** Claims: intimate a credit-life or group-life claim, attach documents, track claims. */
+export const claimIntimationMachine = setup({
+  types: {
+    context: {} as ClaimIntimationContext,
+    events: {} as Reply,
+    input: {} as FlowInput,
+    output: {} as FlowOutput,
+  },
+  actors: {
+    intimateClaim: notProvided<ClaimSummary, ClaimRequest>('intimateClaim'),
+    attachDocuments: notProvided<
+      ClaimSummary,
+      { line: ClaimLine; claimId: string; urls: string[] }
+    >('attachDocuments'),
+    trackClaims: notProvided<ClaimSummary[], { line: ClaimLine }>('trackClaims'),
+    getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string }>('getClaim'),
+  },
+  actions: {
+    unexpected: assign(({ context }) => unexpected(context)),
+  },
+  guards: {
+    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    pickedLine: ({ event }) =>
+      event.type === 'user.choice' && (event.id === 'credit-life' || event.id === 'group-life'),
+    pickedKey: ({ context, event }) =>
+      event.type === 'user.choice' &&
+      context.answers.line !== undefined &&
+      SUBJECT_KEYS[context.answers.line].some((k) => k === event.id),
+    validSubject: ({ context, event }) =>
+      event.type === 'user.text' &&
+      context.answers.by !== undefined &&
+      checkSubject(context.answers.by, event.text).ok,
+    validDate: ({ context, event }) =>
+      event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
+    validPolicy: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
+    validDetails: ({ event }) => event.type === 'user.text' && checkWords(event.text).ok,
+    listedClaim: ({ context, event }) =>
+      event.type === 'user.choice' && context.claims.some((c) => c.id === event.id),
+  },
+}).createMachine({
+  id: 'claim-intimation',
+  context: () => ({
+    prompt: ask('claim.start', 'choice'),
+    tries: 0,
+    today: today(),
+    answers: {},
+    claim: null,
+    claims: [],
+    documents: 0,
+    upload: null,
+    failure: null,
+  }),
+  initial: 'start',
+  on: {
+    'user.cancel': '.cancelled',
+    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+    'user.photo': { actions: 'unexpected' },
+    'user.contact': { actions: 'unexpected' },
+  },
+  states: {
+    start: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('claim.start', 'choice', {
+          choices: [
+            choice('credit-life', 'claim.choice.creditLife'),
+            choice('group-life', 'claim.choice.groupLife'),
+            choice('track', 'claim.choice.track'),
+          ],
+        }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'pickedLine',
+            target: 'askPolicy',
+            actions: assign({
+              answers: ({ context, event }) => ({
+                ...context.answers,
+                line: event.id === 'group-life' ? 'group-life' : 'credit-life',
+              }),
+            }),
+          },
+          { guard: isChoice('track'), target: 'pickTrackLine' },
+        ],
+        'user.back': 'cancelled',
+      },
+    },
+    askPolicy: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, prompt: ask('claim.askPolicy', 'text') }),
+      on: {
+        'user.text': [
+          {
+            guard: 'validPolicy',
+            target: 'pickKey',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const policy = checkIdentifier(event.text);
+                return policy.ok ? { ...context.answers, policyId: policy.value } : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const policy = checkIdentifier(event.text);
+              return rejected(context, policy.ok ? 'flow.note.typeAnswer' : policy);
+            }),
+          },
+        ],
+        'user.back': 'start',
+      },
+    },
+    pickKey: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(`claim.pickKey.${context.answers.line ?? 'credit-life'}`, 'choice', {
+            choices: SUBJECT_KEYS[context.answers.line ?? 'credit-life'].map((k) =>
+              choice(k, `claim.choice.${k}`),
+            ),
+          }),
+      }),
+      on: {
+        'user.choice': {
+          guard: 'pickedKey',
+          target: 'askSubject',
+          actions: assign({
+            answers: ({ context, event }) => {
+              assertEvent(event, 'user.choice');
+              const by = SUBJECT_KEYS[context.answers.line ?? 'credit-life'].find(
+                (k) => k === event.id,
+              );
+              return by ? { ...context.answers, by } : context.answers;
+            },
+          }),
+        },
+        'user.back': 'askPolicy',
+      },
+    },
+    askSubject: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(
+            `claim.ask.${context.answers.by ?? 'loanId'}`,
+            context.answers.by === 'nrcNumber' ? 'nrc' : 'text',
+          ),
+      }),
+      on: {
+        'user.text': [
+          {
+            guard: ({ context, event }) =>
+              context.answers.line === 'credit-life' &&
+              event.type === 'user.text' &&
+              checkSubject(context.answers.by ?? 'loanId', event.text).ok,
+            target: 'pickClaimType',
+            actions: assign({
+              answers: ({ context, event }) => {
+                assertEvent(event, 'user.text');
+                const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
+                return subject.ok
+                  ? { ...context.answers, subject: subject.value }
+                  : context.answers;
+              },
+            }),
+          },
+          {
+            guard: 'validSubject',
+            target: 'askEventDate',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
+                return subject.ok
+                  ? { ...context.answers, subject: subject.value }
+                  : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
+              return rejected(context, subject.ok ? 'flow.note.typeAnswer' : subject);
+            }),
+          },
+        ],
+        'user.back': 'pickKey',
+      },
+    },
+    pickClaimType: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('claim.pickType', 'choice', {
+          choices: CLAIM_TYPES.map((t) => choice(t, `claim.type.${t}`)),
+        }),
+      }),
+      on: {
+        'user.choice': {
+          guard: ({ event }) => CLAIM_TYPES.some((t) => t === event.id),
+          target: 'askEventDate',
+          actions: assign({
+            answers: ({ context, event }) => ({
+              ...context.answers,
+              claimType: event.id === 'disability' ? 'disability' : 'death',
+            }),
+          }),
+        },
+        'user.back': 'askSubject',
+      },
+    },
+    askEventDate: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(`claim.askDate.${context.answers.line ?? 'credit-life'}`, 'date'),
+      }),
+      on: {
+        'user.text': [
+          {
+            guard: 'validDate',
+            target: 'askDetails',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const date = checkPastDate(event.text, context.today);
+                return date.ok ? { ...context.answers, eventDate: date.value } : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const date = checkPastDate(event.text, context.today);
+              return rejected(context, date.ok ? 'flow.note.typeAnswer' : date);
+            }),
+          },
+        ],
+        'user.back': [
+          {
+            guard: ({ context }) => context.answers.line === 'credit-life',
+            target: 'pickClaimType',
+          },
+          { target: 'askSubject' },
+        ],
+      },
+    },
+    askDetails: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, prompt: ask('claim.askDetails', 'text') }),
+      on: {
+        'user.text': [
+          {
+            guard: 'validDetails',
+            target: 'confirm',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const details = checkWords(event.text);
+                return details.ok
+                  ? { ...context.answers, details: details.value }
+                  : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const details = checkWords(event.text);
+              return rejected(context, details.ok ? 'flow.note.typeAnswer' : details);
+            }),
+          },
+        ],
+        'user.back': 'askEventDate',
+      },
+    },
+    confirm: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(`claim.confirm.${context.answers.line ?? 'credit-life'}`, 'choice', {
+            params: {
+              subject: context.answers.subject ?? '',
+              eventDate: context.answers.eventDate ?? '',
+            },
+            choices: [choice('submit', 'claim.choice.submit'), choice('back', 'flow.choice.back')],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('submit'), target: 'intimating' },
+          { guard: isChoice('back'), target: 'askDetails' },
+        ],
+        'user.back': 'askDetails',
+      },
+    },
+    intimating: {
+      invoke: {
+        src: 'intimateClaim',
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          policyId: context.answers.policyId ?? '',
+          by: context.answers.by ?? 'loanId',
+          subject: context.answers.subject ?? '',
+          eventDate: context.answers.eventDate ?? '',
+          details: context.answers.details ?? '',
+          ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
+        }),
+        onDone: {
+          target: 'intimated',
+          actions: assign({ claim: ({ event }) => event.output, documents: 0, failure: null }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'intimate' as const }),
+          }),
+        },
+      },
+    },
+    intimated: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(
+            context.claim?.payable === undefined ? 'claim.intimated' : 'claim.intimated.payable',
+            'choice',
+            {
+              params: context.claim ? claimParams(context.claim) : {},
+              choices: [
+                choice('attach', 'claim.choice.attach'),
+                choice('end', 'claim.choice.later'),
+              ],
+            },
+          ),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('attach'), target: 'awaitingDocument' },
+          { guard: isChoice('end'), target: 'done' },
+        ],
+        // The claim exists now; Back cannot undo it, so it shows the claim again.
+        'user.back': 'intimated',
+      },
+    },
+    awaitingDocument: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('claim.askDocument', 'photo', {
+            params: { number: context.claim?.number ?? '', count: context.documents },
+            choices: [choice('end', 'claim.choice.later')],
+          }),
+      }),
+      on: {
+        'user.photo': {
+          target: 'attaching',
+          actions: assign({ upload: ({ event }) => event.url }),
+        },
+        'user.choice': { guard: isChoice('end'), target: 'done' },
+        'user.back': 'intimated',
+      },
+    },
+    attaching: {
+      invoke: {
+        src: 'attachDocuments',
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          claimId: context.claim?.id ?? '',
+          urls: context.upload ? [context.upload] : [],
+        }),
+        onDone: {
+          target: 'documented',
+          actions: assign({
+            claim: ({ context, event }) => ({
+              ...(context.claim ?? event.output),
+              status: event.output.status,
+            }),
+            documents: ({ context }) => context.documents + 1,
+            upload: null,
+            failure: null,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'attach' as const }),
+          }),
+        },
+      },
+    },
+    documented: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('claim.documented', 'choice', {
+            params: {
+              number: context.claim?.number ?? '',
+              status: context.claim?.status ?? '',
+              count: context.documents,
+            },
+            choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('more'), target: 'awaitingDocument' },
+          { guard: isChoice('end'), target: 'done' },
+        ],
+        'user.back': 'awaitingDocument',
+        // A photo sent here is attached like one sent on the upload screen.
+        'user.photo': {
+          target: 'attaching',
+          actions: assign({ upload: ({ event }) => event.url }),
+        },
+      },
+    },
+    pickTrackLine: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('claim.trackLine', 'choice', {
+          choices: [
+            choice('credit-life', 'claim.choice.creditLife'),
+            choice('group-life', 'claim.choice.groupLife'),
+          ],
+        }),
+      }),
+      on: {
+        'user.choice': {
+          guard: 'pickedLine',
+          target: 'loadingClaims',
+          actions: assign({
+            answers: ({ context, event }) => ({
+              ...context.answers,
+              line: event.id === 'group-life' ? 'group-life' : 'credit-life',
+            }),
+          }),
+        },
+        'user.back': 'start',
+      },
+    },
+    loadingClaims: {
+      invoke: {
+        src: 'trackClaims',
+        input: ({ context }) => ({ line: context.answers.line ?? 'credit-life' }),
+        onDone: {
+          target: 'claimList',
+          // Keeps the snapshot small: the newest few claims only.
+          actions: assign({
+            claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+            failure: null,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'track' as const }),
+          }),
+        },
+      },
+    },
+    claimList: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => {
+          const choices: Choice[] = context.claims.map((c) =>
+            dataChoice(c.id, `${c.number} ${c.status}`),
+          );
+          choices.push(choice('back', 'flow.choice.back'));
+          return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
+            params: { count: context.claims.length },
+            choices,
+          });
+        },
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'listedClaim',
+            target: 'loadingClaim',
+            actions: assign({
+              claim: ({ context, event }) => context.claims.find((c) => c.id === event.id) ?? null,
+            }),
+          },
+          { guard: isChoice('back'), target: 'pickTrackLine' },
+        ],
+        'user.back': 'pickTrackLine',
+      },
+    },
+    loadingClaim: {
+      invoke: {
+        src: 'getClaim',
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          claimId: context.claim?.id ?? '',
+        }),
+        onDone: { target: 'claimDetail', actions: assign({ claim: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'get' as const }),
+          }),
+        },
+      },
+    },
+    claimDetail: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('claim.detail', 'choice', {
+            params: context.claim ? claimParams(context.claim) : {},
+            choices: [
+              choice('attach', 'claim.choice.attach'),
+              choice('back', 'flow.choice.back'),
+              choice('end', 'flow.choice.end'),
+            ],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('attach'), target: 'awaitingDocument' },
+          { guard: isChoice('back'), target: 'claimList' },
+          { guard: isChoice('end'), target: 'done' },
+        ],
+        'user.back': 'claimList',
+      },
+    },
+    failed: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('intimate')({ context }),
+            target: 'intimating',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('attach')({ context }),
+            target: 'attaching',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('track')({ context }),
+            target: 'loadingClaims',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('get')({ context }),
+            target: 'loadingClaim',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('intimate')({ context }),
+            target: 'confirm',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('attach')({ context }),
+            target: 'awaitingDocument',
+          },
+          { guard: isChoice('back'), target: 'pickTrackLine' },
+          { guard: isChoice('end'), target: 'done' },
+        ],
+        'user.back': [
+          { guard: failedOp('intimate'), target: 'confirm' },
+          { guard: failedOp('attach'), target: 'awaitingDocument' },
+          { target: 'pickTrackLine' },
+        ],
+      },
+    },
+    done: {
+      type: 'final',
+      entry: assign({
+        prompt: ({ context }) =>
+          context.claim
+            ? end('claim.end', { number: context.claim.number, status: context.claim.status })
+            : end('flow.end.thanks'),
+      }),
+    },
+    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
+    cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
+  },
+  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+});
+
+/** Claim intimation as the engine registers it. */
+export const claimIntimationFlow: FlowDefinition<typeof claimIntimationMachine> = {
+  id: 'claim-intimation',
+  version: 1,
+  machine: claimIntimationMachine,
+};

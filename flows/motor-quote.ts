@@ -1,0 +1,1320 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type {
+  FlowContextBase,
+  FlowDefinition,
+  FlowInput,
+  FlowOutput,
+} from '../src/conversation/flow.js';
+import type { Choice } from '../src/conversation/prompt.js';
+import type { Reply } from '../src/conversation/reply.js';
+import {
+  checkAmount,
+  checkEmail,
+  checkIdentifier,
+  checkName,
+  checkNrc,
+  checkPhone,
+  checkPlate,
+  checkWords,
+  checkYear,
+} from './checks.js';
+import {
+  ask,
+  CANCELLED,
+  type Checked,
+  choice,
+  dataChoice,
+  describeFailure,
+  end,
+  type Failure,
+  failurePrompt,
+  MAX_TRIES,
+  money,
+  type PaymentChoice,
+  type PaymentStarted,
+  rejected,
+  TOO_MANY_TRIES,
+  today,
+  unexpected,
+} from './support.js';
+
+/** A motor product as the flow lists it. */
+export interface MotorProduct {
+  id: string;
+  name: string;
+  /** Comprehensive and TPFT cover are priced on the vehicle's value. */
+  needsSumInsured: boolean;
+}
+
+/** One page of motor products. */
+export interface MotorProductPage {
+  products: MotorProduct[];
+  hasMore: boolean;
+}
+
+/** A registered vehicle found by its plate. */
+export interface FoundVehicle {
+  vehicleId: string;
+  riskCategoryId?: string;
+  description: string;
+}
+
+/** A motor risk category (private, commercial, public service). */
+export interface RiskCategory {
+  id: string;
+  name: string;
+}
+
+/** A pricing option by duration: premiums as the API returns them. */
+export interface PricingOption {
+  duration: number;
+  label: string;
+  basic: number;
+  levy: number;
+  gross: number;
+  currency: string;
+}
+
+/** A policyholder found or registered. */
+export interface Holder {
+  clientId: string;
+  name: string;
+}
+
+/** A created quotation. */
+export interface MotorQuote {
+  quoteId: string;
+  premium: number;
+  currency: string;
+}
+
+/** A motor policy found for renewal. */
+export interface MotorPolicyFound {
+  policyId: string;
+  policyNumber: string;
+}
+
+/** Renewal premiums for the next period. */
+export interface RenewalQuote {
+  gross: number;
+  currency: string;
+  startDate: string;
+  endDate: string;
+}
+
+/** The new vehicle's details, for registering it. */
+export interface NewVehicle {
+  clientId: string;
+  plate: string;
+  make: string;
+  model: string;
+  year: number;
+  chassis: string;
+  engine: string;
+  riskCategoryId: string;
+}
+
+/** The issued policy and where its certificate is. */
+export interface MotorCertificate {
+  policyNumber: string;
+  url?: string;
+}
+
+type Op =
+  | 'products'
+  | 'vehicle'
+  | 'categories'
+  | 'pricing'
+  | 'holder'
+  | 'register'
+  | 'registerVehicle'
+  | 'quote'
+  | 'pay'
+  | 'status'
+  | 'policy'
+  | 'renewal'
+  | 'renew'
+  | 'certificate';
+
+/** Context of motor-quote: answers typed so far, ids from the API, the payment in flight. */
+export interface MotorQuoteContext extends FlowContextBase {
+  tries: number;
+  today: string;
+  callerPhone: string | null;
+  mode: 'new' | 'renew';
+  page: number;
+  products: MotorProduct[];
+  hasMore: boolean;
+  categories: RiskCategory[];
+  options: PricingOption[];
+  answers: {
+    productId?: string;
+    plate?: string;
+    make?: string;
+    model?: string;
+    year?: string;
+    riskCategoryId?: string;
+    chassis?: string;
+    engine?: string;
+    sumInsured?: string;
+    duration?: number;
+    holderPhone?: string;
+    holderNrc?: string;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    payment?: PaymentChoice;
+  };
+  vehicle: FoundVehicle | null;
+  holder: Holder | null;
+  holderLookup: 'phone' | 'nrc';
+  quote: MotorQuote | null;
+  policy: (MotorPolicyFound & { renewal?: RenewalQuote }) | null;
+  payment: PaymentStarted | null;
+  policyNumber: string | null;
+  certificateUrl: string | null;
+  failure: (Failure & { op: Op }) | null;
+}
+
+const notProvided = <TOutput, TInput>(name: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`${name} not provided`);
+  });
+
+const isChoice =
+  (id: string) =>
+  ({ event }: { event: Reply }) =>
+    event.type === 'user.choice' && event.id === id;
+
+const PAGE_SIZE = 5;
+
+const motor = setup({
+  types: {
+    context: {} as MotorQuoteContext,
+    events: {} as Reply,
+    input: {} as FlowInput,
+    output: {} as FlowOutput,
+  },
+  actors: {
+    listProducts: notProvided<MotorProductPage, { page: number; pageSize: number }>('listProducts'),
+    findVehicle: notProvided<FoundVehicle | null, { plate: string }>('findVehicle'),
+    listRiskCategories: notProvided<RiskCategory[], Record<string, never>>('listRiskCategories'),
+    priceMotor: notProvided<
+      PricingOption[],
+      { productId: string; riskCategoryId: string; sumInsured?: number; startDate: string }
+    >('priceMotor'),
+    findHolder: notProvided<Holder | null, { phone?: string; nrc?: string }>('findHolder'),
+    registerHolder: notProvided<
+      Holder,
+      { firstName: string; lastName: string; phone: string; email: string; nrc: string }
+    >('registerHolder'),
+    registerVehicle: notProvided<{ vehicleId: string }, NewVehicle>('registerVehicle'),
+    createQuote: notProvided<
+      MotorQuote,
+      {
+        productId: string;
+        duration: number;
+        clientId: string;
+        vehicleId: string;
+        sumInsured?: number;
+        startDate: string;
+      }
+    >('createQuote'),
+    startPayment: notProvided<PaymentStarted, { quoteId: string; payment: PaymentChoice }>(
+      'startPayment',
+    ),
+    paymentStatus: notProvided<PaymentStarted, { reference: string }>('paymentStatus'),
+    findPolicy: notProvided<MotorPolicyFound | null, { plate: string }>('findPolicy'),
+    renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
+    renewAndPay: notProvided<PaymentStarted, { policyId: string; payment: PaymentChoice }>(
+      'renewAndPay',
+    ),
+    motorCertificate: notProvided<
+      MotorCertificate,
+      { policyId?: string; quoteId?: string; policyNumber?: string; plate?: string }
+    >('motorCertificate'),
+  },
+  actions: {
+    unexpected: assign(({ context }) => unexpected(context)),
+  },
+  guards: {
+    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    listedProduct: ({ context, event }) =>
+      event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
+    listedCategory: ({ context, event }) =>
+      event.type === 'user.choice' && context.categories.some((c) => c.id === event.id),
+    listedOption: ({ context, event }) =>
+      event.type === 'user.choice' && context.options.some((o) => String(o.duration) === event.id),
+    moreProducts: ({ context, event }) => isChoice('more')({ event }) && context.hasMore,
+    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
+    needsSumInsured: ({ context }) =>
+      context.products.find((p) => p.id === context.answers.productId)?.needsSumInsured === true,
+    vehicleHasCategory: ({ context }) => context.vehicle?.riskCategoryId !== undefined,
+    hasVehicleId: ({ context }) => context.vehicle !== null,
+    isRenewal: ({ context }) => context.mode === 'renew',
+    isPaid: ({ context }) => context.payment?.status === 'paid',
+    isFailed: ({ context }) => context.payment?.status === 'failed',
+    settledPaid: ({ context, event }) =>
+      event.type === 'payment.settled' &&
+      event.reference === context.payment?.reference &&
+      event.outcome === 'paid',
+    settledFailed: ({ context, event }) =>
+      event.type === 'payment.settled' &&
+      event.reference === context.payment?.reference &&
+      event.outcome === 'failed',
+  },
+});
+
+type TextField =
+  | 'plate'
+  | 'make'
+  | 'model'
+  | 'year'
+  | 'chassis'
+  | 'engine'
+  | 'sumInsured'
+  | 'holderPhone'
+  | 'holderNrc'
+  | 'firstName'
+  | 'lastName'
+  | 'email';
+
+// One typed question: a valid answer is kept and moves on; a bad one re-asks with the reason and
+// keeps every earlier answer; the third bad one ends politely.
+const askText = (
+  key: string,
+  input: 'text' | 'nrc' | 'phone' | 'amount',
+  field: TextField,
+  check: (text: string, context: MotorQuoteContext) => Checked<string>,
+  target: string,
+  back: string,
+) =>
+  motor.createStateConfig({
+    tags: 'awaitingInput',
+    entry: motor.assign({ tries: 0, prompt: ask(key, input) }),
+    on: {
+      'user.text': [
+        {
+          guard: ({ context, event }) =>
+            event.type === 'user.text' && check(event.text, context).ok,
+          target,
+          actions: motor.assign(({ context, event }) => {
+            assertEvent(event, 'user.text');
+            const checked = check(event.text, context);
+            return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
+          }),
+        },
+        { guard: 'exhausted', target: '#motor-quote.tooManyTries' },
+        {
+          actions: motor.assign(({ context, event }) => {
+            assertEvent(event, 'user.text');
+            const checked = check(event.text, context);
+            return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
+          }),
+        },
+      ],
+      'user.back': back,
+    },
+  });
+
+const asString = <T>(checked: Checked<T>): Checked<string> =>
+  checked.ok ? { ok: true, value: String(checked.value) } : checked;
+
+/** Where Retry goes after each failed call: the call again. */
+const RETRY: Record<Op, string> = {
+  products: 'loadingProducts',
+  vehicle: 'findingVehicle',
+  categories: 'loadingCategories',
+  pricing: 'pricing',
+  holder: 'findingHolder',
+  register: 'registeringHolder',
+  registerVehicle: 'registeringVehicle',
+  quote: 'quoting',
+  pay: 'paying',
+  status: 'checkingPayment',
+  policy: 'findingPolicy',
+  renewal: 'loadingRenewal',
+  renew: 'renewing',
+  certificate: 'loadingCertificate',
+};
+
+/** Where Back goes after each failed call: the question before it. */
+const BACK: Record<Op, string> = {
+  products: 'mode',
+  vehicle: 'askPlate',
+  categories: 'askYear',
+  pricing: 'pickProduct',
+  holder: 'askHolderPhone',
+  register: 'askEmail',
+  registerVehicle: 'askHolderPhone',
+  quote: 'pickDuration',
+  pay: 'pickPayment',
+  status: 'awaitingPayment',
+  policy: 'askRenewPlate',
+  renewal: 'askRenewPlate',
+  renew: 'pickPayment',
+  certificate: 'awaitingPayment',
+};
+
+const OPS = Object.keys(RETRY) as Op[];
+
+const amountDue = (context: MotorQuoteContext) =>
+  context.mode === 'renew'
+    ? {
+        amount: context.policy?.renewal?.gross ?? 0,
+        currency: context.policy?.renewal?.currency ?? '',
+      }
+    : { amount: context.quote?.premium ?? 0, currency: context.quote?.currency ?? '' };
+
+/**
+ * Motor cover end to end: product → vehicle → sum insured → duration → policyholder → quotation →
+ * payment → policy number and certificate; or renewal of a policy found by its plate.
+ */
+export const motorQuoteMachine = motor.createMachine({
+  id: 'motor-quote',
+  context: ({ input }) => ({
+    prompt: ask('motor.mode', 'choice'),
+    tries: 0,
+    today: today(),
+    callerPhone: input.callerPhone ?? null,
+    mode: 'new',
+    page: 1,
+    products: [],
+    hasMore: false,
+    categories: [],
+    options: [],
+    answers: {},
+    vehicle: null,
+    holder: null,
+    holderLookup: 'phone',
+    quote: null,
+    policy: null,
+    payment: null,
+    policyNumber: null,
+    certificateUrl: null,
+    failure: null,
+  }),
+  initial: 'mode',
+  on: {
+    'user.cancel': '.cancelled',
+    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+    'user.photo': { actions: 'unexpected' },
+    'user.contact': { actions: 'unexpected' },
+  },
+  states: {
+    mode: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('motor.mode', 'choice', {
+          choices: [choice('new', 'motor.choice.new'), choice('renew', 'motor.choice.renew')],
+        }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: isChoice('new'),
+            target: 'loadingProducts',
+            actions: assign({ mode: 'new', page: 1 }),
+          },
+          { guard: isChoice('renew'), target: 'askRenewPlate', actions: assign({ mode: 'renew' }) },
+        ],
+        'user.back': 'cancelled',
+      },
+    },
+
+    // ---------------------------------------------------------------- product
+    loadingProducts: {
+      invoke: {
+        src: 'listProducts',
+        input: ({ context }) => ({ page: context.page, pageSize: PAGE_SIZE }),
+        onDone: {
+          target: 'pickProduct',
+          actions: assign({
+            products: ({ event }) => event.output.products.slice(0, PAGE_SIZE),
+            hasMore: ({ event }) => event.output.hasMore,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'products' as const }),
+          }),
+        },
+      },
+    },
+    pickProduct: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => {
+          const choices: Choice[] = context.products.map((p) => dataChoice(p.id, p.name));
+          if (context.hasMore) choices.push(choice('more', 'flow.choice.more'));
+          return ask(
+            context.products.length > 0 ? 'motor.pickProduct' : 'motor.noProducts',
+            'choice',
+            {
+              choices: choices.length > 0 ? choices : [choice('back', 'flow.choice.back')],
+            },
+          );
+        },
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'listedProduct',
+            target: 'askPlate',
+            actions: assign({
+              answers: ({ context, event }) => ({ ...context.answers, productId: event.id }),
+            }),
+          },
+          {
+            guard: 'moreProducts',
+            target: 'loadingProducts',
+            actions: assign({ page: ({ context }) => context.page + 1 }),
+          },
+          { guard: isChoice('back'), target: 'mode' },
+        ],
+        'user.back': [
+          {
+            guard: ({ context }) => context.page > 1,
+            target: 'loadingProducts',
+            actions: assign({ page: ({ context }) => context.page - 1 }),
+          },
+          { target: 'mode' },
+        ],
+      },
+    },
+
+    // ---------------------------------------------------------------- vehicle
+    askPlate: askText(
+      'motor.askPlate',
+      'text',
+      'plate',
+      (t) => checkPlate(t),
+      'findingVehicle',
+      'pickProduct',
+    ),
+    findingVehicle: {
+      invoke: {
+        src: 'findVehicle',
+        input: ({ context }) => ({ plate: context.answers.plate ?? '' }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output !== null,
+            target: 'confirmVehicle',
+            actions: assign({ vehicle: ({ event }) => event.output }),
+          },
+          { target: 'askMake', actions: assign({ vehicle: null }) },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'vehicle' as const }),
+          }),
+        },
+      },
+    },
+    confirmVehicle: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('motor.confirmVehicle', 'choice', {
+            params: {
+              plate: context.answers.plate ?? '',
+              vehicle: context.vehicle?.description ?? '',
+            },
+            choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: ({ context, event }) =>
+              isChoice('yes')({ event }) && context.vehicle?.riskCategoryId !== undefined,
+            target: 'afterVehicle',
+            actions: assign({
+              answers: ({ context }) => ({
+                ...context.answers,
+                riskCategoryId: context.vehicle?.riskCategoryId ?? '',
+              }),
+            }),
+          },
+          { guard: isChoice('yes'), target: 'loadingCategories' },
+          { guard: isChoice('no'), target: 'askPlate', actions: assign({ vehicle: null }) },
+        ],
+        'user.back': { target: 'askPlate', actions: assign({ vehicle: null }) },
+      },
+    },
+    askMake: askText('motor.askMake', 'text', 'make', (t) => checkWords(t), 'askModel', 'askPlate'),
+    askModel: askText(
+      'motor.askModel',
+      'text',
+      'model',
+      (t) => checkWords(t),
+      'askYear',
+      'askMake',
+    ),
+    askYear: askText(
+      'motor.askYear',
+      'text',
+      'year',
+      (t, c) => asString(checkYear(t, c.today)),
+      'loadingCategories',
+      'askModel',
+    ),
+    loadingCategories: {
+      invoke: {
+        src: 'listRiskCategories',
+        input: () => ({}),
+        onDone: {
+          target: 'pickCategory',
+          actions: assign({
+            categories: ({ event }) =>
+              event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({
+              ...describeFailure(event.error),
+              op: 'categories' as const,
+            }),
+          }),
+        },
+      },
+    },
+    pickCategory: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('motor.pickCategory', 'choice', {
+            choices: context.categories.map((c) => dataChoice(c.id, c.name)),
+          }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: ({ context, event }) =>
+              event.type === 'user.choice' &&
+              context.vehicle !== null &&
+              context.categories.some((c) => c.id === event.id),
+            target: 'afterVehicle',
+            actions: assign({
+              answers: ({ context, event }) => ({ ...context.answers, riskCategoryId: event.id }),
+            }),
+          },
+          {
+            guard: 'listedCategory',
+            target: 'askChassis',
+            actions: assign({
+              answers: ({ context, event }) => ({ ...context.answers, riskCategoryId: event.id }),
+            }),
+          },
+        ],
+        'user.back': [{ guard: 'hasVehicleId', target: 'confirmVehicle' }, { target: 'askYear' }],
+      },
+    },
+    askChassis: askText(
+      'motor.askChassis',
+      'text',
+      'chassis',
+      (t) => checkIdentifier(t),
+      'askEngine',
+      'pickCategory',
+    ),
+    askEngine: askText(
+      'motor.askEngine',
+      'text',
+      'engine',
+      (t) => checkIdentifier(t),
+      'afterVehicle',
+      'askChassis',
+    ),
+    afterVehicle: {
+      always: [{ guard: 'needsSumInsured', target: 'askSumInsured' }, { target: 'pricing' }],
+    },
+    askSumInsured: askText(
+      'motor.askSumInsured',
+      'amount',
+      'sumInsured',
+      (t) => asString(checkAmount(t)),
+      'pricing',
+      'askPlate',
+    ),
+
+    // ---------------------------------------------------------------- pricing
+    pricing: {
+      invoke: {
+        src: 'priceMotor',
+        input: ({ context }) => ({
+          productId: context.answers.productId ?? '',
+          riskCategoryId: context.answers.riskCategoryId ?? '',
+          startDate: context.today,
+          ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
+        }),
+        onDone: {
+          target: 'pickDuration',
+          actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'pricing' as const }),
+          }),
+        },
+      },
+    },
+    pickDuration: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(context.options.length > 0 ? 'motor.pickDuration' : 'motor.noPricing', 'choice', {
+            choices:
+              context.options.length > 0
+                ? context.options.map((o) =>
+                    choice(String(o.duration), 'motor.durationOption', {
+                      label: o.label,
+                      gross: money(o.gross),
+                      currency: o.currency,
+                    }),
+                  )
+                : [choice('back', 'flow.choice.back')],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'listedOption',
+            target: 'askHolderPhone',
+            actions: assign({
+              answers: ({ context, event }) => ({ ...context.answers, duration: Number(event.id) }),
+            }),
+          },
+          { guard: isChoice('back'), target: 'askPlate' },
+        ],
+        'user.back': 'askPlate',
+      },
+    },
+
+    // ---------------------------------------------------------------- policyholder
+    askHolderPhone: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('motor.askHolderPhone', 'phone', {
+            ...(context.callerPhone ? { choices: [choice('own', 'pay.choice.ownNumber')] } : {}),
+          }),
+      }),
+      on: {
+        'user.choice': {
+          guard: 'ownNumber',
+          target: 'findingHolder',
+          actions: assign({
+            holderLookup: 'phone',
+            answers: ({ context }) => ({
+              ...context.answers,
+              holderPhone: context.callerPhone ?? '',
+            }),
+          }),
+        },
+        'user.contact': {
+          guard: ({ event }) => checkPhone(event.phone).ok,
+          target: 'findingHolder',
+          actions: assign({
+            holderLookup: 'phone',
+            answers: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok ? { ...context.answers, holderPhone: phone.value } : context.answers;
+            },
+          }),
+        },
+        'user.text': [
+          {
+            guard: ({ event }) => checkPhone(event.text).ok,
+            target: 'findingHolder',
+            actions: assign({
+              holderLookup: 'phone',
+              answers: ({ context, event }) => {
+                const phone = checkPhone(event.text);
+                return phone.ok
+                  ? { ...context.answers, holderPhone: phone.value }
+                  : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const phone = checkPhone(event.text);
+              return rejected(context, phone.ok ? 'flow.note.typeAnswer' : phone);
+            }),
+          },
+        ],
+        'user.back': 'pickDuration',
+      },
+    },
+    findingHolder: {
+      invoke: {
+        src: 'findHolder',
+        input: ({ context }) =>
+          context.holderLookup === 'nrc'
+            ? { nrc: context.answers.holderNrc ?? '' }
+            : { phone: context.answers.holderPhone ?? '' },
+        onDone: [
+          {
+            guard: ({ event }) => event.output !== null,
+            target: 'confirmHolder',
+            actions: assign({ holder: ({ event }) => event.output }),
+          },
+          {
+            guard: ({ context }) => context.holderLookup === 'phone',
+            target: 'askHolderNrc',
+            actions: assign({ holder: null }),
+          },
+          { target: 'askFirstName', actions: assign({ holder: null }) },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'holder' as const }),
+          }),
+        },
+      },
+    },
+    confirmHolder: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('motor.confirmHolder', 'choice', {
+            params: { name: context.holder?.name ?? '' },
+            choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('yes'), target: 'registeringVehicle' },
+          { guard: isChoice('no'), target: 'askHolderPhone', actions: assign({ holder: null }) },
+        ],
+        'user.back': { target: 'askHolderPhone', actions: assign({ holder: null }) },
+      },
+    },
+    askHolderNrc: {
+      ...askText(
+        'motor.askHolderNrc',
+        'nrc',
+        'holderNrc',
+        (t) => checkNrc(t),
+        'findingHolder',
+        'askHolderPhone',
+      ),
+      exit: assign({ holderLookup: 'nrc' }),
+    },
+    askFirstName: askText(
+      'motor.askFirstName',
+      'text',
+      'firstName',
+      (t) => checkName(t),
+      'askLastName',
+      'askHolderNrc',
+    ),
+    askLastName: askText(
+      'motor.askLastName',
+      'text',
+      'lastName',
+      (t) => checkName(t),
+      'askEmail',
+      'askFirstName',
+    ),
+    askEmail: askText(
+      'motor.askEmail',
+      'text',
+      'email',
+      (t) => checkEmail(t),
+      'registeringHolder',
+      'askLastName',
+    ),
+    registeringHolder: {
+      invoke: {
+        src: 'registerHolder',
+        input: ({ context }) => ({
+          firstName: context.answers.firstName ?? '',
+          lastName: context.answers.lastName ?? '',
+          phone: context.answers.holderPhone ?? '',
+          email: context.answers.email ?? '',
+          nrc: context.answers.holderNrc ?? '',
+        }),
+        onDone: {
+          target: 'registeringVehicle',
+          actions: assign({ holder: ({ event }) => event.output }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'register' as const }),
+          }),
+        },
+      },
+    },
+    registeringVehicle: {
+      always: { guard: 'hasVehicleId', target: 'quoting' },
+      invoke: {
+        src: 'registerVehicle',
+        input: ({ context }) => ({
+          clientId: context.holder?.clientId ?? '',
+          plate: context.answers.plate ?? '',
+          make: context.answers.make ?? '',
+          model: context.answers.model ?? '',
+          year: Number(context.answers.year ?? 0),
+          chassis: context.answers.chassis ?? '',
+          engine: context.answers.engine ?? '',
+          riskCategoryId: context.answers.riskCategoryId ?? '',
+        }),
+        onDone: {
+          target: 'quoting',
+          actions: assign({
+            vehicle: ({ context, event }) => ({
+              vehicleId: event.output.vehicleId,
+              riskCategoryId: context.answers.riskCategoryId ?? '',
+              description: `${context.answers.make ?? ''} ${context.answers.model ?? ''}`.trim(),
+            }),
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({
+              ...describeFailure(event.error),
+              op: 'registerVehicle' as const,
+            }),
+          }),
+        },
+      },
+    },
+
+    // ---------------------------------------------------------------- quotation
+    quoting: {
+      invoke: {
+        src: 'createQuote',
+        input: ({ context }) => ({
+          productId: context.answers.productId ?? '',
+          duration: context.answers.duration ?? 1,
+          clientId: context.holder?.clientId ?? '',
+          vehicleId: context.vehicle?.vehicleId ?? '',
+          startDate: context.today,
+          ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
+        }),
+        onDone: {
+          target: 'pickPayment',
+          actions: assign({ quote: ({ event }) => event.output, payment: null }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'quote' as const }),
+          }),
+        },
+      },
+    },
+
+    // ---------------------------------------------------------------- renewal
+    askRenewPlate: askText(
+      'motor.askRenewPlate',
+      'text',
+      'plate',
+      (t) => checkPlate(t),
+      'findingPolicy',
+      'mode',
+    ),
+    findingPolicy: {
+      invoke: {
+        src: 'findPolicy',
+        input: ({ context }) => ({ plate: context.answers.plate ?? '' }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output !== null,
+            target: 'loadingRenewal',
+            actions: assign({ policy: ({ event }) => event.output }),
+          },
+          { target: 'noPolicy' },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'policy' as const }),
+          }),
+        },
+      },
+    },
+    noPolicy: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('motor.noPolicy', 'choice', {
+            params: { plate: context.answers.plate ?? '' },
+            choices: [
+              choice('again', 'motor.choice.otherPlate'),
+              choice('new', 'motor.choice.new'),
+              choice('end', 'flow.choice.end'),
+            ],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('again'), target: 'askRenewPlate' },
+          {
+            guard: isChoice('new'),
+            target: 'loadingProducts',
+            actions: assign({ mode: 'new', page: 1 }),
+          },
+          { guard: isChoice('end'), target: 'cancelled' },
+        ],
+        'user.back': 'askRenewPlate',
+      },
+    },
+    loadingRenewal: {
+      invoke: {
+        src: 'renewalPremiums',
+        input: ({ context }) => ({ policyId: context.policy?.policyId ?? '' }),
+        onDone: {
+          target: 'pickPayment',
+          actions: assign({
+            policy: ({ context, event }) =>
+              context.policy ? { ...context.policy, renewal: event.output } : null,
+            payment: null,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'renewal' as const }),
+          }),
+        },
+      },
+    },
+
+    // ---------------------------------------------------------------- payment
+    pickPayment: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => {
+          const due = amountDue(context);
+          const option = context.options.find((o) => o.duration === context.answers.duration);
+          const renewal = context.mode === 'renew';
+          return ask(renewal ? 'motor.confirmRenewal' : 'motor.confirmQuote', 'choice', {
+            params: renewal
+              ? {
+                  policyNumber: context.policy?.policyNumber ?? '',
+                  amount: money(due.amount),
+                  currency: due.currency,
+                  startDate: context.policy?.renewal?.startDate ?? '',
+                  endDate: context.policy?.renewal?.endDate ?? '',
+                }
+              : {
+                  amount: money(due.amount),
+                  currency: due.currency,
+                  basic: money(option?.basic ?? 0),
+                  levy: money(option?.levy ?? 0),
+                  label: option?.label ?? '',
+                },
+            choices: [
+              ...(context.callerPhone ? [choice('own', 'pay.choice.ownNumber')] : []),
+              choice('other', 'pay.choice.otherNumber'),
+              choice('card', 'pay.choice.card'),
+            ],
+          });
+        },
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'ownNumber',
+            target: 'startPaying',
+            actions: assign({
+              answers: ({ context }) => ({
+                ...context.answers,
+                payment: { method: 'mobileMoney', msisdn: context.callerPhone ?? '' },
+              }),
+            }),
+          },
+          { guard: isChoice('other'), target: 'askPayPhone' },
+          {
+            guard: isChoice('card'),
+            target: 'startPaying',
+            actions: assign({
+              answers: ({ context }) => ({ ...context.answers, payment: { method: 'card' } }),
+            }),
+          },
+        ],
+        'user.back': [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
+      },
+    },
+    askPayPhone: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
+      on: {
+        'user.text': [
+          {
+            guard: ({ event }) => checkPhone(event.text).ok,
+            target: 'startPaying',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const phone = checkPhone(event.text);
+                return phone.ok
+                  ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
+                  : context.answers;
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          {
+            actions: assign(({ context, event }) => {
+              const phone = checkPhone(event.text);
+              return rejected(context, phone.ok ? 'flow.note.typeAnswer' : phone);
+            }),
+          },
+        ],
+        'user.contact': {
+          guard: ({ event }) => checkPhone(event.phone).ok,
+          target: 'startPaying',
+          actions: assign({
+            answers: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok
+                ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
+                : context.answers;
+            },
+          }),
+        },
+        'user.back': 'pickPayment',
+      },
+    },
+    startPaying: {
+      always: [{ guard: 'isRenewal', target: 'renewing' }, { target: 'paying' }],
+    },
+    paying: {
+      invoke: {
+        src: 'startPayment',
+        input: ({ context }) => ({
+          quoteId: context.quote?.quoteId ?? '',
+          payment: context.answers.payment ?? { method: 'card' },
+        }),
+        onDone: {
+          target: 'paymentStarted',
+          actions: assign({ payment: ({ event }) => event.output }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'pay' as const }),
+          }),
+        },
+      },
+    },
+    renewing: {
+      invoke: {
+        src: 'renewAndPay',
+        input: ({ context }) => ({
+          policyId: context.policy?.policyId ?? '',
+          payment: context.answers.payment ?? { method: 'card' },
+        }),
+        onDone: {
+          target: 'paymentStarted',
+          actions: assign({ payment: ({ event }) => event.output }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'renew' as const }),
+          }),
+        },
+      },
+    },
+    paymentStarted: {
+      always: [
+        { guard: 'isPaid', target: 'loadingCertificate' },
+        { guard: 'isFailed', target: 'paymentFailed' },
+        { target: 'awaitingPayment' },
+      ],
+    },
+    awaitingPayment: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => {
+          const card = context.answers.payment?.method === 'card';
+          const url = context.payment?.redirectUrl;
+          const due = amountDue(context);
+          return ask(card ? 'pay.waitCard' : 'pay.waitPhone', 'choice', {
+            params: { amount: money(due.amount), currency: due.currency },
+            choices: [choice('check', 'pay.choice.check')],
+            ...(card && url
+              ? { attachments: [{ kind: 'link' as const, url, label: 'pay.cardLink' }] }
+              : {}),
+          });
+        },
+      }),
+      on: {
+        'payment.settled': [
+          {
+            guard: 'settledPaid',
+            target: 'loadingCertificate',
+            actions: assign({
+              payment: ({ context }) =>
+                context.payment ? { ...context.payment, status: 'paid' as const } : null,
+              policyNumber: ({ context, event }) => event.policyNumber ?? context.policyNumber,
+              policy: ({ context, event }) =>
+                event.policyId
+                  ? {
+                      ...(context.policy ?? { policyNumber: event.policyNumber ?? '' }),
+                      policyId: event.policyId,
+                    }
+                  : context.policy,
+            }),
+          },
+          { guard: 'settledFailed', target: 'paymentFailed' },
+        ],
+        'user.choice': { guard: isChoice('check'), target: 'checkingPayment' },
+        // The payment is with the phone now: Back shows this screen again.
+        'user.back': 'awaitingPayment',
+      },
+    },
+    checkingPayment: {
+      invoke: {
+        src: 'paymentStatus',
+        input: ({ context }) => ({ reference: context.payment?.reference ?? '' }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.status === 'paid',
+            target: 'loadingCertificate',
+            actions: assign({
+              payment: ({ context }) =>
+                context.payment ? { ...context.payment, status: 'paid' as const } : null,
+            }),
+          },
+          { guard: ({ event }) => event.output.status === 'failed', target: 'paymentFailed' },
+          {
+            target: 'awaitingPayment',
+            actions: assign({
+              prompt: ({ context }) => ({
+                ...context.prompt,
+                notes: [{ key: 'pay.note.stillPending' }],
+              }),
+            }),
+          },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'status' as const }),
+          }),
+        },
+      },
+    },
+    paymentFailed: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('pay.failed', 'choice', {
+          choices: [choice('retry', 'pay.choice.tryAgain'), choice('end', 'flow.choice.end')],
+        }),
+      }),
+      on: {
+        'user.choice': [
+          { guard: isChoice('retry'), target: 'pickPayment' },
+          { guard: isChoice('end'), target: 'cancelled' },
+        ],
+        'user.back': 'pickPayment',
+      },
+    },
+    loadingCertificate: {
+      invoke: {
+        src: 'motorCertificate',
+        input: ({ context }) => ({
+          ...(context.policy?.policyId ? { policyId: context.policy.policyId } : {}),
+          ...(context.quote ? { quoteId: context.quote.quoteId } : {}),
+          ...(context.policyNumber ? { policyNumber: context.policyNumber } : {}),
+          ...(context.answers.plate ? { plate: context.answers.plate } : {}),
+        }),
+        onDone: {
+          target: 'done',
+          actions: assign({
+            policyNumber: ({ event }) => event.output.policyNumber,
+            certificateUrl: ({ event }) => event.output.url ?? null,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => ({
+              ...describeFailure(event.error),
+              op: 'certificate' as const,
+            }),
+          }),
+        },
+      },
+    },
+
+    failed: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+      }),
+      on: {
+        'user.choice': [
+          ...OPS.map((op) => ({
+            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
+              isChoice('retry')({ event }) && context.failure?.op === op,
+            target: RETRY[op],
+          })),
+          ...OPS.map((op) => ({
+            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
+              isChoice('back')({ event }) && context.failure?.op === op,
+            target: BACK[op],
+          })),
+          { guard: isChoice('end'), target: 'cancelled' },
+        ],
+        'user.back': [
+          ...OPS.map((op) => ({
+            guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
+            target: BACK[op],
+          })),
+          { target: 'mode' },
+        ],
+      },
+    },
+    done: {
+      type: 'final',
+      entry: assign({
+        prompt: ({ context }) =>
+          end(
+            context.mode === 'renew' ? 'motor.renewed' : 'motor.done',
+            { policyNumber: context.policyNumber ?? context.policy?.policyNumber ?? '' },
+            context.certificateUrl
+              ? [{ kind: 'document', url: context.certificateUrl, label: 'motor.certificate' }]
+              : undefined,
+          ),
+      }),
+    },
+    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
+    cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
+  },
+  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+});
+
+/** Motor cover and renewal as the engine registers them. */
+export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
+  id: 'motor-quote',
+  version: 1,
+  machine: motorQuoteMachine,
+};

@@ -1,0 +1,213 @@
+import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
+
+/** How many bad answers to one question end the conversation politely. */
+export const MAX_TRIES = 3;
+
+/** Builds a Prompt; `notes` are extra message keys such as a validation reason. */
+export function ask(
+  key: string,
+  input: InputKind,
+  extra: {
+    params?: MessageParams;
+    choices?: Choice[];
+    note?: Note | null;
+    attachments?: Prompt['attachments'];
+  } = {},
+): Prompt {
+  const prompt: Prompt = { key, input, final: false };
+  if (extra.params) prompt.params = extra.params;
+  if (extra.choices) prompt.choices = extra.choices;
+  if (extra.note) prompt.notes = [extra.note];
+  if (extra.attachments) prompt.attachments = extra.attachments;
+  return prompt;
+}
+
+/** A closing screen. */
+export function end(
+  key: string,
+  params?: MessageParams,
+  attachments?: Prompt['attachments'],
+): Prompt {
+  const prompt: Prompt = { key, input: 'none', final: true };
+  if (params) prompt.params = params;
+  if (attachments) prompt.attachments = attachments;
+  return prompt;
+}
+
+/** A catalogue-keyed choice. */
+export function choice(id: string, label: string, params?: MessageParams): Choice {
+  return params ? { id, label, params } : { id, label };
+}
+
+/** A choice whose label is insurer data (a product or package name), shown as is. */
+export function dataChoice(id: string, label: string): Choice {
+  return { id, label, literal: true };
+}
+
+/** A note shown under a Prompt: a validation reason or a notice. */
+export interface Note {
+  key: string;
+  params?: MessageParams;
+}
+
+/** Outcome of checking one typed answer; `reason` is a note key telling the user what to fix. */
+export type Checked<T> =
+  | { ok: true; value: T }
+  | { ok: false; reason: string; params?: MessageParams | undefined };
+
+/** What went wrong with an API call, in the terms the user is told about. */
+export interface Failure {
+  /** `timeout`, `unavailable` (5xx, network), `rejected` (400/422), `notFound`, `denied`, `unknown`. */
+  kind: 'timeout' | 'unavailable' | 'rejected' | 'notFound' | 'denied' | 'unknown';
+  /** The first field the insurer rejected, when it said which. */
+  field?: string;
+}
+
+function read(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * Classifies an error thrown by an API actor. Reads the error's `name`, `code`, `status` and
+ * field errors by shape, so flows need no runtime import of the client.
+ */
+export function describeFailure(error: unknown): Failure {
+  const name = String(read(error, 'name') ?? '');
+  const code = String(read(error, 'code') ?? '');
+  const status = Number(read(error, 'status') ?? Number.NaN);
+  if (name === 'ApiTimeoutError' || /timeout|abort/i.test(code)) return { kind: 'timeout' };
+  if (name === 'ResponseShapeError') return { kind: 'unavailable' };
+  if (name === 'ValidationError') {
+    const field = read(error, 'field');
+    return typeof field === 'string' && field ? { kind: 'rejected', field } : { kind: 'rejected' };
+  }
+  if (name === 'ApiNetworkError' || /network/i.test(code)) return { kind: 'unavailable' };
+  if (status === 404) return { kind: 'notFound' };
+  if (status === 401 || status === 403) return { kind: 'denied' };
+  if (status === 400 || status === 409 || status === 422 || name === 'ValidationError') {
+    const field = firstField(read(error, 'fieldErrors') ?? read(error, 'errors'));
+    return field ? { kind: 'rejected', field } : { kind: 'rejected' };
+  }
+  if (status >= 500 || status === 429) return { kind: 'unavailable' };
+  return { kind: 'unknown' };
+}
+
+function firstField(errors: unknown): string | undefined {
+  if (typeof errors !== 'object' || errors === null) return undefined;
+  if (Array.isArray(errors)) {
+    const first: unknown = errors[0];
+    const path = read(first, 'path') ?? read(first, 'field');
+    return Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : undefined;
+  }
+  return Object.keys(errors)[0];
+}
+
+/** Choices offered on every failure screen: try again, go back, or end. */
+export const FAILURE_CHOICES: Choice[] = [
+  choice('retry', 'flow.choice.retry'),
+  choice('back', 'flow.choice.back'),
+  choice('end', 'flow.choice.end'),
+];
+
+/** API fields the catalogue names in plain words (`flow.field.<name>`); others are shown as is. */
+const NAMED_FIELDS = new Set([
+  'registrationNumber',
+  'chassisNumber',
+  'engineNumber',
+  'sumInsured',
+  'startDate',
+  'lossDate',
+  'email',
+  'phoneNumber',
+  'idNumber',
+  'mobileMoneyAccountNumber',
+]);
+
+/** The screen shown when an API call failed: what happened in plain words, and a way forward. */
+export function failurePrompt(failure: Failure): Prompt {
+  const field = failure.field;
+  const note: Note | null = !field
+    ? null
+    : NAMED_FIELDS.has(field)
+      ? { key: `flow.field.${field}` }
+      : { key: 'flow.failed.field', params: { field } };
+  return ask(`flow.failed.${failure.kind}`, 'choice', { choices: FAILURE_CHOICES, note });
+}
+
+/** Closing screen after three bad answers. */
+export const TOO_MANY_TRIES: Prompt = end('flow.end.tooManyTries');
+/** Closing screen after Cancel. */
+export const CANCELLED: Prompt = end('flow.end.cancelled');
+
+/** Note telling the user to pick one of the listed options. */
+export const PICK_FROM_LIST: Note = { key: 'flow.note.pickFromList' };
+
+/** Today's date as YYYY-MM-DD in UTC (flows compare typed dates against it). */
+export function today(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Formats money for params: two decimals, so 1500 shows as 1500.00. */
+export function money(amount: number): string {
+  return amount.toFixed(2);
+}
+
+/**
+ * The context change for a reply the current screen did not expect (a typed word on a menu, an
+ * unknown choice id): the same screen again, with a note saying what to do, one try used.
+ */
+export function unexpected(context: { prompt: Prompt; tries: number }): {
+  prompt: Prompt;
+  tries: number;
+} {
+  const note: Note =
+    context.prompt.input === 'choice' ? PICK_FROM_LIST : { key: 'flow.note.typeAnswer' };
+  return { prompt: { ...context.prompt, notes: [note] }, tries: context.tries + 1 };
+}
+
+/** The context change for a typed answer that failed its check: same question, the reason shown. */
+export function rejected(
+  context: { prompt: Prompt; tries: number },
+  reason: string | { reason: string; params?: MessageParams | undefined },
+): { prompt: Prompt; tries: number } {
+  const note: Note =
+    typeof reason === 'string'
+      ? { key: reason }
+      : reason.params
+        ? { key: reason.reason, params: reason.params }
+        : { key: reason.reason };
+  return { prompt: { ...context.prompt, notes: [note] }, tries: context.tries + 1 };
+}
+
+/**
+ * A stable payment reference derived from what identifies one purchase, so a retried request
+ * reuses it and the insurer never charges the same purchase twice. FNV-1a, hex.
+ */
+export function stableReference(prefix: string, parts: readonly string[]): string {
+  let hash = 0x811c9dc5;
+  for (const char of parts.join('|')) {
+    hash ^= char.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${prefix}-${hash.toString(16).padStart(8, '0').toUpperCase()}`;
+}
+
+/** How the user pays: mobile money from a number, or a card on the insurer's payment page. */
+export type PaymentChoice = { method: 'mobileMoney'; msisdn: string } | { method: 'card' };
+
+/** A payment started: its reference and where it stands. */
+export interface PaymentStarted {
+  reference: string;
+  status: 'pending' | 'paid' | 'failed';
+  redirectUrl?: string;
+}
+
+/** Maps a rail's status word to pending/paid/failed (DOMAIN.md: words vary by rail). */
+export function paymentOutcome(status: string): 'pending' | 'paid' | 'failed' {
+  const s = status.toLowerCase();
+  if (/^(success|successful|completed|paid)$/.test(s)) return 'paid';
+  if (/^(failed|cancelled|canceled|expired|rejected)$/.test(s)) return 'failed';
+  return 'pending';
+}

@@ -1,0 +1,426 @@
+import type { AnyStateMachine } from 'xstate';
+import type { ClaimSummary } from '../../flows/claim-intimation.js';
+import { claimIntimationMachine } from '../../flows/claim-intimation.js';
+import type { CoverLookup } from '../../flows/cover-status.js';
+import { coverStatusMachine } from '../../flows/cover-status.js';
+import { mainMenuMachine } from '../../flows/main-menu.js';
+import { motorQuoteMachine } from '../../flows/motor-quote.js';
+import { staffDeskMachine } from '../../flows/staff-desk.js';
+import type { PaymentStarted } from '../../flows/support.js';
+import { travelIssueMachine } from '../../flows/travel-issue.js';
+import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import type { FlowSnapshot } from './harness.js';
+import { syncActor } from './harness.js';
+
+// Synchronous stand-ins for the API actors, in "worlds": each world is one consistent insurer
+// (vehicle known or not, payment pending or paid...). Walking every world reaches every state.
+
+type Impl = Record<string, (input: never) => unknown>;
+
+const household = {
+  principal: 'Mwila Banda',
+  policyNumber: 'GF-0001',
+  status: 'Active',
+  startDate: '2026-01-01',
+  endDate: '2026-12-31',
+  premium: 120,
+  currency: 'ZMW',
+};
+
+const fullCover: CoverLookup = {
+  household,
+  life: [{ policyNumber: 'GL-0001', status: 'Covered', sumAssured: 250000, currency: 'ZMW' }],
+  loans: [
+    {
+      reference: 'KL-1',
+      amount: 15000,
+      currency: 'ZMW',
+      endDate: '2027-01-31',
+      cover: 'grace',
+      graceEndsAt: '2026-02-14',
+      unpaidPeriods: 1,
+    },
+  ],
+};
+
+const claim: ClaimSummary = {
+  id: 'clm_1',
+  number: 'CLC-000001',
+  status: 'Intimated',
+  payable: 15000,
+  currency: 'ZMW',
+};
+
+const pending = (reference: string): PaymentStarted => ({ reference, status: 'pending' });
+
+/** Every API actor of every flow, with a typical answer. */
+const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
+  'motor-quote': {
+    // As the sandbox seeds them.
+    listProducts: () => ({
+      products: [
+        { id: '101', name: 'Motor Third Party', needsSumInsured: false },
+        { id: '102', name: 'Motor Third Party, Fire and Theft', needsSumInsured: true },
+        { id: '103', name: 'Motor Comprehensive', needsSumInsured: true },
+      ],
+      hasMore: false,
+    }),
+    findVehicle: () => ({
+      vehicleId: 'veh_1',
+      riskCategoryId: 'mrc_private',
+      description: 'Toyota Corolla',
+    }),
+    listRiskCategories: () => [
+      { id: 'mrc_private', name: 'Private' },
+      { id: 'mrc_psv', name: 'Public Service Vehicle' },
+    ],
+    priceMotor: () => [
+      { duration: 1, label: '1 quarter', basic: 165, levy: 8.25, gross: 173.25, currency: 'ZMW' },
+      { duration: 4, label: '4 quarters', basic: 660, levy: 33, gross: 693, currency: 'ZMW' },
+    ],
+    findHolder: () => ({ clientId: 'cli_1', name: 'Mwila Banda' }),
+    registerHolder: () => ({ clientId: 'cli_2', name: 'New Holder' }),
+    registerVehicle: () => ({ vehicleId: 'veh_2' }),
+    createQuote: () => ({ quoteId: 'q_1', premium: 173.25, currency: 'ZMW' }),
+    startPayment: () => ({ ...pending('PAY-q_1'), redirectUrl: 'https://pay.test/3ds' }),
+    paymentStatus: (input: { reference: string }) => pending(input.reference),
+    findPolicy: () => ({ policyId: 'pol_1', policyNumber: 'MTR-0001' }),
+    renewalPremiums: () => ({
+      gross: 693,
+      currency: 'ZMW',
+      startDate: '2026-02-01',
+      endDate: '2027-01-31',
+    }),
+    renewAndPay: () => pending('RNW-1'),
+    motorCertificate: () => ({ policyNumber: 'MTR-0002', url: 'https://files.test/cert.pdf' }),
+  },
+  'travel-issue': {
+    listPackages: () => [
+      { id: '201', name: 'Africa Explorer' },
+      { id: '202', name: 'Worldwide Standard' },
+    ],
+    issueTravel: (input: { reference: string }) => ({
+      ...pending(input.reference),
+      policyId: 'tp_1',
+      policyNumber: 'TRV-0001',
+      startDate: '2099-01-15',
+      endDate: '2099-01-29',
+      grossPremium: 450,
+      currency: 'ZMW',
+    }),
+    paymentStatus: (input: { reference: string }) => pending(input.reference),
+    travelCertificate: () => ({
+      policyId: 'tp_1',
+      policyNumber: 'TRV-0001',
+      url: 'https://files.test/travel.pdf',
+    }),
+  },
+  'claim-intimation': {
+    intimateClaim: () => claim,
+    attachDocuments: () => ({ ...claim, status: 'Documented' }),
+    trackClaims: () => [claim, { ...claim, id: 'clm_2', number: 'CLC-000002' }],
+    getClaim: () => claim,
+  },
+  'cover-status': { lookupCover: () => fullCover },
+  'staff-desk': {
+    findPolicy: () => ({
+      policyNumber: 'MTR-0001',
+      status: 'Active',
+      product: 'Motor Third Party',
+      startDate: '2026-01-01',
+      endDate: '2026-12-31',
+      premium: 693,
+      currency: 'ZMW',
+    }),
+    getClaim: () => ({ id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' }),
+    trackClaims: () => [
+      { id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' },
+      { id: 'GLC-1', line: 'group-life', status: 'Documented', currency: 'ZMW' },
+    ],
+    transactionStatus: () => ({
+      reference: 'REF1',
+      status: 'Success',
+      amount: 173.25,
+      currency: 'ZMW',
+      deliveries: 2,
+      lastDelivery: '200',
+    }),
+    householdByNrc: () => household,
+    getBatch: () => ({
+      line: 'credit-life',
+      number: 'B-1',
+      status: 'Approved',
+      count: 3,
+      grossPremium: 300,
+      outstandingPremium: 300,
+      currency: 'ZMW',
+    }),
+    bordereau: () => ({ url: 'https://files.test/b.csv', fileName: 'bordereau-P1.csv' }),
+  },
+};
+
+/** Variations on BASE that lead to the states BASE alone cannot reach. */
+const VARIANTS: Record<FlowId, Record<string, Impl>> = {
+  'main-menu': {},
+  'motor-quote': {
+    paged: {
+      listProducts: (input: { page: number }) => ({
+        products:
+          input.page === 1
+            ? [{ id: '101', name: 'Motor Third Party', needsSumInsured: false }]
+            : [{ id: '103', name: 'Motor Comprehensive', needsSumInsured: true }],
+        hasMore: input.page === 1,
+      }),
+    },
+    unknownVehicleAndHolder: {
+      findVehicle: () => null,
+      findHolder: () => null,
+      startPayment: () => ({ reference: 'PAY-q_1', status: 'paid' }),
+    },
+    vehicleWithoutCategory: {
+      findVehicle: () => ({ vehicleId: 'veh_1', description: 'Toyota Corolla' }),
+      startPayment: () => ({ reference: 'PAY-q_1', status: 'failed' }),
+      renewAndPay: () => ({ reference: 'RNW-1', status: 'paid' }),
+    },
+    paidOnCheck: {
+      paymentStatus: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'paid',
+      }),
+      findPolicy: () => null,
+      listProducts: () => ({ products: [], hasMore: false }),
+      priceMotor: () => [],
+    },
+    failedOnCheck: {
+      paymentStatus: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'failed',
+      }),
+    },
+  },
+  'travel-issue': {
+    paid: {
+      issueTravel: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'paid',
+        policyId: 'tp_1',
+        policyNumber: 'TRV-0001',
+        startDate: '2099-01-15',
+        endDate: '2099-01-29',
+        grossPremium: 450,
+        currency: 'ZMW',
+      }),
+      travelCertificate: () => ({}),
+    },
+    failedAtOnce: {
+      issueTravel: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'failed',
+        policyId: '',
+        policyNumber: '',
+        startDate: '',
+        endDate: '',
+        grossPremium: 0,
+        currency: 'ZMW',
+      }),
+    },
+    checkPaid: {
+      paymentStatus: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'paid',
+      }),
+    },
+    checkFailed: {
+      paymentStatus: (input: { reference: string }) => ({
+        reference: input.reference,
+        status: 'failed',
+      }),
+    },
+    noPackages: { listPackages: () => [] },
+  },
+  'claim-intimation': {
+    noClaims: { trackClaims: () => [], intimateClaim: () => ({ ...claim, payable: undefined }) },
+  },
+  'cover-status': {
+    nothing: { lookupCover: () => ({ household: null, life: [], loans: [] }) },
+  },
+  'staff-desk': { noHousehold: { householdByNrc: () => null } },
+};
+
+/** The machines under test, unprovided. */
+export const MACHINES: Record<FlowId, AnyStateMachine> = {
+  'main-menu': mainMenuMachine,
+  'motor-quote': motorQuoteMachine,
+  'travel-issue': travelIssueMachine,
+  'claim-intimation': claimIntimationMachine,
+  'cover-status': coverStatusMachine,
+  'staff-desk': staffDeskMachine,
+};
+
+/** The input each flow starts with in tests. */
+export function inputFor(flow: FlowId): FlowInput {
+  const audience = flow === 'staff-desk' ? 'staff' : 'policyholder';
+  return { audience, locale: 'en', callerPhone: '260971234567' };
+}
+
+function provide(flow: FlowId, impl: Impl): AnyStateMachine {
+  const machine = MACHINES[flow];
+  if (flow === 'main-menu') return machine;
+  const actors = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [name, syncActor(fn as (input: unknown) => unknown)]),
+  );
+  return machine.provide({ actors } as Parameters<typeof machine.provide>[0]);
+}
+
+/** The API actor names of a flow. */
+export function actorNames(flow: FlowId): string[] {
+  return flow === 'main-menu' ? [] : Object.keys(BASE[flow]);
+}
+
+/** The flow with its typical world, or a variant world, or with `failing` actors throwing `error`. */
+export function worldMachine(
+  flow: FlowId,
+  options: { variant?: string; failing?: readonly string[]; error?: unknown } = {},
+): AnyStateMachine {
+  const base = flow === 'main-menu' ? {} : BASE[flow];
+  const variant = options.variant ? (VARIANTS[flow][options.variant] ?? {}) : {};
+  const impl: Impl = { ...base, ...variant };
+  for (const name of options.failing ?? []) {
+    impl[name] = () => {
+      throw options.error;
+    };
+  }
+  return provide(flow, impl);
+}
+
+/** Names of the variant worlds of a flow. */
+export function variantsOf(flow: FlowId): string[] {
+  return Object.keys(VARIANTS[flow]);
+}
+
+/** Typed answers the walk tries per prompt key: the first is accepted, the last rejected. */
+export const TEXTS: Record<string, string[]> = {
+  'menu.policyholder': ['hello'],
+  'motor.askPlate': ['AJQ 1909', '!!'],
+  'motor.askRenewPlate': ['AJQ 1909', '!!'],
+  'motor.askMake': ['Toyota', '!!'],
+  'motor.askModel': ['Corolla', '!!'],
+  'motor.askYear': ['2018', '1800'],
+  'motor.askChassis': ['NZE161', '!!'],
+  'motor.askEngine': ['1NZ987', '!!'],
+  'motor.askFirstName': ['Mwila', '42'],
+  'motor.askLastName': ['Banda', '42'],
+  'motor.askEmail': ['mwila@example.com', 'nope'],
+  'travel.askDestination': ['South Africa', '!!'],
+  'travel.askName': ['Mwila Banda', 'Mwila'],
+  'travel.askTravellerName': ['Chanda Banda', '42'],
+  'claim.askPolicy': ['pol_1', '!!'],
+  'claim.ask.loanId': ['L1', '!!'],
+  'claim.ask.partnerLoanReference': ['KL-1', '!!'],
+  'claim.ask.memberId': ['M1', '!!'],
+  'claim.askDate.credit-life': ['10/01/2025', '2099-01-15'],
+  'claim.askDate.group-life': ['10/01/2025', '2099-01-15'],
+  'claim.askDetails': ['Accident on the road', '!!'],
+  'staff.desk': [
+    'policy ABC123',
+    'claim 42',
+    'claims',
+    'txn REF1',
+    'household 479974/11/1',
+    'batch P1 B1',
+    'bordereau P1',
+    'policy',
+    'hello',
+  ],
+  'staff.ask.policy': ['AJQ 1909', '!!'],
+  'staff.ask.claim': ['42', '!!'],
+  'staff.ask.txn': ['REF1', 'a b'],
+  'staff.ask.batch': ['P1 B1', 'P1'],
+  'staff.ask.bordereau': ['P1', '!!'],
+};
+
+/** Payment outcomes pushed while a flow waits: for its reference (paid, failed) and another. */
+export function pushedReplies(snapshot: FlowSnapshot): Reply[] {
+  const ctx = snapshot.context as { payment?: { reference?: string } | null; policy?: unknown };
+  const policy = ctx.policy as { reference?: string } | null | undefined;
+  const reference = ctx.payment?.reference ?? policy?.reference;
+  if (!reference) return [];
+  return [
+    {
+      type: 'payment.settled',
+      reference,
+      outcome: 'paid',
+      policyNumber: 'MTR-0009',
+      policyId: 'pol_9',
+    },
+    { type: 'payment.settled', reference, outcome: 'failed', reason: 'declined' },
+    { type: 'payment.settled', reference: 'SOMEONE-ELSE', outcome: 'paid' },
+  ];
+}
+
+/** Every flow id, in menu order. */
+export const FLOW_IDS: readonly FlowId[] = [
+  'main-menu',
+  'motor-quote',
+  'travel-issue',
+  'claim-intimation',
+  'cover-status',
+  'staff-desk',
+];
+
+type Ctx = Record<string, unknown> & {
+  answers?: Record<string, unknown>;
+  prompt: { key: string; params?: unknown; notes?: unknown; choices?: unknown };
+};
+
+/**
+ * What the walk tells states apart by: the state, its screen, the tries used and the few facts
+ * that steer later branches. Answers' values are left out so back-and-forth does not multiply
+ * states (every answer is still checked by the property tests).
+ */
+export function salient(flow: FlowId): (snapshot: FlowSnapshot) => string {
+  return (snapshot) => {
+    const c = snapshot.context as Ctx;
+    const a = c.answers ?? {};
+    const pick: Record<FlowId, () => unknown> = {
+      'main-menu': () => c,
+      'motor-quote': () => [
+        c.mode,
+        c.page,
+        a.productId === '101',
+        (c.vehicle as { riskCategoryId?: string } | null)?.riskCategoryId ?? c.vehicle === null,
+        c.holder === null,
+        c.holderLookup,
+        c.quote === null,
+        (c.payment as { status?: string } | null)?.status,
+        (a.payment as { method?: string } | undefined)?.method,
+        (c.failure as { op?: string } | null)?.op,
+      ],
+      'travel-issue': () => [
+        (a.travellers as unknown[] | undefined)?.length,
+        (a.payment as { method?: string } | undefined)?.method,
+        (c.policy as { status?: string } | null)?.status,
+        (c.failure as { op?: string } | null)?.op,
+      ],
+      'claim-intimation': () => [
+        a.line,
+        a.by,
+        c.claim === null,
+        (c.failure as { op?: string } | null)?.op,
+        Math.min(Number(c.documents), 2),
+      ],
+      'cover-status': () => [c.found === null, (c.failure as { kind?: string } | null)?.kind],
+      'staff-desk': () => [a.topic, (c.failure as { kind?: string } | null)?.kind],
+    };
+    return JSON.stringify([
+      snapshot.status,
+      snapshot.value,
+      c.prompt.key,
+      { ...(c.prompt.params as object | undefined), count: undefined },
+      c.prompt.notes,
+      c.tries,
+      pick[flow](),
+    ]);
+  };
+}

@@ -1,0 +1,202 @@
+import {
+  type ActorLogic,
+  type AnyStateMachine,
+  createActor,
+  type PromiseActorLogic,
+  type Snapshot,
+} from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
+import type { FlowInput } from '../../src/conversation/flow.js';
+import { Prompt } from '../../src/conversation/prompt.js';
+import type { Reply } from '../../src/conversation/reply.js';
+
+/**
+ * A promise actor that settles synchronously: the parent sees `xstate.done.actor.*` (or the error)
+ * within the same `send`, so a whole conversation runs without awaiting anything.
+ */
+export function syncActor<TOutput, TInput>(
+  fn: (input: TInput) => TOutput,
+): PromiseActorLogic<TOutput, TInput> {
+  const logic = {
+    config: fn,
+    transition: (snapshot: unknown) => snapshot,
+    getInitialSnapshot: (_scope: unknown, input: TInput) => {
+      try {
+        return { status: 'done', output: fn(input), error: undefined, input: undefined };
+      } catch (error) {
+        return { status: 'error', output: undefined, error, input: undefined };
+      }
+    },
+    getPersistedSnapshot: (snapshot: unknown) => snapshot,
+    restoreSnapshot: (snapshot: unknown) => snapshot,
+  };
+  return logic as unknown as PromiseActorLogic<TOutput, TInput>;
+}
+
+/** Errors shaped like src/api's, for failure tests. */
+export const apiErrors = {
+  timeout: Object.assign(new Error('timed out'), { name: 'ApiTimeoutError', code: 'API_TIMEOUT' }),
+  serverError: Object.assign(new Error('upstream 500'), {
+    name: 'ApiError',
+    code: 'API_ERROR',
+    status: 500,
+  }),
+  fieldErrors: Object.assign(new Error('Validation failed'), {
+    name: 'ApiError',
+    code: 'API_ERROR',
+    status: 422,
+    errors: { registrationNumber: ['is invalid'] },
+  }),
+} as const;
+
+/** A persisted machine snapshot as the graph walk sees it. */
+export interface FlowSnapshot {
+  status: 'active' | 'done' | 'error' | 'stopped';
+  value: unknown;
+  context: { prompt: Prompt; answers?: Record<string, unknown> } & Record<string, unknown>;
+  tags?: string[];
+  output?: unknown;
+  error?: unknown;
+}
+
+/** Runs `machine` from a persisted snapshot, sends `event`, returns the settled persisted snapshot. */
+export function step(
+  machine: AnyStateMachine,
+  input: FlowInput,
+  snapshot: FlowSnapshot | undefined,
+  event?: Reply,
+): FlowSnapshot {
+  const actor = createActor(
+    machine,
+    snapshot ? { input, snapshot: snapshot as unknown as Snapshot<unknown> } : { input },
+  );
+  let thrown: unknown;
+  actor.subscribe({ error: (error) => (thrown = error) });
+  actor.start();
+  if (event) actor.send(event);
+  const live = actor.getSnapshot();
+  if (thrown !== undefined) throw thrown;
+  const persisted = actor.getPersistedSnapshot() as unknown as FlowSnapshot;
+  actor.stop();
+  return { ...persisted, tags: [...(live.tags as Set<string>)] };
+}
+
+/** The machine as graph-walkable logic whose every state is a settled (waiting or done) snapshot. */
+export function settledLogic(
+  machine: AnyStateMachine,
+  input: FlowInput,
+): ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowInput> {
+  const logic = {
+    config: machine,
+    transition: (snapshot: FlowSnapshot, event: Reply) =>
+      snapshot.status === 'active' ? step(machine, input, snapshot, event) : snapshot,
+    getInitialSnapshot: () => step(machine, input, undefined),
+    getPersistedSnapshot: (snapshot: FlowSnapshot) => snapshot,
+  };
+  return logic as unknown as ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowInput>;
+}
+
+/** Sample answers per input kind: one the flow accepts and one it must reject. */
+export const DEFAULT_SAMPLES: Record<string, string[]> = {
+  nrc: ['479974111', '12/34'],
+  phone: ['0971234567', '12345'],
+  date: ['2099-01-15', '31/02/2020'],
+  amount: ['150000', '-3'],
+  text: ['Toyota', '!!'],
+  photo: [],
+  choice: [],
+  contact: [],
+  none: [],
+};
+
+/** Which replies the walk tries on a screen: every choice, sample texts, Back and Cancel. */
+export function repliesFor(
+  snapshot: FlowSnapshot,
+  options: { texts?: Record<string, string[]>; extra?: (s: FlowSnapshot) => Reply[] } = {},
+): Reply[] {
+  if (snapshot.status !== 'active') return [];
+  const prompt = snapshot.context.prompt;
+  const texts = options.texts?.[prompt.key] ?? DEFAULT_SAMPLES[prompt.input] ?? [];
+  return [
+    ...(prompt.choices ?? []).map((c): Reply => ({ type: 'user.choice', id: c.id })),
+    ...texts.map((text): Reply => ({ type: 'user.text', text })),
+    ...(prompt.input === 'photo'
+      ? [{ type: 'user.photo', url: 'https://files.test/f/1?sig=x' } as const]
+      : []),
+    ...(prompt.input === 'phone' ? [{ type: 'user.contact', phone: '260971234567' } as const] : []),
+    ...(options.extra?.(snapshot) ?? []),
+    { type: 'user.back' },
+    { type: 'user.cancel' },
+  ];
+}
+
+/** Serialises a settled snapshot for the walk: state value and context (tries included). */
+export function serialize(snapshot: FlowSnapshot): string {
+  return JSON.stringify({ s: snapshot.status, v: snapshot.value, c: snapshot.context });
+}
+
+/** Every settled state the machine can reach with these replies, with the shortest path to it. */
+export function walk(
+  machine: AnyStateMachine,
+  input: FlowInput,
+  options: Parameters<typeof repliesFor>[1] & {
+    limit?: number;
+    /** Projects a snapshot onto what matters for coverage (bounds the walk); default: all. */
+    serialize?: (snapshot: FlowSnapshot) => string;
+    stopWhen?: (snapshot: FlowSnapshot) => boolean;
+  } = {},
+) {
+  return getShortestPaths(settledLogic(machine, input), {
+    events: (snapshot) => repliesFor(snapshot, options),
+    serializeState: (snapshot) => (options.serialize ?? serialize)(snapshot),
+    ...(options.stopWhen ? { stopWhen: options.stopWhen } : {}),
+    limit: options.limit ?? 50_000,
+  });
+}
+
+/** Every leaf state id of a machine that waits for input or ends (what a user can ever see). */
+export function visibleStates(machine: AnyStateMachine): string[] {
+  const out: string[] = [];
+  const visit = (node: AnyStateMachine['root'], path: string[]) => {
+    const children = Object.entries(node.states);
+    if (children.length === 0) {
+      if (node.type === 'final' || node.tags.includes('awaitingInput')) out.push(path.join('.'));
+      return;
+    }
+    for (const [key, child] of children) visit(child, [...path, key]);
+  };
+  visit(machine.root, []);
+  return out;
+}
+
+/** The dotted id of a snapshot's (single, leaf) state value. */
+export function stateId(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['', ''];
+  return `${key}.${stateId(child)}`;
+}
+
+/** Problems with one Prompt: unknown keys, duplicate choice ids, a final flag that lies. */
+export function promptProblems(snapshot: FlowSnapshot, hasKey: (key: string) => boolean): string[] {
+  const problems: string[] = [];
+  const done = snapshot.status === 'done';
+  const output = (snapshot.output ?? {}) as { prompt?: unknown; next?: string };
+  if (done && output.next !== undefined) return output.prompt ? ['hand-over with a prompt'] : [];
+  const parsed = Prompt.safeParse(done ? output.prompt : snapshot.context.prompt);
+  if (!parsed.success) return [`prompt does not parse: ${parsed.error.message}`];
+  const prompt = parsed.data;
+  if (!prompt.key || !hasKey(prompt.key)) problems.push(`missing key ${prompt.key}`);
+  for (const note of prompt.notes ?? []) {
+    if (!hasKey(note.key)) problems.push(`missing note key ${note.key}`);
+  }
+  const ids = new Set<string>();
+  for (const c of prompt.choices ?? []) {
+    if (ids.has(c.id)) problems.push(`duplicate choice ${c.id}`);
+    ids.add(c.id);
+    if (!c.literal && !hasKey(c.label)) problems.push(`missing choice key ${c.label}`);
+  }
+  if (prompt.input === 'choice' && ids.size === 0) problems.push('choice prompt without choices');
+  if (prompt.final !== done) problems.push(`final=${prompt.final} but status=${snapshot.status}`);
+  if (!done && !snapshot.tags?.includes('awaitingInput')) problems.push('settled without tag');
+  return problems;
+}

@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, createActor } from 'xstate';
+import type { FlowInput } from '../../src/conversation/flow.js';
+import { en } from '../../src/conversation/locales/en.js';
+import type { Prompt } from '../../src/conversation/prompt.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import { FLOW_IDS, inputFor, TEXTS, variantsOf, worldMachine } from './fixtures.js';
+import { apiErrors, DEFAULT_SAMPLES } from './harness.js';
+
+/** An abstract user move, made concrete against whatever screen is showing. */
+type Move =
+  | { kind: 'choice'; index: number }
+  | { kind: 'badChoice' }
+  | { kind: 'text'; index: number; random: string }
+  | { kind: 'back' }
+  | { kind: 'cancel' }
+  | { kind: 'photo' }
+  | { kind: 'contact' }
+  | { kind: 'settled'; outcome: 'paid' | 'failed' | 'pending'; ours: boolean };
+
+const move: fc.Arbitrary<Move> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('choice' as const), index: fc.nat(8) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'badChoice' as const }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('text' as const),
+      index: fc.nat(10),
+      random: fc.string({ maxLength: 30 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'back' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'photo' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'contact' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'cancel' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('settled' as const),
+      outcome: fc.constantFrom('paid' as const, 'failed' as const, 'pending' as const),
+      ours: fc.boolean(),
+    }),
+  },
+);
+
+function concrete(m: Move, prompt: Prompt, context: Record<string, unknown>): Reply {
+  switch (m.kind) {
+    case 'choice': {
+      const choices = prompt.choices ?? [];
+      const picked = choices[m.index % Math.max(choices.length, 1)];
+      return { type: 'user.choice', id: picked?.id ?? 'none' };
+    }
+    case 'badChoice':
+      return { type: 'user.choice', id: 'no-such-choice' };
+    case 'text': {
+      const samples = TEXTS[prompt.key] ?? DEFAULT_SAMPLES[prompt.input] ?? [];
+      const text = m.index < samples.length ? (samples[m.index] ?? '') : m.random;
+      return { type: 'user.text', text };
+    }
+    case 'back':
+      return { type: 'user.back' };
+    case 'cancel':
+      return { type: 'user.cancel' };
+    case 'photo':
+      return { type: 'user.photo', url: 'https://files.test/f/2?sig=y' };
+    case 'contact':
+      return { type: 'user.contact', phone: '+260 97 765 4321' };
+    case 'settled': {
+      const payment = (context.payment ?? context.policy) as { reference?: string } | null;
+      const reference = m.ours ? (payment?.reference ?? 'X') : 'OTHER';
+      return { type: 'payment.settled', reference, outcome: m.outcome };
+    }
+  }
+}
+
+const hasKey = (key: string) => Object.hasOwn(en, key);
+
+function visiblePrompt(snapshot: {
+  status: string;
+  output?: unknown;
+  context: { prompt: Prompt };
+}) {
+  if (snapshot.status !== 'done') return snapshot.context.prompt;
+  return (snapshot.output as { prompt?: Prompt }).prompt;
+}
+
+/** Runs one random conversation; returns a description of the first broken rule, if any. */
+function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): string | null {
+  const actor = createActor(machine, { input });
+  let failure: unknown;
+  actor.subscribe({ error: (error) => (failure = error) });
+  actor.start();
+  for (const m of moves) {
+    const before = actor.getSnapshot();
+    if (before.status !== 'active') break;
+    const answers = structuredClone(before.context.answers ?? {}) as Record<string, unknown>;
+    const reply = concrete(m, before.context.prompt, before.context);
+    actor.send(reply);
+    if (failure !== undefined) return `threw on ${JSON.stringify(reply)}: ${String(failure)}`;
+    const after = actor.getSnapshot();
+    const prompt = visiblePrompt(after);
+    if (after.status === 'done' && !prompt) {
+      if (!(after.output as { next?: string }).next) return 'ended without a prompt or hand-over';
+      continue;
+    }
+    if (!prompt?.key || !hasKey(prompt.key)) return `prompt without a known key: ${prompt?.key}`;
+    if (prompt.notes?.some((n) => !hasKey(n.key))) return 'note without a known key';
+    if (after.status === 'active' && !after.hasTag('awaitingInput'))
+      return 'settled without a screen';
+    const now = (after.context.answers ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(answers)) {
+      if (!(key in now)) return `lost the answer ${key} on ${JSON.stringify(reply)}`;
+    }
+    // A rejected reply leaves the user on the same screen with a note saying why.
+    const rejected =
+      after.status === 'active' &&
+      JSON.stringify(after.value) === JSON.stringify(before.value) &&
+      (prompt.notes?.length ?? 0) > 0;
+    if (rejected && JSON.stringify(now) !== JSON.stringify(answers)) {
+      return `a rejected reply changed answers: ${JSON.stringify(reply)}`;
+    }
+  }
+  actor.stop();
+  return null;
+}
+
+const RUNS = 10_000;
+
+describe.each(FLOW_IDS)('the %s flow, under random replies', (flow) => {
+  it(`never throws, always shows a known message and never loses an answer (${RUNS} runs)`, () => {
+    const machines = [
+      worldMachine(flow),
+      ...variantsOf(flow).map((variant) => worldMachine(flow, { variant })),
+      worldMachine(flow, {
+        failing: ['findVehicle', 'issueTravel', 'intimateClaim', 'lookupCover', 'getBatch'],
+        error: apiErrors.timeout,
+      }),
+    ];
+    const input = inputFor(flow);
+    fc.assert(
+      fc.property(
+        fc.nat(machines.length - 1),
+        fc.array(move, { maxLength: 30 }),
+        (world, moves) => {
+          const machine = machines[world];
+          if (!machine) return;
+          expect(converse(machine, input, moves)).toBeNull();
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

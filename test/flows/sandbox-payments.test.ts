@@ -1,0 +1,114 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Prompt } from '../../src/conversation/prompt.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
+
+// Payments that settle: the sandbox approves mobile money shortly after the request; the user
+// asks "check status" until the outcome is known, as on a USSD phone with no push.
+
+let world: SandboxWorld;
+beforeAll(async () => {
+  world = await startSandboxWorld({ settleDelayMs: 20 });
+});
+afterAll(async () => {
+  await world.close();
+});
+
+const choose = (id: string): Reply => ({ type: 'user.choice', id });
+const type = (text: string): Reply => ({ type: 'user.text', text });
+const options = {
+  audience: 'policyholder',
+  deadlineMs: 10_000,
+  address: { channel: 'ussd', address: '0971234567', locale: 'en' },
+} as const;
+
+async function say(key: string, ...replies: Reply[]): Promise<Prompt> {
+  let shown: Prompt | undefined;
+  for (const reply of replies) shown = await world.engine.handle(key, reply, options);
+  if (!shown) throw new Error('nothing said');
+  return shown;
+}
+
+/** Asks "check status" until the payment is no longer pending (bounded). */
+async function checkUntilSettled(key: string): Promise<Prompt> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const shown = await say(key, choose('check'));
+    if (shown.key !== 'pay.waitPhone') return shown;
+    await sleep(20);
+  }
+  throw new Error('payment never settled');
+}
+
+describe('motor cover paid by mobile money against the sandbox insurer', () => {
+  it('issues the policy with its certificate, then renews it', async () => {
+    const products = await say('test:pay:1', type('hi'), choose('motor'), choose('new'));
+    const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
+    const durations = await say('test:pay:1', choose(thirdParty), type('AJQ 1909'), choose('yes'));
+    const quote = await say(
+      'test:pay:1',
+      choose(durations.choices?.[0]?.id ?? ''),
+      choose('own'),
+      choose('yes'),
+    );
+    expect(quote.key, JSON.stringify(quote)).toBe('motor.confirmQuote');
+    expect(await say('test:pay:1', choose('own'))).toMatchObject({ key: 'pay.waitPhone' });
+    const issued = await checkUntilSettled('test:pay:1');
+    expect(issued.key, JSON.stringify(issued)).toBe('motor.done');
+    expect(issued.final).toBe(true);
+    expect(issued.params?.policyNumber).not.toBe('');
+    expect(issued.attachments?.[0]?.url).toMatch(/^https:\/\/files\.test\//);
+
+    const renewal = await say(
+      'test:pay:2',
+      type('hi'),
+      choose('motor'),
+      choose('renew'),
+      type('AJQ 1909'),
+    );
+    expect(renewal.key, JSON.stringify(renewal)).toBe('motor.confirmRenewal');
+    expect(renewal.params?.policyNumber).toBe(issued.params?.policyNumber);
+    expect(await say('test:pay:2', choose('own'))).toMatchObject({ key: 'pay.waitPhone' });
+    const renewed = await checkUntilSettled('test:pay:2');
+    expect(renewed.key, JSON.stringify(renewed)).toBe('motor.renewed');
+  });
+
+  it('tells the user a declined payment failed and lets them pay again', async () => {
+    const products = await say('test:pay:3', type('hi'), choose('motor'), choose('new'));
+    const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
+    const durations = await say('test:pay:3', choose(thirdParty), type('AJQ 1909'), choose('yes'));
+    await say('test:pay:3', choose(durations.choices?.[0]?.id ?? ''), choose('own'), choose('yes'));
+    // A number ending in 1 declines in the sandbox.
+    await say('test:pay:3', choose('other'), type('0977000001'));
+    const failed = await checkUntilSettled('test:pay:3');
+    expect(failed.key, JSON.stringify(failed)).toBe('pay.failed');
+    expect(failed.choices?.map((c) => c.id)).toEqual(['retry', 'end']);
+    expect((await say('test:pay:3', choose('retry'))).key).toBe('motor.confirmQuote');
+  });
+});
+
+describe('travel cover paid by mobile money against the sandbox insurer', () => {
+  it('issues the policy with its dates and certificate once paid', async () => {
+    const packages = await say('test:pay:4', type('hi'), choose('travel'));
+    expect(packages.key, JSON.stringify(packages)).toBe('travel.pickPackage');
+    const pay = await say(
+      'test:pay:4',
+      choose(packages.choices?.[0]?.id ?? ''),
+      type('South Africa'),
+      type('15/01/2099'),
+      type('Mwila Banda'),
+      type('479974111'),
+      choose('add'),
+      type('Chanda Banda'),
+      choose('spouse'),
+      choose('continue'),
+    );
+    expect(pay).toMatchObject({ key: 'travel.pickPayment', params: { travellers: 2 } });
+    expect(await say('test:pay:4', choose('own'))).toMatchObject({ key: 'pay.waitPhone' });
+    const issued = await checkUntilSettled('test:pay:4');
+    expect(issued.key, JSON.stringify(issued)).toBe('travel.done');
+    expect(issued.params?.startDate).toBe('2099-01-15');
+    expect(issued.params?.policyNumber).not.toBe('');
+    expect(issued.attachments?.[0]?.url).toMatch(/^https:\/\/files\.test\//);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Readable } from 'node:stream';
+import { pino } from 'pino';
+import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
+import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
+import { createTurnEngine, paymentReference } from '../../src/conversation/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { MemorySessionStore } from '../../src/session/index.js';
+
+/** A sandbox insurer on a free port, a client for it, and the turn engine with the real flows. */
+export interface SandboxWorld {
+  readonly sandbox: Sandbox;
+  readonly client: PartnerClient;
+  readonly engine: ReturnType<typeof createTurnEngine>;
+  readonly files: Map<string, string>;
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox world; `timeoutMs` bounds each API attempt, `settleDelayMs` each payment. */
+export async function startSandboxWorld(
+  options: { timeoutMs?: number; settleDelayMs?: number } = {},
+): Promise<SandboxWorld> {
+  // Payments stay pending unless a test asks them to settle.
+  const sandbox = createSandbox({ settleDelayMs: options.settleDelayMs ?? 60_000 });
+  const { url } = await sandbox.listen();
+  const client = createPartnerClient({
+    baseUrl: url,
+    apiKey: sandbox.apiKey,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    maxRetries: 0,
+  });
+  const files = new Map<string, string>();
+  const deps: FlowDeps = {
+    client,
+    payments: {
+      // As src/payments does: one reference per quote, so a retry never charges twice.
+      async start(quoteId, payment) {
+        const reference = paymentReference(quoteId);
+        const result = await client.call('payQuotation', {
+          path: { quoteId },
+          body: { reference, payment },
+        });
+        return { reference, status: result.status, redirectUrl: result.redirectUrl ?? undefined };
+      },
+    },
+    files: {
+      async save(file: { fileName: string; body: Readable }) {
+        let size = 0;
+        for await (const chunk of file.body) size += (chunk as Buffer).length;
+        const url = `https://files.test/${encodeURIComponent(file.fileName)}?sig=test`;
+        files.set(url, `${size} bytes`);
+        return { url };
+      },
+    },
+  };
+  const engine = createTurnEngine({
+    store: new MemorySessionStore(),
+    flows: createFlowRegistry(deps),
+    logger: pino({ level: process.env.FLOW_TEST_LOG ?? 'silent' }),
+  });
+  return {
+    sandbox,
+    client,
+    engine,
+    files,
+    async close() {
+      engine.close();
+      await engine.idle();
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { parseStaffCommand } from '../../flows/staff-desk.js';
+import {
+  describeFailure,
+  failurePrompt,
+  paymentOutcome,
+  stableReference,
+} from '../../flows/support.js';
+import {
+  ApiError,
+  ApiNetworkError,
+  ApiTimeoutError,
+  ValidationError,
+} from '../../src/api/index.js';
+
+describe('describeFailure', () => {
+  it('reads the client errors by kind', () => {
+    expect(describeFailure(new ApiTimeoutError({ operation: 'x', timeoutMs: 10 }))).toEqual({
+      kind: 'timeout',
+    });
+    expect(describeFailure(new ApiNetworkError({ operation: 'x', sent: false }))).toEqual({
+      kind: 'unavailable',
+    });
+    expect(describeFailure(new ApiError({ status: 503, operation: 'x', rawBody: '' }))).toEqual({
+      kind: 'unavailable',
+    });
+    expect(describeFailure(new ApiError({ status: 404, operation: 'x', rawBody: '' }))).toEqual({
+      kind: 'notFound',
+    });
+  });
+
+  it('names the first field the insurer rejected', () => {
+    const body = JSON.stringify({
+      status: 422,
+      message: 'Validation failed',
+      errors: { email: ['is invalid'] },
+    });
+    expect(describeFailure(new ApiError({ status: 422, operation: 'x', rawBody: body }))).toEqual({
+      kind: 'rejected',
+      field: 'email',
+    });
+    expect(describeFailure(new ValidationError({ field: 'lossDate', message: 'bad' }))).toEqual({
+      kind: 'rejected',
+      field: 'lossDate',
+    });
+  });
+
+  it('treats anything else as unknown, without throwing', () => {
+    expect(describeFailure(undefined)).toEqual({ kind: 'unknown' });
+    expect(describeFailure('boom')).toEqual({ kind: 'unknown' });
+  });
+});
+
+describe('failurePrompt', () => {
+  it('names a known field in plain words and an unknown one as given', () => {
+    expect(failurePrompt({ kind: 'rejected', field: 'email' }).notes).toEqual([
+      { key: 'flow.field.email' },
+    ]);
+    expect(failurePrompt({ kind: 'rejected', field: 'risks.0.colour' }).notes).toEqual([
+      { key: 'flow.failed.field', params: { field: 'risks.0.colour' } },
+    ]);
+  });
+});
+
+describe('parseStaffCommand', () => {
+  it('reads each command with its arguments', () => {
+    expect(parseStaffCommand('policy ABC123')).toEqual({
+      ok: true,
+      value: { topic: 'policy', args: ['ABC123'] },
+    });
+    expect(parseStaffCommand('/policy ajq 1909')).toEqual({
+      ok: true,
+      value: { topic: 'policy', args: ['AJQ 1909'] },
+    });
+    expect(parseStaffCommand('household 479974111')).toEqual({
+      ok: true,
+      value: { topic: 'household', args: ['479974/11/1'] },
+    });
+    expect(parseStaffCommand('batch P1 B7')).toEqual({
+      ok: true,
+      value: { topic: 'batch', args: ['P1', 'B7'] },
+    });
+    expect(parseStaffCommand('claims')).toEqual({ ok: true, value: { topic: 'claims', args: [] } });
+  });
+
+  it('explains how to use a command typed wrongly', () => {
+    expect(parseStaffCommand('batch P1')).toEqual({ ok: false, reason: 'staff.note.usage.batch' });
+    expect(parseStaffCommand('txn')).toEqual({ ok: false, reason: 'staff.note.usage.txn' });
+    expect(parseStaffCommand('hello')).toEqual({ ok: false, reason: 'staff.note.unknownCommand' });
+  });
+});
+
+describe('payments', () => {
+  it('maps status words of different rails to paid, failed or pending', () => {
+    expect(['Success', 'COMPLETED', 'successful'].map(paymentOutcome)).toEqual([
+      'paid',
+      'paid',
+      'paid',
+    ]);
+    expect(['Failed', 'expired', 'Rejected'].map(paymentOutcome)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+    ]);
+    expect(paymentOutcome('Pending')).toBe('pending');
+  });
+
+  it('derives the same reference for the same purchase and another for another', () => {
+    const a = stableReference('TRV', ['201', '479974/11/1', '2099-01-15']);
+    expect(stableReference('TRV', ['201', '479974/11/1', '2099-01-15'])).toBe(a);
+    expect(stableReference('TRV', ['202', '479974/11/1', '2099-01-15'])).not.toBe(a);
+  });
+});
