@@ -429,7 +429,9 @@ export const PaymentWebhook = z
     policyId: optString,
     paymentReference: optString,
     partnerReference: optString,
-    status: z.enum(['Success', 'Failed', 'Pending']),
+    // Only a hint (the outcome is read from the status operation): a gateway's own word, such as
+    // `SUCCESSFUL`, must not be refused.
+    status: z.string(),
     amount: optNumber,
     currency: optString,
     policyNumber: optString,

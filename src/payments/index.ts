@@ -1,7 +1,8 @@
 /*
  * Payment outcomes pushed back into the chat, exactly once, from any instance: the route table,
  * the service (callback handling, BullMQ status poller, delivery into the flow and out through the
- * channel's notifier) and the insurer's callback route. Blocks are in module order (Biome sorts
+ * channel's notifier) and the insurer's callback route. Without Redis the same service keeps its
+ * keys in a Map and its jobs on timers: exactly once within the one process. Blocks are in module order (Biome sorts
  * them); each says who it is for.
  */
 

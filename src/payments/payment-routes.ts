@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { ChannelName } from '../conversation/index.js';
 import { PaymentRouteError } from './payment-errors.js';
+import { createRedisPaymentKeys, type PaymentKeys } from './payment-keys.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 // Fails to compile when a channel is added to the engine contract but not here.
@@ -36,7 +37,7 @@ export interface PaymentRoutesOptions {
   readonly ttlSeconds: number;
 }
 
-/** The `reference → route` table in Redis, shared by every instance. */
+/** The `reference → route` table: in Redis, shared by every instance, or in one process. */
 export interface PaymentRoutes {
   /** Records (or replaces) the route of `reference`, with the table's TTL. */
   save(reference: string, route: PaymentRoute): Promise<void>;
@@ -48,16 +49,21 @@ export interface PaymentRoutes {
 
 /** Creates the route table over `redis`; throws PaymentRouteError when a stored route is unreadable. */
 export function createPaymentRoutes(redis: Redis, options: PaymentRoutesOptions): PaymentRoutes {
+  return paymentRoutesOver(createRedisPaymentKeys(redis), options);
+}
+
+/** The route table over any {@link PaymentKeys} (Redis or in-process). */
+export function paymentRoutesOver(keys: PaymentKeys, options: PaymentRoutesOptions): PaymentRoutes {
   const key = (reference: string): string => `${options.prefix}payment-route:${reference}`;
   return {
     key,
     async save(reference, route) {
       const valid = PaymentRoute.parse(route);
-      await redis.set(key(reference), JSON.stringify(valid), 'EX', options.ttlSeconds);
+      await keys.set(key(reference), JSON.stringify(valid), options.ttlSeconds);
     },
     async get(reference) {
-      const raw = await redis.get(key(reference));
-      if (raw === null) return undefined;
+      const raw = await keys.get(key(reference));
+      if (raw === undefined) return undefined;
       try {
         return PaymentRoute.parse(JSON.parse(raw));
       } catch (cause) {

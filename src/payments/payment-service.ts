@@ -1,4 +1,3 @@
-import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
@@ -9,9 +8,18 @@ import {
   type TurnEngine,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
+import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
+import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
 import type { Notifier } from './notifier.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
-import { createPaymentRoutes, PaymentRoute, type PaymentRoutes } from './payment-routes.js';
+import { createMemoryPaymentKeys, createRedisPaymentKeys } from './payment-keys.js';
+import { PaymentRoute, type PaymentRoutes, paymentRoutesOver } from './payment-routes.js';
+import type {
+  PaymentJob,
+  PaymentJobFailure,
+  PaymentScheduler,
+  PaymentSchedulerHooks,
+} from './payment-scheduler.js';
 import { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';
 
 /** Reads the truth about a payment (`GET /payments/transactions/{reference}/status`). */
@@ -32,7 +40,10 @@ export interface PaymentQueueOptions {
   readonly deliveryAttempts?: number;
   /** First retry delay of a failed delivery, doubled each time; default 5000 ms. */
   readonly deliveryBackoffMs?: number;
-  /** Whether this instance runs a worker; default true. An instance without one only enqueues. */
+  /**
+   * Whether this instance runs a worker; default true. An instance without one only enqueues.
+   * Without Redis jobs never leave the process, so this is ignored and jobs always run.
+   */
   readonly runWorker?: boolean;
 }
 
@@ -46,10 +57,14 @@ export type PaymentServiceOptions = PaymentServiceSettings & PaymentStatusSource
 
 /** Options of {@link createPaymentService} besides its {@link PaymentStatusSource}. */
 export interface PaymentServiceSettings {
-  /** Shared connection for keys and the queue; the worker gets its own duplicate. */
-  readonly redis: Redis;
-  /** Prefix of every key and of the queue, e.g. `insurechat:`; tests use their own. */
-  readonly prefix: string;
+  /**
+   * Shared connection for keys and the queue; the worker gets its own duplicate. When omitted,
+   * everything stays in this process (a Map with TTLs and unref'd timers): the same behaviour and
+   * exactly-once guarantee within one instance, lost on restart, not shared between instances.
+   */
+  readonly redis?: Redis;
+  /** Prefix of every key and of the queue, e.g. `insurechat:`; tests use their own. Default ''. */
+  readonly prefix?: string;
   readonly engine: TurnEngine;
   /** One per channel; the outcome goes out through the one whose `channel` matches the route. */
   readonly notifiers: readonly Notifier[];
@@ -102,9 +117,15 @@ export interface PaymentService {
   acknowledge(reference: string, outcome: 'paid' | 'failed'): Promise<boolean>;
   /** Resolves once every background callback accepted so far is handled (tests, shutdown). */
   idle(): Promise<void>;
+  /**
+   * Resolves once callbacks are handled and no job is waiting or running; with
+   * `includeDelayed` (the default) also none waiting for its time. Over Redis this counts the
+   * queue's jobs from every instance (tests).
+   */
+  settled(options?: { readonly includeDelayed?: boolean }): Promise<void>;
   /** The route table the service writes. */
   readonly routes: PaymentRoutes;
-  /** Stops the worker and the queue; the shared Redis connection stays open. */
+  /** Stops the worker and the queue (in-process: clears the timers); Redis itself stays open. */
   close(): Promise<void>;
 }
 
@@ -131,24 +152,6 @@ const PaymentHint = z.object({
 });
 type PaymentHint = z.infer<typeof PaymentHint>;
 
-// Final outcomes may replace a "still pending" notice (the user may check again), never another
-// final outcome: this is SET NX, except that `pending` counts as free for a final outcome.
-const CLAIM_FINAL = `
-local current = redis.call('GET', KEYS[1])
-if current == false or (current == 'pending' and ARGV[1] ~= 'pending') then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-  return 1
-end
-return 0`;
-
-// Only a marker left by a failed or unanswered attempt is cleared when the same reference is
-// tracked again; a paid reference stays paid.
-const RESTART = `
-local current = redis.call('GET', KEYS[1])
-if current == 'paid' then return 0 end
-redis.call('DEL', KEYS[1])
-return 1`;
-
 /** Our reference (sent as `reference` when paying) comes back as `partnerReference`. */
 export function callbackReference(body: PaymentWebhook): string | undefined {
   return body.partnerReference || body.paymentReference || undefined;
@@ -156,31 +159,37 @@ export function callbackReference(body: PaymentWebhook): string | undefined {
 
 /**
  * Message keys of the outcome notice sent when the flow cannot answer for itself (the session
- * expired, or the engine kept failing). Params: `reference`, and `policyNumber` when known.
+ * expired, or the engine kept failing). Params: `reference`, and `policyNumber` with `paid`;
+ * `paidWithoutPolicy` is used when the policy number is not known (the callback was lost).
  */
 export const PAYMENT_PROMPTS = {
   paid: 'payment.outcome.paid',
+  paidWithoutPolicy: 'payment.outcome.paidWithoutPolicy',
   failed: 'payment.outcome.failed',
   pending: 'payment.outcome.pending',
-} as const satisfies Record<PaymentOutcome, string>;
+} as const satisfies Record<PaymentOutcome | 'paidWithoutPolicy', string>;
 
 function outcomePrompt(outcome: PaymentOutcome, reference: string, policyNumber?: string): Prompt {
   return {
-    key: PAYMENT_PROMPTS[outcome],
+    key:
+      outcome === 'paid' && policyNumber === undefined
+        ? PAYMENT_PROMPTS.paidWithoutPolicy
+        : PAYMENT_PROMPTS[outcome],
     params: { reference, ...(policyNumber === undefined ? {} : { policyNumber }) },
     input: 'none',
     final: true,
   };
 }
 
-/** BullMQ job ids may not contain `:`; escape it (and `%` first, to stay one-to-one). */
-function jobIdPart(reference: string): string {
-  return reference.replaceAll('%', '%25').replaceAll(':', '%3A');
+function referenceOf(data: unknown): string | undefined {
+  const reference = (data as { reference?: unknown } | null | undefined)?.reference;
+  return typeof reference === 'string' ? reference : undefined;
 }
 
 /** Creates the service and, unless `queue.runWorker` is false, starts its worker. */
 export function createPaymentService(options: PaymentServiceOptions): PaymentService {
-  const { redis, prefix, engine } = options;
+  const { redis, engine } = options;
+  const prefix = options.prefix ?? '';
   const client = options.client;
   const getStatus: PaymentStatusReader =
     options.getStatus ??
@@ -194,35 +203,28 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   if (backoffMs.length === 0) throw new RangeError('backoffMs needs at least one delay');
   const queueOptions = options.queue ?? {};
   const queueName = queueOptions.name ?? 'payments';
-  const bullPrefix = `${prefix}bull`;
   const deliveryAttempts = queueOptions.deliveryAttempts ?? 6;
   const deliveryBackoffMs = queueOptions.deliveryBackoffMs ?? 5_000;
   const notifiers = new Map(options.notifiers.map((notifier) => [notifier.channel, notifier]));
-  const routes = createPaymentRoutes(redis, { prefix, ttlSeconds });
+  const keys = redis ? createRedisPaymentKeys(redis) : createMemoryPaymentKeys();
+  const routes = paymentRoutesOver(keys, { prefix, ttlSeconds });
   const turnDeadlineMs = options.turnDeadlineMs ?? 30_000;
 
   const deliveredKey = (reference: string): string => `${prefix}payment-delivered:${reference}`;
   const hintKey = (reference: string): string => `${prefix}payment-hint:${reference}`;
   const generationKey = (reference: string): string => `${prefix}payment-generation:${reference}`;
 
-  const queue = new Queue(queueName, { connection: redis, prefix: bullPrefix });
-  // A poll that failed on Redis (not on the insurer: that counts as "still pending") is retried,
-  // so one blip does not end the schedule without anyone being told.
-  const pollJobOptions = {
-    attempts: 3,
-    backoff: { type: 'fixed', delay: 1_000 },
-    removeOnComplete: true,
-    removeOnFail: { age: ttlSeconds },
-  } as const;
-  queue.on('error', (err) => log.error({ err }, 'payment queue error'));
+  // A poll that failed on its store (not on the insurer: that counts as "still pending") is
+  // retried, so one blip does not end the schedule without anyone being told.
+  const pollJobOptions = { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } } as const;
 
   async function currentGeneration(reference: string): Promise<number> {
-    return Number((await redis.get(generationKey(reference))) ?? '0');
+    return Number((await keys.get(generationKey(reference))) ?? '0');
   }
 
   async function readHint(reference: string): Promise<PaymentHint> {
-    const raw = await redis.get(hintKey(reference));
-    if (raw === null) return {};
+    const raw = await keys.get(hintKey(reference));
+    if (raw === undefined) return {};
     try {
       return PaymentHint.parse(JSON.parse(raw));
     } catch {
@@ -246,23 +248,20 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     outcome: PaymentOutcome,
     route: PaymentRoute,
   ): Promise<boolean> {
-    const won = await redis.eval(CLAIM_FINAL, 1, deliveredKey(reference), outcome, ttlSeconds);
-    if (won !== 1) return false;
+    if (!(await keys.claim(deliveredKey(reference), outcome, ttlSeconds))) return false;
     const hint = await readHint(reference);
     const generation = await currentGeneration(reference);
     const job: DeliverJob = { reference, outcome, route, ...hint };
     try {
-      await queue.add('deliver', job, {
+      await scheduler.add('deliver', job, {
         // The claim above is the guard; the id only makes a stray second add a no-op.
-        jobId: `deliver-${jobIdPart(reference)}-${generation}-${outcome}`,
+        jobId: `deliver-${reference}-${generation}-${outcome}`,
         attempts: deliveryAttempts,
         backoff: { type: 'exponential', delay: deliveryBackoffMs },
-        removeOnComplete: true,
-        removeOnFail: { age: ttlSeconds },
       });
     } catch (err) {
       // Give the claim back so the poller or the next callback can deliver instead.
-      await redis.del(deliveredKey(reference)).catch(() => undefined);
+      await keys.del(deliveredKey(reference)).catch(() => undefined);
       throw err;
     }
     log.info({ reference, outcome }, 'payment outcome claimed for delivery');
@@ -282,7 +281,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   }
 
   async function isFinalDelivered(reference: string): Promise<boolean> {
-    const current = await redis.get(deliveredKey(reference));
+    const current = await keys.get(deliveredKey(reference));
     return current === 'paid' || current === 'failed';
   }
 
@@ -300,14 +299,10 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     const next = attempt + 1;
     const delay = backoffMs[next];
     if (delay !== undefined) {
-      await queue.add(
+      await scheduler.add(
         'poll',
         { reference, generation, attempt: next } satisfies z.infer<typeof PollJob>,
-        {
-          jobId: `poll-${jobIdPart(reference)}-${generation}-${next}`,
-          delay,
-          ...pollJobOptions,
-        },
+        { jobId: `poll-${reference}-${generation}-${next}`, delay, ...pollJobOptions },
       );
       return;
     }
@@ -323,7 +318,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     if (outcome === 'paid' || outcome === 'failed') await settle(job.reference, outcome);
   }
 
-  async function deliver(job: Job): Promise<void> {
+  async function deliver(job: PaymentJob): Promise<void> {
     const data = parseJob(DeliverJob, job);
     const { reference, outcome, route } = data;
     const address = { channel: route.channel, address: route.address, locale: route.locale };
@@ -340,7 +335,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
         address,
         deadlineMs: turnDeadlineMs,
       });
-      const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const lastTry = job.attemptsMade + 1 >= job.attempts;
       if (prompt.key === ENGINE_PROMPTS.busy || prompt.key === ENGINE_PROMPTS.error) {
         // The flow did not take the event (locked past the deadline, or a failed turn): try
         // again later; on the last try the user still hears the outcome, without the flow.
@@ -375,10 +370,10 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     log.info({ reference, outcome, channel: route.channel }, 'payment outcome told to the user');
   }
 
-  function parseJob<T>(schema: z.ZodType<T>, job: Job): T {
+  function parseJob<T>(schema: z.ZodType<T>, job: PaymentJob): T {
     const parsed = schema.safeParse(job.data);
     if (!parsed.success) {
-      const reference = typeof job.data?.reference === 'string' ? job.data.reference : 'unknown';
+      const reference = referenceOf(job.data) ?? 'unknown';
       throw new PaymentError(
         'PAYMENT_JOB_INVALID',
         reference,
@@ -391,39 +386,38 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     return parsed.data;
   }
 
-  let worker: Worker | undefined;
-  let workerConnection: Redis | undefined;
-  if (queueOptions.runWorker !== false) {
-    // BullMQ's blocking connection must not give up on commands; the shared one keeps its limits.
-    workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
-    worker = new Worker(
-      queueName,
-      async (job) => {
-        switch (job.name) {
-          case 'poll':
-            return poll(parseJob(PollJob, job));
-          case 'check':
-            return runCheckJob(parseJob(CheckJob, job));
-          case 'deliver':
-            return deliver(job);
-          default:
-            log.warn({ job: job.name }, 'unknown payment job ignored');
-        }
-      },
-      {
-        connection: workerConnection,
-        prefix: bullPrefix,
-        concurrency: queueOptions.concurrency ?? 4,
-      },
-    );
-    worker.on('error', (err) => log.error({ err }, 'payment worker error'));
-    worker.on('failed', (job, err) => {
-      const reference = typeof job?.data?.reference === 'string' ? job.data.reference : undefined;
-      const last = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
-      const fields = { err, reference, job: job?.name, attemptsMade: job?.attemptsMade };
-      if (last) log.error(fields, 'payment job gave up');
+  const hooks: PaymentSchedulerHooks = {
+    handler: redis && queueOptions.runWorker === false ? undefined : runJob,
+    concurrency: queueOptions.concurrency ?? 4,
+    onFailed(failure: PaymentJobFailure) {
+      const fields = {
+        err: failure.err,
+        reference: referenceOf(failure.data),
+        job: failure.name,
+        attemptsMade: failure.attemptsMade,
+      };
+      if (failure.last) log.error(fields, 'payment job gave up');
       else log.warn(fields, 'payment job failed; it will be retried');
-    });
+    },
+  };
+  const scheduler: PaymentScheduler = redis
+    ? createBullPaymentScheduler(
+        { redis, name: queueName, prefix: `${prefix}bull`, ttlSeconds, logger: log },
+        hooks,
+      )
+    : createMemoryPaymentScheduler(hooks);
+
+  async function runJob(job: PaymentJob): Promise<void> {
+    switch (job.name) {
+      case 'poll':
+        return poll(parseJob(PollJob, job));
+      case 'check':
+        return runCheckJob(parseJob(CheckJob, job));
+      case 'deliver':
+        return deliver(job);
+      default:
+        log.warn({ job: job.name }, 'unknown payment job ignored');
+    }
   }
 
   const inFlight = new Set<Promise<unknown>>();
@@ -433,23 +427,18 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
 
     async track(reference, route) {
       await routes.save(reference, route);
-      await redis.eval(RESTART, 1, deliveredKey(reference));
-      const generation = await redis.incr(generationKey(reference));
-      await redis.expire(generationKey(reference), ttlSeconds);
-      await queue.add(
+      await keys.restart(deliveredKey(reference));
+      const generation = await keys.incr(generationKey(reference), ttlSeconds);
+      await scheduler.add(
         'poll',
         { reference, generation, attempt: 0 } satisfies z.infer<typeof PollJob>,
-        {
-          jobId: `poll-${jobIdPart(reference)}-${generation}-0`,
-          delay: backoffMs[0] ?? 0,
-          ...pollJobOptions,
-        },
+        { jobId: `poll-${reference}-${generation}-0`, delay: backoffMs[0] ?? 0, ...pollJobOptions },
       );
       // A callback that came before the route was written parked its hint: check at once.
       // Route first, hint second (the callback does the opposite), so one of the two sees the other.
-      if ((await redis.exists(hintKey(reference))) === 1) {
-        await queue.add('check', { reference, generation } satisfies z.infer<typeof CheckJob>, {
-          jobId: `check-${jobIdPart(reference)}-${generation}`,
+      if ((await keys.get(hintKey(reference))) !== undefined) {
+        await scheduler.add('check', { reference, generation } satisfies z.infer<typeof CheckJob>, {
+          jobId: `check-${reference}-${generation}`,
           ...pollJobOptions,
         });
       }
@@ -468,7 +457,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
         ...(body.policyNumber ? { policyNumber: body.policyNumber } : {}),
         ...(body.policyId ? { policyId: body.policyId } : {}),
       };
-      await redis.set(hintKey(reference), JSON.stringify(hint), 'EX', ttlSeconds);
+      await keys.set(hintKey(reference), JSON.stringify(hint), ttlSeconds);
       if (await isFinalDelivered(reference)) return 'duplicate';
       const outcome = await readOutcome(reference);
       if (outcome === 'unknown') return 'unconfirmed';
@@ -494,20 +483,23 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     },
 
     async acknowledge(reference, outcome) {
-      const won = await redis.eval(CLAIM_FINAL, 1, deliveredKey(reference), outcome, ttlSeconds);
-      if (won === 1) log.info({ reference, outcome }, 'payment outcome seen in a turn');
-      return won === 1;
+      const won = await keys.claim(deliveredKey(reference), outcome, ttlSeconds);
+      if (won) log.info({ reference, outcome }, 'payment outcome seen in a turn');
+      return won;
     },
 
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
 
+    async settled({ includeDelayed = true } = {}) {
+      await service.idle();
+      await scheduler.drained(includeDelayed);
+    },
+
     async close() {
       await service.idle();
-      await worker?.close();
-      await queue.close();
-      await workerConnection?.quit().catch(() => undefined);
+      await scheduler.close();
     },
   };
   return service;

@@ -19,6 +19,8 @@ import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
   eventually,
+  flowState,
+  motorQuote,
   quietLogger,
   RecordingNotifier,
   type TestRedis,
@@ -102,25 +104,6 @@ async function world(): Promise<World> {
   };
 }
 
-/** A motor quotation for the seeded policyholder's seeded vehicle. */
-async function motorQuote(client: PartnerClient): Promise<string> {
-  const holders = await client.call('getIndividuals', { query: { PhoneNumber: '260971234567' } });
-  const vehicles = await client.call('searchVehicleByRegistration', {
-    query: { registrationNumber: 'AJQ 1909' },
-  });
-  const quotation = await client.call('createMotorQuotation', {
-    body: {
-      productId: 101,
-      duration: 1,
-      currency: 'ZMW',
-      startDate: '2026-03-02',
-      clientId: String(holders.data[0]?.id),
-      risks: [{ vehicleId: String(vehicles[0]?.id) }],
-    },
-  });
-  return quotation.id;
-}
-
 const address = { channel: 'telegram', address: '5550100', locale: 'en' } as const;
 
 /** Starts a conversation that waits for its payment, as the payment step of a flow does. */
@@ -131,13 +114,6 @@ async function waitingConversation(node: Instance, sessionKey: string): Promise<
     { address },
   );
   expect(prompt.key).toBe('test.awaitingPayment');
-}
-
-async function flowState(node: Instance, sessionKey: string): Promise<unknown> {
-  const stored = await node.store.read(sessionKey);
-  return stored
-    ? (JSON.parse(stored.data) as { snapshot: { value: unknown } }).snapshot.value
-    : undefined;
 }
 
 async function post(url: string, body: unknown): Promise<number> {
@@ -173,7 +149,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     expect(policyNumber).toMatch(/\S/);
     const details = await w.client.call('getTransaction', { path: { reference: 'MM-OK' } });
     expect(details.policyNumber).toBe(policyNumber);
-    expect(await flowState(node, 'tg:100')).toBe('paid');
+    expect(await flowState(node.store, 'tg:100')).toBe('paid');
     expect(node.outcomes).toEqual(['paid']);
   });
 
@@ -197,7 +173,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     expect(node.telegram.sent[0]?.prompt.choices).toEqual([
       { id: 'retry', label: 'payment.retry' },
     ]);
-    expect(await flowState(node, 'tg:101')).toBe('failed');
+    expect(await flowState(node.store, 'tg:101')).toBe('failed');
   });
 
   it('tells a never-answered payment once that it is still pending, with a way to check again', async () => {
@@ -219,7 +195,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     expect(node.telegram.sent[0]?.prompt.choices).toEqual([
       { id: 'check', label: 'engine.checkAgain' },
     ]);
-    expect(await flowState(node, 'tg:102')).toBe('stillPending');
+    expect(await flowState(node.store, 'tg:102')).toBe('stillPending');
     expect(await node.service.check('MM-SILENT')).toBe('pending');
     expect(node.outcomes).toEqual(['pending']);
   });
@@ -241,7 +217,7 @@ describe('payment outcomes over the sandbox insurer', () => {
 
     expect(node.telegram.sent).toHaveLength(1);
     expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node, 'tg:103')).toBe('paid');
+    expect(await flowState(node.store, 'tg:103')).toBe('paid');
   });
 
   it('sends one message when the insurer delivers the callback again and again', async () => {
@@ -279,7 +255,7 @@ describe('payment outcomes over the sandbox insurer', () => {
 
     expect(statuses).toEqual([200, 200, 200]);
     expect(node.telegram.sent).toHaveLength(1);
-    expect(await flowState(node, 'tg:104')).toBe('paid');
+    expect(await flowState(node.store, 'tg:104')).toBe('paid');
   });
 
   it('rejects a forged callback with a wrong secret, with no effect', async () => {
@@ -304,7 +280,7 @@ describe('payment outcomes over the sandbox insurer', () => {
 
     expect(status).toBe(401);
     expect(node.telegram.attempts).toBe(0);
-    expect(await flowState(node, 'tg:105')).toBe('awaitingPayment');
+    expect(await flowState(node.store, 'tg:105')).toBe('awaitingPayment');
     expect(await w.redis.redis.exists(`${w.redis.prefix}payment-hint:MM-FORGED`)).toBe(0);
   });
 
@@ -330,7 +306,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     expect(status).toBe(200);
     expect(node.telegram.attempts).toBe(0);
     expect(node.outcomes).toEqual([]);
-    expect(await flowState(node, 'tg:106')).toBe('awaitingPayment');
+    expect(await flowState(node.store, 'tg:106')).toBe('awaitingPayment');
   });
 
   it('delivers a callback that arrived before the route was written', async () => {
@@ -354,7 +330,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     await eventually('the user is told', () => node.telegram.sent.length === 1);
 
     expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node, 'tg:107')).toBe('paid');
+    expect(await flowState(node.store, 'tg:107')).toBe('paid');
   });
 
   it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
@@ -378,7 +354,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
 
     expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
-    expect(await flowState(b, 'tg:108')).toBe('paid');
+    expect(await flowState(b.store, 'tg:108')).toBe('paid');
     const next = await b.engine.handle('tg:108', { type: 'user.text', text: '?' }, { address });
     expect(next.key).toBe('payment.paid');
   });
@@ -405,7 +381,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     await eventually('the user is told', () => node.telegram.sent.length === 1);
 
     expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node, 'tg:109')).toBe('paid');
+    expect(await flowState(node.store, 'tg:109')).toBe('paid');
   });
 
   it('receipts a prepaid credit-life batch and puts its cover on risk once the premium payment is confirmed', async () => {

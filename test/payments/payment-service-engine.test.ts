@@ -6,6 +6,7 @@ import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
   eventually,
+  flowState,
   quietLogger,
   RecordingNotifier,
   StatusBoard,
@@ -57,14 +58,6 @@ function setup(): TestRedis {
 
 const address = { channel: 'telegram', address: '5550001', locale: 'en' } as const;
 const route = (sessionKey: string) => ({ sessionKey, ...address });
-
-/** The state the session's persisted flow is in. */
-async function flowState(store: RedisSessionStore, sessionKey: string): Promise<unknown> {
-  const stored = await store.read(sessionKey);
-  return stored
-    ? (JSON.parse(stored.data) as { snapshot: { value: unknown } }).snapshot.value
-    : undefined;
-}
 
 describe('payment service with the real turn engine', () => {
   it('moves the waiting flow to paid and tells the user the policy number once', async () => {

@@ -6,8 +6,8 @@ import {
   type PaymentServiceSettings,
 } from '../../src/payments/index.js';
 import {
-  drained,
   eventually,
+  MemoryState,
   quietLogger,
   RecordingNotifier,
   StatusBoard,
@@ -18,8 +18,12 @@ import {
   webhook,
 } from './support.js';
 
+/** Where the service keeps its keys and jobs: Redis + BullMQ, or this process (no Redis). */
+type Backend = 'redis' | 'memory';
+
 interface Harness {
-  readonly store: TestRedis;
+  /** The test's Redis, for the Redis backend only. */
+  readonly store: TestRedis | undefined;
   readonly board: StatusBoard;
   readonly engine: TestPaymentEngine;
   readonly telegram: RecordingNotifier;
@@ -33,15 +37,19 @@ afterEach(async () => {
   for (const close of open.splice(0).reverse()) await close();
 });
 
-function harness(overrides: Partial<PaymentServiceSettings> & { failures?: number } = {}): Harness {
-  const store = testRedis();
+function harness(
+  backend: Backend,
+  overrides: Partial<PaymentServiceSettings> & { failures?: number } = {},
+): Harness {
+  const store = backend === 'redis' ? testRedis() : undefined;
   const board = new StatusBoard();
-  const engine = new TestPaymentEngine(store.redis, store.prefix);
+  const engine = store
+    ? new TestPaymentEngine(store.redis, store.prefix)
+    : new TestPaymentEngine(new MemoryState(), 'memory:');
   const telegram = new RecordingNotifier('telegram', overrides.failures ?? 0);
   const outcomes: PaymentOutcome[] = [];
   const service = createPaymentService({
-    redis: store.redis,
-    prefix: store.prefix,
+    ...(store ? { redis: store.redis, prefix: store.prefix } : {}),
     getStatus: board.read,
     engine,
     notifiers: [telegram],
@@ -53,20 +61,19 @@ function harness(overrides: Partial<PaymentServiceSettings> & { failures?: numbe
   });
   open.push(async () => {
     await service.close();
-    await store.cleanup();
+    await store?.cleanup();
   });
   return { store, board, engine, telegram, outcomes, service };
 }
 
 /** Waits for every job to finish, so "exactly one" also means "and no more coming". */
 async function settled(h: Harness, { includeDelayed = true } = {}): Promise<void> {
-  await h.service.idle();
-  await drained(h.store.redis, h.store.prefix, { includeDelayed });
+  await h.service.settled({ includeDelayed });
 }
 
-describe('payment service', () => {
+describe.each<Backend>(['redis', 'memory'])('payment service over %s', (backend) => {
   it('tells the user once and moves the flow to paid when a callback confirms a success', async () => {
-    const h = harness({ backoffMs: [60_000] });
+    const h = harness(backend, { backoffMs: [60_000] });
     await h.engine.startWaiting('tg:1');
     await h.service.track('REF-PAID', telegramRoute('tg:1'));
     h.board.statuses.set('REF-PAID', 'Success');
@@ -88,7 +95,7 @@ describe('payment service', () => {
   });
 
   it('tells the user once and offers a retry when the payment was declined', async () => {
-    const h = harness();
+    const h = harness(backend);
     await h.engine.startWaiting('tg:2');
     await h.service.track('REF-DECLINED', telegramRoute('tg:2'));
     h.board.statuses.set('REF-DECLINED', 'FAILED');
@@ -104,7 +111,7 @@ describe('payment service', () => {
   });
 
   it('tells the user once that a never-answered payment is still pending after the last poll', async () => {
-    const h = harness();
+    const h = harness(backend);
     await h.engine.startWaiting('tg:3');
     await h.service.track('REF-SILENT', telegramRoute('tg:3'));
 
@@ -120,7 +127,7 @@ describe('payment service', () => {
   });
 
   it('lets the poller deliver the outcome when the callback is lost', async () => {
-    const h = harness();
+    const h = harness(backend);
     await h.engine.startWaiting('tg:4');
     await h.service.track('REF-LOST', telegramRoute('tg:4'));
     h.board.statuses.set('REF-LOST', 'successful');
@@ -134,7 +141,7 @@ describe('payment service', () => {
   });
 
   it('sends one message for duplicate, late and out-of-order callbacks', async () => {
-    const h = harness();
+    const h = harness(backend);
     await h.engine.startWaiting('tg:5');
     await h.service.track('REF-DUP', telegramRoute('tg:5'));
     h.board.statuses.set('REF-DUP', 'Success');
@@ -156,7 +163,7 @@ describe('payment service', () => {
   });
 
   it('tells nobody anything when the callback says success but the status is still pending', async () => {
-    const h = harness({ backoffMs: [60_000] });
+    const h = harness(backend, { backoffMs: [60_000] });
     await h.engine.startWaiting('tg:6');
     await h.service.track('REF-PREMATURE', telegramRoute('tg:6'));
 
@@ -170,7 +177,7 @@ describe('payment service', () => {
   });
 
   it('delivers a callback that arrived before the route was written, once the route appears', async () => {
-    const h = harness({ backoffMs: [60_000] });
+    const h = harness(backend, { backoffMs: [60_000] });
     h.board.statuses.set('REF-EARLY', 'Success');
 
     expect(await h.service.handleCallback(webhook('REF-EARLY', 'Success'))).toBe('parked');
@@ -188,7 +195,7 @@ describe('payment service', () => {
   });
 
   it('retries a notifier that failed without moving the flow twice, and tells the user once', async () => {
-    const h = harness({ failures: 2 });
+    const h = harness(backend, { failures: 2 });
     await h.engine.startWaiting('tg:8');
     await h.service.track('REF-FLAKY', telegramRoute('tg:8'));
     h.board.statuses.set('REF-FLAKY', 'completed');
@@ -203,7 +210,7 @@ describe('payment service', () => {
   });
 
   it('delivers the final outcome when the user checks again after the still-pending notice', async () => {
-    const h = harness({ backoffMs: [20] });
+    const h = harness(backend, { backoffMs: [20] });
     await h.engine.startWaiting('tg:9');
     await h.service.track('REF-SLOW', telegramRoute('tg:9'));
     await eventually('the pending notice is sent', () => h.telegram.sent.length === 1);
@@ -222,7 +229,7 @@ describe('payment service', () => {
   });
 
   it('pushes nothing once the flow has shown the user the final outcome in a turn', async () => {
-    const h = harness({ backoffMs: [20, 20] });
+    const h = harness(backend, { backoffMs: [20, 20] });
     await h.engine.startWaiting('tg:12');
     await h.service.track('REF-SEEN', telegramRoute('tg:12'));
     h.board.statuses.set('REF-SEEN', 'Success');
@@ -238,7 +245,7 @@ describe('payment service', () => {
   });
 
   it('tells the outcome of a retried payment that reuses the reference of a failed one', async () => {
-    const h = harness({ backoffMs: [60_000] });
+    const h = harness(backend, { backoffMs: [60_000] });
     await h.engine.startWaiting('tg:10');
     await h.service.track('REF-AGAIN', telegramRoute('tg:10'));
     h.board.statuses.set('REF-AGAIN', 'Failed');
@@ -252,9 +259,12 @@ describe('payment service', () => {
 
     expect(h.telegram.sent.map((m) => m.prompt.key)).toEqual(['payment.failed', 'payment.paid']);
   });
+});
 
+describe('payment service over Redis, across instances', () => {
   it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
-    const a = harness({ backoffMs: [60_000] });
+    const a = harness('redis', { backoffMs: [60_000] });
+    if (!a.store) throw new Error('the Redis harness has a store');
     const shared = { redis: a.store.redis, prefix: a.store.prefix };
     const engineB = new TestPaymentEngine(shared.redis, shared.prefix);
     const telegramB = new RecordingNotifier('telegram');

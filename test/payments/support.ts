@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { PaymentWebhook } from '../../src/api/index.js';
+import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
 import type {
   ChannelAddress,
   ChannelName,
@@ -67,15 +67,34 @@ export class RecordingNotifier implements Notifier {
   }
 }
 
+/** Where {@link TestPaymentEngine} keeps its state: Redis itself, or {@link MemoryState}. */
+export interface TestState {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+}
+
+/** A {@link TestState} in a Map, for tests without Redis. */
+export class MemoryState implements TestState {
+  private readonly values = new Map<string, string>();
+
+  async get(key: string): Promise<string | null> {
+    return this.values.get(key) ?? null;
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
 /**
  * A small TurnEngine standing in for the real one: one waiting-for-payment flow whose state lives
- * in Redis, so two engine instances over one Redis share conversations.
+ * in a {@link TestState}; over Redis, two engine instances share conversations.
  */
 export class TestPaymentEngine implements TurnEngine {
   readonly handled: Reply[] = [];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: TestState,
     private readonly prefix: string,
   ) {}
 
@@ -193,4 +212,34 @@ export async function drained(
   } finally {
     await queue.close();
   }
+}
+
+/** A motor quotation for the seeded policyholder's seeded vehicle. */
+export async function motorQuote(client: PartnerClient): Promise<string> {
+  const holders = await client.call('getIndividuals', { query: { PhoneNumber: '260971234567' } });
+  const vehicles = await client.call('searchVehicleByRegistration', {
+    query: { registrationNumber: 'AJQ 1909' },
+  });
+  const quotation = await client.call('createMotorQuotation', {
+    body: {
+      productId: 101,
+      duration: 1,
+      currency: 'ZMW',
+      startDate: '2026-03-02',
+      clientId: String(holders.data[0]?.id),
+      risks: [{ vehicleId: String(vehicles[0]?.id) }],
+    },
+  });
+  return quotation.id;
+}
+
+/** The state a session's persisted flow is in, read from any session store. */
+export async function flowState(
+  store: { read(key: string): Promise<{ readonly data: string } | undefined> },
+  sessionKey: string,
+): Promise<unknown> {
+  const stored = await store.read(sessionKey);
+  return stored
+    ? (JSON.parse(stored.data) as { snapshot: { value: unknown } }).snapshot.value
+    : undefined;
 }
