@@ -9,7 +9,6 @@ export {
 export { maskPersonalData } from './mask-personal-data.js';
 export {
   type RenderPrompt,
-  SLACK_TEXTS,
   type SlackMessage,
   toSlackMessage,
 } from './render-slack-message.js';

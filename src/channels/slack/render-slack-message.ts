@@ -5,24 +5,6 @@ import { maskPersonalData } from './mask-personal-data.js';
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
 
-/**
- * English for the channel's own message keys, used only while the catalogue lacks them (an
- * unknown key renders as the key itself). The catalogue owner adds these keys to `en.ts`.
- */
-export const SLACK_TEXTS: Readonly<Record<string, string>> = {
-  'slack.refused':
-    'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
-  'slack.usage':
-    'Usage: /insure policy <number or plate> | claim <id> | txn <reference> | ' +
-    'household <NRC> | batch <policyId> <batchId> | bordereau <policyId> | help',
-  'slack.home':
-    '*Insurance desk*\nUse `/insure` in any conversation with me:\n' +
-    '• `/insure policy <number or plate>`\n• `/insure claim <id>`\n' +
-    '• `/insure txn <reference>`\n• `/insure household <NRC>`\n' +
-    '• `/insure batch <policyId> <batchId>`\n• `/insure bordereau <policyId>`\n' +
-    'NRCs and phone numbers are masked outside direct messages.',
-};
-
 /** A file to upload next to the message (the bordereau CSV). */
 export interface SlackFile {
   readonly url: string;
@@ -65,8 +47,7 @@ function clip(text: string, max: number): string {
 
 /** Renders a single message key, with the channel's English while the catalogue lacks it. */
 export function renderKey(render: RenderPrompt, key: string, locale: string): string {
-  const text = render({ key, input: 'none', final: false }, locale).text;
-  return text === key ? (SLACK_TEXTS[key] ?? text) : text;
+  return render({ key, input: 'none', final: false }, locale).text;
 }
 
 /** True when an attachment should be uploaded as a file rather than linked. */

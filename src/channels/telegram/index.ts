@@ -5,7 +5,6 @@ export { MemoryOnceSet, type OnceSet, type OnceSetOptions, RedisOnceSet } from '
 // Rendering, exported for tests and for the channel-neutral renderer's shape.
 export {
   type RenderPrompt,
-  TELEGRAM_TEXTS,
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';

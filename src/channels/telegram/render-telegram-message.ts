@@ -5,20 +5,6 @@ import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
 
-/**
- * English for the channel's own message keys, used only while the catalogue lacks them (an
- * unknown key renders as the key itself). The catalogue owner adds these keys to `en.ts`.
- */
-export const TELEGRAM_TEXTS: Readonly<Record<string, string>> = {
-  'telegram.shareContact': 'Share my phone number',
-  'telegram.help':
-    'I can quote and sell motor and travel cover, take claims and check your cover.\n' +
-    '/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n' +
-    '/help – this message',
-  'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
-  'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
-};
-
 /** A document to send after the message (the certificate). */
 export interface TelegramDocument {
   readonly url: string;
@@ -40,8 +26,7 @@ const MAX_CALLBACK_DATA_BYTES = 64;
 
 /** Renders the text of a single message key (attachment labels, channel notices). */
 export function renderKey(render: RenderPrompt, key: string, locale: string): string {
-  const text = render({ key, input: 'none', final: false }, locale).text;
-  return text === key ? (TELEGRAM_TEXTS[key] ?? text) : text;
+  return render({ key, input: 'none', final: false }, locale).text;
 }
 
 /**

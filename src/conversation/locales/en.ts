@@ -254,6 +254,21 @@ export const en = {
     'Payment {reference} did not go through. Nothing was charged. Come back to the chat to try again.',
   'payment.outcome.pending':
     'Payment {reference} is still pending. Once you approve it, come back to the chat to check it again.',
+
+  // telegram: the channel's own notices
+  'telegram.shareContact': 'Share my phone number',
+  'telegram.help':
+    'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/help – this message',
+  'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
+  'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
+
+  // slack: the staff desk's own notices
+  'slack.refused':
+    'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
+  'slack.usage':
+    'Usage: /insure policy <number or plate> | claim <id> | txn <reference> | household <NRC> | batch <policyId> <batchId> | bordereau <policyId> | help',
+  'slack.home':
+    '*Insurance desk*\nUse `/insure` in any conversation with me:\n• `/insure policy <number or plate>`\n• `/insure claim <id>`\n• `/insure txn <reference>`\n• `/insure household <NRC>`\n• `/insure batch <policyId> <batchId>`\n• `/insure bordereau <policyId>`\nNRCs and phone numbers are masked outside direct messages.',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -2,7 +2,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createSlackChannel,
-  SLACK_TEXTS,
   type SlackChannel,
   SlackChannelError,
   signSlackRequest,
@@ -185,7 +184,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       response_type: 'ephemeral',
-      text: SLACK_TEXTS['slack.refused'],
+      text: 'slack.refused',
     });
     expect(engine.calls).toEqual([]);
   });
@@ -194,7 +193,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
     const response = await post({ body: slashCommand('policy P-1', { team_id: 'T0OTHER' }) });
     expect(response.json()).toEqual({
       response_type: 'ephemeral',
-      text: SLACK_TEXTS['slack.refused'],
+      text: 'slack.refused',
     });
     expect(engine.calls).toEqual([]);
   });
@@ -215,7 +214,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
     const response = await post({ body: slashCommand('delete everything') });
     expect(response.json()).toEqual({
       response_type: 'ephemeral',
-      text: SLACK_TEXTS['slack.usage'],
+      text: 'slack.usage',
     });
     expect(engine.calls).toEqual([]);
   });

@@ -133,7 +133,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     });
     expect(engine.calls).toEqual([]);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: expect.stringContaining('too large') });
+    expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: 'telegram.fileTooLarge' });
   });
 
   it('registers its webhook with Telegram together with the secret token', async () => {

@@ -4,7 +4,6 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createTelegramChannel,
-  TELEGRAM_TEXTS,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
 import { eventually, freePort, ScriptedEngine, silentLogger, testRender } from './test-support.js';
@@ -94,7 +93,7 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
       const [askPhone] = await botMessages(client, 1);
       expect(askPhone?.text).toBe('askPhone {"picked":"motor-quote"}');
       expect(askPhone?.reply_markup?.keyboard?.[0]?.[0]).toEqual({
-        text: TELEGRAM_TEXTS['telegram.shareContact'],
+        text: 'telegram.shareContact',
         request_contact: true,
       });
 

@@ -1,0 +1,56 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import { normaliseMsisdn } from './normalise-msisdn.js';
+import type { UssdCore, UssdResponse } from './ussd-core.js';
+
+/** The form Africa's Talking posts for every USSD step. */
+export const AfricasTalkingUssdBody = z.object({
+  sessionId: z.string().min(1).max(200),
+  serviceCode: z.string().max(50),
+  phoneNumber: z.string().min(3).max(30),
+  networkCode: z.string().max(20).optional(),
+  /** Empty on the dial; then every input so far joined by `*`. */
+  text: z.string().max(2000).default(''),
+});
+/** The form Africa's Talking posts for every USSD step. */
+export type AfricasTalkingUssdBody = z.infer<typeof AfricasTalkingUssdBody>;
+
+/** The newest input in Africa's Talking's `*`-joined history; undefined on the dial. */
+export function newestSegment(text: string): string | undefined {
+  if (text === '') return undefined;
+  const segments = text.split('*');
+  return segments[segments.length - 1] ?? '';
+}
+
+/** The text/plain body Africa's Talking expects. */
+export function toAfricasTalkingText(response: UssdResponse): string {
+  return `${response.end ? 'END' : 'CON'} ${response.text}`;
+}
+
+/** Registers `POST <path>` (default `/ussd/africastalking`): form in, `CON …`/`END …` out. */
+export function registerAfricasTalkingRoute(
+  app: FastifyInstance,
+  options: {
+    readonly core: UssdCore;
+    readonly guard: preHandlerAsyncHookHandler;
+    readonly path?: string;
+  },
+): void {
+  app.post(
+    options.path ?? '/ussd/africastalking',
+    { preHandler: options.guard },
+    async (request, reply) => {
+      const body = AfricasTalkingUssdBody.safeParse(request.body);
+      const msisdn = body.success ? normaliseMsisdn(body.data.phoneNumber) : undefined;
+      if (!body.success || msisdn === undefined) {
+        return reply.code(400).type('text/plain').send('END Invalid USSD request.');
+      }
+      const response = await options.core.handle({
+        sessionId: body.data.sessionId,
+        msisdn,
+        input: newestSegment(body.data.text),
+      });
+      return reply.type('text/plain; charset=utf-8').send(toAfricasTalkingText(response));
+    },
+  );
+}

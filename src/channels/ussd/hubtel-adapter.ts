@@ -1,0 +1,54 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import { normaliseMsisdn } from './normalise-msisdn.js';
+import type { UssdCore } from './ussd-core.js';
+
+/** The JSON Hubtel posts for every USSD step (fields we do not use are allowed through). */
+export const HubtelUssdBody = z.looseObject({
+  SessionId: z.string().min(1).max(200),
+  Mobile: z.string().min(3).max(30),
+  /** Initiation on the dial, Response for each input, Release/Timeout when the call ends. */
+  Type: z
+    .string()
+    .transform((type) => type.toLowerCase())
+    .pipe(z.enum(['initiation', 'response', 'release', 'timeout'])),
+  /** The dial string on initiation, then only the newest input. */
+  Message: z.string().max(2000).default(''),
+  ServiceCode: z.string().max(50).optional(),
+  Operator: z.string().max(50).optional(),
+});
+/** The JSON Hubtel posts for every USSD step. */
+export type HubtelUssdBody = z.infer<typeof HubtelUssdBody>;
+
+/** Registers `POST <path>` (default `/ussd/hubtel`): Hubtel JSON in, `{Type, Message}` out. */
+export function registerHubtelRoute(
+  app: FastifyInstance,
+  options: {
+    readonly core: UssdCore;
+    readonly guard: preHandlerAsyncHookHandler;
+    readonly path?: string;
+  },
+): void {
+  app.post(
+    options.path ?? '/ussd/hubtel',
+    { preHandler: options.guard },
+    async (request, reply) => {
+      const body = HubtelUssdBody.safeParse(request.body);
+      const msisdn = body.success ? normaliseMsisdn(body.data.Mobile) : undefined;
+      if (!body.success || msisdn === undefined) {
+        return reply.code(400).send({ Type: 'Release', Message: 'Invalid USSD request.' });
+      }
+      const { Type, Message, SessionId } = body.data;
+      if (Type === 'release' || Type === 'timeout') {
+        // The caller hung up; the conversation stays in the session for a later dial.
+        return reply.send({ Type: 'Release', Message: '' });
+      }
+      const response = await options.core.handle({
+        sessionId: SessionId,
+        msisdn,
+        input: Type === 'initiation' ? undefined : Message,
+      });
+      return reply.send({ Type: response.end ? 'Release' : 'Response', Message: response.text });
+    },
+  );
+}

@@ -1,0 +1,38 @@
+// USSD: gateway adapters over one core (for src/server), the caller's state, the SMS notifier
+// (for src/payments' wiring), and the screen layout (for the simulator and tests).
+
+export {
+  AfricasTalkingUssdBody,
+  newestSegment,
+  registerAfricasTalkingRoute,
+  toAfricasTalkingText,
+} from './africastalking-adapter.js';
+export { HubtelUssdBody, registerHubtelRoute } from './hubtel-adapter.js';
+export { normaliseMsisdn } from './normalise-msisdn.js';
+export {
+  AfricasTalkingSmsResponse,
+  createSmsNotifier,
+  SmsDeliveryError,
+  type SmsDeliveryErrorCode,
+  type SmsNotifierOptions,
+} from './sms-notifier.js';
+export {
+  createUssdCore,
+  type EngineSessionView,
+  type RenderPrompt,
+  type UssdCore,
+  type UssdCoreOptions,
+  type UssdRequest,
+  type UssdResponse,
+  ussdInputToReply,
+  ussdSessionKey,
+} from './ussd-core.js';
+export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
+export { USSD_MESSAGES, type UssdMessages, ussdMessages } from './ussd-messages.js';
+export { type RenderedPrompt, toUssdScreens, USSD_MAX_CHARS } from './ussd-screens.js';
+export {
+  createMemoryUssdStateStore,
+  createRedisUssdStateStore,
+  UssdState,
+  type UssdStateStore,
+} from './ussd-state-store.js';

@@ -1,0 +1,129 @@
+import { request } from 'undici';
+import { z } from 'zod';
+import type { Prompt } from '../../conversation/prompt.js';
+import type { ChannelAddress } from '../../conversation/turn-engine.js';
+import type { Notifier } from '../../payments/notifier.js';
+import type { RenderPrompt } from './ussd-core.js';
+
+/** Africa's Talking's answer to a send: one entry per recipient, `statusCode` 101 when sent. */
+export const AfricasTalkingSmsResponse = z.object({
+  SMSMessageData: z.object({
+    Message: z.string().optional(),
+    Recipients: z.array(
+      z.looseObject({
+        statusCode: z.number(),
+        number: z.string().optional(),
+        status: z.string().optional(),
+        messageId: z.string().optional(),
+      }),
+    ),
+  }),
+});
+/** Africa's Talking's answer to a send. */
+export type AfricasTalkingSmsResponse = z.infer<typeof AfricasTalkingSmsResponse>;
+
+/** Why an SMS was not sent. */
+export type SmsDeliveryErrorCode =
+  | 'SMS_HTTP_ERROR'
+  | 'SMS_NETWORK_ERROR'
+  | 'SMS_REJECTED'
+  | 'SMS_BAD_RESPONSE';
+
+/** Raised when the SMS provider did not accept a message. */
+export class SmsDeliveryError extends Error {
+  override readonly name = 'SmsDeliveryError';
+  readonly code: SmsDeliveryErrorCode;
+  /** HTTP status or the provider's per-recipient status code, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(
+    code: SmsDeliveryErrorCode,
+    message: string,
+    options: { status?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+  }
+}
+
+/** Options of {@link createSmsNotifier}. */
+export interface SmsNotifierOptions {
+  /** The full messaging endpoint, e.g. `https://api.africastalking.com/version1/messaging`. */
+  readonly url: string;
+  readonly apiKey: string;
+  readonly username: string;
+  /** Sender id or short code; the provider's default when omitted. */
+  readonly from?: string | undefined;
+  readonly render: RenderPrompt;
+  /** Per-request time limit. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+}
+
+const SENT = 101;
+
+/** The Notifier for USSD users: an SMS through Africa's Talking's messaging API. */
+export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return {
+    channel: 'ussd',
+    async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+      const rendered = options.render(prompt, address.locale);
+      const links = (prompt.attachments ?? []).map((attachment) => attachment.url);
+      const message = [rendered.text, ...links].join('\n');
+      const form = new URLSearchParams({
+        username: options.username,
+        to: `+${address.address.replace(/^\+/, '')}`,
+        message,
+      });
+      if (options.from) form.set('from', options.from);
+
+      let status: number;
+      let payload: unknown;
+      try {
+        const response = await request(options.url, {
+          method: 'POST',
+          headers: {
+            apiKey: options.apiKey,
+            accept: 'application/json',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: form.toString(),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        status = response.statusCode;
+        payload = await response.body.json().catch(() => undefined);
+      } catch (error) {
+        throw new SmsDeliveryError('SMS_NETWORK_ERROR', 'the SMS provider could not be reached', {
+          cause: error,
+        });
+      }
+      if (status < 200 || status >= 300) {
+        throw new SmsDeliveryError('SMS_HTTP_ERROR', `the SMS provider answered ${status}`, {
+          status,
+        });
+      }
+      const parsed = AfricasTalkingSmsResponse.safeParse(payload);
+      if (!parsed.success) {
+        throw new SmsDeliveryError(
+          'SMS_BAD_RESPONSE',
+          'the SMS provider sent an unexpected answer',
+          {
+            cause: parsed.error,
+          },
+        );
+      }
+      const recipient = parsed.data.SMSMessageData.Recipients[0];
+      if (recipient?.statusCode !== SENT) {
+        throw new SmsDeliveryError(
+          'SMS_REJECTED',
+          `the SMS provider refused the message (${recipient?.status ?? 'no recipient'})`,
+          {
+            ...(recipient ? { status: recipient.statusCode } : {}),
+          },
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
+const optionalString = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().min(1).optional(),
+);
+const optionalUrl = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.url().optional(),
+);
+/** A comma-separated list; blanks dropped. */
+const commaList = z.preprocess(
+  (value) => (typeof value === 'string' ? value : ''),
+  z.string().transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  ),
+);
+
+/**
+ * The environment insurechat reads, validated once at start-up. Every variable is optional: the
+ * embedded defaults run the sandbox insurer, in-memory sessions and port 3000.
+ */
+export const EnvSchema = z.object({
+  PORT: z.preprocess(
+    (value) => (value === undefined || value === '' ? 3000 : value),
+    z.coerce
+      .number({ error: 'must be a port number (0 to 65535)' })
+      .int({ error: 'must be a port number (0 to 65535)' })
+      .min(0, { error: 'must be a port number (0 to 65535)' })
+      .max(65_535, { error: 'must be a port number (0 to 65535)' }),
+  ),
+  /** Interface to bind; all interfaces by default so a container's port mapping works. */
+  HOST: optionalString,
+  REDIS_URL: optionalUrl,
+  PARTNER_API_URL: optionalUrl,
+  PARTNER_API_KEY: optionalString,
+  USSD_GATEWAY_SECRET: optionalString,
+  USSD_ALLOWED_IPS: commaList,
+  /** The short code the simulator dials; gateways send their own. */
+  USSD_SERVICE_CODE: z.preprocess(
+    (value) => (value === undefined || value === '' ? '*384*4628#' : value),
+    z.string().regex(/^[*#0-9]+$/, 'a short code of digits, * and #'),
+  ),
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_WEBHOOK_SECRET: optionalString,
+  SLACK_BOT_TOKEN: optionalString,
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: optionalString,
+  SLACK_ALLOWED_USERS: commaList,
+  PAYMENT_CALLBACK_SECRET: optionalString,
+  SMS_API_URL: optionalUrl,
+  SMS_API_KEY: optionalString,
+  SMS_USERNAME: optionalString,
+  SMS_FROM: optionalString,
+  FILES_DIR: optionalString,
+  FILES_SIGNING_SECRET: optionalString,
+  LOG_LEVEL: z.preprocess(
+    (value) => (value === undefined || value === '' ? 'info' : value),
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  ),
+  PUBLIC_URL: optionalUrl,
+  /**
+   * Which proxies may set X-Forwarded-For (fastify `trustProxy`): `true` or comma-separated
+   * addresses/CIDRs. Unset trusts none, so the USSD allow-list sees the socket's address.
+   */
+  TRUST_PROXY: optionalString,
+  NODE_ENV: z.preprocess(
+    (value) => (value === undefined || value === '' ? 'development' : value),
+    z.enum(['development', 'test', 'production']),
+  ),
+});
+/** The validated environment, variable by variable. */
+export type Env = z.infer<typeof EnvSchema>;
+
+/** What the server runs with: the environment in shape, secrets filled in. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly nodeEnv: Env['NODE_ENV'];
+  readonly logLevel: Env['LOG_LEVEL'];
+  /** Where the outside world reaches this server (webhooks, signed file URLs); local URL if unset. */
+  readonly publicUrl: string | undefined;
+  /** fastify `trustProxy`: false unless TRUST_PROXY names the proxies in front of us. */
+  readonly trustProxy: boolean | string;
+  /** Unset → in-memory sessions. */
+  readonly redisUrl: string | undefined;
+  /** Unset URL → the embedded sandbox insurer. */
+  readonly partnerApi: { readonly url: string | undefined; readonly apiKey: string | undefined };
+  readonly ussd: {
+    readonly gatewaySecret: string;
+    readonly allowedIps: readonly string[];
+    readonly serviceCode: string;
+  };
+  /** Present when `TELEGRAM_BOT_TOKEN` is set. */
+  readonly telegram: { readonly botToken: string; readonly webhookSecret: string } | undefined;
+  /** Present when `SLACK_BOT_TOKEN` is set. */
+  readonly slack:
+    | {
+        readonly botToken: string;
+        readonly signingSecret: string | undefined;
+        readonly appToken: string | undefined;
+        readonly allowedUsers: readonly string[];
+      }
+    | undefined;
+  readonly payments: { readonly callbackSecret: string };
+  /** Unset URL → the embedded sandbox's SMS endpoint. */
+  readonly sms: {
+    readonly url: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly username: string;
+    readonly from: string | undefined;
+  };
+  readonly files: { readonly dir: string | undefined; readonly signingSecret: string };
+}
+
+/** One problem with one variable. */
+export interface ConfigIssue {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/** Raised when the environment cannot start the server; the message names every variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'CONFIG_INVALID';
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[], options?: { cause?: unknown }) {
+    super(
+      `Configuration is invalid:\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n')}`,
+      options,
+    );
+    this.issues = issues;
+  }
+}
+
+/** The result of {@link loadConfig}: the config and which secrets were made up for this run. */
+export interface LoadedConfig {
+  readonly config: Config;
+  /** Variables that were unset and got a random value; printed once for local use. */
+  readonly generated: readonly { readonly variable: string; readonly value: string }[];
+}
+
+function generateSecret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * Validates the environment and fills in defaults. Unset secrets are generated (outside
+ * production); with `NODE_ENV=production` each enabled channel's secret must be set.
+ * Throws {@link ConfigError}; never includes a secret's value in the message.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+): LoadedConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? 'environment'),
+        message: issue.message,
+      })),
+      { cause: parsed.error },
+    );
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const telegramToken = e.TELEGRAM_BOT_TOKEN;
+  const slackToken = e.SLACK_BOT_TOKEN;
+  const telegramOn = telegramToken !== undefined;
+  const slackOn = slackToken !== undefined;
+
+  const missing: ConfigIssue[] = [];
+  const required = (variable: keyof Env, why: string): void => {
+    if (e[variable] === undefined) missing.push({ variable, message: `must be set ${why}` });
+  };
+  if (production) {
+    const inProduction = 'when NODE_ENV=production';
+    required('USSD_GATEWAY_SECRET', inProduction);
+    required('PAYMENT_CALLBACK_SECRET', inProduction);
+    required('FILES_SIGNING_SECRET', `${inProduction} (signed file URLs must survive restarts)`);
+    if (telegramOn)
+      required('TELEGRAM_WEBHOOK_SECRET', `${inProduction} and TELEGRAM_BOT_TOKEN is set`);
+  }
+  if (slackOn && e.SLACK_APP_TOKEN === undefined) {
+    // Slack issues the signing secret; one made up here could never verify a request.
+    required('SLACK_SIGNING_SECRET', 'when SLACK_BOT_TOKEN is set without SLACK_APP_TOKEN');
+  }
+  if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
+  if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
+  if (missing.length > 0) throw new ConfigError(missing);
+
+  const generated: { variable: string; value: string }[] = [];
+  const secret = (variable: keyof Env, value: string | undefined): string => {
+    if (value !== undefined) return value;
+    const made = generateSecret();
+    generated.push({ variable, value: made });
+    return made;
+  };
+
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST ?? '0.0.0.0',
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    redisUrl: e.REDIS_URL,
+    partnerApi: { url: e.PARTNER_API_URL, apiKey: e.PARTNER_API_KEY },
+    ussd: {
+      gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),
+      allowedIps: e.USSD_ALLOWED_IPS,
+      serviceCode: e.USSD_SERVICE_CODE,
+    },
+    telegram:
+      telegramToken !== undefined
+        ? {
+            botToken: telegramToken,
+            webhookSecret: secret('TELEGRAM_WEBHOOK_SECRET', e.TELEGRAM_WEBHOOK_SECRET),
+          }
+        : undefined,
+    slack:
+      slackToken !== undefined
+        ? {
+            botToken: slackToken,
+            signingSecret: e.SLACK_SIGNING_SECRET,
+            appToken: e.SLACK_APP_TOKEN,
+            allowedUsers: e.SLACK_ALLOWED_USERS,
+          }
+        : undefined,
+    payments: { callbackSecret: secret('PAYMENT_CALLBACK_SECRET', e.PAYMENT_CALLBACK_SECRET) },
+    sms: {
+      url: e.SMS_API_URL,
+      apiKey: e.SMS_API_KEY,
+      username: e.SMS_USERNAME ?? 'sandbox',
+      from: e.SMS_FROM,
+    },
+    files: {
+      dir: e.FILES_DIR,
+      signingSecret: secret('FILES_SIGNING_SECRET', e.FILES_SIGNING_SECRET),
+    },
+  };
+  return { config, generated };
+}
+
+/** TRUST_PROXY as fastify takes it: a boolean, or a comma-separated list of addresses/CIDRs. */
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value;
+}

@@ -1,0 +1,37 @@
+import type { Config } from './config.js';
+import type { ServerInfo } from './create-server.js';
+
+/**
+ * The start-up banner: what runs and where (simulator, sandbox, channels, sessions), and the
+ * secrets generated for this run so a local gateway or test can use them.
+ */
+export function describeServer(
+  info: ServerInfo,
+  config: Config,
+  url: string,
+  generated: readonly { readonly variable: string; readonly value: string }[],
+): string {
+  const lines = [`insurechat is running at ${url}`];
+  if (info.channels.includes('web'))
+    lines.push(`  USSD simulator:   ${url}/  (open it in a browser)`);
+  lines.push(
+    `  insurer:          ${info.sandboxUrl ? `embedded sandbox at ${info.sandboxUrl}` : (config.partnerApi.url ?? 'not configured')}`,
+  );
+  lines.push(
+    `  sessions:         ${info.sessions === 'redis' ? 'Redis' : 'in memory (set REDIS_URL for Redis)'}`,
+  );
+  lines.push(`  channels:         ${info.channels.join(', ')}`);
+  lines.push(`  USSD gateway:     POST ${url}/ussd/africastalking, POST ${url}/ussd/hubtel`);
+  if (info.channels.includes('telegram'))
+    lines.push(`  Telegram webhook: POST ${url}/telegram/webhook`);
+  if (info.channels.includes('slack'))
+    lines.push(
+      `  Slack:            ${config.slack?.appToken ? 'Socket Mode' : `POST ${url}/slack/events`}`,
+    );
+  lines.push(`  health:           ${url}/healthz  ${url}/readyz  ${url}/metrics`);
+  if (generated.length > 0) {
+    lines.push('', 'Generated for this run (set them to keep them across restarts):');
+    for (const { variable, value } of generated) lines.push(`  ${variable}=${value}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,51 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** The Prometheus registry served at `GET /metrics`; its own, so tests and libraries do not collide. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+/**
+ * Counters and histograms other parts increment. Labels stay low-cardinality: channel, flow id,
+ * outcome or operation name — never a session key, phone number or reference.
+ */
+export const metrics = {
+  /** One per turn the engine answered. */
+  turns: new Counter({
+    name: 'insurechat_turns_total',
+    help: 'Turns answered, by channel and flow.',
+    labelNames: ['channel', 'flow'] as const,
+    registers: [metricsRegistry],
+  }),
+  /** Time from a Reply arriving to its Prompt being ready. */
+  turnLatency: new Histogram({
+    name: 'insurechat_turn_duration_seconds',
+    help: 'Turn latency in seconds, by channel and flow.',
+    labelNames: ['channel', 'flow'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15],
+    registers: [metricsRegistry],
+  }),
+  /** Payment outcomes delivered to users: paid, failed, pending (gave up waiting). */
+  payments: new Counter({
+    name: 'insurechat_payments_total',
+    help: 'Payments by final outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
+  /** Failed calls to the insurer, by operation and kind (http status class, network, schema). */
+  upstreamErrors: new Counter({
+    name: 'insurechat_upstream_errors_total',
+    help: 'Partner API calls that failed, by operation and kind.',
+    labelNames: ['operation', 'kind'] as const,
+    registers: [metricsRegistry],
+  }),
+  /** Requests a channel refused (bad secret, IP not allowed, bad signature). */
+  rejectedRequests: new Counter({
+    name: 'insurechat_rejected_requests_total',
+    help: 'Inbound requests refused by authentication, by channel and reason.',
+    labelNames: ['channel', 'reason'] as const,
+    registers: [metricsRegistry],
+  }),
+};
+
+/** The shape of {@link metrics}, for parts that take it as a dependency. */
+export type Metrics = typeof metrics;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSmsNotifier, SmsDeliveryError } from '../../../src/channels/ussd/index.js';
+import { renderPrompt } from '../../../src/conversation/index.js';
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+
+let sandbox: Sandbox;
+let messagingUrl: string;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ seed: false });
+  const { origin } = await sandbox.listen(0);
+  messagingUrl = `${origin}/version1/messaging`;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const address = { channel: 'ussd' as const, address: '260971234567', locale: 'en' };
+
+describe('createSmsNotifier', () => {
+  it("sends the rendered Prompt and its links through Africa's Talking's messaging API", async () => {
+    const notifier = createSmsNotifier({
+      url: messagingUrl,
+      apiKey: sandbox.apiKey,
+      username: 'sandbox',
+      from: 'INSURE',
+      render: renderPrompt,
+    });
+    await notifier.notify(address, {
+      key: 'engine.goodbye',
+      input: 'none',
+      final: true,
+      attachments: [{ kind: 'link', url: 'https://files.example/cert.pdf', label: 'certificate' }],
+    });
+    const [sms] = sandbox.smsOutbox.list('0971234567');
+    expect(sms?.to).toBe('+260971234567');
+    expect(sms?.from).toBe('INSURE');
+    expect(sms?.message).toContain('Thank you for using our service.');
+    expect(sms?.message).toContain('https://files.example/cert.pdf');
+  });
+
+  it('throws SmsDeliveryError when the provider refuses the request', async () => {
+    const notifier = createSmsNotifier({
+      url: messagingUrl,
+      apiKey: '',
+      username: 'sandbox',
+      render: renderPrompt,
+    });
+    const sending = notifier.notify(address, { key: 'engine.goodbye', input: 'none', final: true });
+    await expect(sending).rejects.toBeInstanceOf(SmsDeliveryError);
+    await expect(sending).rejects.toMatchObject({ code: 'SMS_HTTP_ERROR', status: 401 });
+  });
+
+  it('throws SmsDeliveryError when the provider cannot be reached', async () => {
+    const notifier = createSmsNotifier({
+      url: 'http://127.0.0.1:9/version1/messaging',
+      apiKey: 'k',
+      username: 'sandbox',
+      render: renderPrompt,
+      timeoutMs: 1000,
+    });
+    await expect(
+      notifier.notify(address, { key: 'engine.goodbye', input: 'none', final: true }),
+    ).rejects.toMatchObject({ name: 'SmsDeliveryError', code: 'SMS_NETWORK_ERROR' });
+  });
+});

@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
+
+let harness: TestServer;
+let counter = 0;
+
+beforeAll(async () => {
+  harness = await startTestServer();
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+/** A fresh caller: its own number and gateway session ids. */
+function caller() {
+  counter += 1;
+  const phone = `+26096${String(Date.now() % 10_000_000).padStart(7, '0')}`.slice(0, 13);
+  const number = `${phone.slice(0, -2)}${String(counter).padStart(2, '0')}`;
+  let session = `${number}-${counter}-a`;
+  let history: string[] = [];
+  const post = async (text: string, secret: string | null = GATEWAY_SECRET) => {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (secret !== null) headers['x-ussd-secret'] = secret;
+    const response = await fetch(`${harness.url}/ussd/africastalking`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams({
+        sessionId: session,
+        serviceCode: '*384*4628#',
+        phoneNumber: number,
+        networkCode: '64501',
+        text,
+      }),
+    });
+    return { status: response.status, body: await response.text() };
+  };
+  return {
+    number,
+    /** Dials: a new gateway session with empty text. */
+    async dial() {
+      history = [];
+      return (await post('')).body;
+    },
+    /** Types one input; Africa's Talking sends the whole history joined by `*`. */
+    async send(input: string) {
+      history.push(input);
+      return (await post(history.join('*'))).body;
+    },
+    /** The call drops: the next dial comes in a new gateway session. */
+    drop() {
+      session = `${session}x`;
+    },
+    post,
+  };
+}
+
+describe("USSD over Africa's Talking, through the engine, Redis and the sandbox", () => {
+  it('answers a dial with the entry menu as CON text with numbered choices', async () => {
+    const phone = caller();
+    const screen = await phone.dial();
+    expect(screen).toMatch(/^CON /);
+    expect(screen).toContain('1. Motor insurance');
+    expect(screen).toContain('3. My cover');
+  });
+
+  it('uses only the newest input of the history and maps digits to choices', async () => {
+    const phone = caller();
+    await phone.dial();
+    expect(await phone.send('1')).toContain('Motor insurance:');
+    expect(await phone.send('1')).toContain('Choose cover:');
+  });
+
+  it('goes back one screen on 0', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    await phone.send('1');
+    const back = await phone.send('0');
+    expect(back).toMatch(/^CON Motor insurance:/);
+  });
+
+  it('accepts an NRC typed as 9 digits on the keypad', async () => {
+    const phone = caller();
+    await phone.dial();
+    expect(await phone.send('3')).toContain('NRC');
+    const found = await phone.send('123456101');
+    expect(found).toMatch(/^CON Cover found/);
+  });
+
+  it('pages a screen over 182 characters with 98 More and 0 Back', async () => {
+    const sandbox = harness.server.sandbox;
+    if (!sandbox) throw new Error('the test server runs the embedded sandbox');
+    // A household whose principal has a long name makes the cover screen longer than one page.
+    const seeded = sandbox.state.households.get('123456/10/1') as
+      | (Record<string, unknown> & { client: Record<string, unknown> })
+      | undefined;
+    if (!seeded) throw new Error('the sandbox seed has a household');
+    const longName =
+      'Chanda Mwansa Mutale Mulenga-Kapembwa Bwalya Chileshe Nkandu Mwewa Kabwe Mumba Chisanga Lungu Tembo Phiri Zulu';
+    sandbox.state.households.set('654321/10/1', {
+      ...seeded,
+      client: { ...seeded.client, idNumber: '654321/10/1', fullName: longName },
+    } as unknown as Parameters<typeof sandbox.state.households.set>[1]);
+
+    const phone = caller();
+    await phone.dial();
+    await phone.send('3');
+    await phone.send('654321101');
+    const first = await phone.send('1');
+    expect(first).toMatch(/^CON /);
+    expect(first.length - 4).toBeLessThanOrEqual(182);
+    expect(first.endsWith('98 More')).toBe(true);
+
+    const second = await phone.send('98');
+    expect(second.length - 4).toBeLessThanOrEqual(182);
+    expect(second).toContain('0 Back');
+    expect(second).not.toBe(first);
+
+    expect(await phone.send('0')).toBe(first);
+  });
+
+  it('offers Continue after a dropped call and continues where it stopped', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    const before = await phone.send('1');
+    phone.drop();
+
+    const offer = await phone.dial();
+    expect(offer).toMatch(/^CON /);
+    expect(offer).toContain('1. Continue');
+    expect(offer).toContain('2. Start again');
+    expect(await phone.send('1')).toBe(before);
+    // The conversation goes on from there.
+    expect(await phone.send('1')).toContain('number plate');
+  });
+
+  it('starts again from the entry menu after a dropped call when asked', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    phone.drop();
+    await phone.dial();
+    const fresh = await phone.send('2');
+    expect(fresh).toMatch(/^CON Welcome/);
+    // The old conversation is gone, and an entry menu alone is not worth a "Continue".
+    phone.drop();
+    expect(await phone.dial()).toMatch(/^CON Welcome/);
+    expect(await phone.send('1')).toContain('Motor insurance:');
+  });
+
+  it('rejects a request with a wrong secret with 401 and without effect', async () => {
+    const phone = caller();
+    const forged = await phone.post('', 'not-the-secret');
+    expect(forged.status).toBe(401);
+    expect(forged.body).not.toContain('Welcome');
+    const missing = await phone.post('', null);
+    expect(missing.status).toBe(401);
+    // Nothing was started for that phone: a real dial gets the entry menu, not "Continue".
+    expect(await phone.dial()).toMatch(/^CON Welcome/);
+  });
+
+  it('accepts the secret as a ?secret= query parameter', async () => {
+    const response = await fetch(
+      `${harness.url}/ussd/africastalking?secret=${encodeURIComponent(GATEWAY_SECRET)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          sessionId: 'query-secret',
+          serviceCode: '*384#',
+          phoneNumber: '+260955000001',
+          text: '',
+        }),
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^CON Welcome/);
+  });
+
+  it('answers a malformed request with 400 and an END line', async () => {
+    const response = await fetch(`${harness.url}/ussd/africastalking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({ sessionId: 'x', phoneNumber: 'not a phone', text: '' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/^END /);
+  });
+});
+
+describe('USSD over Hubtel', () => {
+  const hubtel = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${harness.url}/ussd/hubtel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ussd-secret': GATEWAY_SECRET },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { Type: string; Message: string },
+    };
+  };
+
+  it('answers initiation and responses with Response screens and the release with Release', async () => {
+    const base = { SessionId: `hub-${Date.now()}`, Mobile: '233244000111', ServiceCode: '*384#' };
+    const first = await hubtel({ ...base, Type: 'Initiation', Message: '*384#' });
+    expect(first.body.Type).toBe('Response');
+    expect(first.body.Message).toContain('1. Motor insurance');
+    const second = await hubtel({ ...base, Type: 'Response', Message: '1' });
+    expect(second.body.Message).toContain('Motor insurance:');
+    const released = await hubtel({ ...base, Type: 'Release', Message: '' });
+    expect(released.body.Type).toBe('Release');
+  });
+
+  it('rejects Hubtel requests with a wrong secret', async () => {
+    const response = await fetch(`${harness.url}/ussd/hubtel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ussd-secret': 'wrong' },
+      body: JSON.stringify({
+        SessionId: 'h',
+        Mobile: '260955000002',
+        Type: 'Initiation',
+        Message: '',
+      }),
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('USSD gateway allow-list', () => {
+  it('refuses a gateway address outside USSD_ALLOWED_IPS with 403', async () => {
+    const fenced = await startTestServer({ USSD_ALLOWED_IPS: '10.9.9.9' });
+    try {
+      const response = await fetch(`${fenced.url}/ussd/africastalking`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-ussd-secret': GATEWAY_SECRET,
+        },
+        body: new URLSearchParams({
+          sessionId: 'ip',
+          serviceCode: '*1#',
+          phoneNumber: '+260955000003',
+          text: '',
+        }),
+      });
+      expect(response.status).toBe(403);
+    } finally {
+      await fenced.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toUssdScreens, USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
+
+const word = fc.string({
+  minLength: 1,
+  maxLength: 30,
+  unit: fc.constantFrom(...'abcdefghij KLMNOP0123456789.,:/-'),
+});
+const text = fc
+  .array(
+    fc.array(word, { minLength: 1, maxLength: 20 }).map((words) => words.join(' ')),
+    {
+      minLength: 1,
+      maxLength: 8,
+    },
+  )
+  .map((lines) => lines.join('\n'));
+const choices = fc.array(
+  fc.record({ id: fc.uuid(), label: fc.string({ minLength: 1, maxLength: 60 }) }),
+  { maxLength: 30 },
+);
+
+/** The screens with their paging footers removed, joined back together. */
+function content(screens: string[]): string {
+  return screens
+    .map((screen) =>
+      screen
+        .split('\n')
+        .filter((line) => line !== '98 More' && line !== '0 Back')
+        .join('\n'),
+    )
+    .join('\n');
+}
+
+describe('toUssdScreens', () => {
+  it('keeps a prompt that fits on one screen as it is, with numbered choices', () => {
+    const screens = toUssdScreens(
+      {
+        text: 'Choose cover',
+        choices: [
+          { id: 'tp', label: 'Third Party' },
+          { id: 'comp', label: 'Comprehensive' },
+        ],
+      },
+      'en',
+    );
+    expect(screens).toEqual(['Choose cover\n1. Third Party\n2. Comprehensive']);
+  });
+
+  it('pages a long list with 98 More and 0 Back, numbering choices across pages', () => {
+    const list = Array.from({ length: 20 }, (_, index) => ({
+      id: `p${index}`,
+      label: `Product number ${index + 1}`,
+    }));
+    const screens = toUssdScreens({ text: 'Pick a product', choices: list }, 'en');
+    expect(screens.length).toBeGreaterThan(1);
+    expect(screens[0]?.endsWith('98 More')).toBe(true);
+    expect(screens[0]).not.toContain('0 Back');
+    expect(screens.at(-1)?.endsWith('0 Back')).toBe(true);
+    expect(screens.at(-1)).not.toContain('98 More');
+    expect(screens.at(-1)).toContain('20. Product number 20');
+  });
+
+  it('never exceeds 182 characters on a screen, footer included, and loses nothing', () => {
+    fc.assert(
+      fc.property(text, choices, (body, list) => {
+        const screens = toUssdScreens({ text: body, choices: list }, 'en');
+        for (const screen of screens) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+        // Paging only breaks lines at spaces (or inside a word longer than a screen): with the
+        // whitespace taken out, the screens hold exactly the text and the numbered choices.
+        const expected = [
+          body,
+          ...list.map((choice, index) => `${index + 1}. ${choice.label}`),
+        ].join('');
+        expect(content(screens).replace(/\s+/g, '')).toBe(expected.replace(/\s+/g, ''));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,117 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/test-server.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+let harness: TestServer;
+let context: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  harness = await startTestServer();
+  profile = await mkdtemp(join(tmpdir(), 'insurechat-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await harness?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+/** What a customer types on each screen of the motor purchase, chosen by what the screen asks. */
+const ANSWERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Welcome/, '1'],
+  [/^Motor insurance:/, '1'],
+  [/^Choose cover/, '1'],
+  [/number plate/i, `BCA ${1000 + Math.floor(Math.random() * 8999)}`],
+  [/make/i, 'Toyota'],
+  [/model/i, 'Corolla'],
+  [/Year of manufacture/i, '2015'],
+  [/Vehicle use/i, '1'],
+  [/Chassis/i, 'CH123456'],
+  [/Engine number/i, 'EN123456'],
+  [/Choose a period/i, '1'],
+  [/mobile number/i, '1'],
+  [/NRC/, '479974111'],
+  [/first name/i, 'Mwila'],
+  [/last name|surname/i, 'Banda'],
+  [/e-?mail/i, 'mwila@example.com'],
+  [/Correct\?/, '1'],
+  [/Pay with/i, '1'],
+  [/Confirm|Pay ZMW/i, '1'],
+];
+
+async function screenText(page: Page): Promise<string> {
+  return (await page.getByTestId('ussd-screen').textContent()) ?? '';
+}
+
+describe('the web USSD simulator in a browser', () => {
+  it('dials, buys a motor policy with a success test number and shows the confirmation SMS', async () => {
+    const page = await context.newPage();
+    await page.goto(`${harness.url}/`);
+    await expect.poll(() => page.getByTestId('phone-number').inputValue()).toBe('0971234567');
+    expect(await page.getByTestId('test-number').count()).toBeGreaterThanOrEqual(4);
+
+    await page.getByTestId('dial-button').click();
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'))
+      .toBe('active');
+
+    const seen: string[] = [];
+    for (let step = 0; step < 30; step += 1) {
+      const text = await screenText(page);
+      seen.push(text);
+      if (/Approve .* on your phone|will tell you when it is paid/i.test(text)) break;
+      const answer = ANSWERS.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
+      if (answer === undefined)
+        throw new Error(`no answer for screen:\n${text}\nafter:\n${seen.join('\n---\n')}`);
+      await page.getByTestId('reply-input').fill(answer);
+      await page.getByTestId('send-button').click();
+      // The next screen is there once it differs and the phone takes input again.
+      await expect
+        .poll(
+          async () =>
+            (await screenText(page)) !== text &&
+            (await page.getByTestId('send-button').isEnabled()),
+        )
+        .toBe(true);
+    }
+    expect(seen.at(-1)).toMatch(/Approve|paid/i);
+
+    // The sandbox settles the payment, calls the server back, and the outcome goes out by SMS.
+    const sms = page.getByTestId('sms-message');
+    await expect.poll(() => sms.count(), { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+    const message = (await sms.first().textContent()) ?? '';
+    expect(message).not.toMatch(/did not go through/i);
+    expect(message).toMatch(/policy|paid/i);
+    // The certificate link in the SMS is a signed URL this server serves.
+    const href = await sms.first().locator('a').first().getAttribute('href');
+    expect(href).toContain('/files/');
+    const certificate = await fetch(href ?? '');
+    expect(certificate.status).toBe(200);
+    expect(certificate.headers.get('content-type')).toBe('application/pdf');
+
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({
+      path: join(ARTIFACTS, 'simulator-motor-purchase.png'),
+      fullPage: true,
+    });
+  }, 90_000);
+});

@@ -1,0 +1,136 @@
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileStore, type FileStore, registerFileRoutes } from '../../src/files/index.js';
+
+const stores: FileStore[] = [];
+let clock = 1_700_000_000_000;
+
+async function setup() {
+  const store = await createFileStore({
+    signingSecret: 'test-signing-secret',
+    publicUrl: 'http://files.test',
+    now: () => clock,
+  });
+  stores.push(store);
+  const app = Fastify();
+  registerFileRoutes(app, store);
+  return { store, app };
+}
+
+/** The path and query of a signed URL, for fastify's inject. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+afterEach(async () => {
+  clock = 1_700_000_000_000;
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+describe('FileStore', () => {
+  it('serves a stored buffer to the holder of its signed URL', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Buffer.from('%PDF-1.4 claim form'), {
+      contentType: 'application/pdf',
+      fileName: 'claim.pdf',
+    });
+    const url = store.signedUrl(id, 60);
+    expect(url.startsWith('http://files.test/files/')).toBe(true);
+
+    const response = await app.inject({ method: 'GET', url: pathOf(url) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.body).toBe('%PDF-1.4 claim form');
+  });
+
+  it('stores a stream', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Readable.from([Buffer.from('photo '), Buffer.from('bytes')]), {
+      contentType: 'image/jpeg',
+      fileName: 'car.jpg',
+    });
+    const response = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(id)) });
+    expect(response.body).toBe('photo bytes');
+  });
+
+  it('refuses a URL whose signature was altered with 403', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Buffer.from('x'), {
+      contentType: 'text/plain',
+      fileName: 'x.txt',
+    });
+    const url = new URL(store.signedUrl(id, 60));
+    url.searchParams.set('sig', `${url.searchParams.get('sig')?.slice(0, -2)}AA`);
+    const response = await app.inject({ method: 'GET', url: pathOf(url.toString()) });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('refuses a URL whose expiry was pushed out with 403', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Buffer.from('x'), {
+      contentType: 'text/plain',
+      fileName: 'x.txt',
+    });
+    const url = new URL(store.signedUrl(id, 60));
+    url.searchParams.set('exp', String(Number(url.searchParams.get('exp')) + 3600));
+    const response = await app.inject({ method: 'GET', url: pathOf(url.toString()) });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('refuses an expired URL with 403', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Buffer.from('x'), {
+      contentType: 'text/plain',
+      fileName: 'x.txt',
+    });
+    const url = store.signedUrl(id, 60);
+    clock += 61_000;
+    const response = await app.inject({ method: 'GET', url: pathOf(url) });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ error: 'FILE_URL_EXPIRED' });
+  });
+
+  it('refuses a URL with no signature with 403', async () => {
+    const { store, app } = await setup();
+    const { id } = await store.put(Buffer.from('x'), {
+      contentType: 'text/plain',
+      fileName: 'x.txt',
+    });
+    const response = await app.inject({ method: 'GET', url: `/files/${id}` });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('does not let a signature for one file open another', async () => {
+    const { store, app } = await setup();
+    const first = await store.put(Buffer.from('a'), {
+      contentType: 'text/plain',
+      fileName: 'a.txt',
+    });
+    const second = await store.put(Buffer.from('b'), {
+      contentType: 'text/plain',
+      fileName: 'b.txt',
+    });
+    const url = new URL(store.signedUrl(first.id, 60));
+    const response = await app.inject({
+      method: 'GET',
+      url: `/files/${second.id}${url.search}`,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('refuses a file larger than the limit', async () => {
+    const store = await createFileStore({ signingSecret: 's', publicUrl: 'http://x', maxBytes: 4 });
+    stores.push(store);
+    await expect(
+      store.put(Buffer.from('too large'), { contentType: 'text/plain', fileName: 'a.txt' }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      store.put(Readable.from([Buffer.from('too'), Buffer.from(' large')]), {
+        contentType: 'text/plain',
+        fileName: 'a.txt',
+      }),
+    ).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config.js';
+
+describe('loadConfig', () => {
+  it('starts on the embedded defaults with an empty environment', () => {
+    const { config } = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.partnerApi.url).toBeUndefined();
+    expect(config.telegram).toBeUndefined();
+    expect(config.slack).toBeUndefined();
+    expect(config.nodeEnv).toBe('development');
+  });
+
+  it('generates each unset secret and reports it for local use', () => {
+    const { config, generated } = loadConfig({});
+    const names = generated.map((entry) => entry.variable);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'USSD_GATEWAY_SECRET',
+        'PAYMENT_CALLBACK_SECRET',
+        'FILES_SIGNING_SECRET',
+      ]),
+    );
+    const ussd = generated.find((entry) => entry.variable === 'USSD_GATEWAY_SECRET');
+    expect(ussd?.value).toBe(config.ussd.gatewaySecret);
+    expect(config.ussd.gatewaySecret.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('keeps a secret that is set and does not report it as generated', () => {
+    const { config, generated } = loadConfig({ USSD_GATEWAY_SECRET: 'from-env' });
+    expect(config.ussd.gatewaySecret).toBe('from-env');
+    expect(generated.map((entry) => entry.variable)).not.toContain('USSD_GATEWAY_SECRET');
+  });
+
+  it('turns a channel on only when its token is set', () => {
+    const { config } = loadConfig({
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 'slack-secret',
+    });
+    expect(config.telegram?.botToken).toBe('123:abc');
+    expect(config.telegram?.webhookSecret).toBeTruthy();
+    expect(config.slack?.botToken).toBe('xoxb-1');
+  });
+
+  it('reads lists separated by commas', () => {
+    const { config } = loadConfig({
+      USSD_ALLOWED_IPS: '10.0.0.1, 10.0.0.2,,',
+      SLACK_BOT_TOKEN: 'x',
+      SLACK_APP_TOKEN: 'xapp-1',
+      SLACK_ALLOWED_USERS: 'U1,U2',
+    });
+    expect(config.ussd.allowedIps).toEqual(['10.0.0.1', '10.0.0.2']);
+    expect(config.slack?.allowedUsers).toEqual(['U1', 'U2']);
+  });
+
+  it('treats an empty variable as unset', () => {
+    const { config } = loadConfig({ PORT: '', REDIS_URL: '', PARTNER_API_URL: '' });
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('names the variable when a value is malformed', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', REDIS_URL: 'not a url' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const issues = (error as ConfigError).issues.map((issue) => issue.variable);
+      expect(issues).toEqual(expect.arrayContaining(['PORT', 'REDIS_URL']));
+      expect((error as ConfigError).message).toContain('PORT');
+      expect((error as ConfigError).code).toBe('CONFIG_INVALID');
+    }
+  });
+
+  it('refuses to start in production without the secrets of the enabled channels', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production', TELEGRAM_BOT_TOKEN: '123:abc' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const names = (error as ConfigError).issues.map((issue) => issue.variable);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'USSD_GATEWAY_SECRET',
+          'PAYMENT_CALLBACK_SECRET',
+          'FILES_SIGNING_SECRET',
+          'TELEGRAM_WEBHOOK_SECRET',
+        ]),
+      );
+    }
+  });
+
+  it('starts in production when every enabled channel has its secret, generating nothing', () => {
+    const { generated } = loadConfig({
+      NODE_ENV: 'production',
+      USSD_GATEWAY_SECRET: 'a',
+      PAYMENT_CALLBACK_SECRET: 'b',
+      FILES_SIGNING_SECRET: 'c',
+      SLACK_BOT_TOKEN: 'xoxb',
+      SLACK_SIGNING_SECRET: 'd',
+    });
+    expect(generated).toEqual([]);
+  });
+
+  it('never puts a secret value in its error message', () => {
+    try {
+      loadConfig({ USSD_GATEWAY_SECRET: 'hunter2-secret', PORT: '-1' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2-secret');
+    }
+  });
+
+  it('refuses Slack over HTTP without the signing secret Slack issued, in any environment', () => {
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1' })).toThrow(/SLACK_SIGNING_SECRET/);
+    expect(() =>
+      loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }),
+    ).not.toThrow();
+  });
+
+  it('requires the partner API key when a partner API URL is set', () => {
+    expect(() => loadConfig({ PARTNER_API_URL: 'https://insurer.example/api/v1' })).toThrow(
+      /PARTNER_API_KEY/,
+    );
+  });
+});

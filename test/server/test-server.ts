@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createLogger } from '../../src/log/index.js';
+import {
+  createServer,
+  type InsurechatServer,
+  loadConfig,
+  type ServerDeps,
+} from '../../src/server/index.js';
+
+/** The gateway secret every test server uses. */
+export const GATEWAY_SECRET = 'test-gateway-secret';
+
+/** A whole insurechat server on a free port: embedded sandbox, real Redis under its own prefix. */
+export interface TestServer {
+  readonly server: InsurechatServer;
+  readonly url: string;
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** Closes the server and deletes every Redis key it wrote. */
+  close(): Promise<void>;
+}
+
+/** Starts a test server; `env` overrides the environment, `deps` the composition. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  deps: ServerDeps = {},
+): Promise<TestServer> {
+  const prefix = `test:${randomUUID()}:`;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const { config } = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    USSD_GATEWAY_SECRET: GATEWAY_SECRET,
+    ...env,
+  });
+  const server = await createServer(config, {
+    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    redis,
+    keyPrefix: prefix,
+    sandbox: { settleDelayMs: 300 },
+    paymentBackoffMs: [300, 600, 1200, 2400],
+    ...deps,
+  });
+  const { url } = await server.listen();
+  return {
+    server,
+    url,
+    redis,
+    prefix,
+    async close() {
+      await server.close();
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, batch] = await redis.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        keys.push(...batch);
+      } while (cursor !== '0');
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    },
+  };
+}
