@@ -374,6 +374,7 @@ function flowActors(deps: FlowDeps) {
           duration: number;
           clientId: string;
           vehicleId: string;
+          riskCategoryId: string;
           sumInsured?: number;
           startDate: string;
         };
@@ -388,6 +389,8 @@ function flowActors(deps: FlowDeps) {
             risks: [
               {
                 vehicleId: input.vehicleId,
+                // Required by the spec; a vehicle registered without one gets the picked category.
+                ...(input.riskCategoryId ? { motorRiskCategoryId: input.riskCategoryId } : {}),
                 ...(input.sumInsured !== undefined ? { sumInsured: input.sumInsured } : {}),
               },
             ],

@@ -216,6 +216,8 @@ const motor = setup({
         duration: number;
         clientId: string;
         vehicleId: string;
+        /** The vehicle's category, or the one the user picked for a vehicle without one. */
+        riskCategoryId: string;
         sumInsured?: number;
         startDate: string;
       }
@@ -908,6 +910,7 @@ export const motorQuoteMachine = motor.createMachine({
           duration: context.answers.duration ?? 1,
           clientId: context.holder?.clientId ?? '',
           vehicleId: context.vehicle?.vehicleId ?? '',
+          riskCategoryId: context.answers.riskCategoryId ?? '',
           startDate: context.today,
           ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
         }),

@@ -241,7 +241,7 @@ const bordereauResult = (f: StaffFile) =>
     { fileName: f.fileName },
     {
       attachments: [
-        { kind: 'link', url: f.url, label: 'staff.bordereau.link', fileName: f.fileName },
+        { kind: 'document', url: f.url, label: 'staff.bordereau.link', fileName: f.fileName },
       ],
     },
   );

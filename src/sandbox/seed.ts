@@ -25,6 +25,8 @@ export const SEED = {
     registrationNumber: 'PACRA-990077',
   },
   vehicle: { registrationNumber: 'AJQ 1909', make: 'Toyota', model: 'Corolla' },
+  /** A vehicle registered before risk categories were recorded: quoting it asks for one. */
+  uncategorisedPlate: 'ALB 2020',
   funeralPrincipalNrc: '123456/10/1',
 } as const;
 
@@ -187,5 +189,23 @@ export function seedState(ctx: SandboxContext): void {
       { fullName: 'Bwalya Mulenga', relationship: 'Spouse', sumAssured: 15_000 },
       { fullName: 'Mutale Mulenga', relationship: 'Child', sumAssured: 7_500 },
     ],
+  });
+
+  // Last, so the ids of every record above stay as they were.
+  const oldVehicleId = ids.next('veh');
+  state.vehicles.set(oldVehicleId, {
+    id: oldVehicleId,
+    clientId: individualId,
+    registrationNumber: SEED.uncategorisedPlate,
+    make: 'Nissan',
+    model: 'Hardbody',
+    yearOfManufacture: 2009,
+    chassisNumber: 'D22HB0009876',
+    engineNumber: 'QD32554433',
+    // Not recorded: the API shows it as empty.
+    motorRiskCategoryId: '',
+    color: 'White',
+    createdAt: stamp,
+    updatedAt: stamp,
   });
 }

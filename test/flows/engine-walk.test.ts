@@ -1,10 +1,11 @@
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowId } from '../../src/conversation/flow.js';
-import { en } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
-import type { Reply } from '../../src/conversation/reply.js';
+import type { PaymentSettledEvent, Reply } from '../../src/conversation/reply.js';
 import {
   FLOW_IDS,
+  type Impl,
   inputFor,
   pushedReplies,
   salient,
@@ -13,16 +14,19 @@ import {
   worldMachine,
 } from './fixtures.js';
 import { type FlowSnapshot, stateId, step, walk } from './harness.js';
+import { alignWorlds, type SandboxAlignment } from './sandbox-alignment.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 // The model walk's shortest path to every state, replayed through the real turn engine against
-// the sandbox insurer. Choices are replayed by position (the sandbox has its own ids), answers as
-// typed. Where the sandbox's data differ from the test world (a record the sandbox does not
-// have), the conversation legitimately goes elsewhere: it must still show a well-formed screen.
+// the sandbox insurer. Each model world is aligned with the sandbox first (the sandbox is seeded
+// with the records the walk needs; the model's stand-ins answer with what the sandbox holds), so
+// every screen the engine shows must be the modelled one: same key, input kind, choices and end.
 
 let world: SandboxWorld;
+let aligned: SandboxAlignment;
 beforeAll(async () => {
   world = await startSandboxWorld();
+  aligned = await alignWorlds(world);
 });
 afterAll(async () => {
   await world.close();
@@ -38,39 +42,15 @@ const ENTRY: Record<FlowId, { audience: 'policyholder' | 'staff'; replies: Reply
   'staff-desk': { audience: 'staff', replies: [{ type: 'user.choice', id: 'desk' }] },
 };
 
-/**
- * Per test world: answers rewritten so the sandbox's records match the world (its seeded funeral
- * principal; a plate, phone and NRC it does not know), and the USSD caller's number.
- */
-const SANDBOX_WORLD: Record<string, { texts?: Record<string, string>; caller?: string }> = {
-  'cover-status:typical': { texts: { '479974111': '123456101' } },
-  'staff-desk:typical': { texts: { 'household 479974/11/1': 'household 123456/10/1' } },
-  'motor-quote:unknownVehicleAndHolder': {
-    texts: { 'AJQ 1909': 'ABZ 4321', '479974111': '111111111' },
-    caller: '0977000009',
-  },
-  'motor-quote:vehicleWithoutCategory': { caller: '0977000001' },
-  'travel-issue:failedAtOnce': { caller: '0977000001' },
-};
-
-type Move = { reply: Reply; choiceIndex?: number };
-
-function movesOf(path: { steps: { event: Reply; state: FlowSnapshot }[] }, first: FlowSnapshot) {
-  const moves: Move[] = [];
-  let before = first;
-  for (const step of path.steps) {
-    const event = step.event;
-    // The walk's first step is the machine's own start event, not a reply.
-    if (!event.type.startsWith('user.')) continue;
-    if (event.type === 'user.choice') {
-      const index = (before.context.prompt.choices ?? []).findIndex((c) => c.id === event.id);
-      moves.push(index >= 0 ? { reply: event, choiceIndex: index } : { reply: event });
-    } else {
-      moves.push({ reply: event });
-    }
-    before = step.state;
-  }
-  return moves;
+/** What a screen is compared on: data such as names and amounts may differ, its shape may not. */
+function shapeOf(prompt: Prompt | undefined) {
+  if (!prompt) return undefined;
+  return {
+    key: prompt.key,
+    input: prompt.input,
+    choices: (prompt.choices ?? []).map((c) => c.id),
+    final: prompt.final,
+  };
 }
 
 function visible(snapshot: FlowSnapshot): Prompt | undefined {
@@ -79,14 +59,63 @@ function visible(snapshot: FlowSnapshot): Prompt | undefined {
     : snapshot.context.prompt;
 }
 
-function problemsOf(prompt: Prompt): string[] {
-  const problems: string[] = [];
-  if (!Object.hasOwn(en, prompt.key)) problems.push(`unknown key ${prompt.key}`);
-  if (prompt.key.startsWith('engine.')) problems.push(`engine screen ${prompt.key}`);
-  if (prompt.input === 'choice' && (prompt.choices?.length ?? 0) === 0) problems.push('no choices');
-  if (prompt.final !== (prompt.input === 'none')) problems.push('final and input disagree');
-  return problems;
+/** The flow a finished main menu hands over to. */
+function handedTo(snapshot: FlowSnapshot): FlowId | undefined {
+  return snapshot.status === 'done'
+    ? (snapshot.output as { next?: FlowId } | undefined)?.next
+    : undefined;
 }
+
+/** The live payment of a session's flow: the reference the sandbox issued and the policy paid for. */
+async function livePayment(key: string) {
+  const stored = await world.store.read(key);
+  const record = stored
+    ? (JSON.parse(stored.data) as {
+        snapshot?: { context?: { payment?: { reference?: string } | null; policy?: unknown } };
+      })
+    : undefined;
+  const ctx = record?.snapshot?.context;
+  const policy = ctx?.policy as { reference?: string; policyId?: string } | null | undefined;
+  return { reference: ctx?.payment?.reference ?? policy?.reference, policyId: policy?.policyId };
+}
+
+/**
+ * The model's payment push with what the sandbox knows: its reference, and the policy only where
+ * one exists already (a renewal); a new policy is found the way the flow finds it without one.
+ */
+async function livePush(key: string, event: PaymentSettledEvent): Promise<Reply> {
+  if (event.reference === 'SOMEONE-ELSE') return event;
+  const live = await livePayment(key);
+  const { policyId: _modelled, policyNumber: _number, ...rest } = event;
+  return {
+    ...rest,
+    reference: live.reference ?? event.reference,
+    ...(event.outcome === 'paid' && live.policyId ? { policyId: live.policyId } : {}),
+  };
+}
+
+/**
+ * Paths where the engine against the sandbox cannot follow the model, with why. Each must still
+ * diverge (the test fails when one is fixed, so the entry is removed).
+ */
+const KNOWN: Record<string, string> = {
+  // A "paid" push for a new policy: the sandbox's mobile-money payment is still pending (it
+  // settles only after its delay), so no policy exists yet and the certificate lookup finds none.
+  'motor-quote/unknownVehicleAndHolder → done:':
+    'the sandbox has issued no policy for an unsettled payment',
+  // A vehicle without a recorded category: the flow sends the picked one (motorRiskCategoryId) but
+  // the sandbox's createMotorQuotation prices by the vehicle's own and rejects the quotation.
+  'motor-quote/vehicleWithoutCategory → pickPayment:':
+    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
+  'motor-quote/vehicleWithoutCategory → awaitingPayment:':
+    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
+  'motor-quote/vehicleWithoutCategory → askPayPhone:':
+    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
+  'motor-quote/vehicleWithoutCategory → done:':
+    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
+  'motor-quote/vehicleWithoutCategory → paymentFailed:':
+    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
+};
 
 const WORLDS = FLOW_IDS.flatMap((flow) =>
   ['typical', ...variantsOf(flow)].map((variant) => [flow, variant] as const),
@@ -95,56 +124,82 @@ const WORLDS = FLOW_IDS.flatMap((flow) =>
 describe.each(WORLDS)(
   'the %s flow (%s world) through the engine against the sandbox',
   (flow, variant) => {
-    it('shows a well-formed screen at the end of every walked path', async () => {
-      const machine = variant === 'typical' ? worldMachine(flow) : worldMachine(flow, { variant });
-      const rewrite = SANDBOX_WORLD[`${flow}:${variant}`] ?? {};
+    it('shows the modelled screen after every reply of the shortest path to every state', async () => {
+      const setup = aligned.world(flow, variant);
+      const machine = worldMachine(flow, {
+        ...(variant === 'typical' ? {} : { variant }),
+        overrides: (setup.impl ?? {}) as Impl,
+      });
       const paths = walk(machine, inputFor(flow), {
         texts: TEXTS,
         extra: pushedReplies,
         serialize: salient(flow),
       });
-      // One path per state (the shortest); payment pushes need a live reference, so skip them.
+      // One path per state: the shortest.
       const byState = new Map<string, (typeof paths)[number]>();
       for (const path of paths) {
-        if (path.steps.some((s) => s.event.type === 'payment.settled')) continue;
         const id = stateId(path.state.value);
         const known = byState.get(id);
         if (!known || known.steps.length > path.steps.length) byState.set(id, path);
       }
-      const first = step(machine, inputFor(flow), undefined);
-      let same = 0;
+      let matched = 0;
       let index = 0;
+      const mismatches: string[] = [];
       for (const [id, path] of byState) {
-        const key = `test:walk:${flow}:${variant}:${index++}`;
+        index += 1;
+        const key = `test:walk:${flow}:${variant}:${index}`;
+        const texts = setup.texts?.(index) ?? {};
         const { audience } = ENTRY[flow];
-        // A USSD caller: the engine vouches for the number, so "my number" is offered as modelled.
         const options = {
           audience,
           deadlineMs: 10_000,
-          address: { channel: 'ussd', address: rewrite.caller ?? '0971234567', locale: 'en' },
+          address: {
+            channel: 'ussd',
+            address: setup.caller?.(index) ?? '0971234567',
+            locale: 'en',
+          },
         } as const;
-        let shown = await world.engine.handle(key, { type: 'user.text', text: 'hi' }, options);
-        for (const reply of ENTRY[flow].replies)
-          shown = await world.engine.handle(key, reply, options);
-        for (const move of movesOf(path, first)) {
-          if (shown.final) break;
-          const reply: Reply =
-            move.choiceIndex !== undefined
-              ? { type: 'user.choice', id: shown.choices?.[move.choiceIndex]?.id ?? 'none' }
-              : move.reply.type === 'user.text'
-                ? { type: 'user.text', text: rewrite.texts?.[move.reply.text] ?? move.reply.text }
-                : move.reply;
-          shown = await world.engine.handle(key, reply, options);
+        await world.engine.handle(key, { type: 'user.text', text: 'hi' }, options);
+        for (const reply of ENTRY[flow].replies) await world.engine.handle(key, reply, options);
+        let same = true;
+        const trail: string[] = [];
+        for (const s of path.steps) {
+          const event = s.event;
+          if (!event.type.startsWith('user.') && event.type !== 'payment.settled') continue;
+          let reply: Reply = event;
+          if (event.type === 'user.text') {
+            reply = { type: 'user.text', text: texts[event.text] ?? event.text };
+          } else if (event.type === 'payment.settled') {
+            reply = await livePush(key, event);
+          }
+          const shown = await world.engine.handle(key, reply, options);
+          const next = handedTo(s.state);
+          const expected = next
+            ? shapeOf(visible(step(aligned.machine(next), inputFor(next), undefined)))
+            : shapeOf(visible(s.state));
+          trail.push(`${JSON.stringify(reply)} → ${shown.key}`);
+          if (JSON.stringify(shapeOf(shown)) !== JSON.stringify(expected)) {
+            same = false;
+            mismatches.push(
+              `${flow}/${variant} → ${id}: expected ${JSON.stringify(expected)}, engine showed ${JSON.stringify(shapeOf(shown))}\n   ${trail.join('\n   ')}`,
+            );
+            break;
+          }
         }
-        expect(problemsOf(shown), `${flow} → ${id}: ${shown.key}`).toEqual([]);
-        const modelled = visible(path.state);
-        // A hand-over ends the menu; the engine then shows the next flow's first screen.
-        if (modelled ? shown.key === modelled.key : !shown.final) same += 1;
-        else if (process.env.FLOW_TEST_LOG) console.log(flow, id, modelled?.key, shown.key);
+        if (same) matched += 1;
       }
       console.log(
-        `${flow} (${variant}): replayed ${byState.size} paths through the engine; ${same} reached the modelled screen`,
+        `${flow} (${variant}): walked ${byState.size} paths through the engine; ${matched} matched the model`,
       );
+      const unexplained = mismatches.filter(
+        (m) => !Object.keys(KNOWN).some((k) => m.startsWith(k)),
+      );
+      const explained = Object.keys(KNOWN).filter((k) => k.startsWith(`${flow}/${variant} `));
+      if (process.env.WALK_DUMP)
+        appendFileSync(process.env.WALK_DUMP, `${mismatches.join('\n')}\n`);
+      expect(unexplained).toEqual([]);
+      // A divergence that went away must leave the list, so the list never hides a new one.
+      expect(mismatches.length).toBe(explained.length);
     });
   },
 );

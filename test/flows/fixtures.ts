@@ -16,7 +16,8 @@ import { syncActor } from './harness.js';
 // Synchronous stand-ins for the API actors, in "worlds": each world is one consistent insurer
 // (vehicle known or not, payment pending or paid...). Walking every world reaches every state.
 
-type Impl = Record<string, (input: never) => unknown>;
+/** Synchronous stand-ins for a flow's API actors, by actor name. */
+export type Impl = Record<string, (input: never) => unknown>;
 
 const household = {
   principal: 'Mwila Banda',
@@ -278,14 +279,23 @@ export function actorNames(flow: FlowId): string[] {
   return flow === 'main-menu' ? [] : Object.keys(BASE[flow]);
 }
 
-/** The flow with its typical world, or a variant world, or with `failing` actors throwing `error`. */
+/**
+ * The flow with its typical world, or a variant world, or with `failing` actors throwing `error`;
+ * `overrides` replace single stand-ins.
+ */
 export function worldMachine(
   flow: FlowId,
-  options: { variant?: string; failing?: readonly string[]; error?: unknown } = {},
+  options: {
+    variant?: string;
+    failing?: readonly string[];
+    error?: unknown;
+    /** Stand-ins laid over the world's (a world aligned with the sandbox's data). */
+    overrides?: Impl;
+  } = {},
 ): AnyStateMachine {
   const base = flow === 'main-menu' ? {} : BASE[flow];
   const variant = options.variant ? (VARIANTS[flow][options.variant] ?? {}) : {};
-  const impl: Impl = { ...base, ...variant };
+  const impl: Impl = { ...base, ...variant, ...options.overrides };
   for (const name of options.failing ?? []) {
     impl[name] = () => {
       throw options.error;

@@ -12,6 +12,8 @@ export interface SandboxWorld {
   readonly client: PartnerClient;
   readonly engine: ReturnType<typeof createTurnEngine>;
   readonly files: Map<string, string>;
+  /** The engine's session store, to read a flow's live context (a payment reference) in tests. */
+  readonly store: MemorySessionStore;
   close(): Promise<void>;
 }
 
@@ -52,8 +54,9 @@ export async function startSandboxWorld(
       },
     },
   };
+  const store = new MemorySessionStore();
   const engine = createTurnEngine({
-    store: new MemorySessionStore(),
+    store,
     flows: createFlowRegistry(deps),
     logger: pino({ level: process.env.FLOW_TEST_LOG ?? 'silent' }),
   });
@@ -62,6 +65,7 @@ export async function startSandboxWorld(
     client,
     engine,
     files,
+    store,
     async close() {
       engine.close();
       await engine.idle();
