@@ -16,6 +16,9 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
+# Claim documents live here (a volume shared by every instance in docker-compose.yml).
+RUN mkdir -p /data/files && chown node:node /data/files
+ENV FILES_DIR=/data/files
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.js"]

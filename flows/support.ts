@@ -79,6 +79,10 @@ export function describeFailure(error: unknown): Failure {
   const status = Number(read(error, 'status') ?? Number.NaN);
   if (name === 'ApiTimeoutError' || /timeout|abort/i.test(code)) return { kind: 'timeout' };
   if (name === 'ResponseShapeError') return { kind: 'unavailable' };
+  // The client's circuit breaker is open: the insurer failed repeatedly and is not being called.
+  if (name === 'ApiUnavailableError' || code === 'upstream_unavailable') {
+    return { kind: 'unavailable' };
+  }
   if (name === 'ValidationError') {
     const field = read(error, 'field');
     return typeof field === 'string' && field ? { kind: 'rejected', field } : { kind: 'rejected' };

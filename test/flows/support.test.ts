@@ -10,10 +10,16 @@ import {
   ApiError,
   ApiNetworkError,
   ApiTimeoutError,
+  ApiUnavailableError,
   ValidationError,
 } from '../../src/api/index.js';
 
 describe('describeFailure', () => {
+  it('tells the user the insurer is unreachable while the client circuit is open', () => {
+    const error = new ApiUnavailableError({ operation: 'getMotorProducts', retryAfterMs: 30_000 });
+    expect(describeFailure(error)).toEqual({ kind: 'unavailable' });
+  });
+
   it('reads the client errors by kind', () => {
     expect(describeFailure(new ApiTimeoutError({ operation: 'x', timeoutMs: 10 }))).toEqual({
       kind: 'timeout',

@@ -1,0 +1,82 @@
+import { request } from 'undici';
+import { createPartnerClient } from '../src/api/index.js';
+import { startServerProcess } from './lib/server-process.js';
+import { cpuMicros, fmt, fmtRatio, fmtSpread, spread, verdict } from './lib/stats.js';
+
+/** Options of the client-overhead comparison. */
+export interface ClientOverheadOptions {
+  readonly pairs: number;
+  readonly callsPerRun: number;
+  readonly log: (line: string) => void;
+}
+
+async function timeCalls(calls: number, call: () => Promise<unknown>): Promise<number> {
+  const since = process.cpuUsage();
+  for (let i = 0; i < calls; i += 1) await call();
+  return cpuMicros(since) / calls;
+}
+
+/**
+ * CPU per call in this process for the Partner API client (validation, typed response) and for
+ * a bare undici request with JSON parsing, on the same sandbox route, alternating run by run.
+ */
+export async function runClientOverhead(options: ClientOverheadOptions): Promise<string> {
+  const sandbox = await startServerProcess(
+    'sandbox',
+    new URL('./servers/sandbox-server.ts', import.meta.url),
+    {},
+  );
+  const baseUrl = String(sandbox.info.baseUrl);
+  const apiKey = String(sandbox.info.apiKey);
+  const client = createPartnerClient({ baseUrl, apiKey });
+  try {
+    const products = await client.call('getMotorProducts', {
+      query: { PageNumber: 1, PageSize: 5 },
+    });
+    const productId = products.data[0]?.id;
+    if (productId === undefined) throw new Error('the sandbox lists no motor product');
+    const url = `${baseUrl}/products/motor/${encodeURIComponent(String(productId))}`;
+    const viaClient = () =>
+      client.call('getMotorProduct', { path: { productId: String(productId) } });
+    const bare = async () => {
+      const response = await request(url, { headers: { authorization: `Bearer ${apiKey}` } });
+      return await response.body.json();
+    };
+    await timeCalls(Math.min(200, options.callsPerRun), viaClient);
+    await timeCalls(Math.min(200, options.callsPerRun), bare);
+    const clientRuns: number[] = [];
+    const bareRuns: number[] = [];
+    for (let pair = 0; pair < options.pairs; pair += 1) {
+      if (pair % 2 === 0) {
+        clientRuns.push(await timeCalls(options.callsPerRun, viaClient));
+        bareRuns.push(await timeCalls(options.callsPerRun, bare));
+      } else {
+        bareRuns.push(await timeCalls(options.callsPerRun, bare));
+        clientRuns.push(await timeCalls(options.callsPerRun, viaClient));
+      }
+      options.log(
+        `  client ${fmt(clientRuns[pair] ?? Number.NaN)} µs/call, bare undici ${fmt(bareRuns[pair] ?? Number.NaN)} µs/call`,
+      );
+    }
+    const ratio = spread(clientRuns.map((value, i) => value / (bareRuns[i] ?? Number.NaN)));
+    return [
+      '## 4. Client overhead',
+      '',
+      `CPU per call in the calling process (the sandbox runs in a child process), ${options.callsPerRun}`,
+      'sequential calls per run of `getMotorProduct` (`GET /products/motor/{productId}`): the Partner',
+      'API client (input validation, keep-alive pool, response validated with zod) against a bare',
+      '`undici.request` with `body.json()` to the same URL. Runs alternate; ratios pair by pair.',
+      '',
+      '| caller | CPU µs per call |',
+      '|---|---:|',
+      `| Partner API client | ${fmtSpread(spread(clientRuns))} |`,
+      `| bare undici request | ${fmtSpread(spread(bareRuns))} |`,
+      '',
+      `Target ≤ 1.2× CPU per call: ${fmtRatio(ratio)} — ${verdict(ratio.median <= 1.2)}`,
+      '',
+    ].join('\n');
+  } finally {
+    await client.close();
+    await sandbox.stop();
+  }
+}

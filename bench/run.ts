@@ -1,0 +1,59 @@
+// `npm run bench`: runs every benchmark and writes bench/RESULTS.md. Benchmarks report figures;
+// they never pass or fail. Durations: BENCH_SECONDS (per measured run, default 5), BENCH_PAIRS
+// (default 3, at least 3), BENCH_CONNECTIONS (default 10,100,500), BENCH_ONLY (comma list of
+// ussd, length, snapshot, client).
+import { writeFile } from 'node:fs/promises';
+import { describeMachine } from './lib/machine.js';
+import { openBenchRedis } from './lib/redis-instance.js';
+import { envNumber } from './lib/stats.js';
+import { benchSections } from './sections.js';
+
+const settings = {
+  seconds: envNumber('BENCH_SECONDS', 5),
+  pairs: Math.max(3, Math.floor(envNumber('BENCH_PAIRS', 3))),
+  connectionLevels: (process.env.BENCH_CONNECTIONS ?? '10,100,500')
+    .split(',')
+    .map((value) => Number(value.trim()))
+    .filter((value) => Number.isInteger(value) && value > 0),
+  only: (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0),
+};
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const started = Date.now();
+const redis = await openBenchRedis();
+log(
+  `bench: Redis ${redis.url} (${redis.kind}); ${settings.seconds} s per run, ${settings.pairs} pairs`,
+);
+const parts: string[] = [
+  '# insurechat benchmarks',
+  '',
+  'Written by `npm run bench`. Benchmarks report figures; they do not pass or fail. Every',
+  'comparison is a ratio of runs made alternately in the same run, reported as median and range',
+  `(min–max) over ${settings.pairs} pairs. Settings: BENCH_SECONDS=${settings.seconds}, BENCH_PAIRS=${settings.pairs}, connections ${settings.connectionLevels.join('/')}.`,
+  '',
+];
+try {
+  parts.push(await describeMachine(redis.url, redis.kind));
+  for (const section of benchSections) {
+    if (settings.only.length > 0 && !settings.only.includes(section.id)) continue;
+    log(`bench: ${section.title}`);
+    try {
+      parts.push(await section.run({ redisUrl: redis.url, ...settings, log }));
+    } catch (error) {
+      const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`bench: ${section.title} failed: ${reason}`);
+      parts.push(
+        `## ${section.title}\n\nNot measured: the benchmark failed.\n\n\`\`\`\n${reason}\n\`\`\`\n`,
+      );
+    }
+  }
+} finally {
+  await redis.stop();
+}
+parts.push(`Total bench time: ${((Date.now() - started) / 1000).toFixed(0)} s.`, '');
+const target = new URL('./RESULTS.md', import.meta.url);
+await writeFile(target, parts.join('\n'));
+log(`bench: wrote ${target.pathname}`);

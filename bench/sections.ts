@@ -1,0 +1,63 @@
+import { runClientOverhead } from './client-overhead.js';
+import { runConversationLength } from './conversation-length.js';
+import { envNumber } from './lib/stats.js';
+import { runSnapshotSize } from './snapshot-size.js';
+import { runUssdSection } from './ussd-section.js';
+
+/** What every benchmark section receives from the runner. */
+export interface SectionContext {
+  readonly redisUrl: string;
+  readonly seconds: number;
+  readonly pairs: number;
+  readonly connectionLevels: readonly number[];
+  readonly log: (line: string) => void;
+}
+
+/** One benchmark: an id for BENCH_ONLY, a title, and a run that returns its Markdown section. */
+export interface BenchSection {
+  readonly id: string;
+  readonly title: string;
+  run(context: SectionContext): Promise<string>;
+}
+
+/** Every benchmark, in the order RESULTS.md shows them. */
+export const benchSections: readonly BenchSection[] = [
+  {
+    id: 'ussd',
+    title: 'USSD turns through the real HTTP server',
+    run: (context) => runUssdSection(context),
+  },
+  {
+    id: 'length',
+    title: 'Cost against conversation length',
+    run: (context) =>
+      runConversationLength({
+        pairs: context.pairs,
+        sessions: Math.floor(envNumber('BENCH_LENGTH_SESSIONS', 60 * Math.min(context.seconds, 5))),
+        log: context.log,
+      }),
+  },
+  {
+    id: 'snapshot',
+    title: 'Snapshot bytes and Redis memory',
+    run: (context) =>
+      runSnapshotSize({
+        redisUrl: context.redisUrl,
+        maxTurns: Math.floor(envNumber('BENCH_EXPLORE_TURNS', 3000)),
+        sessions: Math.floor(envNumber('BENCH_SESSIONS', 10_000)),
+        log: context.log,
+      }),
+  },
+  {
+    id: 'client',
+    title: 'Client overhead',
+    run: (context) =>
+      runClientOverhead({
+        pairs: context.pairs,
+        callsPerRun: Math.floor(
+          envNumber('BENCH_CLIENT_CALLS', 400 * Math.min(context.seconds, 5)),
+        ),
+        log: context.log,
+      }),
+  },
+];

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { PLACEHOLDER_MOTOR_SCREENS } from './lib/motor-screens.js';
+import { type ServerProcess, startServerProcess } from './lib/server-process.js';
+import type { UssdStep } from './lib/ussd-load.js';
+import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
+import { runUssdThroughput, type UssdContender, ussdThroughputReport } from './ussd-throughput.js';
+
+/**
+ * What a phone types on insurechat's motor-quote journey, dial excluded, up to the payment
+ * confirmation screen ("… Pay with: 1 My number 2 Another number 3 Card"): Motor → New cover →
+ * Third Party → plate of the sandbox's seeded vehicle → Yes, that vehicle → first period → the
+ * caller's own number (unknown to the insurer) → the seeded policyholder's NRC → Yes, that person.
+ */
+export const MOTOR_JOURNEY_INPUTS: readonly string[] = [
+  '1',
+  '1',
+  '1',
+  'AJQ 1909',
+  '1',
+  '1',
+  '1',
+  '479974111',
+  '1',
+];
+
+const USSD_PATH = '/ussd/africastalking';
+
+/** Options of the USSD section. */
+export interface UssdSectionOptions {
+  readonly redisUrl: string;
+  readonly seconds: number;
+  readonly pairs: number;
+  readonly connectionLevels: readonly number[];
+  readonly log: (line: string) => void;
+}
+
+/** Walks one phone through insurechat and returns the screens it saw (without `CON `). */
+async function captureScreens(url: string): Promise<string[]> {
+  const msisdn = `+26097${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+  const inputs: string[] = [];
+  const screens: string[] = [];
+  for (const input of ['', ...MOTOR_JOURNEY_INPUTS]) {
+    if (screens.length > 0) inputs.push(input);
+    const response = await fetch(`${url}${USSD_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': BENCH_GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({
+        sessionId: `capture-${msisdn}`,
+        serviceCode: '*384*4628#',
+        phoneNumber: msisdn,
+        networkCode: '64502',
+        text: inputs.join('*'),
+      }),
+    });
+    const body = await response.text();
+    if (response.status !== 200 || !body.startsWith('CON ')) {
+      throw new Error(
+        `insurechat journey broke at step ${screens.length}: ${response.status} ${body}`,
+      );
+    }
+    screens.push(body.slice(4));
+  }
+  return screens;
+}
+
+/** Bytes of the largest session record under a prefix (the captured journey's last state). */
+async function largestRecordBytes(redisUrl: string, prefix: string): Promise<number | undefined> {
+  const redis = new Redis(redisUrl);
+  try {
+    let largest: number | undefined;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        if ((await redis.type(key)) !== 'hash') continue;
+        const data = await redis.hget(key, 'd');
+        if (data !== null) largest = Math.max(largest ?? 0, Buffer.byteLength(data));
+      }
+    } while (cursor !== '0');
+    return largest;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * USSD throughput: insurechat's real server, the physical baseline and ussd-menu-builder, each in
+ * its own process, serving the same screens (captured from insurechat when it runs).
+ */
+export async function runUssdSection(options: UssdSectionOptions): Promise<string> {
+  const servers: ServerProcess[] = [];
+  const contenders: UssdContender[] = [];
+  const notes: string[] = [];
+  try {
+    let screens: readonly string[] = PLACEHOLDER_MOTOR_SCREENS;
+    let snapshotBytes = 1500;
+    const insurechatPrefix = `bench:${randomUUID()}:insurechat:`;
+    try {
+      const insurechat = await startServerProcess(
+        'insurechat',
+        new URL('./servers/insurechat-server.ts', import.meta.url),
+        { REDIS_URL: options.redisUrl, BENCH_PREFIX: insurechatPrefix, BENCH_SCREENS: '["-"]' },
+      );
+      servers.push(insurechat);
+      screens = await captureScreens(insurechat.url);
+      snapshotBytes =
+        (await largestRecordBytes(options.redisUrl, insurechatPrefix)) ?? snapshotBytes;
+      contenders.push({
+        name: 'insurechat',
+        server: insurechat,
+        prefix: insurechatPrefix,
+        path: USSD_PATH,
+        headers: { 'x-ussd-secret': BENCH_GATEWAY_SECRET },
+        steps: screens.map((screen, index) => ({
+          input: () => (index === 0 ? '' : MOTOR_JOURNEY_INPUTS[index - 1]!),
+          expect: (body: string) => body === `CON ${screen}`,
+        })),
+      });
+      notes.push(
+        `insurechat: the real \`createServer\` (Redis sessions, embedded sandbox insurer over loopback HTTP as upstream, logging silenced); ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      options.log(`  insurechat server not measured: ${reason}`);
+      notes.push(
+        `insurechat: not measured (${reason}); baseline and ussd-menu-builder serve placeholder screens.`,
+      );
+    }
+    const shared = {
+      REDIS_URL: options.redisUrl,
+      BENCH_SCREENS: JSON.stringify(screens),
+      BENCH_SNAPSHOT_BYTES: String(snapshotBytes),
+    };
+    const baselinePrefix = `bench:${randomUUID()}:baseline:`;
+    const baseline = await startServerProcess(
+      'baseline',
+      new URL('./servers/baseline-server.ts', import.meta.url),
+      { ...shared, BENCH_PREFIX: baselinePrefix },
+    );
+    servers.push(baseline);
+    const fixedScreen = screens.reduce((a, b) => (b.length > a.length ? b : a));
+    contenders.push({
+      name: 'baseline',
+      server: baseline,
+      prefix: baselinePrefix,
+      path: USSD_PATH,
+      steps: screens.map(() => ({
+        input: () => '1',
+        expect: (body: string) => body === `CON ${fixedScreen}`,
+      })),
+    });
+    const menuPrefix = `bench:${randomUUID()}:umb:`;
+    const menu = await startServerProcess(
+      'ussd-menu-builder',
+      new URL('./servers/menu-builder-server.ts', import.meta.url),
+      { ...shared, BENCH_PREFIX: menuPrefix },
+    );
+    servers.push(menu);
+    const menuSteps: UssdStep[] = screens.map((screen, index) => ({
+      input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
+      expect: (body: string) => body === `CON ${screen}`,
+    }));
+    contenders.push({
+      name: 'ussd-menu-builder',
+      server: menu,
+      prefix: menuPrefix,
+      path: USSD_PATH,
+      steps: menuSteps,
+    });
+    notes.push(
+      'baseline: the same fastify + @fastify/formbody stack answering the longest of those screens after one Redis GET and one SET (EX) of a snapshot that size.',
+      'ussd-menu-builder: the same screens as a state chain, a new menu per request (its README shares one menu, which mixes up concurrent sessions), session in a Redis hash (EXPIRE on start, HSET of each answer).',
+    );
+    const runs = await runUssdThroughput({
+      redisUrl: options.redisUrl,
+      contenders,
+      connectionLevels: options.connectionLevels,
+      pairs: options.pairs,
+      seconds: options.seconds,
+      warmupSeconds: Math.min(2, options.seconds),
+      log: options.log,
+    });
+    const report = ussdThroughputReport(
+      runs,
+      contenders.map((c) => c.name),
+      options.connectionLevels,
+    );
+    return `${report}\nSet-up:\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}

@@ -1,0 +1,234 @@
+import { Redis } from 'ioredis';
+import { commandDelta, commandStats, deletePrefix } from './lib/redis-instance.js';
+import type { ServerProcess } from './lib/server-process.js';
+import { fmt, fmtRatio, fmtSpread, rotate, type Spread, spread, verdict } from './lib/stats.js';
+import { runUssdLoad, type UssdStep } from './lib/ussd-load.js';
+
+/** A server taking part in the USSD comparison, with the journey its phones walk. */
+export interface UssdContender {
+  readonly name: string;
+  readonly server: ServerProcess;
+  readonly prefix: string;
+  readonly steps: readonly UssdStep[];
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+}
+
+/** One measured load run of one contender. */
+export interface UssdRun {
+  readonly contender: string;
+  readonly connections: number;
+  readonly turnsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly cpuMicrosPerTurn: number;
+  readonly redisCommandsPerTurn: number;
+  readonly redisRoundTripsPerTurn: number | undefined;
+  readonly commandBreakdown: Readonly<Record<string, number>>;
+  readonly turns: number;
+  readonly journeys: number;
+  readonly errors: number;
+  readonly wrongScreens: number;
+  readonly firstWrongScreen: string | undefined;
+}
+
+/** Options of the USSD comparison. */
+export interface UssdThroughputOptions {
+  readonly redisUrl: string;
+  readonly contenders: readonly UssdContender[];
+  readonly connectionLevels: readonly number[];
+  readonly pairs: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly log: (line: string) => void;
+}
+
+async function measure(
+  contender: UssdContender,
+  redis: Redis,
+  connections: number,
+  seconds: number,
+): Promise<UssdRun> {
+  const before = await contender.server.sample();
+  const statsBefore = await commandStats(redis);
+  const load = await runUssdLoad({
+    url: contender.server.url,
+    path: contender.path,
+    connections,
+    durationSeconds: seconds,
+    steps: contender.steps,
+    ...(contender.headers ? { headers: contender.headers } : {}),
+  });
+  const after = await contender.server.sample();
+  const statsAfter = await commandStats(redis);
+  const delta = commandDelta(statsBefore, statsAfter);
+  const turns = Math.max(1, load.turns);
+  const breakdown: Record<string, number> = {};
+  let commands = 0;
+  for (const [name, count] of delta) {
+    breakdown[name] = count / turns;
+    commands += count;
+  }
+  return {
+    contender: contender.name,
+    connections,
+    turnsPerSecond: load.turnsPerSecond,
+    p50Ms: load.p50Ms,
+    p99Ms: load.p99Ms,
+    cpuMicrosPerTurn: (after.cpuMicros - before.cpuMicros) / turns,
+    redisCommandsPerTurn: commands / turns,
+    redisRoundTripsPerTurn:
+      before.commandsSent !== undefined && after.commandsSent !== undefined
+        ? (after.commandsSent - before.commandsSent) / turns
+        : undefined,
+    commandBreakdown: breakdown,
+    turns: load.turns,
+    journeys: load.journeys,
+    errors: load.errors,
+    wrongScreens: load.wrongScreens,
+    firstWrongScreen: load.firstWrongScreen,
+  };
+}
+
+/**
+ * Runs every contender at every connection level, alternating contenders within each pair (the
+ * order rotates between pairs), so that every ratio compares runs made back to back.
+ */
+export async function runUssdThroughput(options: UssdThroughputOptions): Promise<UssdRun[]> {
+  const redis = new Redis(options.redisUrl);
+  const runs: UssdRun[] = [];
+  try {
+    for (const connections of options.connectionLevels) {
+      for (const contender of options.contenders) {
+        // Warm-up: JIT, connection pools, and the first sessions of each phone; not measured.
+        await runUssdLoad({
+          url: contender.server.url,
+          path: contender.path,
+          connections,
+          durationSeconds: options.warmupSeconds,
+          steps: contender.steps,
+          ...(contender.headers ? { headers: contender.headers } : {}),
+        });
+      }
+      for (let pair = 0; pair < options.pairs; pair += 1) {
+        for (const contender of rotate(options.contenders, pair)) {
+          const run = await measure(contender, redis, connections, options.seconds);
+          runs.push(run);
+          options.log(
+            `  ${contender.name} @${connections}: ${fmt(run.turnsPerSecond)} turns/s, p99 ${fmt(run.p99Ms, 1)} ms, ${fmt(run.cpuMicrosPerTurn)} µs CPU/turn, ${fmt(run.redisCommandsPerTurn, 2)} Redis cmds/turn, errors ${run.errors}, wrong screens ${run.wrongScreens}`,
+          );
+          if (run.firstWrongScreen) options.log(`    first wrong screen: ${run.firstWrongScreen}`);
+        }
+      }
+    }
+  } finally {
+    for (const contender of options.contenders) await deletePrefix(redis, contender.prefix);
+    redis.disconnect();
+  }
+  return runs;
+}
+
+function pairRatios(
+  runs: readonly UssdRun[],
+  connections: number,
+  name: string,
+  baseline: string,
+  figure: (run: UssdRun) => number,
+): Spread {
+  const mine = runs.filter((run) => run.contender === name && run.connections === connections);
+  const theirs = runs.filter(
+    (run) => run.contender === baseline && run.connections === connections,
+  );
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(mine.length, theirs.length); i += 1) {
+    ratios.push(figure(mine[i]!) / figure(theirs[i]!));
+  }
+  return spread(ratios);
+}
+
+/** The results section for the USSD comparison, with the targets quoted. */
+export function ussdThroughputReport(
+  runs: readonly UssdRun[],
+  contenders: readonly string[],
+  connectionLevels: readonly number[],
+): string {
+  const lines: string[] = [];
+  lines.push('## 1. USSD turns through the real HTTP server');
+  lines.push('');
+  lines.push(
+    'Phones walk the motor-quote journey up to the payment confirmation screen, each with its own',
+    'sessionId and MSISDN (autocannon, one phone per connection at a time). Figures are medians',
+    '(min–max) over the pairs; ratios are taken pair by pair between runs made back to back.',
+    '',
+  );
+  lines.push(
+    '| server | connections | turns/s | p50 ms | p99 ms | server CPU µs/turn | Redis cmds/turn | Redis round trips/turn | errors | wrong screens |',
+  );
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const connections of connectionLevels) {
+    for (const name of contenders) {
+      const mine = runs.filter((run) => run.contender === name && run.connections === connections);
+      if (mine.length === 0) continue;
+      const trips = mine.map((run) => run.redisRoundTripsPerTurn).filter((v) => v !== undefined);
+      lines.push(
+        `| ${name} | ${connections} | ${fmtSpread(spread(mine.map((r) => r.turnsPerSecond)))} | ${fmtSpread(spread(mine.map((r) => r.p50Ms)), 1)} | ${fmtSpread(spread(mine.map((r) => r.p99Ms)), 1)} | ${fmtSpread(spread(mine.map((r) => r.cpuMicrosPerTurn)))} | ${fmtSpread(spread(mine.map((r) => r.redisCommandsPerTurn)), 2)} | ${trips.length ? fmtSpread(spread(trips), 2) : 'n/a'} | ${mine.reduce((a, r) => a + r.errors, 0)} | ${mine.reduce((a, r) => a + r.wrongScreens, 0)} |`,
+      );
+    }
+  }
+  lines.push('');
+  lines.push(
+    'Redis commands per turn by command (a run at 100 connections; INFO commandstats counts the',
+    'commands a Lua script runs as well as the EVALSHA itself, so round trips are counted',
+    "separately, client-side, by wrapping insurechat's ioredis `sendCommand`):",
+  );
+  lines.push('');
+  for (const name of contenders) {
+    const at100 = runs.filter((run) => run.contender === name && run.connections === 100);
+    const sample = at100[Math.floor(at100.length / 2)];
+    if (!sample) continue;
+    const parts = Object.entries(sample.commandBreakdown)
+      // Below 0.005 per turn is background traffic (another server's idle job workers).
+      .filter(([, perTurn]) => perTurn >= 0.005)
+      .sort((a, b) => b[1] - a[1])
+      .map(([command, perTurn]) => `${command} ${fmt(perTurn, 2)}`);
+    lines.push(`- ${name}: ${parts.join(', ') || 'none'}`);
+  }
+  lines.push('');
+  lines.push('Ratios against the baseline (pair by pair):');
+  lines.push('');
+  lines.push('| server | connections | turns/s ratio | p99 ratio | CPU/turn ratio |');
+  lines.push('|---|---:|---:|---:|---:|');
+  for (const connections of connectionLevels) {
+    for (const name of contenders.filter((n) => n !== 'baseline')) {
+      const tps = pairRatios(runs, connections, name, 'baseline', (r) => r.turnsPerSecond);
+      if (tps.n === 0) continue;
+      const p99 = pairRatios(runs, connections, name, 'baseline', (r) => r.p99Ms);
+      const cpu = pairRatios(runs, connections, name, 'baseline', (r) => r.cpuMicrosPerTurn);
+      lines.push(
+        `| ${name} | ${connections} | ${fmtRatio(tps)} | ${fmtRatio(p99)} | ${fmtRatio(cpu)} |`,
+      );
+    }
+  }
+  lines.push('');
+  const tps100 = pairRatios(runs, 100, 'insurechat', 'baseline', (r) => r.turnsPerSecond);
+  const p99100 = pairRatios(runs, 100, 'insurechat', 'baseline', (r) => r.p99Ms);
+  const mineAt100 = runs.filter((r) => r.contender === 'insurechat' && r.connections === 100);
+  const trips = mineAt100
+    .map((r) => r.redisRoundTripsPerTurn ?? r.redisCommandsPerTurn)
+    .filter((v) => Number.isFinite(v));
+  const tripsSpread = spread(trips);
+  const measured = tps100.n > 0;
+  lines.push('Targets (insurechat at 100 connections):');
+  lines.push('');
+  lines.push(
+    `- ≥ 0.8× the baseline's turns/s: ${measured ? fmtRatio(tps100) : 'n/a'} — ${verdict(measured ? tps100.median >= 0.8 : undefined)}`,
+  );
+  lines.push(
+    `- p99 ≤ 1.3× the baseline's: ${measured ? fmtRatio(p99100) : 'n/a'} — ${verdict(measured ? p99100.median <= 1.3 : undefined)}`,
+  );
+  lines.push(
+    `- ≤ 2 Redis round trips per turn: ${trips.length ? fmtSpread(tripsSpread, 2) : 'n/a'} — ${verdict(trips.length ? tripsSpread.median <= 2 : undefined)}`,
+  );
+  lines.push('');
+  return lines.join('\n');
+}
