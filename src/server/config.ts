@@ -21,6 +21,38 @@ const commaList = z.preprocess(
   ),
 );
 
+/** One Sentinel as `host:port` (`[::1]:26379` for IPv6), parsed into what ioredis takes. */
+const SentinelAddress = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/, 'each Sentinel must be host:port')
+  .transform((value) => {
+    const split = value.lastIndexOf(':');
+    return {
+      host: value.slice(0, split).replace(/^\[(.*)\]$/, '$1'),
+      port: Number(value.slice(split + 1)),
+    };
+  })
+  .refine((address) => address.port >= 1 && address.port <= 65_535, {
+    error: 'each Sentinel port must be 1 to 65535',
+  });
+
+/** Where Redis is: one URL, or the Sentinels that know the current master of a named group. */
+export const RedisConnection = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('url'), url: z.string() }),
+  z.object({
+    kind: z.literal('sentinel'),
+    sentinels: z.array(z.object({ host: z.string(), port: z.number().int() })).min(1),
+    /** The master group name the Sentinels monitor (`sentinel monitor <name> …`). */
+    name: z.string(),
+    /** AUTH for the Sentinels themselves. */
+    sentinelPassword: z.string().optional(),
+    /** AUTH for the master and replicas they point to. */
+    password: z.string().optional(),
+  }),
+]);
+/** {@link RedisConnection}'s type: `kind` says which. */
+export type RedisConnection = z.infer<typeof RedisConnection>;
+
 /**
  * The environment insurechat reads, validated once at start-up. Every variable is optional: the
  * embedded defaults run the sandbox insurer, in-memory sessions and port 3000.
@@ -37,6 +69,12 @@ export const EnvSchema = z.object({
   /** Interface to bind; all interfaces by default so a container's port mapping works. */
   HOST: optionalString,
   REDIS_URL: optionalUrl,
+  /** Comma-separated `host:port` of Redis Sentinels; instead of REDIS_URL, never with it. */
+  REDIS_SENTINELS: commaList.pipe(z.array(SentinelAddress)),
+  REDIS_SENTINEL_NAME: optionalString,
+  REDIS_SENTINEL_PASSWORD: optionalString,
+  /** The master's password when connecting through Sentinels (a REDIS_URL carries its own). */
+  REDIS_PASSWORD: optionalString,
   PARTNER_API_URL: optionalUrl,
   PARTNER_API_KEY: optionalString,
   USSD_GATEWAY_SECRET: optionalString,
@@ -52,7 +90,11 @@ export const EnvSchema = z.object({
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_APP_TOKEN: optionalString,
   SLACK_ALLOWED_USERS: commaList,
+  /** Workspace (team) ids whose users may use the desk; empty means any workspace. */
+  SLACK_ALLOWED_TEAMS: commaList,
   PAYMENT_CALLBACK_SECRET: optionalString,
+  /** Addresses the insurer's payment callback may come from; empty means any. */
+  PAYMENT_CALLBACK_ALLOWED_IPS: commaList,
   SMS_API_URL: optionalUrl,
   SMS_API_KEY: optionalString,
   SMS_USERNAME: optionalString,
@@ -88,7 +130,7 @@ export interface Config {
   /** fastify `trustProxy`: false unless TRUST_PROXY names the proxies in front of us. */
   readonly trustProxy: boolean | string;
   /** Unset → in-memory sessions. */
-  readonly redisUrl: string | undefined;
+  readonly redis: RedisConnection | undefined;
   /** Unset URL → the embedded sandbox insurer. */
   readonly partnerApi: { readonly url: string | undefined; readonly apiKey: string | undefined };
   readonly ussd: {
@@ -105,9 +147,15 @@ export interface Config {
         readonly signingSecret: string | undefined;
         readonly appToken: string | undefined;
         readonly allowedUsers: readonly string[];
+        /** Empty: any workspace. */
+        readonly allowedTeams: readonly string[];
       }
     | undefined;
-  readonly payments: { readonly callbackSecret: string };
+  readonly payments: {
+    readonly callbackSecret: string;
+    /** Empty: any source address. */
+    readonly callbackAllowedIps: readonly string[];
+  };
   /** Unset URL → the embedded sandbox's SMS endpoint. */
   readonly sms: {
     readonly url: string | undefined;
@@ -192,6 +240,7 @@ export function loadConfig(
     required('SLACK_SIGNING_SECRET', 'when SLACK_BOT_TOKEN is set without SLACK_APP_TOKEN');
   }
   if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
+  missing.push(...redisIssues(e));
   if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
   if (missing.length > 0) throw new ConfigError(missing);
 
@@ -210,7 +259,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    redisUrl: e.REDIS_URL,
+    redis: redisConnection(e),
     partnerApi: { url: e.PARTNER_API_URL, apiKey: e.PARTNER_API_KEY },
     ussd: {
       gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),
@@ -231,9 +280,13 @@ export function loadConfig(
             signingSecret: e.SLACK_SIGNING_SECRET,
             appToken: e.SLACK_APP_TOKEN,
             allowedUsers: e.SLACK_ALLOWED_USERS,
+            allowedTeams: e.SLACK_ALLOWED_TEAMS,
           }
         : undefined,
-    payments: { callbackSecret: secret('PAYMENT_CALLBACK_SECRET', e.PAYMENT_CALLBACK_SECRET) },
+    payments: {
+      callbackSecret: secret('PAYMENT_CALLBACK_SECRET', e.PAYMENT_CALLBACK_SECRET),
+      callbackAllowedIps: e.PAYMENT_CALLBACK_ALLOWED_IPS,
+    },
     sms: {
       url: e.SMS_API_URL,
       apiKey: e.SMS_API_KEY,
@@ -246,6 +299,53 @@ export function loadConfig(
     },
   };
   return { config, generated };
+}
+
+/** Redis is reached one way: REDIS_URL, or REDIS_SENTINELS with the group name, never both. */
+function redisIssues(e: Env): ConfigIssue[] {
+  const sentinels = e.REDIS_SENTINELS.length > 0;
+  const issues: ConfigIssue[] = [];
+  if (sentinels && e.REDIS_URL !== undefined) {
+    issues.push({
+      variable: 'REDIS_SENTINELS',
+      message: 'set REDIS_URL or REDIS_SENTINELS, not both',
+    });
+  }
+  if (sentinels && e.REDIS_SENTINEL_NAME === undefined) {
+    issues.push({
+      variable: 'REDIS_SENTINEL_NAME',
+      message: 'must be set when REDIS_SENTINELS is set',
+    });
+  }
+  for (const variable of [
+    'REDIS_SENTINEL_NAME',
+    'REDIS_SENTINEL_PASSWORD',
+    'REDIS_PASSWORD',
+  ] as const) {
+    if (!sentinels && e[variable] !== undefined) {
+      issues.push({
+        variable,
+        message: 'only applies with REDIS_SENTINELS (a REDIS_URL carries its own)',
+      });
+    }
+  }
+  return issues;
+}
+
+/** The validated Redis variables as one connection; only called once {@link redisIssues} passed. */
+function redisConnection(e: Env): RedisConnection | undefined {
+  if (e.REDIS_SENTINELS.length > 0 && e.REDIS_SENTINEL_NAME !== undefined) {
+    return {
+      kind: 'sentinel',
+      sentinels: e.REDIS_SENTINELS,
+      name: e.REDIS_SENTINEL_NAME,
+      ...(e.REDIS_SENTINEL_PASSWORD === undefined
+        ? {}
+        : { sentinelPassword: e.REDIS_SENTINEL_PASSWORD }),
+      ...(e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD }),
+    };
+  }
+  return e.REDIS_URL === undefined ? undefined : { kind: 'url', url: e.REDIS_URL };
 }
 
 /** TRUST_PROXY as fastify takes it: a boolean, or a comma-separated list of addresses/CIDRs. */

@@ -1,15 +1,12 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { createPartnerClient } from '../api/index.js';
+import { RedisOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
-import {
-  createTelegramChannel,
-  RedisOnceSet,
-  type TelegramChannel,
-} from '../channels/telegram/index.js';
+import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
 import {
   createMemoryUssdStateStore,
   createRedisUssdStateStore,
@@ -42,19 +39,21 @@ import {
 import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import type { Config } from './config.js';
+import { connectRedis } from './connect-redis.js';
 import { installErrorBoundary } from './error-boundary.js';
-import { instrumentClient } from './instrument-client.js';
 import { instrumentEngine } from './instrument-engine.js';
 import { metrics, metricsRegistry } from './metrics.js';
 import {
+  circuitReadiness,
   type ReadinessCheck,
   redisReadiness,
   runReadiness,
   upstreamReadiness,
 } from './readiness.js';
 import { createSessionView } from './session-view.js';
-import { trackPayments } from './track-payments.js';
+import { type PaymentTracker, trackPayments } from './track-payments.js';
 import { scopeEngine } from './turn-scope.js';
+import { countUpstreamErrors } from './upstream-error-metrics.js';
 
 /** Parts a caller (a test, an embedding process) may supply instead of the defaults. */
 export interface ServerDeps {
@@ -79,6 +78,11 @@ export interface ServerDeps {
   readonly readiness?: readonly ReadinessCheck[];
   /** The USSD core's backstop under the gateway's 15 s. Default 10 000 ms. */
   readonly ussdAnswerWithinMs?: number;
+  /**
+   * Notifiers added after the built-in ones; one for a channel that already has one replaces it
+   * (tests record what users are told out of turn).
+   */
+  readonly notifiers?: readonly Notifier[];
 }
 
 /** What is running, for the start-up banner and tests. */
@@ -139,7 +143,7 @@ export async function createServer(
     url: undefined,
     sandboxUrl: undefined,
     channels: [],
-    sessions: config.redisUrl || deps.redis ? 'redis' : 'memory',
+    sessions: config.redis || deps.redis ? 'redis' : 'memory',
   };
 
   const app = Fastify({
@@ -173,8 +177,8 @@ export async function createServer(
   });
 
   let redis = deps.redis;
-  if (!redis && config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  if (!redis && config.redis) {
+    redis = connectRedis(config.redis);
     const owned = redis;
     closers.push(async () => {
       await owned.quit().catch(() => owned.disconnect());
@@ -204,14 +208,12 @@ export async function createServer(
     const owned = sandbox;
     closers.push(() => owned.close());
   }
-  const client = instrumentClient(
-    createPartnerClient({
-      baseUrl: partnerUrl,
-      apiKey: partnerKey ?? '',
-      logger: logger.child({ module: 'api' }),
-    }),
-    metrics,
-  );
+  const client = createPartnerClient({
+    baseUrl: partnerUrl,
+    apiKey: partnerKey ?? '',
+    logger: logger.child({ module: 'api' }),
+    onUpstreamError: countUpstreamErrors(metrics),
+  });
   closers.push(() => client.close());
 
   const sessions =
@@ -220,8 +222,19 @@ export async function createServer(
 
   // Created once the notifiers exist; flows reach it through this late-bound tracker.
   let payments: PaymentService | undefined;
-  const trackPayment: PaymentService['track'] = async (reference, route) => {
-    if (payments) await payments.track(reference, route);
+  const paymentTracker: PaymentTracker = {
+    async track(reference, route) {
+      if (payments) await payments.track(reference, route);
+    },
+    async acknowledge(reference, outcome) {
+      const won = payments ? await payments.acknowledge(reference, outcome) : false;
+      // Told in the turn instead of pushed: still one outcome told to a user.
+      if (won) metrics.payments.inc({ outcome });
+      return won;
+    },
+    routes: {
+      get: async (reference) => (payments ? payments.routes.get(reference) : undefined),
+    },
   };
 
   const paymentGuard = createPaymentGuard({
@@ -238,7 +251,7 @@ export async function createServer(
       return { url: files.signedUrl(id) };
     },
   };
-  const trackedClient = trackPayments(client, trackPayment, logger);
+  const trackedClient = trackPayments(client, paymentTracker, logger);
   const flows =
     deps.flows ??
     createFlowRegistry({
@@ -347,6 +360,7 @@ export async function createServer(
       signingSecret: config.slack.signingSecret,
       appToken: config.slack.appToken,
       allowedUsers: config.slack.allowedUsers,
+      ...(config.slack.allowedTeams.length > 0 ? { allowedTeams: config.slack.allowedTeams } : {}),
       engine: instrumentEngine(engine, 'slack', metrics),
       logger: logger.child({ channel: 'slack' }),
       render: renderPrompt,
@@ -358,6 +372,8 @@ export async function createServer(
     closers.unshift(() => owned.stop());
     info.channels.push('slack');
   }
+
+  notifiers.push(...(deps.notifiers ?? []));
 
   // Without Redis the payment service keeps its routes and timers in this process: the same
   // exactly-once delivery for one instance, lost on restart.
@@ -375,6 +391,9 @@ export async function createServer(
   closers.unshift(() => paymentService.close());
   registerPaymentCallback(app, {
     secret: config.payments.callbackSecret,
+    ...(config.payments.callbackAllowedIps.length > 0
+      ? { allowedIps: config.payments.callbackAllowedIps }
+      : {}),
     service: paymentService,
   });
 
@@ -396,15 +415,17 @@ export async function createServer(
   }
 
   // Health, readiness, metrics
-  const checks: ReadinessCheck[] = [...(deps.readiness ?? [])];
+  const checks: ReadinessCheck[] = [...(deps.readiness ?? []), circuitReadiness(client)];
   if (redis) checks.push(redisReadiness(redis));
   if (config.partnerApi.url) checks.push(upstreamReadiness(config.partnerApi.url));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const result = await runReadiness(checks);
-    return reply
-      .code(result.ready ? 200 : 503)
-      .send({ status: result.ready ? 'ready' : 'not_ready', checks: result.checks });
+    return reply.code(result.ready ? 200 : 503).send({
+      status: result.ready ? 'ready' : 'not_ready',
+      checks: result.checks,
+      upstreamCircuit: client.circuitState(),
+    });
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()),

@@ -18,7 +18,7 @@ export function describeServer(
     `  insurer:          ${info.sandboxUrl ? `embedded sandbox at ${info.sandboxUrl}` : (config.partnerApi.url ?? 'not configured')}`,
   );
   lines.push(
-    `  sessions:         ${info.sessions === 'redis' ? 'Redis' : 'in memory (set REDIS_URL for Redis)'}`,
+    `  sessions:         ${info.sessions === 'redis' ? 'Redis' : 'in memory (set REDIS_URL or REDIS_SENTINELS for Redis)'}`,
   );
   lines.push(`  channels:         ${info.channels.join(', ')}`);
   lines.push(`  USSD gateway:     POST ${url}/ussd/africastalking, POST ${url}/ussd/hubtel`);

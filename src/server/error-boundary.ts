@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '../log/index.js';
 
 /**
  * The server's one error boundary: every error a route throws is logged with its route and

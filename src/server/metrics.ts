@@ -31,11 +31,14 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [metricsRegistry],
   }),
-  /** Failed calls to the insurer, by operation and kind (http status class, network, schema). */
+  /**
+   * Failed exchanges with the insurer, one per attempt (a retried call can count more than once),
+   * by operation and the error's stable code (`API_SERVER_ERROR`, `API_TIMEOUT`, `API_NETWORK`…).
+   */
   upstreamErrors: new Counter({
     name: 'insurechat_upstream_errors_total',
-    help: 'Partner API calls that failed, by operation and kind.',
-    labelNames: ['operation', 'kind'] as const,
+    help: 'Failed Partner API attempts, by operation and error code.',
+    labelNames: ['operation', 'code'] as const,
     registers: [metricsRegistry],
   }),
   /** Requests a channel refused (bad secret, IP not allowed, bad signature). */

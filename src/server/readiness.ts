@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { CircuitState, PartnerClient } from '../api/index.js';
 
 /** One dependency `/readyz` checks; resolves when reachable, throws when not. */
 export interface ReadinessCheck {
@@ -31,6 +32,21 @@ export function upstreamReadiness(baseUrl: string, timeoutMs = 2000): ReadinessC
       });
       await response.body.dump();
       if (response.statusCode >= 500) throw new Error(`upstream answered ${response.statusCode}`);
+    },
+  };
+}
+
+/**
+ * Readiness of the insurer as the client sees it: not ready while its circuit breaker is open
+ * (calls fail at once with "try later"), ready when closed or half-open (a trial call is let
+ * through, and a ready instance is what lets it happen).
+ */
+export function circuitReadiness(client: Pick<PartnerClient, 'circuitState'>): ReadinessCheck {
+  return {
+    name: 'upstreamCircuit',
+    async check() {
+      const state: CircuitState = client.circuitState();
+      if (state === 'open') throw new Error('the upstream circuit is open');
     },
   };
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { connectRedis } from '../../src/server/connect-redis.js';
 
 describe('loadConfig', () => {
   it('starts on the embedded defaults with an empty environment', () => {
     const { config } = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.redisUrl).toBeUndefined();
+    expect(config.redis).toBeUndefined();
     expect(config.partnerApi.url).toBeUndefined();
     expect(config.telegram).toBeUndefined();
     expect(config.slack).toBeUndefined();
@@ -58,7 +59,7 @@ describe('loadConfig', () => {
   it('treats an empty variable as unset', () => {
     const { config } = loadConfig({ PORT: '', REDIS_URL: '', PARTNER_API_URL: '' });
     expect(config.port).toBe(3000);
-    expect(config.redisUrl).toBeUndefined();
+    expect(config.redis).toBeUndefined();
   });
 
   it('names the variable when a value is malformed', () => {
@@ -124,5 +125,106 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PARTNER_API_URL: 'https://insurer.example/api/v1' })).toThrow(
       /PARTNER_API_KEY/,
     );
+  });
+
+  it('reads the payment callback and Slack workspace allow-lists, empty meaning anyone', () => {
+    const open = loadConfig({ SLACK_BOT_TOKEN: 'x', SLACK_APP_TOKEN: 'xapp-1' }).config;
+    expect(open.payments.callbackAllowedIps).toEqual([]);
+    expect(open.slack?.allowedTeams).toEqual([]);
+
+    const { config } = loadConfig({
+      PAYMENT_CALLBACK_ALLOWED_IPS: '203.0.113.7, 203.0.113.8',
+      SLACK_BOT_TOKEN: 'x',
+      SLACK_APP_TOKEN: 'xapp-1',
+      SLACK_ALLOWED_TEAMS: 'T1,T2',
+    });
+    expect(config.payments.callbackAllowedIps).toEqual(['203.0.113.7', '203.0.113.8']);
+    expect(config.slack?.allowedTeams).toEqual(['T1', 'T2']);
+  });
+});
+
+/** The variables loadConfig complained about, or [] when it accepted the environment. */
+function rejected(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.issues.map((issue) => issue.variable);
+  }
+}
+
+describe('Redis configuration', () => {
+  it('connects through Sentinels given as host:port, with the group name and passwords', () => {
+    const { config } = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a:26379, [::1]:26380',
+      REDIS_SENTINEL_NAME: 'insurechat',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_PASSWORD: 'master-secret',
+    });
+    expect(config.redis).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 'sentinel-a', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      name: 'insurechat',
+      sentinelPassword: 'sentinel-secret',
+      password: 'master-secret',
+    });
+  });
+
+  it('connects to one URL when REDIS_URL is set', () => {
+    const { config } = loadConfig({ REDIS_URL: 'redis://cache:6379/2' });
+    expect(config.redis).toEqual({ kind: 'url', url: 'redis://cache:6379/2' });
+  });
+
+  it('refuses REDIS_URL and REDIS_SENTINELS together', () => {
+    expect(
+      rejected({
+        REDIS_URL: 'redis://cache:6379',
+        REDIS_SENTINELS: 'sentinel-a:26379',
+        REDIS_SENTINEL_NAME: 'insurechat',
+      }),
+    ).toEqual(['REDIS_SENTINELS']);
+  });
+
+  it('requires the group name with REDIS_SENTINELS', () => {
+    expect(rejected({ REDIS_SENTINELS: 'sentinel-a:26379' })).toEqual(['REDIS_SENTINEL_NAME']);
+  });
+
+  it.each(['sentinel-a', 'sentinel-a:port', 'sentinel-a:70000', ':26379'])(
+    'names REDIS_SENTINELS when an entry is %j',
+    (entry) => {
+      expect(
+        rejected({ REDIS_SENTINELS: `sentinel-b:26379,${entry}`, REDIS_SENTINEL_NAME: 'g' }),
+      ).toEqual(['REDIS_SENTINELS']);
+    },
+  );
+
+  it('refuses Sentinel settings without REDIS_SENTINELS rather than ignore them', () => {
+    expect(
+      rejected({ REDIS_URL: 'redis://cache:6379', REDIS_SENTINEL_NAME: 'insurechat' }),
+    ).toEqual(['REDIS_SENTINEL_NAME']);
+  });
+
+  it('builds an ioredis Sentinel connection from the configuration', () => {
+    const redis = connectRedis(
+      {
+        kind: 'sentinel',
+        sentinels: [{ host: 'sentinel-a', port: 26379 }],
+        name: 'insurechat',
+        sentinelPassword: 'sentinel-secret',
+      },
+      { lazyConnect: true },
+    );
+    try {
+      expect(redis.options.sentinels).toEqual([{ host: 'sentinel-a', port: 26379 }]);
+      expect(redis.options.name).toBe('insurechat');
+      expect(redis.options.sentinelPassword).toBe('sentinel-secret');
+      expect(redis.status).toBe('wait');
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signSlackRequest } from '../../src/channels/slack/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
@@ -30,7 +31,11 @@ describe('the insurechat server', () => {
   it('reports ready when Redis answers', async () => {
     const response = await fetch(`${harness.url}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'ready', checks: { redis: 'ok' } });
+    expect(await response.json()).toMatchObject({
+      status: 'ready',
+      checks: { redis: 'ok', upstreamCircuit: 'ok' },
+      upstreamCircuit: 'closed',
+    });
   });
 
   it('reports not ready with 503 when a dependency is down', async () => {
@@ -147,6 +152,68 @@ describe('the insurechat server', () => {
     expect(log).toContain('"route":"/ussd/africastalking"');
     expect(log).not.toContain(GATEWAY_SECRET);
     expect(log).not.toContain('955777888');
+  });
+});
+
+describe('allow-lists from the environment', () => {
+  it('refuses a payment callback from outside PAYMENT_CALLBACK_ALLOWED_IPS, even with the secret', async () => {
+    const post = (url: string) =>
+      fetch(`${url}/payments/callback/allow-list-secret`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ partnerReference: 'IC-ALLOW-1', status: 'Pending' }),
+      });
+    const fenced = await startTestServer({
+      PAYMENT_CALLBACK_SECRET: 'allow-list-secret',
+      PAYMENT_CALLBACK_ALLOWED_IPS: '203.0.113.7',
+    });
+    const local = await startTestServer({
+      PAYMENT_CALLBACK_SECRET: 'allow-list-secret',
+      PAYMENT_CALLBACK_ALLOWED_IPS: '203.0.113.7,127.0.0.1',
+    });
+    try {
+      expect((await post(fenced.url)).status).toBe(403);
+      expect((await post(local.url)).status).toBe(200);
+    } finally {
+      await local.server.payments.idle();
+      await Promise.all([fenced.close(), local.close()]);
+    }
+  });
+
+  it('refuses an allowed Slack user who writes from a workspace outside SLACK_ALLOWED_TEAMS', async () => {
+    const signingSecret = 'slack-signing-secret';
+    const desk = await startTestServer({
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_ALLOWED_USERS: 'U0STAFF',
+      SLACK_ALLOWED_TEAMS: 'T0DESK',
+    });
+    try {
+      const body = new URLSearchParams({
+        command: '/insure',
+        text: 'help',
+        team_id: 'T0OTHER',
+        user_id: 'U0STAFF',
+        channel_id: 'D0DM',
+        response_url: `${desk.url}/nowhere`,
+      }).toString();
+      const timestamp = String(Math.floor(Date.now() / 1_000));
+      const response = await fetch(`${desk.url}/slack/events`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-slack-request-timestamp': timestamp,
+          'x-slack-signature': signSlackRequest(signingSecret, timestamp, body),
+        },
+        body,
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({
+        text: expect.stringMatching(/only for insurer staff/),
+      });
+    } finally {
+      await desk.close();
+    }
   });
 });
 

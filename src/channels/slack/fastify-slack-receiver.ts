@@ -3,7 +3,7 @@ import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Logger } from '../../log/index.js';
-import type { OnceSet } from '../telegram/index.js';
+import type { OnceSet } from '../shared/index.js';
 import { SlackSignatureError, verifySlackSignature } from './slack-signature.js';
 
 /** Options for {@link FastifySlackReceiver}. */

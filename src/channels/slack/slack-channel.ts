@@ -15,8 +15,8 @@ import {
   type TurnEngine,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/notifier.js';
-import { MemoryOnceSet, type OnceSet } from '../telegram/index.js';
+import type { Notifier } from '../../payments/index.js';
+import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
 import { maskPersonalData } from './mask-personal-data.js';
 import {

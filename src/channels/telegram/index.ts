@@ -1,7 +1,5 @@
 // For src/server and src/main.ts: build the channel and mount it.
 
-// Redelivery guards, shared with the Slack channel until they move to a common folder.
-export { MemoryOnceSet, type OnceSet, type OnceSetOptions, RedisOnceSet } from './once-set.js';
 // Rendering, exported for tests and for the channel-neutral renderer's shape.
 export {
   type RenderPrompt,

@@ -21,8 +21,8 @@ import {
 } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/notifier.js';
-import { MemoryOnceSet, type OnceSet } from './once-set.js';
+import type { Notifier } from '../../payments/index.js';
+import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
   type RenderPrompt,
   renderKey,

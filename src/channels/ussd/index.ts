@@ -28,8 +28,13 @@ export {
   ussdSessionKey,
 } from './ussd-core.js';
 export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
-export { USSD_MESSAGES, type UssdMessages, ussdMessages } from './ussd-messages.js';
-export { type RenderedPrompt, toUssdScreens, USSD_MAX_CHARS } from './ussd-screens.js';
+export {
+  type RenderedPrompt,
+  toUssdScreens,
+  USSD_BACK_KEY,
+  USSD_MAX_CHARS,
+  USSD_MORE_KEY,
+} from './ussd-screens.js';
 export {
   createMemoryUssdStateStore,
   createRedisUssdStateStore,

@@ -1,9 +1,17 @@
-import type { Logger } from 'pino';
-import type { Prompt } from '../../conversation/prompt.js';
-import type { Reply } from '../../conversation/reply.js';
-import type { TurnEngine } from '../../conversation/turn-engine.js';
-import { ussdMessages } from './ussd-messages.js';
-import { type RenderedPrompt, toUssdScreens } from './ussd-screens.js';
+import {
+  type MessageKey,
+  type Prompt,
+  type Reply,
+  type TurnEngine,
+  t,
+} from '../../conversation/index.js';
+import type { Logger } from '../../log/index.js';
+import {
+  type RenderedPrompt,
+  toUssdScreens,
+  USSD_BACK_KEY,
+  USSD_MORE_KEY,
+} from './ussd-screens.js';
 import type { UssdState, UssdStateStore } from './ussd-state-store.js';
 
 /** Renders a Prompt through the locale catalogue (src/conversation's `renderPrompt`). */
@@ -86,7 +94,7 @@ export function ussdSessionKey(msisdn: string): string {
 export function ussdInputToReply(input: string, prompt: Prompt, msisdn: string): Reply {
   const typed = input.trim();
   if (typed === '00' || typed === '#') return { type: 'user.cancel' };
-  if (typed === '0') return { type: 'user.back' };
+  if (typed === USSD_BACK_KEY) return { type: 'user.back' };
   const choices = prompt.choices ?? [];
   if (/^\d{1,2}$/.test(typed)) {
     const position = Number(typed);
@@ -105,7 +113,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const locale = options.locale ?? 'en';
   const deadlineMs = options.deadlineMs ?? 4000;
   const answerWithinMs = options.answerWithinMs ?? 10_000;
-  const messages = ussdMessages(locale);
+  const say = (key: `ussd.${string}` & MessageKey): string => t(key, undefined, locale);
   const running = new Set<Promise<unknown>>();
 
   const renderForUssd = (prompt: Prompt): RenderedPrompt => {
@@ -113,14 +121,14 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     if (prompt.input !== 'contact') return rendered;
     return {
       text: rendered.text,
-      choices: [...rendered.choices, { id: USE_CALLER_NUMBER, label: messages.useMyNumber }],
+      choices: [...rendered.choices, { id: USE_CALLER_NUMBER, label: say('ussd.useMyNumber') }],
     };
   };
   const resumeMenu: RenderedPrompt = {
-    text: messages.resumeTitle,
+    text: say('ussd.resumeTitle'),
     choices: [
-      { id: 'continue', label: messages.resumeContinue },
-      { id: 'restart', label: messages.resumeRestart },
+      { id: 'continue', label: say('ussd.resumeContinue') },
+      { id: 'restart', label: say('ussd.resumeRestart') },
     ],
   };
 
@@ -160,7 +168,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
           { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
           'ussd turn still running at the answer backstop',
         );
-        return { response: { text: messages.stillWorking, end: true } };
+        return { response: { text: say('ussd.stillWorking'), end: true } };
       }
       return { prompt: outcome };
     } catch (error) {
@@ -168,7 +176,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         { err: error, channel: 'ussd', gatewaySessionId: request.sessionId, reply: reply.type },
         'ussd turn failed',
       );
-      return { response: { text: messages.sorry, end: true } };
+      return { response: { text: say('ussd.sorry'), end: true } };
     } finally {
       clearTimeout(timer);
     }
@@ -238,7 +246,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
           { err: error, channel: 'ussd', gatewaySessionId: request.sessionId },
           'ussd session reset failed',
         );
-        return { text: messages.sorry, end: true };
+        return { text: say('ussd.sorry'), end: true };
       }
     } else {
       const cancelled = await turn(request, { type: 'user.cancel' });
@@ -262,10 +270,10 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return show(request.msisdn, state);
     }
     const pages = toUssdScreens(renderForUssd(state.prompt), locale).length;
-    if (typed === '98' && state.page < pages - 1) {
+    if (typed === USSD_MORE_KEY && state.page < pages - 1) {
       return show(request.msisdn, { ...state, page: state.page + 1 });
     }
-    if (typed === '0' && state.page > 0) {
+    if (typed === USSD_BACK_KEY && state.page > 0) {
       return show(request.msisdn, { ...state, page: state.page - 1 });
     }
     if (state.prompt.final) {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '../../log/index.js';
 
 /** Options of {@link createUssdGuard}. */
 export interface UssdGuardOptions {

@@ -1,7 +1,12 @@
-import { ussdMessages } from './ussd-messages.js';
+import { t } from '../../conversation/index.js';
 
 /** The most characters a USSD screen may hold, footer included. */
 export const USSD_MAX_CHARS = 182;
+
+/** What the caller types to see the next screen of a paged Prompt. */
+export const USSD_MORE_KEY = '98';
+/** What the caller types to see the previous screen (on the first screen, the flow's "back"). */
+export const USSD_BACK_KEY = '0';
 
 /** A Prompt after the locale catalogue: its text and its choices' labels, in order. */
 export interface RenderedPrompt {
@@ -43,7 +48,8 @@ function wrap(line: string, width: number): string[] {
  * ends with `98 More` and every screen but the first with `0 Back`; the footer counts.
  */
 export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[] {
-  const messages = ussdMessages(locale);
+  const more = `${USSD_MORE_KEY} ${t('ussd.more', undefined, locale)}`;
+  const back = `${USSD_BACK_KEY} ${t('ussd.back', undefined, locale)}`;
   const text = rendered.text.trim();
   const lines = [
     ...(text ? text.split('\n').map((line) => line.trimEnd()) : []),
@@ -55,8 +61,8 @@ export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[
 
   // Reserve the fullest footer a page can carry; the last page's unused room is the price of a
   // single greedy pass that can never overflow.
-  const firstBudget = USSD_MAX_CHARS - (messages.more.length + 1);
-  const laterBudget = firstBudget - (messages.back.length + 1);
+  const firstBudget = USSD_MAX_CHARS - (more.length + 1);
+  const laterBudget = firstBudget - (back.length + 1);
   const screens: string[][] = [];
   let page: string[] = [];
   let used = 0;
@@ -77,8 +83,8 @@ export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[
 
   return screens.map((body, index) => {
     const footer: string[] = [];
-    if (index < screens.length - 1) footer.push(messages.more);
-    if (index > 0) footer.push(messages.back);
+    if (index < screens.length - 1) footer.push(more);
+    if (index > 0) footer.push(back);
     return [...body, ...footer].join('\n');
   });
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { Prompt } from '../../conversation/prompt.js';
+import { Prompt } from '../../conversation/index.js';
 
 /**
  * What the USSD channel remembers about one phone between requests: the Prompt on screen, which

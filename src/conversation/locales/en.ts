@@ -269,6 +269,18 @@ export const en = {
     'Usage: /insure policy <number or plate> | claim <id> | txn <reference> | household <NRC> | batch <policyId> <batchId> | bordereau <policyId> | help',
   'slack.home':
     '*Insurance desk*\nUse `/insure` in any conversation with me:\n• `/insure policy <number or plate>`\n• `/insure claim <id>`\n• `/insure txn <reference>`\n• `/insure household <NRC>`\n• `/insure batch <policyId> <batchId>`\n• `/insure bordereau <policyId>`\nNRCs and phone numbers are masked outside direct messages.',
+
+  // ussd: the channel's own words around a Prompt (the channel puts the keypad digits before
+  // `more` and `back`, since its key handling depends on them)
+  'ussd.more': 'More',
+  'ussd.back': 'Back',
+  'ussd.resumeTitle': 'You have an unfinished session.',
+  'ussd.resumeContinue': 'Continue',
+  'ussd.resumeRestart': 'Start again',
+  'ussd.useMyNumber': 'Use this number',
+  'ussd.stillWorking':
+    'We are still working on it. We will send you an SMS when it is done. Dial again to continue.',
+  'ussd.sorry': 'Sorry, something went wrong on our side. Please dial again in a moment.',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -1,0 +1,4 @@
+// For every channel and src/server: what the channels share.
+
+// Redelivery guards: each platform request (Telegram update, Slack retry) handled once.
+export { MemoryOnceSet, type OnceSet, type OnceSetOptions, RedisOnceSet } from './once-set.js';

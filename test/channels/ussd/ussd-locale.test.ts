@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryUssdStateStore,
+  createUssdCore,
+  toUssdScreens,
+  USSD_MAX_CHARS,
+} from '../../../src/channels/ussd/index.js';
+import {
+  type Catalogue,
+  LOCALES,
+  renderPrompt,
+  type TurnEngine,
+} from '../../../src/conversation/index.js';
+import { createLogger } from '../../../src/log/index.js';
+
+/** A made-up language with only the USSD channel's keys, longer than English to stress paging. */
+const TEST_LOCALE = 'x-ussd';
+const translated: Catalogue = {
+  'ussd.more': 'Endelea zaidi',
+  'ussd.back': 'Rudi nyuma',
+  'ussd.sorry': 'Samahani, kuna tatizo. Piga tena baadaye.',
+  'ussd.resumeTitle': 'Una kikao ambacho hakijaisha.',
+  'ussd.resumeContinue': 'Endelea',
+  'ussd.resumeRestart': 'Anza upya',
+};
+const locales = LOCALES as Record<string, Catalogue>;
+
+afterEach(() => {
+  delete locales[TEST_LOCALE];
+});
+
+describe('the USSD channel speaks from the locale catalogue', () => {
+  it('pages with the catalogue words of the caller locale, keeping the keypad digits', () => {
+    locales[TEST_LOCALE] = translated;
+    const list = Array.from({ length: 20 }, (_, index) => ({
+      id: `p${index}`,
+      label: `Product number ${index + 1}`,
+    }));
+    const screens = toUssdScreens({ text: 'Pick a product', choices: list }, TEST_LOCALE);
+    expect(screens[0]?.endsWith('98 Endelea zaidi')).toBe(true);
+    expect(screens.at(-1)?.endsWith('0 Rudi nyuma')).toBe(true);
+    for (const screen of screens) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+  });
+
+  it('apologises in the catalogue words when a turn fails', async () => {
+    locales[TEST_LOCALE] = translated;
+    const failing: TurnEngine = {
+      handle: async () => {
+        throw new Error('engine down');
+      },
+    };
+    const core = createUssdCore({
+      engine: failing,
+      render: renderPrompt,
+      states: createMemoryUssdStateStore(900),
+      logger: createLogger({ level: 'silent' }),
+      locale: TEST_LOCALE,
+    });
+    const answer = await core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    expect(answer).toEqual({ text: translated['ussd.sorry'], end: true });
+  });
+
+  it('falls back to English for a locale without its own USSD words', () => {
+    const list = Array.from({ length: 20 }, (_, index) => ({
+      id: `p${index}`,
+      label: `Product number ${index + 1}`,
+    }));
+    const screens = toUssdScreens({ text: 'Pick', choices: list }, 'fr');
+    expect(screens[0]?.endsWith('98 More')).toBe(true);
+  });
+});

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
+import type { Notifier } from '../../src/payments/index.js';
+import { metrics } from '../../src/server/index.js';
+import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+
+const CALLBACK_SECRET = 'payment-once-callback-secret';
+
+/** Stands in for the SMS notifier: records what USSD users are told out of turn. */
+class RecordingSms implements Notifier {
+  readonly channel = 'ussd';
+  readonly sent: Array<{ address: ChannelAddress; prompt: Prompt }> = [];
+
+  async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+    this.sent.push({ address, prompt });
+  }
+}
+
+const sms = new RecordingSms();
+let harness: TestServer;
+
+beforeAll(async () => {
+  harness = await startTestServer(
+    { PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET },
+    {
+      // Nothing settles, polls or calls back by itself: each test decides the order.
+      sandbox: { settleDelayMs: 600_000 },
+      paymentBackoffMs: [600_000],
+      notifiers: [sms],
+    },
+  );
+  harness.server.sandbox?.setPaymentCallbackUrl(null);
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+/** Answers to each screen of a motor purchase, by the screen's first line. */
+const ANSWERS: ReadonlyArray<readonly [RegExp, () => string]> = [
+  [/^Welcome/, () => '1'],
+  [/^Motor insurance:/, () => '1'],
+  [/^Choose cover/, () => '1'],
+  [/number plate/i, () => `BCA ${1000 + Math.floor(Math.random() * 8999)}`],
+  [/make/i, () => 'Toyota'],
+  [/model/i, () => 'Corolla'],
+  [/Year of manufacture/i, () => '2015'],
+  [/Vehicle use/i, () => '1'],
+  [/Chassis/i, () => 'CH123456'],
+  [/Engine number/i, () => 'EN123456'],
+  [/Choose a period/i, () => '1'],
+  [/mobile number/i, () => '1'],
+  [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
+  [/first name/i, () => 'Mwila'],
+  [/last name|surname/i, () => 'Banda'],
+  [/e-?mail/i, () => 'mwila@example.com'],
+  [/Correct\?/, () => '1'],
+  [/Pay with/i, () => '1'],
+  [/Confirm|Pay ZMW/i, () => '1'],
+];
+
+/** A caller on the Africa's Talking route whose own number pays (it ends in 5: success). */
+function caller() {
+  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  const number = `+26097${digits}5`;
+  const session = `once-${digits}`;
+  const history: string[] = [];
+  const post = async (text: string): Promise<string> => {
+    const response = await fetch(`${harness.url}/ussd/africastalking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({
+        sessionId: session,
+        serviceCode: '*384#',
+        phoneNumber: number,
+        text,
+      }),
+    });
+    return response.text();
+  };
+  return {
+    number,
+    dial: () => post(''),
+    send(input: string) {
+      history.push(input);
+      return post(history.join('*'));
+    },
+  };
+}
+
+/** Buys a motor policy up to "approve on your phone"; returns the caller and its payment reference. */
+async function payPending() {
+  const phone = caller();
+  let screen = await phone.dial();
+  const seen: string[] = [];
+  for (let step = 0; step < 30 && !/Approve .* on your phone/.test(screen); step += 1) {
+    seen.push(screen);
+    const text = screen.replace(/^(CON|END) /, '');
+    const answer = ANSWERS.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
+    if (!answer)
+      throw new Error(`no answer for screen:\n${screen}\nafter:\n${seen.join('\n---\n')}`);
+    screen = await phone.send(answer());
+  }
+  expect(screen).toMatch(/^CON Approve .* on your phone/);
+  const sandbox = harness.server.sandbox;
+  if (!sandbox) throw new Error('the test server runs the embedded sandbox');
+  const payment = sandbox.payments
+    .all()
+    .find((transaction) => transaction.msisdn?.endsWith(phone.number.slice(-9)));
+  if (!payment) throw new Error('the sandbox holds no payment from the caller');
+  return { phone, reference: payment.reference, sandbox };
+}
+
+async function postCallback(reference: string): Promise<void> {
+  const response = await fetch(`${harness.url}/payments/callback/${CALLBACK_SECRET}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ partnerReference: reference, status: 'Success' }),
+  });
+  expect(response.status).toBe(200);
+  await harness.server.payments.settled({ includeDelayed: false });
+}
+
+async function paidOutcomesCounted(): Promise<number> {
+  const counter = await metrics.payments.get();
+  return counter.values.find((value) => value.labels.outcome === 'paid')?.value ?? 0;
+}
+
+const toCaller = (number: string) =>
+  sms.sent.filter((sent) => `+${sent.address.address}` === number);
+
+describe('a payment outcome reaches a USSD caller exactly once', () => {
+  it('sends no SMS when the caller already saw the outcome by checking the status in a turn', async () => {
+    const { phone, reference, sandbox } = await payPending();
+    const countedBefore = await paidOutcomesCounted();
+    sandbox.payments.settleNow(reference, 'success');
+
+    const checked = await phone.send('1');
+    expect(checked).toMatch(/Paid\. Your policy number is/);
+
+    await postCallback(reference);
+    expect(toCaller(phone.number)).toEqual([]);
+    // Told once, in the turn: counted once.
+    expect((await paidOutcomesCounted()) - countedBefore).toBe(1);
+  });
+
+  it('sends one SMS when the callback comes first, however the caller checks afterwards', async () => {
+    const { phone, reference, sandbox } = await payPending();
+    sandbox.payments.settleNow(reference, 'success');
+
+    await postCallback(reference);
+    expect(toCaller(phone.number)).toHaveLength(1);
+    expect(toCaller(phone.number)[0]?.prompt.key).toBe('motor.done');
+
+    // The caller still has "1. Check status" on screen and picks it.
+    await phone.send('1');
+    await harness.server.payments.settled({ includeDelayed: false });
+    expect(toCaller(phone.number)).toHaveLength(1);
+  });
+});
