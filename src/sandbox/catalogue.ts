@@ -102,11 +102,34 @@ export function motorProductView(product: MotorProductDefinition): Json {
   };
 }
 
+/** A travel package: a daily rate per traveller. */
+export interface TravelPackageDefinition {
+  readonly id: number;
+  readonly name: string;
+  readonly code: string;
+  readonly dailyRate: number;
+  readonly region: string;
+}
+
 /** Travel packages: a daily rate per traveller. */
-export const TRAVEL_PACKAGES = [
+export const TRAVEL_PACKAGES: readonly TravelPackageDefinition[] = [
   { id: 201, name: 'Africa Explorer', code: 'TRV-AF', dailyRate: 12, region: 'Africa' },
   { id: 202, name: 'Worldwide Standard', code: 'TRV-WW', dailyRate: 25, region: 'Worldwide' },
-] as const;
+];
+
+/** The motor products and travel packages a sandbox offers (tests may offer more, or none). */
+export interface SandboxCatalogue {
+  readonly motor: readonly MotorProductDefinition[];
+  readonly travel: readonly TravelPackageDefinition[];
+}
+
+/** The catalogue of a sandbox context: its own, or the standard one. */
+export function catalogueOf(ctx: { readonly catalogue?: Partial<SandboxCatalogue> | undefined }) {
+  return {
+    motor: ctx.catalogue?.motor ?? MOTOR_PRODUCTS,
+    travel: ctx.catalogue?.travel ?? TRAVEL_PACKAGES,
+  } satisfies SandboxCatalogue;
+}
 
 /** Life products: an annual rate on the sum assured. */
 export const LIFE_PRODUCTS = [

@@ -9,6 +9,7 @@ import {
   operationNames,
 } from '../api/index.js';
 import type { Logger } from '../log/index.js';
+import type { SandboxCatalogue } from './catalogue.js';
 import { type Clock, systemClock } from './clock.js';
 import { createHandlers, type HandlerInput } from './handlers.js';
 import { createIdSource } from './ids.js';
@@ -44,6 +45,13 @@ export interface SandboxOptions {
   readonly logger?: Logger;
   /** Start with the deterministic seed data; default true. */
   readonly seed?: boolean;
+  /**
+   * Mobile-money payments settle within the request that starts them, as an insurer answering
+   * Success (or Failed) at once would; default false (they settle after `settleDelayMs`).
+   */
+  readonly settleAtOnce?: boolean;
+  /** Motor products and travel packages on offer; default the standard catalogue. */
+  readonly catalogue?: Partial<SandboxCatalogue>;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -138,6 +146,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     callbackMaxAttempts: options.callbackMaxAttempts ?? 5,
     callbackUrl: () => callbackUrl,
     newId: (prefix) => ids.next(prefix).toUpperCase(),
+    settleAtOnce: options.settleAtOnce ?? false,
   });
   const ctx: SandboxContext = {
     state,
@@ -145,6 +154,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ids,
     levyRate: options.levyRate ?? DEFAULT_LEVY_RATE,
     payments,
+    catalogue: options.catalogue,
   };
   if (options.seed ?? true) seedState(ctx);
   const smsOutbox = createSmsOutbox(() => clock.now());

@@ -2,14 +2,13 @@ import type { z } from 'zod';
 import type { Contract, OperationName } from '../api/index.js';
 import {
   CREDIT_LIFE_PRODUCT,
+  catalogueOf,
   GENERAL_PRODUCTS,
   LIFE_PRODUCTS,
-  MOTOR_PRODUCTS,
   MOTOR_RISK_CATEGORIES,
   motorProductView,
   PAYMENT_GATEWAYS,
   productView,
-  TRAVEL_PACKAGES,
 } from './catalogue.js';
 import * as claims from './claims.js';
 import * as clients from './clients.js';
@@ -48,13 +47,14 @@ export type Handlers = { readonly [N in OperationName]: Handler<N> };
 const INDIVIDUAL = 'Individual' as const;
 const CORPORATE = 'Corporate' as const;
 
-function allProducts(): Json[] {
+function allProducts(ctx: SandboxContext): Json[] {
+  const { motor, travel } = catalogueOf(ctx);
   return [
-    ...MOTOR_PRODUCTS.map((product) => ({
+    ...motor.map((product) => ({
       ...motorProductView(product),
       code: `MTR-${product.id}`,
     })),
-    ...TRAVEL_PACKAGES.map((pack) => productView(pack, 'Travel', { dailyRate: pack.dailyRate })),
+    ...travel.map((pack) => productView(pack, 'Travel', { dailyRate: pack.dailyRate })),
     ...LIFE_PRODUCTS.map((product) =>
       productView(product, 'Life', { annualRate: product.annualRate }),
     ),
@@ -65,7 +65,7 @@ function allProducts(): Json[] {
   ];
 }
 
-function findProduct(list: readonly { id: number }[], id: string, what: string) {
+function findProduct<T extends { id: number }>(list: readonly T[], id: string, what: string): T {
   const product = list.find((candidate) => String(candidate.id) === id);
   if (!product) throw notFound(what, id);
   return product;
@@ -112,17 +112,19 @@ export function createHandlers(ctx: SandboxContext): Handlers {
       clients.vehicleInsuranceStatus(ctx, params.vehicleId),
 
     // ----- products and pricing
-    getProducts: ({ query }) => paginate(allProducts(), query),
-    getMotorProducts: ({ query }) => paginate(MOTOR_PRODUCTS.map(motorProductView), query),
-    getMotorProduct: ({ params }) => motorProductView(retail.motorProduct(params.productId)),
+    getProducts: ({ query }) => paginate(allProducts(ctx), query),
+    getMotorProducts: ({ query }) => paginate(catalogueOf(ctx).motor.map(motorProductView), query),
+    getMotorProduct: ({ params }) => motorProductView(retail.motorProduct(ctx, params.productId)),
     getTravelProducts: ({ query }) =>
       paginate(
-        TRAVEL_PACKAGES.map((pack) => productView(pack, 'Travel', { dailyRate: pack.dailyRate })),
+        catalogueOf(ctx).travel.map((pack) =>
+          productView(pack, 'Travel', { dailyRate: pack.dailyRate }),
+        ),
         query,
       ),
     getTravelProduct: ({ params }) => {
-      const pack = findProduct(TRAVEL_PACKAGES, params.productId, 'Travel product');
-      return productView(pack as (typeof TRAVEL_PACKAGES)[number], 'Travel');
+      const pack = findProduct(catalogueOf(ctx).travel, params.productId, 'Travel product');
+      return productView(pack, 'Travel');
     },
     getLifeProducts: ({ query }) =>
       paginate(

@@ -3,6 +3,14 @@
  * The bot embeds it when PARTNER_API_URL is unset; `npm run sandbox` runs it alone.
  */
 
+// Products on offer: tests may give a sandbox more (paging) or none
+export {
+  MOTOR_PRODUCTS,
+  type MotorProductDefinition,
+  type SandboxCatalogue,
+  TRAVEL_PACKAGES,
+  type TravelPackageDefinition,
+} from './catalogue.js';
 // Time control for tests of grace, lapse and expiry
 export { type Clock, createManualClock, type ManualClock, systemClock } from './clock.js';
 // For the bot process, `npm run sandbox` and tests
@@ -17,6 +25,7 @@ export type {
   PaymentEngine,
   SandboxTransaction,
   SandboxTransactionStatus,
+  SettleOutcome,
 } from './payment-engine.js';
 export { DEFAULT_LEVY_RATE } from './premium.js';
 export { SEED } from './seed.js';

@@ -74,7 +74,12 @@ export interface PaymentEngineOptions {
   readonly callbackMaxAttempts: number;
   readonly callbackUrl: () => string | null;
   readonly newId: (prefix: string) => string;
+  /** Settle mobile-money payments within the call that starts them (never-answered ones aside). */
+  readonly settleAtOnce?: boolean | undefined;
 }
+
+/** How {@link PaymentEngine.settleNow} ends a payment: as its payer's number chooses, or as told. */
+export type SettleOutcome = 'as-msisdn' | 'success' | 'failed';
 
 /** Payments with delayed settlement and webhook delivery with retries. */
 export interface PaymentEngine {
@@ -84,6 +89,12 @@ export interface PaymentEngine {
   byTxnId(txnId: string): SandboxTransaction | undefined;
   /** Completes a card payment after its 3-D Secure page was visited. */
   completeCard(txnId: string): SandboxTransaction | undefined;
+  /**
+   * Settles a Pending payment now instead of after its delay (tests, demos); a settled or unknown
+   * one is returned unchanged. Mobile money ends as its payer's number chooses (a never-answered
+   * prompt expires), a card payment succeeds, unless `outcome` says otherwise.
+   */
+  settleNow(reference: string, outcome?: SettleOutcome): SandboxTransaction | undefined;
   callbackLog(reference: string): CallbackAttempt[];
   /** The policy a transaction paid (or is paying) for. */
   policyRef(reference: string): PaidPolicyRef;
@@ -235,7 +246,10 @@ export function createPaymentEngine(options: PaymentEngineOptions): PaymentEngin
         settle(transaction, true, null);
       } else if (request.method === 'MobileMoney') {
         const outcome = outcomeForMsisdn(request.msisdn ?? '');
-        if (outcome === 'expires') {
+        if (options.settleAtOnce && outcome !== 'expires') {
+          if (outcome === 'success') settle(transaction, true, null);
+          else settle(transaction, false, FAILURE_REASON[outcome]);
+        } else if (outcome === 'expires') {
           later(options.expireAfterMs, () => settle(transaction, false, FAILURE_REASON.expires));
         } else {
           later(options.settleDelayMs, () =>
@@ -252,6 +266,21 @@ export function createPaymentEngine(options: PaymentEngineOptions): PaymentEngin
     completeCard(txnId) {
       const transaction = [...transactions.values()].find((t) => t.txnId === txnId);
       if (transaction?.method === 'Card') settle(transaction, true, null);
+      return transaction;
+    },
+    settleNow(reference, outcome = 'as-msisdn') {
+      const transaction = transactions.get(reference);
+      if (transaction?.status !== 'Pending') return transaction;
+      if (outcome !== 'as-msisdn') {
+        settle(transaction, outcome === 'success', outcome === 'failed' ? 'Failed' : null);
+        return transaction;
+      }
+      const chosen =
+        transaction.method === 'MobileMoney'
+          ? outcomeForMsisdn(transaction.msisdn ?? '')
+          : ('success' as const);
+      if (chosen === 'success') settle(transaction, true, null);
+      else settle(transaction, false, FAILURE_REASON[chosen]);
       return transaction;
     },
     callbackLog: (reference) => [...(logs.get(reference) ?? [])],

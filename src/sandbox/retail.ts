@@ -1,11 +1,10 @@
 import {
+  catalogueOf,
   GENERAL_PRODUCTS,
   LIFE_PRODUCTS,
-  MOTOR_PRODUCTS,
   MOTOR_RISK_CATEGORIES,
   type MotorProductDefinition,
   SANDBOX_INSURER,
-  TRAVEL_PACKAGES,
 } from './catalogue.js';
 import { activeMotorPolicyFor, getClient, plateKey, requireDate } from './clients.js';
 import { addDays, addMonths, daysBetween, isoDate, monthsBetween } from './dates.js';
@@ -24,8 +23,8 @@ const LINE_PREFIX: Record<RetailLine, string> = {
 };
 
 /** Finds a motor product by id (number or numeric string). */
-export function motorProduct(id: string | number): MotorProductDefinition {
-  const product = MOTOR_PRODUCTS.find((candidate) => String(candidate.id) === String(id));
+export function motorProduct(ctx: SandboxContext, id: string | number): MotorProductDefinition {
+  const product = catalogueOf(ctx).motor.find((candidate) => String(candidate.id) === String(id));
   if (!product) throw notFound('Motor product', id);
   return product;
 }
@@ -102,7 +101,7 @@ export function motorPricing(
     sumInsured?: number | undefined;
   },
 ): Json {
-  const product = motorProduct(body.productId);
+  const product = motorProduct(ctx, body.productId);
   const start = body.startDate ? requireDate(body.startDate, 'startDate') : ctx.clock.now();
   if (product.productType !== 'ThirdParty' && body.endDate === undefined) {
     throw invalid('Validation failed', {
@@ -153,7 +152,7 @@ interface MotorInquiryInput {
 
 /** Prices a motor inquiry without persisting anything. */
 export function motorEstimate(ctx: SandboxContext, body: MotorInquiryInput): Json {
-  const product = motorProduct(body.productId);
+  const product = motorProduct(ctx, body.productId);
   const start = requireDate(body.startDate, 'startDate');
   const premium = sumPremiums(
     body.risks.map((risk) =>
@@ -226,11 +225,16 @@ export function createMotorQuotation(
     currency: string;
     startDate: string;
     clientId: string;
-    risks: readonly { vehicleId: string; sumInsured?: number | undefined }[];
+    risks: readonly {
+      vehicleId: string;
+      sumInsured?: number | undefined;
+      /** The spec puts the risk category on the risk; the vehicle's own is the fallback. */
+      motorRiskCategoryId?: unknown;
+    }[];
   },
 ): QuotationRecord {
   getClient(ctx, body.clientId);
-  const product = motorProduct(body.productId);
+  const product = motorProduct(ctx, body.productId);
   const start = requireDate(body.startDate, 'startDate');
   const vehicles = body.risks.map((risk, index) => {
     const vehicle = ctx.state.vehicles.get(risk.vehicleId);
@@ -238,11 +242,16 @@ export function createMotorQuotation(
     if (vehicle.clientId !== body.clientId) {
       throw ruleBroken('The vehicle is registered to another client', `risks.${index}.vehicleId`);
     }
-    return { vehicle, sumInsured: risk.sumInsured };
+    const given = risk.motorRiskCategoryId;
+    const categoryId =
+      typeof given === 'string' || typeof given === 'number'
+        ? String(given)
+        : vehicle.motorRiskCategoryId;
+    return { vehicle, sumInsured: risk.sumInsured, categoryId };
   });
   const premium = sumPremiums(
-    vehicles.map(({ vehicle, sumInsured }) =>
-      motorPremium(ctx, product, vehicle.motorRiskCategoryId, body.duration, sumInsured),
+    vehicles.map(({ categoryId, sumInsured }) =>
+      motorPremium(ctx, product, categoryId, body.duration, sumInsured),
     ),
   );
   return newQuotation(ctx, 'motor', {
@@ -254,8 +263,8 @@ export function createMotorQuotation(
     extra: {
       duration: body.duration,
       registrationNumbers: vehicles.map(({ vehicle }) => vehicle.registrationNumber),
-      pricing: vehicles.map(({ vehicle, sumInsured }) => ({
-        riskCategoryId: vehicle.motorRiskCategoryId,
+      pricing: vehicles.map(({ categoryId, sumInsured }) => ({
+        riskCategoryId: categoryId,
         sumInsured: sumInsured ?? null,
       })),
     },
@@ -266,7 +275,7 @@ function motorQuotationFromInquiry(
   ctx: SandboxContext,
   body: MotorInquiryInput & { policyHolder?: Json | undefined },
 ): QuotationRecord {
-  const product = motorProduct(body.productId);
+  const product = motorProduct(ctx, body.productId);
   const estimate = motorEstimate(ctx, body);
   return newQuotation(ctx, 'motor', {
     clientId: null,
@@ -648,8 +657,8 @@ export function policyDocument(
 
 // ----- travel -----------------------------------------------------------------------------
 
-function travelPackage(id: string | number) {
-  const found = TRAVEL_PACKAGES.find((candidate) => String(candidate.id) === String(id));
+function travelPackage(ctx: SandboxContext, id: string | number) {
+  const found = catalogueOf(ctx).travel.find((candidate) => String(candidate.id) === String(id));
   if (!found) throw notFound('Travel package', id);
   return found;
 }
@@ -667,7 +676,7 @@ export function createTravelQuotation(
     beneficiaries?: readonly Json[] | undefined;
   },
 ): QuotationRecord {
-  const pack = travelPackage(body.packageId);
+  const pack = travelPackage(ctx, body.packageId);
   if (body.clientId !== undefined) getClient(ctx, body.clientId);
   const start = requireDate(body.startDate, 'startDate');
   const end = body.endDate ? requireDate(body.endDate, 'endDate') : addDays(start, 6);

@@ -1,3 +1,4 @@
+import type { SandboxCatalogue } from './catalogue.js';
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
 import type { PaymentEngine } from './payment-engine.js';
@@ -261,6 +262,8 @@ export interface SandboxContext {
   readonly ids: IdSource;
   readonly levyRate: number;
   readonly payments: PaymentEngine;
+  /** Products on offer; the standard catalogue where not given. */
+  readonly catalogue?: Partial<SandboxCatalogue> | undefined;
 }
 
 /** An empty state. */

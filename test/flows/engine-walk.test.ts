@@ -1,9 +1,10 @@
 import { appendFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { PaymentSettledEvent, Reply } from '../../src/conversation/reply.js';
 import {
+  actorNames,
   FLOW_IDS,
   type Impl,
   inputFor,
@@ -13,24 +14,23 @@ import {
   variantsOf,
   worldMachine,
 } from './fixtures.js';
-import { type FlowSnapshot, stateId, step, walk } from './harness.js';
-import { alignWorlds, type SandboxAlignment } from './sandbox-alignment.js';
-import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
+import { apiErrors, type FlowSnapshot, stateId, step, visibleStates, walk } from './harness.js';
+import { alignWorlds, DOWN, openWorld, type SandboxAlignment } from './sandbox-alignment.js';
+import type { SandboxWorld } from './sandbox-world.js';
 
-// The model walk's shortest path to every state, replayed through the real turn engine against
-// the sandbox insurer. Each model world is aligned with the sandbox first (the sandbox is seeded
-// with the records the walk needs; the model's stand-ins answer with what the sandbox holds), so
-// every screen the engine shows must be the modelled one: same key, input kind, choices and end.
+// The model walk's shortest path to every screen, replayed through the real turn engine against
+// the sandbox insurer. Each model world is aligned with a sandbox first (a fresh one per path,
+// prepared with the records the walk needs; the model's stand-ins answer with what that sandbox
+// holds), so every screen the engine shows must be the modelled one: same key, input kind,
+// choices and end. The last test checks every state of every flow was reached this way.
 
-let world: SandboxWorld;
 let aligned: SandboxAlignment;
 beforeAll(async () => {
-  world = await startSandboxWorld();
-  aligned = await alignWorlds(world);
+  aligned = await alignWorlds();
 });
-afterAll(async () => {
-  await world.close();
-});
+
+/** Per flow: paths replayed and matched, and the states the engine showed as modelled. */
+const tally = new Map<FlowId, { walked: number; matched: number; reached: Set<string> }>();
 
 /** How a user reaches each flow from the entry menu. */
 const ENTRY: Record<FlowId, { audience: 'policyholder' | 'staff'; replies: Reply[] }> = {
@@ -67,7 +67,7 @@ function handedTo(snapshot: FlowSnapshot): FlowId | undefined {
 }
 
 /** The live payment of a session's flow: the reference the sandbox issued and the policy paid for. */
-async function livePayment(key: string) {
+async function livePayment(world: SandboxWorld, key: string) {
   const stored = await world.store.read(key);
   const record = stored
     ? (JSON.parse(stored.data) as {
@@ -80,16 +80,23 @@ async function livePayment(key: string) {
 }
 
 /**
- * The model's payment push with what the sandbox knows: its reference, and the policy only where
- * one exists already (a renewal); a new policy is found the way the flow finds it without one.
+ * The model's payment push with what the sandbox knows: its reference, settled in the sandbox
+ * first (so a paid policy exists, as it would when the real push arrives), and the policy only
+ * where one exists already (a renewal); a new policy is found the way the flow finds it without one.
  */
-async function livePush(key: string, event: PaymentSettledEvent): Promise<Reply> {
+async function livePush(
+  world: SandboxWorld,
+  key: string,
+  event: PaymentSettledEvent,
+): Promise<Reply> {
   if (event.reference === 'SOMEONE-ELSE') return event;
-  const live = await livePayment(key);
+  const live = await livePayment(world, key);
+  const reference = live.reference ?? event.reference;
+  world.sandbox.payments.settleNow(reference, event.outcome === 'paid' ? 'success' : 'failed');
   const { policyId: _modelled, policyNumber: _number, ...rest } = event;
   return {
     ...rest,
-    reference: live.reference ?? event.reference,
+    reference,
     ...(event.outcome === 'paid' && live.policyId ? { policyId: live.policyId } : {}),
   };
 }
@@ -98,98 +105,115 @@ async function livePush(key: string, event: PaymentSettledEvent): Promise<Reply>
  * Paths where the engine against the sandbox cannot follow the model, with why. Each must still
  * diverge (the test fails when one is fixed, so the entry is removed).
  */
-const KNOWN: Record<string, string> = {
-  // A "paid" push for a new policy: the sandbox's mobile-money payment is still pending (it
-  // settles only after its delay), so no policy exists yet and the certificate lookup finds none.
-  'motor-quote/unknownVehicleAndHolder → done:':
-    'the sandbox has issued no policy for an unsettled payment',
-  // A vehicle without a recorded category: the flow sends the picked one (motorRiskCategoryId) but
-  // the sandbox's createMotorQuotation prices by the vehicle's own and rejects the quotation.
-  'motor-quote/vehicleWithoutCategory → pickPayment:':
-    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
-  'motor-quote/vehicleWithoutCategory → awaitingPayment:':
-    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
-  'motor-quote/vehicleWithoutCategory → askPayPhone:':
-    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
-  'motor-quote/vehicleWithoutCategory → done:':
-    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
-  'motor-quote/vehicleWithoutCategory → paymentFailed:':
-    'the sandbox prices a quotation by the vehicle record, ignoring the risk category sent',
-};
+const KNOWN: Record<string, string> = {};
 
 const WORLDS = FLOW_IDS.flatMap((flow) =>
-  ['typical', ...variantsOf(flow)].map((variant) => [flow, variant] as const),
+  ['typical', ...variantsOf(flow), ...(flow === 'main-menu' ? [] : [DOWN])].map(
+    (variant) => [flow, variant] as const,
+  ),
 );
 
 describe.each(WORLDS)(
   'the %s flow (%s world) through the engine against the sandbox',
   (flow, variant) => {
-    it('shows the modelled screen after every reply of the shortest path to every state', async () => {
+    it('shows the modelled screen after every reply of the shortest path to every screen', async () => {
       const setup = aligned.world(flow, variant);
-      const machine = worldMachine(flow, {
-        ...(variant === 'typical' ? {} : { variant }),
-        overrides: (setup.impl ?? {}) as Impl,
-      });
+      const machine =
+        variant === DOWN
+          ? worldMachine(flow, { failing: actorNames(flow), error: apiErrors.serverError })
+          : worldMachine(flow, {
+              ...(variant === 'typical' ? {} : { variant }),
+              overrides: (setup.impl ?? {}) as Impl,
+            });
       const paths = walk(machine, inputFor(flow), {
         texts: TEXTS,
         extra: pushedReplies,
         serialize: salient(flow),
       });
-      // One path per state: the shortest.
-      const byState = new Map<string, (typeof paths)[number]>();
+      // The shortest path to every screen (state, prompt key and choices), and apart from it the
+      // one through a payment push: a second page of products, a claim list, "paid" on check.
+      const byScreen = new Map<string, { id: string; path: (typeof paths)[number] }>();
       for (const path of paths) {
         const id = stateId(path.state.value);
-        const known = byState.get(id);
-        if (!known || known.steps.length > path.steps.length) byState.set(id, path);
+        const pushed = path.steps.at(-1)?.event.type === 'payment.settled';
+        const screen = JSON.stringify([id, shapeOf(visible(path.state)), pushed]);
+        const known = byScreen.get(screen);
+        if (!known || known.path.steps.length > path.steps.length)
+          byScreen.set(screen, { id, path });
       }
       let matched = 0;
       let index = 0;
       const mismatches: string[] = [];
-      for (const [id, path] of byState) {
+      const counts = tally.get(flow) ?? { walked: 0, matched: 0, reached: new Set<string>() };
+      tally.set(flow, counts);
+      for (const { id, path } of byScreen.values()) {
         index += 1;
         const key = `test:walk:${flow}:${variant}:${index}`;
-        const texts = setup.texts?.(index) ?? {};
-        const { audience } = ENTRY[flow];
-        const options = {
-          audience,
-          deadlineMs: 10_000,
-          address: {
-            channel: 'ussd',
-            address: setup.caller?.(index) ?? '0971234567',
-            locale: 'en',
-          },
-        } as const;
-        await world.engine.handle(key, { type: 'user.text', text: 'hi' }, options);
-        for (const reply of ENTRY[flow].replies) await world.engine.handle(key, reply, options);
-        let same = true;
-        const trail: string[] = [];
-        for (const s of path.steps) {
-          const event = s.event;
-          if (!event.type.startsWith('user.') && event.type !== 'payment.settled') continue;
-          let reply: Reply = event;
-          if (event.type === 'user.text') {
-            reply = { type: 'user.text', text: texts[event.text] ?? event.text };
-          } else if (event.type === 'payment.settled') {
-            reply = await livePush(key, event);
+        const { world } = await openWorld(setup.sandbox);
+        try {
+          const { audience } = ENTRY[flow];
+          const options = {
+            audience,
+            deadlineMs: 10_000,
+            address: {
+              channel: 'ussd',
+              address: setup.caller?.(index) ?? '0971234567',
+              locale: 'en',
+            },
+          } as const;
+          const turn = async (reply: Reply) => {
+            const shown = await world.engine.handle(key, reply, options);
+            if (setup.settle) {
+              const { reference } = await livePayment(world, key);
+              if (reference) world.sandbox.payments.settleNow(reference);
+            }
+            return shown;
+          };
+          await turn({ type: 'user.text', text: 'hi' });
+          for (const reply of ENTRY[flow].replies) await turn(reply);
+          let same = true;
+          const trail: string[] = [];
+          let before: FlowSnapshot | undefined;
+          for (const s of path.steps) {
+            const event = s.event;
+            const answered = before;
+            before = s.state;
+            if (!event.type.startsWith('user.') && event.type !== 'payment.settled') continue;
+            const reply: Reply =
+              event.type === 'payment.settled'
+                ? await livePush(world, key, event)
+                : (setup.reply?.(event, index, answered) ?? event);
+            const shown = await turn(reply);
+            const next = handedTo(s.state);
+            const expected = next
+              ? shapeOf(visible(step(aligned.machine(next), inputFor(next), undefined)))
+              : shapeOf(visible(s.state));
+            trail.push(`${JSON.stringify(reply)} → ${shown.key}`);
+            if (process.env.WALK_TRACE)
+              appendFileSync(
+                process.env.WALK_TRACE,
+                `${flow}/${variant}#${index} ${JSON.stringify(reply)} → ${shown.key} ${JSON.stringify(shapeOf(shown)?.choices)}\n`,
+              );
+            if (JSON.stringify(shapeOf(shown)) !== JSON.stringify(expected)) {
+              same = false;
+              mismatches.push(
+                `${flow}/${variant} → ${id}: expected ${JSON.stringify(expected)}, engine showed ${JSON.stringify(shapeOf(shown))}\n   ${trail.join('\n   ')}`,
+              );
+              break;
+            }
           }
-          const shown = await world.engine.handle(key, reply, options);
-          const next = handedTo(s.state);
-          const expected = next
-            ? shapeOf(visible(step(aligned.machine(next), inputFor(next), undefined)))
-            : shapeOf(visible(s.state));
-          trail.push(`${JSON.stringify(reply)} → ${shown.key}`);
-          if (JSON.stringify(shapeOf(shown)) !== JSON.stringify(expected)) {
-            same = false;
-            mismatches.push(
-              `${flow}/${variant} → ${id}: expected ${JSON.stringify(expected)}, engine showed ${JSON.stringify(shapeOf(shown))}\n   ${trail.join('\n   ')}`,
-            );
-            break;
+          if (same) {
+            matched += 1;
+            counts.reached.add(id);
           }
+        } finally {
+          await world.close();
         }
-        if (same) matched += 1;
       }
+      counts.walked += byScreen.size;
+      counts.matched += matched;
       console.log(
-        `${flow} (${variant}): walked ${byState.size} paths through the engine; ${matched} matched the model`,
+        `${flow} (${variant}): walked ${byScreen.size} paths through the engine; ${matched} matched the model`,
       );
       const unexplained = mismatches.filter(
         (m) => !Object.keys(KNOWN).some((k) => m.startsWith(k)),
@@ -203,3 +227,23 @@ describe.each(WORLDS)(
     });
   },
 );
+
+// Runs after the worlds above (tests in a file run in order).
+it('reaches every state of every flow through the engine', () => {
+  const rows = FLOW_IDS.map((flow) => {
+    const t = tally.get(flow) ?? { walked: 0, matched: 0, reached: new Set<string>() };
+    const model = visibleStates(worldMachine(flow));
+    const missing = model.filter((id) => !t.reached.has(id));
+    return {
+      flow,
+      missing,
+      row: `${flow.padEnd(17)} paths ${String(t.walked).padStart(3)}  matched ${String(t.matched).padStart(3)}  states through the engine ${model.length - missing.length}/${model.length}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
+    };
+  });
+  console.log(
+    `The flows through the engine against the sandbox:\n${rows.map((r) => r.row).join('\n')}`,
+  );
+  expect(rows.filter((r) => r.missing.length > 0).map((r) => `${r.flow}: ${r.missing}`)).toEqual(
+    [],
+  );
+});

@@ -177,21 +177,21 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     unknownVehicleAndHolder: {
       findVehicle: () => null,
       findHolder: () => null,
+      findPolicy: () => null,
+    },
+    paidAtOnce: {
       startPayment: () => ({ reference: 'PAY-q_1', status: 'paid' }),
+      renewAndPay: () => ({ reference: 'RNW-1', status: 'paid' }),
     },
     vehicleWithoutCategory: {
       findVehicle: () => ({ vehicleId: 'veh_1', description: 'Toyota Corolla' }),
       startPayment: () => ({ reference: 'PAY-q_1', status: 'failed' }),
-      renewAndPay: () => ({ reference: 'RNW-1', status: 'paid' }),
     },
     paidOnCheck: {
       paymentStatus: (input: { reference: string }) => ({
         reference: input.reference,
         status: 'paid',
       }),
-      findPolicy: () => null,
-      listProducts: () => ({ products: [], hasMore: false }),
-      priceMotor: () => [],
     },
     failedOnCheck: {
       paymentStatus: (input: { reference: string }) => ({

@@ -2,26 +2,60 @@ import type { AnyStateMachine } from 'xstate';
 import { createFlowRegistry } from '../../flows/index.js';
 import { today } from '../../flows/support.js';
 import type { FlowId } from '../../src/conversation/flow.js';
-import { SEED } from '../../src/sandbox/index.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import { MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
 import { type Impl, worldMachine } from './fixtures.js';
-import type { SandboxWorld } from './sandbox-world.js';
+import type { FlowSnapshot } from './harness.js';
+import { type SandboxWorld, type SandboxWorldOptions, startSandboxWorld } from './sandbox-world.js';
+
+/** The sandbox a world's paths run against: one fresh insurer per path, prepared alike. */
+export interface WorldSetup extends SandboxWorldOptions {
+  /** Claims on record before the walk (a credit-life and a group-life one); default true. */
+  readonly claims?: boolean;
+  /**
+   * The seeded policyholder's phone: the caller found as the holder and the number paid from, so
+   * its last digit chooses the payment's outcome; default the seeded one (payments succeed).
+   */
+  readonly holderPhone?: string;
+}
+
+/** Rewrites a reply of the model's path (`before` is the screen it answers) for the sandbox. */
+export type Rewrite = (reply: Reply, index: number, before: FlowSnapshot | undefined) => Reply;
 
 /** How one model world is lined up with the sandbox. */
 export interface AlignedWorld {
+  /** The sandbox each replayed path of the world runs against. */
+  readonly sandbox: WorldSetup;
   /** Stand-ins that answer with what the sandbox holds (laid over the world's own). */
   readonly impl?: Impl;
-  /** Typed answers rewritten per replayed path (`index`), so no path sees another's records. */
-  readonly texts?: (index: number) => Record<string, string>;
+  /** Rewrites a reply of the model's path for the sandbox. */
+  readonly reply?: Rewrite;
   /** The USSD caller's number per path; its last digit chooses the sandbox's payment outcome. */
   readonly caller?: (index: number) => string;
+  /** Settle the live payment after every turn (as its payer's number chooses). */
+  readonly settle?: boolean;
 }
 
-/** Every model world lined up with one seeded sandbox. */
+/** Every model world lined up with the sandbox. */
 export interface SandboxAlignment {
-  /** The aligned world of `flow` in `variant` (typical when the variant needs nothing more). */
+  /** The aligned world of `flow` in `variant`. */
   world(flow: FlowId, variant: string): AlignedWorld;
   /** The typical world of a flow, aligned (the screen a main-menu hand-over lands on). */
   machine(flow: FlowId): AnyStateMachine;
+}
+
+/** Records {@link openWorld} creates in every sandbox, the same ids in each. */
+export interface Prepared {
+  readonly creditLifePolicyId: string;
+  readonly groupLifePolicyId: string;
+  /** The covered loan and member a claim is made against. */
+  readonly loanId: string;
+  readonly memberId: string;
+  readonly memberNrc: string;
+  /** The reference the motor policy was paid with, its loans' batch, and a claim (or ''). */
+  readonly paymentReference: string;
+  readonly batchId: string;
+  readonly claimId: string;
 }
 
 type PromiseLogic = { config: (args: Record<string, unknown>) => Promise<unknown> };
@@ -33,38 +67,51 @@ function callActor(machine: AnyStateMachine, name: string, input: unknown): Prom
   return logic.config({ input, signal: new AbortController().signal, emit: () => {} });
 }
 
-const notFound = () => {
-  throw Object.assign(new Error('not found'), { name: 'ApiError', code: 'API_ERROR', status: 404 });
-};
-
-/** A fresh plate, NRC and number per replayed path: registering one never changes another. */
+/** A fresh plate, NRC and number per replayed path. */
 const unique = (index: number) => String(10_000 + index).slice(1);
 
-/**
- * Seeds `world`'s sandbox with what the walk needs (a motor policy on the seeded vehicle, for
- * renewal) and derives the model's stand-ins from the sandbox's answers, obtained through the very
- * actors the engine runs, so model and engine read the same records.
- */
-export async function alignWorlds(world: SandboxWorld): Promise<SandboxAlignment> {
-  const flows = createFlowRegistry({
-    client: world.client,
-    payments: { start: async () => ({ reference: 'unused', status: 'Pending' }) },
-  });
-  const motor = flows['motor-quote'].machine;
-  const cover = flows['cover-status'].machine;
-  const travel = flows['travel-issue'].machine;
+/** The loan a claim is made against (walk) and the one already claimed (seed). */
+const CLAIM_LOAN = 'KL-1';
+const CLAIMED_LOAN = 'KL-2';
+const MEMBER_NRC = '555555/10/1';
+const CLAIMED_MEMBER_NRC = '555555/10/2';
+/** Loans and members start before the model's loss date (10 January 2025). */
+const GROUP_LIFE_START = '2025-01-01';
 
-  // A motor policy on the seeded vehicle, paid at once, so "renew my policy" finds it.
+function loanRow(reference: string, nrcNumber: string) {
+  return {
+    fullName: 'Walk Borrower',
+    nrcNumber,
+    dateOfBirth: '1985-05-05',
+    amount: 15_000,
+    startDate: '2025-01-01',
+    endDate: '2027-12-31',
+    partnerLoanReference: reference,
+    interestRate: 0.28,
+  };
+}
+
+function memberRow(nrcNumber: string) {
+  return { fullName: 'Walk Member', nrcNumber, dateOfBirth: '1985-05-05', annualSalary: 60_000 };
+}
+
+/**
+ * Prepares a sandbox the way every replayed path needs it: a motor policy on the seeded vehicle
+ * (renewal), a credit-life policy with covered loans and a group-life policy with covered members
+ * (the funeral principal's among them, for cover status), and optionally a claim on each line.
+ */
+async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared> {
+  const { client } = world;
   const holder = (
-    await world.client.call('getIndividuals', {
+    await client.call('getIndividuals', {
       query: { PhoneNumber: SEED.individual.phoneNumber, PageSize: 1 },
     })
   ).data[0];
-  const [vehicle] = await world.client.call('searchVehicleByRegistration', {
+  const [vehicle] = await client.call('searchVehicleByRegistration', {
     query: { registrationNumber: SEED.vehicle.registrationNumber },
   });
   if (!holder || !vehicle) throw new Error('the sandbox lost its seed');
-  const quote = await world.client.call('createMotorQuotation', {
+  const quote = await client.call('createMotorQuotation', {
     body: {
       productId: '101',
       duration: 4,
@@ -74,17 +121,118 @@ export async function alignWorlds(world: SandboxWorld): Promise<SandboxAlignment
       risks: [{ vehicleId: String(vehicle.id) }],
     },
   });
-  await world.client.call('payQuotation', {
+  const paymentReference = `SEED-${String(quote.id)}`;
+  await client.call('payQuotation', {
     path: { quoteId: String(quote.id) },
-    body: { reference: `SEED-${String(quote.id)}`, payment: { method: 'External' } },
+    body: { reference: paymentReference, payment: { method: 'External' } },
   });
 
-  const page = (await callActor(motor, 'listProducts', { page: 1, pageSize: 5 })) as {
-    products: { id: string; needsSumInsured: boolean }[];
+  const creditQuotation = (await client.call('getCreditLifeQuotations')).find(
+    (q) => q.status === 'Approved' && !q.requiresPrepayment,
+  );
+  const groupQuotation = (await client.call('getGroupLifeQuotations')).find(
+    (q) => q.status === 'Approved',
+  );
+  if (!creditQuotation || !groupQuotation) throw new Error('the sandbox lost its quotations');
+  // Started today: its first period is unpaid but in grace, so cover reads "in grace".
+  const credit = await client.call('createCreditLifePolicy', {
+    body: { quotationId: String(creditQuotation.id), startDate: today() },
+  });
+  const batch = await client.call('placeLoans', {
+    path: { policyId: credit.id },
+    body: {
+      loans: [
+        loanRow(CLAIM_LOAN, '444444/10/1'),
+        loanRow(CLAIMED_LOAN, '444444/10/2'),
+        loanRow('KL-COVER', SEED.funeralPrincipalNrc),
+      ],
+    },
+  });
+  const loan = batch.loans?.find((l) => l.partnerLoanReference === CLAIM_LOAN);
+  const group = await client.call('createGroupLifePolicy', {
+    body: { quotationId: String(groupQuotation.id), startDate: GROUP_LIFE_START },
+  });
+  await client.call('enrolGroupLifeBatch', {
+    path: { policyId: group.id },
+    body: {
+      members: [
+        memberRow(MEMBER_NRC),
+        memberRow(CLAIMED_MEMBER_NRC),
+        memberRow(SEED.funeralPrincipalNrc),
+      ],
+    },
+  });
+  const member = await client.call('getCoveredMemberByNrc', {
+    path: { policyId: group.id },
+    query: { nrcNumber: MEMBER_NRC },
+  });
+  if (!loan) throw new Error('the sandbox placed no loan');
+  if (setup.holderPhone) {
+    await client.call('updateIndividual', {
+      path: { id: String(holder.id) },
+      body: { phoneNumber: setup.holderPhone },
+    });
+  }
+  let claimId = '';
+  if (setup.claims ?? true) {
+    const claim = await client.call('intimateCreditLifeClaim', {
+      path: { policyId: credit.id },
+      body: { partnerLoanReference: CLAIMED_LOAN, claimType: 'Death', lossDate: '2025-03-01' },
+    });
+    await client.call('intimateGroupLifeClaim', {
+      path: { policyId: group.id },
+      body: { nrcNumber: CLAIMED_MEMBER_NRC, lossDate: '2025-03-01', causeOfDeath: 'Illness' },
+    });
+    claimId = String(claim.id);
+  }
+  return {
+    creditLifePolicyId: credit.id,
+    groupLifePolicyId: group.id,
+    loanId: String(loan.id),
+    memberId: String(member.id),
+    memberNrc: MEMBER_NRC,
+    paymentReference,
+    batchId: String(batch.id),
+    claimId,
   };
+}
+
+/** A sandbox world set up as `setup` says and prepared for the walk. */
+export async function openWorld(
+  setup: WorldSetup,
+): Promise<{ world: SandboxWorld; prepared: Prepared | null }> {
+  const world = await startSandboxWorld(setup);
+  if (setup.outage) return { world, prepared: null };
+  return { world, prepared: await prepare(world, setup) };
+}
+
+/** Six motor products: two pages at the flow's five per page. */
+const PAGED_CATALOGUE = {
+  motor: [
+    ...MOTOR_PRODUCTS,
+    ...[4, 5, 6].map((n) => ({
+      ...MOTOR_PRODUCTS[0],
+      id: 100 + n,
+      name: `Motor Third Party ${n}`,
+    })),
+  ] as typeof MOTOR_PRODUCTS,
+};
+
+/** What the sandbox answers the motor flow's data look-ups with, read through its actors. */
+async function motorData(world: SandboxWorld): Promise<Impl> {
+  const motor = flows(world)['motor-quote'].machine;
+  const pages = new Map<number, { products: { id: string; needsSumInsured: boolean }[] }>();
+  for (let page = 1; ; page += 1) {
+    const found = (await callActor(motor, 'listProducts', { page, pageSize: 5 })) as {
+      products: { id: string; needsSumInsured: boolean }[];
+      hasMore: boolean;
+    };
+    pages.set(page, found);
+    if (!found.hasMore) break;
+  }
   const categories = await callActor(motor, 'listRiskCategories', {});
   const pricing = new Map<string, unknown>();
-  for (const product of page.products) {
+  for (const product of [...pages.values()].flatMap((p) => p.products)) {
     pricing.set(
       product.id,
       await callActor(motor, 'priceMotor', {
@@ -95,35 +243,121 @@ export async function alignWorlds(world: SandboxWorld): Promise<SandboxAlignment
       }),
     );
   }
-  const seededPlate = SEED.vehicle.registrationNumber;
-  const policy = await callActor(motor, 'findPolicy', { plate: seededPlate });
+  const policy = await callActor(motor, 'findPolicy', { plate: SEED.vehicle.registrationNumber });
   const renewal = policy
     ? await callActor(motor, 'renewalPremiums', {
         policyId: (policy as { policyId: string }).policyId,
       })
     : null;
-  const uncategorised = await callActor(motor, 'findVehicle', { plate: SEED.uncategorisedPlate });
-  const packages = await callActor(travel, 'listPackages', {});
-  const funeral = await callActor(cover, 'lookupCover', { nrc: SEED.funeralPrincipalNrc });
-  const stranger = await callActor(cover, 'lookupCover', { nrc: SEED.individual.idNumber });
-
-  // Mobile-money payments in the sandbox come back pending and settle only when pushed.
-  const pendingPay = (input: { reference?: string }) => ({
-    reference: input.reference ?? 'PAY-q_1',
-    status: 'pending',
-  });
-  const motorImpl: Impl = {
-    listProducts: () => page,
+  return {
+    listProducts: (input: { page: number }) => pages.get(input.page) ?? pages.get(1),
     listRiskCategories: () => categories,
     priceMotor: (input: { productId: string }) => pricing.get(input.productId) ?? [],
     findPolicy: () => policy,
     renewalPremiums: () => renewal,
+  };
+}
+
+function flows(world: SandboxWorld) {
+  return createFlowRegistry({
+    client: world.client,
+    payments: { start: async () => ({ reference: 'unused', status: 'Pending' }) },
+  });
+}
+
+/** Answers on a payment screen come from `msisdn` (its last digit sets the sandbox's outcome). */
+function payFrom(msisdn: string): Rewrite {
+  return (reply, _index, before) => {
+    if (before?.context.prompt.key !== 'pay.askPhone') return reply;
+    if (reply.type === 'user.text' && reply.text === '0971234567')
+      return { ...reply, text: msisdn };
+    if (reply.type === 'user.contact') return { ...reply, phone: msisdn };
+    return reply;
+  };
+}
+
+/** Rewrites typed answers found in `table`. */
+function typed(
+  table: (index: number, before: FlowSnapshot | undefined) => Record<string, string>,
+): Rewrite {
+  return (reply, index, before) =>
+    reply.type === 'user.text'
+      ? { ...reply, text: table(index, before)[reply.text] ?? reply.text }
+      : reply;
+}
+
+function both(...rewrites: Rewrite[]): Rewrite {
+  return (reply, index, before) => rewrites.reduce((r, f) => f(r, index, before), reply);
+}
+
+const DECLINING = '0971234561';
+
+/**
+ * Lines every model world up with a sandbox: each world names the sandbox its paths run against
+ * (one fresh, identically prepared insurer per path, so no path sees another's records), and its
+ * stand-ins are read from a template of that sandbox through the very actors the engine runs.
+ */
+export async function alignWorlds(): Promise<SandboxAlignment> {
+  const standard: WorldSetup = {};
+  const paged: WorldSetup = { catalogue: PAGED_CATALOGUE };
+  const atOnce: WorldSetup = { settleAtOnce: true };
+  const noPackages: WorldSetup = { catalogue: { travel: [] } };
+  const noClaims: WorldSetup = { claims: false };
+  // The holder pays from a number the sandbox declines.
+  const declining: WorldSetup = { holderPhone: `26${DECLINING}` };
+  const decliningAtOnce: WorldSetup = { ...declining, settleAtOnce: true };
+
+  const template = await openWorld(standard);
+  const pagedTemplate = await openWorld(paged);
+  const bareTemplate = await openWorld(noClaims);
+  const registry = flows(template.world);
+  const prepared = template.prepared;
+  if (!prepared) throw new Error('the template was not prepared');
+  const motor = await motorData(template.world);
+  const motorPaged = await motorData(pagedTemplate.world);
+  const uncategorised = await callActor(registry['motor-quote'].machine, 'findVehicle', {
+    plate: SEED.uncategorisedPlate,
+  });
+  const packages = await callActor(registry['travel-issue'].machine, 'listPackages', {});
+  const cover = registry['cover-status'].machine;
+  const funeral = await callActor(cover, 'lookupCover', { nrc: SEED.funeralPrincipalNrc });
+  const stranger = await callActor(cover, 'lookupCover', { nrc: SEED.individual.idNumber });
+  const claims = registry['claim-intimation'].machine;
+  const claimsOf = async (machine: AnyStateMachine) => ({
+    'credit-life': await callActor(machine, 'trackClaims', { line: 'credit-life' }),
+    'group-life': await callActor(machine, 'trackClaims', { line: 'group-life' }),
+  });
+  const tracked = await claimsOf(claims);
+  const trackedBare = await claimsOf(flows(bareTemplate.world)['claim-intimation'].machine);
+  const claimDetail = await callActor(claims, 'getClaim', {
+    line: 'credit-life',
+    claimId: (tracked['credit-life'] as { id: string }[])[0]?.id,
+  });
+  const intimatedBare = await callActor(
+    flows(bareTemplate.world)['claim-intimation'].machine,
+    'intimateClaim',
+    {
+      line: 'credit-life',
+      policyId: bareTemplate.prepared?.creditLifePolicyId,
+      by: 'partnerLoanReference',
+      subject: CLAIM_LOAN,
+      claimType: 'death',
+      eventDate: '2025-01-10',
+      details: 'Accident on the road',
+    },
+  );
+  for (const t of [template, pagedTemplate, bareTemplate]) await t.world.close();
+
+  // Mobile-money payments in the sandbox come back pending and settle when the walk says so.
+  const pending = {
     startPayment: () => ({ reference: 'PAY-q_1', status: 'pending' }),
-    paymentStatus: pendingPay,
+    paymentStatus: (input: { reference?: string }) => ({
+      reference: input.reference ?? 'PAY-q_1',
+      status: 'pending',
+    }),
     renewAndPay: () => ({ reference: 'RNW-1', status: 'pending' }),
   };
-  const travelImpl: Impl = {
-    listPackages: () => packages,
+  const issuedPending = {
     issueTravel: (input: { reference: string; startDate: string }) => ({
       reference: input.reference,
       status: 'pending',
@@ -134,42 +368,136 @@ export async function alignWorlds(world: SandboxWorld): Promise<SandboxAlignment
       grossPremium: 0,
       currency: 'ZMW',
     }),
-    paymentStatus: pendingPay,
+  };
+  const unknownPlate = (i: number) => ({
+    'AJQ 1909': `ABZ ${unique(i)}`,
+    '479974111': `11${unique(i)}111`,
+  });
+  const claimTexts = (_i: number, before: FlowSnapshot | undefined): Record<string, string> => ({
+    pol_1:
+      before?.context.answers?.line === 'group-life'
+        ? prepared.groupLifePolicyId
+        : prepared.creditLifePolicyId,
+    L1: prepared.loanId,
+    M1: prepared.memberId,
+    '479974111': prepared.memberNrc.replaceAll('/', ''),
+  });
+  const claimImpl = (lists: Record<string, unknown>): Impl => ({
+    trackClaims: (input: { line: string }) => lists[input.line] ?? [],
+    getClaim: () => claimDetail,
+  });
+
+  // The desk's look-ups name records the sandbox holds.
+  const staffTexts: Record<string, string> = {
+    'policy ABC123': `policy ${SEED.vehicle.registrationNumber}`,
+    'claim 42': `claim ${prepared.claimId}`,
+    '42': prepared.claimId,
+    'txn REF1': `txn ${prepared.paymentReference}`,
+    REF1: prepared.paymentReference,
+    'batch P1 B1': `batch ${prepared.creditLifePolicyId} ${prepared.batchId}`,
+    'P1 B1': `${prepared.creditLifePolicyId} ${prepared.batchId}`,
+    'bordereau P1': `bordereau ${prepared.creditLifePolicyId}`,
+    P1: prepared.creditLifePolicyId,
   };
 
   const worlds: Record<string, AlignedWorld> = {
-    'motor-quote:typical': { impl: motorImpl },
+    'main-menu:typical': { sandbox: standard },
+    'motor-quote:typical': { sandbox: standard, impl: { ...motor, ...pending } },
+    'motor-quote:paged': { sandbox: paged, impl: { ...motorPaged, ...pending } },
     'motor-quote:unknownVehicleAndHolder': {
+      sandbox: standard,
       // The plate is rewritten to one the sandbox does not know, renewal included.
-      impl: { ...motorImpl, findPolicy: () => null },
-      texts: (i) => ({ 'AJQ 1909': `ABZ ${unique(i)}`, '479974111': `11${unique(i)}111` }),
+      impl: { ...motor, ...pending, findPolicy: () => null },
+      reply: typed(unknownPlate),
       caller: (i) => `09770${unique(i)}9`,
     },
+    'motor-quote:paidAtOnce': { sandbox: atOnce, impl: motor },
     'motor-quote:vehicleWithoutCategory': {
-      impl: { ...motorImpl, findVehicle: () => uncategorised, findPolicy: () => null },
-      texts: () => ({ 'AJQ 1909': SEED.uncategorisedPlate }),
+      sandbox: decliningAtOnce,
+      impl: { ...motor, findVehicle: () => uncategorised, findPolicy: () => null },
+      reply: both(
+        typed(() => ({ 'AJQ 1909': SEED.uncategorisedPlate })),
+        payFrom(DECLINING),
+      ),
+      caller: () => DECLINING,
     },
-    'travel-issue:typical': { impl: travelImpl },
-    'cover-status:typical': {
-      impl: { lookupCover: () => funeral },
-      texts: () => ({ '479974111': SEED.funeralPrincipalNrc.replaceAll('/', '') }),
+    'motor-quote:paidOnCheck': {
+      sandbox: standard,
+      impl: { ...motor, startPayment: pending.startPayment, renewAndPay: pending.renewAndPay },
+      settle: true,
     },
-    'cover-status:nothing': { impl: { lookupCover: () => stranger } },
+    'motor-quote:failedOnCheck': {
+      sandbox: declining,
+      impl: { ...motor, startPayment: pending.startPayment, renewAndPay: pending.renewAndPay },
+      reply: payFrom(DECLINING),
+      caller: () => DECLINING,
+      settle: true,
+    },
+    'travel-issue:typical': {
+      sandbox: standard,
+      impl: {
+        listPackages: () => packages,
+        ...issuedPending,
+        paymentStatus: pending.paymentStatus,
+      },
+    },
+    'travel-issue:paid': { sandbox: atOnce, impl: { listPackages: () => packages } },
+    'travel-issue:failedAtOnce': {
+      sandbox: atOnce,
+      impl: { listPackages: () => packages },
+      reply: payFrom(DECLINING),
+      caller: () => DECLINING,
+    },
+    'travel-issue:checkPaid': {
+      sandbox: standard,
+      impl: { listPackages: () => packages, ...issuedPending },
+      settle: true,
+    },
+    'travel-issue:checkFailed': {
+      sandbox: standard,
+      impl: { listPackages: () => packages, ...issuedPending },
+      reply: payFrom(DECLINING),
+      caller: () => DECLINING,
+      settle: true,
+    },
+    'travel-issue:noPackages': { sandbox: noPackages },
     'claim-intimation:typical': {
-      // The sandbox holds no covered loans or members: an intimation is answered 404.
-      impl: { intimateClaim: notFound, trackClaims: () => [] },
+      sandbox: standard,
+      impl: claimImpl(tracked),
+      reply: typed(claimTexts),
     },
+    'claim-intimation:noClaims': {
+      sandbox: noClaims,
+      // The sandbox always answers a claim with its payable breakdown.
+      impl: { ...claimImpl(trackedBare), intimateClaim: () => intimatedBare },
+      reply: typed(claimTexts),
+    },
+    'cover-status:typical': {
+      sandbox: standard,
+      impl: { lookupCover: () => funeral },
+      reply: typed(() => ({ '479974111': SEED.funeralPrincipalNrc.replaceAll('/', '') })),
+    },
+    'cover-status:nothing': { sandbox: standard, impl: { lookupCover: () => stranger } },
     'staff-desk:typical': {
-      texts: () => ({ 'household 479974/11/1': `household ${SEED.funeralPrincipalNrc}` }),
+      sandbox: standard,
+      reply: typed(() => ({
+        ...staffTexts,
+        'household 479974/11/1': `household ${SEED.funeralPrincipalNrc}`,
+      })),
     },
+    'staff-desk:noHousehold': { sandbox: standard, reply: typed(() => staffTexts) },
   };
-  const world_ = (flow: FlowId, variant: string): AlignedWorld => {
-    const base = worlds[`${flow}:typical`] ?? {};
+  const world = (flow: FlowId, variant: string): AlignedWorld => {
+    if (variant === DOWN) return { sandbox: { outage: true } };
     const own = worlds[`${flow}:${variant}`];
-    return own ? { ...own, impl: { ...base.impl, ...own.impl } } : { impl: base.impl ?? {} };
+    if (!own) throw new Error(`no sandbox world for ${flow} (${variant})`);
+    return own;
   };
   return {
-    world: world_,
+    world,
     machine: (flow) => worldMachine(flow, { overrides: worlds[`${flow}:typical`]?.impl ?? {} }),
   };
 }
+
+/** The world where the insurer is down: every call answered 500. */
+export const DOWN = 'insurer down';

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createTurnEngine, paymentReference } from '../../src/conversation/index.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandbox, type Sandbox, type SandboxCatalogue } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
 
 /** A sandbox insurer on a free port, a client for it, and the turn engine with the real flows. */
@@ -17,12 +17,32 @@ export interface SandboxWorld {
   close(): Promise<void>;
 }
 
-/** Starts a sandbox world; `timeoutMs` bounds each API attempt, `settleDelayMs` each payment. */
-export async function startSandboxWorld(
-  options: { timeoutMs?: number; settleDelayMs?: number } = {},
-): Promise<SandboxWorld> {
-  // Payments stay pending unless a test asks them to settle.
-  const sandbox = createSandbox({ settleDelayMs: options.settleDelayMs ?? 60_000 });
+/** How a sandbox world's insurer behaves. */
+export interface SandboxWorldOptions {
+  /** Bounds each API attempt. */
+  readonly timeoutMs?: number;
+  /** Bounds each payment; by default payments stay pending unless a test settles them. */
+  readonly settleDelayMs?: number;
+  /** Mobile-money payments answer Success or Failed at once (as the payer's number chooses). */
+  readonly settleAtOnce?: boolean;
+  /** Products on offer instead of the standard catalogue. */
+  readonly catalogue?: Partial<SandboxCatalogue>;
+  /** The insurer is down: every call is answered 500. */
+  readonly outage?: boolean;
+}
+
+/** Starts a sandbox world (see {@link SandboxWorldOptions}). */
+export async function startSandboxWorld(options: SandboxWorldOptions = {}): Promise<SandboxWorld> {
+  const sandbox = createSandbox({
+    settleDelayMs: options.settleDelayMs ?? 600_000,
+    ...(options.settleAtOnce ? { settleAtOnce: true } : {}),
+    ...(options.catalogue ? { catalogue: options.catalogue } : {}),
+  });
+  if (options.outage) {
+    sandbox.app.addHook('onRequest', async (_request, reply) =>
+      reply.code(500).send({ status: 500, message: 'Internal sandbox error', errors: {} }),
+    );
+  }
   const { url } = await sandbox.listen();
   const client = createPartnerClient({
     baseUrl: url,
