@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -13,16 +13,20 @@ import {
   CANCELLED,
   type Checked,
   choice,
+  choiceOn,
   dataChoice,
-  describeFailure,
   end,
+  exhausted,
   type Failure,
-  failurePrompt,
-  MAX_TRIES,
+  failedAt,
+  failureScreen,
+  isChoice,
   money,
-  rejected,
+  notProvided,
+  rejectedBy,
   TOO_MANY_TRIES,
   today,
+  UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
 
@@ -71,11 +75,6 @@ export interface ClaimIntimationContext extends FlowContextBase {
   failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' }) | null;
 }
 
-const notProvided = <TOutput, TInput>(name: string) =>
-  fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} not provided`);
-  });
-
 const SUBJECT_KEYS: Record<ClaimLine, readonly ClaimSubjectKey[]> = {
   'credit-life': ['loanId', 'partnerLoanReference'],
   'group-life': ['memberId', 'nrcNumber'],
@@ -85,11 +84,6 @@ const SUBJECT_KEYS: Record<ClaimLine, readonly ClaimSubjectKey[]> = {
 export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string> {
   return by === 'nrcNumber' ? checkNrc(text) : checkIdentifier(text);
 }
-
-const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }) =>
-    event.type === 'user.choice' && event.id === id;
 
 const failedOp =
   (op: NonNullable<ClaimIntimationContext['failure']>['op']) =>
@@ -128,7 +122,7 @@ export const claimIntimationMachine = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    exhausted,
     pickedLine: ({ event }) =>
       event.type === 'user.choice' && (event.id === 'credit-life' || event.id === 'group-life'),
     pickedKey: ({ context, event }) =>
@@ -160,13 +154,7 @@ export const claimIntimationMachine = setup({
     failure: null,
   }),
   initial: 'start',
-  on: {
-    'user.cancel': '.cancelled',
-    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.photo': { actions: 'unexpected' },
-    'user.contact': { actions: 'unexpected' },
-  },
+  on: UNEXPECTED_REPLIES,
   states: {
     start: {
       tags: 'awaitingInput',
@@ -213,12 +201,7 @@ export const claimIntimationMachine = setup({
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          {
-            actions: assign(({ context, event }) => {
-              const policy = checkIdentifier(event.text);
-              return rejected(context, policy.ok ? 'flow.note.typeAnswer' : policy);
-            }),
-          },
+          { actions: assign(rejectedBy(checkIdentifier)) },
         ],
         'user.back': 'start',
       },
@@ -293,10 +276,11 @@ export const claimIntimationMachine = setup({
           },
           { guard: 'exhausted', target: 'tooManyTries' },
           {
-            actions: assign(({ context, event }) => {
-              const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
-              return rejected(context, subject.ok ? 'flow.note.typeAnswer' : subject);
-            }),
+            actions: assign(
+              rejectedBy((text, context: ClaimIntimationContext) =>
+                checkSubject(context.answers.by ?? 'loanId', text),
+              ),
+            ),
           },
         ],
         'user.back': 'pickKey',
@@ -345,10 +329,11 @@ export const claimIntimationMachine = setup({
           },
           { guard: 'exhausted', target: 'tooManyTries' },
           {
-            actions: assign(({ context, event }) => {
-              const date = checkPastDate(event.text, context.today);
-              return rejected(context, date.ok ? 'flow.note.typeAnswer' : date);
-            }),
+            actions: assign(
+              rejectedBy((text, context: ClaimIntimationContext) =>
+                checkPastDate(text, context.today),
+              ),
+            ),
           },
         ],
         'user.back': [
@@ -378,12 +363,7 @@ export const claimIntimationMachine = setup({
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          {
-            actions: assign(({ context, event }) => {
-              const details = checkWords(event.text);
-              return rejected(context, details.ok ? 'flow.note.typeAnswer' : details);
-            }),
-          },
+          { actions: assign(rejectedBy(checkWords)) },
         ],
         'user.back': 'askEventDate',
       },
@@ -401,13 +381,7 @@ export const claimIntimationMachine = setup({
             choices: [choice('submit', 'claim.choice.submit'), choice('back', 'flow.choice.back')],
           }),
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('submit'), target: 'intimating' },
-          { guard: isChoice('back'), target: 'askDetails' },
-        ],
-        'user.back': 'askDetails',
-      },
+      on: choiceOn({ submit: 'intimating', back: 'askDetails' }, 'askDetails'),
     },
     intimating: {
       invoke: {
@@ -425,12 +399,7 @@ export const claimIntimationMachine = setup({
           target: 'intimated',
           actions: assign({ claim: ({ event }) => event.output, documents: 0, failure: null }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'intimate' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('intimate') }) },
       },
     },
     intimated: {
@@ -498,12 +467,7 @@ export const claimIntimationMachine = setup({
             failure: null,
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'attach' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('attach') }) },
       },
     },
     documented: {
@@ -570,12 +534,7 @@ export const claimIntimationMachine = setup({
             failure: null,
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'track' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('track') }) },
       },
     },
     claimList: {
@@ -615,12 +574,7 @@ export const claimIntimationMachine = setup({
           claimId: context.claim?.id ?? '',
         }),
         onDone: { target: 'claimDetail', actions: assign({ claim: ({ event }) => event.output }) },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'get' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('get') }) },
       },
     },
     claimDetail: {
@@ -637,20 +591,13 @@ export const claimIntimationMachine = setup({
             ],
           }),
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('attach'), target: 'awaitingDocument' },
-          { guard: isChoice('back'), target: 'claimList' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'claimList',
-      },
+      on: choiceOn({ attach: 'awaitingDocument', back: 'claimList', end: 'done' }, 'claimList'),
     },
     failed: {
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+        prompt: failureScreen,
       }),
       on: {
         'user.choice': [

@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -12,15 +12,19 @@ import {
   ask,
   CANCELLED,
   choice,
-  describeFailure,
+  choiceOn,
   end,
+  exhausted,
   type Failure,
-  failurePrompt,
-  MAX_TRIES,
+  failedCall,
+  failureScreen,
+  isChoice,
   money,
   type Note,
+  notProvided,
   rejected,
   TOO_MANY_TRIES,
+  UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
 
@@ -71,11 +75,6 @@ export interface CoverStatusContext extends FlowContextBase {
   found: CoverLookup | null;
   failure: Failure | null;
 }
-
-const notProvided = (name: string) =>
-  fromPromise<never, unknown>(async () => {
-    throw new Error(`${name} not provided`);
-  });
 
 const MAX_SHOWN = 3;
 
@@ -153,11 +152,6 @@ function nrcPrompt(note: Note | null = null): Prompt {
   return ask('cover.askNrc', 'nrc', { note });
 }
 
-const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }) =>
-    event.type === 'user.choice' && event.id === id;
-
 /** Cover by NRC: a funeral household, group-life member cover, and credit-life loans. */
 export const coverStatusMachine = setup({
   types: {
@@ -167,16 +161,14 @@ export const coverStatusMachine = setup({
     output: {} as FlowOutput,
   },
   actors: {
-    lookupCover: notProvided('lookupCover') as unknown as ReturnType<
-      typeof fromPromise<CoverLookup, { nrc: string }>
-    >,
+    lookupCover: notProvided<CoverLookup, { nrc: string }>('lookupCover'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
     validNrc: ({ event }) => event.type === 'user.text' && checkNrc(event.text).ok,
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    exhausted,
     nothingFound: ({ context }) =>
       context.found !== null &&
       context.found.household === null &&
@@ -199,13 +191,7 @@ export const coverStatusMachine = setup({
     failure: null,
   }),
   initial: 'askNrc',
-  on: {
-    'user.cancel': '.cancelled',
-    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.photo': { actions: 'unexpected' },
-    'user.contact': { actions: 'unexpected' },
-  },
+  on: UNEXPECTED_REPLIES,
   states: {
     askNrc: {
       tags: 'awaitingInput',
@@ -244,10 +230,7 @@ export const coverStatusMachine = setup({
           target: 'found',
           actions: assign({ found: ({ event }) => trimLookup(event.output), failure: null }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
       },
     },
     found: {
@@ -261,13 +244,7 @@ export const coverStatusMachine = setup({
           choices: [choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end')],
         }),
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('another'), target: 'askNrc' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'askNrc',
-      },
+      on: choiceOn({ another: 'askNrc', end: 'done' }, 'askNrc'),
     },
     summary: {
       tags: 'awaitingInput',
@@ -292,50 +269,25 @@ export const coverStatusMachine = setup({
             ? householdPrompt(context.found.household)
             : summaryPrompt(EMPTY),
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('summary'), target: 'summary' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'summary',
-      },
+      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
     },
     life: {
       tags: 'awaitingInput',
       entry: assign({ tries: 0, prompt: ({ context }) => lifePrompt(context.found?.life ?? []) }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('summary'), target: 'summary' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'summary',
-      },
+      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
     },
     loans: {
       tags: 'awaitingInput',
       entry: assign({ tries: 0, prompt: ({ context }) => loansPrompt(context.found?.loans ?? []) }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('summary'), target: 'summary' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'summary',
-      },
+      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
     },
     failed: {
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+        prompt: failureScreen,
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('retry'), target: 'lookingUp' },
-          { guard: isChoice('back'), target: 'askNrc' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'askNrc',
-      },
+      on: choiceOn({ retry: 'lookingUp', back: 'askNrc', end: 'done' }, 'askNrc'),
     },
     done: { type: 'final', entry: assign({ tries: 0, prompt: end('flow.end.thanks') }) },
     tooManyTries: { type: 'final', entry: assign({ tries: 0, prompt: TOO_MANY_TRIES }) },

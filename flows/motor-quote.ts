@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -19,22 +19,37 @@ import {
   checkYear,
 } from './checks.js';
 import {
+  PAYMENT_FAILED,
+  payFromContact,
+  payFromText,
+  paymentFailedState,
+  paymentWaitPrompt,
+  statusFailed,
+  statusPaid,
+  stillPending,
+} from './payment-states.js';
+import {
   ask,
   CANCELLED,
   type Checked,
   choice,
   dataChoice,
-  describeFailure,
   end,
+  exhausted,
   type Failure,
-  failurePrompt,
-  MAX_TRIES,
+  failedAt,
+  failureScreen,
+  isChoice,
   money,
+  notProvided,
   type PaymentChoice,
   type PaymentStarted,
+  passes,
   rejected,
+  rejectedBy,
   TOO_MANY_TRIES,
   today,
+  UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
 
@@ -176,16 +191,6 @@ export interface MotorQuoteContext extends FlowContextBase {
   failure: (Failure & { op: Op }) | null;
 }
 
-const notProvided = <TOutput, TInput>(name: string) =>
-  fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} not provided`);
-  });
-
-const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }) =>
-    event.type === 'user.choice' && event.id === id;
-
 const PAGE_SIZE = 5;
 
 const motor = setup({
@@ -240,7 +245,7 @@ const motor = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    exhausted,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
     listedCategory: ({ context, event }) =>
@@ -397,13 +402,7 @@ export const motorQuoteMachine = motor.createMachine({
     failure: null,
   }),
   initial: 'mode',
-  on: {
-    'user.cancel': '.cancelled',
-    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.photo': { actions: 'unexpected' },
-    'user.contact': { actions: 'unexpected' },
-  },
+  on: UNEXPECTED_REPLIES,
   states: {
     mode: {
       tags: 'awaitingInput',
@@ -438,12 +437,7 @@ export const motorQuoteMachine = motor.createMachine({
             hasMore: ({ event }) => event.output.hasMore,
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'products' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('products') }) },
       },
     },
     pickProduct: {
@@ -510,12 +504,7 @@ export const motorQuoteMachine = motor.createMachine({
           },
           { target: 'askMake', actions: assign({ vehicle: null }) },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'vehicle' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('vehicle') }) },
       },
     },
     confirmVehicle: {
@@ -578,15 +567,7 @@ export const motorQuoteMachine = motor.createMachine({
               event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({
-              ...describeFailure(event.error),
-              op: 'categories' as const,
-            }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('categories') }) },
       },
     },
     pickCategory: {
@@ -663,12 +644,7 @@ export const motorQuoteMachine = motor.createMachine({
           target: 'pickDuration',
           actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'pricing' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('pricing') }) },
       },
     },
     pickDuration: {
@@ -739,7 +715,7 @@ export const motorQuoteMachine = motor.createMachine({
         },
         'user.text': [
           {
-            guard: ({ event }) => checkPhone(event.text).ok,
+            guard: passes(checkPhone),
             target: 'findingHolder',
             actions: assign({
               holderLookup: 'phone',
@@ -752,12 +728,7 @@ export const motorQuoteMachine = motor.createMachine({
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          {
-            actions: assign(({ context, event }) => {
-              const phone = checkPhone(event.text);
-              return rejected(context, phone.ok ? 'flow.note.typeAnswer' : phone);
-            }),
-          },
+          { actions: assign(rejectedBy(checkPhone)) },
         ],
         'user.back': 'pickDuration',
       },
@@ -782,12 +753,7 @@ export const motorQuoteMachine = motor.createMachine({
           },
           { target: 'askFirstName', actions: assign({ holder: null }) },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'holder' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('holder') }) },
       },
     },
     confirmHolder: {
@@ -857,12 +823,7 @@ export const motorQuoteMachine = motor.createMachine({
           target: 'registeringVehicle',
           actions: assign({ holder: ({ event }) => event.output }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'register' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('register') }) },
       },
     },
     registeringVehicle: {
@@ -889,15 +850,7 @@ export const motorQuoteMachine = motor.createMachine({
             }),
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({
-              ...describeFailure(event.error),
-              op: 'registerVehicle' as const,
-            }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('registerVehicle') }) },
       },
     },
 
@@ -918,12 +871,7 @@ export const motorQuoteMachine = motor.createMachine({
           target: 'pickPayment',
           actions: assign({ quote: ({ event }) => event.output, payment: null }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'quote' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
       },
     },
 
@@ -948,12 +896,7 @@ export const motorQuoteMachine = motor.createMachine({
           },
           { target: 'noPolicy' },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'policy' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('policy') }) },
       },
     },
     noPolicy: {
@@ -995,12 +938,7 @@ export const motorQuoteMachine = motor.createMachine({
             payment: null,
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'renewal' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('renewal') }) },
       },
     },
 
@@ -1067,35 +1005,20 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.text': [
           {
-            guard: ({ event }) => checkPhone(event.text).ok,
+            guard: passes(checkPhone),
             target: 'startPaying',
             actions: assign({
-              answers: ({ context, event }) => {
-                const phone = checkPhone(event.text);
-                return phone.ok
-                  ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
-                  : context.answers;
-              },
+              answers: payFromText,
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          {
-            actions: assign(({ context, event }) => {
-              const phone = checkPhone(event.text);
-              return rejected(context, phone.ok ? 'flow.note.typeAnswer' : phone);
-            }),
-          },
+          { actions: assign(rejectedBy(checkPhone)) },
         ],
         'user.contact': {
           guard: ({ event }) => checkPhone(event.phone).ok,
           target: 'startPaying',
           actions: assign({
-            answers: ({ context, event }) => {
-              const phone = checkPhone(event.phone);
-              return phone.ok
-                ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
-                : context.answers;
-            },
+            answers: payFromContact,
           }),
         },
         'user.back': 'pickPayment',
@@ -1115,12 +1038,7 @@ export const motorQuoteMachine = motor.createMachine({
           target: 'paymentStarted',
           actions: assign({ payment: ({ event }) => event.output }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'pay' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('pay') }) },
       },
     },
     renewing: {
@@ -1134,12 +1052,7 @@ export const motorQuoteMachine = motor.createMachine({
           target: 'paymentStarted',
           actions: assign({ payment: ({ event }) => event.output }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'renew' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('renew') }) },
       },
     },
     paymentStarted: {
@@ -1153,18 +1066,12 @@ export const motorQuoteMachine = motor.createMachine({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => {
-          const card = context.answers.payment?.method === 'card';
-          const url = context.payment?.redirectUrl;
-          const due = amountDue(context);
-          return ask(card ? 'pay.waitCard' : 'pay.waitPhone', 'choice', {
-            params: { amount: money(due.amount), currency: due.currency },
-            choices: [choice('check', 'pay.choice.check')],
-            ...(card && url
-              ? { attachments: [{ kind: 'link' as const, url, label: 'pay.cardLink' }] }
-              : {}),
-          });
-        },
+        prompt: ({ context }) =>
+          paymentWaitPrompt({
+            payment: context.answers.payment,
+            ...amountDue(context),
+            redirectUrl: context.payment?.redirectUrl,
+          }),
       }),
       on: {
         'payment.settled': [
@@ -1197,47 +1104,25 @@ export const motorQuoteMachine = motor.createMachine({
         input: ({ context }) => ({ reference: context.payment?.reference ?? '' }),
         onDone: [
           {
-            guard: ({ event }) => event.output.status === 'paid',
+            guard: statusPaid,
             target: 'loadingCertificate',
             actions: assign({
               payment: ({ context }) =>
                 context.payment ? { ...context.payment, status: 'paid' as const } : null,
             }),
           },
-          { guard: ({ event }) => event.output.status === 'failed', target: 'paymentFailed' },
+          { guard: statusFailed, target: 'paymentFailed' },
           {
             target: 'awaitingPayment',
-            actions: assign({
-              prompt: ({ context }) => ({
-                ...context.prompt,
-                notes: [{ key: 'pay.note.stillPending' }],
-              }),
-            }),
+            actions: assign({ prompt: stillPending }),
           },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'status' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('status') }) },
       },
     },
     paymentFailed: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('pay.failed', 'choice', {
-          choices: [choice('retry', 'pay.choice.tryAgain'), choice('end', 'flow.choice.end')],
-        }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('retry'), target: 'pickPayment' },
-          { guard: isChoice('end'), target: 'cancelled' },
-        ],
-        'user.back': 'pickPayment',
-      },
+      ...paymentFailedState('pickPayment'),
+      entry: assign({ tries: 0, prompt: PAYMENT_FAILED }),
     },
     loadingCertificate: {
       invoke: {
@@ -1255,15 +1140,7 @@ export const motorQuoteMachine = motor.createMachine({
             certificateUrl: ({ event }) => event.output.url ?? null,
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({
-              ...describeFailure(event.error),
-              op: 'certificate' as const,
-            }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('certificate') }) },
       },
     },
 
@@ -1271,7 +1148,7 @@ export const motorQuoteMachine = motor.createMachine({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+        prompt: failureScreen,
       }),
       on: {
         'user.choice': [

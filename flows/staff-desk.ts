@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -14,13 +14,17 @@ import {
   CANCELLED,
   type Checked,
   choice,
-  describeFailure,
+  choiceOn,
   end,
+  exhausted,
   type Failure,
-  failurePrompt,
-  MAX_TRIES,
+  failedCall,
+  failureScreen,
+  isChoice,
   money,
+  notProvided,
   TOO_MANY_TRIES,
+  UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
 
@@ -148,11 +152,6 @@ export interface StaffDeskContext extends FlowContextBase {
   failure: Failure | null;
 }
 
-const notProvided = <TOutput, TInput>(name: string) =>
-  fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} not provided`);
-  });
-
 const DESK_CHOICES: Choice[] = [
   ...TOPICS.map((t) => choice(t, `staff.choice.${t}`)),
   choice('end', 'flow.choice.end'),
@@ -246,11 +245,6 @@ const bordereauResult = (f: StaffFile) =>
     },
   );
 
-const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }) =>
-    event.type === 'user.choice' && event.id === id;
-
 const isTopic =
   (topic: StaffTopic) =>
   ({ context }: { context: StaffDeskContext }) =>
@@ -279,7 +273,7 @@ export const staffDeskMachine = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    exhausted,
     validCommand: ({ event }) => event.type === 'user.text' && parseStaffCommand(event.text).ok,
     validArgs: ({ context, event }) =>
       event.type === 'user.text' &&
@@ -292,13 +286,7 @@ export const staffDeskMachine = setup({
   id: 'staff-desk',
   context: () => ({ prompt: deskPrompt(), tries: 0, answers: {}, failure: null }),
   initial: 'desk',
-  on: {
-    'user.cancel': '.cancelled',
-    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.photo': { actions: 'unexpected' },
-    'user.contact': { actions: 'unexpected' },
-  },
+  on: UNEXPECTED_REPLIES,
   states: {
     desk: {
       tags: 'awaitingInput',
@@ -410,10 +398,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => policyResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         claim: {
@@ -424,10 +409,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => claimResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         claims: {
@@ -438,10 +420,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => claimsResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         txn: {
@@ -452,10 +431,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => txnResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         household: {
@@ -466,10 +442,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => householdResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         batch: {
@@ -480,10 +453,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => batchResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
         bordereau: {
@@ -494,10 +464,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => bordereauResult(event.output) }),
             },
-            onError: {
-              target: '#staff-desk.failed',
-              actions: assign({ failure: ({ event }) => describeFailure(event.error) }),
-            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
         },
       },
@@ -528,16 +495,9 @@ export const staffDeskMachine = setup({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+        prompt: failureScreen,
       }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('retry'), target: 'running' },
-          { guard: isChoice('back'), target: 'desk' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'desk',
-      },
+      on: choiceOn({ retry: 'running', back: 'desk', end: 'done' }, 'desk'),
     },
     done: { type: 'final', entry: assign({ prompt: end('flow.end.thanks') }) },
     tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },

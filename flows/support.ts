@@ -1,7 +1,26 @@
+import { fromPromise } from 'xstate';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
+import type { Reply } from '../src/conversation/reply.js';
 
 /** How many bad answers to one question end the conversation politely. */
 export const MAX_TRIES = 3;
+
+/** Guard: this bad answer is the last one allowed ({@link MAX_TRIES}). */
+export const exhausted = ({ context }: { context: { tries: number } }): boolean =>
+  context.tries + 1 >= MAX_TRIES;
+
+/**
+ * Machine-level transitions every flow shares for replies its current screen does not handle:
+ * Cancel ends, a stray text or choice re-asks (or ends after too many tries), a stray photo or
+ * contact re-asks. Needs the flow's setup to name the `exhausted` guard and `unexpected` action.
+ */
+export const UNEXPECTED_REPLIES = {
+  'user.cancel': '.cancelled',
+  'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+  'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+  'user.photo': { actions: 'unexpected' },
+  'user.contact': { actions: 'unexpected' },
+} as const;
 
 /** Builds a Prompt; `notes` are extra message keys such as a validation reason. */
 export function ask(
@@ -108,6 +127,19 @@ function firstField(errors: unknown): string | undefined {
   return Object.keys(errors)[0];
 }
 
+/** What an `onError` transition hands its assigners: the actor's error, unknown by type. */
+interface ErrorArgs {
+  event: { error: unknown };
+}
+
+/** Assigner for `failure` after a call failed: what went wrong, tagged with the call (`op`). */
+export const failedAt =
+  <TOp extends string>(op: TOp) =>
+  ({ event }: ErrorArgs): Failure & { op: TOp } => ({ ...describeFailure(event.error), op });
+
+/** Assigner for `failure` after a call failed, for flows with one failure screen for all calls. */
+export const failedCall = ({ event }: ErrorArgs): Failure => describeFailure(event.error);
+
 /** Choices offered on every failure screen: try again, go back, or end. */
 export const FAILURE_CHOICES: Choice[] = [
   choice('retry', 'flow.choice.retry'),
@@ -139,6 +171,10 @@ export function failurePrompt(failure: Failure): Prompt {
       : { key: 'flow.failed.field', params: { field } };
   return ask(`flow.failed.${failure.kind}`, 'choice', { choices: FAILURE_CHOICES, note });
 }
+
+/** Prompt assigner for a failure state: the failure screen for what went wrong. */
+export const failureScreen = ({ context }: { context: { failure: Failure | null } }): Prompt =>
+  failurePrompt(context.failure ?? { kind: 'unknown' });
 
 /** Closing screen after three bad answers. */
 export const TOO_MANY_TRIES: Prompt = end('flow.end.tooManyTries');
@@ -186,6 +222,32 @@ export function rejected(
 }
 
 /**
+ * What a `user.text` transition hands a check: the flow's context and the typed text. `text` is
+ * optional only so xstate can infer the assigner's event type; these run on `user.text` alone.
+ */
+interface TextArgs<TContext> {
+  context: TContext;
+  event: { type: string; text?: string };
+}
+
+/** A check of one typed answer, which may read the flow's context (today's date, a choice). */
+export type TextCheck<TContext> = (text: string, context: TContext) => Checked<unknown>;
+
+/** Guard: the typed answer passes `check`. */
+export const passes =
+  <TContext>(check: TextCheck<TContext>) =>
+  ({ context, event }: TextArgs<TContext>): boolean =>
+    check(event.text ?? '', context).ok;
+
+/** Assigner for a typed answer that failed `check`: the same question with the reason shown. */
+export const rejectedBy =
+  <TContext extends { prompt: Prompt; tries: number }>(check: TextCheck<TContext>) =>
+  ({ context, event }: TextArgs<TContext>): { prompt: Prompt; tries: number } => {
+    const checked = check(event.text ?? '', context);
+    return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
+  };
+
+/**
  * A stable payment reference derived from what identifies one purchase, so a retried request
  * reuses it and the insurer never charges the same purchase twice. FNV-1a, hex.
  */
@@ -214,4 +276,35 @@ export function paymentOutcome(status: string): 'pending' | 'paid' | 'failed' {
   if (/^(success|successful|completed|paid)$/.test(s)) return 'paid';
   if (/^(failed|cancelled|canceled|expired|rejected)$/.test(s)) return 'failed';
   return 'pending';
+}
+
+/**
+ * A placeholder actor that fails when called: each flow's real API calls are provided by the
+ * engine, so a flow run without them fails loudly instead of pretending to succeed.
+ */
+export const notProvided = <TOutput, TInput>(name: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`${name} not provided`);
+  });
+
+/** Guard: the reply is the choice with this id. */
+export const isChoice =
+  (id: string) =>
+  ({ event }: { event: Reply }): boolean =>
+    event.type === 'user.choice' && event.id === id;
+
+/**
+ * The transitions of a menu screen: each choice id goes to its state, in the order listed, and
+ * Back goes to `back`. Ids must not look like whole numbers: JavaScript lists those keys first,
+ * which would change the order the guards are tried in.
+ */
+export function choiceOn(targets: Readonly<Record<string, string>>, back: string) {
+  const entries = Object.entries(targets);
+  for (const [id] of entries) {
+    if (/^\d+$/.test(id)) throw new Error(`choiceOn: id ${id} would be reordered; list it by hand`);
+  }
+  return {
+    'user.choice': entries.map(([id, target]) => ({ guard: isChoice(id), target })),
+    'user.back': back,
+  };
 }

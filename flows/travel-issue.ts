@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -9,23 +9,37 @@ import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkFutureDate, checkName, checkNrc, checkPhone, checkWords } from './checks.js';
 import {
+  PAYMENT_FAILED,
+  payFromContact,
+  payFromText,
+  paymentFailedState,
+  paymentWaitPrompt,
+  statusFailed,
+  statusPaid,
+  stillPending,
+} from './payment-states.js';
+import {
   ask,
   CANCELLED,
   type Checked,
   choice,
   dataChoice,
-  describeFailure,
   end,
+  exhausted,
   type Failure,
-  failurePrompt,
-  MAX_TRIES,
-  money,
+  failedAt,
+  failureScreen,
+  isChoice,
+  notProvided,
   type PaymentChoice,
   type PaymentStarted,
+  passes,
   rejected,
+  rejectedBy,
   stableReference,
   TOO_MANY_TRIES,
   today,
+  UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
 
@@ -92,11 +106,6 @@ export interface TravelIssueContext extends FlowContextBase {
   failure: (Failure & { op: 'packages' | 'issue' | 'status' }) | null;
 }
 
-const notProvided = <TOutput, TInput>(name: string) =>
-  fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} not provided`);
-  });
-
 const MAX_TRAVELLERS = 4;
 const MAX_PACKAGES = 6;
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
@@ -107,11 +116,6 @@ export function checkFullName(text: string): Checked<string> {
   if (!name.ok) return name;
   return name.value.includes(' ') ? name : { ok: false, reason: 'flow.note.fullName' };
 }
-
-const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }) =>
-    event.type === 'user.choice' && event.id === id;
 
 function travelReference(context: TravelIssueContext): string {
   const a = context.answers;
@@ -156,7 +160,7 @@ const travel = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
+    exhausted,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.packages.some((p) => p.id === event.id),
     canAddTraveller: ({ context, event }) =>
@@ -232,13 +236,7 @@ export const travelIssueMachine = travel.createMachine({
     failure: null,
   }),
   initial: 'loadingPackages',
-  on: {
-    'user.cancel': '.cancelled',
-    'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-    'user.photo': { actions: 'unexpected' },
-    'user.contact': { actions: 'unexpected' },
-  },
+  on: UNEXPECTED_REPLIES,
   states: {
     loadingPackages: {
       invoke: {
@@ -257,12 +255,7 @@ export const travelIssueMachine = travel.createMachine({
             }),
           },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'packages' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('packages') }) },
       },
     },
     noPackages: {
@@ -414,35 +407,20 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.text': [
           {
-            guard: ({ event }) => checkPhone(event.text).ok,
+            guard: passes(checkPhone),
             target: 'issuing',
             actions: assign({
-              answers: ({ context, event }) => {
-                const phone = checkPhone(event.text);
-                return phone.ok
-                  ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
-                  : context.answers;
-              },
+              answers: payFromText,
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          {
-            actions: assign(({ context, event }) => {
-              const phone = checkPhone(event.text);
-              return rejected(context, phone.ok ? 'flow.note.typeAnswer' : phone);
-            }),
-          },
+          { actions: assign(rejectedBy(checkPhone)) },
         ],
         'user.contact': {
           guard: ({ event }) => checkPhone(event.phone).ok,
           target: 'issuing',
           actions: assign({
-            answers: ({ context, event }) => {
-              const phone = checkPhone(event.phone);
-              return phone.ok
-                ? { ...context.answers, payment: { method: 'mobileMoney', msisdn: phone.value } }
-                : context.answers;
-            },
+            answers: payFromContact,
           }),
         },
         'user.back': 'pickPayment',
@@ -456,12 +434,7 @@ export const travelIssueMachine = travel.createMachine({
           target: 'issued',
           actions: assign({ policy: ({ event }) => event.output, failure: null }),
         },
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'issue' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('issue') }) },
       },
     },
     issued: {
@@ -475,20 +448,13 @@ export const travelIssueMachine = travel.createMachine({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => {
-          const card = context.answers.payment?.method === 'card';
-          const url = context.policy?.redirectUrl;
-          return ask(card ? 'pay.waitCard' : 'pay.waitPhone', 'choice', {
-            params: {
-              amount: money(context.policy?.grossPremium ?? 0),
-              currency: context.policy?.currency ?? '',
-            },
-            choices: [choice('check', 'pay.choice.check')],
-            ...(card && url
-              ? { attachments: [{ kind: 'link' as const, url, label: 'pay.cardLink' }] }
-              : {}),
-          });
-        },
+        prompt: ({ context }) =>
+          paymentWaitPrompt({
+            payment: context.answers.payment,
+            amount: context.policy?.grossPremium ?? 0,
+            currency: context.policy?.currency ?? '',
+            redirectUrl: context.policy?.redirectUrl,
+          }),
       }),
       on: {
         'payment.settled': [
@@ -520,47 +486,25 @@ export const travelIssueMachine = travel.createMachine({
         input: ({ context }) => ({ reference: context.policy?.reference ?? '' }),
         onDone: [
           {
-            guard: ({ event }) => event.output.status === 'paid',
+            guard: statusPaid,
             target: 'loadingCertificate',
             actions: assign({
               policy: ({ context }) =>
                 context.policy ? { ...context.policy, status: 'paid' as const } : null,
             }),
           },
-          { guard: ({ event }) => event.output.status === 'failed', target: 'paymentFailed' },
+          { guard: statusFailed, target: 'paymentFailed' },
           {
             target: 'awaitingPayment',
-            actions: assign({
-              prompt: ({ context }) => ({
-                ...context.prompt,
-                notes: [{ key: 'pay.note.stillPending' }],
-              }),
-            }),
+            actions: assign({ prompt: stillPending }),
           },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ ...describeFailure(event.error), op: 'status' as const }),
-          }),
-        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('status') }) },
       },
     },
     paymentFailed: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('pay.failed', 'choice', {
-          choices: [choice('retry', 'pay.choice.tryAgain'), choice('end', 'flow.choice.end')],
-        }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('retry'), target: 'pickPayment' },
-          { guard: isChoice('end'), target: 'cancelled' },
-        ],
-        'user.back': 'pickPayment',
-      },
+      ...paymentFailedState('pickPayment'),
+      entry: assign({ tries: 0, prompt: PAYMENT_FAILED }),
     },
     loadingCertificate: {
       invoke: {
@@ -593,7 +537,7 @@ export const travelIssueMachine = travel.createMachine({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) => failurePrompt(context.failure ?? { kind: 'unknown' }),
+        prompt: failureScreen,
       }),
       on: {
         'user.choice': [

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseStaffCommand } from '../../flows/staff-desk.js';
 import {
+  ask,
+  choiceOn,
   describeFailure,
+  exhausted,
+  failedAt,
+  failedCall,
   failurePrompt,
+  failureScreen,
+  passes,
   paymentOutcome,
+  rejectedBy,
   stableReference,
 } from '../../flows/support.js';
 import {
@@ -115,5 +123,49 @@ describe('payments', () => {
     const a = stableReference('TRV', ['201', '479974/11/1', '2099-01-15']);
     expect(stableReference('TRV', ['201', '479974/11/1', '2099-01-15'])).toBe(a);
     expect(stableReference('TRV', ['202', '479974/11/1', '2099-01-15'])).not.toBe(a);
+  });
+});
+
+describe('state-shape builders', () => {
+  it('tags a failure with the call that failed', () => {
+    const error = new ApiTimeoutError({ operation: 'x', timeoutMs: 10 });
+    expect(failedAt('quote')({ event: { error } })).toEqual({ kind: 'timeout', op: 'quote' });
+    expect(failedCall({ event: { error } })).toEqual({ kind: 'timeout' });
+  });
+
+  it('shows the failure screen, or the unknown one when nothing was recorded', () => {
+    expect(failureScreen({ context: { failure: null } }).key).toBe('flow.failed.unknown');
+    expect(failureScreen({ context: { failure: { kind: 'denied' } } }).key).toBe(
+      'flow.failed.denied',
+    );
+  });
+
+  it('re-asks a typed answer that fails its check with the check reason, one try used', () => {
+    const context = { prompt: ask('x.ask', 'text'), tries: 1 };
+    const check = (text: string) =>
+      text === 'ok' ? { ok: true as const, value: text } : { ok: false as const, reason: 'x.bad' };
+    expect(passes(check)({ context, event: { type: 'user.text', text: 'ok' } })).toBe(true);
+    expect(passes(check)({ context, event: { type: 'user.text', text: 'no' } })).toBe(false);
+    expect(rejectedBy(check)({ context, event: { type: 'user.text', text: 'no' } })).toEqual({
+      prompt: { ...context.prompt, notes: [{ key: 'x.bad' }] },
+      tries: 2,
+    });
+  });
+
+  it('counts the third bad answer as the last one', () => {
+    expect(exhausted({ context: { tries: 1 } })).toBe(false);
+    expect(exhausted({ context: { tries: 2 } })).toBe(true);
+  });
+
+  it('tries menu choices in the order listed and sends Back to its state', () => {
+    const on = choiceOn({ retry: 'again', back: 'before', end: 'done' }, 'before');
+    expect(on['user.choice'].map((t) => t.target)).toEqual(['again', 'before', 'done']);
+    expect(on['user.choice'][0]?.guard({ event: { type: 'user.choice', id: 'retry' } })).toBe(true);
+    expect(on['user.choice'][0]?.guard({ event: { type: 'user.choice', id: 'end' } })).toBe(false);
+    expect(on['user.back']).toBe('before');
+  });
+
+  it('refuses numeric choice ids, whose order JavaScript would change', () => {
+    expect(() => choiceOn({ b: 'x', '12': 'y' }, 'x')).toThrow(/reordered/);
   });
 });
