@@ -25,6 +25,8 @@ export const MOTOR_JOURNEY_INPUTS: readonly string[] = [
 ];
 
 const USSD_PATH = '/ussd/africastalking';
+/** The contender whose sandbox insurer runs in a process of its own. */
+const APART = 'insurechat (upstream apart)';
 
 /** Options of the USSD section. */
 export interface UssdSectionOptions {
@@ -121,6 +123,35 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
           expect: (body: string) => body === `CON ${screen}`,
         })),
       });
+      const sandbox = await startServerProcess(
+        'sandbox',
+        new URL('./servers/sandbox-server.ts', import.meta.url),
+        {},
+      );
+      servers.push(sandbox);
+      const apartPrefix = `bench:${randomUUID()}:insurechat-apart:`;
+      const apart = await startServerProcess(
+        APART,
+        new URL('./servers/insurechat-server.ts', import.meta.url),
+        {
+          REDIS_URL: options.redisUrl,
+          BENCH_PREFIX: apartPrefix,
+          BENCH_SCREENS: '["-"]',
+          BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
+          BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
+        },
+      );
+      servers.push(apart);
+      contenders.push({
+        ...contenders[contenders.length - 1]!,
+        name: APART,
+        server: apart,
+        prefix: apartPrefix,
+        upstream: sandbox,
+      });
+      notes.push(
+        `${APART}: the same server with the sandbox insurer in a process of its own (over loopback HTTP), so the server CPU column is insurechat's alone; the sandbox's CPU per turn is listed under the table.`,
+      );
       notes.push(
         `insurechat: the real \`createServer\` (Redis sessions, embedded sandbox insurer over loopback HTTP as upstream, logging silenced); ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
       );

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { commandDelta, commandStats, deletePrefix } from './lib/redis-instance.js';
-import type { ServerProcess } from './lib/server-process.js';
+import type { ServerProcess, ServerSample } from './lib/server-process.js';
 import { fmt, fmtRatio, fmtSpread, rotate, type Spread, spread, verdict } from './lib/stats.js';
 import { runUssdLoad, type UssdStep } from './lib/ussd-load.js';
 
@@ -12,6 +12,8 @@ export interface UssdContender {
   readonly steps: readonly UssdStep[];
   readonly path: string;
   readonly headers?: Record<string, string>;
+  /** The upstream's own process, when it runs apart; its CPU is reported separately. */
+  readonly upstream?: ServerProcess;
 }
 
 /** One measured load run of one contender. */
@@ -22,6 +24,8 @@ export interface UssdRun {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly cpuMicrosPerTurn: number;
+  /** CPU the upstream's own process spent per turn, when it runs apart. */
+  readonly upstreamCpuMicrosPerTurn: number | undefined;
   readonly redisCommandsPerTurn: number;
   readonly redisRoundTripsPerTurn: number | undefined;
   readonly commandBreakdown: Readonly<Record<string, number>>;
@@ -43,6 +47,20 @@ export interface UssdThroughputOptions {
   readonly log: (line: string) => void;
 }
 
+/** Commands over the turns the server finished; over the counted turns when it counts none. */
+function roundTripsPerTurn(
+  before: ServerSample,
+  settled: ServerSample,
+  turns: number,
+): number | undefined {
+  if (before.commandsSent === undefined || settled.commandsSent === undefined) return undefined;
+  const commands = settled.commandsSent - before.commandsSent;
+  if (before.requestsTaken === undefined || settled.requestsTaken === undefined) {
+    return commands / turns;
+  }
+  return commands / Math.max(1, settled.requestsTaken - before.requestsTaken);
+}
+
 async function measure(
   contender: UssdContender,
   redis: Redis,
@@ -50,6 +68,7 @@ async function measure(
   seconds: number,
 ): Promise<UssdRun> {
   const before = await contender.server.sample();
+  const upstreamBefore = await contender.upstream?.sample();
   const statsBefore = await commandStats(redis);
   const load = await runUssdLoad({
     url: contender.server.url,
@@ -60,7 +79,11 @@ async function measure(
     ...(contender.headers ? { headers: contender.headers } : {}),
   });
   const after = await contender.server.sample();
+  const upstreamAfter = await contender.upstream?.sample();
   const statsAfter = await commandStats(redis);
+  // Let the turns still in flight finish, so commands and requests cover the same turns.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const settled = await contender.server.sample();
   const delta = commandDelta(statsBefore, statsAfter);
   const turns = Math.max(1, load.turns);
   const breakdown: Record<string, number> = {};
@@ -76,11 +99,12 @@ async function measure(
     p50Ms: load.p50Ms,
     p99Ms: load.p99Ms,
     cpuMicrosPerTurn: (after.cpuMicros - before.cpuMicros) / turns,
-    redisCommandsPerTurn: commands / turns,
-    redisRoundTripsPerTurn:
-      before.commandsSent !== undefined && after.commandsSent !== undefined
-        ? (after.commandsSent - before.commandsSent) / turns
+    upstreamCpuMicrosPerTurn:
+      upstreamBefore && upstreamAfter
+        ? (upstreamAfter.cpuMicros - upstreamBefore.cpuMicros) / turns
         : undefined,
+    redisCommandsPerTurn: commands / turns,
+    redisRoundTripsPerTurn: roundTripsPerTurn(before, settled, turns),
     commandBreakdown: breakdown,
     turns: load.turns,
     journeys: load.journeys,
@@ -175,6 +199,29 @@ export function ussdThroughputReport(
       );
     }
   }
+  const apart = contenders.filter((name) =>
+    runs.some((run) => run.contender === name && run.upstreamCpuMicrosPerTurn !== undefined),
+  );
+  if (apart.length > 0) {
+    lines.push('');
+    lines.push(
+      'CPU of the upstream (the sandbox insurer) in its own process, per turn, next to the server CPU above:',
+    );
+    lines.push('');
+    for (const name of apart) {
+      for (const connections of connectionLevels) {
+        const mine = runs.filter((r) => r.contender === name && r.connections === connections);
+        const upstream = mine
+          .map((r) => r.upstreamCpuMicrosPerTurn)
+          .filter((v): v is number => v !== undefined);
+        if (upstream.length === 0) continue;
+        const total = mine.map((r) => r.cpuMicrosPerTurn + (r.upstreamCpuMicrosPerTurn ?? 0));
+        lines.push(
+          `- ${name} @${connections}: server ${fmtSpread(spread(mine.map((r) => r.cpuMicrosPerTurn)))} µs + upstream ${fmtSpread(spread(upstream))} µs = ${fmtSpread(spread(total))} µs per turn`,
+        );
+      }
+    }
+  }
   lines.push('');
   lines.push(
     'Redis commands per turn by command (a run at 100 connections; INFO commandstats counts the',
@@ -210,25 +257,28 @@ export function ussdThroughputReport(
     }
   }
   lines.push('');
-  const tps100 = pairRatios(runs, 100, 'insurechat', 'baseline', (r) => r.turnsPerSecond);
-  const p99100 = pairRatios(runs, 100, 'insurechat', 'baseline', (r) => r.p99Ms);
-  const mineAt100 = runs.filter((r) => r.contender === 'insurechat' && r.connections === 100);
-  const trips = mineAt100
-    .map((r) => r.redisRoundTripsPerTurn ?? r.redisCommandsPerTurn)
-    .filter((v) => Number.isFinite(v));
-  const tripsSpread = spread(trips);
-  const measured = tps100.n > 0;
-  lines.push('Targets (insurechat at 100 connections):');
-  lines.push('');
-  lines.push(
-    `- ≥ 0.8× the baseline's turns/s: ${measured ? fmtRatio(tps100) : 'n/a'} — ${verdict(measured ? tps100.median >= 0.8 : undefined)}`,
-  );
-  lines.push(
-    `- p99 ≤ 1.3× the baseline's: ${measured ? fmtRatio(p99100) : 'n/a'} — ${verdict(measured ? p99100.median <= 1.3 : undefined)}`,
-  );
-  lines.push(
-    `- ≤ 2 Redis round trips per turn: ${trips.length ? fmtSpread(tripsSpread, 2) : 'n/a'} — ${verdict(trips.length ? tripsSpread.median <= 2 : undefined)}`,
-  );
+  for (const name of contenders.filter((n) => n.startsWith('insurechat'))) {
+    const tps100 = pairRatios(runs, 100, name, 'baseline', (r) => r.turnsPerSecond);
+    const p99100 = pairRatios(runs, 100, name, 'baseline', (r) => r.p99Ms);
+    const mineAt100 = runs.filter((r) => r.contender === name && r.connections === 100);
+    const trips = mineAt100
+      .map((r) => r.redisRoundTripsPerTurn ?? r.redisCommandsPerTurn)
+      .filter((v) => Number.isFinite(v));
+    const tripsSpread = spread(trips);
+    const measured = tps100.n > 0;
+    lines.push(`Targets (${name} at 100 connections):`);
+    lines.push('');
+    lines.push(
+      `- ≥ 0.8× the baseline's turns/s: ${measured ? fmtRatio(tps100) : 'n/a'} — ${verdict(measured ? tps100.median >= 0.8 : undefined)}`,
+    );
+    lines.push(
+      `- p99 ≤ 1.3× the baseline's: ${measured ? fmtRatio(p99100) : 'n/a'} — ${verdict(measured ? p99100.median <= 1.3 : undefined)}`,
+    );
+    lines.push(
+      `- ≤ 2 Redis round trips per turn: ${trips.length ? fmtSpread(tripsSpread, 2) : 'n/a'} — ${verdict(trips.length ? tripsSpread.median <= 2 : undefined)}`,
+    );
+    lines.push('');
+  }
   lines.push('');
   return lines.join('\n');
 }

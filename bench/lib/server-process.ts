@@ -10,6 +10,7 @@ const ChildMessage = z.discriminatedUnion('type', [
     id: z.number(),
     micros: z.number(),
     commands: z.number().optional(),
+    requests: z.number().optional(),
   }),
   z.object({ type: z.literal('failed'), message: z.string() }),
 ]);
@@ -26,6 +27,8 @@ export interface ServerSample {
   readonly cpuMicros: number;
   /** Redis commands the server's client sent, when the server counts them. */
   readonly commandsSent: number | undefined;
+  /** HTTP requests the server took in (its turns), when it counts them. */
+  readonly requestsTaken: number | undefined;
 }
 
 /** A server under test running in its own process, so its CPU time is its own. */
@@ -81,7 +84,12 @@ export async function startServerProcess(
       const message: ChildMessage = parsed.data;
       if (message.type === 'ready') resolve({ port: message.port, info: message.info });
       else if (message.type === 'failed') reject(new Error(`${name} server: ${message.message}`));
-      else pending.get(message.id)?.({ cpuMicros: message.micros, commandsSent: message.commands });
+      else
+        pending.get(message.id)?.({
+          cpuMicros: message.micros,
+          commandsSent: message.commands,
+          requestsTaken: message.requests,
+        });
     });
   });
   const { port, info } = await ready;
@@ -116,6 +124,8 @@ export interface BenchServer {
   readonly info?: Record<string, unknown>;
   /** Redis commands sent so far, when the server counts them. */
   readonly commandsSent?: () => number;
+  /** HTTP requests taken in so far (turns), when the server counts them. */
+  readonly requestsTaken?: () => number;
   close(): Promise<void>;
 }
 
@@ -138,11 +148,13 @@ export async function serveForBench(start: () => Promise<BenchServer>): Promise<
     if (parsed.data.type === 'cpu') {
       const usage = process.cpuUsage();
       const commands = server.commandsSent?.();
+      const requests = server.requestsTaken?.();
       send({
         type: 'cpu',
         id: parsed.data.id,
         micros: usage.user + usage.system,
         ...(commands === undefined ? {} : { commands }),
+        ...(requests === undefined ? {} : { requests }),
       });
     } else {
       void server.close().finally(() => process.exit(0));

@@ -1,5 +1,6 @@
 // insurechat's own server for the bench: the real createServer with Redis sessions and the
-// embedded sandbox insurer as upstream, logging silenced. It counts the Redis commands its client
+// embedded sandbox insurer as upstream (or one in another process, BENCH_PARTNER_API_URL),
+// logging silenced. It counts the Redis commands its client
 // sends (each one a round trip unless pipelined) so the bench can report round trips per turn.
 import { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
@@ -8,6 +9,7 @@ import { serveForBench } from '../lib/server-process.js';
 import { BENCH_GATEWAY_SECRET, BenchServerEnv } from './bench-env.js';
 
 let commandsSent = 0;
+let requestsTaken = 0;
 
 await serveForBench(async () => {
   const env = BenchServerEnv.parse(process.env);
@@ -18,6 +20,13 @@ await serveForBench(async () => {
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
+    // A sandbox insurer in its own process, so this process's CPU is insurechat's alone.
+    ...(process.env.BENCH_PARTNER_API_URL
+      ? {
+          PARTNER_API_URL: process.env.BENCH_PARTNER_API_URL,
+          PARTNER_API_KEY: process.env.BENCH_PARTNER_API_KEY ?? '',
+        }
+      : {}),
   });
   const redis = new Redis(env.REDIS_URL);
   const send = redis.sendCommand.bind(redis);
@@ -30,11 +39,17 @@ await serveForBench(async () => {
     keyPrefix: env.BENCH_PREFIX,
     logger: createLogger({ level: 'silent' }),
   });
+  // Round trips per turn are counted against the requests this server took in (once they have
+  // settled), so turns whose client hung up when a load run stopped still count as turns.
+  server.app.addHook('onRequest', async () => {
+    requestsTaken += 1;
+  });
   const { url } = await server.listen();
   return {
     port: Number(new URL(url).port),
     info: { sessions: server.info.sessions, sandbox: server.info.sandboxUrl ?? 'external' },
     commandsSent: () => commandsSent,
+    requestsTaken: () => requestsTaken,
     close: async () => {
       await server.close();
       redis.disconnect();

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { type Actor, type AnyStateMachine, createActor, type Snapshot } from 'xstate';
 import { z } from 'zod';
 import type { Logger } from '../log/index.js';
-import type { AcquireResult, SessionLease, SessionStore, StoredSession } from '../session/index.js';
+import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
 import {
   AWAITING_INPUT,
   type FlowDefinition,
@@ -15,7 +15,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { Prompt } from './prompt.js';
 import { Reply } from './reply.js';
 import { flowInputOf, parseSessionRecord, type SessionRecord } from './session-record.js';
-import type { TurnEngine, TurnOptions } from './turn-engine.js';
+import type { ChannelStateOf, SessionGlance, TurnEngine, TurnOptions } from './turn-engine.js';
 import { validateMsisdn } from './validators.js';
 
 /** Options of {@link createTurnEngine}. */
@@ -71,7 +71,8 @@ export type TurnErrorCode =
   | 'bad_prompt'
   | 'write_refused'
   | 'handover_loop'
-  | 'turn_abandoned';
+  | 'turn_abandoned'
+  | 'bad_reply';
 
 /** Raised inside a turn when a flow breaks the engine's contract or a write is refused. */
 export class TurnError extends Error {
@@ -89,6 +90,8 @@ type FlowActor = Actor<AnyStateMachine>;
 interface CachedActor {
   readonly version: number;
   readonly actor: FlowActor;
+  /** The record as committed at `version`, so a hit needs neither its bytes nor a parse. */
+  readonly record: SessionRecord;
 }
 
 /** One running turn: its lease, deadline and the way to answer the channel once. */
@@ -100,6 +103,8 @@ interface TurnContext {
   readonly options: TurnOptions;
   /** True once the channel got "still working"; the result is then stored as unseen. */
   late: boolean;
+  /** The channel's state to store with the answered Prompt, when the channel keeps one. */
+  stateOf: ChannelStateOf | undefined;
   answer(prompt: Prompt): void;
 }
 
@@ -143,20 +148,26 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
           },
         });
 
-  const takeCached = (sessionKey: string, version: number): FlowActor | undefined => {
+  /** Takes a session's cached actor out while a turn runs, so no eviction can stop it. */
+  const takeCached = (sessionKey: string): CachedActor | undefined => {
     const entry = cache?.get(sessionKey);
-    if (!entry) return undefined;
-    cache?.delete(sessionKey);
-    if (entry.version === version) return entry.actor;
-    entry.actor.stop();
-    return undefined;
+    if (entry) cache?.delete(sessionKey);
+    return entry;
   };
 
   const handle: TurnEngine['handle'] = async (sessionKey, rawReply, turnOptions = {}) => {
-    const sessionId = hashKey(sessionKey);
+    // Hashed only when something is logged: most turns log nothing.
+    let hashed: string | undefined;
+    const sessionIdOf = (): string => {
+      hashed ??= hashKey(sessionKey);
+      return hashed;
+    };
     const parsedReply = Reply.safeParse(rawReply);
     if (!parsedReply.success) {
-      logger.warn({ event: 'turn.badReply', sessionId }, 'reply does not match the contract');
+      logger.warn(
+        { event: 'turn.badReply', sessionId: sessionIdOf() },
+        'reply does not match the contract',
+      );
       return errorPrompt;
     }
     const reply = parsedReply.data;
@@ -168,21 +179,35 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     const leave = await entered;
     if (!leave) return stillWorkingPrompt(ENGINE_PROMPTS.busy);
     let leaveOnReturn = true;
+    // Held by this turn until it commits; put back untouched when the lock is not ours.
+    const held = takeCached(sessionKey);
     try {
       let acquired: AcquireResult;
       try {
         acquired = await store.acquire(sessionKey, {
           waitMs: Math.max(0, deadlineAt - Date.now()),
           lockTtlMs,
+          ...(held ? { knownVersion: held.version } : {}),
         });
       } catch (error) {
-        logger.error({ event: 'turn.storeFailed', sessionId, err: error }, 'store unavailable');
+        if (held) cache?.set(sessionKey, held);
+        logger.error(
+          { event: 'turn.storeFailed', sessionId: sessionIdOf(), err: error },
+          'store unavailable',
+        );
         return errorPrompt;
       }
       if (acquired.status === 'busy') {
-        logger.info({ event: 'turn.busy', sessionId }, 'session busy past the deadline');
+        if (held) cache?.set(sessionKey, held);
+        logger.info(
+          { event: 'turn.busy', sessionId: sessionIdOf() },
+          'session busy past the deadline',
+        );
         return stillWorkingPrompt(ENGINE_PROMPTS.busy);
       }
+      // A version this instance did not write: its cached actor is stale.
+      const cached = acquired.unchanged ? held : undefined;
+      if (held && !cached) held.actor.stop();
 
       let answer!: (prompt: Prompt) => void;
       const answered = new Promise<Prompt>((resolve) => {
@@ -190,16 +215,22 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       });
       const context: TurnContext = {
         sessionKey,
-        sessionId,
+        get sessionId() {
+          return sessionIdOf();
+        },
         lease: acquired.lease,
         deadlineAt,
         options: turnOptions,
         late: false,
+        stateOf: undefined,
         answer,
       };
-      const work = runTurn(context, acquired, reply).catch(async (error: unknown) => {
+      const work = runTurn(context, acquired, cached, reply).catch(async (error: unknown) => {
         const code = error instanceof TurnError ? error.code : 'unexpected';
-        logger.error({ event: 'turn.failed', sessionId, code, err: error }, 'turn failed');
+        logger.error(
+          { event: 'turn.failed', sessionId: sessionIdOf(), code, err: error },
+          'turn failed',
+        );
         await store.release(acquired.lease).catch(() => undefined);
         answer(errorPrompt);
       });
@@ -219,17 +250,32 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   const runTurn = async (
     context: TurnContext,
     acquired: AcquireResult & { status: 'acquired' },
+    cached: CachedActor | undefined,
     reply: Reply,
   ): Promise<void> => {
     const { record: stored, interrupted } = acquired;
+    const record = cached?.record ?? (stored ? parseSessionRecord(stored.data) : undefined);
+    const hook = context.options.channelState;
+    if (hook) {
+      const decision = await hook.decide(glanceOf(record));
+      if (decision.kind === 'keep') return keep(context, record, cached, decision.state);
+      context.stateOf = decision.state;
+      if (decision.kind === 'restart') {
+        cached?.actor.stop();
+        await startFlow(context, 'main-menu', freshInput(context.options), []);
+        return;
+      }
+      const decided = Reply.safeParse(decision.reply);
+      if (!decided.success) throw new TurnError('bad_reply', 'The channel decided a bad Reply');
+      reply = decided.data;
+    }
     const isUserReply = reply.type.startsWith('user.');
     // System events (a payment outcome) continue a conversation; they never start one.
-    if (!stored) {
+    if (!stored && !cached) {
       if (!isUserReply) return endWithoutFlow(context);
       await startFlow(context, 'main-menu', freshInput(context.options), []);
       return;
     }
-    const record = parseSessionRecord(stored.data);
     if (!record && !isUserReply) return endWithoutFlow(context);
     if (!record) {
       logger.warn({ event: 'turn.restarted', sessionId: context.sessionId, reason: 'corrupt' });
@@ -264,10 +310,10 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       // is guarded by idempotency downstream. Unseen: the user has not read this prompt yet.
       // Resume: a re-dial carries no answer to the current question. System events (a
       // payment outcome) still go to the flow: they answer no question on the screen.
-      await reshow(context, stored, record, interrupted ? [ENGINE_PROMPTS.interrupted] : []);
+      await reshow(context, record, cached, interrupted ? [ENGINE_PROMPTS.interrupted] : []);
       return;
     }
-    const actor = takeCached(context.sessionKey, stored.version) ?? restore(definition, record);
+    const actor = cached?.actor ?? restore(definition, record);
     if (!actor && !isUserReply) return endWithoutFlow(context);
     if (!actor) {
       logger.warn({
@@ -283,6 +329,38 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     await settleAndPersist(context, definition, actor, flowInputOf(record), [], 0);
   };
 
+  /**
+   * A channel answers from the record without the flow (a page of the same screen): only its
+   * state changes. A closing screen whose channel state is gone ends the session.
+   */
+  const keep = async (
+    context: TurnContext,
+    record: SessionRecord | undefined,
+    cached: CachedActor | undefined,
+    state: string | undefined,
+  ): Promise<void> => {
+    if (!record) return endWithoutFlow(context);
+    if (record.ended && state === undefined) {
+      await store.remove(context.lease);
+      context.answer({ ...record.prompt, final: true });
+      return;
+    }
+    const { channel: _previous, ...rest } = record;
+    const next: SessionRecord = {
+      ...rest,
+      ...(state === undefined ? {} : { channel: state }),
+      updatedAt: new Date(now()).toISOString(),
+    };
+    const result = await store.commit(context.lease, JSON.stringify(next));
+    if (result.status !== 'committed') {
+      cached?.actor.stop();
+      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+    }
+    if (cached)
+      cache?.set(context.sessionKey, { ...cached, version: result.version, record: next });
+    context.answer(record.prompt);
+  };
+
   /** Answers a system event that has no usable conversation to go to; nothing is written. */
   const endWithoutFlow = async (context: TurnContext): Promise<void> => {
     await store.release(context.lease);
@@ -295,7 +373,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   const restore = (definition: FlowDefinition, record: SessionRecord): FlowActor | undefined => {
     try {
       const actor = createActor(definition.machine, {
-        snapshot: record.snapshot as Snapshot<unknown>,
+        snapshot: withPrompt(record.snapshot, record.prompt) as Snapshot<unknown>,
         input: flowInputOf(record),
       });
       actor.subscribe({ error: () => undefined });
@@ -375,9 +453,16 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
         { ...(output.data?.prompt ?? { key: ENGINE_PROMPTS.goodbye, input: 'none' }), final: true },
         notes,
       );
-      if (context.late) {
-        // The user saw "still working": keep the closing screen for their next turn.
-        await persist(context, definition, {}, input, closing, { unseen: true, ended: true });
+      const channel = context.stateOf?.(closing);
+      if (context.late || channel !== undefined) {
+        // The user saw "still working": keep the closing screen for their next turn. Or the
+        // channel pages through it: keep it until the channel has shown its last page.
+        const flags = context.late
+          ? { unseen: true as const, ended: true as const }
+          : { ended: true as const };
+        await persist(context, definition, {}, input, closing, flags, actor, channel);
+        actor.stop();
+        if (!context.late) context.answer(closing);
         return;
       }
       const result = await store.remove(context.lease);
@@ -392,20 +477,30 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       actor.stop();
       throw new TurnError('bad_prompt', `Flow ${definition.id} context.prompt is not a Prompt`);
     }
-    const snapshotJson = actor.getPersistedSnapshot() as Record<string, unknown>;
+    const snapshotJson = withoutPrompt(actor.getPersistedSnapshot() as Record<string, unknown>);
     const flags: { unseen?: true } = context.late ? { unseen: true } : {};
-    let version: number;
+    const shown = withNotes(prompt.data, notes);
+    let written: CachedActor;
     try {
-      version = await persist(context, definition, snapshotJson, input, prompt.data, flags);
+      written = await persist(
+        context,
+        definition,
+        snapshotJson,
+        input,
+        prompt.data,
+        flags,
+        actor,
+        context.stateOf?.(shown),
+      );
     } catch (error) {
       actor.stop();
       throw error;
     }
-    cache?.set(context.sessionKey, { version, actor });
-    context.answer(withNotes(prompt.data, notes));
+    cache?.set(context.sessionKey, written);
+    context.answer(shown);
   };
 
-  /** Commits the session record: its new version, or a TurnError when the write is refused. */
+  /** Commits the session record: what was written at which version, or a TurnError. */
   const persist = async (
     context: TurnContext,
     definition: FlowDefinition,
@@ -413,7 +508,9 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     input: FlowInput,
     prompt: Prompt,
     flags: { unseen?: true; ended?: true },
-  ): Promise<number> => {
+    actor: FlowActor,
+    channel: string | undefined,
+  ): Promise<CachedActor> => {
     const address = context.options.address;
     const record: SessionRecord = {
       flowId: definition.id,
@@ -423,39 +520,41 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       ...(address ? { address } : {}),
       prompt,
       ...flags,
+      ...(channel === undefined ? {} : { channel }),
       updatedAt: new Date(now()).toISOString(),
     };
     const result = await store.commit(context.lease, JSON.stringify(record));
     if (result.status !== 'committed') {
       throw new TurnError('write_refused', `Session write refused: ${result.status}`);
     }
-    return result.version;
+    return { version: result.version, actor, record };
   };
 
-  /** Shows the stored prompt again without touching the flow. */
+  /** Shows the stored prompt again without touching the flow (whose cached actor stays). */
   const reshow = async (
     context: TurnContext,
-    stored: StoredSession,
     record: SessionRecord,
+    cached: CachedActor | undefined,
     notes: readonly string[],
   ): Promise<void> => {
-    const { unseen: _shown, ...rest } = record;
+    const { unseen: _shown, channel: _previous, ...rest } = record;
     const address = context.options.address;
+    const shown = withNotes(record.prompt, notes);
+    const channel = context.stateOf?.(shown);
     const next: SessionRecord = {
       ...rest,
       ...(address ? { address } : {}),
+      ...(channel === undefined ? {} : { channel }),
       updatedAt: new Date(now()).toISOString(),
     };
-    const cached = cache?.get(context.sessionKey);
     const result = await store.commit(context.lease, JSON.stringify(next));
     if (result.status !== 'committed') {
+      cached?.actor.stop();
       throw new TurnError('write_refused', `Session write refused: ${result.status}`);
     }
-    if (cached && cached.version === stored.version) {
-      cache?.delete(context.sessionKey);
-      cache?.set(context.sessionKey, { version: result.version, actor: cached.actor });
-    }
-    context.answer(withNotes(record.prompt, notes));
+    if (cached)
+      cache?.set(context.sessionKey, { ...cached, version: result.version, record: next });
+    context.answer(shown);
   };
 
   return {
@@ -466,6 +565,39 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     close() {
       cache?.clear();
     },
+  };
+}
+
+/**
+ * The persisted snapshot without `context.prompt`: the record keeps the same Prompt beside it,
+ * and storing it twice would cost a few hundred bytes of every session.
+ */
+function withoutPrompt(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const context = snapshot.context;
+  if (typeof context !== 'object' || context === null || !('prompt' in context)) return snapshot;
+  const { prompt: _kept, ...rest } = context as Record<string, unknown>;
+  return { ...snapshot, context: rest };
+}
+
+/** The persisted snapshot with the record's Prompt put back (older records still carry it). */
+function withPrompt(snapshot: Record<string, unknown>, prompt: Prompt): Record<string, unknown> {
+  const context = snapshot.context;
+  if (typeof context !== 'object' || context === null || 'prompt' in context) return snapshot;
+  return { ...snapshot, context: { ...context, prompt } };
+}
+
+/** What a channel's `decide` sees of a record (or of none). */
+function glanceOf(record: SessionRecord | undefined): SessionGlance {
+  return {
+    prompt: record?.prompt,
+    unseen: record?.unseen === true,
+    // Only a conversation past the entry menu is worth a "Continue".
+    resumable:
+      record !== undefined &&
+      record.ended !== true &&
+      !record.prompt.final &&
+      record.flowId !== 'main-menu',
+    state: record?.channel,
   };
 }
 

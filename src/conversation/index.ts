@@ -32,7 +32,16 @@ export { Attachment, Choice, InputKind, MessageParams, Prompt } from './prompt.j
 export { type RenderedPrompt, renderPrompt, setCatalogueLogger, t } from './render-prompt.js';
 export { type PaymentSettledEvent, Reply } from './reply.js';
 export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
-export type { ChannelAddress, ChannelName, TurnEngine, TurnOptions } from './turn-engine.js';
+export type {
+  ChannelAddress,
+  ChannelDecision,
+  ChannelName,
+  ChannelStateHook,
+  ChannelStateOf,
+  SessionGlance,
+  TurnEngine,
+  TurnOptions,
+} from './turn-engine.js';
 export {
   type AmountOptions,
   type DateOptions,

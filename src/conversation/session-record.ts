@@ -37,6 +37,8 @@ export const SessionRecord = z.object({
    * until the user has seen it, then the session is deleted.
    */
   ended: z.boolean().optional(),
+  /** A channel's own state for this session (USSD paging); opaque to the engine. */
+  channel: z.string().optional(),
   updatedAt: z.string(),
 });
 /** What the engine keeps per session between turns. */

@@ -27,6 +27,48 @@ export interface TurnOptions {
    * current prompt again instead of sending the reply to the flow. Ignored for a fresh session.
    */
   readonly resume?: boolean;
+  /**
+   * A channel's own per-session state (USSD paging, its gateway session), kept in the engine's
+   * record and decided under the session lock, so a request costs the turn's two store round
+   * trips and nothing more. With it, the `reply` given to `handle` is ignored: `decide` says
+   * what the request means once the session is read.
+   */
+  readonly channelState?: ChannelStateHook;
+}
+
+/** What a channel sees of its session under the lock, before deciding what a request means. */
+export interface SessionGlance {
+  /** The prompt the conversation waits on (or its closing screen); undefined when none. */
+  readonly prompt: Prompt | undefined;
+  /** True when the engine will show `prompt` again instead of applying the next reply. */
+  readonly unseen: boolean;
+  /** Worth a "Continue" after a dropped call: mid-flow and past the entry menu. */
+  readonly resumable: boolean;
+  /** What the channel stored with the record last time; undefined when nothing. */
+  readonly state: string | undefined;
+}
+
+/**
+ * What a channel decided about a request:
+ * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
+ * - `restart`: drop the conversation and start the entry menu afresh, likewise;
+ * - `keep`: answer without the flow (a page of the same screen): the record is kept with the
+ *   new state, or, for a closing screen, forgotten once `state` is undefined.
+ */
+export type ChannelDecision =
+  | { readonly kind: 'reply'; readonly reply: Reply; readonly state: ChannelStateOf }
+  | { readonly kind: 'restart'; readonly state: ChannelStateOf }
+  | { readonly kind: 'keep'; readonly state: string | undefined };
+
+/**
+ * The channel state to store with the Prompt a turn answered; undefined stores none (and lets a
+ * closing screen end the session at once).
+ */
+export type ChannelStateOf = (answered: Prompt) => string | undefined;
+
+/** See {@link TurnOptions.channelState}. */
+export interface ChannelStateHook {
+  decide(glance: SessionGlance): ChannelDecision | Promise<ChannelDecision>;
 }
 
 /** The channel-facing surface of the conversation engine: one Reply in, one Prompt out. */

@@ -8,15 +8,12 @@ import { RedisOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
 import {
-  createMemoryUssdStateStore,
-  createRedisUssdStateStore,
   createSmsNotifier,
   createUssdCore,
   createUssdGuard,
   registerAfricasTalkingRoute,
   registerHubtelRoute,
   type UssdCore,
-  type UssdStateStore,
 } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import {
@@ -50,7 +47,6 @@ import {
   runReadiness,
   upstreamReadiness,
 } from './readiness.js';
-import { createSessionView } from './session-view.js';
 import { type PaymentTracker, trackPayments } from './track-payments.js';
 import { scopeEngine } from './turn-scope.js';
 import { countUpstreamErrors } from './upstream-error-metrics.js';
@@ -71,7 +67,6 @@ export interface ServerDeps {
   /** Payment status polling delays (tests shorten them). */
   readonly paymentBackoffMs?: readonly number[];
   readonly fileStore?: FileStore;
-  readonly ussdStates?: UssdStateStore;
   /** Prefix of every Redis key this server writes (tests use their own). Default `insurechat:`. */
   readonly keyPrefix?: string;
   /** Extra readiness checks. */
@@ -289,20 +284,10 @@ export async function createServer(
   }
   engine = scopeEngine(engine);
 
-  // USSD
-  const ttlSeconds = 900;
-  const ussdStates =
-    deps.ussdStates ??
-    (redis
-      ? createRedisUssdStateStore(redis, { prefix: keyPrefix, ttlSeconds })
-      : createMemoryUssdStateStore(ttlSeconds));
-  const sessionView = createSessionView(sessions);
+  // USSD: the caller's screen and page live in the engine's session record (no extra Redis).
   const ussd = createUssdCore({
     engine: instrumentEngine(engine, 'ussd', metrics),
     render: renderPrompt,
-    states: ussdStates,
-    peek: sessionView.peek,
-    reset: sessionView.reset,
     logger: logger.child({ channel: 'ussd' }),
     ...(deps.ussdAnswerWithinMs === undefined ? {} : { answerWithinMs: deps.ussdAnswerWithinMs }),
   });

@@ -59,16 +59,17 @@ export class MemorySessionStore implements SessionStore {
       const entry = this.liveEntry(key);
       const interrupted = entry?.marker !== undefined;
       if (entry) entry.marker = token;
-      const record: StoredSession | undefined = entry
-        ? { version: entry.version, data: entry.data }
-        : undefined;
+      const unchanged = entry !== undefined && entry.version === options.knownVersion;
+      const record: StoredSession | undefined =
+        entry && !unchanged ? { version: entry.version, data: entry.data } : undefined;
       return {
         taken: true,
         result: {
           status: 'acquired',
-          lease: { key, token, version: record?.version },
+          lease: { key, token, version: entry?.version },
           record,
           interrupted,
+          ...(unchanged ? { unchanged: true as const } : {}),
         },
       };
     };

@@ -18,18 +18,22 @@ import { SessionStoreError } from './session-store-error.js';
 // Record hash fields: v = version, d = data, m = token of the turn in flight (cleared on
 // commit/release; still set when a new turn acquires means the previous holder died).
 
-/** KEYS: record, lock. ARGV: token, lock ttl ms. Takes the lock and reads the record. */
+/**
+ * KEYS: record, lock. ARGV: token, lock ttl ms, version the caller holds ('0' = none). Takes the
+ * lock and reads the record. Reply: {0, lock ms left} or {1, version, data, interrupted,
+ * unchanged}; data is left out (unchanged = 1) when the caller's version is current.
+ */
 const ACQUIRE = new LuaScript(`
 if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {0, redis.call('PTTL', KEYS[2])}
 end
 local rec = redis.call('HMGET', KEYS[1], 'v', 'd', 'm')
+if not rec[1] then return {1, false, false, 0, 0} end
 local interrupted = 0
-if rec[1] then
-  if rec[3] then interrupted = 1 end
-  redis.call('HSET', KEYS[1], 'm', ARGV[1])
-end
-return {1, rec[1], rec[2], interrupted}
+if rec[3] then interrupted = 1 end
+redis.call('HSET', KEYS[1], 'm', ARGV[1])
+if rec[1] == ARGV[3] then return {1, rec[1], false, interrupted, 1} end
+return {1, rec[1], rec[2], interrupted, 0}
 `);
 
 /** KEYS: record, lock. ARGV: token, expected version (0 = none), data, ttl ms. */
@@ -79,7 +83,7 @@ return 1
 
 const AcquireReply = z.union([
   z.tuple([z.literal(0), z.number()]),
-  z.tuple([z.literal(1), z.string().nullable(), z.string().nullable(), z.number()]),
+  z.tuple([z.literal(1), z.string().nullable(), z.string().nullable(), z.number(), z.number()]),
 ]);
 const WriteReply = z.union([
   z.tuple([z.literal(1), z.number()]),
@@ -121,23 +125,26 @@ export class RedisSessionStore implements SessionStore {
 
   async acquire(key: string, options: AcquireOptions = {}): Promise<AcquireResult> {
     const lockTtlMs = options.lockTtlMs ?? this.lockTtlMs;
+    const knownVersion = String(options.knownVersion ?? 0);
     const attempt = async (): Promise<LockAttempt> => {
       const token = newLockToken();
       const reply = AcquireReply.parse(
-        await ACQUIRE.run(this.redis, this.keys(key), [token, lockTtlMs]),
+        await ACQUIRE.run(this.redis, this.keys(key), [token, lockTtlMs, knownVersion]),
       );
       if (reply[0] === 0)
         return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
-      const [, version, data, interrupted] = reply;
+      const [, rawVersion, data, interrupted, unchanged] = reply;
+      const version = rawVersion === null ? undefined : Number(rawVersion);
       const record: StoredSession | undefined =
-        version !== null && data !== null ? { version: Number(version), data } : undefined;
+        version !== undefined && data !== null ? { version, data } : undefined;
       return {
         taken: true,
         result: {
           status: 'acquired',
-          lease: { key, token, version: record?.version },
+          lease: { key, token, version },
           record,
           interrupted: interrupted === 1,
+          ...(unchanged === 1 ? { unchanged: true as const } : {}),
         },
       };
     };

@@ -23,12 +23,18 @@ export type AcquireResult =
   | {
       readonly status: 'acquired';
       readonly lease: SessionLease;
+      /** The record, or undefined when there is none or when `unchanged` is true. */
       readonly record: StoredSession | undefined;
       /**
        * True when the previous lock holder never committed nor released (its process died
        * mid-turn): whatever it was doing may or may not have happened.
        */
       readonly interrupted: boolean;
+      /**
+       * True when the record is at the `knownVersion` the caller asked with: its data was not
+       * sent (`record` is undefined) because the caller's own copy of that version is current.
+       */
+      readonly unchanged?: true;
     }
   | { readonly status: 'busy' };
 
@@ -47,6 +53,11 @@ export interface AcquireOptions {
   readonly waitMs?: number;
   /** How long the lock lives unless extended or released. Default the store's `lockTtlMs`. */
   readonly lockTtlMs?: number;
+  /**
+   * The version the caller already holds a copy of (the engine's actor cache). When the record
+   * is still at it, `acquire` answers `unchanged` without sending the data again.
+   */
+  readonly knownVersion?: number;
 }
 
 /**

@@ -4,11 +4,13 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import {
+  type ChannelDecision,
   type ConversationEngine,
   createTurnEngine,
   type FlowDefinition,
   type FlowRegistry,
   type Reply,
+  type SessionGlance,
   type TurnEngineOptions,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
@@ -189,6 +191,80 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
       final: true,
     });
     expect(await store.read(KEY)).toBeUndefined();
+  });
+
+  it('stores a channel state with the answered prompt and shows it to the next decision', async () => {
+    const turns = engine(registry(counter), makeStore());
+    const glances: SessionGlance[] = [];
+    const through = (reply: Reply) =>
+      turns.handle(KEY, text('ignored'), {
+        channelState: {
+          decide: (glance): ChannelDecision => {
+            glances.push(glance);
+            return { kind: 'reply', reply, state: (prompt) => `seen ${prompt.params?.count}` };
+          },
+        },
+      });
+    await through(text('dial'));
+    expect((await through(text(1))).params?.count).toBe(1);
+    expect(glances.map((glance) => glance.state)).toEqual([undefined, 'seen 0']);
+    expect(glances[1]).toMatchObject({ prompt: { key: 'test.count' }, unseen: false });
+  });
+
+  it('answers a keep from the record with the new state, without touching the flow', async () => {
+    const turns = engine(registry(counter), makeStore());
+    let seen: string | undefined;
+    const keep = {
+      decide: (glance: SessionGlance): ChannelDecision => {
+        seen = glance.state;
+        return { kind: 'keep', state: 'page 2' };
+      },
+    };
+    await turns.handle(KEY, text('dial'));
+    await turns.handle(KEY, text(1));
+    expect((await turns.handle(KEY, text('x'), { channelState: keep })).params?.count).toBe(1);
+    await turns.handle(KEY, text('x'), { channelState: keep });
+    expect(seen).toBe('page 2');
+    expect((await turns.handle(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
+  });
+
+  it('keeps a closing screen while the channel pages it, and forgets it after the last page', async () => {
+    const store = makeStore();
+    const turns = engine(registry(counter), store);
+    await turns.handle(KEY, text('dial'));
+    const closing = await turns.handle(KEY, text('x'), {
+      channelState: {
+        decide: () => ({ kind: 'reply', reply: { type: 'user.cancel' }, state: () => 'page 0' }),
+      },
+    });
+    expect(closing).toMatchObject({ key: 'test.bye', final: true });
+    expect(await store.read(KEY)).toBeDefined();
+    const last = await turns.handle(KEY, text('98'), {
+      channelState: { decide: () => ({ kind: 'keep', state: undefined }) },
+    });
+    expect(last).toMatchObject({ key: 'test.bye', final: true });
+    expect(await store.read(KEY)).toBeUndefined();
+  });
+
+  it('starts the entry menu afresh when the channel restarts the conversation', async () => {
+    const turns = engine(registry(counter), makeStore());
+    await turns.handle(KEY, text('dial'));
+    await turns.handle(KEY, text(1));
+    const fresh = await turns.handle(KEY, text('x'), {
+      channelState: { decide: () => ({ kind: 'restart', state: () => undefined }) },
+    });
+    expect(fresh.params?.count).toBe(0);
+  });
+
+  it('stores the prompt once per record, beside the snapshot rather than inside it too', async () => {
+    const store = makeStore();
+    await engine(registry(counter), store).handle(KEY, text('dial'));
+    const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
+    expect(record.prompt).toMatchObject({ key: 'test.count' });
+    expect(record.snapshot.context).not.toHaveProperty('prompt');
+    // Another instance restores it with the prompt in place.
+    const other = engine(registry(counter), store);
+    expect((await other.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
   });
 
   it('resumes a dropped session on a new engine instance with the same prompt', async () => {
@@ -430,6 +506,32 @@ describe('turn engine over Redis', () => {
       expect(fiftieth?.commands).toBe(2);
     },
   );
+
+  it('fetches no record bytes on the instance that wrote the latest version', async () => {
+    const inner = redisStore();
+    const fetched: (number | undefined)[] = [];
+    const store: SessionStore = {
+      ...inner,
+      acquire: async (key, options) => {
+        const result = await inner.acquire(key, options);
+        if (result.status === 'acquired') fetched.push(result.record?.data.length);
+        return result;
+      },
+      commit: (lease, data) => inner.commit(lease, data),
+      remove: (lease) => inner.remove(lease),
+      release: (lease) => inner.release(lease),
+      extend: (lease, ttl) => inner.extend(lease, ttl),
+      read: (key) => inner.read(key),
+    };
+    const writer = engine(registry(counter), store);
+    await writer.handle(KEY, text('dial'));
+    await writer.handle(KEY, text(1));
+    expect((await writer.handle(KEY, text(2))).params?.count).toBe(2);
+    expect(fetched).toEqual([undefined, undefined, undefined]);
+    const reader = engine(registry(counter), store);
+    expect((await reader.handle(KEY, text(3))).params?.count).toBe(3);
+    expect(fetched[3]).toBeGreaterThan(0);
+  });
 
   it('skips the restore on the instance that wrote the latest version', async () => {
     const store = redisStore();

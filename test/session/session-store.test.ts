@@ -61,6 +61,30 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
     expect(last).toMatchObject({ status: 'acquired', record: { version: 3, data: 'c' } });
   });
 
+  it('leaves the data out when the caller already holds the current version', async () => {
+    const store = makeStore();
+    const first = await store.acquire('ussd:1');
+    if (first.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(first.lease, 'a');
+    const known = await store.acquire('ussd:1', { knownVersion: 1 });
+    expect(known).toMatchObject({ status: 'acquired', record: undefined, unchanged: true });
+    if (known.status !== 'acquired') throw new Error('expected the lock');
+    // The lease still carries the version, so the compare-and-set write goes over it.
+    expect(await store.commit(known.lease, 'b')).toEqual({ status: 'committed', version: 2 });
+  });
+
+  it('sends the data when the version the caller holds is stale', async () => {
+    const store = makeStore();
+    for (const data of ['a', 'b']) {
+      const acquired = await store.acquire('ussd:1');
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      await store.commit(acquired.lease, data);
+    }
+    const stale = await store.acquire('ussd:1', { knownVersion: 1 });
+    expect(stale).toMatchObject({ status: 'acquired', record: { version: 2, data: 'b' } });
+    expect(stale).not.toHaveProperty('unchanged');
+  });
+
   it('answers busy when the lock stays taken past the wait', async () => {
     const store = makeStore();
     const first = await store.acquire('ussd:1');

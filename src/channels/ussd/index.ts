@@ -1,4 +1,4 @@
-// USSD: gateway adapters over one core (for src/server), the caller's state, the SMS notifier
+// USSD: gateway adapters over one core (for src/server), the SMS notifier
 // (for src/payments' wiring), and the screen layout (for the simulator and tests).
 
 export {
@@ -18,7 +18,6 @@ export {
 } from './sms-notifier.js';
 export {
   createUssdCore,
-  type EngineSessionView,
   type RenderPrompt,
   type UssdCore,
   type UssdCoreOptions,
@@ -35,9 +34,3 @@ export {
   USSD_MAX_CHARS,
   USSD_MORE_KEY,
 } from './ussd-screens.js';
-export {
-  createMemoryUssdStateStore,
-  createRedisUssdStateStore,
-  UssdState,
-  type UssdStateStore,
-} from './ussd-state-store.js';

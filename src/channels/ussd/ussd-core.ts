@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import {
+  type ChannelDecision,
+  ENGINE_PROMPTS,
   type MessageKey,
-  type Prompt,
+  Prompt,
   type Reply,
+  type SessionGlance,
   type TurnEngine,
   t,
 } from '../../conversation/index.js';
@@ -12,7 +16,6 @@ import {
   USSD_BACK_KEY,
   USSD_MORE_KEY,
 } from './ussd-screens.js';
-import type { UssdState, UssdStateStore } from './ussd-state-store.js';
 
 /** Renders a Prompt through the locale catalogue (src/conversation's `renderPrompt`). */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
@@ -35,20 +38,13 @@ export interface UssdResponse {
 
 /** Options of {@link createUssdCore}. */
 export interface UssdCoreOptions {
+  /**
+   * The turn engine. It must honour `TurnOptions.channelState` (the engine from
+   * `createTurnEngine` does): the caller's screen, page and gateway session live in the
+   * engine's session record, so a request costs the turn's two store round trips.
+   */
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
-  readonly states: UssdStateStore;
-  /**
-   * What the engine holds for a session key: the Prompt its conversation is waiting on, and
-   * whether that Prompt is a result the caller has not seen yet. A dropped call is offered
-   * "Continue" only while there is one. Omitted → the USSD state alone decides.
-   */
-  readonly peek?: (sessionKey: string) => Promise<EngineSessionView | undefined>;
-  /**
-   * Ends a session's conversation outright for "Start again". Omitted → a `user.cancel` turn,
-   * which ends it when the flow honours cancel on every screen.
-   */
-  readonly reset?: (sessionKey: string) => Promise<void>;
   readonly logger: Logger;
   /** Locale for every USSD caller (gateways do not tell). Default `en`. */
   readonly locale?: string;
@@ -61,21 +57,38 @@ export interface UssdCoreOptions {
   readonly answerWithinMs?: number;
 }
 
-/** What {@link UssdCoreOptions.peek} reports about a live conversation. */
-export interface EngineSessionView {
-  readonly prompt: Prompt;
-  /** True when the engine will re-show `prompt` on the next reply instead of applying it. */
-  readonly unseen: boolean;
-  /** Worth a "Continue" (mid-flow); otherwise a dial starts afresh. */
-  readonly resumable: boolean;
-}
-
 /** The channel-neutral USSD logic both gateway adapters call. */
 export interface UssdCore {
   handle(request: UssdRequest): Promise<UssdResponse>;
   /** Resolves when every turn that is running has answered (graceful shutdown). */
   idle(): Promise<void>;
 }
+
+/**
+ * What the USSD channel keeps in the engine's record between requests: the gateway session the
+ * screen was shown in (a new id means the call dropped), the mode (`p` a prompt, `r` the
+ * "Continue / Start again" menu), the page on screen, and the prompt as shown when it carried
+ * the engine's own notes (which its record does not keep).
+ */
+const UssdMemo = z.object({
+  g: z.string(),
+  m: z.enum(['p', 'r']),
+  p: z.number().int().nonnegative(),
+  s: Prompt.optional(),
+});
+type UssdMemo = z.infer<typeof UssdMemo>;
+
+function readMemo(state: string | undefined): UssdMemo | undefined {
+  if (state === undefined) return undefined;
+  try {
+    const parsed = UssdMemo.safeParse(JSON.parse(state));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ENGINE_NOTES: ReadonlySet<string> = new Set(Object.values(ENGINE_PROMPTS));
 
 /**
  * The Reply a dial sends. The engine starts the entry menu on it when it holds no conversation
@@ -108,7 +121,18 @@ export function ussdInputToReply(input: string, prompt: Prompt, msisdn: string):
   return { type: 'user.text', text: typed };
 }
 
-/** Creates the USSD core over the turn engine. */
+/** What one request showed, as decided under the session lock. */
+type Screen =
+  | { readonly kind: 'answer' }
+  | { readonly kind: 'prompt'; readonly prompt: Prompt; readonly page: number }
+  | { readonly kind: 'resume'; readonly page: number };
+
+/**
+ * Creates the USSD core over the turn engine. Each request is one engine turn: the engine reads
+ * the session under its lock, this core decides what the keypress means (an answer for the
+ * flow, a page of the same screen, the resume menu), and the engine writes the record with the
+ * core's paging state in the same commit.
+ */
 export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const locale = options.locale ?? 'en';
   const deadlineMs = options.deadlineMs ?? 4000;
@@ -131,29 +155,95 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       { id: 'restart', label: say('ussd.resumeRestart') },
     ],
   };
+  const screensOf = (prompt: Prompt): string[] => toUssdScreens(renderForUssd(prompt), locale);
 
-  /** Shows `page` of the state's screen and remembers it; a last screen that ends forgets it. */
-  const show = async (msisdn: string, state: UssdState): Promise<UssdResponse> => {
-    const screens =
-      state.mode === 'resume'
-        ? toUssdScreens(resumeMenu, locale)
-        : toUssdScreens(renderForUssd(state.prompt), locale);
-    const page = Math.min(state.page, screens.length - 1);
-    const last = page === screens.length - 1;
-    const end = state.mode === 'prompt' && state.prompt.final && last;
-    if (end) await options.states.delete(msisdn);
-    else await options.states.set(msisdn, { ...state, page });
-    return { text: screens[page] ?? '', end };
+  /** The memo to store with a Prompt shown from page 0; none for a closing screen of one page. */
+  const memoFor =
+    (gatewaySessionId: string) =>
+    (answered: Prompt): string | undefined => {
+      if (answered.final && screensOf(answered).length <= 1) return undefined;
+      const withEngineNotes = answered.notes?.some((note) => ENGINE_NOTES.has(note.key));
+      const memo: UssdMemo = {
+        g: gatewaySessionId,
+        m: 'p',
+        p: 0,
+        ...(withEngineNotes ? { s: answered } : {}),
+      };
+      return JSON.stringify(memo);
+    };
+
+  /** Decides what a request means from what the engine holds; `screen` records the choice. */
+  const decide = (
+    request: UssdRequest,
+    glance: SessionGlance,
+    screen: { current: Screen },
+  ): ChannelDecision => {
+    const memo = readMemo(glance.state);
+    const stateOf = memoFor(request.sessionId);
+    const reply = (value: Reply): ChannelDecision => {
+      screen.current = { kind: 'answer' };
+      return { kind: 'reply', reply: value, state: stateOf };
+    };
+    const restart = (): ChannelDecision => {
+      screen.current = { kind: 'answer' };
+      return { kind: 'restart', state: stateOf };
+    };
+    const keep = (next: UssdMemo, shown: Prompt | undefined): ChannelDecision => {
+      if (next.m === 'r') {
+        screen.current = { kind: 'resume', page: next.p };
+        return { kind: 'keep', state: JSON.stringify(next) };
+      }
+      const prompt = shown ?? glance.prompt;
+      if (!prompt) return reply(DIAL);
+      const pages = screensOf(prompt).length;
+      const page = Math.min(next.p, pages - 1);
+      screen.current = { kind: 'prompt', prompt, page };
+      // A closing screen is forgotten once its last page is on screen.
+      const done = prompt.final && page === pages - 1;
+      return { kind: 'keep', state: done ? undefined : JSON.stringify({ ...next, p: page }) };
+    };
+
+    const sameCall = memo !== undefined && memo.g === request.sessionId;
+    if (request.input === undefined || !sameCall) {
+      // A dial, or input for a call we hold nothing for (state expired, or a gateway that never
+      // sent the dial): treat it as the dial rather than apply a keypress to a screen never shown.
+      if (memo && sameCall) return keep(memo, memo.s); // the gateway repeated the opening request
+      if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
+      // A conversation not worth continuing (the entry menu) would take the dial as an answer.
+      if (glance.prompt) return restart();
+      return reply(DIAL);
+    }
+    const typed = request.input.trim();
+    if (memo.m === 'r') {
+      if (typed === '1') {
+        // "Continue": the screen the conversation waits on, as the engine holds it. An unseen
+        // result would swallow the caller's next answer: let the engine mark it seen.
+        if (!glance.prompt || glance.unseen) return reply(DIAL);
+        return keep({ g: request.sessionId, m: 'p', p: 0 }, undefined);
+      }
+      if (typed === '2') return restart();
+      return keep(memo, undefined);
+    }
+    const shown = memo.s ?? glance.prompt;
+    if (!shown) return reply(DIAL);
+    // A result the caller has not seen yet: whatever they typed, the engine shows it first.
+    if (glance.unseen) return reply(ussdInputToReply(typed, shown, request.msisdn));
+    const pages = screensOf(shown).length;
+    if (typed === USSD_MORE_KEY && memo.p < pages - 1)
+      return keep({ ...memo, p: memo.p + 1 }, shown);
+    if (typed === USSD_BACK_KEY && memo.p > 0) return keep({ ...memo, p: memo.p - 1 }, shown);
+    // Only paging keys move through a closing message; anything else shows the page again.
+    if (shown.final) return keep(memo, shown);
+    return reply(ussdInputToReply(typed, shown, request.msisdn));
   };
 
-  const turn = async (
-    request: UssdRequest,
-    reply: Reply,
-  ): Promise<{ prompt: Prompt } | { response: UssdResponse }> => {
-    const work = options.engine.handle(ussdSessionKey(request.msisdn), reply, {
+  const handle = async (request: UssdRequest): Promise<UssdResponse> => {
+    const screen: { current: Screen } = { current: { kind: 'answer' } };
+    const work = options.engine.handle(ussdSessionKey(request.msisdn), DIAL, {
       deadlineMs,
       audience: 'policyholder',
       address: { channel: 'ussd', address: request.msisdn, locale },
+      channelState: { decide: (glance) => decide(request, glance, screen) },
     });
     running.add(work);
     void work.finally(() => running.delete(work)).catch(() => undefined);
@@ -161,6 +251,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), answerWithinMs);
     });
+    let prompt: Prompt;
     try {
       const outcome = await Promise.race([work, late]);
       if (outcome === 'late') {
@@ -168,119 +259,36 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
           { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
           'ussd turn still running at the answer backstop',
         );
-        return { response: { text: say('ussd.stillWorking'), end: true } };
+        return { text: say('ussd.stillWorking'), end: true };
       }
-      return { prompt: outcome };
+      prompt = outcome;
     } catch (error) {
       options.logger.error(
-        { err: error, channel: 'ussd', gatewaySessionId: request.sessionId, reply: reply.type },
+        { err: error, channel: 'ussd', gatewaySessionId: request.sessionId },
         'ussd turn failed',
       );
-      return { response: { text: say('ussd.sorry'), end: true } };
+      return { text: say('ussd.sorry'), end: true };
     } finally {
       clearTimeout(timer);
     }
-  };
-
-  const answer = async (request: UssdRequest, reply: Reply): Promise<UssdResponse> => {
-    const result = await turn(request, reply);
-    if ('response' in result) return result.response;
-    return show(request.msisdn, {
-      gatewaySessionId: request.sessionId,
-      mode: 'prompt',
-      prompt: result.prompt,
-      page: 0,
-      locale,
-    });
-  };
-
-  const dial = async (
-    request: UssdRequest,
-    state: UssdState | undefined,
-  ): Promise<UssdResponse> => {
-    if (state && state.gatewaySessionId === request.sessionId) {
-      // The gateway repeated the opening request: show the same screen again.
-      return show(request.msisdn, state);
+    const shown = screen.current;
+    if (shown.kind === 'resume') {
+      const screens = toUssdScreens(resumeMenu, locale);
+      const page = Math.min(shown.page, screens.length - 1);
+      return { text: screens[page] ?? '', end: false };
     }
-    const key = ussdSessionKey(request.msisdn);
-    const view = options.peek ? await options.peek(key) : undefined;
-    const resumable = options.peek
-      ? view?.resumable === true
-      : state !== undefined && !state.prompt.final;
-    if (resumable) {
-      return show(request.msisdn, {
-        gatewaySessionId: request.sessionId,
-        mode: 'resume',
-        prompt: view?.prompt ??
-          state?.prompt ?? { key: 'ussd.resume', input: 'choice', final: false },
-        page: 0,
-        locale,
-      });
+    if (prompt.key === ENGINE_PROMPTS.busy) {
+      // Another turn holds the session and this request was not read against it: a "Check
+      // again" choice here would be taken as an answer to the screen underneath. Close the call;
+      // a re-dial offers "Continue".
+      const text = options.render({ ...prompt, choices: [] }, locale).text;
+      return { text: toUssdScreens({ text, choices: [] }, locale)[0] ?? '', end: true };
     }
-    // A conversation not worth continuing (the entry menu) would take the dial as an answer.
-    if (view) return restart(request);
-    return answer(request, DIAL);
-  };
-
-  /** "Continue": the screen the conversation waits on, as the engine holds it. */
-  const resume = async (request: UssdRequest, state: UssdState): Promise<UssdResponse> => {
-    const view = options.peek ? await options.peek(ussdSessionKey(request.msisdn)) : undefined;
-    if (options.peek && !view) return answer(request, DIAL);
-    // An unseen result would swallow the caller's next answer: let the engine mark it seen.
-    if (view?.unseen) return answer(request, DIAL);
-    return show(request.msisdn, {
-      ...state,
-      mode: 'prompt',
-      prompt: view?.prompt ?? state.prompt,
-      page: 0,
-    });
-  };
-
-  /** "Start again": end the old conversation, then dial afresh. */
-  const restart = async (request: UssdRequest): Promise<UssdResponse> => {
-    if (options.reset) {
-      try {
-        await options.reset(ussdSessionKey(request.msisdn));
-      } catch (error) {
-        options.logger.error(
-          { err: error, channel: 'ussd', gatewaySessionId: request.sessionId },
-          'ussd session reset failed',
-        );
-        return { text: say('ussd.sorry'), end: true };
-      }
-    } else {
-      const cancelled = await turn(request, { type: 'user.cancel' });
-      if ('response' in cancelled) return cancelled.response;
-    }
-    return answer(request, DIAL);
-  };
-
-  const handle = async (request: UssdRequest): Promise<UssdResponse> => {
-    const state = await options.states.get(request.msisdn);
-    if (request.input === undefined) return dial(request, state);
-    if (!state || state.gatewaySessionId !== request.sessionId) {
-      // Input for a call we hold nothing for (state expired, or a gateway that never sent the
-      // dial): treat it as the dial rather than apply a keypress to a screen never shown.
-      return dial(request, state);
-    }
-    const typed = request.input.trim();
-    if (state.mode === 'resume') {
-      if (typed === '1') return resume(request, state);
-      if (typed === '2') return restart(request);
-      return show(request.msisdn, state);
-    }
-    const pages = toUssdScreens(renderForUssd(state.prompt), locale).length;
-    if (typed === USSD_MORE_KEY && state.page < pages - 1) {
-      return show(request.msisdn, { ...state, page: state.page + 1 });
-    }
-    if (typed === USSD_BACK_KEY && state.page > 0) {
-      return show(request.msisdn, { ...state, page: state.page - 1 });
-    }
-    if (state.prompt.final) {
-      // Only paging keys move through a closing message; anything else shows the page again.
-      return show(request.msisdn, state);
-    }
-    return answer(request, ussdInputToReply(typed, state.prompt, request.msisdn));
+    const source = shown.kind === 'prompt' ? shown.prompt : prompt;
+    const screens = screensOf(source);
+    const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
+    const end = source.final && page === screens.length - 1;
+    return { text: screens[page] ?? '', end };
   };
 
   return {

@@ -192,6 +192,56 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
   });
 });
 
+describe('USSD Redis cost', () => {
+  /** Runs `step` and returns how many commands the server sent to Redis meanwhile. */
+  async function redisCommandsOf(step: () => Promise<unknown>): Promise<number> {
+    const redis = harness.redis;
+    const send = redis.sendCommand.bind(redis);
+    let commands = 0;
+    redis.sendCommand = ((...args: Parameters<typeof send>) => {
+      commands += 1;
+      return send(...args);
+    }) as typeof redis.sendCommand;
+    try {
+      await step();
+    } finally {
+      redis.sendCommand = send;
+    }
+    return commands;
+  }
+
+  it('costs at most two Redis round trips per request on the motor journey, dial included', async () => {
+    const phone = caller();
+    // Warm the server's script cache so a NOSCRIPT fallback does not count.
+    await phone.dial();
+    phone.drop();
+    const costs: number[] = [];
+    costs.push(await redisCommandsOf(() => phone.dial()));
+    let screen = '';
+    for (const input of ['1', '1', '1', 'AJQ 1909', '1', '1', '1', '479974111', '1']) {
+      costs.push(
+        await redisCommandsOf(async () => {
+          screen = await phone.send(input);
+        }),
+      );
+    }
+    expect(screen).toMatch(/^CON /);
+    expect(costs.every((cost) => cost <= 2)).toBe(true);
+  });
+
+  it('costs at most two Redis round trips to page, to resume and to start again', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    phone.drop();
+    expect(await redisCommandsOf(() => phone.dial())).toBeLessThanOrEqual(2);
+    expect(await redisCommandsOf(() => phone.send('1'))).toBeLessThanOrEqual(2);
+    phone.drop();
+    await phone.dial();
+    expect(await redisCommandsOf(() => phone.send('2'))).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('USSD over Hubtel', () => {
   const hubtel = async (body: Record<string, unknown>) => {
     const response = await fetch(`${harness.url}/ussd/hubtel`, {

@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createMemoryUssdStateStore,
-  createUssdCore,
-  toUssdScreens,
-  USSD_MAX_CHARS,
-} from '../../../src/channels/ussd/index.js';
+import { createUssdCore, toUssdScreens, USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
 import {
   type Catalogue,
   LOCALES,
@@ -52,7 +47,6 @@ describe('the USSD channel speaks from the locale catalogue', () => {
     const core = createUssdCore({
       engine: failing,
       render: renderPrompt,
-      states: createMemoryUssdStateStore(900),
       logger: createLogger({ level: 'silent' }),
       locale: TEST_LOCALE,
     });
