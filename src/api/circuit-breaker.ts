@@ -101,42 +101,49 @@ export function createCircuitBreaker(
     return current;
   }
 
-  function permit(admittedIn: number, trial: boolean): CircuitPermit {
-    let settled = false;
-    const settle = (apply: () => void) => {
-      if (settled) return;
-      settled = true;
-      if (admittedIn === generation) apply();
-    };
-    return {
-      success: () =>
-        settle(() => {
-          if (!trial) {
-            consecutiveFailures = 0;
-            return;
-          }
-          trialsSucceeded++;
-          if (trialsSucceeded >= settings.halfOpenMaxCalls) moveTo('closed');
-        }),
-      failure: (cause) =>
-        settle(() => {
-          consecutiveFailures++;
-          if (trial || consecutiveFailures >= settings.failureThreshold) moveTo('open', cause);
-        }),
-      release: () =>
-        settle(() => {
-          // Give the trial slot back so another call can test the insurer.
-          if (trial) trialsStarted--;
-        }),
-    };
+  // One small object per attempt, no closures: admit() runs on every call, so it stays cheap.
+  class Permit implements CircuitPermit {
+    #settled = false;
+    constructor(
+      private readonly admittedIn: number,
+      private readonly trial: boolean,
+    ) {}
+
+    /** Settles once; an attempt admitted under an earlier state no longer counts. */
+    #claim(): boolean {
+      if (this.#settled) return false;
+      this.#settled = true;
+      return this.admittedIn === generation;
+    }
+
+    success(): void {
+      if (!this.#claim()) return;
+      if (!this.trial) {
+        consecutiveFailures = 0;
+        return;
+      }
+      trialsSucceeded++;
+      if (trialsSucceeded >= settings.halfOpenMaxCalls) moveTo('closed');
+    }
+
+    failure(cause: unknown): void {
+      if (!this.#claim()) return;
+      consecutiveFailures++;
+      if (this.trial || consecutiveFailures >= settings.failureThreshold) moveTo('open', cause);
+    }
+
+    release(): void {
+      // Give the trial slot back so another call can test the insurer.
+      if (this.#claim() && this.trial) trialsStarted--;
+    }
   }
 
   function admit(): CircuitAdmission {
     const now = state();
-    if (now === 'closed') return { admitted: true, permit: permit(generation, false) };
+    if (now === 'closed') return { admitted: true, permit: new Permit(generation, false) };
     if (now === 'half-open' && trialsStarted < settings.halfOpenMaxCalls) {
       trialsStarted++;
-      return { admitted: true, permit: permit(generation, true) };
+      return { admitted: true, permit: new Permit(generation, true) };
     }
     const retryAfterMs = now === 'open' ? Math.max(0, openedAt + settings.openMs - deps.now()) : 0;
     return { admitted: false, retryAfterMs, lastFailure };

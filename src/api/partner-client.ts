@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, Pool } from 'undici';
@@ -149,28 +150,39 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     'user-agent': options.userAgent ?? 'insurechat',
   };
   const entries: Readonly<Record<string, AnyContractEntry>> = contract;
+  const bodyHeaders = { ...headers, 'content-type': 'application/json' };
+  // Path templates are split once per operation, not re-scanned with a regex on every call.
+  const templates = new Map<string, PathTemplate>();
 
   function pathOf(name: OperationName): string {
     return options.pathOverrides?.[name] ?? contract[name].path;
   }
 
+  function templateOf(entry: AnyContractEntry): PathTemplate {
+    let template = templates.get(entry.name);
+    if (!template) {
+      template = compilePath(`${prefix}${pathOf(entry.name as OperationName)}`);
+      templates.set(entry.name, template);
+    }
+    return template;
+  }
+
   function prepare(name: string, input: RawInput | undefined): PreparedRequest {
-    const entry = entries[name];
+    const entry = Object.hasOwn(entries, name) ? entries[name] : undefined;
     if (!entry)
       throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
-    const path = expandPath(
-      pathOf(name as OperationName),
-      parseOrThrow(entry.pathParams, input?.path ?? {}, 'path'),
-    );
-    const query = entry.query ? parseOrThrow(entry.query, input?.query ?? {}, 'query') : {};
+    const template = templateOf(entry);
+    const path = expandPath(template, pathParamsOf(entry, template, input?.path));
+    const search = entry.query
+      ? encodeQuery(parseOrThrow(entry.query, input?.query ?? {}, 'query'))
+      : '';
     const body = entry.body ? parseOrThrow(entry.body, input?.body, 'body') : undefined;
-    const search = encodeQuery(query);
     return {
       entry,
       method: entry.method,
-      path: `${prefix}${path}${search}`,
+      path: search === '' ? path : `${path}${search}`,
       body: body === undefined ? undefined : JSON.stringify(body),
-      reference: idempotencyReference(body),
+      reference: body === undefined ? undefined : idempotencyReference(body),
     };
   }
 
@@ -178,7 +190,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   async function send(
     request: PreparedRequest,
     callOptions: CallOptions | undefined,
-    consume: (response: Dispatcher.ResponseData) => Promise<unknown>,
+    consume: Consume,
   ): Promise<unknown> {
     const limitMs = callOptions?.timeoutMs ?? timeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -191,11 +203,15 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
           { cause: admission.lastFailure },
         );
       }
-      const failure = await settled(
-        admission?.permit,
-        request.entry.name,
-        attemptOnce(request, callOptions?.signal, limitMs, consume),
-      );
+      const permit = admission?.permit;
+      let failure: Attempt;
+      try {
+        failure = await attemptOnce(request, callOptions?.signal, limitMs, consume);
+      } catch (error) {
+        permit?.release();
+        throw error;
+      }
+      settle(permit, request.entry.name, failure);
       if (failure.kind === 'ok') return failure.value;
       const delayMs = retryDelay(request, failure, attempt);
       if (delayMs === undefined) throw failure.error;
@@ -219,33 +235,21 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   }
 
   /** Tells the breaker and the error hook how an attempt ended. */
-  async function settled(
-    permit: CircuitPermit | undefined,
-    operation: string,
-    pending: Promise<Attempt>,
-  ): Promise<Attempt> {
-    let outcome: Attempt;
-    try {
-      outcome = await pending;
-    } catch (error) {
-      permit?.release();
-      throw error;
-    }
+  function settle(permit: CircuitPermit | undefined, operation: string, outcome: Attempt): void {
     if (outcome.kind === 'ok') {
       permit?.success();
-      return outcome;
+      return;
     }
     const error = outcome.error;
     // The caller ended it: that says nothing about the insurer.
     if (error instanceof ApiAbortedError) {
       permit?.release();
-      return outcome;
+      return;
     }
     if (isUpstreamFailure(error)) permit?.failure(error);
     // A 4xx or a malformed 2xx still proves the insurer is up and answering.
     else permit?.success();
     reportUpstreamError(operation, error);
-    return outcome;
   }
 
   function reportUpstreamError(operation: string, error: Error): void {
@@ -268,23 +272,23 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     request: PreparedRequest,
     signal: AbortSignal | undefined,
     limitMs: number,
-    consume: (response: Dispatcher.ResponseData) => Promise<unknown>,
+    consume: Consume,
   ): Promise<Attempt> {
     const operation = request.entry.name;
     if (signal?.aborted) return { kind: 'final', error: new ApiAbortedError({ operation }) };
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), limitMs);
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timedOut = () => controller.signal.aborted && !signal?.aborted;
+    // One plain timer and one small emitter per attempt: an AbortController costs ten times as
+    // much on every call, and the caller's signal is only listened to when there is one.
+    const cancel = new AttemptCancel();
+    const timer = setTimeout(fireCancel, limitMs, cancel);
+    const onAbort = signal ? fireCancel.bind(undefined, cancel) : undefined;
+    if (signal && onAbort) signal.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await pool.request({
         method: request.method,
         path: request.path,
-        headers:
-          request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        headers: request.body === undefined ? headers : bodyHeaders,
         body: request.body ?? null,
-        signal: controller.signal,
+        signal: cancel,
         headersTimeout: limitMs,
         bodyTimeout: limitMs,
       });
@@ -301,12 +305,18 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         log?.[level]({ operation, status: response.statusCode }, 'partner api error response');
         return { kind: 'http', error };
       }
-      return { kind: 'ok', value: await consume(response) };
+      return {
+        kind: 'ok',
+        value:
+          consume === 'stream'
+            ? response.body
+            : parseResponse(request.entry, await response.body.text()),
+      };
     } catch (cause) {
       if (cause instanceof ResponseShapeError) return { kind: 'final', error: cause };
       if (signal?.aborted)
         return { kind: 'final', error: new ApiAbortedError({ operation }, { cause }) };
-      if (timedOut() || isTimeout(cause)) {
+      if (cancel.aborted || isTimeout(cause)) {
         return {
           kind: 'final',
           error: new ApiTimeoutError({ operation, timeoutMs: limitMs }, { cause }),
@@ -317,7 +327,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       return { kind: 'network', error: new ApiNetworkError({ operation, sent }, { cause }) };
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (signal && onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -362,10 +372,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         message: `${name} returns a document: use download()`,
       });
     }
-    return send(request, callOptions, async (response) => {
-      const text = await response.body.text();
-      return parseResponse(request.entry, text);
-    });
+    return send(request, callOptions, 'json');
   }
 
   async function download(
@@ -374,7 +381,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     callOptions?: CallOptions,
   ): Promise<Readable> {
     const request = prepare(name, input);
-    return (await send(request, callOptions, async (response) => response.body)) as Readable;
+    return (await send(request, callOptions, 'stream')) as Readable;
   }
 
   async function* paginate(
@@ -408,6 +415,96 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     close: () => pool.close(),
   };
   return client as unknown as PartnerClient;
+}
+
+/** How an attempt reads a 2xx body: parsed and validated JSON, or the raw stream. */
+type Consume = 'json' | 'stream';
+
+/**
+ * Cancels one attempt. undici accepts an EventEmitter with an `aborted` flag as its signal and
+ * listens for `abort`; it is far cheaper to create than an AbortController.
+ */
+class AttemptCancel extends EventEmitter {
+  aborted = false;
+}
+
+function fireCancel(cancel: AttemptCancel): void {
+  if (cancel.aborted) return;
+  cancel.aborted = true;
+  cancel.emit('abort');
+}
+
+/** A path template split at its `{param}` placeholders: literal, name, literal, name, …, literal. */
+interface PathTemplate {
+  readonly literals: readonly string[];
+  readonly names: readonly string[];
+}
+
+function compilePath(template: string): PathTemplate {
+  const literals: string[] = [];
+  const names: string[] = [];
+  let from = 0;
+  for (const match of template.matchAll(/\{([^}]+)\}/g)) {
+    literals.push(template.slice(from, match.index));
+    names.push(match[1] ?? '');
+    from = match.index + match[0].length;
+  }
+  literals.push(template.slice(from));
+  return { literals, names };
+}
+
+/**
+ * The validated path parameters. Every contract path schema is "each placeholder a non-empty
+ * string, nothing else kept", so input that plainly meets it skips zod; anything else goes
+ * through the schema, which gives the same result or the same error as before.
+ */
+function pathParamsOf(
+  entry: AnyContractEntry,
+  template: PathTemplate,
+  input: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const names = template.names;
+  if (typeof input === 'object' && input !== null && sameNames(names, entry.pathParams.shape)) {
+    let plain = true;
+    for (const name of names) {
+      const value = input[name];
+      if (typeof value !== 'string' || value.length === 0) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return input;
+  }
+  return parseOrThrow(entry.pathParams, input ?? {}, 'path');
+}
+
+const plainShapes = new WeakMap<object, boolean>();
+
+/** True when the path schema is exactly one `z.string().min(1)` per template placeholder. */
+function sameNames(names: readonly string[], shape: Record<string, z.ZodType>): boolean {
+  let known = plainShapes.get(shape);
+  if (known === undefined) {
+    const keys = Object.keys(shape);
+    known =
+      keys.length === names.length &&
+      names.every((name) => {
+        const field = shape[name];
+        return field !== undefined && isNonEmptyString(field);
+      });
+    plainShapes.set(shape, known);
+  }
+  return known;
+}
+
+function isNonEmptyString(schema: z.ZodType): boolean {
+  const def = schema._zod.def;
+  if (def.type !== 'string') return false;
+  const checks = def.checks ?? [];
+  return (
+    checks.length === 1 &&
+    checks[0]?._zod.def.check === 'min_length' &&
+    (checks[0]._zod.def as { minimum?: unknown }).minimum === 1
+  );
 }
 
 /** Builds the client's breaker from its options; undefined when turned off. */
@@ -478,10 +575,14 @@ function parseOrThrow(
   return parsed.data as Record<string, unknown>;
 }
 
-function expandPath(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{([^}]+)\}/g, (_, key: string) =>
-    encodeURIComponent(String(params[key] ?? '')),
-  );
+function expandPath(template: PathTemplate, params: Record<string, unknown>): string {
+  const { literals, names } = template;
+  let path = literals[0] ?? '';
+  for (let i = 0; i < names.length; i++) {
+    path += encodeURIComponent(String(params[names[i] ?? ''] ?? ''));
+    path += literals[i + 1] ?? '';
+  }
+  return path;
 }
 
 function encodeQuery(query: Record<string, unknown>): string {

@@ -139,6 +139,46 @@ describe('input checks', () => {
     expect(error).toMatchObject({ name: 'ValidationError', field: 'quoteId' });
     expect(stub.requests).toHaveLength(0);
   });
+
+  it('names a path parameter given as an empty string', async () => {
+    const error = await client
+      .call('getMotorProduct', { path: { productId: '' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ValidationError', field: 'productId' });
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('names a path parameter given as a number', async () => {
+    const error = await client
+      // @ts-expect-error productId is a string: the runtime check must also catch it
+      .call('getMotorProduct', { path: { productId: 7 } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ValidationError', field: 'productId' });
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('names the path parameters when they are given as null', async () => {
+    const error = await client
+      // @ts-expect-error path must be an object: the runtime check must also catch it
+      .call('getMotorProduct', { path: null })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('rejects an operation name that only exists on Object.prototype', async () => {
+    const call = (client.call as (name: string) => Promise<unknown>)('toString');
+    await expect(call).rejects.toMatchObject({ name: 'ValidationError', field: 'operation' });
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('fills the parameters of an overridden path template', async () => {
+    await client.close();
+    client = clientFor({ pathOverrides: { getMotorProduct: '/motor/{productId}/detail' } });
+    stub.respond(json(200, { id: 'p/1' }));
+    await client.call('getMotorProduct', { path: { productId: 'p/1' } }).catch(() => undefined);
+    expect(stub.requests[0]?.url).toBe('/api/v1/motor/p%2F1/detail');
+  });
 });
 
 describe('pagination', () => {
@@ -200,6 +240,62 @@ describe('time limits and cancellation', () => {
       .catch((e: unknown) => e);
     controller.abort();
     expect(await pending).toBeInstanceOf(ApiAbortedError);
+  });
+
+  it('stops with ApiAbortedError when the caller aborts while the body is arriving', async () => {
+    let headersSent: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      headersSent = resolve;
+    });
+    stub.respond((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id":');
+      headersSent();
+    });
+    const controller = new AbortController();
+    const pending = client
+      .call('getMotorProduct', { path: { productId: '1' } }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await started;
+    controller.abort();
+    expect(await pending).toBeInstanceOf(ApiAbortedError);
+  });
+
+  it('gives up with ApiTimeoutError when the body stalls after the headers', async () => {
+    stub.respond((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id":');
+    });
+    const error = await client
+      .call('getMotorProduct', { path: { productId: '1' } }, { timeoutMs: 50 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('answers normally and stops listening when the caller passes a signal that never fires', async () => {
+    stub.respond(json(200, { reference: 'r1', status: 'Pending' }));
+    const controller = new AbortController();
+    const added: string[] = [];
+    const removed: string[] = [];
+    const signal = controller.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = (type: string, ...rest: [never, never?]) => {
+      added.push(type);
+      add(type, ...rest);
+    };
+    signal.removeEventListener = (type: string, ...rest: [never, never?]) => {
+      removed.push(type);
+      remove(type, ...rest);
+    };
+    const status = await client.call(
+      'getTransactionStatus',
+      { path: { reference: 'r1' } },
+      { signal },
+    );
+    expect(status).toMatchObject({ reference: 'r1' });
+    expect(added).toEqual(['abort']);
+    expect(removed).toEqual(['abort']);
   });
 });
 
