@@ -606,10 +606,24 @@ function freshInput(options: TurnOptions): FlowInput {
   const locale = options.address?.locale ?? 'en';
   // Only the USSD gateway vouches for the caller's number; chats do not carry one.
   if (options.address?.channel === 'ussd') {
-    const phone = validateMsisdn(options.address.address);
-    if (phone.ok) return { audience, locale, callerPhone: phone.value };
+    const callerPhone = callerPhoneOf(options.address.address);
+    if (callerPhone !== undefined) return { audience, locale, callerPhone };
   }
   return { audience, locale };
+}
+
+/** Caller numbers already validated; cleared when full (a bound, not an LRU). */
+const callerPhones = new Map<string, string | undefined>();
+const MAX_CALLER_PHONES = 10_000;
+
+/** The caller's number as a flow may use it; libphonenumber is not cheap, and callers redial. */
+function callerPhoneOf(address: string): string | undefined {
+  if (callerPhones.has(address)) return callerPhones.get(address);
+  const phone = validateMsisdn(address);
+  const value = phone.ok ? phone.value : undefined;
+  if (callerPhones.size >= MAX_CALLER_PHONES) callerPhones.clear();
+  callerPhones.set(address, value);
+  return value;
 }
 
 function withNotes(prompt: Prompt, notes: readonly string[]): Prompt {

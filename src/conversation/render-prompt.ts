@@ -46,9 +46,22 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
   return { text: lines.join('\n'), choices };
 }
 
+/** Where each locale looks up a key, most specific first; a handful of locales ever appear. */
+const searchOrders = new Map<string, readonly string[]>();
+
+function searchOrderOf(locale: string): readonly string[] {
+  let order = searchOrders.get(locale);
+  if (!order) {
+    const base = locale.split(/[-_]/)[0] ?? DEFAULT_LOCALE;
+    order = [locale, base, DEFAULT_LOCALE];
+    // Locales come from channels (a chat's language code): bounded so odd ones cannot pile up.
+    if (searchOrders.size < 100) searchOrders.set(locale, order);
+  }
+  return order;
+}
+
 function lookup(key: string, locale: string): string | undefined {
-  const base = locale.split(/[-_]/)[0] ?? DEFAULT_LOCALE;
-  for (const code of [locale, base, DEFAULT_LOCALE]) {
+  for (const code of searchOrderOf(locale)) {
     const catalogue: Catalogue | undefined = LOCALES[code];
     if (catalogue && Object.hasOwn(catalogue, key)) {
       const template = (catalogue as Readonly<Record<string, string | undefined>>)[key];

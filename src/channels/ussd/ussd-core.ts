@@ -155,7 +155,17 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       { id: 'restart', label: say('ussd.resumeRestart') },
     ],
   };
-  const screensOf = (prompt: Prompt): string[] => toUssdScreens(renderForUssd(prompt), locale);
+  // A turn lays out the same Prompt object up to three times (paging check, memo, answer);
+  // Prompts are never mutated once built, so the layout is kept with the object.
+  const laidOut = new WeakMap<Prompt, string[]>();
+  const screensOf = (prompt: Prompt): string[] => {
+    let screens = laidOut.get(prompt);
+    if (!screens) {
+      screens = toUssdScreens(renderForUssd(prompt), locale);
+      laidOut.set(prompt, screens);
+    }
+    return screens;
+  };
 
   /** The memo to store with a Prompt shown from page 0; none for a closing screen of one page. */
   const memoFor =

@@ -13,11 +13,10 @@ export interface UssdGuardOptions {
   readonly onReject?: (reason: 'ip' | 'secret') => void;
 }
 
-function sameSecret(given: string, expected: string): boolean {
+function sameSecret(given: string, expected: Buffer): boolean {
   const a = Buffer.from(given);
-  const b = Buffer.from(expected);
   // Compare equal-length buffers only; the length check itself leaks nothing useful.
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === expected.length && timingSafeEqual(a, expected);
 }
 
 /** The caller's address without the IPv4-mapped IPv6 prefix (`::ffff:10.0.0.1` → `10.0.0.1`). */
@@ -31,6 +30,7 @@ function plainIp(ip: string): string {
  */
 export function createUssdGuard(options: UssdGuardOptions) {
   const allowed = new Set(options.allowedIps.map(plainIp));
+  const secret = Buffer.from(options.secret);
   return async function ussdGuard(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -46,7 +46,7 @@ export function createUssdGuard(options: UssdGuardOptions) {
     const header = request.headers['x-ussd-secret'];
     const query = (request.query as Record<string, unknown> | undefined)?.secret;
     const given = typeof header === 'string' ? header : typeof query === 'string' ? query : '';
-    if (!sameSecret(given, options.secret)) {
+    if (!sameSecret(given, secret)) {
       options.onReject?.('secret');
       options.logger.warn(
         { channel: 'ussd', route: request.url.split('?')[0] },
