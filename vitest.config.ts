@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Starts a throwaway redis-server when nothing answers at REDIS_URL.
+    globalSetup: ['test/support/global-redis.ts'],
     // Suites share one Redis server and a 2-core machine; each test uses its own key prefix.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import {
@@ -21,6 +21,8 @@ import {
   type SessionLease,
   type SessionStore,
 } from '../../src/session/index.js';
+import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
+import { connectTestRedis } from '../support/redis.js';
 import {
   counterMachine,
   failingMachine,
@@ -34,7 +36,6 @@ import {
 
 const KEY = 'ussd:260971234567';
 const text = (value: string | number): Reply => ({ type: 'user.text', text: String(value) });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const counter: Omit<FlowDefinition, 'id'> = { version: 1, machine: counterMachine };
 
 let redis: Redis;
@@ -42,7 +43,7 @@ const prefixes: string[] = [];
 const engines: ConversationEngine[] = [];
 
 beforeAll(() => {
-  redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  redis = connectTestRedis();
 });
 
 afterEach(async () => {
@@ -127,12 +128,25 @@ function countingStore(inner: SessionStore) {
 }
 
 type StoreFactory = (options?: { ttlSeconds?: number }) => SessionStore;
-const storeFactories: [string, StoreFactory][] = [
-  ['Redis', (options) => redisStore(options)],
-  ['memory', (options) => new MemorySessionStore(options)],
+/** Moves the store's time forward (its TTLs and lock expiries) without sleeping. */
+type Advance = (ms: number) => Promise<void>;
+const memoryTime = manualClock();
+const storeFactories: [string, StoreFactory, Advance][] = [
+  [
+    'Redis',
+    (options) => redisStore(options),
+    async (ms) => {
+      for (const prefix of prefixes) await advanceRedisTtls(redis, prefix, ms);
+    },
+  ],
+  [
+    'memory',
+    (options) => new MemorySessionStore({ now: memoryTime.now, ...options }),
+    async (ms) => memoryTime.advance(ms),
+  ],
 ];
 
-describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore) => {
+describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore, advance) => {
   it('starts a fresh session on main-menu without sending the triggering reply', async () => {
     const turns = engine(registry(counter), makeStore());
     expect(await turns.handle(KEY, text('dial'))).toMatchObject({
@@ -374,7 +388,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     // A process takes the lock and dies: its lock expires, its in-flight marker stays.
     const dying = await store.acquire(KEY, { lockTtlMs: 20 });
     expect(dying.status).toBe('acquired');
-    await sleep(60);
+    await advance(60);
     const second = engine(registry(counter), store);
     const prompt = await second.handle(KEY, text(2));
     expect(prompt).toEqual({ ...last, notes: [{ key: 'engine.interrupted' }] });
@@ -385,7 +399,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry(counter), makeStore({ ttlSeconds: 0.2 }));
     await turns.handle(KEY, text('dial'));
     expect((await turns.handle(KEY, text(1))).params?.count).toBe(1);
-    await sleep(500);
+    await advance(500);
     expect((await turns.handle(KEY, text(2))).params?.count).toBe(0);
   });
 
@@ -424,7 +438,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry(counter), store);
     await turns.handle(KEY, text('dial'));
     await store.acquire(KEY, { lockTtlMs: 20 });
-    await sleep(60);
+    await advance(60);
     const outcome: Reply = { type: 'payment.settled', reference: 'IC1', outcome: 'paid' };
     expect(await turns.handle(KEY, outcome)).toMatchObject({
       key: 'test.paid',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,6 +7,7 @@ import {
   PaymentGuardError,
   paymentReference,
 } from '../../src/conversation/index.js';
+import { connectTestRedis } from '../support/redis.js';
 
 const PaymentStarted = z.object({ reference: z.string(), status: z.string() });
 type PaymentStarted = z.infer<typeof PaymentStarted>;
@@ -16,7 +17,7 @@ const prefixes: string[] = [];
 let redis: Redis;
 
 beforeAll(() => {
-  redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  redis = connectTestRedis();
   connections.push(redis);
 });
 
@@ -62,7 +63,7 @@ describe('payment guard over Redis', () => {
   it('starts one payment for 1,000 concurrent duplicates, each from its own guard', async () => {
     const keyPrefix = prefix();
     const sockets = Array.from({ length: 4 }, () => {
-      const connection = new Redis({ host: '127.0.0.1', port: 6379 });
+      const connection = connectTestRedis();
       connections.push(connection);
       return connection;
     });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPaymentScheduler } from '../../src/payments/memory-payment-scheduler.js';
 import type {
   PaymentJob,
@@ -90,11 +90,16 @@ describe('in-process payment scheduler', () => {
     });
     await s.add('due', {}, { ...once, jobId: 'due' });
     await eventually('the due job ran', () => runs.length === 1);
-    await s.add('later', {}, { ...once, jobId: 'later', delay: 30 });
+    vi.useFakeTimers();
+    try {
+      await s.add('later', {}, { ...once, jobId: 'later', delay: 30 });
 
-    await s.close();
-    await s.add('after', {}, { ...once, jobId: 'after' });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+      await s.close();
+      await s.add('after', {}, { ...once, jobId: 'after' });
+      await vi.advanceTimersByTimeAsync(60);
+    } finally {
+      vi.useRealTimers();
+    }
 
     expect(runs).toEqual(['due']);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
 import type {
   ChannelAddress,
@@ -11,6 +11,7 @@ import type {
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import type { Notifier, PaymentRoute } from '../../src/payments/index.js';
+import { connectTestRedis } from '../support/redis.js';
 
 /** A silent logger for tests. */
 export const quietLogger = createLogger({ level: 'silent' });
@@ -24,7 +25,7 @@ export interface TestRedis {
 
 /** Connects to the shared test Redis with a fresh `test:<uuid>:` prefix. */
 export function testRedis(): TestRedis {
-  const redis = new Redis('redis://127.0.0.1:6379');
+  const redis = connectTestRedis();
   const prefix = `test:${randomUUID()}:`;
   return {
     redis,

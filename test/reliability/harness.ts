@@ -10,6 +10,7 @@ import {
   type ServerDeps,
 } from '../../src/server/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { TEST_REDIS_URL } from '../support/redis.js';
 
 /** The gateway secret every reliability server expects. */
 export const GATEWAY_SECRET = 'reliability-gateway-secret';
@@ -79,9 +80,9 @@ export function newPhone(): UssdPhone {
   return { msisdn: `+260${national}`, sessionId: `rel-${randomUUID()}`, inputs: [] };
 }
 
-/** Starts insurechat with Redis sessions (REDIS_URL or 127.0.0.1:6379) and captured logs. */
+/** Starts insurechat with Redis sessions (the test Redis) and captured logs. */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
-  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const prefix = `test:${randomUUID()}:`;
   const logs = new LogCapture();
   const { config } = loadConfig({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
 import {
   createServer,
@@ -7,6 +7,7 @@ import {
   loadConfig,
   type ServerDeps,
 } from '../../src/server/index.js';
+import { connectTestRedis } from '../support/redis.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
@@ -27,7 +28,7 @@ export async function startTestServer(
   deps: ServerDeps = {},
 ): Promise<TestServer> {
   const prefix = `test:${randomUUID()}:`;
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const redis = connectTestRedis();
   const { config } = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   MemorySessionStore,
@@ -7,6 +7,8 @@ import {
   type SessionStore,
   type SessionStoreOptions,
 } from '../../src/session/index.js';
+import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
+import { connectTestRedis } from '../support/redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -14,7 +16,7 @@ let redis: Redis;
 const prefixes: string[] = [];
 
 beforeAll(() => {
-  redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false });
+  redis = connectTestRedis();
 });
 
 afterEach(async () => {
@@ -28,8 +30,20 @@ afterAll(() => {
   redis.disconnect();
 });
 
-const implementations: [string, (options?: SessionStoreOptions) => SessionStore][] = [
-  ['memory', (options) => new MemorySessionStore(options)],
+/** A store maker, and how a test moves that store's time forward without sleeping. */
+type Implementation = [
+  string,
+  (options?: SessionStoreOptions) => SessionStore,
+  (ms: number) => Promise<void>,
+];
+
+const memoryTime = manualClock();
+const implementations: Implementation[] = [
+  [
+    'memory',
+    (options) => new MemorySessionStore({ now: memoryTime.now, ...options }),
+    async (ms) => memoryTime.advance(ms),
+  ],
   [
     'redis',
     (options) => {
@@ -37,10 +51,13 @@ const implementations: [string, (options?: SessionStoreOptions) => SessionStore]
       prefixes.push(keyPrefix);
       return new RedisSessionStore({ redis, keyPrefix, ...options });
     },
+    async (ms) => {
+      for (const prefix of prefixes) await advanceRedisTtls(redis, prefix, ms);
+    },
   ],
 ];
 
-describe.each(implementations)('%s session store', (_name, makeStore) => {
+describe.each(implementations)('%s session store', (_name, makeStore, advance) => {
   it('acquires a fresh session with no record and no interruption', async () => {
     const store = makeStore();
     const result = await store.acquire('ussd:1');
@@ -112,7 +129,7 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
     const store = makeStore();
     const stale = await store.acquire('ussd:1', { lockTtlMs: 20 });
     if (stale.status !== 'acquired') throw new Error('expected the lock');
-    await sleep(60);
+    await advance(60);
     const fresh = await store.acquire('ussd:1', { waitMs: 0 });
     if (fresh.status !== 'acquired') throw new Error('expected the lock');
     expect(await store.commit(stale.lease, 'stale')).toEqual({ status: 'lock-lost' });
@@ -167,7 +184,7 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
     await store.commit(first.lease, 'a');
     const dying = await store.acquire('ussd:1', { lockTtlMs: 20 });
     expect(dying).toMatchObject({ status: 'acquired', interrupted: false });
-    await sleep(60);
+    await advance(60);
     const next = await store.acquire('ussd:1', { waitMs: 0 });
     if (next.status !== 'acquired') throw new Error('expected the lock');
     expect(next).toMatchObject({ interrupted: true, record: { version: 1, data: 'a' } });
@@ -179,7 +196,7 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
     const store = makeStore();
     const stale = await store.acquire('ussd:1', { lockTtlMs: 20 });
     if (stale.status !== 'acquired') throw new Error('expected the lock');
-    await sleep(60);
+    await advance(60);
     const fresh = await store.acquire('ussd:1', { waitMs: 0 });
     if (fresh.status !== 'acquired') throw new Error('expected the lock');
     expect(await store.extend(stale.lease)).toBe(false);
@@ -192,7 +209,7 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
     if (acquired.status !== 'acquired') throw new Error('expected the lock');
     await store.commit(acquired.lease, 'a');
     expect(await store.read('ussd:1')).toBeDefined();
-    await sleep(500);
+    await advance(500);
     expect(await store.read('ussd:1')).toBeUndefined();
   });
 
@@ -202,7 +219,7 @@ describe.each(implementations)('%s session store', (_name, makeStore) => {
       const acquired = await store.acquire('ussd:1');
       if (acquired.status !== 'acquired') throw new Error('expected the lock');
       expect((await store.commit(acquired.lease, data)).status).toBe('committed');
-      await sleep(600);
+      await advance(600);
     }
     expect(await store.read('ussd:1')).toMatchObject({ data: 'c' });
   });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOnceSet, type OnceSet, RedisOnceSet } from '../../../src/channels/shared/index.js';
+import { connectTestRedis } from '../../support/redis.js';
 
-const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+const redis = connectTestRedis({ lazyConnect: true, maxRetriesPerRequest: 1 });
 const prefix = `test:${randomUUID()}:seen:`;
 
 beforeAll(async () => {
