@@ -66,7 +66,10 @@ export const EnvSchema = z.object({
       .min(0, { error: 'must be a port number (0 to 65535)' })
       .max(65_535, { error: 'must be a port number (0 to 65535)' }),
   ),
-  /** Interface to bind; all interfaces by default so a container's port mapping works. */
+  /**
+   * Interface to bind. This machine only by default: the web simulator can speak as any phone
+   * number. A container sets `0.0.0.0` so its port mapping works.
+   */
   HOST: optionalString,
   REDIS_URL: optionalUrl,
   /** Comma-separated `host:port` of Redis Sentinels; instead of REDIS_URL, never with it. */
@@ -254,7 +257,7 @@ export function loadConfig(
 
   const config: Config = {
     port: e.PORT,
-    host: e.HOST ?? '0.0.0.0',
+    host: e.HOST ?? '127.0.0.1',
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

@@ -84,6 +84,8 @@ export interface ServerDeps {
 export interface ServerInfo {
   /** Where the server listens, once it does. */
   url: string | undefined;
+  /** The interface and port actually bound, once listening (`0.0.0.0` = every interface). */
+  bound: { readonly host: string; readonly port: number } | undefined;
   /** The embedded sandbox insurer's URL, when it runs. */
   sandboxUrl: string | undefined;
   /** Channels with routes mounted: always `ussd` and `web` (outside production), plus the rest. */
@@ -136,6 +138,7 @@ export async function createServer(
   const closers: Array<() => Promise<void>> = [];
   const info: ServerInfo = {
     url: undefined,
+    bound: undefined,
     sandboxUrl: undefined,
     channels: [],
     sessions: config.redis || deps.redis ? 'redis' : 'memory',
@@ -434,6 +437,7 @@ export async function createServer(
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
+      info.bound = { host: config.host, port: Number(port) };
       const local = `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`;
       const url = config.publicUrl ?? local;
       info.url = url;

@@ -12,6 +12,12 @@ export function describeServer(
   generated: readonly { readonly variable: string; readonly value: string }[],
 ): string {
   const lines = [`insurechat is running at ${url}`];
+  if (info.bound) {
+    const everywhere = ['0.0.0.0', '::'].includes(info.bound.host);
+    lines.push(
+      `  listening on:     ${info.bound.host}:${info.bound.port} ${everywhere ? '(every interface: reachable from other machines)' : '(this machine only; HOST=0.0.0.0 opens it)'}`,
+    );
+  }
   if (info.channels.includes('web'))
     lines.push(`  USSD simulator:   ${url}/  (open it in a browser)`);
   lines.push(
