@@ -89,9 +89,13 @@ export const EnvSchema = z.object({
   ),
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_WEBHOOK_SECRET: optionalString,
+  /** Another Bot API server (a local `telegram-bot-api`, or telegram-test-api); default Telegram's. */
+  TELEGRAM_API_ROOT: optionalUrl,
   SLACK_BOT_TOKEN: optionalString,
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_APP_TOKEN: optionalString,
+  /** Another Slack Web API base URL (ending in `/api/`), for a local emulator; default Slack's. */
+  SLACK_API_URL: optionalUrl,
   SLACK_ALLOWED_USERS: commaList,
   /** Workspace (team) ids whose users may use the desk; empty means any workspace. */
   SLACK_ALLOWED_TEAMS: commaList,
@@ -142,7 +146,14 @@ export interface Config {
     readonly serviceCode: string;
   };
   /** Present when `TELEGRAM_BOT_TOKEN` is set. */
-  readonly telegram: { readonly botToken: string; readonly webhookSecret: string } | undefined;
+  readonly telegram:
+    | {
+        readonly botToken: string;
+        readonly webhookSecret: string;
+        /** Bot API server; undefined: Telegram's own. */
+        readonly apiRoot: string | undefined;
+      }
+    | undefined;
   /** Present when `SLACK_BOT_TOKEN` is set. */
   readonly slack:
     | {
@@ -152,6 +163,8 @@ export interface Config {
         readonly allowedUsers: readonly string[];
         /** Empty: any workspace. */
         readonly allowedTeams: readonly string[];
+        /** Web API base URL; undefined: Slack's own. */
+        readonly apiUrl: string | undefined;
       }
     | undefined;
   readonly payments: {
@@ -274,6 +287,7 @@ export function loadConfig(
         ? {
             botToken: telegramToken,
             webhookSecret: secret('TELEGRAM_WEBHOOK_SECRET', e.TELEGRAM_WEBHOOK_SECRET),
+            apiRoot: e.TELEGRAM_API_ROOT?.replace(/\/+$/, ''),
           }
         : undefined,
     slack:
@@ -284,6 +298,8 @@ export function loadConfig(
             appToken: e.SLACK_APP_TOKEN,
             allowedUsers: e.SLACK_ALLOWED_USERS,
             allowedTeams: e.SLACK_ALLOWED_TEAMS,
+            // Slack's client joins method names onto this base: it must end in a slash.
+            apiUrl: e.SLACK_API_URL?.replace(/\/*$/, '/'),
           }
         : undefined,
     payments: {

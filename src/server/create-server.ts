@@ -62,8 +62,6 @@ export interface ServerDeps {
   readonly sessions?: SessionStore;
   /** Options for the embedded sandbox insurer (tests shorten its settle delay). */
   readonly sandbox?: Parameters<typeof createSandbox>[0];
-  /** Telegram Bot API root (tests point it at telegram-test-api). */
-  readonly telegramApiRoot?: string;
   /** Payment status polling delays (tests shorten them). */
   readonly paymentBackoffMs?: readonly number[];
   readonly fileStore?: FileStore;
@@ -329,6 +327,7 @@ export async function createServer(
   // Telegram: webhook when PUBLIC_URL says where Telegram can reach us, long polling otherwise.
   let telegram: TelegramChannel | undefined;
   if (config.telegram) {
+    const telegramApiRoot = config.telegram.apiRoot;
     telegram = createTelegramChannel({
       token: config.telegram.botToken,
       webhookSecret: config.telegram.webhookSecret,
@@ -337,7 +336,7 @@ export async function createServer(
       render: renderPrompt,
       files,
       ...(redis ? { seenUpdates: new RedisOnceSet(redis, `${keyPrefix}telegram-update:`) } : {}),
-      ...(deps.telegramApiRoot ? { apiRoot: deps.telegramApiRoot } : {}),
+      ...(telegramApiRoot ? { apiRoot: telegramApiRoot } : {}),
     });
     telegram.registerWebhook(app);
     notifiers.push(telegram.notifier);
@@ -359,6 +358,7 @@ export async function createServer(
       logger: logger.child({ channel: 'slack' }),
       render: renderPrompt,
       ...(redis ? { seenRequests: new RedisOnceSet(redis, `${keyPrefix}slack-request:`) } : {}),
+      ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
     });
     slack.registerRoutes(app);
     notifiers.push(slack.notifier);

@@ -96,6 +96,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     ...(options.partnerApi
       ? { PARTNER_API_URL: options.partnerApi.url, PARTNER_API_KEY: options.partnerApi.apiKey }
       : {}),
+    ...(options.telegramApiRoot ? { TELEGRAM_API_ROOT: options.telegramApiRoot } : {}),
     ...options.env,
   });
   const server = await createServer(config, {
@@ -103,7 +104,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     logger: createLogger({ level: options.logLevel ?? 'info', destination: logs }),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.paymentBackoffMs ? { paymentBackoffMs: options.paymentBackoffMs } : {}),
-    ...(options.telegramApiRoot ? { telegramApiRoot: options.telegramApiRoot } : {}),
   });
   if (options.listen) await server.listen();
   return {
