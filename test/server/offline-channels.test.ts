@@ -30,7 +30,9 @@ describe('channels against local emulators, with no internet', () => {
   it('starts Telegram against TELEGRAM_API_ROOT, registers its webhook there, and answers 401 to a wrong secret', async () => {
     const emulator = new TelegramServer({ port: await freePort(), host: '127.0.0.1' });
     await emulator.start();
-    cleanups.push(() => emulator.stop());
+    cleanups.push(async () => {
+      await emulator.stop();
+    });
     const app = await server({
       TELEGRAM_BOT_TOKEN: TOKEN,
       TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
