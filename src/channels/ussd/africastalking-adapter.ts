@@ -49,6 +49,7 @@ export function registerAfricasTalkingRoute(
         sessionId: body.data.sessionId,
         msisdn,
         input: newestSegment(body.data.text),
+        history: body.data.text,
       });
       return reply.type('text/plain; charset=utf-8').send(toAfricasTalkingText(response));
     },

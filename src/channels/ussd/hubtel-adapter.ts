@@ -14,6 +14,8 @@ export const HubtelUssdBody = z.looseObject({
     .pipe(z.enum(['initiation', 'response', 'release', 'timeout'])),
   /** The dial string on initiation, then only the newest input. */
   Message: z.string().max(2000).default(''),
+  /** 1 on the dial, one more with each request of the call: what tells a retry apart. */
+  Sequence: z.coerce.number().int().nonnegative().optional(),
   ServiceCode: z.string().max(50).optional(),
   Operator: z.string().max(50).optional(),
 });
@@ -38,7 +40,7 @@ export function registerHubtelRoute(
       if (!body.success || msisdn === undefined) {
         return reply.code(400).send({ Type: 'Release', Message: 'Invalid USSD request.' });
       }
-      const { Type, Message, SessionId } = body.data;
+      const { Type, Message, SessionId, Sequence } = body.data;
       if (Type === 'release' || Type === 'timeout') {
         // The caller hung up; the conversation stays in the session for a later dial.
         return reply.send({ Type: 'Release', Message: '' });
@@ -47,6 +49,7 @@ export function registerHubtelRoute(
         sessionId: SessionId,
         msisdn,
         input: Type === 'initiation' ? undefined : Message,
+        history: Sequence === undefined ? undefined : `${Sequence}:${Message}`,
       });
       return reply.send({ Type: response.end ? 'Release' : 'Response', Message: response.text });
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   type ChannelDecision,
@@ -28,6 +29,12 @@ export interface UssdRequest {
   readonly msisdn: string;
   /** The newest thing the user typed; `undefined` on the dial that opens a call. */
   readonly input: string | undefined;
+  /**
+   * What identifies this request within the call, so that a gateway's retry of it is known:
+   * Africa's Talking's whole `*`-joined history, Hubtel's sequence number with the message.
+   * Undefined where the gateway gives nothing that tells a retry from a new keypress.
+   */
+  readonly history?: string | undefined;
 }
 
 /** What the gateway shows: a screen, and whether the call ends with it. */
@@ -67,14 +74,19 @@ export interface UssdCore {
 /**
  * What the USSD channel keeps in the engine's record between requests: the gateway session the
  * screen was shown in (a new id means the call dropped), the mode (`p` a prompt, `r` the
- * "Continue / Start again" menu), the page on screen, and the prompt as shown when it carried
- * the engine's own notes (which its record does not keep).
+ * "Continue / Start again" menu), the page on screen, the prompt as shown when it carried
+ * the engine's own notes (which its record does not keep), and the last request answered (`h`,
+ * a digest of its history) with the screen it got (`a`, and `e` when that ended the call), so a
+ * gateway's retry gets the same answer without touching the flow.
  */
 const UssdMemo = z.object({
   g: z.string(),
   m: z.enum(['p', 'r']),
   p: z.number().int().nonnegative(),
   s: Prompt.optional(),
+  h: z.string().optional(),
+  a: z.string().optional(),
+  e: z.literal(true).optional(),
 });
 type UssdMemo = z.infer<typeof UssdMemo>;
 
@@ -125,7 +137,14 @@ export function ussdInputToReply(input: string, prompt: Prompt, msisdn: string):
 type Screen =
   | { readonly kind: 'answer' }
   | { readonly kind: 'prompt'; readonly prompt: Prompt; readonly page: number }
-  | { readonly kind: 'resume'; readonly page: number };
+  | { readonly kind: 'resume'; readonly page: number }
+  | { readonly kind: 'replay'; readonly text: string; readonly end: boolean };
+
+/** A short fixed-size digest of a request's history: Africa's Talking's grows with the call. */
+function historyDigest(history: string | undefined): string | undefined {
+  if (history === undefined) return undefined;
+  return createHash('sha1').update(history).digest('base64url').slice(0, 16);
+}
 
 /**
  * Creates the USSD core over the turn engine. Each request is one engine turn: the engine reads
@@ -167,17 +186,30 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     return screens;
   };
 
-  /** The memo to store with a Prompt shown from page 0; none for a closing screen of one page. */
+  const resumeScreens = toUssdScreens(resumeMenu, locale);
+  /** What a request answered, kept so that the gateway's retry of it gets the same screen. */
+  const answered = (h: string | undefined, text: string | undefined, end: boolean) =>
+    h === undefined || text === undefined
+      ? {}
+      : { h, a: text, ...(end ? { e: true as const } : {}) };
+
+  /**
+   * The memo to store with a Prompt shown from page 0. A closing screen of one page keeps none
+   * (the session ends with it) unless the gateway can retry the request that got it.
+   */
   const memoFor =
-    (gatewaySessionId: string) =>
-    (answered: Prompt): string | undefined => {
-      if (answered.final && screensOf(answered).length <= 1) return undefined;
-      const withEngineNotes = answered.notes?.some((note) => ENGINE_NOTES.has(note.key));
+    (gatewaySessionId: string, h: string | undefined) =>
+    (shown: Prompt): string | undefined => {
+      const screens = screensOf(shown);
+      const end = shown.final === true && screens.length <= 1;
+      if (end && h === undefined) return undefined;
+      const withEngineNotes = shown.notes?.some((note) => ENGINE_NOTES.has(note.key));
       const memo: UssdMemo = {
         g: gatewaySessionId,
         m: 'p',
         p: 0,
-        ...(withEngineNotes ? { s: answered } : {}),
+        ...(withEngineNotes ? { s: shown } : {}),
+        ...answered(h, screens[0], end),
       };
       return JSON.stringify(memo);
     };
@@ -189,7 +221,14 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     screen: { current: Screen },
   ): ChannelDecision => {
     const memo = readMemo(glance.state);
-    const stateOf = memoFor(request.sessionId);
+    const h = historyDigest(request.history);
+    const sameCall = memo !== undefined && memo.g === request.sessionId;
+    if (sameCall && h !== undefined && memo.h === h && memo.a !== undefined) {
+      // The gateway sent the request it already had an answer to: the same answer, nothing else.
+      screen.current = { kind: 'replay', text: memo.a, end: memo.e === true };
+      return { kind: 'keep', state: glance.state };
+    }
+    const stateOf = memoFor(request.sessionId, h);
     const reply = (value: Reply): ChannelDecision => {
       screen.current = { kind: 'answer' };
       return { kind: 'reply', reply: value, state: stateOf };
@@ -199,21 +238,26 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return { kind: 'restart', state: stateOf };
     };
     const keep = (next: UssdMemo, shown: Prompt | undefined): ChannelDecision => {
+      const { h: _h, a: _a, e: _e, ...position } = next;
       if (next.m === 'r') {
-        screen.current = { kind: 'resume', page: next.p };
-        return { kind: 'keep', state: JSON.stringify(next) };
+        const page = Math.min(next.p, resumeScreens.length - 1);
+        screen.current = { kind: 'resume', page };
+        const memo = { ...position, p: page, ...answered(h, resumeScreens[page], false) };
+        return { kind: 'keep', state: JSON.stringify(memo) };
       }
       const prompt = shown ?? glance.prompt;
       if (!prompt) return reply(DIAL);
-      const pages = screensOf(prompt).length;
-      const page = Math.min(next.p, pages - 1);
+      const screens = screensOf(prompt);
+      const page = Math.min(next.p, screens.length - 1);
       screen.current = { kind: 'prompt', prompt, page };
-      // A closing screen is forgotten once its last page is on screen.
-      const done = prompt.final && page === pages - 1;
-      return { kind: 'keep', state: done ? undefined : JSON.stringify({ ...next, p: page }) };
+      // A closing screen is forgotten once its last page is on screen, unless the gateway may
+      // retry the request that showed it.
+      const done = prompt.final === true && page === screens.length - 1;
+      if (done && h === undefined) return { kind: 'keep', state: undefined };
+      const memo = { ...position, p: page, ...answered(h, screens[page], done) };
+      return { kind: 'keep', state: JSON.stringify(memo) };
     };
 
-    const sameCall = memo !== undefined && memo.g === request.sessionId;
     if (request.input === undefined || !sameCall) {
       // A dial, or input for a call we hold nothing for (state expired, or a gateway that never
       // sent the dial): treat it as the dial rather than apply a keypress to a screen never shown.
@@ -282,11 +326,8 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       clearTimeout(timer);
     }
     const shown = screen.current;
-    if (shown.kind === 'resume') {
-      const screens = toUssdScreens(resumeMenu, locale);
-      const page = Math.min(shown.page, screens.length - 1);
-      return { text: screens[page] ?? '', end: false };
-    }
+    if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
+    if (shown.kind === 'resume') return { text: resumeScreens[shown.page] ?? '', end: false };
     if (prompt.key === ENGINE_PROMPTS.busy) {
       // Another turn holds the session and this request was not read against it: a "Check
       // again" choice here would be taken as an answer to the screen underneath. Close the call;

@@ -242,6 +242,43 @@ describe('USSD Redis cost', () => {
   });
 });
 
+describe("a gateway's repeated requests", () => {
+  it('replays the answer to a repeated request 50 times without moving the conversation', async () => {
+    const phone = caller();
+    await phone.dial();
+    const answer = await phone.send('1');
+    expect(answer).toContain('Motor insurance:');
+
+    const repeats = await Promise.all(
+      Array.from({ length: 50 }, () => phone.post('1').then((response) => response.body)),
+    );
+    expect(new Set(repeats)).toEqual(new Set([answer]));
+
+    // The next real keypress lands on the screen the repeats left alone.
+    const twin = caller();
+    await twin.dial();
+    await twin.send('1');
+    expect(await phone.send('1')).toBe(await twin.send('1'));
+  });
+
+  it('replays the closing screen to a repeat of the request that ended the call', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    const closing = await phone.send('00');
+    expect(closing).toMatch(/^END /);
+
+    expect((await phone.post('1*00')).body).toBe(closing);
+  });
+
+  it('takes the same keypress typed again on a new screen as a new answer', async () => {
+    const phone = caller();
+    await phone.dial();
+    const motor = await phone.send('1');
+    expect(await phone.send('1')).not.toBe(motor);
+  });
+});
+
 describe('USSD over Hubtel', () => {
   const hubtel = async (body: Record<string, unknown>) => {
     const response = await fetch(`${harness.url}/ussd/hubtel`, {
@@ -264,6 +301,17 @@ describe('USSD over Hubtel', () => {
     expect(second.body.Message).toContain('Motor insurance:');
     const released = await hubtel({ ...base, Type: 'Release', Message: '' });
     expect(released.body.Type).toBe('Release');
+  });
+
+  it('replays the answer to a request Hubtel repeats with the same sequence number', async () => {
+    const base = { SessionId: `hub-r-${Date.now()}`, Mobile: '233244000112', ServiceCode: '*384#' };
+    await hubtel({ ...base, Type: 'Initiation', Message: '*384#', Sequence: 1 });
+    const motor = await hubtel({ ...base, Type: 'Response', Message: '1', Sequence: 2 });
+    const repeated = await hubtel({ ...base, Type: 'Response', Message: '1', Sequence: 2 });
+    expect(repeated.body).toEqual(motor.body);
+
+    const next = await hubtel({ ...base, Type: 'Response', Message: '1', Sequence: 3 });
+    expect(next.body.Message).not.toBe(motor.body.Message);
   });
 
   it('rejects Hubtel requests with a wrong secret', async () => {
