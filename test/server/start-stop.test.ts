@@ -6,7 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 const running: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  // npm execs node in its place, so killing npm alone could orphan the server: end the group.
+  for (const child of running.splice(0)) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });
 
 /** `npm start` as a newcomer runs it: embedded defaults, any free port. */
@@ -16,6 +24,8 @@ function npmStart(env: Record<string, string> = {}): ChildProcess {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { ...inherited, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so cleanup reaches whatever npm started.
+    detached: true,
   });
   running.push(child);
   return child;
