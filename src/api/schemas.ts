@@ -940,13 +940,22 @@ export const TravelQuotationInstantIssueBody = z
 /** Body of "Instant issue travel policy (quotation route)". */
 export type TravelQuotationInstantIssueBody = z.infer<typeof TravelQuotationInstantIssueBody>;
 
-/** Response of travel instant issue: status, message, txnId, policy. */
+/**
+ * Response of travel instant issue: status, message, txnId, policy. The quotation and its premium
+ * (`quoteId`, `grossPremium`, …) are not shown by the spec; assumed, so the price can be shown
+ * before paying (status `Quoted` when the quotation route is called without payment details).
+ */
 export const TravelInstantIssueResult = z
   .looseObject({
     status: z.string(),
     message: optString,
     txnId: optString,
     redirectUrl: optString,
+    quoteId: optString,
+    basicPremium: optNumber,
+    premiumLevy: optNumber,
+    grossPremium: optNumber,
+    currency: optString,
     policy: TravelPolicy.nullish(),
   })
   .register(named, { id: 'TravelInstantIssueResult' });
@@ -1416,7 +1425,9 @@ export const BuyCreditLifeCoverBody = z
     clientId: z.string().optional(),
     startDate: IsoDate.optional(),
     loans: z.array(LoanRow).optional(),
-    payment: BatchPayment.optional(),
+    // Not held to the batch-payment rule here: a payment that cannot be started leaves the cover
+    // standing and comes back as paymentError (errors rule 5), so the insurer must receive it.
+    payment: z.looseObject(batchPaymentShape).optional(),
   })
   .register(named, { id: 'BuyCreditLifeCoverBody' });
 /** Body of "buy credit life cover in one call". */

@@ -140,11 +140,15 @@ export function vehicleHasPolicy(ctx: SandboxContext, vehicle: VehicleRecord): b
   return activeMotorPolicyFor(ctx, vehicle.registrationNumber) !== undefined;
 }
 
-/** The in-force motor policy of a plate, if any. */
+/**
+ * The newest in-force motor policy of a plate, if any: after a repeat purchase or a renewal the
+ * latest policy is the one whose certificate the customer must receive.
+ */
 export function activeMotorPolicyFor(ctx: SandboxContext, registrationNumber: string) {
   const key = plateKey(registrationNumber);
   const today = isoDate(ctx.clock.now());
-  return [...ctx.state.policies.values()].find(
+  // Policies are kept in the order they were issued, so the last match is the newest.
+  return [...ctx.state.policies.values()].findLast(
     (policy) =>
       policy.line === 'motor' &&
       policy.status === 'Active' &&

@@ -52,6 +52,12 @@ export interface SandboxOptions {
   readonly settleAtOnce?: boolean;
   /** Motor products and travel packages on offer; default the standard catalogue. */
   readonly catalogue?: Partial<SandboxCatalogue>;
+  /**
+   * The partner is set up for deferred billing, so PayLater (no payment object, or an empty one)
+   * issues without collecting money; default false: PayLater is refused with 422, as the spec
+   * allows it only for partners pre-configured for it.
+   */
+  readonly deferredBilling?: boolean;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -154,6 +160,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ids,
     levyRate: options.levyRate ?? DEFAULT_LEVY_RATE,
     payments,
+    deferredBilling: options.deferredBilling ?? false,
     catalogue: options.catalogue,
   };
   if (options.seed ?? true) seedState(ctx);

@@ -1,3 +1,4 @@
+import { BatchPayment } from '../api/index.js';
 import { CREDIT_LIFE_PRODUCT } from './catalogue.js';
 import { attachClaimDocuments, openClaim } from './claims.js';
 import { createCorporate, createIndividual, getClient, requireDate } from './clients.js';
@@ -559,6 +560,8 @@ function payBatch(
     currency: batch.currency,
     description: `Premium for schedule ${batch.number}`,
     subjectId: batch.id,
+    onePerSubject: 'pending',
+    subjectName: 'schedule',
     origin,
     allowed: BATCH_METHODS,
     onSuccess: (paidAt) => receipt(ctx, batch, amount, paidAt),
@@ -792,17 +795,28 @@ export function intimateCreditLifeClaim(
   if (loan.status === 'Closed' && loan.closedAt && lossDate >= new Date(loan.closedAt)) {
     throw ruleBroken('The loan was off cover on the loss date', 'lossDate');
   }
+  assertNotifiedInTime(ctx, lossDate);
   const state = coverState(ctx, policy);
   const lapsedNow =
     state.status === 'Lapsed' &&
     state.graceEndsAt &&
     lossDate >= new Date(String(state.graceEndsAt));
+  // Arrears only partly paid leave the lapse open: cover is reinstated when the last arrear is
+  // cleared, so a loss from the lapse onward stays uncovered until then.
+  const inOpenLapse =
+    typeof policy.lapsedSince === 'string' && lossDate >= new Date(policy.lapsedSince);
   const inPastLapse = policy.lapses.some(
     (lapse) => lossDate >= new Date(lapse.from) && lossDate < new Date(lapse.to),
   );
-  if (lapsedNow || inPastLapse) {
+  if (lapsedNow || inOpenLapse || inPastLapse) {
     throw ruleBroken(
       'The loss date falls in a lapsed period; that loss stays uncovered',
+      'lossDate',
+    );
+  }
+  if (policy.requiresPrepayment && !prepaidPeriodOnRisk(policy, lossDate)) {
+    throw ruleBroken(
+      'The loss date falls in a prepaid cover period whose premium was not paid; the period was Pending and not on risk',
       'lossDate',
     );
   }
@@ -835,6 +849,38 @@ export function intimateCreditLifeClaim(
       totalPayable: roundMoney(benefit + refund),
     },
   });
+}
+
+/**
+ * A claim must be intimated within the product's claimNotificationDays of the loss; a loss
+ * dated in the future is not a loss yet.
+ */
+function assertNotifiedInTime(ctx: SandboxContext, lossDate: Date): void {
+  const now = ctx.clock.now();
+  if (lossDate.getTime() > now.getTime()) {
+    throw invalid('Validation failed', { lossDate: ['The loss date is in the future'] });
+  }
+  const allowed = CREDIT_LIFE_PRODUCT.claimNotificationDays;
+  const late = Math.floor((now.getTime() - lossDate.getTime()) / 86_400_000);
+  if (late > allowed) {
+    throw ruleBroken(
+      `Claims must be intimated within ${allowed} days of the loss; this loss was ${late} days ago`,
+      'lossDate',
+    );
+  }
+}
+
+/**
+ * Whether a loss on a prepaid policy fell in cover: the first period is funded by the loan batch
+ * itself (its loans are Pending until paid), a later period only from the moment its premium was
+ * paid; an unpaid one stays Pending and off risk.
+ */
+function prepaidPeriodOnRisk(policy: CreditLifePolicyRecord, lossDate: Date): boolean {
+  let index = 0;
+  while (periodBounds(policy, index + 1).start <= lossDate) index += 1;
+  if (index === 0) return true;
+  const period = policy.periods.find((candidate) => candidate.index === index);
+  return period?.paidAt != null && new Date(period.paidAt) <= lossDate;
 }
 
 function unearnedPremium(ctx: SandboxContext, loan: LoanRecord): number {
@@ -891,8 +937,15 @@ export function buyCreditLifeCover(
     return { ...result, batch: placeLoans(ctx, policy.id, body.loans) };
   }
   const batch = placeRows(ctx, policy, body.loans, 'New', !policy.requiresPrepayment);
+  // A payment object the gateway cannot take (both or neither of mobile money and card, another
+  // method, a gateway named) does not undo the cover: it is reported like any refused payment.
+  const checked = BatchPayment.safeParse(body.payment);
+  if (!checked.success) {
+    const reason = checked.error.issues[0]?.message ?? 'The payment object is not valid';
+    return { ...result, batch: batchView(ctx, batch), payment: null, paymentError: reason };
+  }
   try {
-    const payment = payBatch(ctx, batch, body.payment, origin);
+    const payment = payBatch(ctx, batch, checked.data, origin);
     return { ...result, batch: batchView(ctx, batch), payment };
   } catch (error) {
     if (!(error instanceof SandboxHttpError)) throw error;

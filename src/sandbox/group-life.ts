@@ -92,8 +92,13 @@ interface PricedMember {
   readonly row: MemberRowInput;
   readonly age: number;
   readonly sumAssured: number;
+  /** The part of the sum assured on risk without underwriting: up to the free cover limit. */
+  readonly coveredAmount: number;
   readonly freeCoverExcess: number;
+  /** Premium of the whole sum assured (what a census quote shows). */
   readonly premium: number;
+  /** Premium of the cover on risk (what an enrolment charges until the excess is underwritten). */
+  readonly coveredPremium: number;
   readonly insurable: boolean;
 }
 
@@ -115,30 +120,39 @@ function priceMembers(
     const age = ageOn(requireDate(row.dateOfBirth, `members.${index}.dateOfBirth`), from);
     const band = policy.ageRates.find((rate) => age >= rate.fromAge && age <= rate.toAge);
     const sumAssured = roundMoney(row.annualSalary * policy.salaryMultiple);
+    const coveredAmount = Math.min(sumAssured, policy.freeCoverLimit);
+    const priceOf = (amount: number) =>
+      band ? roundMoney(((amount * band.ratePerMille) / 1000) * fraction) : 0;
     return {
       row,
       age,
       sumAssured,
-      freeCoverExcess: roundMoney(Math.max(0, sumAssured - policy.freeCoverLimit)),
-      premium: band ? roundMoney(((sumAssured * band.ratePerMille) / 1000) * fraction) : 0,
+      coveredAmount,
+      freeCoverExcess: roundMoney(sumAssured - coveredAmount),
+      premium: priceOf(sumAssured),
+      coveredPremium: priceOf(coveredAmount),
       insurable: band !== undefined,
     };
   });
 }
 
 function memberView(member: MemberRecord, freeCoverLimit: number): Json {
-  const { dateOfBirth: _dob, ...rest } = member;
+  const excess = roundMoney(Math.max(0, member.sumAssured - freeCoverLimit));
   return {
-    ...rest,
-    dateOfBirth: member.dateOfBirth,
-    freeCoverExcess: roundMoney(Math.max(0, member.sumAssured - freeCoverLimit)),
+    ...member,
+    coveredAmount: member.status === 'Pending' ? 0 : roundMoney(member.sumAssured - excess),
+    freeCoverExcess: excess,
+    underwriting: excess > 0 ? 'Pending' : 'NotRequired',
   };
 }
 
 /**
- * Enrols a batch: Approved straight through when every member is within the free cover limit and
- * the age table (members on risk; premium stays owed as outstandingPremium; no money collected);
- * otherwise Pending (not approved, members not covered). Mid-term additions are pro-rated.
+ * Enrols a batch. It is approved straight through (Approved, members on risk, premium owed as
+ * outstandingPremium, no money collected) unless a member is outside the policy's age table: then
+ * it is not approved (Pending) and none of its members is covered. A member whose sum assured
+ * exceeds the free cover limit does not hold the batch back: they are on risk up to the limit and
+ * only the excess awaits underwriting (errors rule 7); the batch charges the cover on risk.
+ * Mid-term additions are pro-rated.
  */
 export function enrolBatch(
   ctx: SandboxContext,
@@ -153,9 +167,9 @@ export function enrolBatch(
   const policy = getGroupLifePolicy(ctx, policyId);
   const midTerm = body.midTermAddition ?? false;
   const priced = priceMembers(ctx, policy, body.members, midTerm);
-  const approved = priced.every((member) => member.insurable && member.freeCoverExcess === 0);
+  const approved = priced.every((member) => member.insurable);
   const id = ctx.ids.next('glb');
-  const net = roundMoney(priced.reduce((sum, member) => sum + member.premium, 0));
+  const net = roundMoney(priced.reduce((sum, member) => sum + member.coveredPremium, 0));
   const premium = withLevy(net, ctx.levyRate);
   const batch: GroupLifeBatchRecord = {
     id,
@@ -185,7 +199,7 @@ export function enrolBatch(
       dateOfBirth: member.row.dateOfBirth,
       annualSalary: member.row.annualSalary,
       sumAssured: member.sumAssured,
-      premium: member.premium,
+      premium: member.coveredPremium,
       status: approved ? 'Active' : 'Pending',
       removedAt: null,
     });
@@ -359,15 +373,22 @@ export function intimateGroupLifeClaim(
   if (lossDate < new Date(policy.startDate)) {
     throw invalid('Validation failed', { lossDate: ['Before the policy start date'] });
   }
+  // Cover above the free cover limit is not on risk until underwritten: the payout stops there.
+  const onRisk = Math.min(member.sumAssured, policy.freeCoverLimit);
   return openClaim(ctx, 'group-life', policyId, {
     memberId: member.id,
     nrcNumber: member.nrcNumber,
     claimType: 'Death',
     lossDate: body.lossDate,
     description: body.description ?? body.causeOfDeath ?? null,
-    amountClaimed: member.sumAssured,
+    amountClaimed: onRisk,
     currency: policy.currency,
-    payable: { sumAssured: member.sumAssured, totalPayable: member.sumAssured },
+    payable: {
+      sumAssured: member.sumAssured,
+      coveredAmount: onRisk,
+      awaitingUnderwriting: roundMoney(member.sumAssured - onRisk),
+      totalPayable: onRisk,
+    },
   });
 }
 

@@ -149,7 +149,8 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     instantIssueMotorPolicy: ({ body }) => retail.motorInstantIssue(ctx, body),
     instantIssueAndPayMotorPolicy: ({ body, origin }) =>
       retail.motorInstantIssuePay(ctx, body, origin),
-    issueMotorPolicy: ({ params }) => retail.issueQuotation(ctx, params.quoteId, 'motor'),
+    issueMotorPolicy: ({ params, body }) =>
+      retail.policyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'motor', body)),
     renewMotorPolicy: ({ params, body }) =>
       retail.renewPolicy(ctx, retail.getPolicy(ctx, params.policyId, 'motor'), body),
     renewAndPayMotorPolicy: ({ params, body, origin }) =>
@@ -191,28 +192,17 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getTransaction: ({ params }) => payments.transactionDetails(ctx, params.reference),
     getCallbackLogs: ({ params }) => payments.callbackDeliveries(ctx, params.reference),
     getPaymentGateways: () => PAYMENT_GATEWAYS.map((gateway) => ({ ...gateway })),
-    payFarmerPremium: ({ body, origin }) => {
-      const client = clients.getClient(ctx, body.clientId);
-      return payments.collect(ctx, {
-        reference: body.reference,
-        payment: body.payment,
-        amount: body.amount,
-        currency: body.currency ?? 'ZMW',
-        description: 'Farmer premium',
-        subjectId: client.id,
-        origin,
-        onSuccess: () => undefined,
-        policyRef: () => ({ policyId: null, policyNumber: null, policyStatus: null }),
-      }).result;
-    },
+    payFarmerPremium: ({ body, origin }) => payments.payFarmerPremium(ctx, body, origin),
 
     // ----- travel
     instantIssueTravelPolicy: ({ body, origin }) => retail.travelInstantIssue(ctx, body, origin),
-    instantIssueTravelQuotation: ({ body, origin }) => retail.travelInstantIssue(ctx, body, origin),
+    instantIssueTravelQuotation: ({ body, origin }) =>
+      retail.travelInstantIssue(ctx, body, origin, 'quotation'),
     getTravelQuotations: ({ query }) => retail.listQuotations(ctx, 'travel', query),
     createTravelQuotation: ({ body }) => retail.createTravelQuotation(ctx, body),
     getTravelQuotation: ({ params }) => retail.getQuotation(ctx, params.quoteId, 'travel'),
-    issueTravelPolicy: ({ params }) => retail.issueQuotation(ctx, params.quoteId, 'travel'),
+    issueTravelPolicy: ({ params, body }) =>
+      retail.policyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'travel', body)),
     getTravelPolicies: ({ query }) => retail.listPolicies(ctx, 'travel', query),
     getTravelPolicy: ({ params }) =>
       retail.policyView(ctx, retail.getPolicy(ctx, params.policyId, 'travel')),
@@ -236,7 +226,8 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getLifeQuotations: ({ query }) => retail.listQuotations(ctx, 'life', query),
     createLifeQuotation: ({ body }) => retail.createLifeQuotation(ctx, body),
     getLifeQuotation: ({ params }) => retail.getQuotation(ctx, params.quoteId, 'life'),
-    issueLifePolicy: ({ params }) => retail.issueQuotation(ctx, params.quoteId, 'life'),
+    issueLifePolicy: ({ params, body }) =>
+      retail.policyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'life', body)),
     instantIssueLifePolicy: ({ body, origin }) => {
       const existing = ctx.payments.get(body.reference);
       const quoteId = existing?.subjectId ?? retail.createLifeQuotation(ctx, body).id;
@@ -257,10 +248,8 @@ export function createHandlers(ctx: SandboxContext): Handlers {
 
     // ----- general
     instantIssueGeneralPolicy: ({ body, origin }) => retail.generalInstantIssue(ctx, body, origin),
-    issueGeneralPolicy: ({ params }) => {
-      const quotation = retail.getQuotation(ctx, params.quoteId, 'general');
-      return retail.generalPolicyView(ctx, retail.issueFromQuotation(ctx, quotation, false));
-    },
+    issueGeneralPolicy: ({ params, body }) =>
+      retail.generalPolicyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'general', body)),
     extendGeneralPolicy: ({ params, body }) => {
       const policy = retail.getPolicy(ctx, params.policyId);
       retail.extendPolicy(ctx, policy, body.endDate);

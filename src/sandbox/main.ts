@@ -18,6 +18,13 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+function flagFromEnv(name: string): boolean {
+  const raw = (process.env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
 async function main(): Promise<void> {
   const port = numberFromEnv('SANDBOX_PORT', 4010);
   const sandbox = createSandbox({
@@ -25,6 +32,7 @@ async function main(): Promise<void> {
     ...(process.env.SANDBOX_CALLBACK_URL ? { callbackUrl: process.env.SANDBOX_CALLBACK_URL } : {}),
     levyRate: numberFromEnv('SANDBOX_LEVY_RATE', 0.05),
     settleDelayMs: numberFromEnv('SANDBOX_SETTLE_DELAY_MS', 3000),
+    deferredBilling: flagFromEnv('SANDBOX_DEFERRED_BILLING'),
     logger,
   });
   const { url, origin } = await sandbox.listen(port, process.env.SANDBOX_HOST ?? '127.0.0.1');

@@ -1,5 +1,6 @@
+import { getClient } from './clients.js';
 import type { PaidPolicyRef, PaymentMethod, SandboxTransaction } from './payment-engine.js';
-import { invalid, notFound, ruleBroken } from './sandbox-error.js';
+import { invalid, notFound, ruleBroken, SandboxHttpError } from './sandbox-error.js';
 import type { Json, SandboxContext } from './state.js';
 
 /** The payment part of a request, in any of the shapes the contract uses. */
@@ -51,6 +52,41 @@ export interface CollectRequest {
   readonly policyRef: () => PaidPolicyRef;
   /** Methods allowed here; others get 422 (batch premiums are mobile money or card only). */
   readonly allowed?: readonly PaymentMethod[];
+  /**
+   * Which earlier payments of the same subject refuse a new reference (409): `'pending-or-paid'`
+   * for a quotation (paid once), `'pending'` for a renewal or schedule (one attempt at a time).
+   */
+  readonly onePerSubject?: 'pending' | 'pending-or-paid';
+  /** What the subject is called in messages ("quotation", "policy", "schedule"). */
+  readonly subjectName?: string;
+}
+
+function conflict(message: string, field: string): SandboxHttpError {
+  return new SandboxHttpError(409, message, { [field]: [message] });
+}
+
+/**
+ * Refuses a second payment of one subject under a new reference while an earlier one is Pending
+ * (or, for a quotation, already Successful): only a Failed attempt frees the subject for another.
+ */
+function assertSubjectFree(ctx: SandboxContext, request: CollectRequest): void {
+  if (!request.onePerSubject || request.subjectId === undefined) return;
+  const what = request.subjectName ?? 'subject';
+  for (const transaction of ctx.payments.all()) {
+    if (transaction.subjectId !== request.subjectId) continue;
+    if (transaction.status === 'Pending') {
+      throw conflict(
+        `A payment for this ${what} is already in progress under reference ${transaction.reference}; wait for its outcome or reuse that reference`,
+        'reference',
+      );
+    }
+    if (transaction.status === 'Success' && request.onePerSubject === 'pending-or-paid') {
+      throw conflict(
+        `This ${what} is already paid (reference ${transaction.reference})`,
+        'reference',
+      );
+    }
+  }
 }
 
 /** The payment result object for a transaction. */
@@ -85,6 +121,12 @@ export function collect(
 ): { transaction: SandboxTransaction; created: boolean; result: Json } {
   if (request.reference !== undefined) {
     const existing = ctx.payments.get(request.reference);
+    if (existing && existing.subjectId !== (request.subjectId ?? null)) {
+      throw conflict(
+        `Reference ${request.reference} was already used for another payment; send a new reference`,
+        'reference',
+      );
+    }
     if (existing) {
       return {
         transaction: existing,
@@ -100,6 +142,13 @@ export function collect(
       'payment',
     );
   }
+  if (method === 'PayLater' && !ctx.deferredBilling) {
+    throw ruleBroken(
+      'PayLater (no payment details) needs a partner set up for deferred billing; send payment.mobileMoneyAccountNumber or payment.cardDetails',
+      'payment',
+    );
+  }
+  assertSubjectFree(ctx, request);
   const msisdn =
     method === 'MobileMoney'
       ? normaliseSandboxMsisdn(request.payment?.mobileMoneyAccountNumber ?? '')
@@ -164,4 +213,53 @@ export function callbackDeliveries(ctx: SandboxContext, reference: string): Json
     success: attempt.delivered,
     error: attempt.error,
   }));
+}
+
+/**
+ * Initiates a farmer premium payment for a client (and one of its farms when `farmId` is sent).
+ * When the money is collected the premium is receipted on the client (`premiumReceipts`), so the
+ * payment has an effect a partner can read back; an unknown farm is refused.
+ */
+export function payFarmerPremium(
+  ctx: SandboxContext,
+  body: {
+    reference: string;
+    clientId: string;
+    farmId?: string | number | undefined;
+    amount: number;
+    currency?: string | undefined;
+    payment?: PaymentInput | undefined;
+  },
+  origin: string,
+): Json {
+  const client = getClient(ctx, body.clientId);
+  const farms = Array.isArray(client.farms) ? (client.farms as Json[]) : [];
+  if (body.farmId !== undefined && !farms.some((farm) => String(farm.id) === String(body.farmId))) {
+    throw notFound('Farm of this client', body.farmId);
+  }
+  const currency = body.currency ?? 'ZMW';
+  return collect(ctx, {
+    reference: body.reference,
+    payment: body.payment,
+    amount: body.amount,
+    currency,
+    description: 'Farmer premium',
+    subjectId: client.id,
+    origin,
+    onSuccess: (paidAt) => {
+      const receipts = Array.isArray(client.premiumReceipts)
+        ? (client.premiumReceipts as Json[])
+        : [];
+      receipts.push({
+        reference: body.reference,
+        farmId: body.farmId ?? null,
+        amount: body.amount,
+        currency,
+        paidAt: paidAt.toISOString(),
+      });
+      client.premiumReceipts = receipts;
+      client.updatedAt = paidAt.toISOString();
+    },
+    policyRef: () => ({ policyId: null, policyNumber: null, policyStatus: null }),
+  }).result;
 }

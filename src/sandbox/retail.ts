@@ -12,7 +12,13 @@ import { inWindow, type PageInput, paginate } from './paginate.js';
 import { collect, type PaymentInput } from './payments.js';
 import { calculatePremium, type PremiumBreakdown, roundMoney, withLevy } from './premium.js';
 import { renderPdf } from './render-pdf.js';
-import { invalid, notFound, ruleBroken } from './sandbox-error.js';
+import {
+  type FieldErrors,
+  invalid,
+  notFound,
+  ruleBroken,
+  SandboxHttpError,
+} from './sandbox-error.js';
 import type { Json, PolicyRecord, QuotationRecord, RetailLine, SandboxContext } from './state.js';
 
 const LINE_PREFIX: Record<RetailLine, string> = {
@@ -361,6 +367,7 @@ export function issueFromQuotation(
     policyHolder: quotation.policyHolder ?? null,
     risks: quotation.risks ?? null,
     destination: quotation.destination ?? null,
+    beneficiaries: quotation.beneficiaries ?? null,
     createdAt: now,
     updatedAt: now,
     approvedDate: now,
@@ -392,8 +399,10 @@ function policyRefOf(ctx: SandboxContext, quotation: QuotationRecord) {
 
 /**
  * Pays for a quotation (any line): mobile money and card come back Pending and the policy is
- * issued on success; PayLater and External issue at once. The same reference returns the same
- * transaction; a quotation already paid or being paid under another reference is refused.
+ * issued on success; External issues at once, and so does PayLater for a partner set up for
+ * deferred billing (refused otherwise). The same reference returns the same transaction; a
+ * quotation with a Pending or Successful payment refuses another reference (409), while one whose
+ * payments all Failed may be paid again.
  */
 export function payQuotation(
   ctx: SandboxContext,
@@ -402,20 +411,6 @@ export function payQuotation(
   origin: string,
 ): Json {
   const quotation = getQuotation(ctx, quoteId);
-  const repeat = body.reference !== undefined ? ctx.payments.get(body.reference) : undefined;
-  if (!repeat) {
-    const busy = ctx.payments
-      .all()
-      .find((transaction) => transaction.subjectId === quoteId && transaction.status !== 'Failed');
-    if (busy) {
-      throw ruleBroken(
-        busy.status === 'Success'
-          ? 'This quotation is already paid'
-          : 'A payment for this quotation is already in progress; reuse its reference',
-        'reference',
-      );
-    }
-  }
   const { result } = collect(ctx, {
     reference: body.reference,
     payment: body.payment,
@@ -423,6 +418,8 @@ export function payQuotation(
     currency: quotation.currency,
     description: `Premium for quotation ${quotation.quotationNumber as string}`,
     subjectId: quotation.id,
+    onePerSubject: 'pending-or-paid',
+    subjectName: 'quotation',
     origin,
     onSuccess: () => issueFromQuotation(ctx, quotation, true),
     policyRef: policyRefOf(ctx, quotation),
@@ -431,13 +428,39 @@ export function payQuotation(
   return { ...result, policy: policy ? policyView(ctx, policy) : null };
 }
 
-/** Instant issue of a motor policy without payment (PayLater or external settlement). */
+/**
+ * Issuing without collecting money is PayLater: only a partner set up for deferred billing may
+ * do it (422 otherwise, with what to do instead).
+ */
+function assertDeferredBilling(ctx: SandboxContext, what: string): void {
+  if (!ctx.deferredBilling) {
+    throw ruleBroken(
+      `${what} without payment is PayLater, which needs a partner set up for deferred billing; pay for the quotation instead`,
+      'payment',
+    );
+  }
+}
+
+/** The policy already issued under a partner reference, if any. */
+function policyByReference(ctx: SandboxContext, reference: string | undefined) {
+  if (reference === undefined || reference === '') return undefined;
+  return [...ctx.state.policies.values()].find((policy) => policy.reference === reference);
+}
+
+/**
+ * Instant issue of a motor policy without payment (PayLater, so deferred billing only). The
+ * reference is kept on the policy for reconciliation: sending it again returns the same policy.
+ */
 export function motorInstantIssue(
   ctx: SandboxContext,
   body: MotorInquiryInput & { policyHolder?: Json | undefined; reference?: string | undefined },
 ): Json {
+  const again = policyByReference(ctx, body.reference);
+  if (again) return { status: 'Success', message: 'Policy issued', policy: policyView(ctx, again) };
+  assertDeferredBilling(ctx, 'Instant issue');
   const quotation = motorQuotationFromInquiry(ctx, body);
   const policy = issueFromQuotation(ctx, quotation, false);
+  if (body.reference) policy.reference = body.reference;
   return { status: 'Success', message: 'Policy issued', policy: policyView(ctx, policy) };
 }
 
@@ -457,10 +480,41 @@ export function motorInstantIssuePay(
   return payQuotation(ctx, quotation.id, body, origin);
 }
 
-/** Issues the policy of a quotation without collecting payment (PayLater). */
-export function issueQuotation(ctx: SandboxContext, quoteId: string, line: RetailLine): Json {
+/**
+ * Issues the policy of a quotation without collecting payment (PayLater, so deferred billing
+ * only). Issuing an issued quotation returns its policy; a quotation being paid is not issued
+ * around its payment (409); the reference is kept on the policy, and one reference names one
+ * policy.
+ */
+export function issueQuotation(
+  ctx: SandboxContext,
+  quoteId: string,
+  line: RetailLine,
+  body: { reference?: string | undefined } = {},
+): PolicyRecord {
   const quotation = getQuotation(ctx, quoteId, line);
-  return policyView(ctx, issueFromQuotation(ctx, quotation, false));
+  const existing = quotation.policyId ? ctx.state.policies.get(quotation.policyId) : undefined;
+  if (existing) return existing;
+  const named = policyByReference(ctx, body.reference);
+  if (named) {
+    throw new SandboxHttpError(409, `Reference ${body.reference} already names another policy`, {
+      reference: ['Already used'],
+    });
+  }
+  const paying = ctx.payments
+    .all()
+    .find((transaction) => transaction.subjectId === quoteId && transaction.status === 'Pending');
+  if (paying) {
+    throw new SandboxHttpError(
+      409,
+      `A payment for this quotation is in progress under reference ${paying.reference}; the policy is issued when it succeeds`,
+      { quoteId: ['Payment in progress'] },
+    );
+  }
+  assertDeferredBilling(ctx, 'Issuing a policy');
+  const policy = issueFromQuotation(ctx, quotation, false);
+  if (body.reference) policy.reference = body.reference;
+  return policy;
 }
 
 /** A policy of a line by id. */
@@ -609,6 +663,8 @@ export function periodAndPay(
     currency: policy.currency,
     description: `${kind === 'renew' ? 'Renewal' : 'Extension'} of ${policy.policyNumber}`,
     subjectId: policy.id,
+    onePerSubject: 'pending',
+    subjectName: 'policy',
     origin,
     onSuccess: () => {
       applyPeriod(ctx, policy, quote, kind === 'renew');
@@ -641,18 +697,44 @@ export function policyDocument(
     receipt: 'Premium Receipt',
   }[kind];
   const view = policyView(ctx, policy);
-  return renderPdf(`${SANDBOX_INSURER.name} - ${title}`, [
+  const money = [
+    `Basic premium: ${policy.currency} ${policy.basicPremium.toFixed(2)}`,
+    `Levy: ${policy.currency} ${policy.premiumLevy.toFixed(2)}`,
+    `Gross premium: ${policy.currency} ${policy.grossPremium.toFixed(2)}`,
+  ];
+  const head = [
     `Policy number: ${policy.policyNumber}`,
     `Line of business: ${policy.line}`,
     `Status: ${String(view.status)}`,
     `Period: ${policy.startDate} to ${policy.endDate}`,
-    ...policy.registrationNumbers.map((plate) => `Vehicle: ${plate}`),
-    `Basic premium: ${policy.currency} ${policy.basicPremium.toFixed(2)}`,
-    `Levy: ${policy.currency} ${policy.premiumLevy.toFixed(2)}`,
-    `Gross premium: ${policy.currency} ${policy.grossPremium.toFixed(2)}`,
-    `Issued: ${policy.approvedDate}`,
-    'SANDBOX DOCUMENT - NOT VALID FOR ROAD USE',
-  ]);
+  ];
+  // Each line's document speaks of what that line covers.
+  const particulars =
+    policy.line === 'motor'
+      ? [
+          ...policy.registrationNumbers.map((plate) => `Vehicle: ${plate}`),
+          ...money,
+          `Issued: ${policy.approvedDate}`,
+          'SANDBOX DOCUMENT - NOT VALID FOR ROAD USE',
+        ]
+      : policy.line === 'travel'
+        ? [
+            `Destination: ${String(policy.destination ?? 'not stated')}`,
+            ...travellerNames(policy).map((name) => `Traveller: ${name}`),
+            'Cover: emergency medical expenses, evacuation and repatriation, baggage and trip cancellation while travelling',
+            ...money,
+            `Issued: ${policy.approvedDate}`,
+            'SANDBOX DOCUMENT - NOT VALID FOR TRAVEL OR AT ANY BORDER',
+          ]
+        : [...money, `Issued: ${policy.approvedDate}`, 'SANDBOX DOCUMENT - NOT A REAL POLICY'];
+  return renderPdf(`${SANDBOX_INSURER.name} - ${title}`, [...head, ...particulars]);
+}
+
+function travellerNames(policy: PolicyRecord): string[] {
+  const list = Array.isArray(policy.beneficiaries) ? (policy.beneficiaries as Json[]) : [];
+  return list.map((traveller) =>
+    [traveller.firstName, traveller.lastName].filter((part) => typeof part === 'string').join(' '),
+  );
 }
 
 // ----- travel -----------------------------------------------------------------------------
@@ -674,6 +756,8 @@ export function createTravelQuotation(
     endDate?: string | undefined;
     policyHolder?: Json | undefined;
     beneficiaries?: readonly Json[] | undefined;
+    /** The partner reference that names this quotation (instant issue). */
+    reference?: string | undefined;
   },
 ): QuotationRecord {
   const pack = travelPackage(ctx, body.packageId);
@@ -694,11 +778,42 @@ export function createTravelQuotation(
       destination: body.destination,
       policyHolder: body.policyHolder ?? null,
       beneficiaries: body.beneficiaries ?? [],
+      ...(body.reference !== undefined ? { reference: body.reference } : {}),
     },
   });
 }
 
-/** Travel instant issue: creates, quotes and issues with payment in one step. */
+/** The travel quotation a partner reference named before (a quote, or one being paid). */
+function travelQuotationByReference(
+  ctx: SandboxContext,
+  reference: string,
+): QuotationRecord | undefined {
+  const paid = ctx.payments.get(reference);
+  if (paid?.subjectId) return getQuotation(ctx, paid.subjectId);
+  return [...ctx.state.quotations.values()].find(
+    (quotation) => quotation.line === 'travel' && quotation.reference === reference,
+  );
+}
+
+function travelQuoteFields(quotation: QuotationRecord): Json {
+  return {
+    quoteId: quotation.id,
+    basicPremium: quotation.basicPremium,
+    premiumLevy: quotation.premiumLevy,
+    grossPremium: quotation.grossPremium,
+    currency: quotation.currency,
+    startDate: quotation.startDate,
+    endDate: quotation.endDate,
+  };
+}
+
+/**
+ * Travel instant issue: creates, quotes and issues with payment in one step. The reference names
+ * the quotation, so a repeat pays (or returns) the same one. On the quotation route a call without
+ * mobileMoneyAccountNumber or cardDetails only quotes (status `Quoted`, the premium, no payment),
+ * so a conversation can show the price before the customer pays; the same reference sent again
+ * with payment details pays that quotation. On the policy route no payment details is PayLater.
+ */
 export function travelInstantIssue(
   ctx: SandboxContext,
   body: Parameters<typeof createTravelQuotation>[1] & {
@@ -707,17 +822,26 @@ export function travelInstantIssue(
     cardDetails?: unknown;
   },
   origin: string,
+  route: 'policy' | 'quotation' = 'policy',
 ): Json {
-  const existing = ctx.payments.get(body.reference);
-  const quotation = existing?.subjectId
-    ? getQuotation(ctx, existing.subjectId)
-    : createTravelQuotation(ctx, body);
+  const quotation =
+    travelQuotationByReference(ctx, body.reference) ??
+    createTravelQuotation(ctx, { ...body, reference: body.reference });
   const payment =
     body.mobileMoneyAccountNumber !== undefined || body.cardDetails !== undefined
       ? { mobileMoneyAccountNumber: body.mobileMoneyAccountNumber, cardDetails: body.cardDetails }
       : undefined;
+  if (payment === undefined && route === 'quotation' && !ctx.payments.get(body.reference)) {
+    return {
+      status: 'Quoted',
+      message:
+        'Premium quoted; send the same reference with mobileMoneyAccountNumber or cardDetails to pay',
+      ...travelQuoteFields(quotation),
+      policy: null,
+    };
+  }
   const result = payQuotation(ctx, quotation.id, { reference: body.reference, payment }, origin);
-  return result;
+  return { ...result, ...travelQuoteFields(quotation) };
 }
 
 // ----- life and general --------------------------------------------------------------------
@@ -782,6 +906,8 @@ export function generalInstantIssue(
   },
   origin: string,
 ): Json {
+  const again = policyByReference(ctx, body.reference);
+  if (again) return generalPolicyView(ctx, again);
   const existing = body.reference ? ctx.payments.get(body.reference) : undefined;
   if (existing?.subjectId) {
     const quotation = getQuotation(ctx, existing.subjectId);
@@ -793,8 +919,24 @@ export function generalInstantIssue(
   const end = requireDate(body.endDate, 'endDate');
   const days = daysBetween(start, end) + 1;
   if (days < 1) throw invalid('Validation failed', { endDate: ['Must not be before startDate'] });
-  const risks = (body.risks ?? []).map((risk, index) => {
-    const sumInsured = typeof risk.sumInsured === 'number' ? risk.sumInsured : 100_000;
+  // Every risk is priced on the sum insured the partner states: a policy is never issued on a
+  // figure nobody chose.
+  const given = body.risks ?? [];
+  if (given.length === 0) {
+    throw invalid('Validation failed', {
+      risks: ['At least one risk with its sumInsured is needed'],
+    });
+  }
+  const missing: FieldErrors = {};
+  given.forEach((risk, index) => {
+    if (typeof risk.sumInsured !== 'number' || !(risk.sumInsured > 0)) {
+      missing[`risks.${index}.sumInsured`] = ['A sum insured above 0 is needed for each risk'];
+    }
+  });
+  if (Object.keys(missing).length > 0) throw invalid('Validation failed', missing);
+  if (body.payment === undefined) assertDeferredBilling(ctx, 'Instant issue');
+  const risks = given.map((risk, index) => {
+    const sumInsured = Number(risk.sumInsured);
     const premium = calculatePremium({
       levyRate: ctx.levyRate,
       rate: product.annualRate,
@@ -813,21 +955,13 @@ export function generalInstantIssue(
       discountsPremium: 0,
     };
   });
-  const premium =
-    risks.length > 0
-      ? sumPremiums(
-          risks.map((risk) => ({
-            basicPremium: risk.basicPremium,
-            levyPremium: risk.premiumLevy,
-            grossPremium: risk.grossPremium,
-          })),
-        )
-      : calculatePremium({
-          levyRate: ctx.levyRate,
-          rate: product.annualRate,
-          sumInsured: 100_000,
-          scale: days / 365,
-        });
+  const premium = sumPremiums(
+    risks.map((risk) => ({
+      basicPremium: risk.basicPremium,
+      levyPremium: risk.premiumLevy,
+      grossPremium: risk.grossPremium,
+    })),
+  );
   const quotation = newQuotation(ctx, 'general', {
     clientId: null,
     productId: product.id,
@@ -838,7 +972,9 @@ export function generalInstantIssue(
     extra: { policyHolder: body.policyHolder, risks },
   });
   if (body.payment === undefined) {
-    return generalPolicyView(ctx, issueFromQuotation(ctx, quotation, false));
+    const policy = issueFromQuotation(ctx, quotation, false);
+    if (body.reference) policy.reference = body.reference;
+    return generalPolicyView(ctx, policy);
   }
   const paid = payQuotation(ctx, quotation.id, body, origin);
   return { ...paid, id: quotation.id, status: String(paid.status) };

@@ -262,6 +262,8 @@ export interface SandboxContext {
   readonly ids: IdSource;
   readonly levyRate: number;
   readonly payments: PaymentEngine;
+  /** Whether the partner is set up for deferred billing (PayLater); off unless configured. */
+  readonly deferredBilling: boolean;
   /** Products on offer; the standard catalogue where not given. */
   readonly catalogue?: Partial<SandboxCatalogue> | undefined;
 }

@@ -64,7 +64,7 @@ const need = (key: string): string => {
 };
 
 beforeAll(async () => {
-  harness = await startHarness();
+  harness = await startHarness({ deferredBilling: true });
 });
 
 afterAll(async () => {
@@ -390,8 +390,20 @@ describe('sandbox contract: travel, life and general', () => {
         reference: 'travel-instant-2',
       },
     });
-    expect(viaQuotation.status).toBe('Success');
-    expect(viaQuotation.policy?.policyNumber).toMatch(/^TRV-/);
+    expect(viaQuotation).toMatchObject({ status: 'Quoted', policy: null });
+    expect(viaQuotation.grossPremium).toBeGreaterThan(0);
+    const paidQuotation = await call('instantIssueTravelQuotation', {
+      body: {
+        packageId: 202,
+        destination: 'Kenya',
+        startDate: '2026-05-01',
+        beneficiaries: [traveller],
+        reference: 'travel-instant-2',
+        mobileMoneyAccountNumber: '0977123456',
+      },
+    });
+    expect(paidQuotation).toMatchObject({ status: 'Pending', quoteId: viaQuotation.quoteId });
+    await settled('travel-instant-2');
   });
 
   it('quotes, issues and renews life cover', async () => {
@@ -446,6 +458,8 @@ describe('sandbox contract: travel, life and general', () => {
         payment: { mobileMoneyAccountNumber: '0977123451' },
       },
     });
+    // The declined payment must end first: a quotation is never issued around a running payment.
+    await settled('general-instant-1', 'Failed');
     const issued = await call('issueGeneralPolicy', { path: { quoteId: pending.id }, body: {} });
     expect(issued.policyNumber).toMatch(/^GEN-/);
     expect((await call('getPolicies', { query: { PageSize: 50 } })).totalItems).toBeGreaterThan(5);
@@ -561,7 +575,11 @@ describe('sandbox contract: credit life', () => {
     expect(off.removed).toBe(1);
     const claim = await call('intimateCreditLifeClaim', {
       path: { policyId },
-      body: { partnerLoanReference: 'L-1', claimType: 'Death', lossDate: '2026-04-03' },
+      body: {
+        partnerLoanReference: 'L-1',
+        claimType: 'Death',
+        lossDate: harness.clock.now().toISOString(),
+      },
     });
     expect(claim.status).toBe('Intimated');
     expect((await call('getCreditLifeClaim', { path: { claimId: claim.id } })).id).toBe(claim.id);

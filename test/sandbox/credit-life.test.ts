@@ -401,7 +401,7 @@ describe('credit-life claims, purchase and register', () => {
     });
     const claim = await harness.client.call('intimateCreditLifeClaim', {
       path: { policyId },
-      body: { partnerLoanReference: 'C-1', claimType: 'Retrenchment', lossDate: '2026-03-20' },
+      body: { partnerLoanReference: 'C-1', claimType: 'Retrenchment', lossDate: '2026-03-02' },
     });
     expect(claim.status).toBe('Intimated');
     expect(claim.payable).toMatchObject({
@@ -465,5 +465,130 @@ describe('credit-life claims, purchase and register', () => {
     const lines = (await response.text()).trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain('"Banda, Mary"');
+  });
+});
+
+/* Issue 12: the spec's cover rules exactly, each through the real client over HTTP. */
+describe('credit-life cover rules of the spec (issue 12)', () => {
+  /** A policy from 2026-03-02 whose periods 1 (grace ends 05-02) and 2 are owed on 2026-05-10. */
+  async function lapsedWithTwoPeriodsOwed(reference: string) {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow(reference) });
+    harness.clock.set(new Date('2026-05-10T08:00:00.000Z'));
+    const state = await harness.client.call('renewCreditLifePolicy', { path: { policyId } });
+    expect(state).toMatchObject({ status: 'Lapsed', unpaidPeriods: [1, 2] });
+    const batches = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    const renewals = batches.data.filter((batch) => batch.type === 'Renewal');
+    return { policyId, renewals, lapsedFrom: String(state.graceEndsAt) };
+  }
+
+  async function payRenewal(scheduleId: string, reference: string): Promise<void> {
+    const paid = await harness.client.call('payCreditLifeSchedule', {
+      path: { scheduleId },
+      body: { reference, cardDetails: card },
+    });
+    await visit(paid.redirectUrl);
+  }
+
+  async function claimOn(policyId: string, partnerLoanReference: string, lossDate: string) {
+    return raw(harness, 'POST', `/credit-life/policies/${policyId}/claims`, {
+      partnerLoanReference,
+      claimType: 'Death',
+      lossDate,
+    });
+  }
+
+  it('a loss dated inside a lapsed window stays uncovered even after the arrears are later paid', async () => {
+    const { policyId, renewals, lapsedFrom } = await lapsedWithTwoPeriodsOwed('LW-1');
+    for (const [index, renewal] of renewals.entries()) await payRenewal(renewal.id, `lw-${index}`);
+    const claim = await claimOn(policyId, 'LW-1', '2026-05-05');
+    expect(lapsedFrom.slice(0, 10)).toBe('2026-05-02');
+    expect(claim.status).toBe(422);
+    expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
+  });
+
+  it('paying only the oldest of two overdue periods does not make the earlier lapsed window covered', async () => {
+    const { policyId, renewals } = await lapsedWithTwoPeriodsOwed('LW-2');
+    await payRenewal(String(renewals[0]?.id), 'lw-oldest');
+    // Period 2 is still within its grace days, so the policy reads InGrace again...
+    const state = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(state).toMatchObject({ status: 'InGrace', unpaidPeriods: [2] });
+    // ...but the loss of 05-05 fell while cover had lapsed, and arrears are not yet cleared.
+    const claim = await claimOn(policyId, 'LW-2', '2026-05-05');
+    expect(claim.status).toBe(422);
+    expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
+  });
+
+  it('reinstatement runs from the payment date: a loss after the last arrear is paid is covered, one the day before is not', async () => {
+    const { policyId, renewals } = await lapsedWithTwoPeriodsOwed('LW-3');
+    for (const [index, renewal] of renewals.entries()) await payRenewal(renewal.id, `rs-${index}`);
+    harness.clock.set(new Date('2026-05-12T08:00:00.000Z'));
+    const before = await claimOn(policyId, 'LW-3', '2026-05-09T12:00:00.000Z');
+    expect(before.status).toBe(422);
+    const after = await claimOn(policyId, 'LW-3', '2026-05-11T12:00:00.000Z');
+    expect(after.status).toBe(200);
+    expect(after.body.status).toBe('Intimated');
+  });
+
+  it('a claim for a loss inside an unpaid (Pending) prepaid period is refused with the spec error body', async () => {
+    const policyId = await openPolicy(prepaidQuotation);
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('PP-1') });
+    harness.clock.advanceDays(31);
+    const state = await harness.client.call('renewCreditLifePolicy', { path: { policyId } });
+    expect(state.status).toBe('Pending');
+    const claim = await claimOn(policyId, 'PP-1', harness.clock.now().toISOString());
+    expect(claim.status).toBe(422);
+    expect(claim.body).toMatchObject({ status: 422 });
+    expect(claim.body.errors?.lossDate?.[0]).toMatch(/prepaid cover period.*not paid/);
+    // A loss in the first period, funded by the loan batch itself, stays claimable.
+    const covered = await claimOn(policyId, 'PP-1', '2026-03-20');
+    expect(covered.status).toBe(200);
+  });
+
+  it('a claim intimated later than the product’s claimNotificationDays after the loss is refused with a clear error', async () => {
+    const [product] = await harness.client.call('getCreditLifeProducts');
+    const days = Number(product?.claimNotificationDays);
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('CN-1') });
+    harness.clock.set(new Date(Date.parse('2026-03-03T08:00:00.000Z') + (days + 1) * 86_400_000));
+    const late = await claimOn(policyId, 'CN-1', '2026-03-03T08:00:00.000Z');
+    expect(late.status).toBe(422);
+    expect(late.body.errors?.lossDate?.[0]).toBe(
+      `Claims must be intimated within ${days} days of the loss; this loss was ${days + 1} days ago`,
+    );
+  });
+
+  it('buying credit-life cover with a payment that cannot be started keeps the cover and gives the reason in paymentError', async () => {
+    const buy = (payment: Record<string, unknown>) =>
+      harness.client.call('buyCreditLifeCover', {
+        body: {
+          quotationId: ordinaryQuotation,
+          client: {
+            firstName: 'Mutinta',
+            lastName: 'Hamoonga',
+            phoneNumber: '260955000333',
+            email: 'mh@example.com',
+            idNumber: '777777/77/1',
+            idType: 'NRC',
+          },
+          startDate: '2026-03-02',
+          loans: [loanRow('BUY-1')],
+          payment: { reference: `buy-${String(payment.tag)}`, ...payment },
+        },
+      });
+    // Malformed: both mobile money and card.
+    const malformed = await buy({
+      tag: 'both',
+      mobileMoneyAccountNumber: '0977123456',
+      cardDetails: card,
+    });
+    expect(malformed.policy.status).toBe('Active');
+    expect(malformed.batch?.loans?.[0]?.status).toBe('Active');
+    expect(malformed.payment ?? null).toBeNull();
+    expect(malformed.paymentError).toMatch(/mobile money or card/);
+    // Refused by the gateway: not a Zambian mobile number.
+    const refused = await buy({ tag: 'bad-number', mobileMoneyAccountNumber: '12345' });
+    expect(refused.policy.status).toBe('Active');
+    expect(refused.paymentError).toMatch(/Zambian mobile number/);
   });
 });

@@ -85,9 +85,15 @@ describe('group-life enrolment', () => {
   });
 
   it('a group-life batch returned Pending is not approved, and its members are not covered', async () => {
+    // A member outside the policy's age table (76 on the enrolment date) holds the batch back.
     const batch = await harness.client.call('enrolGroupLifeBatch', {
       path: { policyId },
-      body: { members: [memberRow('400001/10/1', 400_000)] },
+      body: {
+        members: [
+          memberRow('400001/10/1'),
+          { ...memberRow('400002/10/1'), dateOfBirth: '1950-01-01' },
+        ],
+      },
     });
     expect(batch.status).toBe('Pending');
     const member = await harness.client.call('getCoveredMemberByNrc', {
@@ -222,5 +228,45 @@ describe('group funeral', () => {
     );
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ status: 404, errors: {} });
+  });
+});
+
+/* Issue 12: errors rule 7 exactly, through the real client over HTTP. */
+describe('group-life free cover limit (issue 12)', () => {
+  it('only the cover above the free-cover limit awaits underwriting: the member over the limit is on risk up to the limit, members under it are covered at once', async () => {
+    const batch = await harness.client.call('enrolGroupLifeBatch', {
+      path: { policyId },
+      // Sums assured: 3 × 60 000 = 180 000 (under the 500 000 limit) and 3 × 400 000 = 1 200 000.
+      body: { members: [memberRow('510001/10/1'), memberRow('510002/10/1', 400_000)] },
+    });
+    expect(batch.status).toBe('Approved');
+    // Premium on the cover on risk: (180 000 + 500 000) × 1.5‰ = 1 020, plus the 5% levy.
+    expect(batch).toMatchObject({ netPremium: 1020, grossPremium: 1071 });
+    const under = await harness.client.call('getCoveredMemberByNrc', {
+      path: { policyId },
+      query: { nrcNumber: '510001/10/1' },
+    });
+    expect(under).toMatchObject({
+      status: 'Active',
+      coveredAmount: 180_000,
+      freeCoverExcess: 0,
+      underwriting: 'NotRequired',
+    });
+    const over = await harness.client.call('getCoveredMemberByNrc', {
+      path: { policyId },
+      query: { nrcNumber: '510002/10/1' },
+    });
+    expect(over).toMatchObject({
+      status: 'Active',
+      sumAssured: 1_200_000,
+      coveredAmount: 500_000,
+      freeCoverExcess: 700_000,
+      underwriting: 'Pending',
+    });
+    const claim = await harness.client.call('intimateGroupLifeClaim', {
+      path: { policyId },
+      body: { nrcNumber: '510002/10/1', lossDate: '2026-03-02' },
+    });
+    expect(claim.payable).toMatchObject({ totalPayable: 500_000, awaitingUnderwriting: 700_000 });
   });
 });

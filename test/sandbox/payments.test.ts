@@ -152,7 +152,7 @@ describe('mobile-money payments', () => {
       reference: 'mm-second',
       payment: { mobileMoneyAccountNumber: '0977123456' },
     });
-    expect(again.status).toBe(422);
+    expect(again.status).toBe(409);
     expect(harness.sandbox.payments.get('mm-second')).toBeUndefined();
   });
 });
@@ -205,7 +205,7 @@ describe('callback delivery', () => {
 
 describe('card, PayLater and External', () => {
   beforeEach(async () => {
-    await startWith();
+    await startWith([], { deferredBilling: true });
   });
 
   it('a card payment returns a redirectUrl to a 3-D Secure page that completes the payment when visited', async () => {
@@ -227,7 +227,7 @@ describe('card, PayLater and External', () => {
     expect(harness.sandbox.state.quotations.get(quoteId)?.status).toBe('Issued');
   });
 
-  it('PayLater (payment omitted) and External issue the policy at once', async () => {
+  it('with deferred billing, PayLater (payment omitted) and External issue the policy at once', async () => {
     const later = await harness.client.call('payQuotation', {
       path: { quoteId: await motorQuote() },
       body: { reference: 'later-1' },
@@ -239,5 +239,110 @@ describe('card, PayLater and External', () => {
     });
     expect(external.status).toBe('Success');
     expect(harness.sandbox.state.policies.size).toBe(2);
+  });
+});
+
+/* Issue 12: PayLater and one payment per quotation, through the real client over HTTP. */
+describe('PayLater only with deferred billing (issue 12)', () => {
+  async function motorPolicy(): Promise<string> {
+    const quoteId = await motorQuote();
+    await harness.client.call('payQuotation', {
+      path: { quoteId },
+      body: { reference: 'bought', payment: { mobileMoneyAccountNumber: '0977123456' } },
+    });
+    harness.sandbox.payments.settleNow('bought');
+    const { policyId } = await harness.client.call('getTransaction', {
+      path: { reference: 'bought' },
+    });
+    return String(policyId);
+  }
+
+  it('by default, omitting payment or sending payment {} on pay, issue-and-pay, renew-and-pay and extend-and-pay gets 422', async () => {
+    await startWith();
+    const quoteId = await motorQuote();
+    const policyId = await motorPolicy();
+    const attempts = [
+      raw(harness, 'POST', `/payments/${quoteId}/pay`, { reference: 'pl-omitted' }),
+      raw(harness, 'POST', `/payments/${quoteId}/pay`, { reference: 'pl-empty', payment: {} }),
+      raw(harness, 'POST', '/policies/motor/instant/issue/pay', {
+        productId: 101,
+        duration: 1,
+        currency: 'ZMW',
+        startDate: '2026-03-02',
+        policyHolder: {},
+        risks: [{ motorRiskCategoryId: 'mrc_private', registrationNumber: 'BCE 2210' }],
+        reference: 'pl-instant',
+        payment: {},
+      }),
+      raw(harness, 'POST', `/policies/motor/${policyId}/renew/pay`, {
+        reference: 'pl-renew',
+        payment: {},
+      }),
+      raw(harness, 'POST', `/policies/motor/${policyId}/extend/pay`, {
+        reference: 'pl-extend',
+        endDate: '2026-12-31',
+        payment: {},
+      }),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect(response.status).toBe(422);
+      expect(response.body.errors?.payment?.[0]).toMatch(/deferred billing/);
+    }
+    for (const reference of ['pl-omitted', 'pl-empty', 'pl-instant', 'pl-renew', 'pl-extend']) {
+      expect(harness.sandbox.payments.get(reference)).toBeUndefined();
+    }
+    const policy = await harness.client.call('getMotorPolicy', { path: { policyId } });
+    expect(policy.endDate).toBe('2026-06-01');
+  });
+
+  it('with the deferred-billing option, PayLater issues the policy unpaid-for at once', async () => {
+    await startWith([], { deferredBilling: true });
+    const later = await harness.client.call('payQuotation', {
+      path: { quoteId: await motorQuote() },
+      body: { reference: 'pl-on', payment: {} },
+    });
+    expect(later.status).toBe('Success');
+    expect(later.policy).toMatchObject({ status: 'Active' });
+  });
+});
+
+describe('one payment per quotation at a time (issue 12)', () => {
+  beforeEach(async () => {
+    // Payments settle only when the test says so, so "still Pending" is a fact, not a race.
+    await startWith([], { settleDelayMs: 600_000 });
+  });
+
+  it('a Pending payment refuses another reference (409), the same reference returns the existing transaction, and after a Failed payment a new reference may pay', async () => {
+    const quoteId = await motorQuote();
+    const pay = (reference: string, msisdn: string) =>
+      raw(harness, 'POST', `/payments/${quoteId}/pay`, {
+        reference,
+        payment: { mobileMoneyAccountNumber: msisdn },
+      });
+    const declined = await pay('attempt-1', '0971000001');
+    expect(declined.status).toBe(200);
+    const second = await pay('attempt-2', '0977123456');
+    expect(second.status).toBe(409);
+    expect(second.body.errors?.reference?.[0]).toMatch(/attempt-1/);
+    const repeat = await pay('attempt-1', '0971000001');
+    expect(repeat.body.txnId).toBe(declined.body.txnId);
+    harness.sandbox.payments.settleNow('attempt-1');
+    await finalStatus('attempt-1', 'Failed');
+    const retry = await pay('attempt-2', '0977123456');
+    expect(retry.status).toBe(200);
+    harness.sandbox.payments.settleNow('attempt-2');
+    await finalStatus('attempt-2', 'Success');
+    const third = await pay('attempt-3', '0977123456');
+    expect(third.status).toBe(409);
+    expect(third.body.message).toMatch(/already paid/);
+  });
+
+  it('a reference already used for another quotation is refused (409) instead of answering with that other payment', async () => {
+    const first = await motorQuote();
+    const second = await motorQuote();
+    const body = { reference: 'shared-ref', payment: { mobileMoneyAccountNumber: '0977123456' } };
+    expect((await raw(harness, 'POST', `/payments/${first}/pay`, body)).status).toBe(200);
+    const reused = await raw(harness, 'POST', `/payments/${second}/pay`, body);
+    expect(reused.status).toBe(409);
   });
 });

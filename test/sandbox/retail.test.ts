@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
-import { type Harness, raw, startHarness } from './sandbox-harness.js';
+import { type Harness, raw, readAll, startHarness } from './sandbox-harness.js';
 
 /* Retail quotations and the product catalogue a sandbox offers. */
 
@@ -85,5 +85,163 @@ describe('the catalogue', () => {
     expect(page.data).toEqual([]);
     const response = await raw(harness, 'GET', '/products/travel/201');
     expect(response.status).toBe(404);
+  });
+});
+
+/* Issue 12: the spec's retail rules exactly, each through the real client over HTTP. */
+describe('retail rules of the spec (issue 12)', () => {
+  async function buyMotor(reference: string): Promise<string> {
+    const { clientId, vehicleId } = await holderAndVehicle(SEED.vehicle.registrationNumber);
+    const quotation = await harness.client.call('createMotorQuotation', {
+      body: { ...thirdParty, clientId, risks: [{ vehicleId }] },
+    });
+    await harness.client.call('payQuotation', {
+      path: { quoteId: quotation.id },
+      body: { reference, payment: { mobileMoneyAccountNumber: '0977123456' } },
+    });
+    harness.sandbox.payments.settleNow(reference);
+    const details = await harness.client.call('getTransaction', { path: { reference } });
+    return String(details.policyId);
+  }
+
+  const traveller = { firstName: 'Natasha', lastName: 'Phiri' };
+  const trip = { packageId: 202, destination: 'Kenya', startDate: '2026-05-01' };
+
+  it('policy by registration returns the newest active policy of the plate: of two motor policies bought for one plate, the second', async () => {
+    harness = await startHarness();
+    const first = await buyMotor('plate-first');
+    const second = await buyMotor('plate-second');
+    expect(second).not.toBe(first);
+    const byPlate = await harness.client.call('getMotorPolicyByRegistration', {
+      query: { registrationNumber: SEED.vehicle.registrationNumber },
+    });
+    expect(byPlate.map((policy) => policy.id)).toEqual([second]);
+  });
+
+  it('the travel quotation route gives the premium before payment, and the same reference then pays that quotation', async () => {
+    harness = await startHarness();
+    const quoted = await harness.client.call('instantIssueTravelQuotation', {
+      body: { ...trip, beneficiaries: [traveller], reference: 'trip-1' },
+    });
+    expect(quoted).toMatchObject({ status: 'Quoted', policy: null });
+    expect(quoted.grossPremium).toBeGreaterThan(0);
+    expect(harness.sandbox.payments.get('trip-1')).toBeUndefined();
+    const paid = await harness.client.call('instantIssueTravelQuotation', {
+      body: {
+        ...trip,
+        beneficiaries: [traveller],
+        reference: 'trip-1',
+        mobileMoneyAccountNumber: '0977123456',
+      },
+    });
+    expect(paid).toMatchObject({ status: 'Pending', quoteId: quoted.quoteId });
+    const status = await harness.client.call('getTransactionStatus', {
+      path: { reference: 'trip-1' },
+    });
+    expect(status.amount).toBe(quoted.grossPremium);
+  });
+
+  it('the travel certificate speaks of the trip (destination, travellers), not of road use', async () => {
+    harness = await startHarness();
+    await harness.client.call('instantIssueTravelPolicy', {
+      body: {
+        ...trip,
+        beneficiaries: [traveller],
+        reference: 'trip-cert',
+        mobileMoneyAccountNumber: '0977123456',
+      },
+    });
+    harness.sandbox.payments.settleNow('trip-cert');
+    const { policyId } = await harness.client.call('getTransaction', {
+      path: { reference: 'trip-cert' },
+    });
+    const pdf = await readAll(
+      await harness.client.download('getTravelPolicyCertificate', {
+        path: { policyId: String(policyId) },
+      }),
+    );
+    const text = pdf.toString('latin1');
+    expect(text).toContain('Destination: Kenya');
+    expect(text).toContain('Traveller: Natasha Phiri');
+    expect(text).not.toMatch(/ROAD USE/i);
+  });
+
+  it('issuing from a quotation without payment is PayLater, refused unless the partner is set up for deferred billing', async () => {
+    harness = await startHarness();
+    const { clientId, vehicleId } = await holderAndVehicle(SEED.vehicle.registrationNumber);
+    const quotation = await harness.client.call('createMotorQuotation', {
+      body: { ...thirdParty, clientId, risks: [{ vehicleId }] },
+    });
+    const refused = await raw(harness, 'POST', `/policies/motor/${quotation.id}/issue`, {});
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(/deferred billing/);
+  });
+
+  it('issuing from a quotation honours its reference: the same reference returns the same policy, and no other quotation may reuse it', async () => {
+    harness = await startHarness({ deferredBilling: true });
+    const { clientId, vehicleId } = await holderAndVehicle(SEED.vehicle.registrationNumber);
+    const quote = () =>
+      harness.client.call('createMotorQuotation', {
+        body: { ...thirdParty, clientId, risks: [{ vehicleId }] },
+      });
+    const first = await quote();
+    const issued = await harness.client.call('issueMotorPolicy', {
+      path: { quoteId: first.id },
+      body: { reference: 'issue-ref-1' },
+    });
+    expect(issued).toMatchObject({ reference: 'issue-ref-1', premiumStatus: 'Unpaid' });
+    const again = await harness.client.call('issueMotorPolicy', {
+      path: { quoteId: first.id },
+      body: { reference: 'issue-ref-1' },
+    });
+    expect(again.id).toBe(issued.id);
+    const other = await quote();
+    const reused = await raw(harness, 'POST', `/policies/motor/${other.id}/issue`, {
+      reference: 'issue-ref-1',
+    });
+    expect(reused.status).toBe(409);
+  });
+
+  it('general instant issue refuses a risk without a sum insured instead of assuming one', async () => {
+    harness = await startHarness();
+    const response = await raw(harness, 'POST', '/policies/instant/issue', {
+      productId: 401,
+      startDate: '2026-03-02',
+      endDate: '2027-03-01',
+      policyHolder: { clientType: 'Individual', name: 'Natasha Phiri' },
+      risks: [{ description: 'House contents' }],
+      reference: 'gen-no-sum',
+      payment: { mobileMoneyAccountNumber: '0977123456' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveProperty(['risks.0.sumInsured']);
+    expect(harness.sandbox.payments.get('gen-no-sum')).toBeUndefined();
+  });
+
+  it('a farmer premium payment is receipted on the client once collected, and an unknown farm is refused', async () => {
+    harness = await startHarness();
+    const corporates = await harness.client.call('getCorporates', {});
+    const clientId = String(corporates.data[0]?.id);
+    await harness.client.call('payFarmerPremium', {
+      body: {
+        reference: 'farmer-1',
+        clientId,
+        amount: 250,
+        payment: { mobileMoneyAccountNumber: '0977123456' },
+      },
+    });
+    harness.sandbox.payments.settleNow('farmer-1');
+    const client = await harness.client.call('getCorporate', { path: { id: clientId } });
+    expect(client.premiumReceipts).toEqual([
+      expect.objectContaining({ reference: 'farmer-1', amount: 250, currency: 'ZMW' }),
+    ]);
+    const unknownFarm = await raw(harness, 'POST', '/payments/farmers/pay', {
+      reference: 'farmer-2',
+      clientId,
+      farmId: 'farm-nowhere',
+      amount: 250,
+      payment: { mobileMoneyAccountNumber: '0977123456' },
+    });
+    expect(unknownFarm.status).toBe(404);
   });
 });

@@ -85,18 +85,24 @@ describe('auth and errors', () => {
   });
 
   it('a broken rule gets 422: no receipt for a policy whose premium was never paid', async () => {
-    const issued = await raw(harness, 'POST', '/policies/motor/instant/issue', {
-      productId: 101,
-      duration: 1,
-      currency: 'ZMW',
-      startDate: '2026-03-02',
-      policyHolder: {},
-      risks: [{ motorRiskCategoryId: 'mrc_private' }],
-    });
-    const policyId = String((issued.body.policy as { id: string }).id);
-    const receipt = await raw(harness, 'GET', `/policies/motor/${policyId}/documents/receipt`);
-    expect(receipt.status).toBe(422);
-    expect(receipt.body.message).toMatch(/No premium/);
+    // Issuing without payment is PayLater, open only to a partner set up for deferred billing.
+    const billed = await startHarness({ deferredBilling: true });
+    try {
+      const issued = await raw(billed, 'POST', '/policies/motor/instant/issue', {
+        productId: 101,
+        duration: 1,
+        currency: 'ZMW',
+        startDate: '2026-03-02',
+        policyHolder: {},
+        risks: [{ motorRiskCategoryId: 'mrc_private' }],
+      });
+      const policyId = String((issued.body.policy as { id: string }).id);
+      const receipt = await raw(billed, 'GET', `/policies/motor/${policyId}/documents/receipt`);
+      expect(receipt.status).toBe(422);
+      expect(receipt.body.message).toMatch(/No premium/);
+    } finally {
+      await billed.close();
+    }
   });
 
   it('levy and premiums follow the configured levy rate', async () => {
