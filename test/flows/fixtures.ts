@@ -13,6 +13,17 @@ import type { Reply } from '../../src/conversation/reply.js';
 import type { FlowSnapshot } from './harness.js';
 import { syncActor } from './harness.js';
 
+/**
+ * A date `days` before today, as the API takes it (`YYYY-MM-DD`) and as a user types it
+ * (`DD/MM/YYYY`): claims must be intimated within the product's notification window, so loss
+ * dates follow the clock instead of going stale.
+ */
+export function daysAgo(days: number): { iso: string; typed: string } {
+  const iso = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const [year, month, day] = iso.split('-');
+  return { iso, typed: `${day}/${month}/${year}` };
+}
+
 // Synchronous stand-ins for the API actors, in "worlds": each world is one consistent insurer
 // (vehicle known or not, payment pending or paid...). Walking every world reaches every state.
 
@@ -329,7 +340,7 @@ export const TEXTS: Record<string, string[]> = {
   'claim.ask.loanId': ['L1', '!!'],
   'claim.ask.partnerLoanReference': ['KL-1', '!!'],
   'claim.ask.memberId': ['M1', '!!'],
-  'claim.askDate.credit-life': ['10/01/2025', '2099-01-15'],
+  'claim.askDate.credit-life': [daysAgo(5).typed, '2099-01-15'],
   'claim.askDate.group-life': ['10/01/2025', '2099-01-15'],
   'claim.askDetails': ['Accident on the road', '!!'],
   'staff.desk': [

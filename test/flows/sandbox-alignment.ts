@@ -4,7 +4,7 @@ import { today } from '../../flows/support.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
-import { type Impl, worldMachine } from './fixtures.js';
+import { daysAgo, type Impl, worldMachine } from './fixtures.js';
 import type { FlowSnapshot } from './harness.js';
 import { type SandboxWorld, type SandboxWorldOptions, startSandboxWorld } from './sandbox-world.js';
 
@@ -177,7 +177,7 @@ async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared
   if (setup.claims ?? true) {
     const claim = await client.call('intimateCreditLifeClaim', {
       path: { policyId: credit.id },
-      body: { partnerLoanReference: CLAIMED_LOAN, claimType: 'Death', lossDate: '2025-03-01' },
+      body: { partnerLoanReference: CLAIMED_LOAN, claimType: 'Death', lossDate: daysAgo(3).iso },
     });
     await client.call('intimateGroupLifeClaim', {
       path: { policyId: group.id },
@@ -342,7 +342,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       by: 'partnerLoanReference',
       subject: CLAIM_LOAN,
       claimType: 'death',
-      eventDate: '2025-01-10',
+      eventDate: daysAgo(5).iso,
       details: 'Accident on the road',
     },
   );

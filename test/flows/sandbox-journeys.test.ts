@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
+import { daysAgo } from './fixtures.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
@@ -56,11 +57,13 @@ describe('motor cover against the sandbox insurer', () => {
 async function openCover(nrcNumber: string) {
   const { client } = world;
   const start = '2025-01-01';
+  // Recent enough that the loan's cover has not lapsed and a recent loss is in the claim window.
+  const creditStart = daysAgo(20).iso;
   const creditQuote = (await client.call('getCreditLifeQuotations')).find(
     (q) => q.status === 'Approved',
   );
   const credit = await client.call('createCreditLifePolicy', {
-    body: { quotationId: String(creditQuote?.id ?? ''), startDate: start },
+    body: { quotationId: String(creditQuote?.id ?? ''), startDate: creditStart },
   });
   const creditPolicyId = String(credit.id);
   await client.call('placeSingleLoan', {
@@ -70,7 +73,7 @@ async function openCover(nrcNumber: string) {
       nrcNumber,
       dateOfBirth: '1985-04-12',
       amount: 15000,
-      startDate: start,
+      startDate: creditStart,
       endDate: '2027-12-31',
       partnerLoanReference: 'KL-JOURNEY-1',
     },
@@ -109,7 +112,7 @@ describe('claims and cover against the sandbox insurer', () => {
       choose('partnerLoanReference'),
       type('KL-JOURNEY-1'),
       choose('death'),
-      type('10/01/2025'),
+      type(daysAgo(10).typed),
       type('Road accident'),
       choose('submit'),
     ]);
