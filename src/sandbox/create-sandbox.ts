@@ -11,6 +11,7 @@ import {
 import type { Logger } from '../log/index.js';
 import type { SandboxCatalogue } from './catalogue.js';
 import { type Clock, systemClock } from './clock.js';
+import { seedDemoBook } from './demo-book.js';
 import { createHandlers, type HandlerInput } from './handlers.js';
 import { createIdSource } from './ids.js';
 import { createPaymentEngine, type PaymentEngine } from './payment-engine.js';
@@ -43,7 +44,7 @@ export interface SandboxOptions {
   /** The partner profile's `paymentCallbackUrl`; settable later with setPaymentCallbackUrl. */
   readonly callbackUrl?: string;
   readonly logger?: Logger;
-  /** Start with the deterministic seed data; default true. */
+  /** Start with the deterministic seed data and the demo book (DEMO_BOOK); default true. */
   readonly seed?: boolean;
   /**
    * Mobile-money payments settle within the request that starts them, as an insurer answering
@@ -163,7 +164,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     deferredBilling: options.deferredBilling ?? false,
     catalogue: options.catalogue,
   };
-  if (options.seed ?? true) seedState(ctx);
+  if (options.seed ?? true) {
+    seedState(ctx);
+    seedDemoBook(ctx);
+  }
   const smsOutbox = createSmsOutbox(() => clock.now());
   const handlers = createHandlers(ctx);
 

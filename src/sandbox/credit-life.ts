@@ -500,6 +500,19 @@ export function placeLoans(
   return batchView(ctx, placeRows(ctx, policy, rows, 'New', true));
 }
 
+/**
+ * Places a batch on a prepaid policy without starting its payment: Pending, off risk, its premium
+ * outstanding until the schedule is paid (how the demo book shows a loan awaiting its premium).
+ */
+export function placeLoansAwaitingPremium(
+  ctx: SandboxContext,
+  policyId: string,
+  rows: readonly LoanRowInput[],
+): CreditLifeBatchRecord {
+  const policy = getCreditLifePolicyRecord(ctx, policyId);
+  return placeRows(ctx, policy, rows, 'New', false);
+}
+
 /** Single-loan placement: a one-row Addition batch, returned unwrapped. */
 export function placeSingleLoan(ctx: SandboxContext, policyId: string, row: LoanRowInput): Json {
   const policy = getCreditLifePolicyRecord(ctx, policyId);

@@ -20,6 +20,8 @@ export {
   type Sandbox,
   type SandboxOptions,
 } from './create-sandbox.js';
+// The demo book seeded at every start, for the README, tests and newcomers
+export { DEMO_BOOK, type DemoPerson } from './demo-book.js';
 export type {
   CallbackAttempt,
   PaymentEngine,

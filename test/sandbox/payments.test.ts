@@ -12,6 +12,8 @@ import {
 
 let harness: Harness;
 let listener: CallbackListener;
+/** Motor policies the demo book starts with (one insured car, one near renewal). */
+const DEMO_POLICIES = 2;
 
 async function startWith(answers: number[] = [], options = {}): Promise<void> {
   listener = await startCallbackListener(answers);
@@ -108,7 +110,7 @@ describe('mobile-money payments', () => {
     expect(details.policyId ?? null).toBeNull();
     expect(details.message).toMatch(/declined/);
     expect(harness.sandbox.state.quotations.get(quoteId)?.policyId).toBeNull();
-    expect(harness.sandbox.state.policies.size).toBe(0);
+    expect(harness.sandbox.state.policies.size).toBe(DEMO_POLICIES);
     await vi.waitFor(() => expect(listener.received).toHaveLength(1), {
       timeout: 5000,
       interval: 20,
@@ -174,7 +176,7 @@ describe('payment expiry', () => {
       path: { reference: 'mm-silent' },
     });
     expect(details.message).toMatch(/expired/);
-    expect(harness.sandbox.state.policies.size).toBe(0);
+    expect(harness.sandbox.state.policies.size).toBe(DEMO_POLICIES);
   });
 });
 
@@ -238,7 +240,7 @@ describe('card, PayLater and External', () => {
       body: { reference: 'external-1', payment: { method: 'External' } },
     });
     expect(external.status).toBe('Success');
-    expect(harness.sandbox.state.policies.size).toBe(2);
+    expect(harness.sandbox.state.policies.size).toBe(DEMO_POLICIES + 2);
   });
 });
 
