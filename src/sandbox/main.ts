@@ -1,5 +1,5 @@
 import { createLogger } from '../log/index.js';
-import { createSandbox, SANDBOX_TEST_MSISDNS, SEED } from './index.js';
+import { createSandbox, DEMO_BOOK, SANDBOX_TEST_MSISDNS } from './index.js';
 
 /*
  * `npm run sandbox`: the sandbox insurer on its own. Port from SANDBOX_PORT (default 4010), API key
@@ -27,12 +27,13 @@ function flagFromEnv(name: string): boolean {
 
 async function main(): Promise<void> {
   const port = numberFromEnv('SANDBOX_PORT', 4010);
+  const deferredBilling = flagFromEnv('SANDBOX_DEFERRED_BILLING');
   const sandbox = createSandbox({
     ...(process.env.SANDBOX_API_KEY ? { apiKey: process.env.SANDBOX_API_KEY } : {}),
     ...(process.env.SANDBOX_CALLBACK_URL ? { callbackUrl: process.env.SANDBOX_CALLBACK_URL } : {}),
     levyRate: numberFromEnv('SANDBOX_LEVY_RATE', 0.05),
     settleDelayMs: numberFromEnv('SANDBOX_SETTLE_DELAY_MS', 3000),
-    deferredBilling: flagFromEnv('SANDBOX_DEFERRED_BILLING'),
+    deferredBilling,
     logger,
   });
   const { url, origin } = await sandbox.listen(port, process.env.SANDBOX_HOST ?? '127.0.0.1');
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     `  PARTNER_API_URL=${url}`,
     `  PARTNER_API_KEY=${sandbox.apiKey}`,
     `  SMS (Africa's Talking style): POST ${origin}/version1/messaging, outbox ${origin}/sandbox/sms-outbox`,
-    `  Seeded vehicle ${SEED.vehicle.registrationNumber}; funeral principal NRC ${SEED.funeralPrincipalNrc}`,
+    `  Demo book (README "Demo data"): insured ${DEMO_BOOK.motor.insured.registrationNumber}, renewal due ${DEMO_BOOK.motor.renewal.registrationNumber}, new car ${DEMO_BOOK.motor.newPlate}; funeral principal NRC ${DEMO_BOOK.funeral.principal.nrcNumber}`,
+    `  Deferred billing (PayLater): ${deferredBilling ? 'on' : 'off'}`,
     '  Test MSISDNs (mobile money; the last digit decides):',
     ...SANDBOX_TEST_MSISDNS.map(
       (entry) =>

@@ -181,3 +181,51 @@ describe('the demo book', () => {
     });
   });
 });
+
+describe("the README's demo-data table", () => {
+  it('names every plate, person, phone, policy, loan and claim of DEMO_BOOK', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Demo data'), readme.indexOf('## Layout'));
+    expect(readme.indexOf('## Try it in one minute')).toBeLessThan(readme.indexOf('## Demo data'));
+    const { motor, funeral, groupLife, creditLife, claims } = DEMO_BOOK;
+    const people = [
+      motor.holder,
+      funeral.principal,
+      groupLife.member,
+      groupLife.deceased,
+      creditLife.borrower,
+    ];
+    const named = [
+      ...DEMO_BOOK.testNumbers.map((entry) => `0${entry.example.slice(3)}`),
+      ...people.flatMap((who) => [
+        `${who.firstName} ${who.lastName}`,
+        who.nrcNumber,
+        `0${who.phoneNumber.slice(3)}`,
+      ]),
+      motor.insured.registrationNumber,
+      motor.insured.policyNumber,
+      motor.insured.policyId,
+      motor.renewal.registrationNumber,
+      motor.renewal.policyNumber,
+      `ends in ${motor.renewal.endsInDays} days`,
+      motor.newPlate,
+      funeral.policyNumber,
+      groupLife.policyId,
+      groupLife.policyNumber,
+      ...[creditLife.payroll, creditLife.prepaid, creditLife.inGrace].flatMap((policy) => [
+        policy.policyId,
+        policy.policyNumber,
+      ]),
+      creditLife.payroll.activeLoan.reference,
+      creditLife.payroll.closedLoan.reference,
+      creditLife.prepaid.pendingLoan.reference,
+      creditLife.inGrace.loan.reference,
+      claims.intimated.id,
+      claims.intimated.claimNumber,
+      claims.documented.id,
+      claims.documented.claimNumber,
+    ];
+    expect(named.filter((text) => !section.includes(text))).toEqual([]);
+  });
+});
