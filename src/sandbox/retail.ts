@@ -435,7 +435,7 @@ export function payQuotation(
 function assertDeferredBilling(ctx: SandboxContext, what: string): void {
   if (!ctx.deferredBilling) {
     throw ruleBroken(
-      `${what} without payment is PayLater, which needs a partner set up for deferred billing; pay for the quotation instead`,
+      `${what} without payment is PayLater, which needs a partner set up for deferred billing; use the operation that pays instead`,
       'payment',
     );
   }
@@ -618,24 +618,26 @@ function applyPeriod(
   policy.updatedAt = ctx.clock.now().toISOString();
 }
 
-/** Renews a policy without payment (PayLater). */
+/** Renews a policy without payment (PayLater, so deferred billing only). */
 export function renewPolicy(
   ctx: SandboxContext,
   policy: PolicyRecord,
   body: { startDate?: string | undefined; endDate?: string | undefined },
 ): Json {
+  assertDeferredBilling(ctx, 'Renewing a policy');
   const quote = renewalQuote(ctx, policy, body);
   applyPeriod(ctx, policy, quote, true);
   policy.premiumStatus = 'Unpaid';
   return policyView(ctx, policy);
 }
 
-/** Extends a policy to a new end date without payment. */
+/** Extends a policy to a new end date without payment (PayLater, so deferred billing only). */
 export function extendPolicy(
   ctx: SandboxContext,
   policy: PolicyRecord,
   endDate: string | undefined,
 ): Json {
+  assertDeferredBilling(ctx, 'Extending a policy');
   const quote = extensionQuote(ctx, policy, endDate);
   applyPeriod(ctx, policy, quote, false);
   return policyView(ctx, policy);

@@ -297,6 +297,21 @@ describe('PayLater only with deferred billing (issue 12)', () => {
     expect(policy.endDate).toBe('2026-06-01');
   });
 
+  it('by default, renewing or extending a policy without payment is refused as PayLater (422)', async () => {
+    await startWith();
+    const policyId = await motorPolicy();
+    const renewed = await raw(harness, 'POST', `/policies/motor/${policyId}/renew`, {});
+    const extended = await raw(harness, 'POST', `/policies/motor/${policyId}/extend`, {
+      endDate: '2026-12-31',
+    });
+    for (const response of [renewed, extended]) {
+      expect(response.status).toBe(422);
+      expect(response.body.message).toMatch(/deferred billing/);
+    }
+    const policy = await harness.client.call('getMotorPolicy', { path: { policyId } });
+    expect(policy).toMatchObject({ endDate: '2026-06-01', premiumStatus: 'Paid' });
+  });
+
   it('with the deferred-billing option, PayLater issues the policy unpaid-for at once', async () => {
     await startWith([], { deferredBilling: true });
     const later = await harness.client.call('payQuotation', {
