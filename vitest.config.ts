@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Starts a throwaway redis-server when nothing answers at REDIS_URL.
-    globalSetup: ['test/support/global-redis.ts'],
+    // A throwaway redis-server when nothing answers at REDIS_URL; one local Redis Cluster for the
+    // run, for the tests parameterised over Redis modes.
+    globalSetup: ['test/support/global-redis.ts', 'test/redis/global-setup.ts'],
     // Suites share one Redis server and a 2-core machine; each test uses its own key prefix.
     testTimeout: 30_000,
     hookTimeout: 30_000,

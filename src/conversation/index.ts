@@ -26,6 +26,7 @@ export {
   PaymentGuardError,
   type PaymentGuardErrorCode,
   type PaymentGuardOptions,
+  paymentGuardKey,
   paymentReference,
 } from './payment-guard.js';
 export { Attachment, Choice, InputKind, MessageParams, Prompt } from './prompt.js';

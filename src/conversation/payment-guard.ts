@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RedisConnection } from '../session/index.js';
+import { hashTag, type RedisConnection } from '../redis/index.js';
 
 /** Why a guarded payment start could not give an answer. */
 export type PaymentGuardErrorCode = 'timeout' | 'corrupt' | 'backend_failed';
@@ -30,6 +30,14 @@ export class PaymentGuardError extends Error {
 export function paymentReference(quoteId: string): string {
   const digest = createHash('sha256').update(`insurechat:pay:${quoteId}`).digest('hex');
   return `IC${digest.slice(0, 20).toUpperCase()}`;
+}
+
+/**
+ * The Redis key that guards the start of a quotation's payment. The quotation is a hash tag so
+ * the key's slot on a Cluster follows the quotation alone.
+ */
+export function paymentGuardKey(keyPrefix: string, quoteId: string): string {
+  return `${keyPrefix}pay:${hashTag(quoteId)}`;
 }
 
 /** Starts each quotation's payment at most once and hands every duplicate the same result. */
@@ -134,7 +142,7 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
   const local = new Map<string, Promise<T>>();
 
   const run = async (quoteId: string, start: () => Promise<T>): Promise<T> => {
-    const key = `${prefix}pay:${quoteId}`;
+    const key = paymentGuardKey(prefix, quoteId);
     const giveUpAt = Date.now() + waitMs;
     let delayMs = 5;
     for (;;) {

@@ -1,16 +1,19 @@
 import { type JobType, Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../log/index.js';
+import { duplicateForBlocking, type RedisConnection } from '../redis/index.js';
 import type { PaymentScheduler, PaymentSchedulerHooks } from './payment-scheduler.js';
 import { until } from './payment-scheduler.js';
 
 /** Settings of {@link createBullPaymentScheduler}. */
 export interface BullPaymentSchedulerOptions {
   /** Shared connection of the queue; the worker gets its own duplicate. */
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   /** BullMQ queue name (no `:`). */
   readonly name: string;
-  /** BullMQ key prefix. */
+  /**
+   * BullMQ key prefix. On a Redis Cluster it must be a hash tag (`{insurechat:bull}`, see
+   * {@link paymentQueuePrefix}): BullMQ's scripts touch several keys of a queue at once.
+   */
   readonly prefix: string;
   /** How long failed jobs are kept for inspection. */
   readonly ttlSeconds: number;
@@ -35,11 +38,12 @@ export function createBullPaymentScheduler(
   queue.on('error', (err) => log.error({ err }, 'payment queue error'));
 
   let worker: Worker | undefined;
-  let workerConnection: Redis | undefined;
+  let workerConnection: RedisConnection | undefined;
   const handler = hooks.handler;
   if (handler) {
     // BullMQ's blocking connection must not give up on commands; the shared one keeps its limits.
-    workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
+    const blocking = duplicateForBlocking(redis);
+    workerConnection = blocking;
     worker = new Worker(
       name,
       (job) =>
@@ -50,7 +54,7 @@ export function createBullPaymentScheduler(
           attempts: job.opts.attempts ?? 1,
           updateData: (data) => job.updateData(data),
         }),
-      { connection: workerConnection, prefix, concurrency: hooks.concurrency },
+      { connection: blocking, prefix, concurrency: hooks.concurrency },
     );
     worker.on('error', (err) => log.error({ err }, 'payment worker error'));
     worker.on('failed', (job, err) =>

@@ -21,6 +21,8 @@ export {
   PaymentNotifyError,
   PaymentRouteError,
 } from './payment-errors.js';
+// Tests and tools: where a payment's records and its queue live in Redis.
+export { type PaymentKeyKind, paymentKey, paymentQueuePrefix } from './payment-keys.js';
 // Server and engine wiring: where an outcome goes when a payment starts.
 export {
   createPaymentRoutes,

@@ -1,4 +1,23 @@
-import type { Redis } from 'ioredis';
+import { hashTag, type RedisConnection } from '../redis/index.js';
+
+/** What a payment-reference key holds: its route, delivery marker, callback hint or generation. */
+export type PaymentKeyKind = 'route' | 'delivered' | 'hint' | 'generation';
+
+/**
+ * The Redis key of one record of a payment reference. The reference is a hash tag, so all of one
+ * payment's records share a Cluster slot (a script may touch several of them).
+ */
+export function paymentKey(prefix: string, kind: PaymentKeyKind, reference: string): string {
+  return `${prefix}payment-${kind}:${hashTag(reference)}`;
+}
+
+/**
+ * The BullMQ prefix of the payment queue under `prefix`: one hash tag, because BullMQ's scripts
+ * touch several keys of a queue at once and a Redis Cluster needs them in one slot.
+ */
+export function paymentQueuePrefix(prefix: string): string {
+  return hashTag(`${prefix}bull`);
+}
 
 /**
  * The few key operations the payment service needs, so it runs over Redis (shared by every
@@ -38,7 +57,7 @@ redis.call('DEL', KEYS[1])
 return 1`;
 
 /** Payment keys in Redis, shared by every instance. */
-export function createRedisPaymentKeys(redis: Redis): PaymentKeys {
+export function createRedisPaymentKeys(redis: RedisConnection): PaymentKeys {
   return {
     async get(key) {
       return (await redis.get(key)) ?? undefined;

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { ChannelName } from '../conversation/index.js';
+import type { RedisConnection } from '../redis/index.js';
 import { PaymentRouteError } from './payment-errors.js';
-import { createRedisPaymentKeys, type PaymentKeys } from './payment-keys.js';
+import { createRedisPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 // Fails to compile when a channel is added to the engine contract but not here.
@@ -48,13 +48,16 @@ export interface PaymentRoutes {
 }
 
 /** Creates the route table over `redis`; throws PaymentRouteError when a stored route is unreadable. */
-export function createPaymentRoutes(redis: Redis, options: PaymentRoutesOptions): PaymentRoutes {
+export function createPaymentRoutes(
+  redis: RedisConnection,
+  options: PaymentRoutesOptions,
+): PaymentRoutes {
   return paymentRoutesOver(createRedisPaymentKeys(redis), options);
 }
 
 /** The route table over any {@link PaymentKeys} (Redis or in-process). */
 export function paymentRoutesOver(keys: PaymentKeys, options: PaymentRoutesOptions): PaymentRoutes {
-  const key = (reference: string): string => `${options.prefix}payment-route:${reference}`;
+  const key = (reference: string): string => paymentKey(options.prefix, 'route', reference);
   return {
     key,
     async save(reference, route) {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
 import {
@@ -8,11 +7,17 @@ import {
   type TurnEngine,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
+import type { RedisConnection } from '../redis/index.js';
 import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
 import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
 import type { Notifier } from './notifier.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
-import { createMemoryPaymentKeys, createRedisPaymentKeys } from './payment-keys.js';
+import {
+  createMemoryPaymentKeys,
+  createRedisPaymentKeys,
+  paymentKey,
+  paymentQueuePrefix,
+} from './payment-keys.js';
 import { PaymentRoute, type PaymentRoutes, paymentRoutesOver } from './payment-routes.js';
 import type {
   PaymentJob,
@@ -62,7 +67,7 @@ export interface PaymentServiceSettings {
    * everything stays in this process (a Map with TTLs and unref'd timers): the same behaviour and
    * exactly-once guarantee within one instance, lost on restart, not shared between instances.
    */
-  readonly redis?: Redis;
+  readonly redis?: RedisConnection;
   /** Prefix of every key and of the queue, e.g. `insurechat:`; tests use their own. Default ''. */
   readonly prefix?: string;
   readonly engine: TurnEngine;
@@ -210,9 +215,9 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   const routes = paymentRoutesOver(keys, { prefix, ttlSeconds });
   const turnDeadlineMs = options.turnDeadlineMs ?? 30_000;
 
-  const deliveredKey = (reference: string): string => `${prefix}payment-delivered:${reference}`;
-  const hintKey = (reference: string): string => `${prefix}payment-hint:${reference}`;
-  const generationKey = (reference: string): string => `${prefix}payment-generation:${reference}`;
+  const deliveredKey = (reference: string): string => paymentKey(prefix, 'delivered', reference);
+  const hintKey = (reference: string): string => paymentKey(prefix, 'hint', reference);
+  const generationKey = (reference: string): string => paymentKey(prefix, 'generation', reference);
 
   // A poll that failed on its store (not on the insurer: that counts as "still pending") is
   // retried, so one blip does not end the schedule without anyone being told.
@@ -402,7 +407,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   };
   const scheduler: PaymentScheduler = redis
     ? createBullPaymentScheduler(
-        { redis, name: queueName, prefix: `${prefix}bull`, ttlSeconds, logger: log },
+        { redis, name: queueName, prefix: paymentQueuePrefix(prefix), ttlSeconds, logger: log },
         hooks,
       )
     : createMemoryPaymentScheduler(hooks);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { HostPort, RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
 const optionalString = z.preprocess(
@@ -21,37 +22,10 @@ const commaList = z.preprocess(
   ),
 );
 
-/** One Sentinel as `host:port` (`[::1]:26379` for IPv6), parsed into what ioredis takes. */
-const SentinelAddress = z
-  .string()
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/, 'each Sentinel must be host:port')
-  .transform((value) => {
-    const split = value.lastIndexOf(':');
-    return {
-      host: value.slice(0, split).replace(/^\[(.*)\]$/, '$1'),
-      port: Number(value.slice(split + 1)),
-    };
-  })
-  .refine((address) => address.port >= 1 && address.port <= 65_535, {
-    error: 'each Sentinel port must be 1 to 65535',
-  });
-
-/** Where Redis is: one URL, or the Sentinels that know the current master of a named group. */
-export const RedisConnection = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('url'), url: z.string() }),
-  z.object({
-    kind: z.literal('sentinel'),
-    sentinels: z.array(z.object({ host: z.string(), port: z.number().int() })).min(1),
-    /** The master group name the Sentinels monitor (`sentinel monitor <name> …`). */
-    name: z.string(),
-    /** AUTH for the Sentinels themselves. */
-    sentinelPassword: z.string().optional(),
-    /** AUTH for the master and replicas they point to. */
-    password: z.string().optional(),
-  }),
-]);
+/** Where Redis is (see {@link RedisTarget}): the configuration names it, the factory connects. */
+export const RedisConnection = RedisTarget;
 /** {@link RedisConnection}'s type: `kind` says which. */
-export type RedisConnection = z.infer<typeof RedisConnection>;
+export type RedisConnection = RedisTarget;
 
 /**
  * The environment insurechat reads, validated once at start-up. Every variable is optional: the
@@ -73,10 +47,12 @@ export const EnvSchema = z.object({
   HOST: optionalString,
   REDIS_URL: optionalUrl,
   /** Comma-separated `host:port` of Redis Sentinels; instead of REDIS_URL, never with it. */
-  REDIS_SENTINELS: commaList.pipe(z.array(SentinelAddress)),
+  REDIS_SENTINELS: commaList.pipe(z.array(HostPort)),
   REDIS_SENTINEL_NAME: optionalString,
   REDIS_SENTINEL_PASSWORD: optionalString,
-  /** The master's password when connecting through Sentinels (a REDIS_URL carries its own). */
+  /** Comma-separated `host:port` of some Redis Cluster nodes; instead of REDIS_URL or Sentinels. */
+  REDIS_CLUSTER_NODES: commaList.pipe(z.array(HostPort)),
+  /** The password of the master (Sentinel) or of every node (Cluster); a REDIS_URL carries its own. */
   REDIS_PASSWORD: optionalString,
   PARTNER_API_URL: optionalUrl,
   PARTNER_API_KEY: optionalString,
@@ -320,14 +296,16 @@ export function loadConfig(
   return { config, generated };
 }
 
-/** Redis is reached one way: REDIS_URL, or REDIS_SENTINELS with the group name, never both. */
+/** Redis is reached one way: REDIS_URL, REDIS_SENTINELS with the group name, or REDIS_CLUSTER_NODES. */
 function redisIssues(e: Env): ConfigIssue[] {
   const sentinels = e.REDIS_SENTINELS.length > 0;
+  const cluster = e.REDIS_CLUSTER_NODES.length > 0;
   const issues: ConfigIssue[] = [];
-  if (sentinels && e.REDIS_URL !== undefined) {
+  const ways = [e.REDIS_URL !== undefined, sentinels, cluster].filter(Boolean).length;
+  if (ways > 1) {
     issues.push({
-      variable: 'REDIS_SENTINELS',
-      message: 'set REDIS_URL or REDIS_SENTINELS, not both',
+      variable: cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_SENTINELS',
+      message: 'set one of REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES',
     });
   }
   if (sentinels && e.REDIS_SENTINEL_NAME === undefined) {
@@ -336,23 +314,30 @@ function redisIssues(e: Env): ConfigIssue[] {
       message: 'must be set when REDIS_SENTINELS is set',
     });
   }
-  for (const variable of [
-    'REDIS_SENTINEL_NAME',
-    'REDIS_SENTINEL_PASSWORD',
-    'REDIS_PASSWORD',
-  ] as const) {
+  for (const variable of ['REDIS_SENTINEL_NAME', 'REDIS_SENTINEL_PASSWORD'] as const) {
     if (!sentinels && e[variable] !== undefined) {
-      issues.push({
-        variable,
-        message: 'only applies with REDIS_SENTINELS (a REDIS_URL carries its own)',
-      });
+      issues.push({ variable, message: 'only applies with REDIS_SENTINELS' });
     }
+  }
+  if (!sentinels && !cluster && e.REDIS_PASSWORD !== undefined) {
+    issues.push({
+      variable: 'REDIS_PASSWORD',
+      message:
+        'only applies with REDIS_SENTINELS or REDIS_CLUSTER_NODES (a REDIS_URL carries its own)',
+    });
   }
   return issues;
 }
 
 /** The validated Redis variables as one connection; only called once {@link redisIssues} passed. */
 function redisConnection(e: Env): RedisConnection | undefined {
+  if (e.REDIS_CLUSTER_NODES.length > 0) {
+    return {
+      kind: 'cluster',
+      nodes: e.REDIS_CLUSTER_NODES,
+      ...(e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD }),
+    };
+  }
   if (e.REDIS_SENTINELS.length > 0 && e.REDIS_SENTINEL_NAME !== undefined) {
     return {
       kind: 'sentinel',

@@ -1,6 +1,5 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { createPartnerClient } from '../api/index.js';
@@ -33,10 +32,10 @@ import {
   type PaymentService,
   registerPaymentCallback,
 } from '../payments/index.js';
+import { connectRedis, type RedisConnection } from '../redis/index.js';
 import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import type { Config } from './config.js';
-import { connectRedis } from './connect-redis.js';
 import { installErrorBoundary } from './error-boundary.js';
 import { instrumentEngine } from './instrument-engine.js';
 import { metrics, metricsRegistry } from './metrics.js';
@@ -58,7 +57,8 @@ export interface ServerDeps {
   readonly flows?: FlowRegistry;
   /** A ready engine instead of one built from `flows` (tests of a single channel). */
   readonly engine?: TurnEngine;
-  readonly redis?: Redis;
+  /** A Redis connection to share (standalone, Sentinel or Cluster); the caller closes it. */
+  readonly redis?: RedisConnection;
   readonly sessions?: SessionStore;
   /** Options for the embedded sandbox insurer (tests shorten its settle delay). */
   readonly sandbox?: Parameters<typeof createSandbox>[0];

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
+import type { RedisConnection } from '../redis/index.js';
 
 /** A Redis connection a store can run scripts on: standalone, Sentinel or Cluster. */
-export type RedisConnection = Redis | Cluster;
+export type { RedisConnection };
 
 /**
  * A Lua script run by SHA (one round trip), loaded with EVAL only when the server does not

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   createPaymentGuard,
   PaymentGuardError,
+  paymentGuardKey,
   paymentReference,
 } from '../../src/conversation/index.js';
 import { connectTestRedis } from '../support/redis.js';
@@ -124,7 +125,7 @@ describe('payment guard over Redis', () => {
 
   it('fails with a named error when the stored result is corrupt', async () => {
     const keyPrefix = prefix();
-    await redis.set(`${keyPrefix}pay:Q-1`, 'not json');
+    await redis.set(paymentGuardKey(keyPrefix, 'Q-1'), 'not json');
     const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
     const error = await guard.once('Q-1', countingStart('Q-1').start).catch((caught) => caught);
     expect(error).toBeInstanceOf(PaymentGuardError);
@@ -133,7 +134,10 @@ describe('payment guard over Redis', () => {
 
   it('times out a duplicate whose first start never finishes', async () => {
     const keyPrefix = prefix();
-    await redis.set(`${keyPrefix}pay:Q-1`, JSON.stringify({ state: 'starting', token: 't' }));
+    await redis.set(
+      paymentGuardKey(keyPrefix, 'Q-1'),
+      JSON.stringify({ state: 'starting', token: 't' }),
+    );
     const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted, waitMs: 50 });
     const { start, calls } = countingStart('Q-1');
     await expect(guard.once('Q-1', start)).rejects.toMatchObject({ code: 'timeout' });

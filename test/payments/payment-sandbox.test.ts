@@ -11,6 +11,7 @@ import {
   createPaymentService,
   type PaymentOutcome,
   type PaymentService,
+  paymentKey,
   registerPaymentCallback,
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -281,7 +282,7 @@ describe('payment outcomes over the sandbox insurer', () => {
     expect(status).toBe(401);
     expect(node.telegram.attempts).toBe(0);
     expect(await flowState(node.store, 'tg:105')).toBe('awaitingPayment');
-    expect(await w.redis.redis.exists(`${w.redis.prefix}payment-hint:MM-FORGED`)).toBe(0);
+    expect(await w.redis.redis.exists(paymentKey(w.redis.prefix, 'hint', 'MM-FORGED'))).toBe(0);
   });
 
   it('sends nothing when the callback has the right secret but the status still says pending', async () => {

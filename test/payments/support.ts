@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
 import type {
   ChannelAddress,
@@ -10,33 +8,38 @@ import type {
   TurnEngine,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
-import type { Notifier, PaymentRoute } from '../../src/payments/index.js';
-import { connectTestRedis } from '../support/redis.js';
+import { type Notifier, type PaymentRoute, paymentQueuePrefix } from '../../src/payments/index.js';
+import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
+import {
+  connectMode,
+  deleteKeys,
+  type RedisMode,
+  STANDALONE_URL,
+  testPrefix,
+} from '../redis/redis-modes.js';
 
 /** A silent logger for tests. */
 export const quietLogger = createLogger({ level: 'silent' });
 
 /** A Redis connection and a key prefix of its own; `cleanup` deletes every key under it. */
 export interface TestRedis {
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   readonly prefix: string;
   cleanup(): Promise<void>;
 }
 
-/** Connects to the shared test Redis with a fresh `test:<uuid>:` prefix. */
-export function testRedis(): TestRedis {
-  const redis = connectTestRedis();
-  const prefix = `test:${randomUUID()}:`;
+/**
+ * Connects to the test Redis of `mode` (default the standalone server) with a fresh
+ * `test:<uuid>:` prefix.
+ */
+export function testRedis(mode?: RedisMode): TestRedis {
+  const redis = mode ? connectMode(mode) : connectRedis({ kind: 'url', url: STANDALONE_URL });
+  const prefix = testPrefix();
   return {
     redis,
     prefix,
     async cleanup() {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
+      await deleteKeys(redis, prefix);
       await redis.quit();
     },
   };
@@ -199,11 +202,11 @@ export async function eventually(
  * long first poll pass `includeDelayed: false` to wait only for work already due.
  */
 export async function drained(
-  redis: Redis,
+  redis: RedisConnection,
   prefix: string,
   { queueName = 'payments', includeDelayed = true } = {},
 ): Promise<void> {
-  const queue = new Queue(queueName, { connection: redis, prefix: `${prefix}bull` });
+  const queue = new Queue(queueName, { connection: redis, prefix: paymentQueuePrefix(prefix) });
   try {
     await eventually('the payment queue is drained', async () => {
       const states = ['waiting', 'active', 'prioritized', ...(includeDelayed ? ['delayed'] : [])];

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
-import { connectRedis } from '../../src/server/connect-redis.js';
 
 describe('loadConfig', () => {
   it('starts on the embedded defaults with an empty environment', () => {
@@ -208,23 +207,37 @@ describe('Redis configuration', () => {
     ).toEqual(['REDIS_SENTINEL_NAME']);
   });
 
-  it('builds an ioredis Sentinel connection from the configuration', () => {
-    const redis = connectRedis(
-      {
-        kind: 'sentinel',
-        sentinels: [{ host: 'sentinel-a', port: 26379 }],
-        name: 'insurechat',
-        sentinelPassword: 'sentinel-secret',
-      },
-      { lazyConnect: true },
-    );
-    try {
-      expect(redis.options.sentinels).toEqual([{ host: 'sentinel-a', port: 26379 }]);
-      expect(redis.options.name).toBe('insurechat');
-      expect(redis.options.sentinelPassword).toBe('sentinel-secret');
-      expect(redis.status).toBe('wait');
-    } finally {
-      redis.disconnect();
-    }
+  it("connects to a Cluster through the nodes given as host:port, with the nodes' password", () => {
+    const { config } = loadConfig({
+      REDIS_CLUSTER_NODES: 'redis-a:7000, redis-b:7001,[::1]:7002',
+      REDIS_PASSWORD: 'node-secret',
+    });
+    expect(config.redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: 'redis-a', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      password: 'node-secret',
+    });
+  });
+
+  it('refuses REDIS_CLUSTER_NODES together with REDIS_URL', () => {
+    expect(
+      rejected({ REDIS_URL: 'redis://cache:6379', REDIS_CLUSTER_NODES: 'redis-a:7000' }),
+    ).toEqual(['REDIS_CLUSTER_NODES']);
+  });
+
+  it('names REDIS_CLUSTER_NODES when an entry is not host:port', () => {
+    expect(rejected({ REDIS_CLUSTER_NODES: 'redis-a:7000,redis-b' })).toEqual([
+      'REDIS_CLUSTER_NODES',
+    ]);
+  });
+
+  it('refuses REDIS_PASSWORD with a REDIS_URL, which carries its own', () => {
+    expect(rejected({ REDIS_URL: 'redis://cache:6379', REDIS_PASSWORD: 'x' })).toEqual([
+      'REDIS_PASSWORD',
+    ]);
   });
 });

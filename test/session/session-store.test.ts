@@ -1,34 +1,46 @@
-import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisConnection } from '../../src/redis/index.js';
 import {
   MemorySessionStore,
   RedisSessionStore,
   type SessionStore,
   type SessionStoreOptions,
 } from '../../src/session/index.js';
+import {
+  connectMode,
+  deleteKeys,
+  type RedisMode,
+  redisModes,
+  testPrefix,
+} from '../redis/redis-modes.js';
 import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
-import { connectTestRedis } from '../support/redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let redis: Redis;
-const prefixes: string[] = [];
+const modes = redisModes();
+const connections = new Map<string, RedisConnection>();
+const prefixes: Array<{ redis: RedisConnection; prefix: string }> = [];
 
 beforeAll(() => {
-  redis = connectTestRedis();
+  for (const mode of modes) if (!mode.unavailable) connections.set(mode.name, connectMode(mode));
 });
 
 afterEach(async () => {
-  for (const prefix of prefixes.splice(0)) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
+  for (const { redis, prefix } of prefixes.splice(0)) await deleteKeys(redis, prefix);
 });
 
 afterAll(() => {
-  redis.disconnect();
+  for (const connection of connections.values()) connection.disconnect();
 });
+
+/** A store on `mode`'s Redis under a fresh prefix, deleted after the test. */
+function redisStore(mode: RedisMode, options?: SessionStoreOptions): SessionStore {
+  const redis = connections.get(mode.name);
+  if (!redis) throw new Error(`no connection to ${mode.name} Redis`);
+  const keyPrefix = testPrefix();
+  prefixes.push({ redis, prefix: keyPrefix });
+  return new RedisSessionStore({ redis, keyPrefix, ...options });
+}
 
 /** A store maker, and how a test moves that store's time forward without sleeping. */
 type Implementation = [
@@ -44,17 +56,17 @@ const implementations: Implementation[] = [
     (options) => new MemorySessionStore({ now: memoryTime.now, ...options }),
     async (ms) => memoryTime.advance(ms),
   ],
-  [
-    'redis',
-    (options) => {
-      const keyPrefix = `test:${randomUUID()}:`;
-      prefixes.push(keyPrefix);
-      return new RedisSessionStore({ redis, keyPrefix, ...options });
-    },
-    async (ms) => {
-      for (const prefix of prefixes) await advanceRedisTtls(redis, prefix, ms);
-    },
-  ],
+  ...modes
+    .filter((mode) => mode.unavailable === undefined)
+    .map(
+      (mode): Implementation => [
+        `redis ${mode.name}`,
+        (options) => redisStore(mode, options),
+        async (ms) => {
+          for (const { redis, prefix } of prefixes) await advanceRedisTtls(redis, prefix, ms);
+        },
+      ],
+    ),
 ];
 
 describe.each(implementations)('%s session store', (_name, makeStore, advance) => {

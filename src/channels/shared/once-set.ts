@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { RedisConnection } from '../../redis/index.js';
 
 /**
  * Remembers ids for a while so a redelivered platform request (Telegram update, Slack retry) is
@@ -40,11 +40,11 @@ export class MemoryOnceSet implements OnceSet {
  * another instance already handled.
  */
 export class RedisOnceSet implements OnceSet {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
 
-  constructor(redis: Redis, prefix: string, options: OnceSetOptions = {}) {
+  constructor(redis: RedisConnection, prefix: string, options: OnceSetOptions = {}) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;

@@ -1,0 +1,98 @@
+import { Cluster, Redis } from 'ioredis';
+import type { RedisTarget } from './redis-target.js';
+
+/**
+ * A Redis connection: standalone, through Sentinels, or a Cluster. Code that takes one runs the
+ * same commands on all three; on a Cluster every multi-key command and script must keep its
+ * keys in one hash slot (see {@link hashTag}).
+ */
+export type RedisConnection = Redis | Cluster;
+
+/** Options of {@link connectRedis}. */
+export interface ConnectRedisOptions {
+  /** Wait for the first command before connecting; default false (start-up fails fast). */
+  readonly lazyConnect?: boolean;
+  /**
+   * How often a command is retried on a dropped connection before it fails; default 3, so a turn
+   * fails fast and the user gets the polite error. `null` retries forever (BullMQ's blocking
+   * connections require it).
+   */
+  readonly maxRetriesPerRequest?: number | null;
+}
+
+/** How long a Cluster command waits before retrying while a failover or slot move settles. */
+const CLUSTER_RETRY_DELAY_MS = 200;
+
+/**
+ * The one connection factory: a URL, Sentinels (asked again for the master after a failover) or
+ * a Cluster (slot map refreshed after a failover or a MOVED). Whoever receives the connection
+ * does not need to know which it is.
+ */
+export function connectRedis(
+  target: RedisTarget,
+  options: ConnectRedisOptions = {},
+): RedisConnection {
+  const common = {
+    maxRetriesPerRequest:
+      options.maxRetriesPerRequest === undefined ? 3 : options.maxRetriesPerRequest,
+    lazyConnect: options.lazyConnect ?? false,
+  };
+  switch (target.kind) {
+    case 'url':
+      return new Redis(target.url, common);
+    case 'sentinel':
+      return new Redis({
+        ...common,
+        sentinels: target.sentinels,
+        name: target.name,
+        ...(target.sentinelPassword === undefined
+          ? {}
+          : { sentinelPassword: target.sentinelPassword }),
+        ...(target.password === undefined ? {} : { password: target.password }),
+      });
+    case 'cluster':
+      return new Cluster(target.nodes, {
+        lazyConnect: common.lazyConnect,
+        // Reads go to masters: a turn must read what the previous turn wrote, and replicas lag.
+        scaleReads: 'master',
+        // Commands issued while the slot map is (re)loaded wait for it instead of failing.
+        enableOfflineQueue: true,
+        // A lost master: retry on the refreshed slot map once its replica has been promoted.
+        retryDelayOnFailover: CLUSTER_RETRY_DELAY_MS,
+        retryDelayOnClusterDown: CLUSTER_RETRY_DELAY_MS,
+        retryDelayOnTryAgain: CLUSTER_RETRY_DELAY_MS,
+        // Every seed unreachable: keep trying, at most every 2 s (readiness reports it meanwhile).
+        clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
+        redisOptions: {
+          maxRetriesPerRequest: common.maxRetriesPerRequest,
+          ...(target.password === undefined ? {} : { password: target.password }),
+        },
+      });
+  }
+}
+
+/**
+ * A second connection to the same Redis for commands that block (BullMQ workers): same target
+ * and password, but commands never give up, as BullMQ requires.
+ */
+export function duplicateForBlocking(connection: RedisConnection): RedisConnection {
+  if (connection instanceof Cluster) {
+    const { replyMapping, ...redisOptions } = connection.options.redisOptions ?? {};
+    return connection.duplicate(undefined, {
+      redisOptions: {
+        ...redisOptions,
+        ...(replyMapping === undefined ? {} : { replyMapping }),
+        maxRetriesPerRequest: null,
+      },
+    });
+  }
+  return connection.duplicate({ maxRetriesPerRequest: null });
+}
+
+/**
+ * Wraps `id` in a Cluster hash tag (`{id}`): every key built around the same tag lands in the
+ * same slot, so one script can touch them all. `id` must not contain braces itself.
+ */
+export function hashTag(id: string): string {
+  return `{${id}}`;
+}
