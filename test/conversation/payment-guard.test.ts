@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -8,35 +6,34 @@ import {
   paymentGuardKey,
   paymentReference,
 } from '../../src/conversation/index.js';
-import { connectTestRedis } from '../support/redis.js';
+import type { RedisConnection } from '../../src/redis/index.js';
+import {
+  connectMode,
+  deleteKeys,
+  type RedisMode,
+  runnableModes,
+  testPrefix,
+} from '../redis/redis-modes.js';
 
 const PaymentStarted = z.object({ reference: z.string(), status: z.string() });
 type PaymentStarted = z.infer<typeof PaymentStarted>;
 
-const connections: Redis[] = [];
-const prefixes: string[] = [];
-let redis: Redis;
-
-beforeAll(() => {
-  redis = connectTestRedis();
-  connections.push(redis);
-});
+const modes = runnableModes();
+const connections: RedisConnection[] = [];
+const prefixes: Array<{ redis: RedisConnection; prefix: string }> = [];
 
 afterEach(async () => {
-  for (const prefix of prefixes.splice(0)) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
+  for (const { redis, prefix } of prefixes.splice(0)) await deleteKeys(redis, prefix);
 });
 
 afterAll(() => {
   for (const connection of connections) connection.disconnect();
 });
 
-function prefix(): string {
-  const keyPrefix = `test:${randomUUID()}:`;
-  prefixes.push(keyPrefix);
-  return keyPrefix;
+function connect(mode: RedisMode): RedisConnection {
+  const connection = connectMode(mode);
+  connections.push(connection);
+  return connection;
 }
 
 /** A start function that counts its calls and takes a little while, like the insurer. */
@@ -60,14 +57,21 @@ describe('paymentReference', () => {
   });
 });
 
-describe('payment guard over Redis', () => {
+describe.each(modes)('payment guard over $name Redis', (mode) => {
+  let redis: RedisConnection;
+  beforeAll(() => {
+    redis = connect(mode);
+  });
+
+  function prefix(): string {
+    const keyPrefix = testPrefix();
+    prefixes.push({ redis, prefix: keyPrefix });
+    return keyPrefix;
+  }
+
   it('starts one payment for 1,000 concurrent duplicates, each from its own guard', async () => {
     const keyPrefix = prefix();
-    const sockets = Array.from({ length: 4 }, () => {
-      const connection = connectTestRedis();
-      connections.push(connection);
-      return connection;
-    });
+    const sockets = Array.from({ length: 4 }, () => connect(mode));
     // One guard per call: no in-process sharing, every duplicate goes through SET NX.
     const { start, calls } = countingStart('Q-1');
     const results = await Promise.all(

@@ -16,6 +16,7 @@ import {
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
@@ -56,8 +57,8 @@ afterEach(async () => {
 });
 
 /** Redis, the sandbox insurer (real clock, fast settlement) and a Partner API client for it. */
-async function world(): Promise<World> {
-  const redis = testRedis();
+async function world(mode: RedisMode): Promise<World> {
+  const redis = testRedis(mode);
   open.push(() => redis.cleanup());
   const sandbox = createSandbox({
     apiKey: 'test-key',
@@ -127,302 +128,305 @@ async function post(url: string, body: unknown): Promise<number> {
   return response.status;
 }
 
-describe('payment outcomes over the sandbox insurer', () => {
-  it('tells a successful mobile-money payment once, with its policy number, and moves the flow to paid', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:100');
-    const quoteId = await motorQuote(w.client);
+describe.each(runnableModes())(
+  'payment outcomes over the sandbox insurer on $name Redis',
+  (mode) => {
+    it('tells a successful mobile-money payment once, with its policy number, and moves the flow to paid', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:100');
+      const quoteId = await motorQuote(w.client);
 
-    await node.service.track('MM-OK', { sessionKey: 'tg:100', ...address, quoteId });
-    const paid = await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.success, 'MM-OK'),
-    });
-    expect(paid.status).toBe('Pending');
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    await node.service.idle();
-    await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
+      await node.service.track('MM-OK', { sessionKey: 'tg:100', ...address, quoteId });
+      const paid = await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.success, 'MM-OK'),
+      });
+      expect(paid.status).toBe('Pending');
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      await node.service.idle();
+      await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
 
-    expect(node.telegram.sent).toHaveLength(1);
-    const policyNumber = node.telegram.sent[0]?.prompt.params?.policyNumber;
-    expect(policyNumber).toMatch(/\S/);
-    const details = await w.client.call('getTransaction', { path: { reference: 'MM-OK' } });
-    expect(details.policyNumber).toBe(policyNumber);
-    expect(await flowState(node.store, 'tg:100')).toBe('paid');
-    expect(node.outcomes).toEqual(['paid']);
-  });
-
-  it('tells a declined payment once and leaves the flow offering a retry', async () => {
-    const w = await world();
-    const node = await w.instance([40, 40, 40]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:101');
-    const quoteId = await motorQuote(w.client);
-
-    await node.service.track('MM-DECLINED', { sessionKey: 'tg:101', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.declined, 'MM-DECLINED'),
-    });
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    await node.service.idle();
-    await drained(w.redis.redis, w.redis.prefix);
-
-    expect(node.telegram.sent).toHaveLength(1);
-    expect(node.telegram.sent[0]?.prompt.choices).toEqual([
-      { id: 'retry', label: 'payment.retry' },
-    ]);
-    expect(await flowState(node.store, 'tg:101')).toBe('failed');
-  });
-
-  it('tells a never-answered payment once that it is still pending, with a way to check again', async () => {
-    const w = await world();
-    const node = await w.instance([40, 40, 40]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:102');
-    const quoteId = await motorQuote(w.client);
-
-    await node.service.track('MM-SILENT', { sessionKey: 'tg:102', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.silent, 'MM-SILENT'),
-    });
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    await drained(w.redis.redis, w.redis.prefix);
-
-    expect(node.telegram.sent).toHaveLength(1);
-    expect(node.telegram.sent[0]?.prompt.choices).toEqual([
-      { id: 'check', label: 'engine.checkAgain' },
-    ]);
-    expect(await flowState(node.store, 'tg:102')).toBe('stillPending');
-    expect(await node.service.check('MM-SILENT')).toBe('pending');
-    expect(node.outcomes).toEqual(['pending']);
-  });
-
-  it('lets the poller deliver when the callback is lost', async () => {
-    const w = await world();
-    const node = await w.instance([40, 40, 40, 40, 40]);
-    w.sandbox.setPaymentCallbackUrl(null);
-    await waitingConversation(node, 'tg:103');
-    const quoteId = await motorQuote(w.client);
-
-    await node.service.track('MM-NOCALLBACK', { sessionKey: 'tg:103', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.success, 'MM-NOCALLBACK'),
-    });
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    await drained(w.redis.redis, w.redis.prefix);
-
-    expect(node.telegram.sent).toHaveLength(1);
-    expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node.store, 'tg:103')).toBe('paid');
-  });
-
-  it('sends one message when the insurer delivers the callback again and again', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:104');
-    const quoteId = await motorQuote(w.client);
-    await node.service.track('MM-DUP', { sessionKey: 'tg:104', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.success, 'MM-DUP'),
-    });
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    const details = await w.client.call('getTransaction', { path: { reference: 'MM-DUP' } });
-    const body = {
-      policyId: details.policyId,
-      paymentReference: 'MM-DUP',
-      partnerReference: 'MM-DUP',
-      status: 'Success',
-      amount: details.amount,
-      currency: details.currency,
-      policyNumber: details.policyNumber,
-      policyStatus: 'Active',
-      paidAt: null,
-    };
-
-    const statuses = await Promise.all([
-      post(node.callbackUrl, body),
-      post(node.callbackUrl, body),
-      post(node.callbackUrl, { ...body, status: 'Failed' }),
-    ]);
-    await node.service.idle();
-    await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
-
-    expect(statuses).toEqual([200, 200, 200]);
-    expect(node.telegram.sent).toHaveLength(1);
-    expect(await flowState(node.store, 'tg:104')).toBe('paid');
-  });
-
-  it('rejects a forged callback with a wrong secret, with no effect', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    await waitingConversation(node, 'tg:105');
-    const quoteId = await motorQuote(w.client);
-    await node.service.track('MM-FORGED', { sessionKey: 'tg:105', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.silent, 'MM-FORGED'),
+      expect(node.telegram.sent).toHaveLength(1);
+      const policyNumber = node.telegram.sent[0]?.prompt.params?.policyNumber;
+      expect(policyNumber).toMatch(/\S/);
+      const details = await w.client.call('getTransaction', { path: { reference: 'MM-OK' } });
+      expect(details.policyNumber).toBe(policyNumber);
+      expect(await flowState(node.store, 'tg:100')).toBe('paid');
+      expect(node.outcomes).toEqual(['paid']);
     });
 
-    const forged = node.callbackUrl.replace(SECRET, 'not-the-secret');
-    const status = await post(forged, {
-      paymentReference: 'MM-FORGED',
-      partnerReference: 'MM-FORGED',
-      status: 'Success',
-      policyNumber: 'FAKE/0001',
-    });
-    await node.service.idle();
+    it('tells a declined payment once and leaves the flow offering a retry', async () => {
+      const w = await world(mode);
+      const node = await w.instance([40, 40, 40]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:101');
+      const quoteId = await motorQuote(w.client);
 
-    expect(status).toBe(401);
-    expect(node.telegram.attempts).toBe(0);
-    expect(await flowState(node.store, 'tg:105')).toBe('awaitingPayment');
-    expect(await w.redis.redis.exists(paymentKey(w.redis.prefix, 'hint', 'MM-FORGED'))).toBe(0);
-  });
+      await node.service.track('MM-DECLINED', { sessionKey: 'tg:101', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.declined, 'MM-DECLINED'),
+      });
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      await node.service.idle();
+      await drained(w.redis.redis, w.redis.prefix);
 
-  it('sends nothing when the callback has the right secret but the status still says pending', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    await waitingConversation(node, 'tg:106');
-    const quoteId = await motorQuote(w.client);
-    await node.service.track('MM-EARLYWORD', { sessionKey: 'tg:106', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.silent, 'MM-EARLYWORD'),
+      expect(node.telegram.sent).toHaveLength(1);
+      expect(node.telegram.sent[0]?.prompt.choices).toEqual([
+        { id: 'retry', label: 'payment.retry' },
+      ]);
+      expect(await flowState(node.store, 'tg:101')).toBe('failed');
     });
 
-    const status = await post(node.callbackUrl, {
-      paymentReference: 'MM-EARLYWORD',
-      partnerReference: 'MM-EARLYWORD',
-      status: 'Success',
+    it('tells a never-answered payment once that it is still pending, with a way to check again', async () => {
+      const w = await world(mode);
+      const node = await w.instance([40, 40, 40]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:102');
+      const quoteId = await motorQuote(w.client);
+
+      await node.service.track('MM-SILENT', { sessionKey: 'tg:102', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.silent, 'MM-SILENT'),
+      });
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      await drained(w.redis.redis, w.redis.prefix);
+
+      expect(node.telegram.sent).toHaveLength(1);
+      expect(node.telegram.sent[0]?.prompt.choices).toEqual([
+        { id: 'check', label: 'engine.checkAgain' },
+      ]);
+      expect(await flowState(node.store, 'tg:102')).toBe('stillPending');
+      expect(await node.service.check('MM-SILENT')).toBe('pending');
+      expect(node.outcomes).toEqual(['pending']);
     });
-    await node.service.idle();
-    await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
 
-    expect(status).toBe(200);
-    expect(node.telegram.attempts).toBe(0);
-    expect(node.outcomes).toEqual([]);
-    expect(await flowState(node.store, 'tg:106')).toBe('awaitingPayment');
-  });
+    it('lets the poller deliver when the callback is lost', async () => {
+      const w = await world(mode);
+      const node = await w.instance([40, 40, 40, 40, 40]);
+      w.sandbox.setPaymentCallbackUrl(null);
+      await waitingConversation(node, 'tg:103');
+      const quoteId = await motorQuote(w.client);
 
-  it('delivers a callback that arrived before the route was written', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:107');
-    const quoteId = await motorQuote(w.client);
+      await node.service.track('MM-NOCALLBACK', { sessionKey: 'tg:103', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.success, 'MM-NOCALLBACK'),
+      });
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      await drained(w.redis.redis, w.redis.prefix);
 
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.success, 'MM-EARLY'),
+      expect(node.telegram.sent).toHaveLength(1);
+      expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
+      expect(await flowState(node.store, 'tg:103')).toBe('paid');
     });
-    await eventually('the sandbox delivered its callback', () =>
-      w.sandbox.payments.callbackLog('MM-EARLY').some((attempt) => attempt.delivered),
-    );
-    await node.service.idle();
-    expect(node.telegram.attempts).toBe(0);
 
-    await node.service.track('MM-EARLY', { sessionKey: 'tg:107', ...address });
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
+    it('sends one message when the insurer delivers the callback again and again', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:104');
+      const quoteId = await motorQuote(w.client);
+      await node.service.track('MM-DUP', { sessionKey: 'tg:104', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.success, 'MM-DUP'),
+      });
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      const details = await w.client.call('getTransaction', { path: { reference: 'MM-DUP' } });
+      const body = {
+        policyId: details.policyId,
+        paymentReference: 'MM-DUP',
+        partnerReference: 'MM-DUP',
+        status: 'Success',
+        amount: details.amount,
+        currency: details.currency,
+        policyNumber: details.policyNumber,
+        policyStatus: 'Active',
+        paidAt: null,
+      };
 
-    expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node.store, 'tg:107')).toBe('paid');
-  });
+      const statuses = await Promise.all([
+        post(node.callbackUrl, body),
+        post(node.callbackUrl, body),
+        post(node.callbackUrl, { ...body, status: 'Failed' }),
+      ]);
+      await node.service.idle();
+      await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
 
-  it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
-    const w = await world();
-    const a = await w.instance([60_000]);
-    const b = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(a.callbackUrl);
-    await waitingConversation(b, 'tg:108');
-    const quoteId = await motorQuote(w.client);
-
-    await b.service.track('MM-AB', { sessionKey: 'tg:108', ...address });
-    await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: mobileMoneyPayment(MSISDN.success, 'MM-AB'),
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(node.telegram.sent).toHaveLength(1);
+      expect(await flowState(node.store, 'tg:104')).toBe('paid');
     });
-    await eventually(
-      'the user is told',
-      () => a.telegram.sent.length + b.telegram.sent.length === 1,
-    );
-    await a.service.idle();
-    await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
 
-    expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
-    expect(await flowState(b.store, 'tg:108')).toBe('paid');
-    const next = await b.engine.handle('tg:108', { type: 'user.text', text: '?' }, { address });
-    expect(next.key).toBe('payment.paid');
-  });
+    it('rejects a forged callback with a wrong secret, with no effect', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      await waitingConversation(node, 'tg:105');
+      const quoteId = await motorQuote(w.client);
+      await node.service.track('MM-FORGED', { sessionKey: 'tg:105', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.silent, 'MM-FORGED'),
+      });
 
-  it('tells the outcome of a card payment once the payer completes the redirect page', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:109');
-    const quoteId = await motorQuote(w.client);
+      const forged = node.callbackUrl.replace(SECRET, 'not-the-secret');
+      const status = await post(forged, {
+        paymentReference: 'MM-FORGED',
+        partnerReference: 'MM-FORGED',
+        status: 'Success',
+        policyNumber: 'FAKE/0001',
+      });
+      await node.service.idle();
 
-    await node.service.track('CARD-1', { sessionKey: 'tg:109', ...address });
-    const paid = await w.client.call('payQuotation', {
-      path: { quoteId },
-      body: cardPayment(
-        { city: 'Lusaka', country: 'ZM', address: 'Cairo Road', zip: 10101 },
-        'CARD-1',
-      ),
+      expect(status).toBe(401);
+      expect(node.telegram.attempts).toBe(0);
+      expect(await flowState(node.store, 'tg:105')).toBe('awaitingPayment');
+      expect(await w.redis.redis.exists(paymentKey(w.redis.prefix, 'hint', 'MM-FORGED'))).toBe(0);
     });
-    expect(paid.redirectUrl).toMatch(/^https?:\/\//);
-    expect(node.telegram.attempts).toBe(0);
-    const page = await fetch(String(paid.redirectUrl));
-    await page.text();
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
 
-    expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    expect(await flowState(node.store, 'tg:109')).toBe('paid');
-  });
+    it('sends nothing when the callback has the right secret but the status still says pending', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      await waitingConversation(node, 'tg:106');
+      const quoteId = await motorQuote(w.client);
+      await node.service.track('MM-EARLYWORD', { sessionKey: 'tg:106', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.silent, 'MM-EARLYWORD'),
+      });
 
-  it('receipts a prepaid credit-life batch and puts its cover on risk once the premium payment is confirmed', async () => {
-    const w = await world();
-    const node = await w.instance([60_000]);
-    w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
-    await waitingConversation(node, 'tg:110');
-    const quotations = await w.client.call('getCreditLifeQuotations');
-    const prepaid = quotations.find((q) => q.requiresPrepayment === true);
-    const policy = await w.client.call('createCreditLifePolicy', {
-      body: { quotationId: String(prepaid?.id), startDate: '2026-03-02' },
+      const status = await post(node.callbackUrl, {
+        paymentReference: 'MM-EARLYWORD',
+        partnerReference: 'MM-EARLYWORD',
+        status: 'Success',
+      });
+      await node.service.idle();
+      await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
+
+      expect(status).toBe(200);
+      expect(node.telegram.attempts).toBe(0);
+      expect(node.outcomes).toEqual([]);
+      expect(await flowState(node.store, 'tg:106')).toBe('awaitingPayment');
     });
-    await node.service.track('CL-PREMIUM', { sessionKey: 'tg:110', ...address });
 
-    const placed = await w.client.call('placeLoansAndPay', {
-      path: { policyId: policy.id },
-      body: {
-        loans: [
-          {
-            fullName: 'Test Borrower',
-            nrcNumber: '111111/11/1',
-            dateOfBirth: '1990-01-01',
-            amount: 10_000,
-            startDate: '2026-03-02',
-            endDate: '2027-03-01',
-            partnerLoanReference: 'LOAN-1',
-            interestRate: 0.28,
-          },
-        ],
-        payment: { reference: 'CL-PREMIUM', mobileMoneyAccountNumber: MSISDN.success },
-      },
-    });
-    expect(placed.schedule.status).toBe('Pending');
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
+    it('delivers a callback that arrived before the route was written', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:107');
+      const quoteId = await motorQuote(w.client);
 
-    expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
-    const batch = await w.client.call('getCreditLifeBatch', {
-      path: { scheduleId: placed.schedule.id },
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.success, 'MM-EARLY'),
+      });
+      await eventually('the sandbox delivered its callback', () =>
+        w.sandbox.payments.callbackLog('MM-EARLY').some((attempt) => attempt.delivered),
+      );
+      await node.service.idle();
+      expect(node.telegram.attempts).toBe(0);
+
+      await node.service.track('MM-EARLY', { sessionKey: 'tg:107', ...address });
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+
+      expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
+      expect(await flowState(node.store, 'tg:107')).toBe('paid');
     });
-    expect(batch).toMatchObject({ status: 'Receipted', outstandingPremium: 0 });
-    expect(batch.loans?.[0]?.status).toBe('Active');
-  });
-});
+
+    it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
+      const w = await world(mode);
+      const a = await w.instance([60_000]);
+      const b = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(a.callbackUrl);
+      await waitingConversation(b, 'tg:108');
+      const quoteId = await motorQuote(w.client);
+
+      await b.service.track('MM-AB', { sessionKey: 'tg:108', ...address });
+      await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: mobileMoneyPayment(MSISDN.success, 'MM-AB'),
+      });
+      await eventually(
+        'the user is told',
+        () => a.telegram.sent.length + b.telegram.sent.length === 1,
+      );
+      await a.service.idle();
+      await drained(w.redis.redis, w.redis.prefix, { includeDelayed: false });
+
+      expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
+      expect(await flowState(b.store, 'tg:108')).toBe('paid');
+      const next = await b.engine.handle('tg:108', { type: 'user.text', text: '?' }, { address });
+      expect(next.key).toBe('payment.paid');
+    });
+
+    it('tells the outcome of a card payment once the payer completes the redirect page', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:109');
+      const quoteId = await motorQuote(w.client);
+
+      await node.service.track('CARD-1', { sessionKey: 'tg:109', ...address });
+      const paid = await w.client.call('payQuotation', {
+        path: { quoteId },
+        body: cardPayment(
+          { city: 'Lusaka', country: 'ZM', address: 'Cairo Road', zip: 10101 },
+          'CARD-1',
+        ),
+      });
+      expect(paid.redirectUrl).toMatch(/^https?:\/\//);
+      expect(node.telegram.attempts).toBe(0);
+      const page = await fetch(String(paid.redirectUrl));
+      await page.text();
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+
+      expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
+      expect(await flowState(node.store, 'tg:109')).toBe('paid');
+    });
+
+    it('receipts a prepaid credit-life batch and puts its cover on risk once the premium payment is confirmed', async () => {
+      const w = await world(mode);
+      const node = await w.instance([60_000]);
+      w.sandbox.setPaymentCallbackUrl(node.callbackUrl);
+      await waitingConversation(node, 'tg:110');
+      const quotations = await w.client.call('getCreditLifeQuotations');
+      const prepaid = quotations.find((q) => q.requiresPrepayment === true);
+      const policy = await w.client.call('createCreditLifePolicy', {
+        body: { quotationId: String(prepaid?.id), startDate: '2026-03-02' },
+      });
+      await node.service.track('CL-PREMIUM', { sessionKey: 'tg:110', ...address });
+
+      const placed = await w.client.call('placeLoansAndPay', {
+        path: { policyId: policy.id },
+        body: {
+          loans: [
+            {
+              fullName: 'Test Borrower',
+              nrcNumber: '111111/11/1',
+              dateOfBirth: '1990-01-01',
+              amount: 10_000,
+              startDate: '2026-03-02',
+              endDate: '2027-03-01',
+              partnerLoanReference: 'LOAN-1',
+              interestRate: 0.28,
+            },
+          ],
+          payment: { reference: 'CL-PREMIUM', mobileMoneyAccountNumber: MSISDN.success },
+        },
+      });
+      expect(placed.schedule.status).toBe('Pending');
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+
+      expect(node.telegram.sent[0]?.prompt.key).toBe('payment.paid');
+      const batch = await w.client.call('getCreditLifeBatch', {
+        path: { scheduleId: placed.schedule.id },
+      });
+      expect(batch).toMatchObject({ status: 'Receipted', outstandingPremium: 0 });
+      expect(batch.loans?.[0]?.status).toBe('Active');
+    });
+  },
+);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ConversationEngine, createTurnEngine } from '../../src/conversation/index.js';
 import { createPaymentService, type PaymentService } from '../../src/payments/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
@@ -50,8 +51,8 @@ function instance(shared: TestRedis, board: StatusBoard, backoffMs: readonly num
   return { engine, store, telegram, service };
 }
 
-function setup(): TestRedis {
-  const shared = testRedis();
+function setup(mode: RedisMode): TestRedis {
+  const shared = testRedis(mode);
   open.push(() => shared.cleanup());
   return shared;
 }
@@ -59,77 +60,80 @@ function setup(): TestRedis {
 const address = { channel: 'telegram', address: '5550001', locale: 'en' } as const;
 const route = (sessionKey: string) => ({ sessionKey, ...address });
 
-describe('payment service with the real turn engine', () => {
-  it('moves the waiting flow to paid and tells the user the policy number once', async () => {
-    const shared = setup();
-    const board = new StatusBoard();
-    const node = instance(shared, board, [50, 50]);
-    const first = await node.engine.handle(
-      'tg:5550001',
-      { type: 'user.text', text: 'hi' },
-      { address },
-    );
-    expect(first.key).toBe('test.awaitingPayment');
+describe.each(runnableModes())(
+  'payment service with the real turn engine on $name Redis',
+  (mode) => {
+    it('moves the waiting flow to paid and tells the user the policy number once', async () => {
+      const shared = setup(mode);
+      const board = new StatusBoard();
+      const node = instance(shared, board, [50, 50]);
+      const first = await node.engine.handle(
+        'tg:5550001',
+        { type: 'user.text', text: 'hi' },
+        { address },
+      );
+      expect(first.key).toBe('test.awaitingPayment');
 
-    await node.service.track('REF-E1', route('tg:5550001'));
-    board.statuses.set('REF-E1', 'Success');
-    await node.service.handleCallback(webhook('REF-E1', 'Success'));
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-    await drained(shared.redis, shared.prefix);
+      await node.service.track('REF-E1', route('tg:5550001'));
+      board.statuses.set('REF-E1', 'Success');
+      await node.service.handleCallback(webhook('REF-E1', 'Success'));
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+      await drained(shared.redis, shared.prefix);
 
-    expect(node.telegram.sent).toHaveLength(1);
-    expect(node.telegram.sent[0]?.prompt).toMatchObject({
-      key: 'payment.paid',
-      params: { policyNumber: 'MTR/2026/0001' },
+      expect(node.telegram.sent).toHaveLength(1);
+      expect(node.telegram.sent[0]?.prompt).toMatchObject({
+        key: 'payment.paid',
+        params: { policyNumber: 'MTR/2026/0001' },
+      });
+      expect(await flowState(node.store, 'tg:5550001')).toBe('paid');
     });
-    expect(await flowState(node.store, 'tg:5550001')).toBe('paid');
-  });
 
-  it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
-    const shared = setup();
-    const board = new StatusBoard();
-    const a = instance(shared, board, [60_000]);
-    const b = instance(shared, board, [60_000]);
-    await b.engine.handle('tg:5550002', { type: 'user.text', text: 'hi' }, { address });
-    await b.service.track('REF-E2', route('tg:5550002'));
-    board.statuses.set('REF-E2', 'Success');
+    it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
+      const shared = setup(mode);
+      const board = new StatusBoard();
+      const a = instance(shared, board, [60_000]);
+      const b = instance(shared, board, [60_000]);
+      await b.engine.handle('tg:5550002', { type: 'user.text', text: 'hi' }, { address });
+      await b.service.track('REF-E2', route('tg:5550002'));
+      board.statuses.set('REF-E2', 'Success');
 
-    await Promise.all([
-      a.service.handleCallback(webhook('REF-E2', 'Success')),
-      a.service.handleCallback(webhook('REF-E2', 'Success')),
-    ]);
-    await eventually(
-      'the user is told',
-      () => a.telegram.sent.length + b.telegram.sent.length === 1,
-    );
-    await drained(shared.redis, shared.prefix, { includeDelayed: false });
+      await Promise.all([
+        a.service.handleCallback(webhook('REF-E2', 'Success')),
+        a.service.handleCallback(webhook('REF-E2', 'Success')),
+      ]);
+      await eventually(
+        'the user is told',
+        () => a.telegram.sent.length + b.telegram.sent.length === 1,
+      );
+      await drained(shared.redis, shared.prefix, { includeDelayed: false });
 
-    expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
-    expect(await flowState(b.store, 'tg:5550002')).toBe('paid');
-    // B's own next turn sees what was delivered through the shared store, not its stale cache.
-    const next = await b.engine.handle(
-      'tg:5550002',
-      { type: 'user.text', text: 'and now?' },
-      { address },
-    );
-    expect(next.key).toBe('payment.paid');
-  });
-
-  it('tells the user the outcome itself when the conversation expired before the payment settled', async () => {
-    const shared = setup();
-    const board = new StatusBoard();
-    const node = instance(shared, board, [60_000]);
-    await node.service.track('REF-E3', route('tg:gone'));
-    board.statuses.set('REF-E3', 'Success');
-
-    await node.service.handleCallback(webhook('REF-E3', 'Success'));
-    await eventually('the user is told', () => node.telegram.sent.length === 1);
-
-    expect(node.telegram.sent[0]?.prompt).toEqual({
-      key: 'payment.outcome.paid',
-      params: { reference: 'REF-E3', policyNumber: 'MTR/2026/0001' },
-      input: 'none',
-      final: true,
+      expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
+      expect(await flowState(b.store, 'tg:5550002')).toBe('paid');
+      // B's own next turn sees what was delivered through the shared store, not its stale cache.
+      const next = await b.engine.handle(
+        'tg:5550002',
+        { type: 'user.text', text: 'and now?' },
+        { address },
+      );
+      expect(next.key).toBe('payment.paid');
     });
-  });
-});
+
+    it('tells the user the outcome itself when the conversation expired before the payment settled', async () => {
+      const shared = setup(mode);
+      const board = new StatusBoard();
+      const node = instance(shared, board, [60_000]);
+      await node.service.track('REF-E3', route('tg:gone'));
+      board.statuses.set('REF-E3', 'Success');
+
+      await node.service.handleCallback(webhook('REF-E3', 'Success'));
+      await eventually('the user is told', () => node.telegram.sent.length === 1);
+
+      expect(node.telegram.sent[0]?.prompt).toEqual({
+        key: 'payment.outcome.paid',
+        params: { reference: 'REF-E3', policyNumber: 'MTR/2026/0001' },
+        input: 'none',
+        final: true,
+      });
+    });
+  },
+);

@@ -5,6 +5,7 @@ import {
   type PaymentService,
   type PaymentServiceSettings,
 } from '../../src/payments/index.js';
+import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
 import {
   eventually,
   MemoryState,
@@ -18,8 +19,18 @@ import {
   webhook,
 } from './support.js';
 
-/** Where the service keeps its keys and jobs: Redis + BullMQ, or this process (no Redis). */
-type Backend = 'redis' | 'memory';
+/** Where the service keeps its keys and jobs: Redis + BullMQ (standalone or Cluster), or this process. */
+interface Backend {
+  readonly name: string;
+  /** The Redis mode, or undefined for the in-process backend. */
+  readonly mode: RedisMode | undefined;
+}
+
+const redisBackends: Backend[] = runnableModes().map((mode) => ({
+  name: `redis ${mode.name}`,
+  mode,
+}));
+const backends: Backend[] = [...redisBackends, { name: 'memory', mode: undefined }];
 
 interface Harness {
   /** The test's Redis, for the Redis backend only. */
@@ -41,7 +52,7 @@ function harness(
   backend: Backend,
   overrides: Partial<PaymentServiceSettings> & { failures?: number } = {},
 ): Harness {
-  const store = backend === 'redis' ? testRedis() : undefined;
+  const store = backend.mode ? testRedis(backend.mode) : undefined;
   const board = new StatusBoard();
   const engine = store
     ? new TestPaymentEngine(store.redis, store.prefix)
@@ -71,7 +82,7 @@ async function settled(h: Harness, { includeDelayed = true } = {}): Promise<void
   await h.service.settled({ includeDelayed });
 }
 
-describe.each<Backend>(['redis', 'memory'])('payment service over %s', (backend) => {
+describe.each(backends)('payment service over $name', (backend) => {
   it('tells the user once and moves the flow to paid when a callback confirms a success', async () => {
     const h = harness(backend, { backoffMs: [60_000] });
     await h.engine.startWaiting('tg:1');
@@ -261,9 +272,9 @@ describe.each<Backend>(['redis', 'memory'])('payment service over %s', (backend)
   });
 });
 
-describe('payment service over Redis, across instances', () => {
+describe.each(redisBackends)('payment service over $name, across instances', (backend) => {
   it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
-    const a = harness('redis', { backoffMs: [60_000] });
+    const a = harness(backend, { backoffMs: [60_000] });
     if (!a.store) throw new Error('the Redis harness has a store');
     const shared = { redis: a.store.redis, prefix: a.store.prefix };
     const engineB = new TestPaymentEngine(shared.redis, shared.prefix);

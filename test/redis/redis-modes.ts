@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
-import { inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { connectRedis, type RedisConnection, type RedisTarget } from '../../src/redis/index.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 
@@ -34,6 +34,23 @@ export function redisModes(): readonly RedisMode[] {
           unavailable: cluster.unavailable,
         },
   ];
+}
+
+/**
+ * The modes that can run here. A mode that cannot (the cluster's binaries are missing, never on
+ * CI: global setup fails there instead) shows up as a skipped test that says why.
+ */
+export function runnableModes(): readonly RedisMode[] {
+  const modes = redisModes();
+  for (const mode of modes) {
+    const reason = mode.unavailable;
+    if (reason !== undefined) {
+      describe.skip(`on ${mode.name} Redis`, () => {
+        it(reason, () => {});
+      });
+    }
+  }
+  return modes.filter((mode) => mode.unavailable === undefined);
 }
 
 /** Connects to `mode` with the application's connection factory. */

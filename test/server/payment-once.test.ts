@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
 import { metrics } from '../../src/server/index.js';
+import { runnableModes } from '../redis/redis-modes.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
 
 const CALLBACK_SECRET = 'payment-once-callback-secret';
@@ -18,22 +19,6 @@ class RecordingSms implements Notifier {
 
 const sms = new RecordingSms();
 let harness: TestServer;
-
-beforeAll(async () => {
-  harness = await startTestServer(
-    { PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET },
-    {
-      // Nothing settles, polls or calls back by itself: each test decides the order.
-      sandbox: { settleDelayMs: 600_000 },
-      paymentBackoffMs: [600_000],
-      notifiers: [sms],
-    },
-  );
-  harness.server.sandbox?.setPaymentCallbackUrl(null);
-});
-afterAll(async () => {
-  await harness.close();
-});
 
 /** Answers to each screen of a motor purchase, by the screen's first line. */
 const ANSWERS: ReadonlyArray<readonly [RegExp, () => string]> = [
@@ -131,32 +116,52 @@ async function paidOutcomesCounted(): Promise<number> {
 const toCaller = (number: string) =>
   sms.sent.filter((sent) => `+${sent.address.address}` === number);
 
-describe('a payment outcome reaches a USSD caller exactly once', () => {
-  it('sends no SMS when the caller already saw the outcome by checking the status in a turn', async () => {
-    const { phone, reference, sandbox } = await payPending();
-    const countedBefore = await paidOutcomesCounted();
-    sandbox.payments.settleNow(reference, 'success');
+describe.each(runnableModes())(
+  'a payment outcome reaches a USSD caller exactly once, on $name Redis',
+  (mode) => {
+    beforeAll(async () => {
+      harness = await startTestServer(
+        { PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET },
+        {
+          // Nothing settles, polls or calls back by itself: each test decides the order.
+          sandbox: { settleDelayMs: 600_000 },
+          paymentBackoffMs: [600_000],
+          notifiers: [sms],
+        },
+        mode,
+      );
+      harness.server.sandbox?.setPaymentCallbackUrl(null);
+    });
+    afterAll(async () => {
+      await harness.close();
+    });
 
-    const checked = await phone.send('1');
-    expect(checked).toMatch(/Paid\. Your policy number is/);
+    it('sends no SMS when the caller already saw the outcome by checking the status in a turn', async () => {
+      const { phone, reference, sandbox } = await payPending();
+      const countedBefore = await paidOutcomesCounted();
+      sandbox.payments.settleNow(reference, 'success');
 
-    await postCallback(reference);
-    expect(toCaller(phone.number)).toEqual([]);
-    // Told once, in the turn: counted once.
-    expect((await paidOutcomesCounted()) - countedBefore).toBe(1);
-  });
+      const checked = await phone.send('1');
+      expect(checked).toMatch(/Paid\. Your policy number is/);
 
-  it('sends one SMS when the callback comes first, however the caller checks afterwards', async () => {
-    const { phone, reference, sandbox } = await payPending();
-    sandbox.payments.settleNow(reference, 'success');
+      await postCallback(reference);
+      expect(toCaller(phone.number)).toEqual([]);
+      // Told once, in the turn: counted once.
+      expect((await paidOutcomesCounted()) - countedBefore).toBe(1);
+    });
 
-    await postCallback(reference);
-    expect(toCaller(phone.number)).toHaveLength(1);
-    expect(toCaller(phone.number)[0]?.prompt.key).toBe('motor.done');
+    it('sends one SMS when the callback comes first, however the caller checks afterwards', async () => {
+      const { phone, reference, sandbox } = await payPending();
+      sandbox.payments.settleNow(reference, 'success');
 
-    // The caller still has "1. Check status" on screen and picks it.
-    await phone.send('1');
-    await harness.server.payments.settled({ includeDelayed: false });
-    expect(toCaller(phone.number)).toHaveLength(1);
-  });
-});
+      await postCallback(reference);
+      expect(toCaller(phone.number)).toHaveLength(1);
+      expect(toCaller(phone.number)[0]?.prompt.key).toBe('motor.done');
+
+      // The caller still has "1. Check status" on screen and picks it.
+      await phone.send('1');
+      await harness.server.payments.settled({ includeDelayed: false });
+      expect(toCaller(phone.number)).toHaveLength(1);
+    });
+  },
+);

@@ -1,13 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
+import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
   createServer,
   type InsurechatServer,
   loadConfig,
   type ServerDeps,
 } from '../../src/server/index.js';
-import { connectTestRedis } from '../support/redis.js';
+import {
+  connectMode,
+  deleteKeys,
+  type RedisMode,
+  STANDALONE_URL,
+  testPrefix,
+} from '../redis/redis-modes.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
@@ -16,19 +21,23 @@ export const GATEWAY_SECRET = 'test-gateway-secret';
 export interface TestServer {
   readonly server: InsurechatServer;
   readonly url: string;
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   readonly prefix: string;
   /** Closes the server and deletes every Redis key it wrote. */
   close(): Promise<void>;
 }
 
-/** Starts a test server; `env` overrides the environment, `deps` the composition. */
+/**
+ * Starts a test server; `env` overrides the environment, `deps` the composition, `mode` picks the
+ * Redis (default the standalone server).
+ */
 export async function startTestServer(
   env: Record<string, string> = {},
   deps: ServerDeps = {},
+  mode?: RedisMode,
 ): Promise<TestServer> {
-  const prefix = `test:${randomUUID()}:`;
-  const redis = connectTestRedis();
+  const prefix = testPrefix();
+  const redis = mode ? connectMode(mode) : connectRedis({ kind: 'url', url: STANDALONE_URL });
   const { config } = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -53,14 +62,7 @@ export async function startTestServer(
     prefix,
     async close() {
       await server.close();
-      const keys: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, batch] = await redis.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        keys.push(...batch);
-      } while (cursor !== '0');
-      if (keys.length > 0) await redis.del(...keys);
+      await deleteKeys(redis, prefix);
       await redis.quit();
     },
   };

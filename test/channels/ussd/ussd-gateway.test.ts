@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
 
@@ -196,6 +197,8 @@ describe('USSD Redis cost', () => {
   /** Runs `step` and returns how many commands the server sent to Redis meanwhile. */
   async function redisCommandsOf(step: () => Promise<unknown>): Promise<number> {
     const redis = harness.redis;
+    // The test server runs on the standalone Redis unless a test asks for another mode.
+    if (!(redis instanceof Redis)) throw new Error('expected a standalone Redis connection');
     const send = redis.sendCommand.bind(redis);
     let commands = 0;
     redis.sendCommand = ((...args: Parameters<typeof send>) => {
