@@ -22,6 +22,12 @@ export interface ConnectRedisOptions {
 
 /** How long a Cluster command waits before retrying while a failover or slot move settles. */
 const CLUSTER_RETRY_DELAY_MS = 200;
+/**
+ * Retries (redirections included) before a Cluster command fails: with the delay above about
+ * 8 s, long enough to ride out a failover of a cluster whose `cluster-node-timeout` is a few
+ * seconds, so a payment route written just after the insurer was called is not lost to it.
+ */
+const CLUSTER_MAX_REDIRECTIONS = 40;
 
 /**
  * The one connection factory: a URL, Sentinels (asked again for the master after a failover) or
@@ -61,6 +67,7 @@ export function connectRedis(
         retryDelayOnFailover: CLUSTER_RETRY_DELAY_MS,
         retryDelayOnClusterDown: CLUSTER_RETRY_DELAY_MS,
         retryDelayOnTryAgain: CLUSTER_RETRY_DELAY_MS,
+        maxRedirections: CLUSTER_MAX_REDIRECTIONS,
         // Every seed unreachable: keep trying, at most every 2 s (readiness reports it meanwhile).
         clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
         redisOptions: {

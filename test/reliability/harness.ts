@@ -37,6 +37,10 @@ export class LogCapture extends Writable {
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
   readonly redisUrl?: string;
+  /** Redis variables instead of REDIS_URL (`REDIS_CLUSTER_NODES` for a Cluster). */
+  readonly redisEnv?: Record<string, string>;
+  /** Key prefix to share with another instance; default a fresh one. */
+  readonly prefix?: string;
   /** Upstream instead of the embedded sandbox. */
   readonly partnerApi?: { readonly url: string; readonly apiKey: string };
   readonly env?: Record<string, string>;
@@ -83,12 +87,12 @@ export function newPhone(): UssdPhone {
 /** Starts insurechat with Redis sessions (the test Redis) and captured logs. */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
-  const prefix = `test:${randomUUID()}:`;
+  const prefix = options.prefix ?? `test:${randomUUID()}:`;
   const logs = new LogCapture();
   const { config } = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    REDIS_URL: redisUrl,
+    ...(options.redisEnv ?? { REDIS_URL: redisUrl }),
     LOG_LEVEL: options.logLevel ?? 'info',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
