@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark and writes bench/RESULTS.md. Benchmarks report figures;
 // they never pass or fail. Durations: BENCH_SECONDS (per measured run, default 5), BENCH_PAIRS
 // (default 3, at least 3), BENCH_CONNECTIONS (default 10,100,500), BENCH_ONLY (comma list of
-// ussd, length, snapshot, client).
+// ussd, length, snapshot, client, cluster).
 import { writeFile } from 'node:fs/promises';
 import { describeMachine } from './lib/machine.js';
 import { openBenchRedis } from './lib/redis-instance.js';

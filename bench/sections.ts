@@ -1,4 +1,5 @@
 import { runClientOverhead } from './client-overhead.js';
+import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
 import { runSnapshotSize } from './snapshot-size.js';
@@ -59,5 +60,10 @@ export const benchSections: readonly BenchSection[] = [
         ),
         log: context.log,
       }),
+  },
+  {
+    id: 'cluster',
+    title: 'USSD journey on a Redis Cluster',
+    run: (context) => runClusterSection(context),
   },
 ];

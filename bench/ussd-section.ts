@@ -38,7 +38,7 @@ export interface UssdSectionOptions {
 }
 
 /** Walks one phone through insurechat and returns the screens it saw (without `CON `). */
-async function captureScreens(url: string): Promise<string[]> {
+export async function captureScreens(url: string): Promise<string[]> {
   const msisdn = `+26097${String(Date.now() % 10_000_000).padStart(7, '0')}`;
   const inputs: string[] = [];
   const screens: string[] = [];

@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Settings every bench server child reads from its environment. */
 export const BenchServerEnv = z.object({
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Comma-separated `host:port` of a Redis Cluster's nodes; used instead of REDIS_URL when set. */
+  REDIS_CLUSTER_NODES: z.string().optional(),
   /** Key prefix of this server's sessions, so the bench can delete them afterwards. */
   BENCH_PREFIX: z.string().min(1),
   /** The screens of the journey, one per step, as a JSON array of strings. */

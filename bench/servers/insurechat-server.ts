@@ -2,8 +2,9 @@
 // embedded sandbox insurer as upstream (or one in another process, BENCH_PARTNER_API_URL),
 // logging silenced. It counts the Redis commands its client
 // sends (each one a round trip unless pipelined) so the bench can report round trips per turn.
-import { Redis } from 'ioredis';
+// With REDIS_CLUSTER_NODES it runs on a Redis Cluster instead, through the same factory.
 import { createLogger } from '../../src/log/index.js';
+import { connectRedis } from '../../src/redis/index.js';
 import { createServer, loadConfig } from '../../src/server/index.js';
 import { serveForBench } from '../lib/server-process.js';
 import { BENCH_GATEWAY_SECRET, BenchServerEnv } from './bench-env.js';
@@ -16,7 +17,9 @@ await serveForBench(async () => {
   const { config } = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    REDIS_URL: env.REDIS_URL,
+    ...(env.REDIS_CLUSTER_NODES
+      ? { REDIS_CLUSTER_NODES: env.REDIS_CLUSTER_NODES }
+      : { REDIS_URL: env.REDIS_URL }),
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
@@ -28,9 +31,13 @@ await serveForBench(async () => {
         }
       : {}),
   });
-  const redis = new Redis(env.REDIS_URL);
-  const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
+  if (!config.redis) throw new Error('the bench server needs Redis');
+  const redis = connectRedis(config.redis);
+  // Standalone and Cluster both send every command through `sendCommand` (a Cluster's own
+  // redirections and retries go to its node connections, so each command counts once).
+  const counted = redis as unknown as { sendCommand: (...args: unknown[]) => unknown };
+  const send = counted.sendCommand.bind(redis);
+  counted.sendCommand = (...args: unknown[]) => {
     commandsSent += 1;
     return send(...args);
   };
