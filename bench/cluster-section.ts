@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { clusterUnavailable, startRedisCluster } from '../test/redis/redis-cluster-process.js';
+import { clusterUnavailable, startRedisCluster } from '../test/support/redis-cluster-process.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { fmtSpread, spread, verdict } from './lib/stats.js';
 import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';

@@ -13,7 +13,7 @@ import {
   type RedisMode,
   runnableModes,
   testPrefix,
-} from '../redis/redis-modes.js';
+} from '../support/redis-modes.js';
 
 const PaymentStarted = z.object({ reference: z.string(), status: z.string() });
 type PaymentStarted = z.infer<typeof PaymentStarted>;

@@ -16,7 +16,7 @@ import {
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
-import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
+import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,

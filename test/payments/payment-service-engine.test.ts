@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ConversationEngine, createTurnEngine } from '../../src/conversation/index.js';
 import { createPaymentService, type PaymentService } from '../../src/payments/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
-import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
+import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,

@@ -5,7 +5,7 @@ import {
   type PaymentService,
   type PaymentServiceSettings,
 } from '../../src/payments/index.js';
-import { type RedisMode, runnableModes } from '../redis/redis-modes.js';
+import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import {
   eventually,
   MemoryState,

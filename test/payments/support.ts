@@ -16,7 +16,7 @@ import {
   type RedisMode,
   STANDALONE_URL,
   testPrefix,
-} from '../redis/redis-modes.js';
+} from '../support/redis-modes.js';
 
 /** A silent logger for tests. */
 export const quietLogger = createLogger({ level: 'silent' });

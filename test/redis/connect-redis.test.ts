@@ -6,7 +6,7 @@ import {
   hashTag,
   type RedisConnection,
 } from '../../src/redis/index.js';
-import { connectMode, redisModes } from './redis-modes.js';
+import { connectMode, redisModes } from '../support/redis-modes.js';
 
 const opened: RedisConnection[] = [];
 afterAll(() => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { type RedisClusterProcess, startRedisCluster } from '../redis/redis-cluster-process.js';
+import { type RedisClusterProcess, startRedisCluster } from '../support/redis-cluster-process.js';
 import {
   newPhone,
   startServer,

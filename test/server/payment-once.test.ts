@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
 import { metrics } from '../../src/server/index.js';
-import { runnableModes } from '../redis/redis-modes.js';
+import { runnableModes } from '../support/redis-modes.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
 
 const CALLBACK_SECRET = 'payment-once-callback-secret';

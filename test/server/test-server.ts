@@ -12,7 +12,7 @@ import {
   type RedisMode,
   STANDALONE_URL,
   testPrefix,
-} from '../redis/redis-modes.js';
+} from '../support/redis-modes.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';

@@ -6,14 +6,14 @@ import {
   type SessionStore,
   type SessionStoreOptions,
 } from '../../src/session/index.js';
+import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
 import {
   connectMode,
   deleteKeys,
   type RedisMode,
   redisModes,
   testPrefix,
-} from '../redis/redis-modes.js';
-import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
+} from '../support/redis-modes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { describe, inject, it } from 'vitest';
 import { connectRedis, type RedisConnection, type RedisTarget } from '../../src/redis/index.js';
-import { TEST_REDIS_URL } from '../support/redis.js';
+import { TEST_REDIS_URL } from './redis.js';
 
 /** The standalone Redis every test uses (see test/support/redis.ts). */
 export const STANDALONE_URL = TEST_REDIS_URL;
@@ -17,7 +17,7 @@ export interface RedisMode {
   readonly unavailable: string | undefined;
 }
 
-/** The standalone server and the run's shared Cluster (started by test/redis/global-setup.ts). */
+/** The standalone server and the run's shared Cluster (started by global-redis-cluster.ts). */
 export function redisModes(): readonly RedisMode[] {
   const cluster = inject('redisCluster');
   return [
