@@ -20,8 +20,8 @@ export interface RedisClusterProcess {
   readonly nodes: readonly ClusterNodeAddress[];
   /** The port of the master that serves `key`'s slot now. */
   masterOf(key: string): Promise<number>;
-  /** The port of the replica of the master on `port`, as the cluster sees it now. */
-  replicaOf(port: number): Promise<number>;
+  /** The port of a live replica of the master on `port`, or undefined when it has none. */
+  replicaOf(port: number): Promise<number | undefined>;
   /** Kills the node on `port` at once (SIGKILL): nothing is flushed, clients see the socket drop. */
   kill(port: number): Promise<void>;
   /** Resolves once a node other than `port` serves every slot `port` served, and all slots are ok. */
@@ -275,9 +275,11 @@ export async function startRedisCluster(
       async replicaOf(port) {
         const lines = await nodeLines();
         const master = lines.find((line) => line.port === port);
-        const replica = lines.find((line) => master && line.masterId === master.id);
-        if (!replica) throw new Error(`node ${port} has no replica`);
-        return replica.port;
+        const replica = lines.find(
+          (line) =>
+            master && line.masterId === master.id && !line.failed && children.has(line.port),
+        );
+        return replica?.port;
       },
       kill: (port) => halt(port, 'SIGKILL'),
       async failedOver(port, timeoutMs = 20_000) {
