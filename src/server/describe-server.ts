@@ -23,9 +23,7 @@ export function describeServer(
   lines.push(
     `  insurer:          ${info.sandboxUrl ? `embedded sandbox at ${info.sandboxUrl}` : (config.partnerApi.url ?? 'not configured')}`,
   );
-  lines.push(
-    `  sessions:         ${info.sessions === 'redis' ? 'Redis' : 'in memory (set REDIS_URL or REDIS_SENTINELS for Redis)'}`,
-  );
+  lines.push(`  sessions:         ${describeSessions(info, config)}`);
   lines.push(`  channels:         ${info.channels.join(', ')}`);
   lines.push(`  USSD gateway:     POST ${url}/ussd/africastalking, POST ${url}/ussd/hubtel`);
   if (info.channels.includes('telegram'))
@@ -40,4 +38,19 @@ export function describeServer(
     for (const { variable, value } of generated) lines.push(`  ${variable}=${value}`);
   }
   return lines.join('\n');
+}
+
+/** Where sessions live: which Redis mode, or memory with how to change it. */
+function describeSessions(info: ServerInfo, config: Config): string {
+  if (info.sessions === 'memory') {
+    return 'in memory (set REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES for Redis)';
+  }
+  switch (config.redis?.kind) {
+    case 'cluster':
+      return `Redis Cluster (seed nodes ${config.redis.nodes.map((n) => `${n.host}:${n.port}`).join(', ')})`;
+    case 'sentinel':
+      return `Redis through Sentinel (master group ${config.redis.name})`;
+    default:
+      return 'Redis';
+  }
 }

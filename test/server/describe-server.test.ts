@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { describeServer, loadConfig, type ServerInfo } from '../../src/server/index.js';
+
+function banner(env: Record<string, string>, sessions: ServerInfo['sessions']): string {
+  const { config } = loadConfig(env);
+  const info: ServerInfo = {
+    url: 'http://127.0.0.1:3000',
+    bound: undefined,
+    sandboxUrl: undefined,
+    channels: ['ussd'],
+    sessions,
+  };
+  return describeServer(info, config, 'http://127.0.0.1:3000', []);
+}
+
+describe('the start-up banner', () => {
+  it('names the Redis Cluster and its seed nodes when sessions live on one', () => {
+    expect(banner({ REDIS_CLUSTER_NODES: 'redis-a:7000,redis-b:7001' }, 'redis')).toContain(
+      'sessions:         Redis Cluster (seed nodes redis-a:7000, redis-b:7001)',
+    );
+  });
+
+  it('names the Sentinel master group when sessions live behind Sentinels', () => {
+    expect(
+      banner({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'insurechat' }, 'redis'),
+    ).toContain('sessions:         Redis through Sentinel (master group insurechat)');
+  });
+
+  it('says how to move sessions to Redis when they are in memory', () => {
+    expect(banner({}, 'memory')).toContain(
+      'in memory (set REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES for Redis)',
+    );
+  });
+});
