@@ -25,8 +25,18 @@ export const MOTOR_JOURNEY_INPUTS: readonly string[] = [
 ];
 
 const USSD_PATH = '/ussd/africastalking';
-/** The contender whose sandbox insurer runs in a process of its own. */
-const APART = 'insurechat (upstream apart)';
+/** insurechat's real server. */
+const INSURECHAT = 'insurechat';
+/** The same-work floor (bench/servers/floor-server.ts). */
+export const FLOOR = 'same-work floor';
+
+/** The motor journey's steps: what the phone types, and the screen it must get back. */
+function journeySteps(screens: readonly string[]): UssdStep[] {
+  return screens.map((screen, index) => ({
+    input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
+    expect: (body: string) => body === `CON ${screen}`,
+  }));
+}
 
 /** Options of the USSD section. */
 export interface UssdSectionOptions {
@@ -70,7 +80,11 @@ export async function captureScreens(url: string): Promise<string[]> {
 }
 
 /** Bytes of the largest session record under a prefix (the captured journey's last state). */
-async function largestRecordBytes(redisUrl: string, prefix: string): Promise<number | undefined> {
+async function largestRecordBytes(
+  redisUrl: string,
+  prefix: string,
+  kind: 'hash' | 'string' = 'hash',
+): Promise<number | undefined> {
   const redis = new Redis(redisUrl);
   try {
     let largest: number | undefined;
@@ -79,8 +93,8 @@ async function largestRecordBytes(redisUrl: string, prefix: string): Promise<num
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
       for (const key of keys) {
-        if ((await redis.type(key)) !== 'hash') continue;
-        const data = await redis.hget(key, 'd');
+        if ((await redis.type(key)) !== kind) continue;
+        const data = kind === 'hash' ? await redis.hget(key, 'd') : await redis.get(key);
         if (data !== null) largest = Math.max(largest ?? 0, Buffer.byteLength(data));
       }
     } while (cursor !== '0');
@@ -101,67 +115,87 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
   try {
     let screens: readonly string[] = PLACEHOLDER_MOTOR_SCREENS;
     let snapshotBytes = 1500;
+    // One sandbox insurer in a process of its own serves every contender that calls one, so
+    // each server's CPU column is its own; the sandbox's CPU per turn is listed apart.
+    const sandbox = await startServerProcess(
+      'sandbox',
+      new URL('./servers/sandbox-server.ts', import.meta.url),
+      {},
+    );
+    servers.push(sandbox);
+    const upstreamEnv = {
+      BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
+      BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
+    };
     const insurechatPrefix = `bench:${randomUUID()}:insurechat:`;
     try {
       const insurechat = await startServerProcess(
         'insurechat',
         new URL('./servers/insurechat-server.ts', import.meta.url),
-        { REDIS_URL: options.redisUrl, BENCH_PREFIX: insurechatPrefix, BENCH_SCREENS: '["-"]' },
+        {
+          REDIS_URL: options.redisUrl,
+          BENCH_PREFIX: insurechatPrefix,
+          BENCH_SCREENS: '["-"]',
+          ...upstreamEnv,
+        },
       );
       servers.push(insurechat);
       screens = await captureScreens(insurechat.url);
       snapshotBytes =
         (await largestRecordBytes(options.redisUrl, insurechatPrefix)) ?? snapshotBytes;
       contenders.push({
-        name: 'insurechat',
+        name: INSURECHAT,
         server: insurechat,
         prefix: insurechatPrefix,
         path: USSD_PATH,
         headers: { 'x-ussd-secret': BENCH_GATEWAY_SECRET },
-        steps: screens.map((screen, index) => ({
-          input: () => (index === 0 ? '' : MOTOR_JOURNEY_INPUTS[index - 1]!),
-          expect: (body: string) => body === `CON ${screen}`,
-        })),
-      });
-      const sandbox = await startServerProcess(
-        'sandbox',
-        new URL('./servers/sandbox-server.ts', import.meta.url),
-        {},
-      );
-      servers.push(sandbox);
-      const apartPrefix = `bench:${randomUUID()}:insurechat-apart:`;
-      const apart = await startServerProcess(
-        APART,
-        new URL('./servers/insurechat-server.ts', import.meta.url),
-        {
-          REDIS_URL: options.redisUrl,
-          BENCH_PREFIX: apartPrefix,
-          BENCH_SCREENS: '["-"]',
-          BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
-          BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
-        },
-      );
-      servers.push(apart);
-      contenders.push({
-        ...contenders[contenders.length - 1]!,
-        name: APART,
-        server: apart,
-        prefix: apartPrefix,
+        steps: journeySteps(screens),
         upstream: sandbox,
       });
       notes.push(
-        `${APART}: the same server with the sandbox insurer in a process of its own (over loopback HTTP), so the server CPU column is insurechat's alone; the sandbox's CPU per turn is listed under the table.`,
-      );
-      notes.push(
-        `insurechat: the real \`createServer\` (Redis sessions, embedded sandbox insurer over loopback HTTP as upstream, logging silenced); ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
+        `insurechat: the real \`createServer\` (Redis sessions, the sandbox insurer in a process of its own over loopback HTTP, logging silenced); ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       options.log(`  insurechat server not measured: ${reason}`);
       notes.push(
-        `insurechat: not measured (${reason}); baseline and ussd-menu-builder serve placeholder screens.`,
+        `insurechat: not measured (${reason}); the other servers serve placeholder screens.`,
       );
     }
+    const floorPrefix = `bench:${randomUUID()}:floor:`;
+    const floor = await startServerProcess(
+      FLOOR,
+      new URL('./servers/floor-server.ts', import.meta.url),
+      {
+        REDIS_URL: options.redisUrl,
+        BENCH_PREFIX: floorPrefix,
+        BENCH_SCREENS: JSON.stringify(screens),
+        ...upstreamEnv,
+      },
+    );
+    servers.push(floor);
+    // The floor must show what insurechat shows, screen by screen, before it is measured.
+    const floorScreens = await captureScreens(floor.url).catch((error: unknown) => [
+      error instanceof Error ? error.message : String(error),
+    ]);
+    const firstDifference = screens.findIndex((screen, index) => floorScreens[index] !== screen);
+    const floorRecordBytes = await largestRecordBytes(options.redisUrl, floorPrefix, 'string');
+    notes.push(
+      firstDifference === -1 && floorScreens.length === screens.length
+        ? `${FLOOR}: its ${floorScreens.length} screens checked equal to insurechat's, screen by screen, before the runs (and every answer under load, in the wrong-screens column); its record ${floorRecordBytes ?? '?'} B against insurechat's ${snapshotBytes} B.`
+        : `${FLOOR}: its screens DIFFER from insurechat's from screen ${firstDifference + 1}: ${JSON.stringify(floorScreens[firstDifference] ?? 'none')} against ${JSON.stringify(screens[firstDifference] ?? 'none')}.`,
+    );
+    contenders.push({
+      name: FLOOR,
+      server: floor,
+      prefix: floorPrefix,
+      path: USSD_PATH,
+      steps: journeySteps(screens),
+      upstream: sandbox,
+    });
+    notes.push(
+      `${FLOOR}: the same fastify + @fastify/formbody stack, one Redis GET and one SET of the record per turn, the real flow machines with each caller's actor kept in a Map, the same insurer calls made with bare \`undici.request\` and \`body.json()\`, the screens laid out by the USSD channel's own renderer; no lock, ordering, deadline, validation, retries or logging.`,
+    );
     const shared = {
       REDIS_URL: options.redisUrl,
       BENCH_SCREENS: JSON.stringify(screens),
@@ -192,10 +226,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       { ...shared, BENCH_PREFIX: menuPrefix },
     );
     servers.push(menu);
-    const menuSteps: UssdStep[] = screens.map((screen, index) => ({
-      input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
-      expect: (body: string) => body === `CON ${screen}`,
-    }));
+    const menuSteps = journeySteps(screens);
     contenders.push({
       name: 'ussd-menu-builder',
       server: menu,
