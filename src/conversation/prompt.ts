@@ -58,3 +58,56 @@ export const Prompt = z.object({
 });
 /** What a flow shows the user. */
 export type Prompt = z.infer<typeof Prompt>;
+
+const INPUT_KINDS: ReadonlySet<unknown> = new Set(InputKind.options);
+
+function isParams(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) {
+    const param = (value as Record<string, unknown>)[key];
+    if (typeof param !== 'string' && typeof param !== 'number') return false;
+  }
+  return true;
+}
+
+function isListOf(value: unknown, item: (entry: Record<string, unknown>) => boolean): boolean {
+  if (value === undefined) return true;
+  if (!Array.isArray(value)) return false;
+  for (const entry of value) {
+    if (typeof entry !== 'object' || entry === null || !item(entry)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when `value` is a Prompt. The same rules as the {@link Prompt} schema, checked by hand:
+ * the engine checks the flow's prompt on every turn, where a zod parse is a measurable share.
+ */
+export function isPrompt(value: unknown): value is Prompt {
+  if (typeof value !== 'object' || value === null) return false;
+  const prompt = value as Record<string, unknown>;
+  return (
+    typeof prompt.key === 'string' &&
+    INPUT_KINDS.has(prompt.input) &&
+    typeof prompt.final === 'boolean' &&
+    isParams(prompt.params) &&
+    isListOf(prompt.notes, (note) => typeof note.key === 'string' && isParams(note.params)) &&
+    isListOf(
+      prompt.choices,
+      (choice) =>
+        typeof choice.id === 'string' &&
+        typeof choice.label === 'string' &&
+        isParams(choice.params) &&
+        (choice.literal === undefined || typeof choice.literal === 'boolean'),
+    ) &&
+    isListOf(
+      prompt.attachments,
+      (attachment) =>
+        (attachment.kind === 'link' || attachment.kind === 'document') &&
+        typeof attachment.url === 'string' &&
+        typeof attachment.label === 'string' &&
+        (attachment.fileName === undefined || typeof attachment.fileName === 'string'),
+    )
+  );
+}

@@ -38,3 +38,39 @@ export const Reply = z.discriminatedUnion('type', [
 export type Reply = z.infer<typeof Reply>;
 /** The `payment.settled` system event. */
 export type PaymentSettledEvent = z.infer<typeof PaymentSettled>;
+
+const OUTCOMES: ReadonlySet<unknown> = new Set(['paid', 'failed', 'pending']);
+const optionalString = (value: unknown): boolean =>
+  value === undefined || typeof value === 'string';
+
+/**
+ * True when `value` is a Reply. The same rules as the {@link Reply} schema, checked by hand:
+ * the engine asks on every turn, where a zod parse costs more than the rest of a cached turn.
+ */
+export function isReply(value: unknown): value is Reply {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  switch (event.type) {
+    case 'user.text':
+      return typeof event.text === 'string';
+    case 'user.choice':
+      return typeof event.id === 'string';
+    case 'user.contact':
+      return typeof event.phone === 'string';
+    case 'user.photo':
+      return typeof event.url === 'string' && optionalString(event.fileName);
+    case 'user.back':
+    case 'user.cancel':
+      return true;
+    case 'payment.settled':
+      return (
+        typeof event.reference === 'string' &&
+        OUTCOMES.has(event.outcome) &&
+        optionalString(event.policyNumber) &&
+        optionalString(event.policyId) &&
+        optionalString(event.reason)
+      );
+    default:
+      return false;
+  }
+}

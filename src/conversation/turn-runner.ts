@@ -1,0 +1,448 @@
+import type { Logger } from '../log/index.js';
+import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
+import type { ActorCache, CachedActor, FlowActor } from './actor-cache.js';
+import { settleWithin, startWatched } from './deadline.js';
+import {
+  ENGINE_PROMPTS,
+  sessionEndedPrompt,
+  stillWorkingPrompt,
+  withNotes,
+} from './engine-prompts.js';
+import {
+  AWAITING_INPUT,
+  type FlowDefinition,
+  type FlowId,
+  type FlowInput,
+  type FlowRegistry,
+} from './flow.js';
+import { isPrompt, type Prompt } from './prompt.js';
+import { isReply, type Reply } from './reply.js';
+import { flowInputOf, parseSessionRecord, type SessionRecord } from './session-record.js';
+import type { ChannelStateOf, SessionGlance, TurnOptions } from './turn-engine.js';
+import { TurnError } from './turn-error.js';
+import { validateMsisdn } from './validators.js';
+
+/** One running turn: its lease, deadline and the way to answer the channel once. */
+export interface TurnContext {
+  readonly sessionKey: string;
+  /** A non-reversible id of the session for logs (session keys hold phone numbers). */
+  readonly sessionId: string;
+  readonly lease: SessionLease;
+  readonly deadlineAt: number;
+  readonly options: TurnOptions;
+  /** True once the channel got "still working"; the result is then stored as unseen. */
+  late: boolean;
+  /** The channel's state to store with the answered Prompt, when the channel keeps one. */
+  stateOf: ChannelStateOf | undefined;
+  answer(prompt: Prompt): void;
+}
+
+/** What the runner needs from the engine around it. */
+export interface TurnRunnerOptions {
+  readonly store: SessionStore;
+  readonly flows: FlowRegistry;
+  readonly logger: Logger;
+  readonly cache: ActorCache;
+  /** Clock for `updatedAt`, epoch ms. */
+  readonly now: () => number;
+  /** Longest a turn may run past its deadline before it is abandoned. */
+  readonly maxTurnMs: number;
+  /** Lock lifetime, extended while a turn runs past its deadline. */
+  readonly lockTtlMs: number;
+}
+
+/** Runs one turn once its lock is held; see {@link createTurnRunner}. */
+export type TurnRunner = (
+  context: TurnContext,
+  acquired: AcquireResult & { status: 'acquired' },
+  cached: CachedActor | undefined,
+  reply: Reply,
+) => Promise<void>;
+
+const MAX_HANDOVERS = 5;
+
+/**
+ * The turn runner: everything a turn does once it holds the lock. It decides what the reply
+ * means (a channel's decision, a fresh session, an unseen result, a stale record), advances the
+ * flow until it waits for input (answering "still working" at the deadline), and ends with
+ * exactly one store write — commit, remove or release — then answers the channel once.
+ */
+export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
+  const { store, flows, logger, cache, now, maxTurnMs, lockTtlMs } = options;
+
+  const run: TurnRunner = async (context, acquired, cached, reply) => {
+    const { record: stored, interrupted } = acquired;
+    const record = cached?.record ?? (stored ? parseSessionRecord(stored.data) : undefined);
+    const hook = context.options.channelState;
+    if (hook) {
+      const decision = await hook.decide(glanceOf(record));
+      if (decision.kind === 'keep') return keep(context, record, cached, decision.state);
+      context.stateOf = decision.state;
+      if (decision.kind === 'restart') {
+        cached?.actor.stop();
+        await startFlow(context, 'main-menu', freshInput(context.options), []);
+        return;
+      }
+      if (!isReply(decision.reply)) {
+        throw new TurnError('bad_reply', 'The channel decided a bad Reply');
+      }
+      reply = decision.reply;
+    }
+    const isUserReply = reply.type.startsWith('user.');
+    // System events (a payment outcome) continue a conversation; they never start one.
+    if (!stored && !cached) {
+      if (!isUserReply) return endWithoutFlow(context);
+      await startFlow(context, 'main-menu', freshInput(context.options), []);
+      return;
+    }
+    if (!record && !isUserReply) return endWithoutFlow(context);
+    if (!record) {
+      logger.warn({ event: 'turn.restarted', sessionId: context.sessionId, reason: 'corrupt' });
+      await startFlow(context, 'main-menu', freshInput(context.options), [
+        ENGINE_PROMPTS.restarted,
+      ]);
+      return;
+    }
+    if (record.ended) {
+      // The closing screen of a flow that finished late: show it once, then forget the session.
+      if (!isUserReply) return endWithoutFlow(context);
+      await store.remove(context.lease);
+      context.answer({ ...record.prompt, final: true });
+      return;
+    }
+    const definition = lookupFlow(record.flowId);
+    const current = definition?.version === record.flowVersion;
+    if (!current && !isUserReply) return endWithoutFlow(context);
+    if (!definition || !current) {
+      logger.warn({
+        event: 'turn.restarted',
+        sessionId: context.sessionId,
+        reason: 'version',
+        flowId: record.flowId,
+        flowVersion: record.flowVersion,
+      });
+      await startFlow(context, 'main-menu', flowInputOf(record), [ENGINE_PROMPTS.restarted]);
+      return;
+    }
+    if (isUserReply && (interrupted || record.unseen || context.options.resume)) {
+      // Interrupted: the last turn died mid-way, so its effect is unknown and the user's retry
+      // is guarded by idempotency downstream. Unseen: the user has not read this prompt yet.
+      // Resume: a re-dial carries no answer to the current question. System events (a
+      // payment outcome) still go to the flow: they answer no question on the screen.
+      await reshow(context, record, cached, interrupted ? [ENGINE_PROMPTS.interrupted] : []);
+      return;
+    }
+    const actor = cached?.actor ?? restore(definition, record);
+    if (!actor && !isUserReply) return endWithoutFlow(context);
+    if (!actor) {
+      logger.warn({
+        event: 'turn.restarted',
+        sessionId: context.sessionId,
+        reason: 'restore',
+        flowId: record.flowId,
+      });
+      await startFlow(context, 'main-menu', flowInputOf(record), [ENGINE_PROMPTS.restarted]);
+      return;
+    }
+    actor.send(reply);
+    await settleAndPersist(context, definition, actor, flowInputOf(record), [], 0);
+  };
+
+  /**
+   * A channel answers from the record without the flow (a page of the same screen): only its
+   * state changes. A closing screen whose channel state is gone ends the session.
+   */
+  const keep = async (
+    context: TurnContext,
+    record: SessionRecord | undefined,
+    cached: CachedActor | undefined,
+    state: string | undefined,
+  ): Promise<void> => {
+    if (!record) return endWithoutFlow(context);
+    if (record.ended && state === undefined) {
+      await store.remove(context.lease);
+      context.answer({ ...record.prompt, final: true });
+      return;
+    }
+    const { channel: _previous, ...rest } = record;
+    const next: SessionRecord = {
+      ...rest,
+      ...(state === undefined ? {} : { channel: state }),
+      updatedAt: new Date(now()).toISOString(),
+    };
+    const result = await store.commit(context.lease, JSON.stringify(next));
+    if (result.status !== 'committed') {
+      cached?.actor.stop();
+      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+    }
+    if (cached) cache.put(context.sessionKey, { ...cached, version: result.version, record: next });
+    context.answer(record.prompt);
+  };
+
+  /** Answers a system event that has no usable conversation to go to; nothing is written. */
+  const endWithoutFlow = async (context: TurnContext): Promise<void> => {
+    await store.release(context.lease);
+    context.answer(sessionEndedPrompt);
+  };
+
+  const lookupFlow = (flowId: string): FlowDefinition | undefined =>
+    Object.hasOwn(flows, flowId) ? flows[flowId as FlowId] : undefined;
+
+  const restore = (definition: FlowDefinition, record: SessionRecord): FlowActor | undefined => {
+    try {
+      const actor = startWatched(definition.machine, {
+        snapshot: withPrompt(record.snapshot, record.prompt) as never,
+        input: flowInputOf(record),
+      });
+      const snapshot = actor.getSnapshot();
+      // A persisted snapshot is always settled; anything else did not restore as written.
+      if (snapshot.status !== 'active' || !snapshot.hasTag(AWAITING_INPUT)) {
+        actor.stop();
+        return undefined;
+      }
+      return actor;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const startFlow = async (
+    context: TurnContext,
+    flowId: FlowId,
+    input: FlowInput,
+    notes: readonly string[],
+    handovers = 0,
+  ): Promise<void> => {
+    const definition = lookupFlow(flowId);
+    if (!definition) throw new TurnError('flow_failed', `Flow ${flowId} is not registered`);
+    const actor = startWatched(definition.machine, { input });
+    await settleAndPersist(context, definition, actor, input, notes, handovers);
+  };
+
+  /** Waits for the flow to settle (answering "still working" at the deadline), then persists. */
+  const settleAndPersist = async (
+    context: TurnContext,
+    definition: FlowDefinition,
+    actor: FlowActor,
+    input: FlowInput,
+    notes: readonly string[],
+    handovers: number,
+  ): Promise<void> => {
+    const settled = settleWithin(actor, context.deadlineAt - Date.now());
+    if (!(settled === true || (settled !== false && (await settled)))) {
+      context.late = true;
+      context.answer(stillWorkingPrompt(ENGINE_PROMPTS.stillWorking));
+      const keepAlive = setInterval(
+        () => void store.extend(context.lease, lockTtlMs).catch(() => undefined),
+        Math.max(1_000, Math.floor(lockTtlMs / 3)),
+      );
+      try {
+        if (!(await settleWithin(actor, maxTurnMs))) {
+          actor.stop();
+          throw new TurnError('turn_abandoned', `Flow ${definition.id} did not settle`);
+        }
+      } finally {
+        clearInterval(keepAlive);
+      }
+    }
+    const snapshot = actor.getSnapshot();
+    if (snapshot.status === 'error') {
+      throw new TurnError('flow_failed', `Flow ${definition.id} failed`, {
+        cause: snapshot.error,
+      });
+    }
+    if (snapshot.status === 'done') {
+      const output = flowOutputOf(snapshot.output);
+      if (output === false) {
+        throw new TurnError('bad_prompt', `Flow ${definition.id} output is not a FlowOutput`);
+      }
+      const next = output?.next;
+      if (next !== undefined) {
+        if (handovers >= MAX_HANDOVERS) {
+          throw new TurnError('handover_loop', `Too many flow hand-overs from ${definition.id}`);
+        }
+        await startFlow(context, next as FlowId, input, notes, handovers + 1);
+        return;
+      }
+      const closing: Prompt = withNotes(
+        { ...(output?.prompt ?? { key: ENGINE_PROMPTS.goodbye, input: 'none' }), final: true },
+        notes,
+      );
+      const channel = context.stateOf?.(closing);
+      if (context.late || channel !== undefined) {
+        // The user saw "still working": keep the closing screen for their next turn. Or the
+        // channel pages through it: keep it until the channel has shown its last page.
+        const flags = context.late
+          ? { unseen: true as const, ended: true as const }
+          : { ended: true as const };
+        await persist(context, definition, {}, input, closing, flags, actor, channel);
+        actor.stop();
+        if (!context.late) context.answer(closing);
+        return;
+      }
+      const result = await store.remove(context.lease);
+      if (result.status !== 'deleted') {
+        logger.warn({ event: 'turn.writeRefused', sessionId: context.sessionId, ...result });
+      }
+      context.answer(closing);
+      return;
+    }
+    const prompt: unknown = snapshot.context?.prompt;
+    if (!isPrompt(prompt)) {
+      actor.stop();
+      throw new TurnError('bad_prompt', `Flow ${definition.id} context.prompt is not a Prompt`);
+    }
+    const snapshotJson = withoutPrompt(actor.getPersistedSnapshot() as Record<string, unknown>);
+    const flags: { unseen?: true } = context.late ? { unseen: true } : {};
+    const shown = withNotes(prompt, notes);
+    let written: CachedActor;
+    try {
+      written = await persist(
+        context,
+        definition,
+        snapshotJson,
+        input,
+        prompt,
+        flags,
+        actor,
+        context.stateOf?.(shown),
+      );
+    } catch (error) {
+      actor.stop();
+      throw error;
+    }
+    cache.put(context.sessionKey, written);
+    context.answer(shown);
+  };
+
+  /** Commits the session record: what was written at which version, or a TurnError. */
+  const persist = async (
+    context: TurnContext,
+    definition: FlowDefinition,
+    snapshot: Record<string, unknown>,
+    input: FlowInput,
+    prompt: Prompt,
+    flags: { unseen?: true; ended?: true },
+    actor: FlowActor,
+    channel: string | undefined,
+  ): Promise<CachedActor> => {
+    const address = context.options.address;
+    const record: SessionRecord = {
+      flowId: definition.id,
+      flowVersion: definition.version,
+      snapshot,
+      ...input,
+      ...(address ? { address } : {}),
+      prompt,
+      ...flags,
+      ...(channel === undefined ? {} : { channel }),
+      updatedAt: new Date(now()).toISOString(),
+    };
+    const result = await store.commit(context.lease, JSON.stringify(record));
+    if (result.status !== 'committed') {
+      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+    }
+    return { version: result.version, actor, record };
+  };
+
+  /** Shows the stored prompt again without touching the flow (whose cached actor stays). */
+  const reshow = async (
+    context: TurnContext,
+    record: SessionRecord,
+    cached: CachedActor | undefined,
+    notes: readonly string[],
+  ): Promise<void> => {
+    const { unseen: _shown, channel: _previous, ...rest } = record;
+    const address = context.options.address;
+    const shown = withNotes(record.prompt, notes);
+    const channel = context.stateOf?.(shown);
+    const next: SessionRecord = {
+      ...rest,
+      ...(address ? { address } : {}),
+      ...(channel === undefined ? {} : { channel }),
+      updatedAt: new Date(now()).toISOString(),
+    };
+    const result = await store.commit(context.lease, JSON.stringify(next));
+    if (result.status !== 'committed') {
+      cached?.actor.stop();
+      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+    }
+    if (cached) cache.put(context.sessionKey, { ...cached, version: result.version, record: next });
+    context.answer(shown);
+  };
+
+  return run;
+}
+
+/** A flow's output as the engine reads it: undefined when none, false when malformed. */
+function flowOutputOf(
+  output: unknown,
+): { readonly prompt?: Prompt; readonly next?: string } | undefined | false {
+  if (output === undefined) return undefined;
+  if (typeof output !== 'object' || output === null) return false;
+  const { prompt, next } = output as { prompt?: unknown; next?: unknown };
+  if (prompt !== undefined && !isPrompt(prompt)) return false;
+  if (next !== undefined && typeof next !== 'string') return false;
+  return {
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(next === undefined ? {} : { next }),
+  };
+}
+
+/**
+ * The persisted snapshot without `context.prompt`: the record keeps the same Prompt beside it,
+ * and storing it twice would cost a few hundred bytes of every session.
+ */
+function withoutPrompt(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const context = snapshot.context;
+  if (typeof context !== 'object' || context === null || !('prompt' in context)) return snapshot;
+  const { prompt: _kept, ...rest } = context as Record<string, unknown>;
+  return { ...snapshot, context: rest };
+}
+
+/** The persisted snapshot with the record's Prompt put back (older records still carry it). */
+function withPrompt(snapshot: Record<string, unknown>, prompt: Prompt): Record<string, unknown> {
+  const context = snapshot.context;
+  if (typeof context !== 'object' || context === null || 'prompt' in context) return snapshot;
+  return { ...snapshot, context: { ...context, prompt } };
+}
+
+/** What a channel's `decide` sees of a record (or of none). */
+function glanceOf(record: SessionRecord | undefined): SessionGlance {
+  return {
+    prompt: record?.prompt,
+    unseen: record?.unseen === true,
+    // Only a conversation past the entry menu is worth a "Continue".
+    resumable:
+      record !== undefined &&
+      record.ended !== true &&
+      !record.prompt.final &&
+      record.flowId !== 'main-menu',
+    state: record?.channel,
+  };
+}
+
+function freshInput(options: TurnOptions): FlowInput {
+  const audience = options.audience ?? 'policyholder';
+  const locale = options.address?.locale ?? 'en';
+  // Only the USSD gateway vouches for the caller's number; chats do not carry one.
+  if (options.address?.channel === 'ussd') {
+    const callerPhone = callerPhoneOf(options.address.address);
+    if (callerPhone !== undefined) return { audience, locale, callerPhone };
+  }
+  return { audience, locale };
+}
+
+/** Caller numbers already validated; cleared when full (a bound, not an LRU). */
+const callerPhones = new Map<string, string | undefined>();
+const MAX_CALLER_PHONES = 10_000;
+
+/** The caller's number as a flow may use it; libphonenumber is not cheap, and callers redial. */
+function callerPhoneOf(address: string): string | undefined {
+  if (callerPhones.has(address)) return callerPhones.get(address);
+  const phone = validateMsisdn(address);
+  const value = phone.ok ? phone.value : undefined;
+  if (callerPhones.size >= MAX_CALLER_PHONES) callerPhones.clear();
+  callerPhones.set(address, value);
+  return value;
+}
