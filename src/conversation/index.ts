@@ -29,9 +29,9 @@ export {
   paymentGuardKey,
   paymentReference,
 } from './payment-guard.js';
-export { Attachment, Choice, InputKind, MessageParams, Prompt } from './prompt.js';
+export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export { type RenderedPrompt, renderPrompt, setCatalogueLogger, t } from './render-prompt.js';
-export { type PaymentSettledEvent, Reply } from './reply.js';
+export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
 export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
 export type {
   ChannelAddress,
@@ -45,6 +45,7 @@ export type {
 } from './turn-engine.js';
 export {
   type AmountOptions,
+  compactZambianMobile,
   type DateOptions,
   type DateRule,
   type Validation,

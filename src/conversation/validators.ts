@@ -37,6 +37,8 @@ export function validateNrc(input: string): Validation<string> {
  */
 export function validateMsisdn(input: string): Validation<string> {
   const trimmed = input.trim();
+  const compact = compactZambianMobile(trimmed);
+  if (compact !== undefined) return valid(compact);
   if (!/^[+\d\s()-]{9,20}$/.test(trimmed)) return invalid('validation.phone.format');
   const mobile = parseMobilePhone(trimmed, 'ZM');
   if (mobile?.isValid()) {
@@ -50,6 +52,22 @@ export function validateMsisdn(input: string): Validation<string> {
     );
   }
   return invalid('validation.phone.format');
+}
+
+/**
+ * Zambian mobile numbers written without spaces (`0971234567`, `260971234567`, `+260971234567`):
+ * the mobile ranges libphonenumber knows for ZM (55–58, 75–79, 95–98 and seven digits). Almost
+ * every number a gateway or a caller sends has this form, and libphonenumber is not cheap.
+ */
+const COMPACT_ZAMBIAN_MOBILE = /^(?:\+?260|0)((?:5[5-8]|7[5-9]|9[5-8])\d{7})$/;
+
+/**
+ * A Zambian mobile number in compact form normalised to `260XXXXXXXXX` without libphonenumber;
+ * undefined for anything else (which then needs the full parse).
+ */
+export function compactZambianMobile(input: string): string | undefined {
+  const match = COMPACT_ZAMBIAN_MOBILE.exec(input);
+  return match ? `260${match[1]}` : undefined;
 }
 
 /**

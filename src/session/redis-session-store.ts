@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { LuaScript, type RedisConnection } from './lua-script.js';
 import {
   type AcquireOptions,
@@ -81,16 +80,50 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `);
 
-const AcquireReply = z.union([
-  z.tuple([z.literal(0), z.number()]),
-  z.tuple([z.literal(1), z.string().nullable(), z.string().nullable(), z.number(), z.number()]),
-]);
-const WriteReply = z.union([
-  z.tuple([z.literal(1), z.number()]),
-  z.tuple([z.literal(2)]),
-  z.tuple([z.literal(0)]),
-  z.tuple([z.literal(-1)]),
-]);
+/** ACQUIRE's reply: the lock's time left, or the record's version, data and flags. */
+type AcquireReply =
+  | readonly [taken: 0, lockMsLeft: number]
+  | readonly [
+      taken: 1,
+      version: string | null,
+      data: string | null,
+      interrupted: number,
+      unchanged: number,
+    ];
+
+/** COMMIT's and REMOVE's reply: committed at a version, deleted, lock lost, or conflict. */
+type WriteReply = readonly [1, number] | readonly [2] | readonly [0] | readonly [-1];
+
+/**
+ * The scripts' replies are checked by hand, not with zod: they come from our own Lua on every
+ * turn, so a check only guards against a wrong script version, and must cost next to nothing.
+ */
+function acquireReplyOf(reply: unknown): AcquireReply {
+  if (Array.isArray(reply)) {
+    const [taken, a, b, c, d] = reply as unknown[];
+    if (taken === 0 && typeof a === 'number' && reply.length === 2) return [0, a];
+    if (
+      taken === 1 &&
+      reply.length === 5 &&
+      (a === null || typeof a === 'string') &&
+      (b === null || typeof b === 'string') &&
+      typeof c === 'number' &&
+      typeof d === 'number'
+    ) {
+      return [1, a, b, c, d];
+    }
+  }
+  throw new TypeError('unexpected reply from the acquire script');
+}
+
+function writeReplyOf(reply: unknown): WriteReply {
+  if (Array.isArray(reply)) {
+    const [status, version] = reply as unknown[];
+    if (status === 1 && typeof version === 'number' && reply.length === 2) return [1, version];
+    if ((status === 2 || status === 0 || status === -1) && reply.length === 1) return [status];
+  }
+  throw new TypeError('unexpected reply from a session write script');
+}
 
 /** Options of {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions extends SessionStoreOptions {
@@ -128,7 +161,7 @@ export class RedisSessionStore implements SessionStore {
     const knownVersion = String(options.knownVersion ?? 0);
     const attempt = async (): Promise<LockAttempt> => {
       const token = newLockToken();
-      const reply = AcquireReply.parse(
+      const reply = acquireReplyOf(
         await ACQUIRE.run(this.redis, this.keys(key), [token, lockTtlMs, knownVersion]),
       );
       if (reply[0] === 0)
@@ -204,9 +237,9 @@ export class RedisSessionStore implements SessionStore {
     lease: SessionLease,
     extra: readonly (string | number)[],
   ): Promise<CommitResult> {
-    let reply: z.infer<typeof WriteReply>;
+    let reply: WriteReply;
     try {
-      reply = WriteReply.parse(
+      reply = writeReplyOf(
         await script.run(this.redis, this.keys(lease.key), [
           lease.token,
           lease.version ?? 0,

@@ -1,10 +1,14 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { compactZambianMobile } from '../../conversation/index.js';
 
 /**
  * A caller's number as the API writes it (`260971234567`), from any form a gateway sends
  * (`+260971234567`, `0971234567`). Undefined when it is not a phone number at all.
  */
 export function normaliseMsisdn(raw: string): string | undefined {
+  // Zambian mobiles, nearly every caller, need no parse at all.
+  const compact = compactZambianMobile(raw);
+  if (compact !== undefined) return compact;
   // Every request of a call carries the same number, and parsing it is not cheap.
   if (known.has(raw)) return known.get(raw);
   const normalised = parse(raw);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   type ChannelDecision,
   ENGINE_PROMPTS,
+  isPrompt,
   type MessageKey,
   Prompt,
   type Reply,
@@ -79,7 +80,83 @@ export interface UssdCore {
  * a digest of its history) with the screen it got (`a`, and `e` when that ended the call), so a
  * gateway's retry gets the same answer without touching the flow.
  */
-const UssdMemo = z.object({
+interface UssdMemo {
+  readonly g: string;
+  readonly m: 'p' | 'r';
+  readonly p: number;
+  readonly s?: Prompt;
+  readonly h?: string;
+  readonly a?: string;
+  readonly e?: true;
+}
+
+/**
+ * The memo as the record's channel state, a flat string read with a few slices (it is read and
+ * written on every request, where JSON inside the record's JSON would be escaped, parsed and
+ * checked each time): `<mode><page>[e]` then the gateway session, the history digest, the
+ * answered screen and the shown prompt's JSON, each as `<length>:<text>` or `-` when absent.
+ * For example `p0:12:ATUid_123456--` (no digest, answer or prompt).
+ */
+function writeMemo(memo: UssdMemo): string {
+  const field = (value: string | undefined) =>
+    value === undefined ? '-' : `${value.length}:${value}`;
+  return `${memo.m}${memo.p}${memo.e ? 'e' : ''}:${field(memo.g)}${field(memo.h)}${field(memo.a)}${field(memo.s && JSON.stringify(memo.s))}`;
+}
+
+function readMemo(state: string | undefined): UssdMemo | undefined {
+  if (state === undefined || state.length < 4) return undefined;
+  // Records written before this format held the memo as JSON; they live 15 minutes at most.
+  if (state[0] === '{') return readJsonMemo(state);
+  const mode = state[0];
+  if (mode !== 'p' && mode !== 'r') return undefined;
+  const headEnd = state.indexOf(':');
+  if (headEnd === -1) return undefined;
+  const ended = state[headEnd - 1] === 'e';
+  const page = Number(state.slice(1, ended ? headEnd - 1 : headEnd));
+  if (headEnd < 2 || !Number.isInteger(page) || page < 0) return undefined;
+  let at = headEnd + 1;
+  /** The next field; null when the state is malformed. */
+  const next = (): string | undefined | null => {
+    if (state[at] === '-') {
+      at += 1;
+      return undefined;
+    }
+    const colon = state.indexOf(':', at);
+    const length = colon === -1 ? Number.NaN : Number(state.slice(at, colon));
+    if (!Number.isInteger(length) || length < 0 || colon + 1 + length > state.length) return null;
+    at = colon + 1 + length;
+    return state.slice(colon + 1, at);
+  };
+  const g = next();
+  const h = next();
+  const a = next();
+  const s = next();
+  if (typeof g !== 'string' || h === null || a === null || s === null || at !== state.length) {
+    return undefined;
+  }
+  let shown: Prompt | undefined;
+  if (s !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(s);
+    } catch {
+      return undefined;
+    }
+    if (!isPrompt(json)) return undefined;
+    shown = json;
+  }
+  return {
+    g,
+    m: mode,
+    p: page,
+    ...(shown === undefined ? {} : { s: shown }),
+    ...(h === undefined ? {} : { h }),
+    ...(a === undefined ? {} : { a }),
+    ...(ended ? { e: true as const } : {}),
+  };
+}
+
+const JsonMemo = z.object({
   g: z.string(),
   m: z.enum(['p', 'r']),
   p: z.number().int().nonnegative(),
@@ -88,13 +165,19 @@ const UssdMemo = z.object({
   a: z.string().optional(),
   e: z.literal(true).optional(),
 });
-type UssdMemo = z.infer<typeof UssdMemo>;
 
-function readMemo(state: string | undefined): UssdMemo | undefined {
-  if (state === undefined) return undefined;
+function readJsonMemo(state: string): UssdMemo | undefined {
   try {
-    const parsed = UssdMemo.safeParse(JSON.parse(state));
-    return parsed.success ? parsed.data : undefined;
+    const parsed = JsonMemo.safeParse(JSON.parse(state));
+    if (!parsed.success) return undefined;
+    const { s: shown, h, a, e, ...memo } = parsed.data;
+    return {
+      ...memo,
+      ...(shown === undefined ? {} : { s: shown }),
+      ...(h === undefined ? {} : { h }),
+      ...(a === undefined ? {} : { a }),
+      ...(e === undefined ? {} : { e }),
+    };
   } catch {
     return undefined;
   }
@@ -157,7 +240,6 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const deadlineMs = options.deadlineMs ?? 4000;
   const answerWithinMs = options.answerWithinMs ?? 10_000;
   const say = (key: `ussd.${string}` & MessageKey): string => t(key, undefined, locale);
-  const running = new Set<Promise<unknown>>();
 
   const renderForUssd = (prompt: Prompt): RenderedPrompt => {
     const rendered = options.render(prompt, locale);
@@ -211,7 +293,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         ...(withEngineNotes ? { s: shown } : {}),
         ...answered(h, screens[0], end),
       };
-      return JSON.stringify(memo);
+      return writeMemo(memo);
     };
 
   /** Decides what a request means from what the engine holds; `screen` records the choice. */
@@ -243,7 +325,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         const page = Math.min(next.p, resumeScreens.length - 1);
         screen.current = { kind: 'resume', page };
         const memo = { ...position, p: page, ...answered(h, resumeScreens[page], false) };
-        return { kind: 'keep', state: JSON.stringify(memo) };
+        return { kind: 'keep', state: writeMemo(memo) };
       }
       const prompt = shown ?? glance.prompt;
       if (!prompt) return reply(DIAL);
@@ -255,7 +337,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       const done = prompt.final === true && page === screens.length - 1;
       if (done && h === undefined) return { kind: 'keep', state: undefined };
       const memo = { ...position, p: page, ...answered(h, screens[page], done) };
-      return { kind: 'keep', state: JSON.stringify(memo) };
+      return { kind: 'keep', state: writeMemo(memo) };
     };
 
     if (request.input === undefined || !sameCall) {
@@ -291,6 +373,38 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     return reply(ussdInputToReply(typed, shown, request.msisdn));
   };
 
+  /**
+   * The answer backstop without a timer per request: turns register here, and one sweep, running
+   * only while turns are in flight, answers those past `answerWithinMs`.
+   */
+  const inFlight = new Set<{ readonly startedAt: number; readonly late: () => void }>();
+  const sweepEveryMs = Math.min(1_000, Math.max(10, Math.floor(answerWithinMs / 10)));
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const overdue = Date.now() - answerWithinMs;
+    for (const turn of inFlight) {
+      if (turn.startedAt <= overdue) {
+        inFlight.delete(turn);
+        turn.late();
+      }
+    }
+    if (inFlight.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  /** Turns whose engine work has not finished (answered late or not); `idle` waits for them. */
+  let unfinished = 0;
+  let whenIdle: Array<() => void> = [];
+  const finishedOne = () => {
+    unfinished -= 1;
+    if (unfinished > 0) return;
+    const waiting = whenIdle;
+    whenIdle = [];
+    for (const resolve of waiting) resolve();
+  };
+  const LATE = Symbol('late');
+
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
     const screen: { current: Screen } = { current: { kind: 'answer' } };
     const work = options.engine.handle(ussdSessionKey(request.msisdn), DIAL, {
@@ -299,32 +413,41 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       address: { channel: 'ussd', address: request.msisdn, locale },
       channelState: { decide: (glance) => decide(request, glance, screen) },
     });
-    running.add(work);
-    void work.finally(() => running.delete(work)).catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), answerWithinMs);
-    });
-    let prompt: Prompt;
-    try {
-      const outcome = await Promise.race([work, late]);
-      if (outcome === 'late') {
-        options.logger.warn(
-          { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
-          'ussd turn still running at the answer backstop',
+    unfinished += 1;
+    const outcome = await new Promise<Prompt | typeof LATE | { readonly failed: unknown }>(
+      (resolve) => {
+        const turn = { startedAt: Date.now(), late: () => resolve(LATE) };
+        inFlight.add(turn);
+        sweeper ??= setInterval(sweep, sweepEveryMs).unref();
+        work.then(
+          (prompt) => {
+            inFlight.delete(turn);
+            finishedOne();
+            resolve(prompt);
+          },
+          (error: unknown) => {
+            inFlight.delete(turn);
+            finishedOne();
+            resolve({ failed: error });
+          },
         );
-        return { text: say('ussd.stillWorking'), end: true };
-      }
-      prompt = outcome;
-    } catch (error) {
+      },
+    );
+    if (outcome === LATE) {
+      options.logger.warn(
+        { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
+        'ussd turn still running at the answer backstop',
+      );
+      return { text: say('ussd.stillWorking'), end: true };
+    }
+    if ('failed' in outcome) {
       options.logger.error(
-        { err: error, channel: 'ussd', gatewaySessionId: request.sessionId },
+        { err: outcome.failed, channel: 'ussd', gatewaySessionId: request.sessionId },
         'ussd turn failed',
       );
       return { text: say('ussd.sorry'), end: true };
-    } finally {
-      clearTimeout(timer);
     }
+    const prompt = outcome;
     const shown = screen.current;
     if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
     if (shown.kind === 'resume') return { text: resumeScreens[shown.page] ?? '', end: false };
@@ -344,8 +467,9 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
 
   return {
     handle,
-    async idle() {
-      await Promise.allSettled([...running]);
+    idle() {
+      if (unfinished === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => whenIdle.push(resolve));
     },
   };
 }
