@@ -238,9 +238,16 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       'baseline: the same fastify + @fastify/formbody stack answering the longest of those screens after one Redis GET and one SET (EX) of a snapshot that size.',
       'ussd-menu-builder: the same screens as a state chain, a new menu per request (its README shares one menu, which mixes up concurrent sessions), session in a Redis hash (EXPIRE on start, HSET of each answer).',
     );
+    // BENCH_USSD_CONTENDERS (comma list of names) narrows the runs while iterating.
+    const wanted = (process.env.BENCH_USSD_CONTENDERS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name.length > 0);
+    const measured =
+      wanted.length === 0 ? contenders : contenders.filter((c) => wanted.includes(c.name));
     const runs = await runUssdThroughput({
       redisUrl: options.redisUrl,
-      contenders,
+      contenders: measured,
       connectionLevels: options.connectionLevels,
       pairs: options.pairs,
       seconds: options.seconds,
@@ -249,7 +256,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
     });
     const report = ussdThroughputReport(
       runs,
-      contenders.map((c) => c.name),
+      measured.map((c) => c.name),
       options.connectionLevels,
     );
     return `${report}\nSet-up:\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`;

@@ -12,19 +12,37 @@ export function instrumentEngine(
   channel: ChannelName,
   metrics: Metrics,
 ): TurnEngine {
+  // The labelled series of each flow, looked up once: prom-client hashes the labels otherwise.
+  const series = new Map<string, { count(): void; observe(seconds: number): void }>();
+  const seriesOf = (flow: string) => {
+    let found = series.get(flow);
+    if (!found) {
+      const turns = metrics.turns.labels({ channel, flow });
+      const latency = metrics.turnLatency.labels({ channel, flow });
+      found = { count: () => turns.inc(), observe: (seconds) => latency.observe(seconds) };
+      // Flows are a handful of ids (and `error`); the bound only guards against a surprise.
+      if (series.size < 100) series.set(flow, found);
+    }
+    return found;
+  };
+  const record = (flow: string, startedAt: number) => {
+    const found = seriesOf(flow);
+    found.count();
+    found.observe((performance.now() - startedAt) / 1e3);
+  };
   return {
-    async handle(sessionKey, reply, options) {
-      const started = process.hrtime.bigint();
-      let flow = 'error';
-      try {
-        const prompt = await engine.handle(sessionKey, reply, options);
-        flow = flowOf(prompt.key);
-        return prompt;
-      } finally {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        metrics.turns.inc({ channel, flow });
-        metrics.turnLatency.observe({ channel, flow }, seconds);
-      }
+    handle(sessionKey, reply, options) {
+      const startedAt = performance.now();
+      return engine.handle(sessionKey, reply, options).then(
+        (prompt) => {
+          record(flowOf(prompt.key), startedAt);
+          return prompt;
+        },
+        (error: unknown) => {
+          record('error', startedAt);
+          throw error;
+        },
+      );
     },
   };
 }

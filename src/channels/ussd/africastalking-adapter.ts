@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { normaliseMsisdn } from './normalise-msisdn.js';
 import type { UssdCore, UssdResponse } from './ussd-core.js';
@@ -32,7 +32,7 @@ export function registerAfricasTalkingRoute(
   app: FastifyInstance,
   options: {
     readonly core: UssdCore;
-    readonly guard: preHandlerAsyncHookHandler;
+    readonly guard: preHandlerHookHandler;
     readonly path?: string;
   },
 ): void {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { normaliseMsisdn } from './normalise-msisdn.js';
 import type { UssdCore } from './ussd-core.js';
@@ -27,7 +27,7 @@ export function registerHubtelRoute(
   app: FastifyInstance,
   options: {
     readonly core: UssdCore;
-    readonly guard: preHandlerAsyncHookHandler;
+    readonly guard: preHandlerHookHandler;
     readonly path?: string;
   },
 ): void {

@@ -31,17 +31,20 @@ function plainIp(ip: string): string {
 export function createUssdGuard(options: UssdGuardOptions) {
   const allowed = new Set(options.allowedIps.map(plainIp));
   const secret = Buffer.from(options.secret);
-  return async function ussdGuard(
+  // A callback hook, not an async one: it runs on every USSD request and never waits.
+  return function ussdGuard(
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<FastifyReply | undefined> {
+    done: (error?: Error) => void,
+  ): void {
     if (allowed.size > 0 && !allowed.has(plainIp(request.ip))) {
       options.onReject?.('ip');
       options.logger.warn(
         { channel: 'ussd', route: request.url.split('?')[0] },
         'ussd caller address not allowed',
       );
-      return reply.code(403).type('text/plain').send('Forbidden');
+      reply.code(403).type('text/plain').send('Forbidden');
+      return;
     }
     const header = request.headers['x-ussd-secret'];
     const query = (request.query as Record<string, unknown> | undefined)?.secret;
@@ -52,8 +55,9 @@ export function createUssdGuard(options: UssdGuardOptions) {
         { channel: 'ussd', route: request.url.split('?')[0] },
         'ussd request with a wrong secret',
       );
-      return reply.code(401).type('text/plain').send('Unauthorized');
+      reply.code(401).type('text/plain').send('Unauthorized');
+      return;
     }
-    return undefined;
+    done();
   };
 }
