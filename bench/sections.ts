@@ -2,6 +2,7 @@ import { runClientOverhead } from './client-overhead.js';
 import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
+import { runLogCost } from './log-cost.js';
 import { runSnapshotSize } from './snapshot-size.js';
 import { runUssdSection } from './ussd-section.js';
 
@@ -27,6 +28,16 @@ export const benchSections: readonly BenchSection[] = [
     id: 'ussd',
     title: 'USSD turns through the real HTTP server',
     run: (context) => runUssdSection(context),
+  },
+  {
+    id: 'logs',
+    title: 'Log cost per turn',
+    run: (context) =>
+      runLogCost({
+        pairs: context.pairs,
+        linesPerRun: Math.floor(envNumber('BENCH_LOG_LINES', 20_000)),
+        log: context.log,
+      }),
   },
   {
     id: 'length',
