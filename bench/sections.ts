@@ -3,6 +3,7 @@ import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
 import { runLogCost } from './log-cost.js';
+import { runSlowInsurer } from './slow-insurer.js';
 import { runSnapshotSize } from './snapshot-size.js';
 import { runUssdSection } from './ussd-section.js';
 
@@ -28,6 +29,19 @@ export const benchSections: readonly BenchSection[] = [
     id: 'ussd',
     title: 'USSD turns through the real HTTP server',
     run: (context) => runUssdSection(context),
+  },
+  {
+    id: 'slow',
+    title: 'Slow insurer',
+    run: (context) =>
+      runSlowInsurer({
+        redisUrl: context.redisUrl,
+        callers: Math.floor(envNumber('BENCH_SLOW_CALLERS', 200)),
+        delayMs: Math.floor(envNumber('BENCH_SLOW_DELAY_MS', 2_000)),
+        seconds: Math.floor(envNumber('BENCH_SLOW_SECONDS', Math.max(10, 3 * context.seconds))),
+        poolSizes: [undefined, 16],
+        log: context.log,
+      }),
   },
   {
     id: 'logs',

@@ -27,6 +27,8 @@ export interface UssdLoadOptions {
   readonly steps: readonly UssdStep[];
   readonly headers?: Record<string, string>;
   readonly serviceCode?: string;
+  /** Counts the answers it is true for (a "still working" screen), in `matched`. */
+  readonly classify?: (body: string) => boolean;
 }
 
 /** What one load run measured. */
@@ -45,6 +47,8 @@ export interface UssdLoadResult {
   readonly durationSeconds: number;
   /** The first unexpected answer, to show what went wrong. */
   readonly firstWrongScreen: string | undefined;
+  /** Answers `classify` was true for. */
+  readonly matched: number;
 }
 
 let phoneSerial = randomInt(0, 1_000_000);
@@ -73,6 +77,7 @@ export async function runUssdLoad(options: UssdLoadOptions): Promise<UssdLoadRes
   let journeys = 0;
   let wrongScreens = 0;
   let firstWrongScreen: string | undefined;
+  let matched = 0;
   const latencies: number[] = [];
   const serviceCode = options.serviceCode ?? '*384*4628#';
   const lastStep = options.steps.length - 1;
@@ -101,6 +106,7 @@ export async function runUssdLoad(options: UssdLoadOptions): Promise<UssdLoadRes
     },
     onResponse: (status, body, context) => {
       if (status !== 200) return;
+      if (options.classify?.(body)) matched += 1;
       if (context.ok !== true) return;
       if (step.expect(body)) {
         turns += 1;
@@ -137,5 +143,6 @@ export async function runUssdLoad(options: UssdLoadOptions): Promise<UssdLoadRes
     p99Ms: percentile(latencies, 99),
     durationSeconds: result.duration,
     firstWrongScreen,
+    matched,
   };
 }

@@ -23,6 +23,9 @@ await serveForBench(async () => {
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
+    ...(process.env.BENCH_PARTNER_API_CONNECTIONS
+      ? { PARTNER_API_CONNECTIONS: process.env.BENCH_PARTNER_API_CONNECTIONS }
+      : {}),
     // A sandbox insurer in its own process, so this process's CPU is insurechat's alone.
     ...(process.env.BENCH_PARTNER_API_URL
       ? {

@@ -1,9 +1,16 @@
-// The sandbox insurer in its own process, so the client bench measures only the caller's CPU.
+// The sandbox insurer in its own process, so a bench measures only the caller's CPU.
 import { createSandbox } from '../../src/sandbox/index.js';
 import { serveForBench } from '../lib/server-process.js';
 
 await serveForBench(async () => {
   const sandbox = createSandbox({ apiKey: 'bench-api-key' });
+  // BENCH_UPSTREAM_DELAY_MS: a slow insurer, answering every call that much later.
+  const delayMs = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 0);
+  if (delayMs > 0) {
+    sandbox.app.addHook('onRequest', (_request, _reply, done) => {
+      setTimeout(done, delayMs);
+    });
+  }
   const { url } = await sandbox.listen(0);
   return {
     port: Number(new URL(url).port),

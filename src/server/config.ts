@@ -31,6 +31,14 @@ export type RedisConnection = RedisTarget;
  * The environment insurechat reads, validated once at start-up. Every variable is optional: the
  * embedded defaults run the sandbox insurer, in-memory sessions and port 3000.
  */
+/**
+ * Default size of the insurer connection pool. Sized for the turn deadline: a call that queues for
+ * a connection behind a slow one (an insurer answering in 2 s) misses the 4 s USSD deadline, so
+ * the pool holds a call in flight for every caller the bench drives at once (200) with room to
+ * spare. undici opens connections only as calls need them, so an idle pool costs nothing.
+ */
+export const DEFAULT_PARTNER_API_CONNECTIONS = 256;
+
 export const EnvSchema = z.object({
   PORT: z.preprocess(
     (value) => (value === undefined || value === '' ? 3000 : value),
@@ -56,6 +64,18 @@ export const EnvSchema = z.object({
   REDIS_PASSWORD: optionalString,
   PARTNER_API_URL: optionalUrl,
   PARTNER_API_KEY: optionalString,
+  /**
+   * Keep-alive connections to the insurer. A USSD caller's turn waits for one call at a time, so
+   * a slow insurer needs a connection per concurrent caller or calls queue past the deadline.
+   */
+  PARTNER_API_CONNECTIONS: z.preprocess(
+    (value) => (value === undefined || value === '' ? DEFAULT_PARTNER_API_CONNECTIONS : value),
+    z.coerce
+      .number({ error: 'must be a whole number of connections (1 to 4096)' })
+      .int({ error: 'must be a whole number of connections (1 to 4096)' })
+      .min(1, { error: 'must be a whole number of connections (1 to 4096)' })
+      .max(4096, { error: 'must be a whole number of connections (1 to 4096)' }),
+  ),
   USSD_GATEWAY_SECRET: optionalString,
   USSD_ALLOWED_IPS: commaList,
   /** The short code the simulator dials; gateways send their own. */
@@ -115,7 +135,12 @@ export interface Config {
   /** Unset → in-memory sessions. */
   readonly redis: RedisConnection | undefined;
   /** Unset URL → the embedded sandbox insurer. */
-  readonly partnerApi: { readonly url: string | undefined; readonly apiKey: string | undefined };
+  readonly partnerApi: {
+    readonly url: string | undefined;
+    readonly apiKey: string | undefined;
+    /** Keep-alive connections to the insurer (PARTNER_API_CONNECTIONS). */
+    readonly connections: number;
+  };
   readonly ussd: {
     readonly gatewaySecret: string;
     readonly allowedIps: readonly string[];
@@ -252,7 +277,11 @@ export function loadConfig(
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redis: redisConnection(e),
-    partnerApi: { url: e.PARTNER_API_URL, apiKey: e.PARTNER_API_KEY },
+    partnerApi: {
+      url: e.PARTNER_API_URL,
+      apiKey: e.PARTNER_API_KEY,
+      connections: e.PARTNER_API_CONNECTIONS,
+    },
     ussd: {
       gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),
       allowedIps: e.USSD_ALLOWED_IPS,

@@ -218,6 +218,7 @@ export async function createServer(
   const client = createPartnerClient({
     baseUrl: partnerUrl,
     apiKey: partnerKey ?? '',
+    connections: config.partnerApi.connections,
     logger: logger.child({ module: 'api' }),
     onUpstreamError: countUpstreamErrors(metrics),
   });

@@ -120,6 +120,21 @@ describe('loadConfig', () => {
     ).not.toThrow();
   });
 
+  it('sizes the insurer connection pool from PARTNER_API_CONNECTIONS, 256 when unset', () => {
+    expect(loadConfig({}).config.partnerApi.connections).toBe(256);
+    expect(loadConfig({ PARTNER_API_CONNECTIONS: '64' }).config.partnerApi.connections).toBe(64);
+    for (const bad of ['0', '-3', '1.5', 'many', '5000']) {
+      let issues: string[] = [];
+      try {
+        loadConfig({ PARTNER_API_CONNECTIONS: bad });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        issues = (error as ConfigError).issues.map((issue) => issue.variable);
+      }
+      expect(issues).toEqual(['PARTNER_API_CONNECTIONS']);
+    }
+  });
+
   it('requires the partner API key when a partner API URL is set', () => {
     expect(() => loadConfig({ PARTNER_API_URL: 'https://insurer.example/api/v1' })).toThrow(
       /PARTNER_API_KEY/,
