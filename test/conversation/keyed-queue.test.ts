@@ -37,3 +37,26 @@ describe('KeyedQueue', () => {
     expect(await queue.enter('b', 0)).toBeTypeOf('function');
   });
 });
+
+describe('KeyedQueue.tryEnter', () => {
+  it('lets an entrant in at once when nobody holds the key, and refuses while someone does', () => {
+    const queue = new KeyedQueue();
+    const leave = queue.tryEnter('k');
+    expect(leave).toBeTypeOf('function');
+    expect(queue.tryEnter('k')).toBeUndefined();
+    leave?.();
+    expect(queue.tryEnter('k')).toBeTypeOf('function');
+  });
+
+  it('hands the key to the entrant waiting behind, not to a newcomer', async () => {
+    const queue = new KeyedQueue();
+    const first = queue.tryEnter('k');
+    const second = queue.enter('k', 10_000);
+    first?.();
+    expect(queue.tryEnter('k')).toBeUndefined();
+    const leave = await second;
+    leave?.();
+    leave?.();
+    expect(queue.tryEnter('k')).toBeTypeOf('function');
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createUssdCore } from '../../../src/channels/ussd/index.js';
+import { type Prompt, renderPrompt, type TurnEngine, t } from '../../../src/conversation/index.js';
+import { createLogger } from '../../../src/log/index.js';
+
+const menu: Prompt = { key: 'menu.title', input: 'choice', final: false, choices: [] };
+
+describe('USSD core answer backstop', () => {
+  it('answers "we will SMS you" once a turn runs past the backstop, and stays busy until it ends', async () => {
+    let finish!: (prompt: Prompt) => void;
+    const engine: TurnEngine = {
+      handle: () => new Promise<Prompt>((resolve) => (finish = resolve)),
+    };
+    const core = createUssdCore({
+      engine,
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+      answerWithinMs: 30,
+    });
+    const answer = await core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    expect(answer).toEqual({ text: t('ussd.stillWorking'), end: true });
+    let idle = false;
+    const idled = core.idle().then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idle).toBe(false);
+    finish(menu);
+    await idled;
+    expect(idle).toBe(true);
+  });
+
+  it('answers a turn that finishes in time with its screen, however many run at once', async () => {
+    const engine: TurnEngine = {
+      handle: () => new Promise<Prompt>((resolve) => setTimeout(() => resolve(menu), 5)),
+    };
+    const core = createUssdCore({
+      engine,
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+      answerWithinMs: 5_000,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        core.handle({
+          sessionId: `s${index}`,
+          msisdn: `2609770000${10 + index}`,
+          input: undefined,
+        }),
+      ),
+    );
+    for (const answer of answers) expect(answer).toEqual({ text: t('menu.title'), end: false });
+    await core.idle();
+  });
+});
