@@ -61,7 +61,7 @@ export async function runClientOverhead(options: ClientOverheadOptions): Promise
     }
     const ratio = spread(clientRuns.map((value, i) => value / (bareRuns[i] ?? Number.NaN)));
     return [
-      '## 4. Client overhead',
+      '## 6. Client overhead',
       '',
       `CPU per call in the calling process (the sandbox runs in a child process), ${options.callsPerRun}`,
       'sequential calls per run of `getMotorProduct` (`GET /products/motor/{productId}`): the Partner',

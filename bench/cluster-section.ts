@@ -6,7 +6,7 @@ import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
 import { captureScreens, MOTOR_JOURNEY_INPUTS } from './ussd-section.js';
 import { runUssdThroughput, type UssdContender, type UssdRun } from './ussd-throughput.js';
 
-const TITLE = '## 5. USSD journey on a Redis Cluster';
+const TITLE = '## 7. USSD journey on a Redis Cluster';
 const USSD_PATH = '/ussd/africastalking';
 const STANDALONE = 'insurechat (standalone Redis)';
 const CLUSTER = 'insurechat (Redis Cluster)';

@@ -119,7 +119,7 @@ export async function runConversationLength(options: LengthOptions): Promise<str
     }
   }
   const lines: string[] = [
-    '## 2. Cost against conversation length',
+    '## 4. Cost against conversation length',
     '',
     `${options.sessions} conversations (a fifth of that for grammY) of a looping flow driven in lockstep in-process; CPU µs per`,
     'turn (process.cpuUsage over all conversations at that turn). The engine runs on the memory',

@@ -118,7 +118,7 @@ export async function runLogCost(options: LogCostOptions): Promise<string> {
   const perLine = spread(currentRuns);
   const perTurn = spread(currentRuns.map((micros) => micros * linesPerTurn));
   return [
-    '## Log cost per turn',
+    '## 3. Log cost per turn',
     '',
     `Lines a USSD turn writes at \`LOG_LEVEL=info\`: ${fmt(linesPerTurn, 2)} (${lines} lines over ${turns} turns of the motor journey through the real server in-process, the embedded insurer's own lines left out). CPU per line through the real logger into pino's own destination (one write per line, as in production) opened on /dev/null, ${options.linesPerRun} lines per run, ${options.pairs} alternating pairs against the previous configuration:`,
     '',

@@ -107,7 +107,7 @@ export async function runSlowInsurer(options: SlowInsurerOptions): Promise<strin
     redis.disconnect();
   }
   const lines = [
-    '## Slow insurer',
+    '## 2. Slow insurer',
     '',
     `The sandbox insurer answers every call ${options.delayMs} ms late (in its own process); ${options.callers} callers walk the motor journey at once through insurechat's real server (Redis sessions, 4 s USSD deadline) for ${options.seconds} s after a warm-up, once per pool size. "Still working" counts every engine or USSD-backstop "still working" screen; "journeys broken" counts journeys that got any screen other than the expected one (and stopped counting there); latency is of every answer.`,
     '',

@@ -227,7 +227,7 @@ export async function runSnapshotSize(options: SnapshotSizeOptions): Promise<str
   const { visited, flows, turns } = await exploreStates(options.maxTurns);
   options.log(`  explored ${visited.length} states in ${turns} turns`);
   const lines: string[] = [
-    '## 3. Snapshot bytes and Redis memory',
+    '## 5. Snapshot bytes and Redis memory',
     '',
     'Every flow explored breadth-first (from the entry menus and from its own first state)',
     'through the real engine and flows against an in-process',
