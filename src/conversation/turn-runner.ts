@@ -75,7 +75,9 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const record = cached?.record ?? (stored ? parseSessionRecord(stored.data) : undefined);
     const hook = context.options.channelState;
     if (hook) {
-      const decision = await hook.decide(glanceOf(record));
+      // Channels decide synchronously (USSD does): awaited only when they answer a promise.
+      const decided = hook.decide(glanceOf(record));
+      const decision = decided instanceof Promise ? await decided : decided;
       if (decision.kind === 'keep') return keep(context, record, cached, decision.state);
       context.stateOf = decision.state;
       if (decision.kind === 'restart') {
