@@ -92,7 +92,10 @@ async function exploreStates(
   const client = createPartnerClient({ baseUrl: url, apiKey: sandbox.apiKey });
   const flows = createFlowRegistry({
     client,
-    payments: { start: async (quoteId) => ({ reference: `bench-${quoteId}`, status: 'Pending' }) },
+    payments: {
+      start: async (attempt) => ({ reference: `bench-${attempt.purchase}`, status: 'Pending' }),
+      check: async () => 'pending',
+    },
   });
   const store = new MemorySessionStore();
   const engine = createTurnEngine({

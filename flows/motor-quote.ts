@@ -4,6 +4,7 @@ import type {
   FlowDefinition,
   FlowInput,
   FlowOutput,
+  TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -19,14 +20,21 @@ import {
   checkYear,
 } from './checks.js';
 import {
-  PAYMENT_FAILED,
-  payFromContact,
-  payFromText,
-  paymentFailedState,
+  again,
+  answered,
+  chosenFrom,
+  errorOf,
+  newPayment,
+  outputOf,
+  PAYMENT_GUARDS,
+  type PaymentRequest,
+  type PaymentStarted,
+  type PayState,
+  paymentChoices,
+  paymentFailedPrompt,
+  paymentStates,
   paymentWaitPrompt,
-  statusFailed,
-  statusPaid,
-  stillPending,
+  settled,
 } from './payment-states.js';
 import {
   ask,
@@ -42,8 +50,6 @@ import {
   isChoice,
   money,
   notProvided,
-  type PaymentChoice,
-  type PaymentStarted,
   passes,
   rejected,
   rejectedBy,
@@ -101,6 +107,8 @@ export interface MotorQuote {
   quoteId: string;
   premium: number;
   currency: string;
+  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
+  purchase: string;
 }
 
 /** A motor policy found for renewal. */
@@ -115,6 +123,8 @@ export interface RenewalQuote {
   currency: string;
   startDate: string;
   endDate: string;
+  /** Unique per renewal priced: names its payments. */
+  purchase: string;
 }
 
 /** The new vehicle's details, for registering it. */
@@ -129,9 +139,11 @@ export interface NewVehicle {
   riskCategoryId: string;
 }
 
-/** The issued policy and where its certificate is. */
+/** The policy paid for and where its certificate is. */
 export interface MotorCertificate {
   policyNumber: string;
+  startDate?: string;
+  endDate?: string;
   url?: string;
 }
 
@@ -148,7 +160,6 @@ type Op =
   | 'status'
   | 'policy'
   | 'renewal'
-  | 'renew'
   | 'certificate';
 
 /** Context of motor-quote: answers typed so far, ids from the API, the payment in flight. */
@@ -156,6 +167,7 @@ export interface MotorQuoteContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
+  route: TurnRoute | null;
   mode: 'new' | 'renew';
   page: number;
   products: MotorProduct[];
@@ -178,15 +190,16 @@ export interface MotorQuoteContext extends FlowContextBase {
     firstName?: string;
     lastName?: string;
     email?: string;
-    payment?: PaymentChoice;
   };
   vehicle: FoundVehicle | null;
   holder: Holder | null;
   holderLookup: 'phone' | 'nrc';
   quote: MotorQuote | null;
   policy: (MotorPolicyFound & { renewal?: RenewalQuote }) | null;
-  payment: PaymentStarted | null;
+  pay: PayState | null;
   policyNumber: string | null;
+  /** The period of the policy paid for, once known. */
+  period: { startDate: string; endDate: string } | null;
   certificateUrl: string | null;
   failure: (Failure & { op: Op }) | null;
 }
@@ -227,25 +240,47 @@ const motor = setup({
         startDate: string;
       }
     >('createQuote'),
-    startPayment: notProvided<PaymentStarted, { quoteId: string; payment: PaymentChoice }>(
-      'startPayment',
+    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
+    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
+      'paymentStatus',
     ),
-    paymentStatus: notProvided<PaymentStarted, { reference: string }>('paymentStatus'),
     findPolicy: notProvided<MotorPolicyFound | null, { plate: string }>('findPolicy'),
     renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
-    renewAndPay: notProvided<PaymentStarted, { policyId: string; payment: PaymentChoice }>(
-      'renewAndPay',
+    motorCertificate: notProvided<MotorCertificate, { policyId?: string; reference?: string }>(
+      'motorCertificate',
     ),
-    motorCertificate: notProvided<
-      MotorCertificate,
-      { policyId?: string; quoteId?: string; policyNumber?: string; plate?: string }
-    >('motorCertificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    payConfirmScreen: assign({ tries: 0, prompt: ({ context }) => confirmPrompt(context) }),
+    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
+    payAnswered: assign({
+      pay: ({ context, event }) => answered(context.pay, outputOf(event)),
+    }),
+    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
+    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
+    payPhoneScreen: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
+    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
+    payFailedScreen: assign({
+      tries: 0,
+      prompt: ({ context }) => paymentFailedPrompt(context.pay),
+    }),
+    payStartFailed: assign({
+      failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }),
+    }),
+    payCheckFailed: assign({
+      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
+    }),
+    payPhoneRejected: assign(({ context, event }) =>
+      rejected(
+        context,
+        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
+      ),
+    ),
   },
   guards: {
     exhausted,
+    ...PAYMENT_GUARDS,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
     listedCategory: ({ context, event }) =>
@@ -253,22 +288,11 @@ const motor = setup({
     listedOption: ({ context, event }) =>
       event.type === 'user.choice' && context.options.some((o) => String(o.duration) === event.id),
     moreProducts: ({ context, event }) => isChoice('more')({ event }) && context.hasMore,
-    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
     needsSumInsured: ({ context }) =>
       context.products.find((p) => p.id === context.answers.productId)?.needsSumInsured === true,
     vehicleHasCategory: ({ context }) => context.vehicle?.riskCategoryId !== undefined,
     hasVehicleId: ({ context }) => context.vehicle !== null,
     isRenewal: ({ context }) => context.mode === 'renew',
-    isPaid: ({ context }) => context.payment?.status === 'paid',
-    isFailed: ({ context }) => context.payment?.status === 'failed',
-    settledPaid: ({ context, event }) =>
-      event.type === 'payment.settled' &&
-      event.reference === context.payment?.reference &&
-      event.outcome === 'paid',
-    settledFailed: ({ context, event }) =>
-      event.type === 'payment.settled' &&
-      event.reference === context.payment?.reference &&
-      event.outcome === 'failed',
   },
 });
 
@@ -341,7 +365,6 @@ const RETRY: Record<Op, string> = {
   status: 'checkingPayment',
   policy: 'findingPolicy',
   renewal: 'loadingRenewal',
-  renew: 'renewing',
   certificate: 'loadingCertificate',
 };
 
@@ -359,19 +382,49 @@ const BACK: Record<Op, string> = {
   status: 'awaitingPayment',
   policy: 'askRenewPlate',
   renewal: 'askRenewPlate',
-  renew: 'pickPayment',
-  certificate: 'awaitingPayment',
+  certificate: 'loadingCertificate',
 };
 
 const OPS = Object.keys(RETRY) as Op[];
 
-const amountDue = (context: MotorQuoteContext) =>
-  context.mode === 'renew'
-    ? {
-        amount: context.policy?.renewal?.gross ?? 0,
-        currency: context.policy?.renewal?.currency ?? '',
-      }
-    : { amount: context.quote?.premium ?? 0, currency: context.quote?.currency ?? '' };
+function checkPhoneReason(text: string) {
+  const checked = checkPhone(text);
+  return checked.ok ? 'flow.note.typeAnswer' : checked;
+}
+
+/** What is bought, in the user's words: the cover and the vehicle. */
+function purchaseOf(context: MotorQuoteContext): string {
+  const product = context.products.find((p) => p.id === context.answers.productId)?.name;
+  const plate = context.answers.plate ?? '';
+  return context.mode === 'renew'
+    ? `renewal of ${context.policy?.policyNumber ?? ''} (${plate})`
+    : `${product ?? 'Motor cover'} for ${plate}`;
+}
+
+/** The screen that shows what is bought for how much and asks how to pay. */
+function confirmPrompt(context: MotorQuoteContext) {
+  const due = { amount: context.pay?.amount ?? 0, currency: context.pay?.currency ?? '' };
+  const option = context.options.find((o) => o.duration === context.answers.duration);
+  const renewal = context.mode === 'renew';
+  return ask(renewal ? 'motor.confirmRenewal' : 'motor.confirmQuote', 'choice', {
+    params: renewal
+      ? {
+          policyNumber: context.policy?.policyNumber ?? '',
+          amount: money(due.amount),
+          currency: due.currency,
+          startDate: context.policy?.renewal?.startDate ?? '',
+          endDate: context.policy?.renewal?.endDate ?? '',
+        }
+      : {
+          amount: money(due.amount),
+          currency: due.currency,
+          basic: money(option?.basic ?? 0),
+          levy: money(option?.levy ?? 0),
+          label: option?.label ?? '',
+        },
+    choices: paymentChoices(context),
+  });
+}
 
 /**
  * Motor cover end to end: product → vehicle → sum insured → duration → policyholder → quotation →
@@ -384,6 +437,7 @@ export const motorQuoteMachine = motor.createMachine({
     tries: 0,
     today: today(),
     callerPhone: input.callerPhone ?? null,
+    route: input.route ?? null,
     mode: 'new',
     page: 1,
     products: [],
@@ -396,8 +450,9 @@ export const motorQuoteMachine = motor.createMachine({
     holderLookup: 'phone',
     quote: null,
     policy: null,
-    payment: null,
+    pay: null,
     policyNumber: null,
+    period: null,
     certificateUrl: null,
     failure: null,
   }),
@@ -692,7 +747,7 @@ export const motorQuoteMachine = motor.createMachine({
       }),
       on: {
         'user.choice': {
-          guard: 'ownNumber',
+          guard: 'payOwnNumber',
           target: 'findingHolder',
           actions: assign({
             holderLookup: 'phone',
@@ -869,7 +924,16 @@ export const motorQuoteMachine = motor.createMachine({
         }),
         onDone: {
           target: 'pickPayment',
-          actions: assign({ quote: ({ event }) => event.output, payment: null }),
+          actions: assign(({ context, event }) => ({
+            quote: event.output,
+            pay: newPayment(
+              { kind: 'quote', quoteId: event.output.quoteId },
+              event.output.purchase,
+              purchaseOf(context),
+              event.output.premium,
+              event.output.currency,
+            ),
+          })),
         },
         onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
       },
@@ -932,211 +996,53 @@ export const motorQuoteMachine = motor.createMachine({
         input: ({ context }) => ({ policyId: context.policy?.policyId ?? '' }),
         onDone: {
           target: 'pickPayment',
-          actions: assign({
-            policy: ({ context, event }) =>
-              context.policy ? { ...context.policy, renewal: event.output } : null,
-            payment: null,
-          }),
+          actions: assign(({ context, event }) => ({
+            policy: context.policy ? { ...context.policy, renewal: event.output } : null,
+            pay: newPayment(
+              { kind: 'renewal', policyId: context.policy?.policyId ?? '' },
+              event.output.purchase,
+              purchaseOf(context),
+              event.output.gross,
+              event.output.currency,
+            ),
+          })),
         },
         onError: { target: 'failed', actions: assign({ failure: failedAt('renewal') }) },
       },
     },
 
     // ---------------------------------------------------------------- payment
-    pickPayment: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) => {
-          const due = amountDue(context);
-          const option = context.options.find((o) => o.duration === context.answers.duration);
-          const renewal = context.mode === 'renew';
-          return ask(renewal ? 'motor.confirmRenewal' : 'motor.confirmQuote', 'choice', {
-            params: renewal
-              ? {
-                  policyNumber: context.policy?.policyNumber ?? '',
-                  amount: money(due.amount),
-                  currency: due.currency,
-                  startDate: context.policy?.renewal?.startDate ?? '',
-                  endDate: context.policy?.renewal?.endDate ?? '',
-                }
-              : {
-                  amount: money(due.amount),
-                  currency: due.currency,
-                  basic: money(option?.basic ?? 0),
-                  levy: money(option?.levy ?? 0),
-                  label: option?.label ?? '',
-                },
-            choices: [
-              ...(context.callerPhone ? [choice('own', 'pay.choice.ownNumber')] : []),
-              choice('other', 'pay.choice.otherNumber'),
-              choice('card', 'pay.choice.card'),
-            ],
-          });
-        },
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'ownNumber',
-            target: 'startPaying',
-            actions: assign({
-              answers: ({ context }) => ({
-                ...context.answers,
-                payment: { method: 'mobileMoney', msisdn: context.callerPhone ?? '' },
-              }),
-            }),
-          },
-          { guard: isChoice('other'), target: 'askPayPhone' },
-          {
-            guard: isChoice('card'),
-            target: 'startPaying',
-            actions: assign({
-              answers: ({ context }) => ({ ...context.answers, payment: { method: 'card' } }),
-            }),
-          },
-        ],
-        'user.back': [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
-      },
-    },
-    askPayPhone: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
-      on: {
-        'user.text': [
-          {
-            guard: passes(checkPhone),
-            target: 'startPaying',
-            actions: assign({
-              answers: payFromText,
-            }),
-          },
-          { guard: 'exhausted', target: 'tooManyTries' },
-          { actions: assign(rejectedBy(checkPhone)) },
-        ],
-        'user.contact': {
-          guard: ({ event }) => checkPhone(event.phone).ok,
-          target: 'startPaying',
-          actions: assign({
-            answers: payFromContact,
-          }),
-        },
-        'user.back': 'pickPayment',
-      },
-    },
-    startPaying: {
-      always: [{ guard: 'isRenewal', target: 'renewing' }, { target: 'paying' }],
-    },
-    paying: {
-      invoke: {
-        src: 'startPayment',
-        input: ({ context }) => ({
-          quoteId: context.quote?.quoteId ?? '',
-          payment: context.answers.payment ?? { method: 'card' },
-        }),
-        onDone: {
-          target: 'paymentStarted',
-          actions: assign({ payment: ({ event }) => event.output }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('pay') }) },
-      },
-    },
-    renewing: {
-      invoke: {
-        src: 'renewAndPay',
-        input: ({ context }) => ({
-          policyId: context.policy?.policyId ?? '',
-          payment: context.answers.payment ?? { method: 'card' },
-        }),
-        onDone: {
-          target: 'paymentStarted',
-          actions: assign({ payment: ({ event }) => event.output }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('renew') }) },
-      },
-    },
-    paymentStarted: {
-      always: [
-        { guard: 'isPaid', target: 'loadingCertificate' },
-        { guard: 'isFailed', target: 'paymentFailed' },
-        { target: 'awaitingPayment' },
-      ],
-    },
-    awaitingPayment: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          paymentWaitPrompt({
-            payment: context.answers.payment,
-            ...amountDue(context),
-            redirectUrl: context.payment?.redirectUrl,
-          }),
-      }),
-      on: {
-        'payment.settled': [
-          {
-            guard: 'settledPaid',
-            target: 'loadingCertificate',
-            actions: assign({
-              payment: ({ context }) =>
-                context.payment ? { ...context.payment, status: 'paid' as const } : null,
-              policyNumber: ({ context, event }) => event.policyNumber ?? context.policyNumber,
-              policy: ({ context, event }) =>
-                event.policyId
-                  ? {
-                      ...(context.policy ?? { policyNumber: event.policyNumber ?? '' }),
-                      policyId: event.policyId,
-                    }
-                  : context.policy,
-            }),
-          },
-          { guard: 'settledFailed', target: 'paymentFailed' },
-        ],
-        'user.choice': { guard: isChoice('check'), target: 'checkingPayment' },
-        // The payment is with the phone now: Back shows this screen again.
-        'user.back': 'awaitingPayment',
-      },
-    },
-    checkingPayment: {
-      invoke: {
-        src: 'paymentStatus',
-        input: ({ context }) => ({ reference: context.payment?.reference ?? '' }),
-        onDone: [
-          {
-            guard: statusPaid,
-            target: 'loadingCertificate',
-            actions: assign({
-              payment: ({ context }) =>
-                context.payment ? { ...context.payment, status: 'paid' as const } : null,
-            }),
-          },
-          { guard: statusFailed, target: 'paymentFailed' },
-          {
-            target: 'awaitingPayment',
-            actions: assign({ prompt: stillPending }),
-          },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('status') }) },
-      },
-    },
-    paymentFailed: {
-      ...paymentFailedState('pickPayment'),
-      entry: assign({ tries: 0, prompt: PAYMENT_FAILED }),
+    ...paymentStates({
+      back: 'paymentBack',
+      paid: 'loadingCertificate',
+      failed: 'failed',
+      cancelled: 'cancelled',
+      tooManyTries: 'tooManyTries',
+    }),
+    paymentBack: {
+      always: [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
     },
     loadingCertificate: {
       invoke: {
         src: 'motorCertificate',
-        input: ({ context }) => ({
-          ...(context.policy?.policyId ? { policyId: context.policy.policyId } : {}),
-          ...(context.quote ? { quoteId: context.quote.quoteId } : {}),
-          ...(context.policyNumber ? { policyNumber: context.policyNumber } : {}),
-          ...(context.answers.plate ? { plate: context.answers.plate } : {}),
-        }),
+        // What was paid for names the policy: the payment's own, or the policy renewed.
+        input: ({ context }) => {
+          const pay = context.pay;
+          const policyId =
+            pay?.policyId ?? (pay?.subject.kind === 'renewal' ? pay.subject.policyId : undefined);
+          return {
+            ...(policyId ? { policyId } : {}),
+            ...(pay?.reference ? { reference: pay.reference } : {}),
+          };
+        },
         onDone: {
           target: 'done',
           actions: assign({
             policyNumber: ({ event }) => event.output.policyNumber,
+            period: ({ event }) =>
+              event.output.startDate && event.output.endDate
+                ? { startDate: event.output.startDate, endDate: event.output.endDate }
+                : null,
             certificateUrl: ({ event }) => event.output.url ?? null,
           }),
         },
@@ -1179,7 +1085,14 @@ export const motorQuoteMachine = motor.createMachine({
         prompt: ({ context }) =>
           end(
             context.mode === 'renew' ? 'motor.renewed' : 'motor.done',
-            { policyNumber: context.policyNumber ?? context.policy?.policyNumber ?? '' },
+            {
+              policyNumber: context.policyNumber ?? context.policy?.policyNumber ?? '',
+              what: context.pay?.what ?? '',
+              amount: money(context.pay?.amount ?? 0),
+              currency: context.pay?.currency ?? '',
+              startDate: context.period?.startDate ?? context.policy?.renewal?.startDate ?? '',
+              endDate: context.period?.endDate ?? context.policy?.renewal?.endDate ?? '',
+            },
             context.certificateUrl
               ? [{ kind: 'document', url: context.certificateUrl, label: 'motor.certificate' }]
               : undefined,
@@ -1195,6 +1108,6 @@ export const motorQuoteMachine = motor.createMachine({
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
-  version: 1,
+  version: 2,
   machine: motorQuoteMachine,
 };

@@ -189,9 +189,11 @@ export function today(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** Formats money for params: two decimals, so 1500 shows as 1500.00. */
+const MONEY = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Formats money for params as users read it: 13125 shows as 13,125.00. */
 export function money(amount: number): string {
-  return amount.toFixed(2);
+  return MONEY.format(amount);
 }
 
 /**
@@ -247,28 +249,8 @@ export const rejectedBy =
     return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
   };
 
-/**
- * A stable payment reference derived from what identifies one purchase, so a retried request
- * reuses it and the insurer never charges the same purchase twice. FNV-1a, hex.
- */
-export function stableReference(prefix: string, parts: readonly string[]): string {
-  let hash = 0x811c9dc5;
-  for (const char of parts.join('|')) {
-    hash ^= char.codePointAt(0) ?? 0;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return `${prefix}-${hash.toString(16).padStart(8, '0').toUpperCase()}`;
-}
-
 /** How the user pays: mobile money from a number, or a card on the insurer's payment page. */
 export type PaymentChoice = { method: 'mobileMoney'; msisdn: string } | { method: 'card' };
-
-/** A payment started: its reference and where it stands. */
-export interface PaymentStarted {
-  reference: string;
-  status: 'pending' | 'paid' | 'failed';
-  redirectUrl?: string;
-}
 
 /** Maps a rail's status word to pending/paid/failed (DOMAIN.md: words vary by rail). */
 export function paymentOutcome(status: string): 'pending' | 'paid' | 'failed' {

@@ -4,19 +4,27 @@ import type {
   FlowDefinition,
   FlowInput,
   FlowOutput,
+  TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkFutureDate, checkName, checkNrc, checkPhone, checkWords } from './checks.js';
 import {
-  PAYMENT_FAILED,
-  payFromContact,
-  payFromText,
-  paymentFailedState,
+  again,
+  answered,
+  chosenFrom,
+  errorOf,
+  newPayment,
+  outputOf,
+  PAYMENT_GUARDS,
+  type PaymentRequest,
+  type PaymentStarted,
+  type PayState,
+  paymentChoices,
+  paymentFailedPrompt,
+  paymentStates,
   paymentWaitPrompt,
-  statusFailed,
-  statusPaid,
-  stillPending,
+  settled,
 } from './payment-states.js';
 import {
   ask,
@@ -30,13 +38,9 @@ import {
   failedAt,
   failureScreen,
   isChoice,
+  money,
   notProvided,
-  type PaymentChoice,
-  type PaymentStarted,
-  passes,
   rejected,
-  rejectedBy,
-  stableReference,
   TOO_MANY_TRIES,
   today,
   UNEXPECTED_REPLIES,
@@ -55,25 +59,24 @@ export interface Traveller {
   relationship: 'spouse' | 'child' | 'parent' | 'other';
 }
 
-/** What is sent to the instant-issue operation. */
-export interface TravelIssueRequest {
-  reference: string;
+/** What is priced: the trip and the party, for one package. */
+export interface TravelQuoteRequest {
   packageId: string;
   destination: string;
   startDate: string;
+  endDate: string;
   holder: { name: string; nrc: string; phone: string };
   travellers: Traveller[];
-  payment: PaymentChoice;
 }
 
-/** The issued policy and its payment, as the flow keeps them. */
-export interface TravelIssued extends PaymentStarted {
-  policyId: string;
-  policyNumber: string;
-  startDate: string;
-  endDate: string;
-  grossPremium: number;
+/** A package priced for the trip and the party: the insurer's quotation. */
+export interface TravelQuote {
+  packageId: string;
+  quoteId: string;
+  premium: number;
   currency: string;
+  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
+  purchase: string;
 }
 
 /** The paid policy as issued (number and dates are known only once paid) and its certificate. */
@@ -90,20 +93,42 @@ export interface TravelIssueContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
+  route: TurnRoute | null;
   packages: TravelPackage[];
+  /** Every package priced for this trip and party, shown before the traveller chooses. */
+  quotes: TravelQuote[];
   answers: {
     packageId?: string;
     destination?: string;
     startDate?: string;
+    days?: string;
     name?: string;
     nrc?: string;
     travellers?: Traveller[];
     travellerName?: string;
-    payment?: PaymentChoice;
   };
-  policy: TravelIssued | null;
+  pay: PayState | null;
+  policy: TravelCertificate | null;
   certificateUrl: string | null;
-  failure: (Failure & { op: 'packages' | 'issue' | 'status' }) | null;
+  failure: (Failure & { op: 'packages' | 'quote' | 'pay' | 'status' }) | null;
+}
+
+/** How long a trip may be, in days. */
+const MAX_DAYS = 180;
+
+/** Trip length in days: a whole number from 1 to {@link MAX_DAYS}. */
+export function checkDays(text: string): Checked<string> {
+  const days = Number(text.trim());
+  return Number.isInteger(days) && days >= 1 && days <= MAX_DAYS
+    ? { ok: true, value: String(days) }
+    : { ok: false, reason: 'travel.note.badDays', params: { max: MAX_DAYS } };
+}
+
+/** The last day of a trip of `days` days from `startDate` (YYYY-MM-DD). */
+export function tripEnd(startDate: string, days: number): string {
+  const end = new Date(`${startDate}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() + days - 1);
+  return end.toISOString().slice(0, 10);
 }
 
 const MAX_TRAVELLERS = 4;
@@ -117,28 +142,28 @@ export function checkFullName(text: string): Checked<string> {
   return name.value.includes(' ') ? name : { ok: false, reason: 'flow.note.fullName' };
 }
 
-function travelReference(context: TravelIssueContext): string {
+function quoteRequests(context: TravelIssueContext): TravelQuoteRequest[] {
   const a = context.answers;
-  return stableReference('TRV', [
-    a.packageId ?? '',
-    a.nrc ?? '',
-    a.destination ?? '',
-    a.startDate ?? '',
-    String(a.travellers?.length ?? 0),
-  ]);
-}
-
-function issueRequest(context: TravelIssueContext): TravelIssueRequest {
-  const a = context.answers;
-  return {
-    reference: travelReference(context),
-    packageId: a.packageId ?? '',
+  const startDate = a.startDate ?? '';
+  return context.packages.map((p) => ({
+    packageId: p.id,
     destination: a.destination ?? '',
-    startDate: a.startDate ?? '',
+    startDate,
+    endDate: tripEnd(startDate, Number(a.days ?? 1)),
     holder: { name: a.name ?? '', nrc: a.nrc ?? '', phone: context.callerPhone ?? '' },
     travellers: a.travellers ?? [],
-    payment: a.payment ?? { method: 'card' },
-  };
+  }));
+}
+
+/** What is bought, in the traveller's words: the package, where, and for how many. */
+function tripOf(context: TravelIssueContext, packageId: string): string {
+  const name = context.packages.find((p) => p.id === packageId)?.name ?? 'Travel cover';
+  return `${name} to ${context.answers.destination ?? ''}`;
+}
+
+function checkPhoneReason(text: string) {
+  const checked = checkPhone(text);
+  return checked.ok ? 'flow.note.typeAnswer' : checked;
 }
 
 const travel = setup({
@@ -150,44 +175,72 @@ const travel = setup({
   },
   actors: {
     listPackages: notProvided<TravelPackage[], Record<string, never>>('listPackages'),
-    issueTravel: notProvided<TravelIssued, TravelIssueRequest>('issueTravel'),
-    paymentStatus: notProvided<PaymentStarted, { reference: string }>('paymentStatus'),
-    travelCertificate: notProvided<TravelCertificate, { policyId: string; reference: string }>(
+    quoteTravel: notProvided<TravelQuote[], { requests: TravelQuoteRequest[] }>('quoteTravel'),
+    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
+    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
+      'paymentStatus',
+    ),
+    travelCertificate: notProvided<TravelCertificate, { policyId?: string; reference?: string }>(
       'travelCertificate',
     ),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    payConfirmScreen: assign({
+      tries: 0,
+      prompt: ({ context }) =>
+        ask('travel.confirmQuote', 'choice', {
+          params: {
+            what: context.pay?.what ?? '',
+            amount: money(context.pay?.amount ?? 0),
+            currency: context.pay?.currency ?? '',
+            travellers: (context.answers.travellers?.length ?? 0) + 1,
+            startDate: context.answers.startDate ?? '',
+            endDate: tripEnd(context.answers.startDate ?? '', Number(context.answers.days ?? 1)),
+          },
+          choices: paymentChoices(context),
+        }),
+    }),
+    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
+    payAnswered: assign({ pay: ({ context, event }) => answered(context.pay, outputOf(event)) }),
+    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
+    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
+    payPhoneScreen: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
+    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
+    payFailedScreen: assign({
+      tries: 0,
+      prompt: ({ context }) => paymentFailedPrompt(context.pay),
+    }),
+    payStartFailed: assign({ failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }) }),
+    payCheckFailed: assign({
+      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
+    }),
+    payPhoneRejected: assign(({ context, event }) =>
+      rejected(
+        context,
+        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
+      ),
+    ),
   },
   guards: {
     exhausted,
+    ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
-      event.type === 'user.choice' && context.packages.some((p) => p.id === event.id),
+      event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
     canAddTraveller: ({ context, event }) =>
       isChoice('add')({ event }) && (context.answers.travellers?.length ?? 0) < MAX_TRAVELLERS,
     pickedRelationship: ({ event }) =>
       event.type === 'user.choice' && RELATIONSHIPS.some((r) => r === event.id),
-    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
-    isPaid: ({ context }) => context.policy?.status === 'paid',
-    isFailed: ({ context }) => context.policy?.status === 'failed',
-    settledPaid: ({ context, event }) =>
-      event.type === 'payment.settled' &&
-      event.reference === context.policy?.reference &&
-      event.outcome === 'paid',
-    settledFailed: ({ context, event }) =>
-      event.type === 'payment.settled' &&
-      event.reference === context.policy?.reference &&
-      event.outcome === 'failed',
   },
 });
 
-type TextField = 'destination' | 'startDate' | 'name' | 'nrc' | 'travellerName';
+type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travellerName';
 
 // One question answered by typing: a valid answer is kept and moves on; a bad one re-asks with
 // the reason and keeps every earlier answer; the third bad one ends politely.
 const askText = (
   key: string,
-  input: 'text' | 'date' | 'nrc',
+  input: 'text' | 'date' | 'nrc' | 'amount',
   field: TextField,
   check: (text: string, context: TravelIssueContext) => Checked<string>,
   target: string,
@@ -229,8 +282,11 @@ export const travelIssueMachine = travel.createMachine({
     tries: 0,
     today: today(),
     callerPhone: input.callerPhone ?? null,
+    route: input.route ?? null,
     packages: [],
+    quotes: [],
     answers: {},
+    pay: null,
     policy: null,
     certificateUrl: null,
     failure: null,
@@ -248,7 +304,7 @@ export const travelIssueMachine = travel.createMachine({
             target: 'noPackages',
           },
           {
-            target: 'pickPackage',
+            target: 'askDestination',
             actions: assign({
               packages: ({ event }) =>
                 event.output.slice(0, MAX_PACKAGES).map((p) => ({ id: p.id, name: p.name })),
@@ -262,24 +318,55 @@ export const travelIssueMachine = travel.createMachine({
       type: 'final',
       entry: assign({ prompt: end('travel.noPackages') }),
     },
+    quoting: {
+      invoke: {
+        src: 'quoteTravel',
+        input: ({ context }) => ({ requests: quoteRequests(context) }),
+        onDone: {
+          target: 'pickPackage',
+          actions: assign({ quotes: ({ event }) => event.output, failure: null }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
+      },
+    },
+    // Every package with its premium for this trip and party: the price comes first.
     pickPackage: {
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
         prompt: ({ context }) =>
           ask('travel.pickPackage', 'choice', {
-            choices: context.packages.map((p) => dataChoice(p.id, p.name)),
+            params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
+            choices: context.quotes.map((q) =>
+              dataChoice(
+                q.packageId,
+                `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
+              ),
+            ),
           }),
       }),
       on: {
         'user.choice': {
           guard: 'listedPackage',
-          target: 'askDestination',
-          actions: assign({
-            answers: ({ context, event }) => ({ ...context.answers, packageId: event.id }),
+          target: 'pickPayment',
+          actions: assign(({ context, event }) => {
+            const id = event.type === 'user.choice' ? event.id : '';
+            const quote = context.quotes.find((q) => q.packageId === id);
+            return {
+              answers: { ...context.answers, packageId: id },
+              pay: quote
+                ? newPayment(
+                    { kind: 'quote', quoteId: quote.quoteId },
+                    quote.purchase,
+                    tripOf(context, id),
+                    quote.premium,
+                    quote.currency,
+                  )
+                : null,
+            };
           }),
         },
-        'user.back': 'cancelled',
+        'user.back': 'travellers',
       },
     },
     askDestination: askText(
@@ -288,15 +375,23 @@ export const travelIssueMachine = travel.createMachine({
       'destination',
       (t) => checkWords(t),
       'askStartDate',
-      'pickPackage',
+      'cancelled',
     ),
     askStartDate: askText(
       'travel.askStartDate',
       'date',
       'startDate',
       (t, c) => checkFutureDate(t, c.today),
-      'askName',
+      'askDays',
       'askDestination',
+    ),
+    askDays: askText(
+      'travel.askDays',
+      'amount',
+      'days',
+      (t) => checkDays(t),
+      'askName',
+      'askStartDate',
     ),
     askName: askText(
       'travel.askName',
@@ -304,7 +399,7 @@ export const travelIssueMachine = travel.createMachine({
       'name',
       (t) => checkFullName(t),
       'askNrc',
-      'askStartDate',
+      'askDays',
     ),
     askNrc: askText('travel.askNrc', 'nrc', 'nrc', (t) => checkNrc(t), 'travellers', 'askName'),
     travellers: {
@@ -322,7 +417,7 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.choice': [
           { guard: 'canAddTraveller', target: 'askTravellerName' },
-          { guard: isChoice('continue'), target: 'pickPayment' },
+          { guard: isChoice('continue'), target: 'quoting' },
         ],
         'user.back': 'askNrc',
       },
@@ -363,170 +458,26 @@ export const travelIssueMachine = travel.createMachine({
         'user.back': 'askTravellerName',
       },
     },
-    pickPayment: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('travel.pickPayment', 'choice', {
-            params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
-            choices: [
-              ...(context.callerPhone ? [choice('own', 'pay.choice.ownNumber')] : []),
-              choice('other', 'pay.choice.otherNumber'),
-              choice('card', 'pay.choice.card'),
-            ],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'ownNumber',
-            target: 'issuing',
-            actions: assign({
-              answers: ({ context }) => ({
-                ...context.answers,
-                payment: { method: 'mobileMoney', msisdn: context.callerPhone ?? '' },
-              }),
-            }),
-          },
-          { guard: isChoice('other'), target: 'askPayPhone' },
-          {
-            guard: isChoice('card'),
-            target: 'issuing',
-            actions: assign({
-              answers: ({ context }) => ({ ...context.answers, payment: { method: 'card' } }),
-            }),
-          },
-        ],
-        'user.back': 'travellers',
-      },
-    },
-    askPayPhone: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
-      on: {
-        'user.text': [
-          {
-            guard: passes(checkPhone),
-            target: 'issuing',
-            actions: assign({
-              answers: payFromText,
-            }),
-          },
-          { guard: 'exhausted', target: 'tooManyTries' },
-          { actions: assign(rejectedBy(checkPhone)) },
-        ],
-        'user.contact': {
-          guard: ({ event }) => checkPhone(event.phone).ok,
-          target: 'issuing',
-          actions: assign({
-            answers: payFromContact,
-          }),
-        },
-        'user.back': 'pickPayment',
-      },
-    },
-    issuing: {
-      invoke: {
-        src: 'issueTravel',
-        input: ({ context }) => issueRequest(context),
-        onDone: {
-          target: 'issued',
-          actions: assign({ policy: ({ event }) => event.output, failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('issue') }) },
-      },
-    },
-    issued: {
-      always: [
-        { guard: 'isPaid', target: 'loadingCertificate' },
-        { guard: 'isFailed', target: 'paymentFailed' },
-        { target: 'awaitingPayment' },
-      ],
-    },
-    awaitingPayment: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          paymentWaitPrompt({
-            payment: context.answers.payment,
-            amount: context.policy?.grossPremium ?? 0,
-            currency: context.policy?.currency ?? '',
-            redirectUrl: context.policy?.redirectUrl,
-          }),
-      }),
-      on: {
-        'payment.settled': [
-          {
-            guard: 'settledPaid',
-            target: 'loadingCertificate',
-            actions: assign({
-              policy: ({ context, event }) =>
-                context.policy
-                  ? {
-                      ...context.policy,
-                      status: 'paid' as const,
-                      policyNumber: event.policyNumber ?? context.policy.policyNumber,
-                      policyId: event.policyId ?? context.policy.policyId,
-                    }
-                  : null,
-            }),
-          },
-          { guard: 'settledFailed', target: 'paymentFailed' },
-        ],
-        'user.choice': { guard: isChoice('check'), target: 'checkingPayment' },
-        // Payment is with the phone now; Back shows the same screen.
-        'user.back': 'awaitingPayment',
-      },
-    },
-    checkingPayment: {
-      invoke: {
-        src: 'paymentStatus',
-        input: ({ context }) => ({ reference: context.policy?.reference ?? '' }),
-        onDone: [
-          {
-            guard: statusPaid,
-            target: 'loadingCertificate',
-            actions: assign({
-              policy: ({ context }) =>
-                context.policy ? { ...context.policy, status: 'paid' as const } : null,
-            }),
-          },
-          { guard: statusFailed, target: 'paymentFailed' },
-          {
-            target: 'awaitingPayment',
-            actions: assign({ prompt: stillPending }),
-          },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('status') }) },
-      },
-    },
-    paymentFailed: {
-      ...paymentFailedState('pickPayment'),
-      entry: assign({ tries: 0, prompt: PAYMENT_FAILED }),
-    },
+    ...paymentStates({
+      back: 'pickPackage',
+      paid: 'loadingCertificate',
+      failed: 'failed',
+      cancelled: 'cancelled',
+      tooManyTries: 'tooManyTries',
+    }),
     loadingCertificate: {
       invoke: {
         src: 'travelCertificate',
+        // The policy of what was paid for: named by the payment, never searched for.
         input: ({ context }) => ({
-          policyId: context.policy?.policyId ?? '',
-          reference: context.policy?.reference ?? '',
+          ...(context.pay?.policyId ? { policyId: context.pay.policyId } : {}),
+          ...(context.pay?.reference ? { reference: context.pay.reference } : {}),
         }),
         onDone: {
           target: 'done',
           actions: assign({
             certificateUrl: ({ event }) => event.output.url ?? null,
-            policy: ({ context, event }) =>
-              context.policy
-                ? {
-                    ...context.policy,
-                    policyId: event.output.policyId ?? context.policy.policyId,
-                    policyNumber: event.output.policyNumber || context.policy.policyNumber,
-                    startDate: event.output.startDate || context.policy.startDate,
-                    endDate: event.output.endDate || context.policy.endDate,
-                  }
-                : null,
+            policy: ({ event }) => event.output,
           }),
         },
         // The policy is paid for: a missing certificate must not hide the policy number.
@@ -548,29 +499,28 @@ export const travelIssueMachine = travel.createMachine({
           },
           {
             guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'issue',
-            target: 'issuing',
+              isChoice('retry')({ event }) && context.failure?.op === 'quote',
+            target: 'quoting',
+          },
+          {
+            guard: ({ context, event }) =>
+              isChoice('retry')({ event }) && context.failure?.op === 'pay',
+            target: 'paying',
           },
           { guard: isChoice('retry'), target: 'checkingPayment' },
-          {
-            guard: ({ context, event }) =>
-              isChoice('back')({ event }) && context.failure?.op === 'status',
-            target: 'awaitingPayment',
-          },
-          {
-            guard: ({ context, event }) =>
-              isChoice('back')({ event }) && context.failure?.op === 'issue',
-            target: 'pickPayment',
-          },
-          { guard: isChoice('back'), target: 'cancelled' },
+          { guard: isChoice('back'), target: 'failedBack' },
           { guard: isChoice('end'), target: 'cancelled' },
         ],
-        'user.back': [
-          { guard: ({ context }) => context.failure?.op === 'status', target: 'awaitingPayment' },
-          { guard: ({ context }) => context.failure?.op === 'issue', target: 'pickPayment' },
-          { target: 'cancelled' },
-        ],
+        'user.back': 'failedBack',
       },
+    },
+    failedBack: {
+      always: [
+        { guard: ({ context }) => context.failure?.op === 'status', target: 'awaitingPayment' },
+        { guard: ({ context }) => context.failure?.op === 'pay', target: 'pickPayment' },
+        { guard: ({ context }) => context.failure?.op === 'quote', target: 'travellers' },
+        { target: 'cancelled' },
+      ],
     },
     done: {
       type: 'final',
@@ -579,8 +529,11 @@ export const travelIssueMachine = travel.createMachine({
           end(
             'travel.done',
             {
-              policyNumber: context.policy?.policyNumber ?? '',
-              startDate: context.policy?.startDate ?? '',
+              what: context.pay?.what ?? '',
+              amount: money(context.pay?.amount ?? 0),
+              currency: context.pay?.currency ?? '',
+              policyNumber: context.policy?.policyNumber ?? context.pay?.policyNumber ?? '',
+              startDate: context.policy?.startDate ?? context.answers.startDate ?? '',
               endDate: context.policy?.endDate ?? '',
             },
             context.certificateUrl
@@ -598,6 +551,6 @@ export const travelIssueMachine = travel.createMachine({
 /** Travel cover as the engine registers it. */
 export const travelIssueFlow: FlowDefinition<typeof travelIssueMachine> = {
   id: 'travel-issue',
-  version: 1,
+  version: 2,
   machine: travelIssueMachine,
 };

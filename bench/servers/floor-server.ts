@@ -81,6 +81,7 @@ await serveForBench(async () => {
     client,
     payments: {
       start: () => Promise.reject(new Error('the floor does not take payments')),
+      check: () => Promise.reject(new Error('the floor does not take payments')),
     },
   });
 

@@ -133,6 +133,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       deadlineAt,
       options: turnOptions,
       late: false,
+      system: !reply.type.startsWith('user.'),
       stateOf: undefined,
       answer,
     };

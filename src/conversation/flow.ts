@@ -1,5 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
 import type { Prompt } from './prompt.js';
+import type { ChannelName } from './turn-engine.js';
 
 /** The conversations insurechat offers; one machine per id, one file per machine in `flows/`. */
 export type FlowId =
@@ -21,6 +22,20 @@ export interface FlowInput {
   readonly audience: Audience;
   readonly locale: string;
   readonly callerPhone?: string;
+  /**
+   * Where this conversation's user is reached outside a turn, set by the engine when the channel
+   * says who is on the other end. Flows only hand it to the payment actors, so an outcome the
+   * insurer reports later comes back to this conversation; they never read it.
+   */
+  readonly route?: TurnRoute;
+}
+
+/** A conversation and the address its user is reached at (the shape of a payment route). */
+export interface TurnRoute {
+  readonly sessionKey: string;
+  readonly channel: ChannelName;
+  readonly address: string;
+  readonly locale: string;
 }
 
 /**

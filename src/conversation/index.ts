@@ -17,6 +17,7 @@ export {
   type FlowInput,
   type FlowOutput,
   type FlowRegistry,
+  type TurnRoute,
 } from './flow.js';
 export { type Catalogue, DEFAULT_LOCALE, LOCALES, type MessageKey } from './locales/index.js';
 // Payments: money exactly once.
@@ -27,7 +28,6 @@ export {
   type PaymentGuardErrorCode,
   type PaymentGuardOptions,
   paymentGuardKey,
-  paymentReference,
 } from './payment-guard.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export { type RenderedPrompt, renderPrompt, setCatalogueLogger, t } from './render-prompt.js';

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 
@@ -24,27 +24,18 @@ export class PaymentGuardError extends Error {
 }
 
 /**
- * The payment reference of a quotation: the same quote always gets the same reference, so a
- * retried or duplicated payment is recognisable as the same payment by the insurer.
+ * The Redis key that guards the start of one payment attempt. The attempt's reference is a hash
+ * tag so the key's slot on a Cluster follows that attempt alone.
  */
-export function paymentReference(quoteId: string): string {
-  const digest = createHash('sha256').update(`insurechat:pay:${quoteId}`).digest('hex');
-  return `IC${digest.slice(0, 20).toUpperCase()}`;
+export function paymentGuardKey(keyPrefix: string, reference: string): string {
+  return `${keyPrefix}pay:${hashTag(reference)}`;
 }
 
-/**
- * The Redis key that guards the start of a quotation's payment. The quotation is a hash tag so
- * the key's slot on a Cluster follows the quotation alone.
- */
-export function paymentGuardKey(keyPrefix: string, quoteId: string): string {
-  return `${keyPrefix}pay:${hashTag(quoteId)}`;
-}
-
-/** Starts each quotation's payment at most once and hands every duplicate the same result. */
+/** Starts each payment attempt at most once and hands every duplicate the same result. */
 export interface PaymentGuard<T> {
   /**
-   * Runs `start` unless a payment for `quoteId` was already started (here or on another
-   * instance), in which case it returns that start's stored result. Concurrent duplicates wait
+   * Runs `start` unless the payment keyed `quoteId` (an attempt's reference) was already started
+   * (here or on another instance), in which case it returns that start's stored result. Concurrent duplicates wait
    * for the first to finish. When `start` throws, the claim is dropped so the user can retry.
    */
   once(quoteId: string, start: () => Promise<T>): Promise<T>;
@@ -62,7 +53,7 @@ export interface PaymentGuardOptions<T> {
   readonly ttlSeconds?: number;
   /**
    * How long a claim stays valid while `start` runs; after it a crashed starter's claim is
-   * taken over (the deterministic reference lets the insurer spot the repeat). Default 60 000.
+   * taken over (the attempt's reference lets the insurer spot the repeat). Default 60 000.
    */
   readonly leaseMs?: number;
   /** How long a duplicate waits for the first start before failing. Default 30 000 ms. */

@@ -32,6 +32,12 @@ export interface TurnContext {
   readonly options: TurnOptions;
   /** True once the channel got "still working"; the result is then stored as unseen. */
   late: boolean;
+  /**
+   * A system event (a payment outcome) drives this turn: its user is told out of turn, so the
+   * result is stored as unseen too, and their next reply (meant for the screen they still see)
+   * shows it instead of being applied to it.
+   */
+  readonly system: boolean;
   /** The channel's state to store with the answered Prompt, when the channel keeps one. */
   stateOf: ChannelStateOf | undefined;
   answer(prompt: Prompt): void;
@@ -134,6 +140,13 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       await reshow(context, record, cached, interrupted ? [ENGINE_PROMPTS.interrupted] : []);
       return;
     }
+    if (!isUserReply && record.channel !== undefined) {
+      // A system event (a payment outcome) leaves the channel's state as the user's last request
+      // left it: a gateway's retry of that request still gets its answer, and their next one the
+      // outcome (stored unseen).
+      const kept = record.channel;
+      context.stateOf = () => kept;
+    }
     const actor = cached?.actor ?? restore(definition, record);
     if (!actor && !isUserReply) return endWithoutFlow(context);
     if (!actor) {
@@ -217,7 +230,12 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   ): Promise<void> => {
     const definition = lookupFlow(flowId);
     if (!definition) throw new TurnError('flow_failed', `Flow ${flowId} is not registered`);
-    const actor = startWatched(definition.machine, { input });
+    // The route goes to the flow, not into the record: the record keeps the address already.
+    const address = context.options.address;
+    const routed: FlowInput = address
+      ? { ...input, route: { sessionKey: context.sessionKey, ...address } }
+      : input;
+    const actor = startWatched(definition.machine, { input: routed });
     await settleAndPersist(context, definition, actor, input, notes, handovers);
   };
 
@@ -271,10 +289,11 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         notes,
       );
       const channel = context.stateOf?.(closing);
-      if (context.late || channel !== undefined) {
-        // The user saw "still working": keep the closing screen for their next turn. Or the
-        // channel pages through it: keep it until the channel has shown its last page.
-        const flags = context.late
+      const unseen = context.late || context.system;
+      if (unseen || channel !== undefined) {
+        // The user saw "still working" or was told out of turn: keep the closing screen for
+        // their next turn. Or the channel pages through it: keep it until its last page.
+        const flags = unseen
           ? { unseen: true as const, ended: true as const }
           : { ended: true as const };
         await persist(context, definition, {}, input, closing, flags, actor, channel);
@@ -295,7 +314,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       throw new TurnError('bad_prompt', `Flow ${definition.id} context.prompt is not a Prompt`);
     }
     const snapshotJson = withoutPrompt(actor.getPersistedSnapshot() as Record<string, unknown>);
-    const flags: { unseen?: true } = context.late ? { unseen: true } : {};
+    const flags: { unseen?: true } = context.late || context.system ? { unseen: true } : {};
     const shown = withNotes(prompt, notes);
     let written: CachedActor;
     try {

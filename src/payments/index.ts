@@ -8,6 +8,19 @@
 
 // Channels: the contract their notifiers implement.
 export type { Notifier } from './notifier.js';
+// Server: payment attempts started once each, in order, with their own references.
+export {
+  type AttemptTracker,
+  attemptReference,
+  CARD_LINK_PROMPT,
+  createPaymentAttempts,
+  formatAmount,
+  type PaymentAttempt,
+  type PaymentAttempts,
+  type PaymentAttemptsOptions,
+  type PaymentStart,
+  StartedAttempt,
+} from './payment-attempts.js';
 // Server: mounting the insurer's callback route.
 export {
   PAYMENT_CALLBACK_PATH,
@@ -16,6 +29,7 @@ export {
 } from './payment-callback.js';
 // Everyone: what can go wrong.
 export {
+  PaymentAttemptError,
   PaymentError,
   type PaymentErrorCode,
   PaymentNotifyError,

@@ -4,7 +4,8 @@ export type PaymentErrorCode =
   | 'PAYMENT_JOB_INVALID'
   | 'PAYMENT_NOTIFY_FAILED'
   | 'PAYMENT_CALLBACK_UNROUTABLE'
-  | 'PAYMENT_FLOW_UNAVAILABLE';
+  | 'PAYMENT_FLOW_UNAVAILABLE'
+  | 'PAYMENT_ATTEMPT_IN_FLIGHT';
 
 /** Raised by src/payments when a stored record or a delivery cannot be used as it is. */
 export class PaymentError extends Error {
@@ -47,5 +48,19 @@ export class PaymentNotifyError extends PaymentError {
       options,
     );
     this.channel = channel;
+  }
+}
+
+/**
+ * Raised when a new payment attempt is asked for while the insurer still has the previous one
+ * pending: at most one attempt per purchase is in flight. Carries HTTP-like status 409 so flows
+ * read it as a refusal, not an outage.
+ */
+export class PaymentAttemptError extends PaymentError {
+  override readonly name = 'PaymentAttemptError';
+  readonly status = 409;
+
+  constructor(reference: string, message: string) {
+    super('PAYMENT_ATTEMPT_IN_FLIGHT', reference, message);
   }
 }

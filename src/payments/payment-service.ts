@@ -120,6 +120,11 @@ export interface PaymentService {
    * itself), so neither a callback nor the poller pushes it again. True when this call was first.
    */
   acknowledge(reference: string, outcome: 'paid' | 'failed'): Promise<boolean>;
+  /**
+   * Tells the user on `route` something out of turn through its channel's notifier (the card
+   * payment link by SMS). Throws when the notifier refused; does nothing without a notifier.
+   */
+  tell(route: PaymentRoute, prompt: Prompt): Promise<void>;
   /** Resolves once every background callback accepted so far is handled (tests, shutdown). */
   idle(): Promise<void>;
   /**
@@ -491,6 +496,15 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
       const won = await keys.claim(deliveredKey(reference), outcome, ttlSeconds);
       if (won) log.info({ reference, outcome }, 'payment outcome seen in a turn');
       return won;
+    },
+
+    async tell(route, prompt) {
+      const notifier = notifiers.get(route.channel);
+      if (!notifier) return;
+      await notifier.notify(
+        { channel: route.channel, address: route.address, locale: route.locale },
+        prompt,
+      );
     },
 
     async idle() {

@@ -17,16 +17,16 @@ import {
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import {
   type ConversationEngine,
-  createPaymentGuard,
   createTurnEngine,
   type FlowRegistry,
-  paymentReference,
   renderPrompt,
   type TurnEngine,
 } from '../conversation/index.js';
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import {
+  type AttemptTracker,
+  createPaymentAttempts,
   createPaymentService,
   type Notifier,
   type PaymentService,
@@ -46,8 +46,6 @@ import {
   runReadiness,
   upstreamReadiness,
 } from './readiness.js';
-import { type PaymentTracker, trackPayments } from './track-payments.js';
-import { scopeEngine } from './turn-scope.js';
 import { countUpstreamErrors } from './upstream-error-metrics.js';
 
 /** Parts a caller (a test, an embedding process) may supply instead of the defaults. */
@@ -109,13 +107,6 @@ export interface InsurechatServer {
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
   close(): Promise<void>;
 }
-
-/** What a payment start returns; stored by the payment guard for duplicates. */
-const PaymentStarted = z.object({
-  reference: z.string(),
-  status: z.string(),
-  redirectUrl: z.string().optional(),
-});
 
 /** Body limit for every route: USSD, chat webhooks and callbacks are small. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -228,9 +219,9 @@ export async function createServer(
     deps.sessions ??
     (redis ? new RedisSessionStore({ redis, keyPrefix }) : new MemorySessionStore());
 
-  // Created once the notifiers exist; flows reach it through this late-bound tracker.
+  // Created once the notifiers exist; payment attempts reach it through this late-bound tracker.
   let payments: PaymentService | undefined;
-  const paymentTracker: PaymentTracker = {
+  const paymentTracker: AttemptTracker = {
     async track(reference, route) {
       if (payments) await payments.track(reference, route);
     },
@@ -240,15 +231,18 @@ export async function createServer(
       if (won) metrics.payments.inc({ outcome });
       return won;
     },
-    routes: {
-      get: async (reference) => (payments ? payments.routes.get(reference) : undefined),
+    async tell(route, prompt) {
+      if (payments) await payments.tell(route, prompt);
     },
   };
-
-  const paymentGuard = createPaymentGuard({
-    ...(redis ? { redis } : {}),
-    keyPrefix,
-    schema: PaymentStarted,
+  // Each attempt starts once across instances; the flows hand over what they pay and where the
+  // outcome goes, explicitly (no ambient turn context).
+  const attempts = createPaymentAttempts({
+    redis,
+    prefix: keyPrefix,
+    readStatus: (reference) => client.call('getTransactionStatus', { path: { reference } }),
+    tracker: paymentTracker,
+    logger,
   });
   const flowFiles: FlowFileStore = {
     async save(file) {
@@ -259,27 +253,14 @@ export async function createServer(
       return { url: files.signedUrl(id) };
     },
   };
-  const trackedClient = trackPayments(client, paymentTracker, logger);
   const flows =
     deps.flows ??
     createFlowRegistry({
-      client: trackedClient,
+      client,
       files: flowFiles,
       payments: {
-        // One start per quotation, on any instance; duplicates get the first start's result.
-        start: (quoteId, payment) =>
-          paymentGuard.once(quoteId, async () => {
-            const reference = paymentReference(quoteId);
-            const result = await trackedClient.call('payQuotation', {
-              path: { quoteId },
-              body: { reference, payment },
-            });
-            return {
-              reference,
-              status: result.status,
-              ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
-            };
-          }),
+        start: (attempt, pay) => attempts.start(attempt, pay),
+        check: (reference, route) => attempts.check(reference, route),
       },
     });
 
@@ -295,7 +276,6 @@ export async function createServer(
     });
     engine = ownedEngine;
   }
-  engine = scopeEngine(engine);
 
   // USSD: the caller's screen and page live in the engine's session record (no extra Redis).
   const ussd = createUssdCore({

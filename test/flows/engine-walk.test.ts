@@ -71,12 +71,20 @@ async function livePayment(world: SandboxWorld, key: string) {
   const stored = await world.store.read(key);
   const record = stored
     ? (JSON.parse(stored.data) as {
-        snapshot?: { context?: { payment?: { reference?: string } | null; policy?: unknown } };
+        snapshot?: {
+          context?: {
+            pay?: {
+              reference?: string | null;
+              policyId?: string | null;
+              subject?: { kind: string; policyId?: string };
+            } | null;
+          };
+        };
       })
     : undefined;
-  const ctx = record?.snapshot?.context;
-  const policy = ctx?.policy as { reference?: string; policyId?: string } | null | undefined;
-  return { reference: ctx?.payment?.reference ?? policy?.reference, policyId: policy?.policyId };
+  const pay = record?.snapshot?.context?.pay;
+  const renewed = pay?.subject?.kind === 'renewal' ? pay.subject.policyId : undefined;
+  return { reference: pay?.reference ?? undefined, policyId: pay?.policyId ?? renewed };
 }
 
 /**

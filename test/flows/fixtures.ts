@@ -5,8 +5,8 @@ import type { CoverLookup } from '../../flows/cover-status.js';
 import { coverStatusMachine } from '../../flows/cover-status.js';
 import { mainMenuMachine } from '../../flows/main-menu.js';
 import { motorQuoteMachine } from '../../flows/motor-quote.js';
+import type { PaymentStarted } from '../../flows/payment-states.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
-import type { PaymentStarted } from '../../flows/support.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
 import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
@@ -94,7 +94,12 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
     findHolder: () => ({ clientId: 'cli_1', name: 'Mwila Banda' }),
     registerHolder: () => ({ clientId: 'cli_2', name: 'New Holder' }),
     registerVehicle: () => ({ vehicleId: 'veh_2' }),
-    createQuote: () => ({ quoteId: 'q_1', premium: 173.25, currency: 'ZMW' }),
+    createQuote: () => ({
+      quoteId: 'q_1',
+      premium: 173.25,
+      currency: 'ZMW',
+      purchase: 'quote:q_1.k',
+    }),
     startPayment: () => ({ ...pending('PAY-q_1'), redirectUrl: 'https://pay.test/3ds' }),
     paymentStatus: (input: { reference: string }) => pending(input.reference),
     findPolicy: () => ({ policyId: 'pol_1', policyNumber: 'MTR-0001' }),
@@ -103,28 +108,35 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
       currency: 'ZMW',
       startDate: '2026-02-01',
       endDate: '2027-01-31',
+      purchase: 'renew:pol_1.k',
     }),
-    renewAndPay: () => pending('RNW-1'),
-    motorCertificate: () => ({ policyNumber: 'MTR-0002', url: 'https://files.test/cert.pdf' }),
+    motorCertificate: () => ({
+      policyNumber: 'MTR-0002',
+      startDate: '2026-02-01',
+      endDate: '2027-01-31',
+      url: 'https://files.test/cert.pdf',
+    }),
   },
   'travel-issue': {
     listPackages: () => [
       { id: '201', name: 'Africa Explorer' },
       { id: '202', name: 'Worldwide Standard' },
     ],
-    issueTravel: (input: { reference: string }) => ({
-      ...pending(input.reference),
-      policyId: 'tp_1',
-      policyNumber: 'TRV-0001',
-      startDate: '2099-01-15',
-      endDate: '2099-01-29',
-      grossPremium: 450,
-      currency: 'ZMW',
-    }),
+    quoteTravel: (input: { requests: Array<{ packageId: string }> }) =>
+      input.requests.map((r, i) => ({
+        packageId: r.packageId,
+        quoteId: `tq_${i + 1}`,
+        premium: 450 + i * 100,
+        currency: 'ZMW',
+        purchase: `quote:tq_${i + 1}.k`,
+      })),
+    startPayment: () => pending('PAY-tq_1'),
     paymentStatus: (input: { reference: string }) => pending(input.reference),
     travelCertificate: () => ({
       policyId: 'tp_1',
       policyNumber: 'TRV-0001',
+      startDate: '2099-01-15',
+      endDate: '2099-01-29',
       url: 'https://files.test/travel.pdf',
     }),
   },
@@ -192,7 +204,6 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     },
     paidAtOnce: {
       startPayment: () => ({ reference: 'PAY-q_1', status: 'paid' }),
-      renewAndPay: () => ({ reference: 'RNW-1', status: 'paid' }),
     },
     vehicleWithoutCategory: {
       findVehicle: () => ({ vehicleId: 'veh_1', description: 'Toyota Corolla' }),
@@ -213,29 +224,11 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
   },
   'travel-issue': {
     paid: {
-      issueTravel: (input: { reference: string }) => ({
-        reference: input.reference,
-        status: 'paid',
-        policyId: 'tp_1',
-        policyNumber: 'TRV-0001',
-        startDate: '2099-01-15',
-        endDate: '2099-01-29',
-        grossPremium: 450,
-        currency: 'ZMW',
-      }),
+      startPayment: () => ({ reference: 'PAY-tq_1', status: 'paid' }),
       travelCertificate: () => ({}),
     },
     failedAtOnce: {
-      issueTravel: (input: { reference: string }) => ({
-        reference: input.reference,
-        status: 'failed',
-        policyId: '',
-        policyNumber: '',
-        startDate: '',
-        endDate: '',
-        grossPremium: 0,
-        currency: 'ZMW',
-      }),
+      startPayment: () => ({ reference: 'PAY-tq_1', status: 'failed' }),
     },
     checkPaid: {
       paymentStatus: (input: { reference: string }) => ({
@@ -334,6 +327,7 @@ export const TEXTS: Record<string, string[]> = {
   'motor.askLastName': ['Banda', '42'],
   'motor.askEmail': ['mwila@example.com', 'nope'],
   'travel.askDestination': ['South Africa', '!!'],
+  'travel.askDays': ['14', '400'],
   'travel.askName': ['Mwila Banda', 'Mwila'],
   'travel.askTravellerName': ['Chanda Banda', '42'],
   'claim.askPolicy': ['pol_1', '!!'],

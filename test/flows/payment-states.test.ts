@@ -1,103 +1,94 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PAYMENT_FAILED,
-  payFromContact,
-  payFromText,
-  paymentFailedState,
+  again,
+  answered,
+  chosenFrom,
+  clockTime,
+  newPayment,
+  type PayingContext,
+  paymentFailedPrompt,
   paymentWaitPrompt,
-  statusFailed,
-  statusPaid,
-  stillPending,
 } from '../../flows/payment-states.js';
-import { ask, type PaymentChoice } from '../../flows/support.js';
 
-interface Held {
-  answers: { plate: string; payment?: PaymentChoice };
-}
+const fresh = () =>
+  newPayment(
+    { kind: 'quote', quoteId: 'q_1' },
+    'quote:q_1.k',
+    'Motor Comprehensive for ABC 123',
+    13125,
+    'ZMW',
+  );
 
-describe('paymentWaitPrompt', () => {
-  it('asks a mobile-money payer to approve on the phone, with a Check button', () => {
-    const prompt = paymentWaitPrompt({
-      payment: { method: 'mobileMoney', msisdn: '260971234567' },
-      amount: 1500,
-      currency: 'ZMW',
-      redirectUrl: 'https://pay.example/x',
-    });
-    expect(prompt).toEqual({
+const context = (over: Partial<PayingContext> = {}): PayingContext => ({
+  prompt: { key: 'x', input: 'none', final: false },
+  tries: 0,
+  callerPhone: '260971234567',
+  route: null,
+  pay: fresh(),
+  ...over,
+});
+
+describe('payment states', () => {
+  it('shows the amount due, formatted with thousands, on the wait screen', () => {
+    const pay = { ...fresh(), method: { method: 'mobileMoney' as const, msisdn: '260971234567' } };
+    expect(paymentWaitPrompt(pay)).toMatchObject({
       key: 'pay.waitPhone',
-      input: 'choice',
-      final: false,
-      params: { amount: '1500.00', currency: 'ZMW' },
-      choices: [{ id: 'check', label: 'pay.choice.check' }],
+      params: { amount: '13,125.00', currency: 'ZMW' },
     });
   });
 
-  it('links a card payer to the payment page when the insurer gave one', () => {
-    const prompt = paymentWaitPrompt({
-      payment: { method: 'card' },
-      amount: 10,
-      currency: 'ZMW',
-      redirectUrl: 'https://pay.example/x',
-    });
-    expect(prompt.key).toBe('pay.waitCard');
-    expect(prompt.attachments).toEqual([
-      { kind: 'link', url: 'https://pay.example/x', label: 'pay.cardLink' },
+  it('gives the card page as a link on the card wait screen', () => {
+    const pay = { ...fresh(), method: { method: 'card' as const }, redirectUrl: 'https://pay/3ds' };
+    expect(paymentWaitPrompt(pay).attachments).toEqual([
+      { kind: 'link', url: 'https://pay/3ds', label: 'pay.cardLink' },
     ]);
   });
 
-  it('shows no link to a card payer when there is no payment page', () => {
-    const prompt = paymentWaitPrompt({
-      payment: { method: 'card' },
-      amount: 10,
-      currency: 'ZMW',
-      redirectUrl: undefined,
+  it('says since when it waits once a check found the payment still pending', () => {
+    const started = answered(fresh(), {
+      reference: 'R1',
+      status: 'pending',
+      startedAt: '2026-11-23T08:42:00Z',
     });
-    expect(prompt.attachments).toBeUndefined();
+    const checked = answered(started, { reference: 'R1', status: 'pending' });
+    expect(paymentWaitPrompt(started).notes).toBeUndefined();
+    expect(paymentWaitPrompt(checked).notes).toEqual([
+      { key: 'pay.note.stillPending', params: { since: '10:42' } },
+    ]);
   });
-});
 
-describe('payment state pieces', () => {
-  it('shows the wait screen again with a still-pending note', () => {
-    const wait = ask('pay.waitPhone', 'choice');
-    expect(stillPending({ context: { prompt: wait } })).toEqual({
-      ...wait,
-      notes: [{ key: 'pay.note.stillPending' }],
+  it('names the purchase, the amount and the reason on the failure screen', () => {
+    const failed = { ...fresh(), status: 'failed' as const, reason: 'Declined by the payer' };
+    expect(paymentFailedPrompt(failed)).toMatchObject({
+      key: 'pay.failed',
+      params: { what: 'Motor Comprehensive for ABC 123', amount: '13,125.00' },
+      notes: [{ key: 'pay.note.reason', params: { reason: 'Declined by the payer' } }],
     });
   });
 
-  it('tells paid, failed and pending status results apart', () => {
-    const at = (status: 'paid' | 'failed' | 'pending') => ({
-      event: { output: { reference: 'R', status } },
+  it('starts a new attempt only after the insurer confirmed a failure', () => {
+    const pending = { ...fresh(), status: 'pending' as const, reference: 'R1' };
+    expect(again(pending)?.attempt).toBe(1);
+    const next = again({ ...pending, status: 'failed' });
+    expect(next).toMatchObject({ attempt: 2, status: 'unpaid', reference: null });
+  });
+
+  it('takes the caller own number, a typed number or card as the way to pay', () => {
+    expect(chosenFrom(context(), { type: 'user.choice', id: 'own' })?.method).toEqual({
+      method: 'mobileMoney',
+      msisdn: '260971234567',
     });
-    expect([statusPaid(at('paid')), statusFailed(at('paid'))]).toEqual([true, false]);
-    expect([statusPaid(at('failed')), statusFailed(at('failed'))]).toEqual([false, true]);
-    expect([statusPaid(at('pending')), statusFailed(at('pending'))]).toEqual([false, false]);
-  });
-
-  it('offers Try again and End after a failed payment, Back going where Try again goes', () => {
-    expect(PAYMENT_FAILED.choices?.map((c) => c.id)).toEqual(['retry', 'end']);
-    const state = paymentFailedState('pickPayment');
-    expect(state.on['user.back']).toBe('pickPayment');
-    expect(state.on['user.choice'].map((t) => t.target)).toEqual(['pickPayment', 'cancelled']);
-  });
-});
-
-describe('pay-from number answers', () => {
-  it('keeps a valid typed or shared number as the mobile-money payment', () => {
-    const context: Held = { answers: { plate: 'ABC 1234' } };
-    const text = payFromText({ context, event: { type: 'user.text', text: '0971234567' } });
-    const contact = payFromContact({
-      context,
-      event: { type: 'user.contact', phone: '0971234567' },
+    expect(chosenFrom(context(), { type: 'user.text', text: '0977123456' })?.method).toEqual({
+      method: 'mobileMoney',
+      msisdn: '260977123456',
     });
-    expect(text).toEqual(contact);
-    expect(text).toMatchObject({ plate: 'ABC 1234', payment: { method: 'mobileMoney' } });
+    expect(chosenFrom(context(), { type: 'user.choice', id: 'card' })?.method).toEqual({
+      method: 'card',
+    });
   });
 
-  it('leaves the answers as they were for a number that is not valid', () => {
-    const context: Held = { answers: { plate: 'ABC 1234' } };
-    expect(payFromText({ context, event: { type: 'user.text', text: 'nope' } })).toBe(
-      context.answers,
-    );
+  it('formats times in Lusaka time and nothing for no time', () => {
+    expect(clockTime('2026-11-23T22:05:00Z')).toBe('00:05');
+    expect(clockTime(null)).toBe('');
   });
 });

@@ -133,7 +133,7 @@ describe.each(FLOW_IDS)('the %s flow, under random replies', (flow) => {
       worldMachine(flow),
       ...variantsOf(flow).map((variant) => worldMachine(flow, { variant })),
       worldMachine(flow, {
-        failing: ['findVehicle', 'issueTravel', 'intimateClaim', 'lookupCover', 'getBatch'],
+        failing: ['findVehicle', 'quoteTravel', 'intimateClaim', 'lookupCover', 'getBatch'],
         error: apiErrors.timeout,
       }),
     ];

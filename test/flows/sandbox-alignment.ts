@@ -261,7 +261,10 @@ async function motorData(world: SandboxWorld): Promise<Impl> {
 function flows(world: SandboxWorld) {
   return createFlowRegistry({
     client: world.client,
-    payments: { start: async () => ({ reference: 'unused', status: 'Pending' }) },
+    payments: {
+      start: async () => ({ reference: 'unused', status: 'Pending' }),
+      check: async () => 'pending',
+    },
   });
 }
 
@@ -355,19 +358,9 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       reference: input.reference ?? 'PAY-q_1',
       status: 'pending',
     }),
-    renewAndPay: () => ({ reference: 'RNW-1', status: 'pending' }),
   };
   const issuedPending = {
-    issueTravel: (input: { reference: string; startDate: string }) => ({
-      reference: input.reference,
-      status: 'pending',
-      policyId: '',
-      policyNumber: '',
-      startDate: input.startDate,
-      endDate: '',
-      grossPremium: 0,
-      currency: 'ZMW',
-    }),
+    startPayment: () => ({ reference: 'PAY-tq_1', status: 'pending' }),
   };
   const unknownPlate = (i: number) => ({
     'AJQ 1909': `ABZ ${unique(i)}`,
@@ -423,12 +416,12 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     },
     'motor-quote:paidOnCheck': {
       sandbox: standard,
-      impl: { ...motor, startPayment: pending.startPayment, renewAndPay: pending.renewAndPay },
+      impl: { ...motor, startPayment: pending.startPayment },
       settle: true,
     },
     'motor-quote:failedOnCheck': {
       sandbox: declining,
-      impl: { ...motor, startPayment: pending.startPayment, renewAndPay: pending.renewAndPay },
+      impl: { ...motor, startPayment: pending.startPayment },
       reply: payFrom(DECLINING),
       caller: () => DECLINING,
       settle: true,

@@ -89,13 +89,13 @@ describe('motor cover paid by mobile money against the sandbox insurer', () => {
 
 describe('travel cover paid by mobile money against the sandbox insurer', () => {
   it('issues the policy with its dates and certificate once paid', async () => {
-    const packages = await say('test:pay:4', type('hi'), choose('travel'));
-    expect(packages.key, JSON.stringify(packages)).toBe('travel.pickPackage');
-    const pay = await say(
+    const destination = await say('test:pay:4', type('hi'), choose('travel'));
+    expect(destination.key, JSON.stringify(destination)).toBe('travel.askDestination');
+    const packages = await say(
       'test:pay:4',
-      choose(packages.choices?.[0]?.id ?? ''),
       type('South Africa'),
       type('15/01/2099'),
+      type('14'),
       type('Mwila Banda'),
       type('479974111'),
       choose('add'),
@@ -103,7 +103,14 @@ describe('travel cover paid by mobile money against the sandbox insurer', () => 
       choose('spouse'),
       choose('continue'),
     );
-    expect(pay).toMatchObject({ key: 'travel.pickPayment', params: { travellers: 2 } });
+    // Every package priced for the trip and the party before anything is chosen or paid.
+    expect(packages).toMatchObject({ key: 'travel.pickPackage', params: { travellers: 2 } });
+    expect(packages.choices?.every((c) => /: ZMW [\d,]+\.\d\d$/.test(c.label))).toBe(true);
+    const pay = await say('test:pay:4', choose(packages.choices?.[0]?.id ?? ''));
+    expect(pay).toMatchObject({
+      key: 'travel.confirmQuote',
+      params: { travellers: 2, startDate: '2099-01-15', endDate: '2099-01-28' },
+    });
     expect(await say('test:pay:4', choose('own'))).toMatchObject({ key: 'pay.waitPhone' });
     const issued = await checkUntilSettled('test:pay:4');
     expect(issued.key, JSON.stringify(issued)).toBe('travel.done');

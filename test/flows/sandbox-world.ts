@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
-import { createTurnEngine, paymentReference } from '../../src/conversation/index.js';
+import { createTurnEngine } from '../../src/conversation/index.js';
 import { createSandbox, type Sandbox, type SandboxCatalogue } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
+import { directPayments } from './direct-payments.js';
 
 /** A sandbox insurer on a free port, a client for it, and the turn engine with the real flows. */
 export interface SandboxWorld {
@@ -53,17 +54,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   const files = new Map<string, string>();
   const deps: FlowDeps = {
     client,
-    payments: {
-      // As src/payments does: one reference per quote, so a retry never charges twice.
-      async start(quoteId, payment) {
-        const reference = paymentReference(quoteId);
-        const result = await client.call('payQuotation', {
-          path: { quoteId },
-          body: { reference, payment },
-        });
-        return { reference, status: result.status, redirectUrl: result.redirectUrl ?? undefined };
-      },
-    },
+    payments: directPayments(client),
     files: {
       async save(file: { fileName: string; body: Readable }) {
         let size = 0;

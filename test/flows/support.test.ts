@@ -12,7 +12,6 @@ import {
   passes,
   paymentOutcome,
   rejectedBy,
-  stableReference,
 } from '../../flows/support.js';
 import {
   ApiError,
@@ -117,12 +116,6 @@ describe('payments', () => {
       'failed',
     ]);
     expect(paymentOutcome('Pending')).toBe('pending');
-  });
-
-  it('derives the same reference for the same purchase and another for another', () => {
-    const a = stableReference('TRV', ['201', '479974/11/1', '2099-01-15']);
-    expect(stableReference('TRV', ['201', '479974/11/1', '2099-01-15'])).toBe(a);
-    expect(stableReference('TRV', ['202', '479974/11/1', '2099-01-15'])).not.toBe(a);
   });
 });
 

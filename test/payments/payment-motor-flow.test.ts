@@ -6,7 +6,6 @@ import {
   type ConversationEngine,
   createTurnEngine,
   type Prompt,
-  paymentReference,
   type Reply,
 } from '../../src/conversation/index.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { directPayments } from '../flows/direct-payments.js';
 import {
   drained,
   eventually,
@@ -63,17 +63,9 @@ async function app(sessionKey: string, backoffMs: readonly number[]): Promise<Ap
   let service: PaymentService | undefined;
   const flows = createFlowRegistry({
     client,
-    payments: {
-      async start(quoteId, payment) {
-        const reference = paymentReference(quoteId);
-        const result = await client.call('payQuotation', {
-          path: { quoteId },
-          body: { reference, payment },
-        });
-        await service?.track(reference, { sessionKey, ...address, quoteId });
-        return { reference, status: result.status, redirectUrl: result.redirectUrl ?? undefined };
-      },
-    },
+    payments: directPayments(client, {
+      track: async (reference) => service?.track(reference, { sessionKey, ...address }),
+    }),
   });
   const store = new RedisSessionStore({ redis: redis.redis, keyPrefix: redis.prefix });
   const engine = createTurnEngine({ store, flows, logger: quietLogger });

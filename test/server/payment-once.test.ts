@@ -142,7 +142,7 @@ describe.each(runnableModes())(
       sandbox.payments.settleNow(reference, 'success');
 
       const checked = await phone.send('1');
-      expect(checked).toMatch(/Paid\. Your policy number is/);
+      expect(checked).toMatch(/^END Paid ZMW 173\.25\. .* Your policy number is MTR-/);
 
       await postCallback(reference);
       expect(toCaller(phone.number)).toEqual([]);

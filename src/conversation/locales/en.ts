@@ -81,8 +81,12 @@ export const en = {
   'pay.waitPhone': 'Approve {currency} {amount} on your phone. We will tell you when it is paid.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
   'pay.cardLink': 'Card payment page',
-  'pay.note.stillPending': 'Still waiting for the payment.',
-  'pay.failed': 'The payment did not go through. Nothing was charged.',
+  'pay.note.stillPending':
+    'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',
+  'pay.failed':
+    'Payment of {currency} {amount} for {what} did not go through. Nothing was charged.',
+  'pay.note.reason': 'The insurer said: {reason}',
+  'pay.sms.cardLink': 'Pay {currency} {amount} by card: {url}',
 
   // main-menu
   'menu.policyholder': 'Welcome. What would you like to do?',
@@ -125,14 +129,16 @@ export const en = {
   'motor.noPolicy': 'No motor policy found for {plate}.',
   'motor.confirmRenewal':
     'Renew {policyNumber} {startDate} to {endDate}: {currency} {amount}. Pay with:',
-  'motor.done': 'Paid. Your policy number is {policyNumber}.',
-  'motor.renewed': 'Paid. Policy {policyNumber} is renewed.',
+  'motor.done':
+    'Paid {currency} {amount}. {what}, {startDate} to {endDate}. Your policy number is {policyNumber}.',
+  'motor.renewed':
+    'Paid {currency} {amount}. Policy {policyNumber} is renewed, {startDate} to {endDate}.',
   'motor.certificate': 'Insurance certificate',
 
   // travel-issue
   'travel.loading': 'Loading travel cover...',
   'travel.noPackages': 'No travel cover is on offer right now. Please try later.',
-  'travel.pickPackage': 'Choose travel cover:',
+  'travel.pickPackage': 'Cover for {travellers} traveller(s). Choose:',
   'travel.askDestination': 'Destination country:',
   'travel.askStartDate': 'Travel start date (DD/MM/YYYY):',
   'travel.askName': 'Your full name:',
@@ -146,8 +152,12 @@ export const en = {
   'travel.relationship.child': 'Child',
   'travel.relationship.parent': 'Parent',
   'travel.relationship.other': 'Other',
-  'travel.pickPayment': 'Cover for {travellers} traveller(s). Pay with:',
-  'travel.done': 'Paid. Policy {policyNumber}, {startDate} to {endDate}.',
+  'travel.askDays': 'How many days is the trip?',
+  'travel.note.badDays': 'Enter the number of days, from 1 to {max}.',
+  'travel.confirmQuote':
+    '{what}, {startDate} to {endDate}, {travellers} traveller(s): {currency} {amount}. Pay with:',
+  'travel.done':
+    'Paid {currency} {amount}. {what}, {startDate} to {endDate}. Policy {policyNumber}.',
   'travel.certificate': 'Travel certificate',
 
   // claim-intimation

@@ -4,11 +4,11 @@ import {
   type ConversationEngine,
   createTurnEngine,
   type Prompt,
-  paymentReference,
 } from '../../../src/conversation/index.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../../src/session/index.js';
+import { directPayments } from '../../flows/direct-payments.js';
 import { silentLogger } from './test-support.js';
 
 /** The real conversation stack over the embedded sandbox insurer, in memory. */
@@ -43,20 +43,7 @@ export async function createRealStack(): Promise<RealStack> {
         return { url: files.signedUrl(id) };
       },
     },
-    payments: {
-      async start(quoteId, payment) {
-        const reference = paymentReference(quoteId);
-        const result = await client.call('payQuotation', {
-          path: { quoteId },
-          body: { reference, payment },
-        });
-        return {
-          reference,
-          status: result.status,
-          ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
-        };
-      },
-    },
+    payments: directPayments(client),
   });
   const engine = createTurnEngine({
     store: new MemorySessionStore(),

@@ -1,0 +1,165 @@
+/*
+ * What the flows' actors need from the outside world, and the helpers they share. Each flow's
+ * actors live beside it (`<flow>-actors.ts`); production and tests differ only in these deps.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { fromPromise } from 'xstate';
+import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
+import type { TurnRoute } from '../src/conversation/flow.js';
+import type { PaymentRequest, PaymentStarted } from './payment-states.js';
+import { type PaymentChoice, paymentOutcome } from './support.js';
+
+/** One attempt at paying for one purchase, as the flows hand it to the payment service. */
+export interface PaymentAttemptRequest {
+  /** Unique per purchase: the quotation or policy and a key made when it was priced. */
+  readonly purchase: string;
+  /** 1 for the first attempt, one more for each Pay again after a confirmed failure. */
+  readonly attempt: number;
+  /** Where the outcome goes (this conversation); without it only Check status tells. */
+  readonly route?: TurnRoute | undefined;
+  /** The amount shown on screen, repeated where the user is told out of turn. */
+  readonly due?: { readonly amount: number; readonly currency: string } | undefined;
+}
+
+/** Payments as the flows need them (src/payments provides them). */
+export interface FlowPayments {
+  /**
+   * Starts one attempt once, however often it is asked for: the service derives the attempt's
+   * reference and hands it to `pay`, which sends it to the insurer.
+   */
+  start(
+    attempt: PaymentAttemptRequest,
+    pay: (
+      reference: string,
+    ) => Promise<{ status: string; redirectUrl?: string | null | undefined }>,
+  ): Promise<{ reference: string; status: string; redirectUrl?: string | undefined }>;
+  /**
+   * Reads where a payment stands for the conversation on `route` ("Check status"); a final
+   * outcome read here is not pushed again. Resolves `paid`, `failed` or `pending`.
+   */
+  check(reference: string, route?: TurnRoute): Promise<'paid' | 'failed' | 'pending'>;
+}
+
+/** Where files the flows produce (certificates, bordereaux) are kept and served from. */
+export interface FlowFileStore {
+  /** Stores a file; resolves the expiring URL the user is given. */
+  save(file: { fileName: string; contentType: string; body: Readable }): Promise<{ url: string }>;
+}
+
+/** What the flows need from the outside world. */
+export interface FlowDeps {
+  readonly client: PartnerClient;
+  readonly payments: FlowPayments;
+  /** Without it, certificates and bordereaux are not offered as links. */
+  readonly files?: FlowFileStore;
+  /** Billing address sent with card payments (chat users are not asked for one). */
+  readonly cardBilling?: BillingAddress;
+  /** Today's date as YYYY-MM-DD; defaults to the system clock (tests pin it). */
+  readonly today?: () => string;
+  /** A key unique to one priced purchase; defaults to a random UUID (tests pin it). */
+  readonly purchaseKey?: () => string;
+}
+
+const DEFAULT_BILLING: BillingAddress = {
+  city: 'Lusaka',
+  country: 'ZM',
+  address: 'Lusaka',
+  zip: 10101,
+};
+
+/** The HTTP status an API error carries, if any. */
+export function status(error: unknown): number | undefined {
+  const value =
+    typeof error === 'object' && error !== null
+      ? (error as { status?: unknown }).status
+      : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** Resolves to `fallback` when the call answered 404; other errors propagate. */
+export async function orNotFound<T, F>(call: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await call;
+  } catch (error) {
+    if (status(error) === 404) return fallback;
+    throw error;
+  }
+}
+
+/** The API's payment object for how the user chose to pay. */
+export function paymentObject(choice: PaymentChoice, deps: FlowDeps): PaymentObject {
+  return choice.method === 'mobileMoney'
+    ? { method: 'MobileMoney', mobileMoneyAccountNumber: choice.msisdn }
+    : { method: 'Card', cardDetails: deps.cardBilling ?? DEFAULT_BILLING };
+}
+
+/** Keeps a downloaded file in the file store; undefined when there is none. */
+export async function keep(
+  deps: FlowDeps,
+  fileName: string,
+  contentType: string,
+  body: Promise<Readable>,
+): Promise<string | undefined> {
+  if (!deps.files) {
+    (await body).resume();
+    return undefined;
+  }
+  return (await deps.files.save({ fileName, contentType, body: await body })).url;
+}
+
+/** The first `max` items of a paginated listing. */
+export async function firstPage<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** A key for a newly priced purchase: its payments' references derive from it. */
+export function purchaseKeyOf(deps: FlowDeps, subject: string): string {
+  return `${subject}.${(deps.purchaseKey ?? randomUUID)()}`;
+}
+
+/**
+ * The two payment actors every paying flow invokes: `startPayment` starts the attempt through
+ * the payment service (`pay` is the insurer call for the subject), `paymentStatus` checks it.
+ */
+export function paymentActors(
+  deps: FlowDeps,
+  pay: (
+    request: PaymentRequest,
+    reference: string,
+  ) => Promise<{ status: string; redirectUrl?: string | null | undefined }>,
+) {
+  return {
+    startPayment: fromPromise<PaymentStarted, PaymentRequest>(async ({ input }) => {
+      const startedAt = new Date().toISOString();
+      const result = await deps.payments.start(
+        {
+          purchase: input.purchase,
+          attempt: input.attempt,
+          route: input.route,
+          due: { amount: input.amount, currency: input.currency },
+        },
+        (reference) => pay(input, reference),
+      );
+      const out: PaymentStarted = {
+        reference: result.reference,
+        status: paymentOutcome(result.status),
+        startedAt,
+      };
+      if (result.redirectUrl) out.redirectUrl = result.redirectUrl;
+      return out;
+    }),
+    paymentStatus: fromPromise<PaymentStarted, { reference: string; route?: TurnRoute }>(
+      async ({ input }) => ({
+        reference: input.reference,
+        status: await deps.payments.check(input.reference, input.route),
+      }),
+    ),
+  };
+}

@@ -1,0 +1,255 @@
+/*
+ * motor-quote's actors: products, vehicles, pricing, policyholders, the quotation, renewal, the
+ * payment of either, and the certificate of the policy paid for.
+ */
+import { fromPromise } from 'xstate';
+import {
+  type FlowDeps,
+  keep,
+  orNotFound,
+  paymentActors,
+  paymentObject,
+  purchaseKeyOf,
+} from './flow-deps.js';
+import type { MotorCertificate, RiskCategory } from './motor-quote.js';
+
+function addYear(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCFullYear(d.getUTCFullYear() + 1);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The actors motor-quote invokes, over the Partner API and the payment service. */
+export function motorQuoteActors(deps: FlowDeps) {
+  const { client } = deps;
+  return {
+    listProducts: fromPromise(async ({ input }: { input: { page: number; pageSize: number } }) => {
+      const page = await client.call('getMotorProducts', {
+        query: { PageNumber: input.page, PageSize: input.pageSize },
+      });
+      return {
+        products: page.data.map((p) => ({
+          id: String(p.id),
+          name: p.name ?? `${p.productType ?? 'Motor'} ${p.id}`,
+          needsSumInsured: (p.productType ?? '').toLowerCase() !== 'thirdparty',
+        })),
+        hasMore: page.pageNumber < page.totalPages,
+      };
+    }),
+    findVehicle: fromPromise(async ({ input }: { input: { plate: string } }) => {
+      const found = await orNotFound(
+        client.call('searchVehicleByRegistration', { query: { registrationNumber: input.plate } }),
+        [],
+      );
+      const v = found[0];
+      if (!v) return null;
+      return {
+        vehicleId: String(v.id),
+        ...(v.motorRiskCategoryId ? { riskCategoryId: v.motorRiskCategoryId } : {}),
+        description: [v.make, v.model].filter(Boolean).join(' '),
+      };
+    }),
+    listRiskCategories: fromPromise<RiskCategory[], Record<string, never>>(async () => {
+      const categories = await client.call('getMotorRiskCategories');
+      return categories.map((c) => ({ id: String(c.id), name: c.name }));
+    }),
+    priceMotor: fromPromise(
+      async ({
+        input,
+      }: {
+        input: {
+          productId: string;
+          riskCategoryId: string;
+          sumInsured?: number;
+          startDate: string;
+        };
+      }) => {
+        const pricing = await client.call('getMotorPricing', {
+          body: {
+            productId: input.productId,
+            riskCategoryId: input.riskCategoryId,
+            startDate: input.startDate,
+            // Comprehensive and TPFT pricing needs an end date; the options still come by duration.
+            ...(input.sumInsured !== undefined
+              ? { sumInsured: input.sumInsured, endDate: addYear(input.startDate) }
+              : {}),
+          },
+        });
+        return pricing.pricingOptions.map((o) => ({
+          duration: o.duration,
+          label: o.label,
+          basic: o.basicPremium,
+          levy: o.levyPremium,
+          gross: o.grossPremium,
+          currency: o.currency,
+        }));
+      },
+    ),
+    findHolder: fromPromise(async ({ input }: { input: { phone?: string; nrc?: string } }) => {
+      const query = input.nrc ? { IdNumber: input.nrc } : { PhoneNumber: input.phone ?? '' };
+      const page = await client.call('getIndividuals', { query: { ...query, PageSize: 1 } });
+      const holder = page.data[0];
+      if (!holder) return null;
+      return {
+        clientId: String(holder.id),
+        name: [holder.firstName, holder.lastName].filter(Boolean).join(' '),
+      };
+    }),
+    registerHolder: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { firstName: string; lastName: string; phone: string; email: string; nrc: string };
+      }) => {
+        const holder = await client.call('createIndividual', {
+          body: {
+            firstName: input.firstName,
+            lastName: input.lastName,
+            phoneNumber: input.phone,
+            email: input.email,
+            idNumber: input.nrc,
+            idType: 'NRC',
+          },
+        });
+        return { clientId: String(holder.id), name: `${input.firstName} ${input.lastName}` };
+      },
+    ),
+    registerVehicle: fromPromise(
+      async ({
+        input,
+      }: {
+        input: {
+          clientId: string;
+          plate: string;
+          make: string;
+          model: string;
+          year: number;
+          chassis: string;
+          engine: string;
+          riskCategoryId: string;
+        };
+      }) => {
+        const vehicle = await client.call('createVehicle', {
+          path: { id: input.clientId },
+          body: {
+            make: input.make,
+            model: input.model,
+            yearOfManufacture: input.year,
+            registrationNumber: input.plate,
+            chassisNumber: input.chassis,
+            engineNumber: input.engine,
+            motorRiskCategoryId: input.riskCategoryId,
+          },
+        });
+        return { vehicleId: String(vehicle.id) };
+      },
+    ),
+    createQuote: fromPromise(
+      async ({
+        input,
+      }: {
+        input: {
+          productId: string;
+          duration: number;
+          clientId: string;
+          vehicleId: string;
+          riskCategoryId: string;
+          sumInsured?: number;
+          startDate: string;
+        };
+      }) => {
+        const quote = await client.call('createMotorQuotation', {
+          body: {
+            productId: input.productId,
+            duration: input.duration,
+            currency: 'ZMW',
+            startDate: input.startDate,
+            clientId: input.clientId,
+            risks: [
+              {
+                vehicleId: input.vehicleId,
+                // Required by the spec; a vehicle registered without one gets the picked category.
+                ...(input.riskCategoryId ? { motorRiskCategoryId: input.riskCategoryId } : {}),
+                ...(input.sumInsured !== undefined ? { sumInsured: input.sumInsured } : {}),
+              },
+            ],
+          },
+        });
+        const quoteId = String(quote.id);
+        return {
+          quoteId,
+          premium: quote.grossPremium ?? quote.premium,
+          currency: quote.currency ?? 'ZMW',
+          purchase: purchaseKeyOf(deps, `quote:${quoteId}`),
+        };
+      },
+    ),
+    // A quotation is paid through the quotation; a renewal through renew-and-pay, each attempt
+    // under the reference the payment service made for it.
+    ...paymentActors(deps, async (request, reference) => {
+      const payment = paymentObject(request.payment, deps);
+      if (request.subject.kind === 'renewal') {
+        return client.call('renewAndPayMotorPolicy', {
+          path: { policyId: request.subject.policyId },
+          body: { reference, payment },
+        });
+      }
+      return client.call('payQuotation', {
+        path: { quoteId: request.subject.quoteId },
+        body: { reference, payment },
+      });
+    }),
+    findPolicy: fromPromise(async ({ input }: { input: { plate: string } }) => {
+      const policies = await orNotFound(
+        client.call('getMotorPolicyByRegistration', { query: { registrationNumber: input.plate } }),
+        [],
+      );
+      const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
+      return policy
+        ? { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' }
+        : null;
+    }),
+    renewalPremiums: fromPromise(async ({ input }: { input: { policyId: string } }) => {
+      const q = await client.call('getMotorRenewalPremiums', {
+        path: { policyId: input.policyId },
+      });
+      return {
+        gross: q.grossPremium,
+        currency: q.currency ?? 'ZMW',
+        startDate: (q.startDate ?? '').slice(0, 10),
+        endDate: (q.endDate ?? '').slice(0, 10),
+        purchase: purchaseKeyOf(deps, `renew:${input.policyId}`),
+      };
+    }),
+    // The policy paid for: named by the payment (its transaction), never searched by plate, so
+    // a second policy for the same vehicle ends with its own number and certificate.
+    motorCertificate: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { policyId?: string; reference?: string };
+      }): Promise<MotorCertificate> => {
+        let policyId = input.policyId;
+        if (!policyId && input.reference) {
+          const txn = await client.call('getTransaction', { path: { reference: input.reference } });
+          policyId = txn.policyId ?? undefined;
+        }
+        if (!policyId) return { policyNumber: '' };
+        const policy = await client.call('getMotorPolicy', { path: { policyId } });
+        const policyNumber = policy.policyNumber ?? '';
+        const url = await keep(
+          deps,
+          `certificate-${policyNumber || policyId}.pdf`,
+          'application/pdf',
+          client.download('getMotorPolicyCertificate', { path: { policyId } }),
+        );
+        const out: MotorCertificate = { policyNumber };
+        if (policy.startDate) out.startDate = policy.startDate.slice(0, 10);
+        if (policy.endDate) out.endDate = policy.endDate.slice(0, 10);
+        if (url) out.url = url;
+        return out;
+      },
+    ),
+  };
+}
