@@ -158,8 +158,10 @@ describe.each(runnableModes())(
       expect(toCaller(phone.number)).toHaveLength(1);
       expect(toCaller(phone.number)[0]?.prompt.key).toBe('motor.done');
 
-      // The caller still has "1. Check status" on screen and picks it.
-      await phone.send('1');
+      // The caller still has "1. Check status" on screen and picks it: the outcome, not the menu.
+      expect(await phone.send('1')).toMatch(
+        /^END Paid ZMW 173\.25\. .* Your policy number is MTR-/,
+      );
       await harness.server.payments.settled({ includeDelayed: false });
       expect(toCaller(phone.number)).toHaveLength(1);
     });
