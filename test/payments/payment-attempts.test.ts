@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Prompt } from '../../src/conversation/index.js';
+import {
+  type AttemptTracker,
+  attemptReference,
+  createPaymentAttempts,
+  PaymentAttemptError,
+  type PaymentRoute,
+} from '../../src/payments/index.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const connections: Redis[] = [];
+const prefixes: string[] = [];
+
+function connect(): Redis {
+  const redis = new Redis(REDIS_URL);
+  connections.push(redis);
+  return redis;
+}
+
+afterEach(async () => {
+  const redis = connections[0];
+  for (const prefix of prefixes.splice(0)) {
+    const keys = (await redis?.keys(`${prefix}*`)) ?? [];
+    if (keys.length > 0) await redis?.del(...keys);
+  }
+});
+
+afterAll(() => {
+  for (const connection of connections) connection.disconnect();
+});
+
+/** A stand-in insurer: transactions by reference, and a count of payments started. */
+function insurer() {
+  const statuses = new Map<string, string>();
+  const started: string[] = [];
+  return {
+    statuses,
+    started,
+    async pay(reference: string) {
+      started.push(reference);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      statuses.set(reference, 'Pending');
+      return { status: 'Pending', redirectUrl: 'https://insurer.test/3ds/1' };
+    },
+    async readStatus(reference: string) {
+      const status = statuses.get(reference);
+      if (!status) throw Object.assign(new Error('not found'), { status: 404 });
+      return { status };
+    },
+  };
+}
+
+function recordingTracker() {
+  const tracked: string[] = [];
+  const told: Array<{ route: PaymentRoute; prompt: Prompt }> = [];
+  const tracker: AttemptTracker = {
+    async track(reference) {
+      tracked.push(reference);
+    },
+    acknowledge: async () => true,
+    async tell(route, prompt) {
+      told.push({ route, prompt });
+    },
+  };
+  return { tracker, tracked, told };
+}
+
+function attemptsOver(
+  world: ReturnType<typeof insurer>,
+  tracker: AttemptTracker,
+  redis: Redis,
+  prefix: string,
+) {
+  return createPaymentAttempts({
+    redis,
+    prefix,
+    readStatus: (reference) => world.readStatus(reference),
+    tracker,
+    logger: pino({ level: 'silent' }),
+  });
+}
+
+function newPrefix(): string {
+  const prefix = `test:${randomUUID()}:`;
+  prefixes.push(prefix);
+  return prefix;
+}
+
+const ussd: PaymentRoute = {
+  sessionKey: 'ussd:260971234567',
+  channel: 'ussd',
+  address: '260971234567',
+  locale: 'en',
+};
+
+describe('payment attempts', () => {
+  it('gives each attempt of a purchase its own reference, and the same one to its duplicates', () => {
+    expect(attemptReference('quote:q1.k', 1)).toBe(attemptReference('quote:q1.k', 1));
+    expect(attemptReference('quote:q1.k', 2)).not.toBe(attemptReference('quote:q1.k', 1));
+    // The same quote id priced again (a restarted insurer) is another purchase.
+    expect(attemptReference('quote:q1.k2', 1)).not.toBe(attemptReference('quote:q1.k', 1));
+  });
+
+  it('starts one payment for 1,000 concurrent duplicates of one attempt, across instances', async () => {
+    const world = insurer();
+    const { tracker, tracked } = recordingTracker();
+    const prefix = newPrefix();
+    const sockets = Array.from({ length: 4 }, connect);
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, (_, index) =>
+        // One starter per call: nothing shared in-process, every duplicate meets SET NX.
+        attemptsOver(world, tracker, sockets[index % 4] as Redis, prefix).start(
+          { purchase: 'quote:q1.k', attempt: 1, route: ussd },
+          (reference) => world.pay(reference),
+        ),
+      ),
+    );
+    expect(world.started).toEqual([attemptReference('quote:q1.k', 1)]);
+    expect(tracked).toHaveLength(1);
+    expect(new Set(results.map((result) => result.reference)).size).toBe(1);
+  });
+
+  it('refuses a new attempt while the insurer still has the previous one pending', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    await attempts.start({ purchase: 'quote:q2.k', attempt: 1 }, (r) => world.pay(r));
+    await expect(
+      attempts.start({ purchase: 'quote:q2.k', attempt: 2 }, (r) => world.pay(r)),
+    ).rejects.toBeInstanceOf(PaymentAttemptError);
+    expect(world.started).toHaveLength(1);
+  });
+
+  it('starts the next attempt under a new reference once the previous one failed', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const first = await attempts.start({ purchase: 'quote:q3.k', attempt: 1 }, (r) => world.pay(r));
+    world.statuses.set(first.reference, 'Failed');
+    const second = await attempts.start({ purchase: 'quote:q3.k', attempt: 2 }, (r) =>
+      world.pay(r),
+    );
+    expect(second.reference).toBe(attemptReference('quote:q3.k', 2));
+    expect(world.started).toEqual([first.reference, second.reference]);
+  });
+
+  it('never charges again once the previous attempt was paid after all', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const first = await attempts.start({ purchase: 'quote:q4.k', attempt: 1 }, (r) => world.pay(r));
+    world.statuses.set(first.reference, 'Success');
+    const again = await attempts.start({ purchase: 'quote:q4.k', attempt: 2 }, (r) => world.pay(r));
+    expect(again).toEqual({ reference: first.reference, status: 'Success' });
+    expect(world.started).toEqual([first.reference]);
+  });
+
+  it('sends a USSD caller the card page by SMS with the amount it charges', async () => {
+    const world = insurer();
+    const { tracker, told } = recordingTracker();
+    const attempts = attemptsOver(world, tracker, connect(), newPrefix());
+    await attempts.start(
+      { purchase: 'quote:q5.k', attempt: 1, route: ussd, due: { amount: 13125, currency: 'ZMW' } },
+      (r) => world.pay(r),
+    );
+    expect(told).toEqual([
+      {
+        route: ussd,
+        prompt: expect.objectContaining({
+          key: 'pay.sms.cardLink',
+          params: { amount: '13,125.00', currency: 'ZMW', url: 'https://insurer.test/3ds/1' },
+        }),
+      },
+    ]);
+  });
+
+  it('sends no SMS link to a chat user, whose screen carries the link', async () => {
+    const world = insurer();
+    const { tracker, told } = recordingTracker();
+    const attempts = attemptsOver(world, tracker, connect(), newPrefix());
+    await attempts.start(
+      {
+        purchase: 'quote:q6.k',
+        attempt: 1,
+        route: { ...ussd, sessionKey: 'tg:42', channel: 'telegram', address: '42' },
+      },
+      (r) => world.pay(r),
+    );
+    expect(told).toEqual([]);
+  });
+});
