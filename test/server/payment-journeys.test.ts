@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
+import { renderPrompt } from '../../src/conversation/index.js';
+import type { Notifier } from '../../src/payments/index.js';
+import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+
+// Journeys a customer takes through the money paths (issue 13), over HTTP, through the engine,
+// real Redis and the embedded sandbox insurer, asserting the texts the user sees.
+
+/** Stands in for the SMS notifier: records what USSD users are told out of turn. */
+class RecordingSms implements Notifier {
+  readonly channel = 'ussd';
+  readonly sent: Array<{ address: ChannelAddress; prompt: Prompt; text: string }> = [];
+
+  async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+    const links = (prompt.attachments ?? []).map((attachment) => attachment.url);
+    const text = [renderPrompt(prompt, address.locale).text, ...links].join('\n');
+    this.sent.push({ address, prompt, text });
+  }
+}
+
+const sms = new RecordingSms();
+let harness: TestServer;
+
+beforeAll(async () => {
+  harness = await startTestServer(
+    {},
+    {
+      // Payments settle when a test says so (or the card page is opened); polls are far off.
+      sandbox: { settleDelayMs: 600_000 },
+      paymentBackoffMs: [600_000],
+      notifiers: [sms],
+    },
+  );
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+function sandbox() {
+  const found = harness.server.sandbox;
+  if (!found) throw new Error('the test server runs the embedded sandbox');
+  return found;
+}
+
+/** Resolves once `ready()` holds; the bound only keeps a broken test from hanging. */
+async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 400; i += 1) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/** A caller on the Africa's Talking route; its own number ends in 5 (payments succeed). */
+function caller() {
+  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  const number = `+26097${digits}5`;
+  let session = 0;
+  let history: string[] = [];
+  const post = async (text: string): Promise<string> => {
+    const response = await fetch(`${harness.url}/ussd/africastalking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({
+        sessionId: `journey-${digits}-${session}`,
+        serviceCode: '*384#',
+        phoneNumber: number,
+        text,
+      }),
+    });
+    return response.text();
+  };
+  return {
+    number,
+    msisdn: number.slice(1),
+    dial() {
+      session += 1;
+      history = [];
+      return post('');
+    },
+    send(input: string) {
+      history.push(input);
+      return post(history.join('*'));
+    },
+  };
+}
+
+type Phone = ReturnType<typeof caller>;
+
+/** Answers to each screen of a motor purchase up to the amount to pay, by the screen's text. */
+function answersFor(plate: string): ReadonlyArray<readonly [RegExp, () => string]> {
+  return [
+    [/^Welcome/, () => '1'],
+    [/^Motor insurance:/, () => '1'],
+    [/^Choose cover/, () => '1'],
+    [/number plate/i, () => plate],
+    [/make/i, () => 'Toyota'],
+    [/model/i, () => 'Corolla'],
+    [/Year of manufacture/i, () => '2015'],
+    [/Vehicle use/i, () => '1'],
+    [/Chassis/i, () => 'CH123456'],
+    [/Engine number/i, () => 'EN123456'],
+    [/Choose a period/i, () => '1'],
+    [/mobile number/i, () => '1'],
+    [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
+    [/first name/i, () => 'Mwila'],
+    [/last name|surname/i, () => 'Banda'],
+    [/e-?mail/i, () => 'mwila@example.com'],
+    [/Correct\?/, () => '1'],
+    [/^Is .* your /, () => '1'],
+  ];
+}
+
+/** Dials and answers until the screen that shows the amount and asks how to pay. */
+async function toPayScreen(phone: Phone, plate: string): Promise<string> {
+  const answers = answersFor(plate);
+  let screen = await phone.dial();
+  for (let step = 0; step < 30 && !/Pay with:/.test(screen); step += 1) {
+    const text = screen.replace(/^(CON|END) /, '');
+    const answer = answers.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
+    if (!answer) throw new Error(`no answer for screen:\n${screen}`);
+    screen = await phone.send(answer());
+  }
+  expect(screen).toMatch(/^CON .*: ZMW [\d,]+\.\d\d .*Pay with:/s);
+  return screen;
+}
+
+/** The amount a screen asks for, as shown. */
+function amountOn(screen: string): string {
+  const found = /ZMW ([\d,]+\.\d\d)/.exec(screen)?.[1];
+  if (!found) throw new Error(`no amount on:\n${screen}`);
+  return found;
+}
+
+/** The sandbox's transactions paying from `msisdn`, or for `quoteId`. */
+function transactionsFrom(msisdn: string) {
+  return sandbox()
+    .payments.all()
+    .filter((transaction) => transaction.msisdn?.endsWith(msisdn.slice(-9)));
+}
+
+function transactionsFor(quoteId: string) {
+  return sandbox()
+    .payments.all()
+    .filter((transaction) => transaction.subjectId === quoteId);
+}
+
+const plate = () => `BCJ ${1000 + Math.floor(Math.random() * 8999)}`;
+
+describe('a declined payment paid again', () => {
+  it('takes a good number after a decline and charges the quoted amount once', async () => {
+    const phone = caller();
+    const pay = await toPayScreen(phone, plate());
+    const quoted = amountOn(pay);
+
+    expect(await phone.send('2')).toMatch(/number to pay from/i);
+    const waiting = await phone.send('0971000001');
+    expect(waiting).toMatch(`CON Approve ZMW ${quoted} on your phone`);
+    const declined = transactionsFrom('0971000001').at(-1);
+    if (!declined) throw new Error('no payment from the declining number');
+    sandbox().payments.settleNow(declined.reference);
+
+    const failed = await phone.send('1');
+    expect(failed).toMatch(`Payment of ZMW ${quoted} for Motor Third Party for`);
+    expect(failed).toMatch(/did not go through\. Nothing was charged\./);
+    expect(failed).toMatch(/1\. Pay again/);
+
+    const again = await phone.send('1');
+    expect(amountOn(again)).toBe(quoted);
+    expect(await phone.send('2')).toMatch(/number to pay from/i);
+    expect(await phone.send('0977123456')).toMatch(`CON Approve ZMW ${quoted} on your phone`);
+    const good = transactionsFrom('0977123456').find((t) => t.subjectId === declined.subjectId);
+    if (!good) throw new Error('no second attempt for the same quotation');
+    expect(good.reference).not.toBe(declined.reference);
+    sandbox().payments.settleNow(good.reference);
+
+    const done = await phone.send('1');
+    expect(done).toMatch(`END Paid ZMW ${quoted}.`);
+    expect(done).toMatch(/Your policy number is MTR-/);
+    const paid = transactionsFor(declined.subjectId ?? '').filter((t) => t.status === 'Success');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]?.amount.toFixed(2)).toBe(quoted.replace(/,/g, ''));
+  });
+
+  it('pays by card after a decline: the link comes by SMS and the 3-D Secure page settles it', async () => {
+    const phone = caller();
+    const quoted = amountOn(await toPayScreen(phone, plate()));
+    await phone.send('2');
+    await phone.send('0971000001');
+    const declined = transactionsFrom('0971000001').at(-1);
+    if (!declined) throw new Error('no payment from the declining number');
+    sandbox().payments.settleNow(declined.reference);
+    expect(await phone.send('1')).toMatch(/did not go through/);
+    await phone.send('1');
+
+    const card = await phone.send('3');
+    expect(card).toMatch(`CON Pay ZMW ${quoted} by card with the link we sent.`);
+    await until(
+      () => sms.sent.some((s) => s.address.address === phone.msisdn),
+      'the card link SMS',
+    );
+    const linkSms = sms.sent.find((s) => s.address.address === phone.msisdn);
+    expect(linkSms?.text).toMatch(
+      new RegExp(`^Pay ZMW ${quoted} by card: http://\\S+/sandbox/3ds/\\S+$`),
+    );
+    const link = /by card: (\S+)/.exec(linkSms?.text ?? '')?.[1] ?? '';
+
+    // The payer completes the insurer's 3-D Secure page; its callback settles the payment.
+    expect((await fetch(link)).status).toBe(200);
+    await until(
+      () => sms.sent.filter((s) => s.address.address === phone.msisdn).length >= 2,
+      'the outcome SMS',
+    );
+    const outcome = sms.sent.filter((s) => s.address.address === phone.msisdn)[1];
+    expect(outcome?.text).toMatch(`Paid ZMW ${quoted}.`);
+    expect(outcome?.text).toMatch(/Your policy number is MTR-/);
+    const paid = transactionsFor(declined.subjectId ?? '').filter((t) => t.status === 'Success');
+    expect(paid).toHaveLength(1);
+
+    // Check status on the screen the caller still has shows the outcome, not the main menu.
+    expect(await phone.send('1')).toMatch(`END Paid ZMW ${quoted}.`);
+  });
+});
+
+describe('the policy a customer paid for', () => {
+  it('names the second policy bought for one plate in its messages and certificate', async () => {
+    const vehicle = plate();
+    const phone = caller();
+    await toPayScreen(phone, vehicle);
+    await phone.send('1');
+    const first = transactionsFrom(phone.msisdn).at(-1);
+    if (!first) throw new Error('no first payment');
+    sandbox().payments.settleNow(first.reference, 'success');
+    const firstDone = await phone.send('1');
+    const firstNumber = /policy number is (\S+)\./.exec(firstDone)?.[1];
+    expect(firstNumber).toMatch(/^MTR-/);
+
+    await toPayScreen(phone, vehicle);
+    await phone.send('1');
+    const second = transactionsFrom(phone.msisdn).at(-1);
+    if (!second || second.reference === first.reference) throw new Error('no second payment');
+    // This time the outcome arrives by SMS (the insurer's callback) before the caller checks.
+    const before = sms.sent.length;
+    sandbox().payments.settleNow(second.reference, 'success');
+    await until(
+      () => sms.sent.slice(before).some((s) => s.address.address === phone.msisdn),
+      'the outcome SMS of the second purchase',
+    );
+    const told = sms.sent.slice(before).find((s) => s.address.address === phone.msisdn);
+    const secondNumber = /policy number is (\S+)\./.exec(told?.text ?? '')?.[1];
+    expect(secondNumber).toMatch(/^MTR-/);
+    expect(secondNumber).not.toBe(firstNumber);
+    const certificate = told?.prompt.attachments?.[0];
+    expect(certificate?.label).toBe('motor.certificate');
+    const file = await fetch(certificate?.url ?? '');
+    expect(file.headers.get('content-disposition')).toBe(
+      `inline; filename="certificate-${secondNumber}.pdf"`,
+    );
+    const secondDone = await phone.send('1');
+    expect(secondDone).toMatch(`Your policy number is ${secondNumber}.`);
+    expect(secondDone).toMatch(vehicle);
+  });
+});
