@@ -232,6 +232,8 @@ export function answered(pay: PayState | null, output: PaymentStarted): PayState
 /** `pay` once the outcome was pushed into the conversation. */
 export function settled(pay: PayState | null, event: Reply): PayState | null {
   if (!pay || event.type !== 'payment.settled') return pay;
+  // Still pending after every poll: the wait screen says since when, and that it goes on.
+  if (event.outcome === 'pending') return { ...pay, checked: true };
   return {
     ...pay,
     status: event.outcome === 'paid' ? 'paid' : 'failed',
@@ -270,9 +272,7 @@ export const PAYMENT_GUARDS = {
     (event.type === 'user.text' && checkPhone(event.text).ok) ||
     (event.type === 'user.contact' && checkPhone(event.phone).ok),
   paySettledHere: ({ context, event }: GuardArgs) =>
-    event.type === 'payment.settled' &&
-    event.outcome !== 'pending' &&
-    event.reference === context.pay?.reference,
+    event.type === 'payment.settled' && event.reference === context.pay?.reference,
 };
 
 /**

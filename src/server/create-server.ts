@@ -301,6 +301,7 @@ export async function createServer(
   if (smsUrl && smsKey) {
     notifiers.push(
       createSmsNotifier({
+        serviceCode: config.ussd.serviceCode,
         url: smsUrl,
         apiKey: smsKey,
         username: config.sms.username,

@@ -55,6 +55,11 @@ export interface SmsNotifierOptions {
   /** Sender id or short code; the provider's default when omitted. */
   readonly from?: string | undefined;
   readonly render: RenderPrompt;
+  /**
+   * The USSD short code. When given, a message whose conversation waits for an answer (a failed
+   * payment to pay again) says how to get back to it: dial the code and choose Continue.
+   */
+  readonly serviceCode?: string | undefined;
   /** Per-request time limit. Default 10 000 ms. */
   readonly timeoutMs?: number;
 }
@@ -68,8 +73,20 @@ export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
     channel: 'ussd',
     async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
       const rendered = options.render(prompt, address.locale);
-      const links = (prompt.attachments ?? []).map((attachment) => attachment.url);
-      const message = [rendered.text, ...links].join('\n');
+      const say = (key: string, params?: Prompt['params']) =>
+        options.render(
+          { key, input: 'none', final: true, ...(params ? { params } : {}) },
+          address.locale,
+        ).text;
+      // A link on its own means nothing in an SMS: each carries its label ("Certificate: …").
+      const links = (prompt.attachments ?? []).map((attachment) =>
+        attachment.label ? `${say(attachment.label)}: ${attachment.url}` : attachment.url,
+      );
+      const resume =
+        !prompt.final && options.serviceCode
+          ? [say('sms.continueHint', { serviceCode: options.serviceCode })]
+          : [];
+      const message = [rendered.text, ...links, ...resume].join('\n');
       const form = new URLSearchParams({
         username: options.username,
         to: `+${address.address.replace(/^\+/, '')}`,

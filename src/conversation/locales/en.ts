@@ -282,6 +282,7 @@ export const en = {
 
   // ussd: the channel's own words around a Prompt (the channel puts the keypad digits before
   // `more` and `back`, since its key handling depends on them)
+  'sms.continueHint': 'To carry on, dial {serviceCode} and choose Continue.',
   'ussd.more': 'More',
   'ussd.back': 'Back',
   'ussd.resumeTitle': 'You have an unfinished session.',

@@ -39,6 +39,34 @@ describe('createSmsNotifier', () => {
     expect(sms?.message).toContain('https://files.example/cert.pdf');
   });
 
+  it('labels each link and says how to carry on when the conversation waits for an answer', async () => {
+    const notifier = createSmsNotifier({
+      url: messagingUrl,
+      apiKey: sandbox.apiKey,
+      username: 'sandbox',
+      render: renderPrompt,
+      serviceCode: '*384*4628#',
+    });
+    const to = { ...address, address: '260971230008' };
+    await notifier.notify(to, {
+      key: 'pay.failed',
+      params: { currency: 'ZMW', amount: '693.00', what: 'Motor Comprehensive for ABC 123' },
+      input: 'choice',
+      final: false,
+      attachments: [
+        { kind: 'link', url: 'https://files.example/cert.pdf', label: 'motor.certificate' },
+      ],
+    });
+    const [sms] = sandbox.smsOutbox.list('0971230008');
+    expect(sms?.message).toBe(
+      [
+        'Payment of ZMW 693.00 for Motor Comprehensive for ABC 123 did not go through. Nothing was charged.',
+        'Insurance certificate: https://files.example/cert.pdf',
+        'To carry on, dial *384*4628# and choose Continue.',
+      ].join('\n'),
+    );
+  });
+
   it('throws SmsDeliveryError when the provider refuses the request', async () => {
     const notifier = createSmsNotifier({
       url: messagingUrl,
