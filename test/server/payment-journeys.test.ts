@@ -265,3 +265,56 @@ describe('the policy a customer paid for', () => {
     expect(secondDone).toMatch(vehicle);
   });
 });
+
+describe('the price first, and the same price charged', () => {
+  it('shows each travel package priced for the trip and party, and charges the price shown', async () => {
+    const phone = caller();
+    expect(await phone.dial()).toMatch(/^CON Welcome/);
+    expect(await phone.send('2')).toMatch(/Destination country/);
+    await phone.send('Zambia');
+    expect(await phone.send('15/01/2099')).toMatch(/How many days is the trip\?/);
+    await phone.send('10');
+    await phone.send('Mwila Banda');
+    await phone.send('479974111');
+    const packages = await phone.send('2');
+    expect(packages).toMatch(/^CON Cover for 1 traveller\(s\)\. Choose:/);
+    expect(packages).toMatch(/1\. .*: ZMW [\d,]+\.\d\d/);
+    const listed = /1\. .*: ZMW ([\d,]+\.\d\d)/.exec(packages)?.[1];
+
+    const confirm = await phone.send('1');
+    expect(confirm).toMatch('2099-01-15 to 2099-01-24, 1 traveller(s)');
+    expect(amountOn(confirm)).toBe(listed);
+    expect(await phone.send('1')).toMatch(`CON Approve ZMW ${listed} on your phone`);
+    const payment = transactionsFrom(phone.msisdn).at(-1);
+    expect(payment?.amount.toFixed(2)).toBe(listed?.replace(/,/g, ''));
+    sandbox().payments.settleNow(payment?.reference ?? '', 'success');
+    const done = await phone.send('1');
+    expect(done).toMatch(`END Paid ZMW ${listed}.`);
+    expect(done).toMatch(/2099-01-15 to 2099-01-24\. Policy TRV-/);
+  });
+
+  it('charges a renewal the amount its confirm screen shows', async () => {
+    const vehicle = plate();
+    const phone = caller();
+    await toPayScreen(phone, vehicle);
+    await phone.send('1');
+    const bought = transactionsFrom(phone.msisdn).at(-1);
+    sandbox().payments.settleNow(bought?.reference ?? '', 'success');
+    expect(await phone.send('1')).toMatch(/^END Paid/);
+
+    await phone.dial();
+    await phone.send('1');
+    expect(await phone.send('2')).toMatch(/plate/i);
+    const confirm = await phone.send(vehicle);
+    expect(confirm).toMatch(/Pay with:/);
+    const shown = amountOn(confirm);
+    expect(await phone.send('1')).toMatch(`CON Approve ZMW ${shown} on your phone`);
+    const renewal = transactionsFrom(phone.msisdn).at(-1);
+    expect(renewal?.reference).not.toBe(bought?.reference);
+    expect(renewal?.amount.toFixed(2)).toBe(shown.replace(/,/g, ''));
+    sandbox().payments.settleNow(renewal?.reference ?? '', 'success');
+    expect(await phone.send('1')).toMatch(
+      new RegExp(`^END Paid ZMW ${shown}\\. Policy MTR-\\S+ is renewed`),
+    );
+  });
+});
