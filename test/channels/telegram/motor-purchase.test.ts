@@ -66,10 +66,11 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-it('buys a motor policy through the Telegram Bot API emulator', async () => {
+/** Buys a motor policy in chat `chatId`, paying by `method`; returns what the chat showed. */
+async function buy(chatId: number, plate: string, method: 'other' | 'card') {
   const client = emulator.getClient(TOKEN, {
-    chatId: CHAT_ID,
-    userId: CHAT_ID,
+    chatId,
+    userId: chatId,
     type: 'private',
     timeout: 10_000,
   });
@@ -87,13 +88,14 @@ it('buys a motor policy through the Telegram Bot API emulator', async () => {
   const shareContact = () =>
     client.sendMessage(
       client.makeMessage('', {
-        contact: { phone_number: PAYING_NUMBER, first_name: 'Mwila', user_id: CHAT_ID },
+        contact: { phone_number: PAYING_NUMBER, first_name: 'Mwila', user_id: chatId },
       } as never),
     );
   const buttons = (message: BotMessage) =>
     (message.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.callback_data);
 
   const seen: string[] = [];
+  let cardPage: string | undefined;
   await client.sendCommand(client.makeCommand('/start'));
   let message = await next();
   for (let turn = 0; turn < 40 && keyOf(message.text ?? '') !== 'motor.done'; turn++) {
@@ -112,7 +114,7 @@ it('buys a motor policy through the Telegram Bot API emulator', async () => {
         await tap(buttons(message)[0] ?? '');
         break;
       case 'motor.askPlate':
-        await type('ABZ 4321');
+        await type(plate);
         break;
       case 'motor.askMake':
         await type('Toyota');
@@ -140,8 +142,17 @@ it('buys a motor policy through the Telegram Bot API emulator', async () => {
         break;
       case 'motor.confirmQuote':
         expect(message.text).toContain('ZMW');
-        await tap('other');
+        await tap(method);
         break;
+      case 'pay.waitCard': {
+        // The insurer's 3-D Secure page is a URL button; completing it settles the payment.
+        const page = (message.reply_markup?.inline_keyboard ?? []).flat().find((b) => b.url);
+        expect(page?.url).toMatch(/\/sandbox\/3ds\//);
+        cardPage = page?.url;
+        expect((await fetch(page?.url ?? '')).status).toBe(200);
+        await tap('check');
+        break;
+      }
       case 'pay.waitPhone':
       case 'engine.stillWorking':
         await tap(buttons(message)[0] ?? '');
@@ -152,7 +163,17 @@ it('buys a motor policy through the Telegram Bot API emulator', async () => {
     message = await next();
   }
 
-  expect(message.text).toMatch(/^\[motor\.done\] Paid\. Your policy number is MTR-/);
+  // The certificate follows: the emulator has no sendDocument, so it arrives as a link button.
+  const certificate = await next();
+  const link = certificate.reply_markup?.inline_keyboard?.[0]?.[0]?.url ?? '';
+  return { done: message, seen, certificate: link, cardPage };
+}
+
+it('buys a motor policy through the Telegram Bot API emulator', async () => {
+  const { done, seen, certificate } = await buy(CHAT_ID, 'ABZ 4321', 'other');
+  expect(done.text).toMatch(
+    /^\[motor\.done\] Paid ZMW [\d,]+\.\d\d\. .* for ABZ 4321, .* Your policy number is MTR-/,
+  );
   expect(seen).toEqual(
     expect.arrayContaining([
       'menu.policyholder',
@@ -164,9 +185,14 @@ it('buys a motor policy through the Telegram Bot API emulator', async () => {
     ]),
   );
   // The certificate follows: the emulator has no sendDocument, so it arrives as a link button.
-  const certificate = await next();
-  const link = certificate.reply_markup?.inline_keyboard?.[0]?.[0]?.url ?? '';
-  expect(new URL(link).searchParams.get('sig')).toBeTruthy();
+  expect(new URL(certificate).searchParams.get('sig')).toBeTruthy();
+});
+
+it('pays by card through the 3-D Secure page given as a URL button', async () => {
+  const { done, seen, cardPage } = await buy(CHAT_ID + 2, 'ABZ 4322', 'card');
+  expect(seen).toContain('pay.waitCard');
+  expect(cardPage).toBeDefined();
+  expect(done.text).toMatch(/^\[motor\.done\] Paid ZMW .* Your policy number is MTR-/);
 });
 
 it('opens the cover check with /status and starts over with /start, mid-conversation', async () => {
