@@ -135,6 +135,15 @@ export function paymentActors(
     reference: string,
   ) => Promise<{ status: string; redirectUrl?: string | null | undefined }>,
 ) {
+  /** Why the insurer says a payment failed, when it says; never fails the turn that asks. */
+  const reasonOf = async (reference: string): Promise<string | undefined> => {
+    try {
+      const txn = await deps.client.call('getTransaction', { path: { reference } });
+      return txn.message ?? undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     startPayment: fromPromise<PaymentStarted, PaymentRequest>(async ({ input }) => {
       const startedAt = new Date().toISOString();
@@ -153,13 +162,16 @@ export function paymentActors(
         startedAt,
       };
       if (result.redirectUrl) out.redirectUrl = result.redirectUrl;
+      const reason = out.status === 'failed' ? await reasonOf(out.reference) : undefined;
+      if (reason) out.reason = reason;
       return out;
     }),
     paymentStatus: fromPromise<PaymentStarted, { reference: string; route?: TurnRoute }>(
-      async ({ input }) => ({
-        reference: input.reference,
-        status: await deps.payments.check(input.reference, input.route),
-      }),
+      async ({ input }) => {
+        const status = await deps.payments.check(input.reference, input.route);
+        const reason = status === 'failed' ? await reasonOf(input.reference) : undefined;
+        return { reference: input.reference, status, ...(reason ? { reason } : {}) };
+      },
     ),
   };
 }

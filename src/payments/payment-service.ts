@@ -151,6 +151,8 @@ const DeliverJob = z.object({
   route: PaymentRoute,
   policyNumber: z.string().optional(),
   policyId: z.string().optional(),
+  /** Why the insurer says it failed, when it says. */
+  reason: z.string().optional(),
   /** Set once the engine has taken the event, so a notifier retry does not move the flow twice. */
   prompt: Prompt.optional(),
 });
@@ -243,6 +245,18 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     }
   }
 
+  /** The insurer's word on why a payment failed (transaction details); undefined when none. */
+  async function failureReason(reference: string): Promise<string | undefined> {
+    if (!client) return undefined;
+    try {
+      const details = await client.call('getTransaction', { path: { reference } });
+      return details.message ?? undefined;
+    } catch (err) {
+      log.warn({ err, reference }, 'transaction details could not be read');
+      return undefined;
+    }
+  }
+
   async function readOutcome(reference: string): Promise<PaymentOutcome | 'unknown'> {
     try {
       return classifyPaymentStatus((await getStatus(reference)).status);
@@ -261,7 +275,8 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     if (!(await keys.claim(deliveredKey(reference), outcome, ttlSeconds))) return false;
     const hint = await readHint(reference);
     const generation = await currentGeneration(reference);
-    const job: DeliverJob = { reference, outcome, route, ...hint };
+    const reason = outcome === 'failed' ? await failureReason(reference) : undefined;
+    const job: DeliverJob = { reference, outcome, route, ...hint, ...(reason ? { reason } : {}) };
     try {
       await scheduler.add('deliver', job, {
         // The claim above is the guard; the id only makes a stray second add a no-op.
@@ -340,6 +355,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
         outcome,
         ...(data.policyNumber === undefined ? {} : { policyNumber: data.policyNumber }),
         ...(data.policyId === undefined ? {} : { policyId: data.policyId }),
+        ...(data.reason === undefined ? {} : { reason: data.reason }),
       };
       prompt = await engine.handle(route.sessionKey, event, {
         address,

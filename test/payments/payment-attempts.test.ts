@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/index.js';
@@ -10,13 +10,13 @@ import {
   PaymentAttemptError,
   type PaymentRoute,
 } from '../../src/payments/index.js';
+import { connectTestRedis } from '../support/redis.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const connections: Redis[] = [];
 const prefixes: string[] = [];
 
 function connect(): Redis {
-  const redis = new Redis(REDIS_URL);
+  const redis = connectTestRedis();
   connections.push(redis);
   return redis;
 }

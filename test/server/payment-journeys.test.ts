@@ -167,6 +167,7 @@ describe('a declined payment paid again', () => {
     const failed = await phone.send('1');
     expect(failed).toMatch(`Payment of ZMW ${quoted} for Motor Third Party for`);
     expect(failed).toMatch(/did not go through\. Nothing was charged\./);
+    expect(failed).toMatch(/Reason: The customer declined the payment prompt\./);
     expect(failed).toMatch(/1\. Pay again/);
 
     const again = await phone.send('1');

@@ -85,7 +85,7 @@ export const en = {
     'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',
   'pay.failed':
     'Payment of {currency} {amount} for {what} did not go through. Nothing was charged.',
-  'pay.note.reason': 'The insurer said: {reason}',
+  'pay.note.reason': 'Reason: {reason}.',
   'pay.sms.cardLink': 'Pay {currency} {amount} by card: {url}',
 
   // main-menu
