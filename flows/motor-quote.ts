@@ -32,6 +32,7 @@ import {
   type PayState,
   paymentChoices,
   paymentFailedPrompt,
+  paymentPhonePrompt,
   paymentStates,
   paymentWaitPrompt,
   settled,
@@ -259,7 +260,7 @@ const motor = setup({
     }),
     paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
     payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
+    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
     payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
     payFailedScreen: assign({
       tries: 0,

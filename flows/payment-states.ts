@@ -159,6 +159,13 @@ export function paymentWaitPrompt(pay: PayState | null): Prompt {
   return prompt;
 }
 
+/** The question of the number to pay from, with the amount it will be asked to approve. */
+export function paymentPhonePrompt(pay: PayState | null): Prompt {
+  return ask('pay.askPhone', 'phone', {
+    params: { amount: money(pay?.amount ?? 0), currency: pay?.currency ?? '' },
+  });
+}
+
 /** The screen after a failed payment: which purchase, why if known, and Pay again or End. */
 export function paymentFailedPrompt(pay: PayState | null): Prompt {
   const prompt = ask('pay.failed', 'choice', {

@@ -22,6 +22,7 @@ import {
   type PayState,
   paymentChoices,
   paymentFailedPrompt,
+  paymentPhonePrompt,
   paymentStates,
   paymentWaitPrompt,
   settled,
@@ -205,7 +206,7 @@ const travel = setup({
     payAnswered: assign({ pay: ({ context, event }) => answered(context.pay, outputOf(event)) }),
     paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
     payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ask('pay.askPhone', 'phone') }),
+    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
     payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
     payFailedScreen: assign({
       tries: 0,

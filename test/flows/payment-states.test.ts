@@ -7,6 +7,7 @@ import {
   newPayment,
   type PayingContext,
   paymentFailedPrompt,
+  paymentPhonePrompt,
   paymentWaitPrompt,
 } from '../../flows/payment-states.js';
 
@@ -33,6 +34,14 @@ describe('payment states', () => {
     const pay = { ...fresh(), method: { method: 'mobileMoney' as const, msisdn: '260971234567' } };
     expect(paymentWaitPrompt(pay)).toMatchObject({
       key: 'pay.waitPhone',
+      params: { amount: '13,125.00', currency: 'ZMW' },
+    });
+  });
+
+  it('asks for the number to pay from with the amount it will have to approve', () => {
+    expect(paymentPhonePrompt(fresh())).toMatchObject({
+      key: 'pay.askPhone',
+      input: 'phone',
       params: { amount: '13,125.00', currency: 'ZMW' },
     });
   });

@@ -157,7 +157,7 @@ describe('a declined payment paid again', () => {
     const pay = await toPayScreen(phone, plate());
     const quoted = amountOn(pay);
 
-    expect(await phone.send('2')).toMatch(/number to pay from/i);
+    expect(await phone.send('2')).toMatch(`Mobile money number to pay ZMW ${quoted} from:`);
     const waiting = await phone.send('0971000001');
     expect(waiting).toMatch(`CON Approve ZMW ${quoted} on your phone`);
     const declined = transactionsFrom('0971000001').at(-1);
@@ -172,7 +172,7 @@ describe('a declined payment paid again', () => {
 
     const again = await phone.send('1');
     expect(amountOn(again)).toBe(quoted);
-    expect(await phone.send('2')).toMatch(/number to pay from/i);
+    expect(await phone.send('2')).toMatch(`Mobile money number to pay ZMW ${quoted} from:`);
     expect(await phone.send('0977123456')).toMatch(`CON Approve ZMW ${quoted} on your phone`);
     const good = transactionsFrom('0977123456').find((t) => t.subjectId === declined.subjectId);
     if (!good) throw new Error('no second attempt for the same quotation');

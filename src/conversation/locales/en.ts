@@ -77,7 +77,7 @@ export const en = {
   'pay.choice.card': 'Card',
   'pay.choice.check': 'Check status',
   'pay.choice.tryAgain': 'Pay again',
-  'pay.askPhone': 'Mobile money number to pay from:',
+  'pay.askPhone': 'Mobile money number to pay {currency} {amount} from:',
   'pay.waitPhone': 'Approve {currency} {amount} on your phone. We will tell you when it is paid.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
   'pay.cardLink': 'Card payment page',
