@@ -95,7 +95,7 @@ export interface InsurechatServer {
   readonly app: FastifyInstance;
   readonly info: ServerInfo;
   readonly ussd: UssdCore;
-  /** The turn engine every channel uses (instrumented, turn-scoped). */
+  /** The turn engine every channel uses. */
   readonly engine: TurnEngine;
   readonly files: FileStore;
   /** The embedded sandbox insurer, when PARTNER_API_URL is unset. */

@@ -446,6 +446,18 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     });
   });
 
+  it('shows a payment outcome told out of turn before applying the next reply', async () => {
+    const turns = engine(registry(counter), makeStore());
+    await turns.handle(KEY, text('dial'));
+    await turns.handle(KEY, { type: 'payment.settled', reference: 'IC1', outcome: 'paid' });
+    // The user answers the screen they still see: they are shown the outcome instead.
+    expect((await turns.handle(KEY, text('1'))).key).toBe('test.paid');
+    expect(await turns.handle(KEY, text('1'))).toMatchObject({
+      key: 'test.count',
+      params: { count: 1, inOrder: 'yes' },
+    });
+  });
+
   it('does not start a conversation from a payment outcome on a corrupted session', async () => {
     const store = makeStore();
     const lease = await store.acquire(KEY);
