@@ -86,6 +86,10 @@ function caller() {
       history.push(input);
       return post(history.join('*'));
     },
+    /** The gateway repeats the last request as it was. */
+    repeat() {
+      return post(history.join('*'));
+    },
   };
 }
 
@@ -221,6 +225,12 @@ describe('a declined payment paid again', () => {
     expect(outcome?.text).toMatch(/Your policy number is MTR-/);
     const paid = transactionsFor(declined.subjectId ?? '').filter((t) => t.status === 'Success');
     expect(paid).toHaveLength(1);
+
+    // The gateway repeating the request the caller is still on gets the identical screen, and
+    // changes nothing: no new attempt, no second charge, no second message.
+    for (let i = 0; i < 50; i += 1) expect(await phone.repeat()).toBe(card);
+    expect(transactionsFor(declined.subjectId ?? '')).toHaveLength(2);
+    expect(sms.sent.filter((s) => s.address.address === phone.msisdn)).toHaveLength(2);
 
     // Check status on the screen the caller still has shows the outcome, not the main menu.
     expect(await phone.send('1')).toMatch(`END Paid ZMW ${quoted}.`);
