@@ -1,141 +1,363 @@
 /*
- * staff-desk's actors: policies, claims, transactions, households, batches and bordereaux for
- * insurance staff on Slack.
+ * The staff desk's API calls: every lookup accepts the numbers staff and customers quote
+ * (policy number, plate, CLC/GLC claim number, payment reference, NRC, phone) as well as ids,
+ * and answers with what a desk needs (product name, policyholder, period, payment, documents,
+ * household members). A lookup that finds nothing resolves to null; only a failing insurer throws.
  */
+import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import type { Claim } from '../src/api/index.js';
+import type { Claim, PartnerClient, PolicyRecord } from '../src/api/index.js';
 import { checkPlate } from './checks.js';
-import type { ClaimLine } from './claim-intimation.js';
-import { claimSummary, getClaimOf, listClaims } from './claim-intimation-actors.js';
-import { household } from './cover-status-actors.js';
-import { type FlowDeps, firstPage, keep, orNotFound } from './flow-deps.js';
-import type { StaffClaim, StaffPolicy, StaffTransaction } from './staff-desk.js';
+import type {
+  StaffBatch,
+  StaffClaim,
+  StaffFile,
+  StaffHousehold,
+  StaffPolicy,
+  StaffToday,
+  StaffTransaction,
+} from './staff-desk.js';
+import { today } from './support.js';
 
-function staffClaim(line: ClaimLine, claim: Claim): StaffClaim {
-  const summary = claimSummary(claim);
-  const out: StaffClaim = {
-    id: summary.number,
-    line,
-    status: summary.status,
-    currency: summary.currency,
-  };
-  const amount = summary.payable ?? claim.amountClaimed ?? undefined;
-  if (amount != null) out.amount = amount;
+/** What the desk's actors need: the insurer, somewhere to keep the bordereau, and the date. */
+export interface StaffDeskDeps {
+  readonly client: PartnerClient;
+  /** Stores a file and resolves its expiring URL; without it the bordereau is unavailable. */
+  readonly save?: (file: {
+    fileName: string;
+    contentType: string;
+    body: Readable;
+  }) => Promise<{ url: string }>;
+  /** Today's date as YYYY-MM-DD; default the system clock. */
+  readonly today?: () => string;
+}
+
+/** Raised when the bordereau is asked for but no file store is configured. */
+export class StaffFileStoreMissingError extends Error {
+  override readonly name = 'StaffFileStoreMissingError';
+  readonly code = 'NO_FILE_STORE';
+  readonly status = 503;
+}
+
+// How far the desk scans lists the insurer cannot filter (policies by number or client).
+const MAX_POLICIES_SCANNED = 200;
+const MAX_CLAIMS_SCANNED = 100;
+const RECENT_CLAIMS = 10;
+
+function statusOf(error: unknown): number | undefined {
+  const value =
+    typeof error === 'object' && error !== null
+      ? (error as { status?: unknown }).status
+      : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** Resolves to null when the call answered 404; other errors propagate. */
+async function orNull<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+async function firstOf<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
   return out;
 }
 
-/** The actors staff-desk invokes. */
-export function staffDeskActors(deps: FlowDeps) {
+/** A string field of a loose record (fields the contract does not name, such as `destination`). */
+function textOf(record: Record<string, unknown> | null | undefined, key: string): string {
+  const value = record?.[key];
+  return typeof value === 'string' ? value : '';
+}
+
+function nameOf(record: Record<string, unknown> | null | undefined): string {
+  return (
+    textOf(record, 'fullName') ||
+    textOf(record, 'name') ||
+    [textOf(record, 'firstName'), textOf(record, 'lastName')].filter(Boolean).join(' ')
+  );
+}
+
+const day = (value: string | null | undefined) => (value ?? '').slice(0, 10);
+
+/** Builds the staff desk's actors over the partner client. */
+export function staffDeskActors(deps: StaffDeskDeps) {
   const { client } = deps;
+  const now = deps.today ?? (() => today());
+  let productNames: Promise<Map<string, string>> | undefined;
+
+  /** Product names by id, read once per process (the catalogue changes rarely). */
+  const productName = async (productId: unknown): Promise<string> => {
+    if (productId == null || productId === '') return '';
+    productNames ??= firstOf(client.paginate('getProducts', { query: { PageSize: 100 } }), 500)
+      .then((products) => new Map(products.map((p) => [String(p.id), p.name ?? String(p.id)])))
+      .catch((error: unknown) => {
+        productNames = undefined;
+        throw error;
+      });
+    return (await productNames).get(String(productId)) ?? String(productId);
+  };
+
+  const holderOf = async (policy: PolicyRecord): Promise<string> => {
+    const inline = nameOf(policy.policyHolder as Record<string, unknown> | null | undefined);
+    if (inline) return inline;
+    if (!policy.clientId) return '';
+    const individual = await orNull(
+      client.call('getIndividual', { path: { id: String(policy.clientId) } }),
+    );
+    return nameOf(individual as Record<string, unknown> | null);
+  };
+
+  const describePolicy = async (
+    policy: PolicyRecord,
+    others: PolicyRecord[],
+  ): Promise<StaffPolicy> => {
+    const record = policy as Record<string, unknown>;
+    const [product, holder] = await Promise.all([productName(policy.productId), holderOf(policy)]);
+    const out: StaffPolicy = {
+      policyNumber: policy.policyNumber ?? String(policy.id),
+      status: policy.status,
+      product: product || '-',
+      startDate: day(policy.startDate),
+      endDate: day(policy.endDate),
+      currency: policy.currency ?? 'ZMW',
+    };
+    if (holder) out.holder = holder;
+    if (policy.registrationNumber) out.plate = policy.registrationNumber;
+    const destination = textOf(record, 'destination');
+    if (destination) out.trip = destination;
+    if (policy.grossPremium != null) out.premium = policy.grossPremium;
+    if (policy.premiumStatus) out.paymentStatus = policy.premiumStatus;
+    const reference = textOf(record, 'paymentReference');
+    if (reference) out.paymentReference = reference;
+    const otherNumbers = others
+      .filter((other) => other.id !== policy.id)
+      .map((other) => other.policyNumber ?? String(other.id));
+    if (otherNumbers.length > 0) out.others = otherNumbers.slice(0, 5);
+    return out;
+  };
+
+  const allPolicies = () =>
+    firstOf(client.paginate('getPolicies', { query: { PageSize: 50 } }), MAX_POLICIES_SCANNED);
+
+  /** The policies of the individuals an NRC or a phone number names, newest first. */
+  const policiesOfClient = async (filter: {
+    IdNumber?: string;
+    PhoneNumber?: string;
+  }): Promise<PolicyRecord[]> => {
+    const people = await firstOf(client.paginate('getIndividuals', { query: filter }), 5);
+    if (people.length === 0) return [];
+    const ids = new Set(people.map((person) => String(person.id)));
+    return (await allPolicies())
+      .filter((policy) => policy.clientId != null && ids.has(String(policy.clientId)))
+      .sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''));
+  };
+
+  const findPolicies = async (query: string): Promise<PolicyRecord[]> => {
+    if (/^\d{6}\/\d{2}\/\d$/.test(query)) return policiesOfClient({ IdNumber: query });
+    if (/^260\d{9}$/.test(query)) return policiesOfClient({ PhoneNumber: query });
+    const plate = checkPlate(query);
+    if (plate.ok) {
+      const byPlate = await orNull(
+        client.call('getMotorPolicyByRegistration', {
+          query: { registrationNumber: plate.value },
+        }),
+      );
+      if (byPlate && byPlate.length > 0) return byPlate;
+    }
+    const wanted = query.toUpperCase();
+    const byNumber = (await allPolicies()).find(
+      (policy) => policy.policyNumber?.toUpperCase() === wanted || String(policy.id) === query,
+    );
+    if (byNumber) return [byNumber];
+    const byId = await orNull(client.call('getMotorPolicy', { path: { policyId: query } }));
+    return byId ? [byId] : [];
+  };
+
+  const staffClaim = (line: StaffClaim['line'], claim: Claim): StaffClaim => {
+    const out: StaffClaim = {
+      id: claim.claimNumber,
+      line,
+      status: claim.status,
+      currency: claim.currency ?? 'ZMW',
+    };
+    const payable = claim.payable as Record<string, unknown> | null | undefined;
+    const total = payable?.totalPayable ?? payable?.payable ?? payable?.amount;
+    const payableAmount = typeof total === 'number' ? total : undefined;
+    const amount = payableAmount ?? claim.amountClaimed ?? undefined;
+    if (amount != null) out.amount = amount;
+    const subject =
+      claim.partnerLoanReference ??
+      (claim.loanId != null ? String(claim.loanId) : undefined) ??
+      claim.nrcNumber ??
+      (claim.memberId != null ? String(claim.memberId) : undefined);
+    if (subject) out.subject = subject;
+    if (claim.lossDate) out.lossDate = day(claim.lossDate);
+    if (claim.createdAt) out.createdAt = claim.createdAt;
+    const documents = (claim.documents ?? []).map((document, index) => ({
+      name: document.name ?? `document-${index + 1}`,
+      url: document.url,
+    }));
+    if (documents.length > 0) out.documents = documents;
+    return out;
+  };
+
+  const listClaims = async (max: number): Promise<StaffClaim[]> => {
+    const [credit, group] = await Promise.all([
+      firstOf(client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } }), max),
+      firstOf(client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }), max),
+    ]);
+    return [
+      ...credit.map((claim) => staffClaim('credit-life', claim)),
+      ...group.map((claim) => staffClaim('group-life', claim)),
+    ].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  };
+
   return {
     findPolicy: fromPromise(async ({ input }: { input: { query: string } }) => {
-      const plate = checkPlate(input.query);
-      const byPlate = plate.ok
-        ? await orNotFound(
-            client.call('getMotorPolicyByRegistration', {
-              query: { registrationNumber: plate.value },
-            }),
-            [],
-          )
-        : [];
-      const policy =
-        byPlate[0] ??
-        (await orNotFound(
-          client.call('getMotorPolicy', { path: { policyId: input.query } }),
-          null,
-        )) ??
-        (await firstPage(client.paginate('getPolicies', { query: { PageSize: 50 } }), 200)).find(
-          (p) => p.policyNumber === input.query,
-        );
-      if (!policy) {
-        throw Object.assign(new Error('policy not found'), { name: 'NotFound', status: 404 });
-      }
-      const out: StaffPolicy = {
-        policyNumber: policy.policyNumber ?? String(policy.id),
-        status: policy.status,
-        product: String(policy.productId ?? ''),
-        startDate: (policy.startDate ?? '').slice(0, 10),
-        endDate: (policy.endDate ?? '').slice(0, 10),
-        currency: policy.currency ?? 'ZMW',
-      };
-      if (policy.grossPremium != null) out.premium = policy.grossPremium;
-      return out;
+      const [policy, ...others] = await findPolicies(input.query);
+      return policy ? describePolicy(policy, others) : null;
     }),
+
     getClaim: fromPromise(async ({ input }: { input: { claimId: string } }) => {
-      const credit = await orNotFound(getClaimOf(client, 'credit-life', input.claimId), null);
+      const wanted = input.claimId.toUpperCase();
+      // A printed number (CLC-000001 / GLC-…) says its line; the lists are searched for it.
+      if (/^[A-Z]{3}-\d+$/.test(wanted)) {
+        const line = wanted.startsWith('GLC-') ? 'group-life' : 'credit-life';
+        const list = await firstOf(
+          line === 'credit-life'
+            ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
+            : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }),
+          MAX_CLAIMS_SCANNED,
+        );
+        const found = list.find((claim) => claim.claimNumber.toUpperCase() === wanted);
+        return found ? staffClaim(line, found) : null;
+      }
+      const path = { claimId: input.claimId };
+      const credit = await orNull(client.call('getCreditLifeClaim', { path }));
       if (credit) return staffClaim('credit-life', credit);
-      return staffClaim('group-life', await getClaimOf(client, 'group-life', input.claimId));
+      const group = await orNull(client.call('getGroupLifeClaim', { path }));
+      return group ? staffClaim('group-life', group) : null;
     }),
-    trackClaims: fromPromise<StaffClaim[], Record<string, never>>(async () => {
-      const [credit, group] = await Promise.all([
-        listClaims(client, 'credit-life', 5),
-        listClaims(client, 'group-life', 5),
-      ]);
-      return [
-        ...credit.map((c) => staffClaim('credit-life', c)),
-        ...group.map((c) => staffClaim('group-life', c)),
-      ];
-    }),
-    transactionStatus: fromPromise(async ({ input }: { input: { reference: string } }) => {
-      const path = { reference: input.reference };
-      const [txn, log] = await Promise.all([
-        client.call('getTransactionStatus', { path }),
-        orNotFound(client.call('getCallbackLogs', { path }), []),
-      ]);
-      const last = log.at(-1);
-      const out: StaffTransaction = {
-        reference: txn.reference,
-        status: txn.status,
-        amount: txn.amount ?? 0,
-        currency: txn.currency ?? 'ZMW',
-        deliveries: log.length,
-      };
-      if (last)
-        out.lastDelivery = last.statusCode != null ? String(last.statusCode) : (last.error ?? '');
-      return out;
-    }),
-    householdByNrc: fromPromise(async ({ input }: { input: { nrc: string } }) =>
-      household(client, input.nrc),
+
+    trackClaims: fromPromise<StaffClaim[], Record<string, never>>(async () =>
+      (await listClaims(RECENT_CLAIMS)).slice(0, RECENT_CLAIMS),
     ),
-    getBatch: fromPromise(async ({ input }: { input: { policyId: string; batchId: string } }) => {
-      const credit = await orNotFound(
-        client.call('getCreditLifeBatch', { path: { scheduleId: input.batchId } }),
-        null,
-      );
-      if (credit) {
-        return {
-          line: 'credit-life' as const,
-          number: credit.number ?? String(credit.id),
-          status: credit.status,
-          count: credit.totalLoans ?? credit.loans?.length ?? 0,
-          grossPremium: credit.grossPremium ?? 0,
-          outstandingPremium: credit.outstandingPremium ?? 0,
-          currency: credit.currency ?? 'ZMW',
+
+    transactionStatus: fromPromise(
+      async ({ input }: { input: { reference: string } }): Promise<StaffTransaction | null> => {
+        const path = { reference: input.reference };
+        const txn = await orNull(client.call('getTransaction', { path }));
+        if (!txn) return null;
+        const log = (await orNull(client.call('getCallbackLogs', { path }))) ?? [];
+        const last = log.at(-1);
+        const out: StaffTransaction = {
+          reference: txn.reference,
+          status: txn.status,
+          amount: txn.amount ?? 0,
+          currency: txn.currency ?? 'ZMW',
+          deliveries: log.length,
         };
-      }
-      const group = await client.call('getGroupLifeBatch', { path: { batchId: input.batchId } });
-      return {
-        line: 'group-life' as const,
-        number: group.number ?? String(group.id),
-        status: group.status,
-        count: group.totalMembers ?? 0,
-        grossPremium: group.grossPremium ?? 0,
-        outstandingPremium: group.outstandingPremium ?? 0,
-        currency: group.currency ?? 'ZMW',
-      };
-    }),
-    bordereau: fromPromise(async ({ input }: { input: { policyId: string } }) => {
-      const fileName = `bordereau-${input.policyId}.csv`;
-      const url = await keep(
-        deps,
-        fileName,
-        'text/csv',
-        client.download('getCreditLifeBordereau', { path: { policyId: input.policyId } }),
+        if (last) {
+          out.lastDelivery =
+            last.statusCode != null ? String(last.statusCode) : (last.error ?? '-');
+        }
+        if (txn.policyNumber) out.policyNumber = txn.policyNumber;
+        if (txn.method) out.method = txn.method;
+        if (txn.paidAt) out.paidAt = txn.paidAt.slice(0, 16).replace('T', ' ');
+        return out;
+      },
+    ),
+
+    householdByNrc: fromPromise(
+      async ({ input }: { input: { nrc: string } }): Promise<StaffHousehold | null> => {
+        const found = await orNull(
+          client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: input.nrc } }),
+        );
+        if (!found) return null;
+        const policy = (found.policy ?? {}) as Record<string, unknown>;
+        const members = Array.isArray((found as Record<string, unknown>).members)
+          ? ((found as Record<string, unknown>).members as Record<string, unknown>[])
+          : [];
+        return {
+          principal: nameOf(found.client as Record<string, unknown> | null | undefined),
+          policyNumber: textOf(policy, 'policyNumber'),
+          status: textOf(policy, 'status'),
+          startDate: day(textOf(policy, 'startDate')),
+          endDate: day(textOf(policy, 'endDate')),
+          premium: typeof policy.grossPremium === 'number' ? policy.grossPremium : 0,
+          currency: textOf(policy, 'currency') || 'ZMW',
+          members: members.map((member) => ({
+            name: nameOf(member) || '-',
+            relationship: textOf(member, 'relationship') || '-',
+            ...(typeof member.sumAssured === 'number' ? { sumAssured: member.sumAssured } : {}),
+          })),
+        };
+      },
+    ),
+
+    getBatch: fromPromise(
+      async ({ input }: { input: { policyId: string; batchId: string } }): Promise<StaffBatch> => {
+        const credit = await orNull(
+          client.call('getCreditLifeBatch', { path: { scheduleId: input.batchId } }),
+        );
+        if (credit) {
+          return {
+            line: 'credit-life',
+            number: credit.number ?? String(credit.id),
+            status: credit.status,
+            count: credit.totalLoans ?? credit.loans?.length ?? 0,
+            grossPremium: credit.grossPremium ?? 0,
+            outstandingPremium: credit.outstandingPremium ?? 0,
+            currency: credit.currency ?? 'ZMW',
+          };
+        }
+        const group = await client.call('getGroupLifeBatch', { path: { batchId: input.batchId } });
+        return {
+          line: 'group-life',
+          number: group.number ?? String(group.id),
+          status: group.status,
+          count: group.totalMembers ?? 0,
+          grossPremium: group.grossPremium ?? 0,
+          outstandingPremium: group.outstandingPremium ?? 0,
+          currency: group.currency ?? 'ZMW',
+        };
+      },
+    ),
+
+    bordereau: fromPromise(
+      async ({ input }: { input: { policyId: string } }): Promise<StaffFile> => {
+        if (!deps.save) throw new StaffFileStoreMissingError('no file store for the bordereau');
+        const fileName = `bordereau-${input.policyId}.csv`;
+        const body = await client.download('getCreditLifeBordereau', {
+          path: { policyId: input.policyId },
+        });
+        const { url } = await deps.save({ fileName, contentType: 'text/csv', body });
+        return { url, fileName };
+      },
+    ),
+
+    todaySummary: fromPromise<StaffToday, Record<string, never>>(async () => {
+      const date = now();
+      const [policies, claims] = await Promise.all([allPolicies(), listClaims(MAX_CLAIMS_SCANNED)]);
+      const paid = policies.filter(
+        (policy) =>
+          policy.premiumStatus === 'Paid' && day(policy.approvedDate ?? policy.createdAt) === date,
       );
-      if (!url) {
-        throw Object.assign(new Error('no file store'), { name: 'NoFileStore', status: 503 });
-      }
-      return { url, fileName };
+      return {
+        date,
+        paidPolicies: paid.length,
+        paidTotal: paid.reduce((sum, policy) => sum + (policy.grossPremium ?? 0), 0),
+        currency: paid[0]?.currency ?? 'ZMW',
+        claims: claims.filter((claim) => day(claim.createdAt) === date),
+      };
     }),
   };
 }

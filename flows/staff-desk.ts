@@ -7,8 +7,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkIdentifier, checkNrc, checkPlate } from './checks.js';
-import type { HouseholdCover } from './cover-status.js';
+import { checkIdentifier, checkNrc, checkPhone, checkPlate } from './checks.js';
 import {
   ask,
   CANCELLED,
@@ -36,7 +35,8 @@ export type StaffTopic =
   | 'txn'
   | 'household'
   | 'batch'
-  | 'bordereau';
+  | 'bordereau'
+  | 'today';
 
 /** A parsed desk command: the topic and its arguments. */
 export interface StaffCommand {
@@ -52,11 +52,16 @@ const TOPICS: readonly StaffTopic[] = [
   'household',
   'batch',
   'bordereau',
+  'today',
 ];
 
+// Topics that take no argument: picking them from the menu runs them at once.
+const BARE_TOPICS: readonly StaffTopic[] = ['claims', 'today'];
+
 /**
- * Reads a desk command such as `policy ABC123`, `claim 42`, `txn REF`, `household 479974/11/1`,
- * `batch <policyId> <batchId>` or `bordereau <policyId>`. The reason on failure is a note key.
+ * Reads a desk command such as `policy ABC123`, `claim CLC-000001`, `txn REF`,
+ * `household 479974/11/1`, `batch <policyId> <batchId>`, `bordereau <policyId>`, `claims` or
+ * `today`. The reason on failure is a note key.
  */
 export function parseStaffCommand(text: string): Checked<StaffCommand> {
   const [word = '', ...rest] = text.trim().replace(/^\//, '').split(/\s+/);
@@ -71,11 +76,18 @@ export function parseArgs(topic: StaffTopic, text: string): Checked<StaffCommand
   const bad = { ok: false, reason: `staff.note.usage.${topic}` } as const;
   switch (topic) {
     case 'claims':
+    case 'today':
       return { ok: true, value: { topic, args: [] } };
     case 'policy': {
-      // A policy number is one word; a plate may carry a space (`AJQ 1909`).
+      // Printed numbers first: an NRC or a phone number finds the holder's policies; a policy
+      // number is one word; a plate may carry a space (`AJQ 1909`).
+      const joined = words.join(' ');
+      const nrc = checkNrc(joined);
+      if (nrc.ok && /\//.test(joined)) return { ok: true, value: { topic, args: [nrc.value] } };
+      const phone = checkPhone(joined);
+      if (phone.ok) return { ok: true, value: { topic, args: [phone.value] } };
       const id = checkIdentifier(words.join(''));
-      const plate = checkPlate(words.join(' '));
+      const plate = checkPlate(joined);
       if (words.length === 1 && id.ok) return { ok: true, value: { topic, args: [id.value] } };
       return plate.ok ? { ok: true, value: { topic, args: [plate.value] } } : bad;
     }
@@ -98,24 +110,41 @@ export function parseArgs(topic: StaffTopic, text: string): Checked<StaffCommand
   }
 }
 
-/** A policy found by number or plate. */
+/** A policy found by number, plate, id, or its holder's NRC or phone. */
 export interface StaffPolicy {
   policyNumber: string;
   status: string;
+  /** The product's name (its id when the insurer has no name for it). */
   product: string;
+  /** The policyholder's name. */
+  holder?: string;
+  plate?: string;
+  /** Where a travel policy goes. */
+  trip?: string;
   startDate: string;
   endDate: string;
   premium?: number;
   currency: string;
+  /** The premium's payment state (`Paid`, `Unpaid`). */
+  paymentStatus?: string;
+  paymentReference?: string;
+  /** Other policies the same query found (the holder's other policies). */
+  others?: string[];
 }
 
 /** A claim as the desk shows it. */
 export interface StaffClaim {
+  /** The printed claim number (`CLC-000001`), the one staff and customers quote. */
   id: string;
   line: 'credit-life' | 'group-life';
   status: string;
   amount?: number;
   currency: string;
+  /** The loan or member the claim is against. */
+  subject?: string;
+  lossDate?: string;
+  createdAt?: string;
+  documents?: { name: string; url: string }[];
 }
 
 /** A transaction's status with its callback delivery log summarised. */
@@ -126,6 +155,21 @@ export interface StaffTransaction {
   currency: string;
   deliveries: number;
   lastDelivery?: string;
+  policyNumber?: string;
+  method?: string;
+  paidAt?: string;
+}
+
+/** A group-funeral household with its members, as staff see it. */
+export interface StaffHousehold {
+  principal: string;
+  policyNumber: string;
+  status: string;
+  startDate: string;
+  endDate: string;
+  premium: number;
+  currency: string;
+  members: { name: string; relationship: string; sumAssured?: number }[];
 }
 
 /** A credit-life or group-life batch. */
@@ -143,6 +187,15 @@ export interface StaffBatch {
 export interface StaffFile {
   url: string;
   fileName: string;
+}
+
+/** Today's business at a glance: policies paid and claims made since midnight (UTC). */
+export interface StaffToday {
+  date: string;
+  paidPolicies: number;
+  paidTotal: number;
+  currency: string;
+  claims: StaffClaim[];
 }
 
 /** Context of the staff desk. */
@@ -164,86 +217,140 @@ const RESULT_CHOICES: Choice[] = [
   choice('end', 'flow.choice.end'),
 ];
 
-function result(key: string, params: Prompt['params'], extra: Partial<Prompt> = {}): Prompt {
+type Note = NonNullable<Prompt['notes']>[number];
+
+/** One labelled detail of a result (Slack shows each as a field); left out when it has no value. */
+function field(name: string, params: Record<string, string | number | undefined>): Note[] {
+  const values = Object.values(params);
+  if (values.some((value) => value === undefined || value === '')) return [];
+  return [{ key: `staff.field.${name}`, params: params as Record<string, string | number> }];
+}
+
+function result(
+  key: string,
+  params: Prompt['params'],
+  notes: Note[] = [],
+  extra: Partial<Prompt> = {},
+): Prompt {
   return {
     ...ask(key, 'choice', { choices: RESULT_CHOICES }),
     ...(params ? { params } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     ...extra,
   };
 }
 
-const policyResult = (p: StaffPolicy) =>
-  result('staff.policy', {
-    policyNumber: p.policyNumber,
-    status: p.status,
-    product: p.product,
-    startDate: p.startDate,
-    endDate: p.endDate,
-    premium: p.premium === undefined ? '' : money(p.premium),
-    currency: p.currency,
-  });
+const amount = (value: number | undefined, currency: string) =>
+  value === undefined ? undefined : `${currency} ${money(value)}`;
 
-const claimResult = (c: StaffClaim) =>
-  result('staff.claim', {
-    id: c.id,
-    line: c.line,
-    status: c.status,
-    amount: c.amount === undefined ? '' : money(c.amount),
-    currency: c.currency,
-  });
+/** The screen for a lookup that found nothing: says what was looked for and how to ask. */
+const notFound = (topic: StaffTopic, query: string) =>
+  result('staff.notFound', { query }, [{ key: `staff.note.usage.${topic}` }]);
 
-const claimsResult = (claims: StaffClaim[]) => ({
-  ...result('staff.claims', { count: claims.length }),
-  notes: claims.slice(0, 5).map((c) => ({
-    key: 'staff.claims.row',
-    params: { id: c.id, status: c.status, line: c.line },
-  })),
-});
+const policyResult = (query: string, p: StaffPolicy | null) =>
+  p
+    ? result('staff.policy', { policyNumber: p.policyNumber, status: p.status }, [
+        ...field('product', { product: p.product }),
+        ...field('holder', { holder: p.holder }),
+        ...field('plate', { plate: p.plate }),
+        ...field('trip', { trip: p.trip }),
+        ...field('period', { startDate: p.startDate, endDate: p.endDate }),
+        ...field('premium', { premium: amount(p.premium, p.currency) }),
+        ...(p.paymentReference
+          ? field('paymentReference', {
+              paymentStatus: p.paymentStatus,
+              paymentReference: p.paymentReference,
+            })
+          : field('payment', { paymentStatus: p.paymentStatus })),
+        ...field('others', { others: p.others?.join(', ') }),
+      ])
+    : notFound('policy', query);
 
-const txnResult = (t: StaffTransaction) =>
-  result('staff.txn', {
-    reference: t.reference,
-    status: t.status,
-    amount: money(t.amount),
-    currency: t.currency,
-    deliveries: t.deliveries,
-    lastDelivery: t.lastDelivery ?? '',
-  });
+const claimNotes = (c: StaffClaim): Note[] => [
+  ...field('line', { line: c.line }),
+  ...field('amount', { amount: amount(c.amount, c.currency) }),
+  ...field('subject', { subject: c.subject }),
+  ...field('lossDate', { lossDate: c.lossDate }),
+  ...field('documents', { documents: c.documents?.map((d) => d.name).join(', ') }),
+];
 
-const householdResult = (h: HouseholdCover | null) =>
-  h
-    ? result('staff.household', {
-        principal: h.principal,
-        policyNumber: h.policyNumber,
-        status: h.status,
-        startDate: h.startDate,
-        endDate: h.endDate,
-        premium: money(h.premium),
-        currency: h.currency,
+const claimResult = (query: string, c: StaffClaim | null) =>
+  c
+    ? result('staff.claim', { id: c.id, status: c.status }, claimNotes(c), {
+        ...((c.documents ?? []).length > 0
+          ? {
+              attachments: (c.documents ?? []).map((d) => ({
+                kind: 'link' as const,
+                url: d.url,
+                label: 'staff.claim.document',
+                fileName: d.name,
+              })),
+            }
+          : {}),
       })
+    : notFound('claim', query);
+
+const claimRows = (claims: StaffClaim[]): Note[] =>
+  claims.slice(0, 10).map((c) => ({
+    key: 'staff.claims.row',
+    params: {
+      id: c.id,
+      status: c.status,
+      line: c.line,
+      amount: amount(c.amount, c.currency) ?? '-',
+    },
+  }));
+
+const claimsResult = (claims: StaffClaim[]) =>
+  result('staff.claims', { count: claims.length }, claimRows(claims));
+
+const txnResult = (query: string, t: StaffTransaction | null) =>
+  t
+    ? result('staff.txn', { reference: t.reference, status: t.status }, [
+        ...field('amount', { amount: amount(t.amount, t.currency) }),
+        ...field('policyNumber', { policyNumber: t.policyNumber }),
+        ...field('method', { method: t.method }),
+        ...field('paidAt', { paidAt: t.paidAt }),
+        ...field('callbacks', { deliveries: t.deliveries, lastDelivery: t.lastDelivery ?? '-' }),
+      ])
+    : notFound('txn', query);
+
+const householdResult = (h: StaffHousehold | null) =>
+  h
+    ? result('staff.household', { policyNumber: h.policyNumber, status: h.status }, [
+        ...field('principal', { principal: h.principal }),
+        ...field('period', { startDate: h.startDate, endDate: h.endDate }),
+        ...field('premium', { premium: amount(h.premium, h.currency) }),
+        ...h.members.map((m) => ({
+          key: 'staff.household.member',
+          params: {
+            name: m.name,
+            relationship: m.relationship,
+            sumAssured: amount(m.sumAssured, h.currency) ?? '-',
+          },
+        })),
+      ])
     : result('staff.household.none', undefined);
 
 const batchResult = (b: StaffBatch) =>
-  result('staff.batch', {
-    line: b.line,
-    number: b.number,
-    status: b.status,
-    count: b.count,
-    grossPremium: money(b.grossPremium),
-    outstandingPremium: money(b.outstandingPremium),
-    currency: b.currency,
-  });
+  result('staff.batch', { line: b.line, number: b.number, status: b.status }, [
+    ...field('count', { count: b.count }),
+    ...field('gross', { grossPremium: amount(b.grossPremium, b.currency) }),
+    ...field('outstanding', { outstandingPremium: amount(b.outstandingPremium, b.currency) }),
+  ]);
 
 const bordereauResult = (f: StaffFile) =>
-  result(
-    'staff.bordereau',
-    { fileName: f.fileName },
-    {
-      attachments: [
-        { kind: 'document', url: f.url, label: 'staff.bordereau.link', fileName: f.fileName },
-      ],
-    },
-  );
+  result('staff.bordereau', { fileName: f.fileName }, [], {
+    attachments: [
+      { kind: 'document', url: f.url, label: 'staff.bordereau.link', fileName: f.fileName },
+    ],
+  });
+
+const todayResult = (d: StaffToday) =>
+  result('staff.today', { date: d.date, paidPolicies: d.paidPolicies, claims: d.claims.length }, [
+    ...field('paidTotal', { paidTotal: amount(d.paidTotal, d.currency) }),
+    ...claimRows(d.claims),
+  ]);
 
 const isTopic =
   (topic: StaffTopic) =>
@@ -261,13 +368,16 @@ export const staffDeskMachine = setup({
     output: {} as FlowOutput,
   },
   actors: {
-    findPolicy: notProvided<StaffPolicy, { query: string }>('findPolicy'),
-    getClaim: notProvided<StaffClaim, { claimId: string }>('getClaim'),
+    findPolicy: notProvided<StaffPolicy | null, { query: string }>('findPolicy'),
+    getClaim: notProvided<StaffClaim | null, { claimId: string }>('getClaim'),
     trackClaims: notProvided<StaffClaim[], Record<string, never>>('trackClaims'),
-    transactionStatus: notProvided<StaffTransaction, { reference: string }>('transactionStatus'),
-    householdByNrc: notProvided<HouseholdCover | null, { nrc: string }>('householdByNrc'),
+    transactionStatus: notProvided<StaffTransaction | null, { reference: string }>(
+      'transactionStatus',
+    ),
+    householdByNrc: notProvided<StaffHousehold | null, { nrc: string }>('householdByNrc'),
     getBatch: notProvided<StaffBatch, { policyId: string; batchId: string }>('getBatch'),
     bordereau: notProvided<StaffFile, { policyId: string }>('bordereau'),
+    todaySummary: notProvided<StaffToday, Record<string, never>>('todaySummary'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -280,7 +390,10 @@ export const staffDeskMachine = setup({
       context.answers.topic !== undefined &&
       parseArgs(context.answers.topic, event.text).ok,
     pickedTopic: ({ event }) =>
-      event.type === 'user.choice' && TOPICS.some((t) => t === event.id && t !== 'claims'),
+      event.type === 'user.choice' &&
+      TOPICS.some((t) => t === event.id && !BARE_TOPICS.includes(t)),
+    pickedBareTopic: ({ event }) =>
+      event.type === 'user.choice' && BARE_TOPICS.some((t) => t === event.id),
   },
 }).createMachine({
   id: 'staff-desk',
@@ -317,9 +430,15 @@ export const staffDeskMachine = setup({
         ],
         'user.choice': [
           {
-            guard: isChoice('claims'),
+            guard: 'pickedBareTopic',
             target: 'running',
-            actions: assign({ answers: { topic: 'claims', args: [] } }),
+            actions: assign({
+              answers: ({ context, event }) => {
+                assertEvent(event, 'user.choice');
+                const topic = BARE_TOPICS.find((t) => t === event.id);
+                return topic ? { topic, args: [] } : context.answers;
+              },
+            }),
           },
           { guard: isChoice('end'), target: 'done' },
           {
@@ -387,6 +506,7 @@ export const staffDeskMachine = setup({
             { guard: isTopic('household'), target: 'household' },
             { guard: isTopic('batch'), target: 'batch' },
             { guard: isTopic('bordereau'), target: 'bordereau' },
+            { guard: isTopic('today'), target: 'today' },
             { target: '#staff-desk.desk' },
           ],
         },
@@ -396,7 +516,9 @@ export const staffDeskMachine = setup({
             input: ({ context }) => ({ query: arg(context, 0) }),
             onDone: {
               target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => policyResult(event.output) }),
+              actions: assign({
+                prompt: ({ context, event }) => policyResult(arg(context, 0), event.output),
+              }),
             },
             onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
@@ -407,7 +529,9 @@ export const staffDeskMachine = setup({
             input: ({ context }) => ({ claimId: arg(context, 0) }),
             onDone: {
               target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => claimResult(event.output) }),
+              actions: assign({
+                prompt: ({ context, event }) => claimResult(arg(context, 0), event.output),
+              }),
             },
             onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
@@ -429,7 +553,9 @@ export const staffDeskMachine = setup({
             input: ({ context }) => ({ reference: arg(context, 0) }),
             onDone: {
               target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => txnResult(event.output) }),
+              actions: assign({
+                prompt: ({ context, event }) => txnResult(arg(context, 0), event.output),
+              }),
             },
             onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
@@ -463,6 +589,17 @@ export const staffDeskMachine = setup({
             onDone: {
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => bordereauResult(event.output) }),
+            },
+            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+          },
+        },
+        today: {
+          invoke: {
+            src: 'todaySummary',
+            input: () => ({}),
+            onDone: {
+              target: '#staff-desk.result',
+              actions: assign({ prompt: ({ event }) => todayResult(event.output) }),
             },
             onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
           },
@@ -509,6 +646,6 @@ export const staffDeskMachine = setup({
 /** The staff desk as the engine registers it. */
 export const staffDeskFlow: FlowDefinition<typeof staffDeskMachine> = {
   id: 'staff-desk',
-  version: 1,
+  version: 2,
   machine: staffDeskMachine,
 };

@@ -152,10 +152,13 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
       policyNumber: 'MTR-0001',
       status: 'Active',
       product: 'Motor Third Party',
+      holder: 'Mwila Banda',
+      plate: 'AJQ 1909',
       startDate: '2026-01-01',
       endDate: '2026-12-31',
       premium: 693,
       currency: 'ZMW',
+      paymentStatus: 'Paid',
     }),
     getClaim: () => ({ id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' }),
     trackClaims: () => [
@@ -170,7 +173,10 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
       deliveries: 2,
       lastDelivery: '200',
     }),
-    householdByNrc: () => household,
+    householdByNrc: () => ({
+      ...household,
+      members: [{ name: 'Mwila Banda', relationship: 'Principal', sumAssured: 15000 }],
+    }),
     getBatch: () => ({
       line: 'credit-life',
       number: 'B-1',
@@ -181,6 +187,13 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
       currency: 'ZMW',
     }),
     bordereau: () => ({ url: 'https://files.test/b.csv', fileName: 'bordereau-P1.csv' }),
+    todaySummary: () => ({
+      date: '2026-01-15',
+      paidPolicies: 2,
+      paidTotal: 1386,
+      currency: 'ZMW',
+      claims: [{ id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' }],
+    }),
   },
 };
 
@@ -250,7 +263,10 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
   'cover-status': {
     nothing: { lookupCover: () => ({ household: null, life: [], loans: [] }) },
   },
-  'staff-desk': { noHousehold: { householdByNrc: () => null } },
+  'staff-desk': {
+    noHousehold: { householdByNrc: () => null },
+    nothingFound: { findPolicy: () => null, getClaim: () => null, transactionStatus: () => null },
+  },
 };
 
 /** The machines under test, unprovided. */

@@ -71,7 +71,8 @@ describe.each(FLOW_IDS)('the %s flow, walked state by state', (flow) => {
     for (const path of typicalPaths(flow)) {
       const { status, output, context } = path.state;
       const prompt = status === 'done' ? (output as { prompt?: Prompt }).prompt : context.prompt;
-      if (prompt) {
+      // The staff desk only runs on Slack, whose answers are Block Kit, not USSD pages.
+      if (prompt && flow !== 'staff-desk') {
         const shown = renderPrompt(prompt);
         const screen = [shown.text, ...shown.choices.map((c, i) => `${i + 1}. ${c.label}`)];
         expect(screen.join('\n').length, prompt.key).toBeLessThanOrEqual(182);

@@ -479,6 +479,20 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       })),
     },
     'staff-desk:noHousehold': { sandbox: standard, reply: typed(() => staffTexts) },
+    // Numbers the sandbox has never issued: every lookup finds nothing.
+    'staff-desk:nothingFound': {
+      sandbox: standard,
+      reply: typed(() => ({
+        ...staffTexts,
+        'household 479974/11/1': `household ${SEED.funeralPrincipalNrc}`,
+        'policy ABC123': 'policy NO-SUCH-1',
+        'AJQ 1909': 'ZZZ 9999',
+        'claim 42': 'claim CLC-999999',
+        '42': 'CLC-999999',
+        'txn REF1': 'txn NO-SUCH-REF',
+        REF1: 'NO-SUCH-REF',
+      })),
+    },
   };
   const world = (flow: FlowId, variant: string): AlignedWorld => {
     if (variant === DOWN) return { sandbox: { outage: true } };

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSlackRequest } from '../../src/channels/slack/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
+import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
 
 let harness: TestServer;

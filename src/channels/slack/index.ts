@@ -20,10 +20,3 @@ export {
   type SlackChannelErrorCode,
   type SlackChannelOptions,
 } from './slack-channel.js';
-export {
-  SlackSignatureError,
-  type SlackSignatureFailure,
-  type SlackSignatureInput,
-  signSlackRequest,
-  verifySlackSignature,
-} from './slack-signature.js';

@@ -16,3 +16,27 @@ export function maskPersonalData(text: string): string {
       return `${MASK.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
     });
 }
+
+// Prompt parameters that carry a person's name (policyholder, household principal or member).
+const NAME_PARAMS = new Set(['holder', 'principal', 'name']);
+
+/** A name reduced to initials (`Chanda Mulenga` → `C. M.`): enough to match, not to identify. */
+export function maskName(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => `${word.charAt(0).toUpperCase()}.`)
+    .join(' ');
+}
+
+type Params = Readonly<Record<string, string | number>>;
+
+/** A Prompt's parameters with every name parameter reduced to initials. */
+export function maskNameParams<T extends Params | undefined>(params: T): T {
+  if (!params) return params;
+  const out: Record<string, string | number> = { ...params };
+  for (const [key, value] of Object.entries(out)) {
+    if (NAME_PARAMS.has(key) && typeof value === 'string') out[key] = maskName(value);
+  }
+  return out as T;
+}

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
-import { maskPersonalData } from './mask-personal-data.js';
+import { maskNameParams, maskPersonalData } from './mask-personal-data.js';
 
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
@@ -22,7 +22,7 @@ export interface SlackMessage {
 
 /** Options of {@link toSlackMessage}. */
 export interface SlackRenderOptions {
-  /** Mask NRCs and phone numbers: true everywhere but a direct message. */
+  /** Mask names, NRCs and phone numbers: true everywhere but a direct message. */
   readonly mask: boolean;
 }
 
@@ -31,8 +31,11 @@ export const CHOICE_ACTION_PREFIX = 'choice:';
 /** Prefix of the `action_id` of a link button (Slack still sends an action when it is clicked). */
 export const LINK_ACTION_PREFIX = 'link:';
 
-// Block Kit limits: 3 000 characters of section text, 75 of button text, 25 elements per block.
+// Block Kit limits: 3 000 characters of section text, 2 000 per field and 10 fields per section,
+// 75 of button text, 25 elements per block.
 const MAX_SECTION_CHARS = 3_000;
+const MAX_FIELD_CHARS = 2_000;
+const MAX_FIELDS = 10;
 const MAX_BUTTON_CHARS = 75;
 const MAX_ELEMENTS = 25;
 
@@ -57,10 +60,27 @@ function isUpload(attachment: NonNullable<Prompt['attachments']>[number]): boole
   );
 }
 
+/** The Prompt with names reduced to initials, in its own parameters and its notes'. */
+function maskNames(prompt: Prompt): Prompt {
+  return {
+    ...prompt,
+    ...(prompt.params ? { params: maskNameParams(prompt.params) } : {}),
+    ...(prompt.notes
+      ? {
+          notes: prompt.notes.map((note) =>
+            note.params ? { ...note, params: maskNameParams(note.params) } : note,
+          ),
+        }
+      : {}),
+  };
+}
+
 /**
- * Turns a Prompt into Block Kit: a section with the text, an actions block with one button per
- * choice (`action_id` `choice:<id>`, value the choice id) and URL buttons for links; documents and
- * CSV attachments become files to upload.
+ * Turns a Prompt into Block Kit: a section with its message; its notes below, those shaped
+ * `label\nvalue` as a grid of fields (a result's details), the rest as lines; an actions block with
+ * one button per choice (`action_id` `choice:<id>`, value the choice id) and URL buttons for links;
+ * documents and CSV attachments become files to upload. In shared channels names become initials
+ * and NRCs and phone numbers are masked.
  */
 export function toSlackMessage(
   prompt: Prompt,
@@ -69,14 +89,40 @@ export function toSlackMessage(
   options: SlackRenderOptions,
 ): SlackMessage {
   const shown = (text: string) => (options.mask ? maskPersonalData(text) : text);
-  const rendered = render(prompt, locale);
+  const visible = options.mask ? maskNames(prompt) : prompt;
+  const rendered = render(visible, locale);
   const text = shown(rendered.text);
-  const blocks: types.KnownBlock[] = [
-    {
+  const headline = shown(render({ ...visible, notes: [] }, locale).text);
+  const notes = (visible.notes ?? []).map((note) =>
+    shown(
+      render(
+        {
+          key: note.key,
+          ...(note.params ? { params: note.params } : {}),
+          input: 'none',
+          final: false,
+        },
+        locale,
+      ).text,
+    ),
+  );
+  const fields = notes.filter((note) => note.includes('\n'));
+  const lines = notes.filter((note) => !note.includes('\n'));
+  const section = (body: string): types.KnownBlock => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text: clip(escapeMrkdwn(body), MAX_SECTION_CHARS) },
+  });
+  const blocks: types.KnownBlock[] = [section(headline)];
+  for (let start = 0; start < fields.length; start += MAX_FIELDS) {
+    blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: clip(escapeMrkdwn(text), MAX_SECTION_CHARS) },
-    },
-  ];
+      fields: fields.slice(start, start + MAX_FIELDS).map((field) => ({
+        type: 'mrkdwn',
+        text: clip(escapeMrkdwn(field), MAX_FIELD_CHARS),
+      })),
+    });
+  }
+  if (lines.length > 0) blocks.push(section(lines.join('\n')));
 
   const elements: types.Button[] = rendered.choices.map((choice) => ({
     type: 'button',
@@ -91,11 +137,13 @@ export function toSlackMessage(
       files.push({ url: attachment.url, title: label, fileName: attachment.fileName ?? 'file' });
       return;
     }
+    // A link with a file name (a claim document) says which file it opens.
+    const caption = attachment.fileName ? `${label} ${attachment.fileName}` : label;
     elements.push({
       type: 'button',
       action_id: `${LINK_ACTION_PREFIX}${index}`,
       url: attachment.url,
-      text: { type: 'plain_text', text: clip(label, MAX_BUTTON_CHARS) },
+      text: { type: 'plain_text', text: clip(caption, MAX_BUTTON_CHARS) },
     });
   });
   for (let start = 0; start < elements.length; start += MAX_ELEMENTS) {

@@ -9,10 +9,11 @@ import {
 } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
 import {
+  type ChannelStateHook,
   type Prompt,
-  type Reply,
   renderPrompt,
   type TurnEngine,
+  type TurnOptions,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
@@ -88,18 +89,28 @@ export class SlackChannelError extends Error {
   }
 }
 
-/** Desk subcommands the staff-desk flow understands; anything else gets the usage text. */
+/** Desk subcommands the staff-desk flow understands (plus `help`); anything else gets the help. */
 export const SLACK_SUBCOMMANDS = [
   'policy',
   'claim',
+  'claims',
   'txn',
   'household',
   'batch',
   'bordereau',
+  'today',
   'help',
 ] as const;
 
+// Every slash command is a fresh query: whatever screen the session was on is dropped, and the
+// desk is entered anew (the engine's `restart` decision, under the session lock).
+const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
+// `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.
+const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
+
 const SESSION_PREFIX = 'slack:';
+// The App Home's summary runs on its own session, apart from the desk's.
+const HOME_PREFIX = 'slack-home:';
 // The staff entry menu's message key (flows/main-menu.ts: `menu.<audience>`).
 const STAFF_MENU_KEY = 'menu.staff';
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -213,9 +224,26 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     readonly channelId: string;
     readonly respond?: RespondFn;
     readonly client: webApi.WebClient;
+    /** Where files go: a channel named in the command; by default the requester's DM. */
+    readonly fileChannelId?: string;
   }
 
-  async function uploadFile(target: Target, file: SlackFile, mask: boolean): Promise<void> {
+  /** The channel files go to: the one named, the DM the command came from, or a new DM. */
+  async function fileChannelOf(target: Target): Promise<string> {
+    if (target.fileChannelId) return target.fileChannelId;
+    if (!isShared(target.channelId)) return target.channelId;
+    const opened = await target.client.conversations.open({ users: target.userId });
+    const id = opened.channel?.id;
+    if (!id) throw new SlackChannelError('SLACK_ADDRESS_INVALID', 'Slack opened no DM');
+    return id;
+  }
+
+  async function uploadFile(
+    channelId: string,
+    client: webApi.WebClient,
+    file: SlackFile,
+    mask: boolean,
+  ): Promise<void> {
     const response = await fetch(file.url);
     if (!response.ok) {
       throw new SlackChannelError(
@@ -228,8 +256,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       throw new SlackChannelError('SLACK_FILE_UNAVAILABLE', 'file too large to upload');
     }
     const content = await response.text();
-    await target.client.files.uploadV2({
-      channel_id: target.channelId,
+    await client.files.uploadV2({
+      channel_id: channelId,
       filename: file.fileName,
       title: file.title,
       content: mask ? maskPersonalData(content) : content,
@@ -239,53 +267,68 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   async function deliver(prompt: Prompt, target: Target): Promise<void> {
     const mask = isShared(target.channelId);
     const message = toSlackMessage(prompt, render, locale, { mask });
+    // Files (the bordereau lists borrowers) go privately to the requester unless a channel was
+    // named; the answer says where they went.
+    const fileChannelId = message.files.length > 0 ? await fileChannelOf(target) : undefined;
+    const blocks: typeof message.blocks = [...message.blocks];
+    if (fileChannelId && fileChannelId !== target.channelId) {
+      const where = target.fileChannelId
+        ? render(
+            {
+              key: 'slack.fileSentTo',
+              params: { channel: `<#${fileChannelId}>` },
+              input: 'none',
+              final: false,
+            },
+            locale,
+          ).text
+        : text('slack.fileSentPrivately');
+      blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: where }] });
+    }
     if (target.respond) {
       await target.respond({
         response_type: 'ephemeral',
         replace_original: false,
         text: message.text,
-        blocks: message.blocks,
+        blocks,
       });
     } else {
       await target.client.chat.postMessage({
         channel: target.channelId,
         text: message.text,
-        blocks: message.blocks,
+        blocks,
       });
     }
-    for (const file of message.files) await uploadFile(target, file, mask);
+    if (!fileChannelId) return;
+    const fileMask = isShared(fileChannelId);
+    for (const file of message.files)
+      await uploadFile(fileChannelId, target.client, file, fileMask);
   }
 
-  async function turn(reply: Reply, target: Target): Promise<void> {
-    const sessionKey = `${SESSION_PREFIX}${target.teamId}:${target.userId}`;
-    const turnOptions = {
-      deadlineMs,
-      address: {
-        channel: 'slack',
-        address: `${target.teamId}:${target.channelId}:${target.userId}`,
-        locale,
-      },
-      audience: 'staff',
-    } as const;
-    let prompt = await engine.handle(sessionKey, reply, turnOptions);
-    // A fresh session opens on the staff menu, whose only entry is the desk: a command typed
-    // before it was entered is not lost, the desk is entered and the command replayed once.
-    const [only, ...others] = prompt.choices ?? [];
-    if (
-      reply.type === 'user.text' &&
-      prompt.key === STAFF_MENU_KEY &&
-      only &&
-      others.length === 0
-    ) {
-      const entered = await engine.handle(
-        sessionKey,
-        { type: 'user.choice', id: only.id },
-        turnOptions,
-      );
-      prompt = entered.final ? entered : await engine.handle(sessionKey, reply, turnOptions);
-    }
-    await deliver(prompt, target);
+  const turnOptionsOf = (target: Target): TurnOptions => ({
+    deadlineMs,
+    address: {
+      channel: 'slack',
+      address: `${target.teamId}:${target.channelId}:${target.userId}`,
+      locale,
+    },
+    audience: 'staff',
+  });
+
+  /**
+   * Runs one desk command as a fresh query on `sessionKey`: the session restarts on the staff
+   * menu, whose only entry is the desk; the desk is entered and the command typed there.
+   */
+  async function query(sessionKey: string, command: string, options: TurnOptions): Promise<Prompt> {
+    const typed = { type: 'user.text', text: command } as const;
+    const menu = await engine.handle(sessionKey, typed, { ...options, channelState: RESTART });
+    const [only, ...others] = menu.choices ?? [];
+    if (menu.key !== STAFF_MENU_KEY || !only || others.length > 0) return menu;
+    const entered = await engine.handle(sessionKey, { type: 'user.choice', id: only.id }, options);
+    return entered.final ? entered : engine.handle(sessionKey, typed, options);
   }
+
+  const sessionOf = (target: Target) => `${SESSION_PREFIX}${target.teamId}:${target.userId}`;
 
   if (options.appToken) {
     // Over HTTP the receiver drops retries before Bolt sees them; over Socket Mode Slack still
@@ -317,27 +360,56 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   });
 
   app.command(commandName, async ({ command, ack, respond, client }) => {
-    const commandText = command.text.trim();
+    const mention = CHANNEL_MENTION.exec(command.text);
+    const commandText = command.text.replace(CHANNEL_MENTION, ' ').trim();
     const word = (commandText.split(/\s+/)[0] ?? '').toLowerCase();
-    if (commandText !== '' && !(SLACK_SUBCOMMANDS as readonly string[]).includes(word)) {
-      await ack({ response_type: 'ephemeral', text: text('slack.usage') });
+    if (
+      word === '' ||
+      word === 'help' ||
+      !(SLACK_SUBCOMMANDS as readonly string[]).includes(word)
+    ) {
+      // Help needs no session: the list of commands, after a word on what was not understood.
+      const unknown =
+        word === '' || word === 'help'
+          ? []
+          : [
+              render(
+                {
+                  key: 'slack.usage',
+                  params: { command: word.slice(0, 30) },
+                  input: 'none',
+                  final: false,
+                },
+                locale,
+              ).text,
+            ];
+      const body = [...unknown, text('slack.help')].join('\n\n');
+      await ack({
+        response_type: 'ephemeral',
+        text: body,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: body } }],
+      });
       return;
     }
     // Acknowledge first: Slack shows an error after 3 s, and a turn may call the insurer.
     await ack();
-    await turn(
-      { type: 'user.text', text: commandText === '' ? 'help' : commandText },
-      target(command, respond, client),
-    );
+    const to = target(command, respond, client, mention?.[1]);
+    await deliver(await query(sessionOf(to), commandText, turnOptionsOf(to)), to);
   });
 
-  function target(command: SlashCommand, respond: RespondFn, client: webApi.WebClient): Target {
+  function target(
+    command: SlashCommand,
+    respond: RespondFn,
+    client: webApi.WebClient,
+    fileChannelId: string | undefined,
+  ): Target {
     return {
       teamId: command.team_id,
       userId: command.user_id,
       channelId: command.channel_id,
       respond,
       client,
+      ...(fileChannelId ? { fileChannelId } : {}),
     };
   }
 
@@ -349,17 +421,20 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       const teamId = body.team?.id ?? body.user.team_id;
       const channelId = body.channel?.id ?? body.user.id;
       if (!teamId) return;
-      await turn(
+      const to: Target = {
+        teamId,
+        userId: body.user.id,
+        channelId,
+        // App Home buttons come without a response_url; their answer goes by chat.postMessage.
+        ...(body.response_url ? { respond } : {}),
+        client,
+      };
+      const prompt = await engine.handle(
+        sessionOf(to),
         { type: 'user.choice', id: action.value },
-        {
-          teamId,
-          userId: body.user.id,
-          channelId,
-          // App Home buttons come without a response_url; their answer goes by chat.postMessage.
-          ...(body.response_url ? { respond } : {}),
-          client,
-        },
+        turnOptionsOf(to),
       );
+      await deliver(prompt, to);
     },
   );
 
@@ -368,9 +443,33 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     await ack();
   });
 
-  app.event('app_home_opened', async ({ event, client }) => {
+  // The App Home summarises today's payments and claims: the desk's `today` query, run on a
+  // session of its own so it never disturbs a lookup in progress. The Home is private: no masking.
+  app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
-    await client.views.publish({ user_id: event.user, view: homeView(text('slack.home')) });
+    const teamId = field(body, 'team_id') ?? '';
+    const to: Target = { teamId, userId: event.user, channelId: event.channel, client };
+    let summary: types.KnownBlock[];
+    try {
+      const prompt = await query(
+        `${HOME_PREFIX}${teamId}:${event.user}`,
+        'today',
+        turnOptionsOf(to),
+      );
+      summary = toSlackMessage({ ...prompt, choices: [] }, render, locale, { mask: false }).blocks;
+    } catch (error) {
+      log.warn(errorFields(error), 'slack home summary failed');
+      summary = [
+        { type: 'section', text: { type: 'mrkdwn', text: text('slack.home.unavailable') } },
+      ];
+    }
+    await client.views.publish({
+      user_id: event.user,
+      view: {
+        type: 'home',
+        blocks: [...homeView(text('slack.home')).blocks, { type: 'divider' }, ...summary],
+      },
+    });
   });
 
   const onError = async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {

@@ -29,6 +29,7 @@ export class FakeSlack {
         return { ok: true, upload_url: `${this.baseUrl}/upload/F1`, file_id: 'F1' };
       }
       if (method === 'files.completeUploadExternal') return { ok: true, files: [{ id: 'F1' }] };
+      if (method === 'conversations.open') return { ok: true, channel: { id: 'D0OPENED' } };
       return { ok: true, ts: '1.0', channel: 'C1' };
     });
     // The upload URL takes raw bytes of whatever type the client declares.

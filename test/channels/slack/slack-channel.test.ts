@@ -4,10 +4,10 @@ import {
   createSlackChannel,
   type SlackChannel,
   SlackChannelError,
-  signSlackRequest,
 } from '../../../src/channels/slack/index.js';
 import { eventually, silentLogger, testRender } from '../telegram/test-support.js';
 import { AnsweringEngine, FakeSlack } from './fake-slack.js';
+import { signSlackRequest } from './sign-slack-request.js';
 
 const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 const TEAM = 'T0001';
@@ -128,6 +128,19 @@ describe('Slack staff desk over the HTTP receiver', () => {
     ]);
   });
 
+  it('asks the engine to restart the session for every slash command', async () => {
+    await post({ body: slashCommand('policy P-1') });
+    await channel.stop();
+    const hook = engine.calls[0]?.options?.channelState;
+    const decision = await hook?.decide({
+      prompt: { key: 'flow.failed', input: 'choice', final: false },
+      unseen: false,
+      resumable: true,
+      state: undefined,
+    });
+    expect(decision?.kind).toBe('restart');
+  });
+
   it('enters the desk from a one-entry staff menu and replays the command', async () => {
     engine.queue.push(
       {
@@ -210,19 +223,19 @@ describe('Slack staff desk over the HTTP receiver', () => {
     expect(slack.callsTo('/respond')).toHaveLength(1);
   });
 
-  it('answers an unknown subcommand with the usage text and no engine call', async () => {
+  it('answers an unknown subcommand with what was not understood and the help, no engine call', async () => {
     const response = await post({ body: slashCommand('delete everything') });
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       response_type: 'ephemeral',
-      text: 'slack.usage',
+      text: 'slack.usage {"command":"delete"}\n\nslack.help',
     });
     expect(engine.calls).toEqual([]);
   });
 
-  it('sends an empty command to the engine as help', async () => {
-    await post({ body: slashCommand('') });
-    await channel.stop();
-    expect(engine.calls.map((call) => call.reply)).toEqual([{ type: 'user.text', text: 'help' }]);
+  it.each(['', 'help'])('answers `/insure %s` with the help, no engine call', async (text) => {
+    const response = await post({ body: slashCommand(text) });
+    expect(response.json()).toMatchObject({ response_type: 'ephemeral', text: 'slack.help' });
+    expect(engine.calls).toEqual([]);
   });
 
   it('turns a button tap into user.choice', async () => {
@@ -250,6 +263,23 @@ describe('Slack staff desk over the HTTP receiver', () => {
     expect(response.statusCode).toBe(200);
     await eventually(() => (slack.callsTo('/respond').length > 0 ? true : undefined));
     expect(engine.calls.map((call) => call.reply)).toEqual([{ type: 'user.choice', id: 'again' }]);
+  });
+
+  it('reduces names to initials in a shared channel but not in a direct message', async () => {
+    engine.answer = {
+      key: 'staff.policy',
+      params: { policyNumber: 'P-1' },
+      notes: [{ key: 'staff.field.holder', params: { holder: 'Mwila Banda' } }],
+      input: 'text',
+      final: false,
+    };
+    await post({ body: slashCommand('policy P-1', { channel_id: 'C0SHARED' }) });
+    await post({ body: slashCommand('policy P-1', { channel_id: 'D0DM' }) });
+    await channel.stop();
+    const answers = slack.callsTo('/respond').map((call) => JSON.stringify(call.body));
+    expect(answers).toHaveLength(2);
+    expect(answers.filter((answer) => answer.includes('M. B.'))).toHaveLength(1);
+    expect(answers.filter((answer) => answer.includes('Mwila Banda'))).toHaveLength(1);
   });
 
   it('masks NRCs and phone numbers in a shared channel but not in a direct message', async () => {
@@ -295,6 +325,47 @@ describe('Slack staff desk over the HTTP receiver', () => {
     });
   });
 
+  it('uploads the bordereau privately to the requester when asked in a shared channel', async () => {
+    engine.answer = bordereauAnswer();
+    await post({ body: slashCommand('bordereau POL-1', { channel_id: 'C0SHARED' }) });
+    await channel.stop();
+    expect(slack.callsTo('/api/conversations.open')[0]?.body).toMatchObject({ users: STAFF });
+    expect(slack.callsTo('/api/files.completeUploadExternal')[0]?.body).toMatchObject({
+      channel_id: 'D0OPENED',
+    });
+    // Not masked: only the requester reads a direct message.
+    expect(String(slack.callsTo('/upload')[0]?.body)).toContain('479974/11/1');
+    const [answer] = slack.callsTo('/respond');
+    expect(JSON.stringify(answer?.body)).toContain('slack.fileSentPrivately');
+  });
+
+  it('uploads the bordereau to a channel the command names, masked', async () => {
+    engine.answer = bordereauAnswer();
+    await post({ body: slashCommand('bordereau POL-1 <#C0OPS|ops>', { channel_id: 'D0DM' }) });
+    await channel.stop();
+    expect(engine.calls[0]?.reply).toEqual({ type: 'user.text', text: 'bordereau POL-1' });
+    expect(slack.callsTo('/api/files.completeUploadExternal')[0]?.body).toMatchObject({
+      channel_id: 'C0OPS',
+    });
+    expect(String(slack.callsTo('/upload')[0]?.body)).not.toContain('479974/11/1');
+  });
+
+  function bordereauAnswer() {
+    return {
+      key: 'staff.bordereau',
+      input: 'text' as const,
+      final: false,
+      attachments: [
+        {
+          kind: 'document' as const,
+          url: `${slack.baseUrl}/files/bordereau.csv`,
+          label: 'staff.bordereau.link',
+          fileName: 'bordereau.csv',
+        },
+      ],
+    };
+  }
+
   it('apologises through the response_url when the engine fails', async () => {
     engine.failWith = new Error('engine down');
     const response = await post({ body: slashCommand('txn REF-1') });
@@ -328,6 +399,37 @@ describe('Slack staff desk over the HTTP receiver', () => {
     expect(response.statusCode).toBe(200);
     await channel.stop();
     expect(slack.callsTo('/api/views.publish')).toHaveLength(1);
+  });
+
+  it('summarises today on the App Home through the desk’s `today` query', async () => {
+    engine.answer = {
+      key: 'staff.today',
+      params: { paidPolicies: 2 },
+      input: 'choice',
+      final: false,
+      choices: [{ id: 'another', label: 'staff.choice.another' }],
+    };
+    await post({
+      contentType: 'application/json',
+      body: JSON.stringify({
+        type: 'event_callback',
+        team_id: TEAM,
+        api_app_id: 'A1',
+        event_id: 'Ev2',
+        event_time: 1,
+        event: { type: 'app_home_opened', user: STAFF, channel: 'D0DM', tab: 'home' },
+      }),
+    });
+    await channel.stop();
+    expect(engine.calls[0]).toMatchObject({
+      sessionKey: `slack-home:${TEAM}:${STAFF}`,
+      reply: { type: 'user.text', text: 'today' },
+    });
+    const published = slack.callsTo('/api/views.publish')[0]?.body as { view: string };
+    const view = published.view;
+    expect(view).toContain('staff.today {\\"paidPolicies\\":2}');
+    // The Home shows the summary, not the desk's buttons.
+    expect(view).not.toContain('choice:another');
   });
 
   it('notifies a Slack conversation with chat.postMessage', async () => {

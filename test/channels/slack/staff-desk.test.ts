@@ -1,18 +1,28 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import {
-  createSlackChannel,
-  type SlackChannel,
-  signSlackRequest,
-} from '../../../src/channels/slack/index.js';
+import { createSlackChannel, type SlackChannel } from '../../../src/channels/slack/index.js';
 import { SEED } from '../../../src/sandbox/index.js';
 import { createRealStack, type RealStack } from '../telegram/real-stack.js';
 import { silentLogger } from '../telegram/test-support.js';
 import { FakeSlack } from './fake-slack.js';
+import { signSlackRequest } from './sign-slack-request.js';
 
 const SIGNING_SECRET = 'staff-desk-secret';
 const TEAM = 'T0DESK';
 const STAFF = 'U0DESK';
+const DM = 'D0DIRECT';
+const SHARED = 'C0SHARED';
+
+interface Block {
+  readonly type: string;
+  readonly text?: { readonly text: string };
+  readonly fields?: readonly { readonly text: string }[];
+  readonly elements?: readonly { readonly value?: string; readonly text?: unknown }[];
+}
+interface Answer {
+  readonly text: string;
+  readonly blocks: readonly Block[];
+}
 
 let stack: RealStack;
 let slack: FakeSlack;
@@ -43,16 +53,21 @@ afterEach(async () => {
   await stack.close();
 });
 
-async function insure(text: string, channelId: string): Promise<void> {
+let sent = 0;
+
+/** Sends `/insure <text>` signed, waits for the answer on the response_url and returns it. */
+async function insure(text: string, channelId = DM): Promise<Answer> {
+  sent += 1;
   const body = new URLSearchParams({
     command: '/insure',
     text,
     team_id: TEAM,
     user_id: STAFF,
     channel_id: channelId,
-    response_url: `${slack.baseUrl}/respond/${channelId}`,
-    trigger_id: `trigger-${channelId}-${text}`,
+    response_url: `${slack.baseUrl}/respond/${sent}`,
+    trigger_id: `trigger-${sent}`,
   }).toString();
+  const before = slack.callsTo('/respond').length;
   const timestamp = String(Math.floor(Date.now() / 1_000));
   const response = await server.inject({
     method: 'POST',
@@ -65,23 +80,203 @@ async function insure(text: string, channelId: string): Promise<void> {
     payload: body,
   });
   expect(response.statusCode).toBe(200);
+  if (response.body !== '') return response.json() as Answer;
+  await channel.stop();
+  const answers = slack.callsTo('/respond').slice(before);
+  expect(answers).toHaveLength(1);
+  return answers[0]?.body as Answer;
 }
 
-it('answers /insure household on a fresh session through the real staff-desk flow', async () => {
-  await insure(`household ${SEED.funeralPrincipalNrc}`, 'C0SHARED');
+/** Taps a choice button of the last answer, the way Slack posts a block action. */
+async function tap(value: string): Promise<Answer> {
+  sent += 1;
+  const payload = JSON.stringify({
+    type: 'block_actions',
+    team: { id: TEAM, domain: 'desk' },
+    user: { id: STAFF, team_id: TEAM },
+    channel: { id: DM, name: 'directmessage' },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: `trigger-${sent}`,
+    response_url: `${slack.baseUrl}/respond/${sent}`,
+    actions: [
+      {
+        type: 'button',
+        action_id: `choice:${value}`,
+        block_id: 'b1',
+        value,
+        text: { type: 'plain_text', text: value },
+        action_ts: '1.0',
+      },
+    ],
+  });
+  const body = new URLSearchParams({ payload }).toString();
+  const before = slack.callsTo('/respond').length;
+  const timestamp = String(Math.floor(Date.now() / 1_000));
+  const response = await server.inject({
+    method: 'POST',
+    url: '/slack/events',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
+    },
+    payload: body,
+  });
+  expect(response.statusCode).toBe(200);
   await channel.stop();
-  // One answer: the staff menu and the desk prompt were passed through, the command replayed.
-  const answers = slack.callsTo('/respond').map((call) => call.body as { text: string });
+  const answers = slack.callsTo('/respond').slice(before);
   expect(answers).toHaveLength(1);
-  expect(answers[0]?.text).toContain('GF-2025-000001');
+  return answers[0]?.body as Answer;
+}
+
+const headline = (answer: Answer) => answer.blocks[0]?.text?.text;
+const fields = (answer: Answer) =>
+  answer.blocks.flatMap((block) => block.fields ?? []).map((field) => field.text);
+const buttons = (answer: Answer) =>
+  answer.blocks.flatMap((block) => block.elements ?? []).map((element) => element.value);
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A paid motor policy on the seeded vehicle; resolves its number and payment reference. */
+async function paidMotorPolicy(): Promise<{ policyNumber: string; reference: string }> {
+  const { client } = stack;
+  const holder = (
+    await client.call('getIndividuals', { query: { PhoneNumber: SEED.individual.phoneNumber } })
+  ).data[0];
+  const [vehicle] = await client.call('searchVehicleByRegistration', {
+    query: { registrationNumber: SEED.vehicle.registrationNumber },
+  });
+  if (!holder || !vehicle) throw new Error('the sandbox lost its seed');
+  const quote = await client.call('createMotorQuotation', {
+    body: {
+      productId: '101',
+      duration: 4,
+      currency: 'ZMW',
+      startDate: today(),
+      clientId: String(holder.id),
+      risks: [{ vehicleId: String(vehicle.id) }],
+    },
+  });
+  const reference = `DESK-${String(quote.id)}`;
+  await client.call('payQuotation', {
+    path: { quoteId: String(quote.id) },
+    body: { reference, payment: { method: 'External' } },
+  });
+  const { policyNumber } = await client.call('getTransaction', { path: { reference } });
+  if (!policyNumber) throw new Error('the sandbox issued no policy');
+  return { policyNumber, reference };
+}
+
+it('answers a not-found and then txn, household and policy lookups each as a fresh query', async () => {
+  const { policyNumber, reference } = await paidMotorPolicy();
+
+  const missing = await insure('policy NO-SUCH-POLICY');
+  expect(headline(missing)).toBe('Nothing found for NO-SUCH-POLICY.');
+  expect(missing.text).toContain('Usage: policy <number, plate, NRC or phone>');
+  expect(buttons(missing)).toEqual(['another', 'end']);
+
+  // Staff tap "Another lookup", then "Policy": the session now waits for a policy number…
+  const desk = await tap('another');
+  expect(headline(desk)).toBe('Type a command (e.g. policy ABC123) or pick:');
+  const asked = await tap('policy');
+  expect(headline(asked)).toBe('Policy number, plate, NRC or phone:');
+
+  // …yet the next slash command is a fresh query, not an answer to that question.
+  const txn = await insure(`txn ${reference}`);
+  expect(headline(txn)).toBe(`*Payment ${reference}* · Success`);
+  expect(fields(txn)).toEqual(
+    expect.arrayContaining([`*Policy*\n${policyNumber}`, '*Method*\nExternal']),
+  );
+
+  const household = await insure(`household ${SEED.funeralPrincipalNrc}`);
+  expect(headline(household)).toBe('*Household policy GF-2025-000001* · Active');
+  expect(fields(household)).toEqual([
+    '*Principal*\nChanda Mulenga',
+    '*Period*\n2025-12-01 to 2026-11-30',
+    '*Premium*\nZMW 63.00',
+    '*Principal*\nChanda Mulenga · cover ZMW 15000.00',
+    '*Spouse*\nBwalya Mulenga · cover ZMW 15000.00',
+    '*Child*\nMutale Mulenga · cover ZMW 7500.00',
+  ]);
+
+  const policy = await insure(`policy ${policyNumber}`);
+  expect(headline(policy)).toBe(`*Policy ${policyNumber}* · Active`);
+  const shown = fields(policy);
+  expect(shown).toContain('*Policyholder*\nMwila Banda');
+  expect(shown).toContain(`*Vehicle*\n${SEED.vehicle.registrationNumber}`);
+  expect(shown).toContain('*Payment*\nPaid');
+  // The product by name, never its id.
+  const product = shown.find((field) => field.startsWith('*Product*'));
+  expect(product).toMatch(/^\*Product\*\n\D/);
 });
 
-it('offers the flow’s next steps as buttons when a policy is not found', async () => {
-  await insure('policy NO-SUCH-POLICY', 'D0DIRECT');
-  await channel.stop();
-  const [answer] = slack
-    .callsTo('/respond')
-    .map((call) => call.body as { blocks: { type: string; elements?: { value?: string }[] }[] });
-  const values = answer?.blocks.flatMap((block) => block.elements ?? []).map((e) => e.value);
-  expect(values).toEqual(expect.arrayContaining(['retry', 'end']));
+it('finds a policy by its plate and by its holder’s phone, masking the holder in a channel', async () => {
+  const { policyNumber } = await paidMotorPolicy();
+  const byPlate = await insure(`policy ${SEED.vehicle.registrationNumber}`, SHARED);
+  expect(headline(byPlate)).toBe(`*Policy ${policyNumber}* · Active`);
+  expect(fields(byPlate)).toContain('*Policyholder*\nM. B.');
+
+  const byPhone = await insure('policy 0971234567');
+  expect(headline(byPhone)).toBe(`*Policy ${policyNumber}* · Active`);
+});
+
+it('finds a claim by the CLC number staff quote and lists recent claims', async () => {
+  const { client } = stack;
+  const quotation = (await client.call('getCreditLifeQuotations')).find(
+    (q) => q.status === 'Approved' && !q.requiresPrepayment,
+  );
+  if (!quotation) throw new Error('the sandbox lost its quotations');
+  const credit = await client.call('createCreditLifePolicy', {
+    body: { quotationId: String(quotation.id), startDate: today() },
+  });
+  await client.call('placeLoans', {
+    path: { policyId: credit.id },
+    body: {
+      loans: [
+        {
+          fullName: 'Desk Borrower',
+          nrcNumber: '444444/10/2',
+          dateOfBirth: '1985-05-05',
+          amount: 15_000,
+          startDate: '2025-01-01',
+          endDate: '2027-12-31',
+          partnerLoanReference: 'KL-DESK',
+          interestRate: 0.28,
+        },
+      ],
+    },
+  });
+  const claim = await client.call('intimateCreditLifeClaim', {
+    path: { policyId: credit.id },
+    body: { partnerLoanReference: 'KL-DESK', claimType: 'Death', lossDate: '2025-03-01' },
+  });
+
+  const found = await insure(`claim ${claim.claimNumber.toLowerCase()}`);
+  expect(headline(found)).toBe(`*Claim ${claim.claimNumber}* · Intimated`);
+  expect(fields(found)).toEqual(
+    expect.arrayContaining(['*Loan or member*\nKL-DESK', '*Date of loss*\n2025-03-01']),
+  );
+
+  const recent = await insure('claims');
+  expect(headline(recent)).toBe('*Recent claims* · 1');
+  expect(recent.text).toContain(`${claim.claimNumber} · credit-life · Intimated`);
+});
+
+it('lists every command with an example on /insure help, without touching a session', async () => {
+  const help = await insure('help');
+  for (const command of [
+    'policy',
+    'claim',
+    'claims',
+    'txn',
+    'household',
+    'batch',
+    'bordereau',
+    'today',
+    'help',
+  ]) {
+    expect(help.text).toContain(`/insure ${command}`);
+  }
+  expect(slack.callsTo('/respond')).toEqual([]);
 });

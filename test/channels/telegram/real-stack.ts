@@ -1,5 +1,5 @@
 import { createFlowRegistry } from '../../../flows/index.js';
-import { createPartnerClient } from '../../../src/api/index.js';
+import { createPartnerClient, type PartnerClient } from '../../../src/api/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,
@@ -16,6 +16,8 @@ export interface RealStack {
   readonly engine: ConversationEngine;
   readonly sandbox: Sandbox;
   readonly files: FileStore;
+  /** A partner client on the same sandbox, for a test to prepare records. */
+  readonly client: PartnerClient;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function createRealStack(): Promise<RealStack> {
     engine,
     sandbox,
     files,
+    client,
     async close() {
       await engine.idle();
       engine.close();
