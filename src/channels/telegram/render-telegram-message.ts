@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { InlineKeyboard, Keyboard } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
@@ -5,11 +6,11 @@ import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
 
-/** A document to send after the message (the certificate). */
+/** A document to send after the message (the certificate), under a name that says what it is. */
 export interface TelegramDocument {
   readonly url: string;
   readonly caption: string;
-  readonly fileName?: string;
+  readonly fileName: string;
 }
 
 /** What one Prompt becomes on Telegram: one message, then its documents. */
@@ -19,10 +20,49 @@ export interface TelegramMessage {
   /** Link attachments, kept apart so they can go into the text when Telegram refuses a URL button. */
   readonly links: readonly { readonly label: string; readonly url: string }[];
   readonly documents: readonly TelegramDocument[];
+  /**
+   * True when the message can replace the one whose button was tapped (`editMessageText` takes
+   * inline keyboards only): false when it needs the contact-request keyboard.
+   */
+  readonly editable: boolean;
 }
 
 // Telegram refuses callback data longer than 64 bytes.
 const MAX_CALLBACK_DATA_BYTES = 64;
+// Separates the screen's token from the choice id in callback data (the token never holds one).
+const TOKEN_SEPARATOR = '~';
+
+/**
+ * A short fingerprint of the screen a keyboard belongs to (its message key, parameters and
+ * choices), carried in every button's callback data: a tap whose token is not the current
+ * screen's comes from a stale keyboard.
+ */
+export function promptToken(prompt: Prompt): string {
+  const shape = JSON.stringify([
+    prompt.key,
+    prompt.params ?? null,
+    (prompt.choices ?? []).map((choice) => choice.id),
+  ]);
+  return createHash('sha256').update(shape).digest('base64url').slice(0, 8);
+}
+
+/** Reads a button's callback data: the screen's token (absent on older keyboards) and the id. */
+export function parseCallbackData(data: string): { token?: string; id: string } {
+  const at = data.indexOf(TOKEN_SEPARATOR);
+  if (at < 0) return { id: data };
+  return { token: data.slice(0, at), id: data.slice(at + TOKEN_SEPARATOR.length) };
+}
+
+/**
+ * The file name a document is sent under: the flow's when it gave one, otherwise
+ * `<policy-number>-certificate.pdf` (Telegram shows the name and types the file by its extension).
+ */
+export function documentFileName(prompt: Prompt, fileName: string | undefined): string {
+  if (fileName) return fileName;
+  const policyNumber = prompt.params?.policyNumber;
+  const safe = String(policyNumber ?? '').replace(/[^A-Za-z0-9._-]/g, '');
+  return safe ? `${safe}-certificate.pdf` : 'certificate.pdf';
+}
 
 /** Renders the text of a single message key (attachment labels, channel notices). */
 export function renderKey(render: RenderPrompt, key: string, locale: string): string {
@@ -32,12 +72,15 @@ export function renderKey(render: RenderPrompt, key: string, locale: string): st
 /**
  * Turns a Prompt into a Telegram message: choices become an inline keyboard whose callback data is
  * the choice id, link attachments become URL buttons, `contact`/`phone` input gets a one-time
- * contact-request keyboard, document attachments are sent after the message.
+ * contact-request keyboard, document attachments are sent after the message. Each button's
+ * callback data is `<screen token>~<choice id>` (see {@link promptToken}); `before` puts channel
+ * notices (a hint, "that menu has expired") above the screen's text.
  */
 export function toTelegramMessage(
   prompt: Prompt,
   render: RenderPrompt,
   locale: string,
+  options: { readonly before?: readonly string[] } = {},
 ): TelegramMessage {
   const rendered = render(prompt, locale);
   const links: { label: string; url: string }[] = [];
@@ -49,26 +92,29 @@ export function toTelegramMessage(
       documents.push({
         url: attachment.url,
         caption: label,
-        ...(attachment.fileName === undefined ? {} : { fileName: attachment.fileName }),
+        fileName: documentFileName(prompt, attachment.fileName),
       });
   }
 
+  const token = promptToken(prompt);
+  const dataOf = (id: string) => `${token}${TOKEN_SEPARATOR}${id}`;
   const choices = rendered.choices.filter(
-    (choice) => Buffer.byteLength(choice.id, 'utf8') <= MAX_CALLBACK_DATA_BYTES,
+    (choice) => Buffer.byteLength(dataOf(choice.id), 'utf8') <= MAX_CALLBACK_DATA_BYTES,
   );
+  const text = [...(options.before ?? []), rendered.text].join('\n\n');
   if (choices.length > 0 || links.length > 0) {
     // One button per row: labels are sentences, too long to sit side by side on a phone.
     const keyboard = InlineKeyboard.from([
-      ...choices.map((choice) => [InlineKeyboard.text(choice.label, choice.id)]),
+      ...choices.map((choice) => [InlineKeyboard.text(choice.label, dataOf(choice.id))]),
       ...links.map((link) => [InlineKeyboard.url(link.label, link.url)]),
     ]);
-    return { text: rendered.text, replyMarkup: keyboard, links, documents };
+    return { text, replyMarkup: keyboard, links, documents, editable: true };
   }
   if (prompt.input === 'contact' || prompt.input === 'phone') {
     const shareLabel = renderKey(render, 'telegram.shareContact', locale);
     const keyboard = new Keyboard().requestContact(shareLabel).oneTime().resized();
-    return { text: rendered.text, replyMarkup: keyboard, links, documents };
+    return { text, replyMarkup: keyboard, links, documents, editable: false };
   }
   // A contact keyboard from an earlier prompt would otherwise linger under every later message.
-  return { text: rendered.text, replyMarkup: { remove_keyboard: true }, links, documents };
+  return { text, replyMarkup: { remove_keyboard: true }, links, documents, editable: true };
 }

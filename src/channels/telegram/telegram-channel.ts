@@ -1,31 +1,36 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-throttler';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Api,
   Bot,
-  BotError,
+  type BotError,
   type Context,
   GrammyError,
   InlineKeyboard,
   InputFile,
+  webhookCallback,
 } from 'grammy';
-import type { Update } from 'grammy/types';
+import type { BotCommand, Update } from 'grammy/types';
 import { z } from 'zod';
 import {
+  type ChannelStateHook,
   type Prompt,
   type Reply,
   renderPrompt,
   type TurnEngine,
+  type TurnOptions,
 } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
+  parseCallbackData,
+  promptToken,
   type RenderPrompt,
   renderKey,
+  type TelegramDocument,
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';
@@ -35,6 +40,15 @@ export class TelegramFileError extends Error {
   override readonly name = 'TelegramFileError';
   readonly code = 'TELEGRAM_FILE_UNAVAILABLE';
 }
+
+/** Raised when a webhook body carrying the right secret is not a Telegram update. */
+export class TelegramUpdateError extends Error {
+  override readonly name = 'TelegramUpdateError';
+  readonly code = 'TELEGRAM_UPDATE_INVALID';
+}
+
+/** The commands the bot offers in Telegram's "/" menu, registered with `setMyCommands`. */
+export const TELEGRAM_COMMANDS = ['start', 'help', 'cancel', 'status'] as const;
 
 /** Options for {@link createTelegramChannel}. */
 export interface TelegramChannelOptions {
@@ -92,11 +106,23 @@ const STATUS_MENU_CHOICE = 'policies';
 // Only `update_id` is checked here; grammY's filters read the rest defensively.
 const UpdateEnvelope = z.looseObject({ update_id: z.number().int().nonnegative() });
 
-/** Hashing first makes the compare constant-time even when the lengths differ. */
-function secretMatches(expected: string, given: string): boolean {
-  const a = createHash('sha256').update(expected).digest();
-  const b = createHash('sha256').update(given).digest();
-  return timingSafeEqual(a, b);
+/**
+ * grammY's webhook adapter for fastify, with the body checked once the secret token has been:
+ * a wrong token gets 401 before the body is read, a body that is no update gets 400.
+ */
+function fastifyAdapter(request: FastifyRequest, reply: FastifyReply) {
+  const header = request.headers['x-telegram-bot-api-secret-token'];
+  return {
+    get update(): Update {
+      const envelope = UpdateEnvelope.safeParse(request.body);
+      if (!envelope.success) throw new TelegramUpdateError('not a Telegram update');
+      return envelope.data as unknown as Update;
+    },
+    ...(typeof header === 'string' ? { header } : {}),
+    end: () => void reply.send(''),
+    respond: (json: string) => reply.type('application/json').send(json),
+    unauthorized: () => reply.code(401).send({ error: 'unauthorized' }),
+  };
 }
 
 /**
@@ -149,7 +175,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return work;
   };
 
-  async function send(api: Api, chatId: string | number, message: TelegramMessage): Promise<void> {
+  const optionsOf = (chatId: number | string): TurnOptions => ({
+    deadlineMs,
+    address: { channel: 'telegram', address: String(chatId), locale },
+    audience: 'policyholder',
+  });
+  const sessionOf = (chatId: number | string) => `${SESSION_PREFIX}${chatId}`;
+  const say = (key: string) => renderKey(render, key, locale);
+
+  async function sendText(api: Api, chatId: string | number, message: TelegramMessage) {
     const replyMarkup = message.replyMarkup;
     try {
       await api.sendMessage(chatId, message.text, replyMarkup ? { reply_markup: replyMarkup } : {});
@@ -161,8 +195,17 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       const text = [message.text, ...message.links.map((link) => `${link.label}: ${link.url}`)];
       await api.sendMessage(chatId, text.join('\n'));
     }
-    for (const document of message.documents) {
+  }
+
+  async function sendDocuments(
+    api: Api,
+    chatId: string | number,
+    documents: readonly TelegramDocument[],
+  ): Promise<void> {
+    for (const document of documents) {
       try {
+        // Named `<policy-number>-certificate.pdf`: Telegram shows the name and types the file
+        // (application/pdf) by its extension, where a URL's last segment would be a bare id.
         await api.sendDocument(chatId, new InputFile(new URL(document.url), document.fileName), {
           caption: document.caption,
         });
@@ -176,24 +219,110 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }
   }
 
+  async function send(api: Api, chatId: string | number, message: TelegramMessage): Promise<void> {
+    await sendText(api, chatId, message);
+    await sendDocuments(api, chatId, message.documents);
+  }
+
+  /**
+   * Shows the next screen in place of the message whose button was tapped: one
+   * `editMessageText` with the next inline keyboard. A screen that needs the contact keyboard, or
+   * a message Telegram will not edit (too old, deleted), is sent as a new message instead.
+   */
+  async function edit(
+    api: Api,
+    chatId: number,
+    messageId: number | undefined,
+    message: TelegramMessage,
+  ): Promise<void> {
+    if (messageId === undefined || !message.editable) return send(api, chatId, message);
+    const markup = message.replyMarkup;
+    const inline = markup && 'inline_keyboard' in markup ? { reply_markup: markup } : {};
+    try {
+      await api.editMessageText(chatId, messageId, message.text, inline);
+    } catch (error) {
+      // The same screen again (a re-shown step) leaves nothing to change.
+      const unchanged = error instanceof GrammyError && /not modified/i.test(error.description);
+      if (!unchanged) {
+        log.info(describeError(error), 'telegram edit refused; sending the screen anew');
+        await sendText(api, chatId, message);
+      }
+    }
+    await sendDocuments(api, chatId, message.documents);
+  }
+
   async function sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void> {
     await send(api, chatId, toTelegramMessage(prompt, render, locale));
   }
 
   async function sendNotice(ctx: Context, key: string): Promise<void> {
-    await ctx.reply(renderKey(render, key, locale));
+    await ctx.reply(say(key));
   }
 
   async function turn(ctx: Context, reply: Reply): Promise<void> {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return;
-    const prompt = await engine.handle(`${SESSION_PREFIX}${chatId}`, reply, {
-      deadlineMs,
-      address: { channel: 'telegram', address: String(chatId), locale },
-      audience: 'policyholder',
-    });
+    const prompt = await engine.handle(sessionOf(chatId), reply, optionsOf(chatId));
     await sendPrompt(ctx.api, chatId, prompt);
   }
+
+  /**
+   * The step the chat's conversation waits on, read under the session lock without touching the
+   * flow (the engine's `keep` decision); undefined when there is none to continue.
+   */
+  async function currentStep(chatId: number): Promise<Prompt | undefined> {
+    let current: Prompt | undefined;
+    const peek: ChannelStateHook = {
+      decide: (glance) => {
+        current = glance.prompt;
+        return { kind: 'keep', state: glance.state };
+      },
+    };
+    await engine.handle(
+      sessionOf(chatId),
+      { type: 'user.text', text: '' },
+      { ...optionsOf(chatId), channelState: peek },
+    );
+    return current?.final ? undefined : current;
+  }
+
+  /**
+   * Answers something the bot cannot use (a sticker, a voice note, a location, a photo where none
+   * is asked for): a short hint of what the current step expects, with that step again.
+   */
+  async function hint(ctx: Context, leadKey: string, current?: Prompt): Promise<void> {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const step = current ?? (await currentStep(chatId));
+    if (!step) {
+      await ctx.reply([say(leadKey), say('telegram.expect.start')].join(' '));
+      return;
+    }
+    const lead = `${say(leadKey)} ${say(`telegram.expect.${step.input}`)}`;
+    await send(ctx.api, chatId, toTelegramMessage(step, render, locale, { before: [lead] }));
+  }
+
+  /** The one error boundary: logs without message text and apologises to the user. */
+  async function apologise(error: unknown, ctx: Context): Promise<void> {
+    log.error(
+      { ...describeError(error), updateId: ctx.update.update_id },
+      'telegram update failed',
+    );
+    try {
+      await sendNotice(ctx, 'engine.error');
+    } catch (apologyError) {
+      log.error(describeError(apologyError), 'telegram apology failed');
+    }
+  }
+
+  // First middleware: whether updates come by webhook or by polling, a failure is answered here.
+  bot.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      await apologise(error, ctx);
+    }
+  });
 
   // Telegram redelivers an update it thinks failed; the id is claimed before any effect.
   bot.use(async (ctx, next) => {
@@ -213,13 +342,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
    * fresh session the cancel itself opens the menu.
    */
   async function startOver(ctx: Context): Promise<Prompt> {
-    const chatId = ctx.chat?.id;
-    const key = `${SESSION_PREFIX}${chatId}`;
-    const options = {
-      deadlineMs,
-      address: { channel: 'telegram', address: String(chatId), locale },
-      audience: 'policyholder',
-    } as const;
+    const chatId = ctx.chat?.id ?? 0;
+    const key = sessionOf(chatId);
+    const options = optionsOf(chatId);
     const closing = await engine.handle(key, { type: 'user.cancel' }, options);
     if (!closing.final) return closing;
     return engine.handle(key, { type: 'user.text', text: '' }, options);
@@ -236,14 +361,37 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   });
 
   bot.on('callback_query:data', async (ctx) => {
+    // Stops the button's spinner at once; it carries no chat id, so the per-chat throttle
+    // leaves it alone and the edit below is the tap's only call in that queue.
     await ctx.answerCallbackQuery();
-    // Best effort: removing the keyboard stops a second tap on a stale choice.
-    try {
-      await ctx.editMessageReplyMarkup();
-    } catch {
-      // The original message may be gone or too old to edit; the choice still counts.
-    }
-    await turn(ctx, { type: 'user.choice', id: ctx.callbackQuery.data });
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const { token, id } = parseCallbackData(ctx.callbackQuery.data);
+    const choice = { type: 'user.choice', id } as const;
+    let stale = false;
+    // A tap counts only on the keyboard of the screen the conversation is on (or one it has not
+    // shown yet); a tap on an older message is answered with the current step instead.
+    const current: ChannelStateHook = {
+      decide: (glance) => {
+        if (!glance.prompt) {
+          stale = true;
+          return { kind: 'restart', state: () => undefined };
+        }
+        if (glance.unseen || promptToken(glance.prompt) === token) {
+          return { kind: 'reply', reply: choice, state: () => undefined };
+        }
+        stale = true;
+        return { kind: 'keep', state: glance.state };
+      },
+    };
+    const prompt = await engine.handle(sessionOf(chatId), choice, {
+      ...optionsOf(chatId),
+      // Keyboards sent before screens carried a token are taken as they are.
+      ...(token === undefined ? {} : { channelState: current }),
+    });
+    const before = stale ? [say('telegram.menuExpired')] : [];
+    const message = toTelegramMessage(prompt, render, locale, { before });
+    await edit(ctx.api, chatId, ctx.callbackQuery.message?.message_id, message);
   });
 
   bot.on('message:contact', async (ctx) => {
@@ -255,6 +403,22 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       await turn(ctx, { type: 'user.text', text: contact.phone_number });
     }
   });
+
+  bot.on(
+    [
+      'message:sticker',
+      'message:voice',
+      'message:audio',
+      'message:video',
+      'message:video_note',
+      'message:animation',
+      'message:location',
+      'message:venue',
+      'message:poll',
+      'message:dice',
+    ],
+    (ctx) => hint(ctx, 'telegram.unsupported'),
+  );
 
   bot.on(['message:photo', 'message:document'], async (ctx) => {
     const files = options.files;
@@ -268,6 +432,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     if (!source) return;
     if ((source.file_size ?? 0) > maxFileBytes) {
       await sendNotice(ctx, 'telegram.fileTooLarge');
+      return;
+    }
+    // Only a step that asks for a file gets one: nothing is downloaded or kept otherwise.
+    const step = await currentStep(ctx.chat.id);
+    if (step?.input !== 'photo') {
+      await hint(ctx, 'telegram.unexpectedFile', step);
       return;
     }
     const file = await ctx.api.getFile(source.file_id);
@@ -291,16 +461,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   bot.on('message:text', (ctx) => turn(ctx, { type: 'user.text', text: ctx.message.text }));
 
-  bot.catch(async (error: BotError) => {
+  // The boundary middleware above answers every failure; this only catches what it could not.
+  bot.catch((error: BotError) => {
     log.error(
       { ...describeError(error.error), updateId: error.ctx.update.update_id },
       'telegram update failed',
     );
-    try {
-      await sendNotice(error.ctx, 'engine.error');
-    } catch (apologyError) {
-      log.error(describeError(apologyError), 'telegram apology failed');
-    }
   });
 
   let initialised: Promise<void> | undefined;
@@ -312,32 +478,50 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return initialised;
   };
 
-  async function handleWebhookUpdate(update: Update): Promise<void> {
-    await ensureInit();
+  /** Fills Telegram's "/" menu; best effort (a Bot API without it still serves the bot). */
+  async function registerCommands(): Promise<void> {
+    const commands: BotCommand[] = TELEGRAM_COMMANDS.map((command) => ({
+      command,
+      description: say(`telegram.command.${command}`),
+    }));
     try {
-      await bot.handleUpdate(update);
+      await bot.api.setMyCommands(commands);
     } catch (error) {
-      // handleUpdate bypasses bot.catch; route its errors through the same boundary.
-      if (error instanceof BotError) await bot.errorHandler(error);
-      else throw error;
+      log.warn(describeError(error), 'telegram commands not registered');
     }
   }
 
   let polling: Promise<void> | undefined;
+  let onWebhook: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
 
   return {
     bot,
     registerWebhook(fastify, path = '/telegram/webhook') {
       fastify.post(path, async (request, reply) => {
-        const given = request.headers['x-telegram-bot-api-secret-token'];
-        if (typeof given !== 'string' || !secretMatches(options.webhookSecret, given)) {
-          log.warn('telegram webhook with a wrong secret token');
-          return reply.code(401).send({ error: 'unauthorized' });
+        // In polling mode updates come by getUpdates; a webhook call then has nothing to do.
+        if (bot.isRunning()) return reply.code(409).send({ error: 'bot is polling' });
+        // grammY's own webhook handling: the secret-token check (401, nothing read), then the
+        // update through the bot; created on first use because it disables long polling.
+        if (!onWebhook) {
+          const callback = webhookCallback(bot, fastifyAdapter, {
+            secretToken: options.webhookSecret,
+            // Telegram waits; answering before a slow turn ends beats a redelivery.
+            onTimeout: 'return',
+            timeoutMilliseconds: deadlineMs + 1_000,
+          });
+          onWebhook = async (req, res) => {
+            await callback(req, res);
+          };
         }
-        const envelope = UpdateEnvelope.safeParse(request.body);
-        if (!envelope.success) return reply.code(400).send({ error: 'not a Telegram update' });
-        await track(handleWebhookUpdate(envelope.data as unknown as Update));
-        return reply.code(200).send();
+        const handle = onWebhook;
+        try {
+          await track(handle(request, reply));
+        } catch (error) {
+          if (!(error instanceof TelegramUpdateError)) throw error;
+          return reply.code(400).send({ error: 'not a Telegram update' });
+        }
+        if (reply.statusCode === 401) log.warn('telegram webhook with a wrong secret token');
+        return reply;
       });
     },
     async setWebhook(url) {
@@ -345,9 +529,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         secret_token: options.webhookSecret,
         allowed_updates: ['message', 'callback_query'],
       });
+      await registerCommands();
     },
     async startPolling() {
       await ensureInit();
+      await registerCommands();
       await new Promise<void>((resolve, reject) => {
         polling = bot.start({ onStart: () => resolve() }).catch((error: unknown) => {
           log.error(describeError(error), 'telegram polling stopped');

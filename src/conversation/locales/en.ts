@@ -296,6 +296,23 @@ export const en = {
     'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/help – this message',
   'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
   'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
+  'telegram.menuExpired': 'That menu has expired. Here is where we are:',
+  'telegram.unsupported': 'Sorry, I cannot use stickers, voice notes or locations.',
+  'telegram.unexpectedFile': 'I do not need a photo or file at this step.',
+  'telegram.expect.text': 'Please type your answer.',
+  'telegram.expect.nrc': 'Please type the NRC number, like 123456/10/1.',
+  'telegram.expect.phone': 'Please type the phone number, or tap Share my phone number.',
+  'telegram.expect.date': 'Please type the date, like 25/12/2026.',
+  'telegram.expect.amount': 'Please type the amount in numbers.',
+  'telegram.expect.choice': 'Please tap one of the buttons.',
+  'telegram.expect.contact': 'Please tap Share my phone number, or type the number.',
+  'telegram.expect.photo': 'Please send a photo or a file.',
+  'telegram.expect.none': 'Send /start for the main menu.',
+  'telegram.expect.start': 'Send /start to begin.',
+  'telegram.command.start': 'Main menu',
+  'telegram.command.help': 'What I can do',
+  'telegram.command.cancel': 'Stop what you are doing',
+  'telegram.command.status': 'Check your policies and cover',
 
   // slack: the staff desk's own notices
   'slack.refused':

@@ -5,14 +5,43 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
+import type { Prompt } from '../../../src/conversation/prompt.js';
+import type { Reply } from '../../../src/conversation/reply.js';
+import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
-import { eventually, ScriptedEngine, silentLogger, testRender } from './test-support.js';
+import { eventually, silentLogger, testRender } from './test-support.js';
 
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
 const CHAT_ID = 77;
 const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
+
+/**
+ * An engine whose conversation waits on `step`: a channel that peeks (`keep`) sees it, a reply
+ * the channel decides to apply is recorded and answered with a thank-you.
+ */
+class StepEngine implements TurnEngine {
+  readonly calls: Reply[] = [];
+  step: Prompt = { key: 'claim.askDocument', input: 'photo', final: false };
+
+  async handle(_sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
+    let applied = reply;
+    const hook = options?.channelState;
+    if (hook) {
+      const decision = await hook.decide({
+        prompt: this.step,
+        unseen: false,
+        resumable: true,
+        state: undefined,
+      });
+      if (decision.kind === 'keep') return this.step;
+      if (decision.kind === 'reply') applied = decision.reply;
+    }
+    this.calls.push(applied);
+    return { key: 'thanks', input: 'none', final: true };
+  }
+}
 
 /**
  * The Bot API methods a claim photo needs (getMe, getFile, the file download, sendMessage).
@@ -35,6 +64,10 @@ async function fakeBotApi(sent: unknown[]): Promise<{ server: FastifyInstance; u
     sent.push({ setWebhook: request.body });
     return { ok: true, result: true };
   });
+  server.post(`/bot${TOKEN}/setMyCommands`, async (request) => {
+    sent.push({ setMyCommands: request.body });
+    return { ok: true, result: true };
+  });
   server.post(`/bot${TOKEN}/sendMessage`, async (request) => {
     sent.push(request.body);
     return {
@@ -49,7 +82,7 @@ async function fakeBotApi(sent: unknown[]): Promise<{ server: FastifyInstance; u
 describe('Telegram channel against a minimal Bot API fake', () => {
   let api: { server: FastifyInstance; url: string };
   let files: FileStore;
-  let engine: ScriptedEngine;
+  let engine: StepEngine;
   let channel: TelegramChannel;
   let webhook: FastifyInstance;
   const sent: unknown[] = [];
@@ -58,7 +91,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     sent.length = 0;
     api = await fakeBotApi(sent);
     files = await createFileStore({ signingSecret: 'file-secret', publicUrl: 'https://bot.test' });
-    engine = new ScriptedEngine();
+    engine = new StepEngine();
     channel = createTelegramChannel({
       token: TOKEN,
       webhookSecret: SECRET,
@@ -101,7 +134,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     });
     expect(response.statusCode).toBe(200);
 
-    const reply = engine.calls[0]?.reply;
+    const reply = engine.calls[0];
     expect(reply).toMatchObject({ type: 'user.photo', fileName: 'file_1.jpg' });
     const url = new URL(reply?.type === 'user.photo' ? reply.url : 'about:blank');
     expect(url.origin).toBe('https://bot.test');
@@ -136,7 +169,81 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: 'telegram.fileTooLarge' });
   });
 
-  it('registers its webhook with Telegram together with the secret token', async () => {
+  it('answers a photo sent where none is asked for with a hint, without downloading it', async () => {
+    engine.step = {
+      key: 'motor.pickProduct',
+      input: 'choice',
+      final: false,
+      choices: [{ id: 'p1', label: 'product' }],
+    };
+    await webhook.inject({
+      method: 'POST',
+      url: '/telegram/webhook',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      payload: {
+        update_id: 4,
+        message: {
+          message_id: 4,
+          date: 0,
+          chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+          from: { id: CHAT_ID, is_bot: false, first_name: 'A' },
+          photo: [{ file_id: 'f1', file_unique_id: 'u1', width: 800, height: 600, file_size: 200 }],
+        },
+      },
+    });
+    expect(engine.calls).toEqual([]);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        chat_id: CHAT_ID,
+        text: 'telegram.unexpectedFile telegram.expect.choice\n\nmotor.pickProduct',
+      }),
+    ]);
+  });
+
+  it.each([
+    [
+      'sticker',
+      {
+        sticker: {
+          file_id: 's',
+          file_unique_id: 's',
+          type: 'regular',
+          width: 1,
+          height: 1,
+          is_animated: false,
+          is_video: false,
+        },
+      },
+    ],
+    ['voice note', { voice: { file_id: 'v', file_unique_id: 'v', duration: 2 } }],
+    ['location', { location: { latitude: -15.4, longitude: 28.3 } }],
+  ])('answers a %s with what the current step expects', async (_kind, content) => {
+    engine.step = { key: 'motor.askPlate', input: 'text', final: false };
+    const response = await webhook.inject({
+      method: 'POST',
+      url: '/telegram/webhook',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      payload: {
+        update_id: 5,
+        message: {
+          message_id: 5,
+          date: 0,
+          chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+          from: { id: CHAT_ID, is_bot: false, first_name: 'A' },
+          ...content,
+        },
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(engine.calls).toEqual([]);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        text: 'telegram.unsupported telegram.expect.text\n\nmotor.askPlate',
+      }),
+    ]);
+  });
+
+  it('registers its webhook with the secret token and its commands for the "/" menu', async () => {
     await channel.setWebhook('https://bot.example.com/telegram/webhook');
     expect(sent).toEqual([
       {
@@ -144,6 +251,16 @@ describe('Telegram channel against a minimal Bot API fake', () => {
           url: 'https://bot.example.com/telegram/webhook',
           secret_token: SECRET,
           allowed_updates: ['message', 'callback_query'],
+        },
+      },
+      {
+        setMyCommands: {
+          commands: [
+            { command: 'start', description: 'telegram.command.start' },
+            { command: 'help', description: 'telegram.command.help' },
+            { command: 'cancel', description: 'telegram.command.cancel' },
+            { command: 'status', description: 'telegram.command.status' },
+          ],
         },
       },
     ]);

@@ -85,8 +85,19 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
       const [menu] = await botMessages(client, 1);
       expect(menu?.text).toBe('menu');
       expect(menu?.reply_markup?.inline_keyboard).toEqual([
-        [{ text: 'label:menu.motor', callback_data: 'motor-quote' }],
-        [{ text: 'label:menu.cover', callback_data: 'cover-status' }],
+        // Each button carries the screen's token before the choice id (stale taps are told apart).
+        [
+          {
+            text: 'label:menu.motor',
+            callback_data: expect.stringMatching(/^[\w-]{8}~motor-quote$/),
+          },
+        ],
+        [
+          {
+            text: 'label:menu.cover',
+            callback_data: expect.stringMatching(/^[\w-]{8}~cover-status$/),
+          },
+        ],
       ]);
 
       await client.sendCallback(client.makeCallbackQuery('motor-quote'));
