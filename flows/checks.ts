@@ -48,6 +48,17 @@ export function checkWords(text: string): Checked<string> {
     : { ok: false, reason: 'flow.note.badText' };
 }
 
+/**
+ * What happened, in the user's words (a claim's description): 1–500 characters. Longer than a
+ * short answer: the field holds a story, and chat users type more than a USSD screen shows.
+ */
+export function checkDescription(text: string): Checked<string> {
+  const t = text.trim().replace(/\s+/g, ' ');
+  return t.length >= 1 && t.length <= 500 && /[\p{L}\p{N}]/u.test(t)
+    ? { ok: true, value: t }
+    : { ok: false, reason: 'flow.note.badDescription' };
+}
+
 /** An identifier typed by the user (loan id, chassis number): 1–40 letters, digits, `-/_.`. */
 export function checkIdentifier(text: string): Checked<string> {
   const t = text.trim();

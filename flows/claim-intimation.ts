@@ -7,7 +7,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkIdentifier, checkNrc, checkPastDate, checkWords } from './checks.js';
+import { checkDescription, checkIdentifier, checkNrc, checkPastDate } from './checks.js';
 import {
   ask,
   CANCELLED,
@@ -136,7 +136,7 @@ export const claimIntimationMachine = setup({
     validDate: ({ context, event }) =>
       event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
     validPolicy: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
-    validDetails: ({ event }) => event.type === 'user.text' && checkWords(event.text).ok,
+    validDetails: ({ event }) => event.type === 'user.text' && checkDescription(event.text).ok,
     listedClaim: ({ context, event }) =>
       event.type === 'user.choice' && context.claims.some((c) => c.id === event.id),
   },
@@ -355,7 +355,7 @@ export const claimIntimationMachine = setup({
             target: 'confirm',
             actions: assign({
               answers: ({ context, event }) => {
-                const details = checkWords(event.text);
+                const details = checkDescription(event.text);
                 return details.ok
                   ? { ...context.answers, details: details.value }
                   : context.answers;
@@ -363,7 +363,7 @@ export const claimIntimationMachine = setup({
             }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
-          { actions: assign(rejectedBy(checkWords)) },
+          { actions: assign(rejectedBy(checkDescription)) },
         ],
         'user.back': 'askEventDate',
       },

@@ -67,6 +67,7 @@ export const en = {
   'flow.note.badName': 'Enter a name using letters only.',
   'flow.note.fullName': 'Enter first and last name.',
   'flow.note.badText': 'Enter a short answer (up to 60 characters).',
+  'flow.note.badDescription': 'Describe what happened in words (up to 500 characters).',
   'flow.note.badIdentifier': 'Use letters and digits only.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
