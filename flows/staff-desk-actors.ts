@@ -19,15 +19,13 @@ import type {
 } from './staff-desk.js';
 import { today } from './support.js';
 
-/** What the desk's actors need: the insurer, somewhere to keep the bordereau, and the date. */
+/** What the desk's actors need (a subset of the flows' deps): the insurer, a file store, the date. */
 export interface StaffDeskDeps {
   readonly client: PartnerClient;
-  /** Stores a file and resolves its expiring URL; without it the bordereau is unavailable. */
-  readonly save?: (file: {
-    fileName: string;
-    contentType: string;
-    body: Readable;
-  }) => Promise<{ url: string }>;
+  /** Keeps the bordereau and resolves its expiring URL; without it the bordereau is unavailable. */
+  readonly files?: {
+    save(file: { fileName: string; contentType: string; body: Readable }): Promise<{ url: string }>;
+  };
   /** Today's date as YYYY-MM-DD; default the system clock. */
   readonly today?: () => string;
 }
@@ -334,12 +332,13 @@ export function staffDeskActors(deps: StaffDeskDeps) {
 
     bordereau: fromPromise(
       async ({ input }: { input: { policyId: string } }): Promise<StaffFile> => {
-        if (!deps.save) throw new StaffFileStoreMissingError('no file store for the bordereau');
+        const store = deps.files;
+        if (!store) throw new StaffFileStoreMissingError('no file store for the bordereau');
         const fileName = `bordereau-${input.policyId}.csv`;
         const body = await client.download('getCreditLifeBordereau', {
           path: { policyId: input.policyId },
         });
-        const { url } = await deps.save({ fileName, contentType: 'text/csv', body });
+        const { url } = await store.save({ fileName, contentType: 'text/csv', body });
         return { url, fileName };
       },
     ),
