@@ -8,7 +8,9 @@ export {
 } from './render-telegram-message.js';
 export {
   createTelegramChannel,
+  TELEGRAM_COMMANDS,
   type TelegramChannel,
   type TelegramChannelOptions,
   TelegramFileError,
+  TelegramUpdateError,
 } from './telegram-channel.js';
