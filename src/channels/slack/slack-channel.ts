@@ -376,7 +376,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
               render(
                 {
                   key: 'slack.usage',
-                  params: { command: word.slice(0, 30) },
+                  params: { command: word.slice(0, 30).replace(/[&<>`]/g, '') },
                   input: 'none',
                   final: false,
                 },
