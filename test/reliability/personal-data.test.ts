@@ -81,6 +81,9 @@ describe('personal data in logs', () => {
       env: {
         TELEGRAM_BOT_TOKEN: '123456:reliability',
         TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+        // Updates are posted to the webhook below, so Telegram runs in webhook mode (a public URL
+        // set); the address itself is never called back in these tests.
+        PUBLIC_URL: 'http://127.0.0.1:9',
         SLACK_BOT_TOKEN: 'xoxb-reliability',
         SLACK_SIGNING_SECRET,
         SLACK_ALLOWED_USERS: SLACK_USER,
