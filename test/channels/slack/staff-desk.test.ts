@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { money } from '../../../flows/support.js';
 import { createSlackChannel, type SlackChannel } from '../../../src/channels/slack/index.js';
 import { SEED } from '../../../src/sandbox/index.js';
 import { createRealStack, type RealStack } from '../telegram/real-stack.js';
@@ -137,6 +138,8 @@ const buttons = (answer: Answer) =>
   answer.blocks.flatMap((block) => block.elements ?? []).map((element) => element.value);
 
 const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (days: number) =>
+  new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 /** A paid motor policy on the seeded vehicle; resolves its number and payment reference. */
 async function paidMotorPolicy(): Promise<{ policyNumber: string; reference: string }> {
@@ -189,15 +192,20 @@ it('answers a not-found and then txn, household and policy lookups each as a fre
     expect.arrayContaining([`*Policy*\n${policyNumber}`, '*Method*\nExternal']),
   );
 
+  // The seeded household's dates move with the sandbox clock: read them from the insurer.
+  const seeded = await stack.client.call('getGroupFuneralHouseholdByNrc', {
+    query: { nrcNumber: SEED.funeralPrincipalNrc },
+  });
+  const period = `${seeded.policy?.startDate?.slice(0, 10)} to ${seeded.policy?.endDate?.slice(0, 10)}`;
   const household = await insure(`household ${SEED.funeralPrincipalNrc}`);
-  expect(headline(household)).toBe('*Household policy GF-2025-000001* · Active');
+  expect(headline(household)).toBe(`*Household policy ${seeded.policy?.policyNumber}* · Active`);
   expect(fields(household)).toEqual([
     '*Principal*\nChanda Mulenga',
-    '*Period*\n2025-12-01 to 2026-11-30',
-    '*Premium*\nZMW 63.00',
-    '*Principal*\nChanda Mulenga · cover ZMW 15000.00',
-    '*Spouse*\nBwalya Mulenga · cover ZMW 15000.00',
-    '*Child*\nMutale Mulenga · cover ZMW 7500.00',
+    `*Period*\n${period}`,
+    `*Premium*\nZMW ${money(63)}`,
+    `*Principal*\nChanda Mulenga · cover ZMW ${money(15_000)}`,
+    `*Spouse*\nBwalya Mulenga · cover ZMW ${money(15_000)}`,
+    `*Child*\nMutale Mulenga · cover ZMW ${money(7_500)}`,
   ]);
 
   const policy = await insure(`policy ${policyNumber}`);
@@ -239,7 +247,7 @@ it('finds a claim by the CLC number staff quote and lists recent claims', async 
           nrcNumber: '444444/10/2',
           dateOfBirth: '1985-05-05',
           amount: 15_000,
-          startDate: '2025-01-01',
+          startDate: daysAgo(200),
           endDate: '2027-12-31',
           partnerLoanReference: 'KL-DESK',
           interestRate: 0.28,
@@ -249,18 +257,21 @@ it('finds a claim by the CLC number staff quote and lists recent claims', async 
   });
   const claim = await client.call('intimateCreditLifeClaim', {
     path: { policyId: credit.id },
-    body: { partnerLoanReference: 'KL-DESK', claimType: 'Death', lossDate: '2025-03-01' },
+    body: { partnerLoanReference: 'KL-DESK', claimType: 'Death', lossDate: daysAgo(10) },
   });
 
   const found = await insure(`claim ${claim.claimNumber.toLowerCase()}`);
   expect(headline(found)).toBe(`*Claim ${claim.claimNumber}* · Intimated`);
   expect(fields(found)).toEqual(
-    expect.arrayContaining(['*Loan or member*\nKL-DESK', '*Date of loss*\n2025-03-01']),
+    expect.arrayContaining(['*Loan or member*\nKL-DESK', `*Date of loss*\n${daysAgo(10)}`]),
   );
 
   const recent = await insure('claims');
-  expect(headline(recent)).toBe('*Recent claims* · 1');
-  expect(recent.text).toContain(`${claim.claimNumber} · credit-life · Intimated`);
+  // Newest first: the claim just made heads the list (the sandbox seeds a few of its own).
+  expect(headline(recent)).toMatch(/^\*Recent claims\* · \d+$/);
+  expect(recent.text.split('\n')[1]).toMatch(
+    new RegExp(`^${claim.claimNumber} · credit-life · Intimated · ZMW [\\d,.]+$`),
+  );
 });
 
 it('lists every command with an example on /insure help, without touching a session', async () => {
