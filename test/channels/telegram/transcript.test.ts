@@ -232,7 +232,9 @@ it('buys motor cover with every tap answered by one edit in place and a named PD
       taps.push(effects(step.calls));
   }
 
-  expect(step.screen.text).toMatch(/^\[motor\.done\] Paid\. Your policy number is MTR-/);
+  expect(step.screen.text).toMatch(
+    /^\[motor\.done\] Paid ZMW [\d,.]+\. Motor .+\. Your policy number is MTR-/,
+  );
   const policyNumber = /MTR-[\d-]+/.exec(step.screen.text)?.[0] ?? '';
   // Every tap was answered by one call: an edit in place, or a new message where the next step
   // needs the contact keyboard (which an edit cannot carry).
