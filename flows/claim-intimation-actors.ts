@@ -4,7 +4,8 @@
  */
 import { fromPromise } from 'xstate';
 import type { Claim, PartnerClient } from '../src/api/index.js';
-import type { ClaimLine, ClaimRequest, ClaimSummary } from './claim-intimation.js';
+import type { ClaimLine, ClaimRequest, ClaimSummary, FoundClaim } from './claim-intimation.js';
+import { heldCover } from './cover-status-actors.js';
 import { type FlowDeps, firstPage } from './flow-deps.js';
 
 function payableOf(claim: Claim): number | undefined {
@@ -40,12 +41,46 @@ export async function listClaims(client: PartnerClient, line: ClaimLine, max: nu
     : firstPage(client.paginate('getGroupLifeClaims', { query: { PageSize: max } }), max);
 }
 
+/**
+ * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
+ * given when no policy carries that number.
+ */
+async function policyIdOf(client: PartnerClient, line: ClaimLine, typed: string): Promise<string> {
+  const wanted = typed.toUpperCase();
+  const policies =
+    line === 'credit-life'
+      ? client.paginate('getCreditLifePolicies', { query: { PageSize: 50 } })
+      : client.paginate('getGroupLifePolicies', { query: { PageSize: 50 } });
+  for await (const policy of policies) {
+    if (policy.policyNumber?.toUpperCase() === wanted) return String(policy.id);
+  }
+  return typed;
+}
+
+/** A claim of either line by the number the user was given; the books are read to the end. */
+export async function findClaimByNumber(
+  client: PartnerClient,
+  number: string,
+): Promise<FoundClaim | null> {
+  const wanted = number.toUpperCase();
+  for (const line of ['credit-life', 'group-life'] as const) {
+    const claims =
+      line === 'credit-life'
+        ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
+        : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } });
+    for await (const claim of claims) {
+      if (claim.claimNumber.toUpperCase() === wanted) return { ...claimSummary(claim), line };
+    }
+  }
+  return null;
+}
+
 /** The actors claim-intimation invokes. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
   return {
     intimateClaim: fromPromise(async ({ input }: { input: ClaimRequest }) => {
-      const path = { policyId: input.policyId };
+      const path = { policyId: await policyIdOf(client, input.line, input.policyId) };
       const claim =
         input.line === 'credit-life'
           ? await client.call('intimateCreditLifeClaim', {
@@ -88,6 +123,12 @@ export function claimIntimationActors(deps: FlowDeps) {
     ),
     getClaim: fromPromise(async ({ input }: { input: { line: ClaimLine; claimId: string } }) =>
       claimSummary(await getClaimOf(client, input.line, input.claimId)),
+    ),
+    heldCover: fromPromise(async ({ input }: { input: { phone: string } }) =>
+      heldCover(client, input.phone),
+    ),
+    findClaim: fromPromise(async ({ input }: { input: { number: string } }) =>
+      findClaimByNumber(client, input.number),
     ),
   };
 }

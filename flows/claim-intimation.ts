@@ -62,17 +62,40 @@ export interface ClaimSummary {
   currency: string;
 }
 
+/** A loan or membership the caller holds, as a claim can start from it. */
+export interface HeldCover {
+  line: ClaimLine;
+  policyId: string;
+  by: 'loanId' | 'memberId';
+  subject: string;
+  /** The printed loan reference or policy number the caller knows it by. */
+  number: string;
+  /** Whose cover it is, or on which policy. */
+  covers: string;
+}
+
+/** A claim found by the number the user was given, with the book it is on. */
+export type FoundClaim = ClaimSummary & { line: ClaimLine };
+
 /** Context of claim-intimation. */
 export interface ClaimIntimationContext extends FlowContextBase {
   tries: number;
   today: string;
+  /** The USSD caller's number: a claim can start from the cover it holds. */
+  callerPhone: string | null;
+  /** The caller's own loans and memberships in force, to claim against. */
+  held: HeldCover[];
+  /** The claim's loan or member was picked from `held` (Back returns to that list). */
+  fromHeld: boolean;
+  /** The claim number typed to track a claim (CLC-…, GLC-…). */
+  claimNumber: string;
   answers: Partial<ClaimRequest>;
   claim: ClaimSummary | null;
   claims: ClaimSummary[];
   documents: number;
   /** The last photo sent, so a retry re-attaches the same one. */
   upload: string | null;
-  failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' }) | null;
+  failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' }) | null;
 }
 
 const SUBJECT_KEYS: Record<ClaimLine, readonly ClaimSubjectKey[]> = {
@@ -100,6 +123,7 @@ function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
 }
 
 const MAX_LISTED = 5;
+const MAX_HELD = 8;
 
 /** Claims: intimate a credit-life or group-life claim, attach documents, track claims. */
 export const claimIntimationMachine = setup({
@@ -117,6 +141,8 @@ export const claimIntimationMachine = setup({
     >('attachDocuments'),
     trackClaims: notProvided<ClaimSummary[], { line: ClaimLine }>('trackClaims'),
     getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string }>('getClaim'),
+    heldCover: notProvided<HeldCover[], { phone: string }>('heldCover'),
+    findClaim: notProvided<FoundClaim | null, { number: string }>('findClaim'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -137,15 +163,27 @@ export const claimIntimationMachine = setup({
       event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
     validPolicy: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
     validDetails: ({ event }) => event.type === 'user.text' && checkDescription(event.text).ok,
+    knowsPhone: ({ context }) => context.callerPhone !== null,
+    pickedHeld: ({ context, event }) =>
+      event.type === 'user.choice' &&
+      /^s\d+$/.test(event.id) &&
+      Number(event.id.slice(1)) < context.held.length,
+    heldCreditLife: ({ context }) => context.answers.line === 'credit-life',
+    fromHeld: ({ context }) => context.fromHeld,
+    validClaimNumber: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
     listedClaim: ({ context, event }) =>
       event.type === 'user.choice' && context.claims.some((c) => c.id === event.id),
   },
 }).createMachine({
   id: 'claim-intimation',
-  context: () => ({
+  context: ({ input }) => ({
     prompt: ask('claim.start', 'choice'),
     tries: 0,
     today: today(),
+    callerPhone: input.callerPhone ?? null,
+    held: [],
+    fromHeld: false,
+    claimNumber: '',
     answers: {},
     claim: null,
     claims: [],
@@ -160,16 +198,24 @@ export const claimIntimationMachine = setup({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ask('claim.start', 'choice', {
-          choices: [
-            choice('credit-life', 'claim.choice.creditLife'),
-            choice('group-life', 'claim.choice.groupLife'),
-            choice('track', 'claim.choice.track'),
-          ],
-        }),
+        fromHeld: false,
+        prompt: ({ context }) =>
+          ask('claim.start', 'choice', {
+            choices: [
+              ...(context.callerPhone ? [choice('held', 'claim.choice.held')] : []),
+              choice('credit-life', 'claim.choice.creditLife'),
+              choice('group-life', 'claim.choice.groupLife'),
+              choice('track', 'claim.choice.track'),
+            ],
+          }),
       }),
       on: {
         'user.choice': [
+          {
+            guard: ({ context, event }) =>
+              isChoice('held')({ event }) && context.callerPhone !== null,
+            target: 'loadingHeld',
+          },
           {
             guard: 'pickedLine',
             target: 'askPolicy',
@@ -184,6 +230,62 @@ export const claimIntimationMachine = setup({
         ],
         'user.back': 'cancelled',
       },
+    },
+    loadingHeld: {
+      invoke: {
+        src: 'heldCover',
+        input: ({ context }) => ({ phone: context.callerPhone ?? '' }),
+        onDone: {
+          target: 'pickHeld',
+          // Keeps the snapshot small: the first few loans and memberships in force.
+          actions: assign({ held: ({ event }) => event.output.slice(0, MAX_HELD), failure: null }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('held') }) },
+      },
+    },
+    pickHeld: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        fromHeld: false,
+        prompt: ({ context }) =>
+          ask(context.held.length > 0 ? 'claim.held' : 'claim.held.none', 'choice', {
+            choices: [
+              ...context.held.map((h, i) =>
+                choice(`s${i}`, `claim.held.${h.line}`, { number: h.number, covers: h.covers }),
+              ),
+              choice('other', 'claim.choice.other'),
+            ],
+          }),
+      }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'pickedHeld',
+            target: 'heldPicked',
+            actions: assign(({ context, event }) => {
+              assertEvent(event, 'user.choice');
+              const held = context.held[Number(event.id.slice(1))];
+              if (!held) return {};
+              return {
+                fromHeld: true,
+                answers: {
+                  ...context.answers,
+                  line: held.line,
+                  policyId: held.policyId,
+                  by: held.by,
+                  subject: held.subject,
+                },
+              };
+            }),
+          },
+          { guard: isChoice('other'), target: 'start' },
+        ],
+        'user.back': 'start',
+      },
+    },
+    heldPicked: {
+      always: [{ guard: 'heldCreditLife', target: 'pickClaimType' }, { target: 'askEventDate' }],
     },
     askPolicy: {
       tags: 'awaitingInput',
@@ -305,7 +407,7 @@ export const claimIntimationMachine = setup({
             }),
           }),
         },
-        'user.back': 'askSubject',
+        'user.back': [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
       },
     },
     askEventDate: {
@@ -341,6 +443,7 @@ export const claimIntimationMachine = setup({
             guard: ({ context }) => context.answers.line === 'credit-life',
             target: 'pickClaimType',
           },
+          { guard: 'fromHeld', target: 'pickHeld' },
           { target: 'askSubject' },
         ],
       },
@@ -503,24 +606,81 @@ export const claimIntimationMachine = setup({
         tries: 0,
         prompt: ask('claim.trackLine', 'choice', {
           choices: [
+            choice('number', 'claim.choice.byNumber'),
             choice('credit-life', 'claim.choice.creditLife'),
             choice('group-life', 'claim.choice.groupLife'),
           ],
         }),
       }),
       on: {
-        'user.choice': {
-          guard: 'pickedLine',
-          target: 'loadingClaims',
-          actions: assign({
-            answers: ({ context, event }) => ({
-              ...context.answers,
-              line: event.id === 'group-life' ? 'group-life' : 'credit-life',
+        'user.choice': [
+          { guard: isChoice('number'), target: 'askClaimNumber' },
+          {
+            guard: 'pickedLine',
+            target: 'loadingClaims',
+            actions: assign({
+              answers: ({ context, event }) => ({
+                ...context.answers,
+                line: event.id === 'group-life' ? 'group-life' : 'credit-life',
+              }),
             }),
-          }),
-        },
+          },
+        ],
         'user.back': 'start',
       },
+    },
+    askClaimNumber: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, claims: [], prompt: ask('claim.askNumber', 'text') }),
+      on: {
+        'user.text': [
+          {
+            guard: 'validClaimNumber',
+            target: 'findingClaim',
+            actions: assign({
+              claimNumber: ({ event }) => {
+                const number = checkIdentifier(event.text);
+                return number.ok ? number.value.toUpperCase() : '';
+              },
+            }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          { actions: assign(rejectedBy(checkIdentifier)) },
+        ],
+        'user.back': 'pickTrackLine',
+      },
+    },
+    findingClaim: {
+      invoke: {
+        src: 'findClaim',
+        input: ({ context }) => ({ number: context.claimNumber }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output !== null,
+            target: 'claimDetail',
+            actions: assign(({ context, event }) => {
+              const found = event.output;
+              if (!found) return {};
+              const { line, ...claim } = found;
+              return { claim, answers: { ...context.answers, line }, failure: null };
+            }),
+          },
+          { target: 'claimNotFound' },
+        ],
+        onError: { target: 'failed', actions: assign({ failure: failedAt('find') }) },
+      },
+    },
+    claimNotFound: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('claim.notFound', 'choice', {
+            params: { number: context.claimNumber },
+            choices: [choice('again', 'claim.choice.again'), choice('end', 'flow.choice.end')],
+          }),
+      }),
+      on: choiceOn({ again: 'askClaimNumber', end: 'done' }, 'askClaimNumber'),
     },
     loadingClaims: {
       invoke: {
@@ -591,7 +751,22 @@ export const claimIntimationMachine = setup({
             ],
           }),
       }),
-      on: choiceOn({ attach: 'awaitingDocument', back: 'claimList', end: 'done' }, 'claimList'),
+      on: {
+        'user.choice': [
+          { guard: isChoice('attach'), target: 'awaitingDocument' },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && context.claims.length === 0,
+            target: 'askClaimNumber',
+          },
+          { guard: isChoice('back'), target: 'claimList' },
+          { guard: isChoice('end'), target: 'done' },
+        ],
+        'user.back': [
+          { guard: ({ context }) => context.claims.length === 0, target: 'askClaimNumber' },
+          { target: 'claimList' },
+        ],
+      },
     },
     failed: {
       tags: 'awaitingInput',
@@ -623,8 +798,28 @@ export const claimIntimationMachine = setup({
           },
           {
             guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('held')({ context }),
+            target: 'loadingHeld',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('find')({ context }),
+            target: 'findingClaim',
+          },
+          {
+            guard: ({ event, context }) =>
               isChoice('back')({ event }) && failedOp('intimate')({ context }),
             target: 'confirm',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('held')({ context }),
+            target: 'start',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('find')({ context }),
+            target: 'askClaimNumber',
           },
           {
             guard: ({ event, context }) =>
@@ -636,6 +831,8 @@ export const claimIntimationMachine = setup({
         ],
         'user.back': [
           { guard: failedOp('intimate'), target: 'confirm' },
+          { guard: failedOp('held'), target: 'start' },
+          { guard: failedOp('find'), target: 'askClaimNumber' },
           { guard: failedOp('attach'), target: 'awaitingDocument' },
           { target: 'pickTrackLine' },
         ],
@@ -659,6 +856,6 @@ export const claimIntimationMachine = setup({
 /** Claim intimation as the engine registers it. */
 export const claimIntimationFlow: FlowDefinition<typeof claimIntimationMachine> = {
   id: 'claim-intimation',
-  version: 1,
+  version: 2,
   machine: claimIntimationMachine,
 };

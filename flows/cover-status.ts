@@ -7,7 +7,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkNrc } from './checks.js';
+import { checkNrc, checkPhone } from './checks.js';
 import {
   ask,
   CANCELLED,
@@ -28,131 +28,140 @@ import {
   unexpected,
 } from './support.js';
 
-/** A group-funeral household as the flow shows it. */
-export interface HouseholdCover {
-  principal: string;
-  policyNumber: string;
+/** The lines of business a person can hold cover in. */
+export type HoldingLine = 'motor' | 'travel' | 'life' | 'funeral' | 'group-life' | 'credit-life';
+
+/** One policy, membership or covered loan as "My cover" shows it. */
+export interface Holding {
+  line: HoldingLine;
+  /** The printed policy number, or the partner's loan reference for a loan. */
+  number: string;
+  /** The insurer's own word for this policy, member or loan: Active, Closed, Pending, InGrace… */
   status: string;
+  /** Grace end of cover InGrace. */
+  until?: string;
   startDate: string;
   endDate: string;
-  premium: number;
+  /** What it covers: the plate, the destination, the member, the household, the loan's policy. */
+  covers: string;
+  /** Premium (motor, travel, funeral), sum assured (group life) or loan amount (credit life). */
+  amount?: number;
   currency: string;
+  /** The insurer's policy id: certificates are fetched by it. */
+  policyId?: string;
+  /** The member's or loan's id on its policy: claims are intimated against it. */
+  subjectId?: string;
 }
 
-/** A group-life member's cover as the flow shows it. */
-export interface LifeCover {
-  policyNumber: string;
-  status: string;
-  sumAssured?: number;
-  currency: string;
-}
+/**
+ * What a lookup may tell the caller: everything, when the phone asking is the phone on record
+ * (or the cover was found from that phone); otherwise only whether cover exists and until when.
+ */
+export type CoverAnswer =
+  | { access: 'full'; holdings: Holding[] }
+  | { access: 'limited'; covered: boolean; until: string; canSendDetails: boolean };
 
-/** Where a credit-life policy's cover stands, in the words the flow uses. */
-export type CoverState = 'active' | 'grace' | 'arrears' | 'lapsed';
-
-/** A covered loan with its policy's cover state. */
-export interface LoanCover {
-  reference: string;
-  amount: number;
-  currency: string;
-  endDate: string;
-  cover: CoverState;
-  graceEndsAt?: string;
-  unpaidPeriods: number;
-}
-
-/** Everything on cover for one NRC. */
-export interface CoverLookup {
-  household: HouseholdCover | null;
-  life: LifeCover[];
-  loans: LoanCover[];
-}
+/** The lookup that failed last, so Try again repeats it. */
+type Step = 'lookingUpMine' | 'lookingUp' | 'sendingDetails' | 'fetchingCertificate';
 
 /** Context of cover-status. */
 export interface CoverStatusContext extends FlowContextBase {
   tries: number;
   answers: { nrc?: string };
-  found: CoverLookup | null;
+  /** The USSD caller's number: certificates go there by SMS, a screen cannot show a link. */
+  callerPhone: string | null;
+  /** The phone the platform vouches for: the USSD caller, or a Telegram contact of one's own. */
+  phone: string | null;
+  answer: CoverAnswer | null;
+  picked: number | null;
+  certificateUrl: string | null;
+  step: Step;
   failure: Failure | null;
 }
 
-const MAX_SHOWN = 3;
+/** Holdings kept in the snapshot; a USSD list pages them with "More". */
+const MAX_KEPT = 20;
 
-function summaryPrompt(found: CoverLookup): Prompt {
-  const choices: Choice[] = [];
-  if (found.household) choices.push(choice('household', 'cover.choice.household'));
-  if (found.life.length > 0) choices.push(choice('life', 'cover.choice.life'));
-  if (found.loans.length > 0) choices.push(choice('loans', 'cover.choice.loans'));
-  choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
-  return ask('cover.summary', 'choice', {
-    params: {
-      household: found.household ? 1 : 0,
-      life: found.life.length,
-      loans: found.loans.length,
-    },
-    choices,
-  });
+const LISTED_LINES: Record<HoldingLine, string> = {
+  motor: 'cover.line.motor',
+  travel: 'cover.line.travel',
+  life: 'cover.line.life',
+  funeral: 'cover.line.funeral',
+  'group-life': 'cover.line.groupLife',
+  'credit-life': 'cover.line.creditLife',
+};
+
+function holdingsOf(context: CoverStatusContext): Holding[] {
+  return context.answer?.access === 'full' ? context.answer.holdings : [];
 }
 
-const DETAIL_CHOICES: Choice[] = [
-  choice('summary', 'cover.choice.summary'),
-  choice('end', 'flow.choice.end'),
-];
-
-function householdPrompt(h: HouseholdCover): Prompt {
-  return ask('cover.household', 'choice', {
-    params: {
-      principal: h.principal,
-      policyNumber: h.policyNumber,
-      status: h.status,
-      startDate: h.startDate,
-      endDate: h.endDate,
-      premium: money(h.premium),
-      currency: h.currency,
-    },
-    choices: DETAIL_CHOICES,
-  });
-}
-
-function lifePrompt(life: LifeCover[]): Prompt {
-  const first = life[0];
-  return ask('cover.life', 'choice', {
-    params: {
-      count: life.length,
-      policyNumber: first?.policyNumber ?? '',
-      status: first?.status ?? '',
-      sumAssured: first?.sumAssured === undefined ? '' : money(first.sumAssured),
-      currency: first?.currency ?? '',
-    },
-    choices: DETAIL_CHOICES,
-  });
-}
-
-function loansPrompt(loans: LoanCover[]): Prompt {
-  const notes = loans.slice(0, MAX_SHOWN).map(
-    (loan): Note => ({
-      key: `cover.loan.${loan.cover}`,
-      params: {
-        reference: loan.reference,
-        amount: money(loan.amount),
-        currency: loan.currency,
-        endDate: loan.endDate,
-        graceEndsAt: loan.graceEndsAt ?? '',
-        unpaidPeriods: loan.unpaidPeriods,
-      },
-    }),
+function listPrompt(context: CoverStatusContext): Prompt {
+  const holdings = holdingsOf(context);
+  if (holdings.length === 0) {
+    return ask(context.answers.nrc ? 'cover.none' : 'cover.mine.none', 'choice', {
+      choices: [choice('another', 'cover.choice.byNrc'), choice('end', 'flow.choice.end')],
+    });
+  }
+  const choices: Choice[] = holdings.map((h, i) =>
+    choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, status: h.status }),
   );
+  choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
+  return ask('cover.list', 'choice', { params: { count: holdings.length }, choices });
+}
+
+function certifiable(h: Holding | undefined): boolean {
+  return h !== undefined && (h.line === 'motor' || h.line === 'travel') && h.policyId !== undefined;
+}
+
+function detailPrompt(h: Holding | undefined): Prompt {
+  if (!h)
+    return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
+  const choices: Choice[] = [];
+  if (certifiable(h)) choices.push(choice('certificate', 'cover.choice.certificate'));
+  choices.push(choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end'));
+  const notes: Note[] = h.until ? [{ key: 'cover.note.until', params: { until: h.until } }] : [];
   return {
-    ...ask('cover.loans', 'choice', { params: { count: loans.length }, choices: DETAIL_CHOICES }),
-    notes,
+    ...ask(`cover.detail.${h.line}`, 'choice', {
+      params: {
+        number: h.number,
+        status: h.status,
+        startDate: h.startDate || '-',
+        endDate: h.endDate || '-',
+        covers: h.covers || '-',
+        amount: h.amount === undefined ? '-' : money(h.amount),
+        currency: h.currency,
+      },
+      choices,
+    }),
+    ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+function limitedPrompt(answer: CoverAnswer | null): Prompt {
+  const limited = answer?.access === 'limited' ? answer : null;
+  const choices: Choice[] = [];
+  if (limited?.canSendDetails) choices.push(choice('sms', 'cover.choice.sms'));
+  choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
+  return limited?.covered
+    ? ask('cover.limited.covered', 'choice', { params: { until: limited.until || '-' }, choices })
+    : ask('cover.limited.none', 'choice', { choices });
 }
 
 function nrcPrompt(note: Note | null = null): Prompt {
   return ask('cover.askNrc', 'nrc', { note });
 }
 
-/** Cover by NRC: a funeral household, group-life member cover, and credit-life loans. */
+const WHO_PROMPT: Prompt = ask('cover.askContact', 'contact', {
+  choices: [choice('nrc', 'cover.choice.byNrc')],
+});
+
+const picked = (context: CoverStatusContext): Holding | undefined =>
+  context.picked === null ? undefined : holdingsOf(context)[context.picked];
+
+/**
+ * "My cover": the caller's own policies of every line, found from the phone the platform vouches
+ * for; and cover by NRC, in full for the phone on record and only "covered until" for anyone else.
+ */
 export const coverStatusMachine = setup({
   types: {
     context: {} as CoverStatusContext,
@@ -161,7 +170,13 @@ export const coverStatusMachine = setup({
     output: {} as FlowOutput,
   },
   actors: {
-    lookupCover: notProvided<CoverLookup, { nrc: string }>('lookupCover'),
+    lookupMine: notProvided<CoverAnswer, { phone: string }>('lookupMine'),
+    lookupCover: notProvided<CoverAnswer, { nrc: string; phone?: string }>('lookupCover'),
+    sendDetails: notProvided<{ sent: boolean }, { nrc: string }>('sendDetails'),
+    certificate: notProvided<
+      { url: string },
+      { line: HoldingLine; policyId: string; number: string; phone?: string }
+    >('certificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -169,30 +184,85 @@ export const coverStatusMachine = setup({
   guards: {
     validNrc: ({ event }) => event.type === 'user.text' && checkNrc(event.text).ok,
     exhausted,
-    nothingFound: ({ context }) =>
-      context.found !== null &&
-      context.found.household === null &&
-      context.found.life.length === 0 &&
-      context.found.loans.length === 0,
-    hasHousehold: ({ context, event }) =>
-      isChoice('household')({ event }) && context.found?.household != null,
-    hasLife: ({ context, event }) =>
-      isChoice('life')({ event }) && (context.found?.life.length ?? 0) > 0,
-    hasLoans: ({ context, event }) =>
-      isChoice('loans')({ event }) && (context.found?.loans.length ?? 0) > 0,
+    knowsPhone: ({ context }) => context.phone !== null,
+    full: ({ context }) => context.answer?.access === 'full',
+    pickedHolding: ({ context, event }) =>
+      event.type === 'user.choice' &&
+      /^h\d+$/.test(event.id) &&
+      Number(event.id.slice(1)) < holdingsOf(context).length,
+    canCertify: ({ context, event }) =>
+      isChoice('certificate')({ event }) && certifiable(picked(context)),
+    canSendDetails: ({ context, event }) =>
+      isChoice('sms')({ event }) &&
+      context.answer?.access === 'limited' &&
+      context.answer.canSendDetails,
+    retryMine: ({ context }) => context.step === 'lookingUpMine',
+    retryNrc: ({ context }) => context.step === 'lookingUp',
+    retrySms: ({ context }) => context.step === 'sendingDetails',
   },
 }).createMachine({
   id: 'cover-status',
-  context: () => ({
+  context: ({ input }) => ({
     prompt: nrcPrompt(),
     tries: 0,
     answers: {},
-    found: null,
+    callerPhone: input.callerPhone ?? null,
+    phone: input.callerPhone ?? null,
+    answer: null,
+    picked: null,
+    certificateUrl: null,
+    step: 'lookingUpMine',
     failure: null,
   }),
-  initial: 'askNrc',
+  initial: 'start',
   on: UNEXPECTED_REPLIES,
   states: {
+    start: {
+      always: [{ guard: 'knowsPhone', target: 'lookingUpMine' }, { target: 'askWho' }],
+    },
+    askWho: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, prompt: WHO_PROMPT }),
+      on: {
+        'user.contact': [
+          {
+            guard: ({ event }) => checkPhone(event.phone).ok,
+            target: 'lookingUpMine',
+            actions: assign({
+              phone: ({ event }) => {
+                const phone = checkPhone(event.phone);
+                return phone.ok ? phone.value : null;
+              },
+            }),
+          },
+          { actions: assign(({ context }) => rejected(context, 'validation.phone.format')) },
+        ],
+        // A typed number is not vouched for: it cannot open anyone's cover. An NRC can.
+        'user.text': [
+          {
+            guard: 'validNrc',
+            target: 'lookingUp',
+            actions: assign({ answers: ({ event }) => nrcAnswer(event) }),
+          },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          { actions: assign(({ context }) => rejected(context, 'cover.note.shareContact')) },
+        ],
+        'user.choice': [{ guard: isChoice('nrc'), target: 'askNrc' }, { actions: 'unexpected' }],
+        'user.back': 'cancelled',
+      },
+    },
+    lookingUpMine: {
+      entry: assign({ step: 'lookingUpMine' as const, answers: {} }),
+      invoke: {
+        src: 'lookupMine',
+        input: ({ context }) => ({ phone: context.phone ?? '' }),
+        onDone: {
+          target: 'list',
+          actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
+      },
+    },
     askNrc: {
       tags: 'awaitingInput',
       entry: assign({ tries: 0, prompt: () => nrcPrompt() }),
@@ -201,14 +271,7 @@ export const coverStatusMachine = setup({
           {
             guard: 'validNrc',
             target: 'lookingUp',
-            actions: assign({
-              tries: 0,
-              answers: ({ event }) => {
-                assertEvent(event, 'user.text');
-                const nrc = checkNrc(event.text);
-                return nrc.ok ? { nrc: nrc.value } : {};
-              },
-            }),
+            actions: assign({ tries: 0, answers: ({ event }) => nrcAnswer(event) }),
           },
           { guard: 'exhausted', target: 'tooManyTries' },
           {
@@ -219,75 +282,165 @@ export const coverStatusMachine = setup({
             }),
           },
         ],
-        'user.back': 'cancelled',
+        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'cancelled' }],
       },
     },
     lookingUp: {
+      entry: assign({ step: 'lookingUp' as const }),
       invoke: {
         src: 'lookupCover',
-        input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
+        input: ({ context }) => ({
+          nrc: context.answers.nrc ?? '',
+          ...(context.phone ? { phone: context.phone } : {}),
+        }),
         onDone: {
-          target: 'found',
-          actions: assign({ found: ({ event }) => trimLookup(event.output), failure: null }),
+          target: 'answered',
+          actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
         },
         onError: { target: 'failed', actions: assign({ failure: failedCall }) },
       },
     },
-    found: {
-      always: [{ guard: 'nothingFound', target: 'nothing' }, { target: 'summary' }],
+    answered: {
+      always: [{ guard: 'full', target: 'list' }, { target: 'limited' }],
     },
-    nothing: {
+    list: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, picked: null, prompt: ({ context }) => listPrompt(context) }),
+      on: {
+        'user.choice': [
+          {
+            guard: 'pickedHolding',
+            target: 'detail',
+            actions: assign({
+              picked: ({ event }) => {
+                assertEvent(event, 'user.choice');
+                return Number(event.id.slice(1));
+              },
+            }),
+          },
+          { guard: isChoice('another'), target: 'askNrc' },
+          { guard: isChoice('end'), target: 'done' },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          { actions: 'unexpected' },
+        ],
+        'user.back': [{ guard: 'knowsPhone', target: 'cancelled' }, { target: 'askNrc' }],
+      },
+    },
+    detail: {
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ask('cover.none', 'choice', {
+        certificateUrl: null,
+        prompt: ({ context }) => detailPrompt(picked(context)),
+      }),
+      on: {
+        'user.choice': [
+          { guard: 'canCertify', target: 'fetchingCertificate' },
+          { guard: isChoice('list'), target: 'list' },
+          { guard: isChoice('end'), target: 'done' },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          { actions: 'unexpected' },
+        ],
+        'user.back': 'list',
+      },
+    },
+    fetchingCertificate: {
+      entry: assign({ step: 'fetchingCertificate' as const }),
+      invoke: {
+        src: 'certificate',
+        input: ({ context }) => {
+          const h = picked(context);
+          return {
+            line: h?.line ?? 'motor',
+            policyId: h?.policyId ?? '',
+            number: h?.number ?? '',
+            ...(context.callerPhone ? { phone: context.callerPhone } : {}),
+          };
+        },
+        onDone: {
+          target: 'certificate',
+          actions: assign({ certificateUrl: ({ event }) => event.output.url, failure: null }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
+      },
+    },
+    certificate: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask(context.callerPhone ? 'cover.certificate.sms' : 'cover.certificate.ready', 'choice', {
+            params: { number: picked(context)?.number ?? '' },
+            choices: [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')],
+            ...(context.certificateUrl
+              ? {
+                  attachments: [
+                    {
+                      kind: 'document' as const,
+                      url: context.certificateUrl,
+                      label: 'cover.certificate',
+                      fileName: `${picked(context)?.number ?? 'policy'}-certificate.pdf`,
+                    },
+                  ],
+                }
+              : {}),
+          }),
+      }),
+      on: choiceOn({ list: 'list', end: 'done' }, 'detail'),
+    },
+    limited: {
+      tags: 'awaitingInput',
+      entry: assign({ tries: 0, prompt: ({ context }) => limitedPrompt(context.answer) }),
+      on: {
+        'user.choice': [
+          { guard: 'canSendDetails', target: 'sendingDetails' },
+          { guard: isChoice('another'), target: 'askNrc' },
+          { guard: isChoice('end'), target: 'done' },
+          { guard: 'exhausted', target: 'tooManyTries' },
+          { actions: 'unexpected' },
+        ],
+        'user.back': 'askNrc',
+      },
+    },
+    sendingDetails: {
+      entry: assign({ step: 'sendingDetails' as const }),
+      invoke: {
+        src: 'sendDetails',
+        input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
+        onDone: 'detailsSent',
+        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
+      },
+    },
+    detailsSent: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('cover.sms.sent', 'choice', {
           choices: [choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end')],
         }),
       }),
       on: choiceOn({ another: 'askNrc', end: 'done' }, 'askNrc'),
     },
-    summary: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ({ context }) => summaryPrompt(context.found ?? EMPTY) }),
-      on: {
-        'user.choice': [
-          { guard: 'hasHousehold', target: 'household' },
-          { guard: 'hasLife', target: 'life' },
-          { guard: 'hasLoans', target: 'loans' },
-          { guard: isChoice('another'), target: 'askNrc' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'askNrc',
-      },
-    },
-    household: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          context.found?.household
-            ? householdPrompt(context.found.household)
-            : summaryPrompt(EMPTY),
-      }),
-      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
-    },
-    life: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ({ context }) => lifePrompt(context.found?.life ?? []) }),
-      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
-    },
-    loans: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ({ context }) => loansPrompt(context.found?.loans ?? []) }),
-      on: choiceOn({ summary: 'summary', end: 'done' }, 'summary'),
-    },
     failed: {
       tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: failureScreen,
-      }),
-      on: choiceOn({ retry: 'lookingUp', back: 'askNrc', end: 'done' }, 'askNrc'),
+      entry: assign({ tries: 0, prompt: failureScreen }),
+      on: choiceOn({ retry: 'retrying', back: 'backFromFailure', end: 'done' }, 'backFromFailure'),
+    },
+    retrying: {
+      always: [
+        { guard: 'retryMine', target: 'lookingUpMine' },
+        { guard: 'retryNrc', target: 'lookingUp' },
+        { guard: 'retrySms', target: 'sendingDetails' },
+        { target: 'fetchingCertificate' },
+      ],
+    },
+    backFromFailure: {
+      always: [
+        { guard: 'retryMine', target: 'askNrc' },
+        { guard: 'retryNrc', target: 'askNrc' },
+        { guard: 'retrySms', target: 'limited' },
+        { target: 'detail' },
+      ],
     },
     done: { type: 'final', entry: assign({ tries: 0, prompt: end('flow.end.thanks') }) },
     tooManyTries: { type: 'final', entry: assign({ tries: 0, prompt: TOO_MANY_TRIES }) },
@@ -296,20 +449,23 @@ export const coverStatusMachine = setup({
   output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
 });
 
-const EMPTY: CoverLookup = { household: null, life: [], loans: [] };
+function nrcAnswer(event: Reply): { nrc?: string } {
+  if (event.type !== 'user.text') return {};
+  const nrc = checkNrc(event.text);
+  return nrc.ok ? { nrc: nrc.value } : {};
+}
 
-// Keeps the snapshot small: only the first few covers are kept; the screens show counts.
-function trimLookup(found: CoverLookup): CoverLookup {
-  return {
-    household: found.household,
-    life: found.life.slice(0, MAX_SHOWN),
-    loans: found.loans.slice(0, MAX_SHOWN),
-  };
+// Keeps the snapshot small: a long book is listed in the first MAX_KEPT holdings, in-force first.
+function trim(answer: CoverAnswer): CoverAnswer {
+  if (answer.access !== 'full') return answer;
+  const rank = (h: Holding) => (/^(active|ingrace)$/i.test(h.status) ? 0 : 1);
+  const holdings = [...answer.holdings].sort((a, b) => rank(a) - rank(b)).slice(0, MAX_KEPT);
+  return { access: 'full', holdings };
 }
 
 /** Cover status as the engine registers it. */
 export const coverStatusFlow: FlowDefinition<typeof coverStatusMachine> = {
   id: 'cover-status',
-  version: 1,
+  version: 2,
   machine: coverStatusMachine,
 };

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
+import type { Prompt } from '../src/conversation/prompt.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { type PaymentChoice, paymentOutcome } from './support.js';
 
@@ -60,6 +61,11 @@ export interface FlowDeps {
   readonly today?: () => string;
   /** A key unique to one priced purchase; defaults to a random UUID (tests pin it). */
   readonly purchaseKey?: () => string;
+  /**
+   * Sends a Prompt by SMS to a phone: cover details to the phone on record, a certificate link to
+   * a USSD caller. Without it neither is offered.
+   */
+  readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -1,5 +1,4 @@
-// The `max` metadata tells mobile numbers from landlines; `min` would accept any 9 digits.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { checkZambianMobile } from '../msisdn/index.js';
 import { ValidationError } from './errors.js';
 import { CardDetails, type PayQuotationBody } from './schemas.js';
 
@@ -9,23 +8,14 @@ import { CardDetails, type PayQuotationBody } from './schemas.js';
  * Throws ValidationError (field `phone`) for anything that is not a Zambian mobile number.
  */
 export function normaliseMsisdn(input: string): string {
-  const trimmed = typeof input === 'string' ? input.trim() : '';
-  // "260…" without a plus is the API's own form; libphonenumber needs the plus to read it as
-  // international rather than as a national number starting with 2.
-  const candidate = /^260\d{9}$/.test(trimmed.replace(/[\s-]/g, '')) ? `+${trimmed}` : trimmed;
-  const parsed = candidate === '' ? undefined : parsePhoneNumberFromString(candidate, 'ZM');
-  const type = parsed?.getType();
-  if (
-    parsed?.country !== 'ZM' ||
-    !parsed.isValid() ||
-    (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE')
-  ) {
+  const checked = checkZambianMobile(input);
+  if (!checked.ok) {
     throw new ValidationError({
       field: 'phone',
       message: 'Enter a Zambian mobile number, e.g. 0971234567 or +260971234567',
     });
   }
-  return parsed.number.slice(1);
+  return checked.msisdn;
 }
 
 /** The pay request for a quotation (`POST /payments/{quoteId}/pay`), built by the helpers below. */

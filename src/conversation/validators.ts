@@ -1,5 +1,4 @@
-import { parsePhoneNumberFromString as parseAnyPhone } from 'libphonenumber-js';
-import { parsePhoneNumberFromString as parseMobilePhone } from 'libphonenumber-js/mobile';
+import { checkZambianMobile } from '../msisdn/index.js';
 import type { MessageKey } from './locales/index.js';
 import type { MessageParams } from './prompt.js';
 
@@ -36,39 +35,12 @@ export function validateNrc(input: string): Validation<string> {
  * normalised to `260XXXXXXXXX`, the form the insurer's API uses.
  */
 export function validateMsisdn(input: string): Validation<string> {
-  const trimmed = input.trim();
-  const compact = compactZambianMobile(trimmed);
-  if (compact !== undefined) return valid(compact);
-  if (!/^[+\d\s()-]{9,20}$/.test(trimmed)) return invalid('validation.phone.format');
-  const mobile = parseMobilePhone(trimmed, 'ZM');
-  if (mobile?.isValid()) {
-    if (mobile.country !== 'ZM') return invalid('validation.phone.notZambian');
-    return valid(`${mobile.countryCallingCode}${mobile.nationalNumber}`);
-  }
-  const any = parseAnyPhone(trimmed, 'ZM');
-  if (any?.isValid()) {
-    return invalid(
-      any.country === 'ZM' ? 'validation.phone.notMobile' : 'validation.phone.notZambian',
-    );
-  }
-  return invalid('validation.phone.format');
+  const checked = checkZambianMobile(input);
+  return checked.ok ? valid(checked.msisdn) : invalid(`validation.phone.${checked.problem}`);
 }
 
-/**
- * Zambian mobile numbers written without spaces (`0971234567`, `260971234567`, `+260971234567`):
- * the mobile ranges libphonenumber knows for ZM (55–58, 75–79, 95–98 and seven digits). Almost
- * every number a gateway or a caller sends has this form, and libphonenumber is not cheap.
- */
-const COMPACT_ZAMBIAN_MOBILE = /^(?:\+?260|0)((?:5[5-8]|7[5-9]|9[5-8])\d{7})$/;
-
-/**
- * A Zambian mobile number in compact form normalised to `260XXXXXXXXX` without libphonenumber;
- * undefined for anything else (which then needs the full parse).
- */
-export function compactZambianMobile(input: string): string | undefined {
-  const match = COMPACT_ZAMBIAN_MOBILE.exec(input);
-  return match ? `260${match[1]}` : undefined;
-}
+/** Compact Zambian mobiles without libphonenumber: the msisdn module's fast path. */
+export { compactZambianMobile } from '../msisdn/index.js';
 
 /**
  * A vehicle registration, validated loosely (the insurer's API judges): 2–3 letters and up to

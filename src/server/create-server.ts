@@ -258,6 +258,12 @@ export async function createServer(
     createFlowRegistry({
       client,
       files: flowFiles,
+      // Cover details and certificate links by SMS, through the USSD channel's notifier.
+      sms: async (phone, prompt) => {
+        const notifier = notifiers.find((candidate) => candidate.channel === 'ussd');
+        if (!notifier) throw new SmsUnavailableError();
+        await notifier.notify({ channel: 'ussd', address: phone, locale: 'en' }, prompt);
+      },
       payments: {
         start: (attempt, pay) => attempts.start(attempt, pay),
         check: (reference, route) => attempts.check(reference, route),
@@ -483,4 +489,15 @@ function smsInbox(
       return [];
     }
   };
+}
+
+/** Raised when a flow asks for an SMS and no SMS provider is configured. */
+export class SmsUnavailableError extends Error {
+  override readonly name = 'SmsUnavailableError';
+  readonly code = 'SMS_UNAVAILABLE';
+  // Read by the flows' failure mapping: the service is not available, try later.
+  readonly status = 503;
+  constructor() {
+    super('no SMS provider is configured');
+  }
 }

@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
-import type { ClaimSummary } from '../../flows/claim-intimation.js';
+import type { ClaimSummary, HeldCover } from '../../flows/claim-intimation.js';
 import { claimIntimationMachine } from '../../flows/claim-intimation.js';
-import type { CoverLookup } from '../../flows/cover-status.js';
+import type { CoverAnswer, Holding } from '../../flows/cover-status.js';
 import { coverStatusMachine } from '../../flows/cover-status.js';
 import { mainMenuMachine } from '../../flows/main-menu.js';
 import { motorQuoteMachine } from '../../flows/motor-quote.js';
@@ -30,6 +30,45 @@ export function daysAgo(days: number): { iso: string; typed: string } {
 /** Synchronous stand-ins for a flow's API actors, by actor name. */
 export type Impl = Record<string, (input: never) => unknown>;
 
+const holdings: Holding[] = [
+  {
+    line: 'motor',
+    number: 'MTR-0001',
+    status: 'Active',
+    startDate: '2026-01-01',
+    endDate: '2026-12-31',
+    covers: 'AJQ 1909',
+    amount: 693,
+    currency: 'ZMW',
+    policyId: 'pol_1',
+  },
+  {
+    line: 'group-life',
+    number: 'GL-0001',
+    status: 'Active',
+    startDate: '2026-01-01',
+    endDate: '2026-12-31',
+    covers: 'Mwila Banda',
+    amount: 250000,
+    currency: 'ZMW',
+    policyId: 'glp_1',
+    subjectId: 'mem_1',
+  },
+  {
+    line: 'credit-life',
+    number: 'KL-1',
+    status: 'InGrace',
+    until: '2026-02-14',
+    startDate: '2026-01-01',
+    endDate: '2027-01-31',
+    covers: 'CL-0001',
+    amount: 15000,
+    currency: 'ZMW',
+    policyId: 'clp_1',
+    subjectId: 'loan_1',
+  },
+];
+
 const household = {
   principal: 'Mwila Banda',
   policyNumber: 'GF-0001',
@@ -40,20 +79,13 @@ const household = {
   currency: 'ZMW',
 };
 
-const fullCover: CoverLookup = {
-  household,
-  life: [{ policyNumber: 'GL-0001', status: 'Covered', sumAssured: 250000, currency: 'ZMW' }],
-  loans: [
-    {
-      reference: 'KL-1',
-      amount: 15000,
-      currency: 'ZMW',
-      endDate: '2027-01-31',
-      cover: 'grace',
-      graceEndsAt: '2026-02-14',
-      unpaidPeriods: 1,
-    },
-  ],
+const fullCover: CoverAnswer = { access: 'full', holdings };
+const noCover: CoverAnswer = { access: 'full', holdings: [] };
+const strangerView: CoverAnswer = {
+  access: 'limited',
+  covered: true,
+  until: '2026-12-31',
+  canSendDetails: true,
 };
 
 const claim: ClaimSummary = {
@@ -63,6 +95,25 @@ const claim: ClaimSummary = {
   payable: 15000,
   currency: 'ZMW',
 };
+
+const held: HeldCover[] = [
+  {
+    line: 'credit-life',
+    policyId: 'clp_1',
+    by: 'loanId',
+    subject: 'loan_1',
+    number: 'KL-1',
+    covers: 'CL-0001',
+  },
+  {
+    line: 'group-life',
+    policyId: 'glp_1',
+    by: 'memberId',
+    subject: 'mem_1',
+    number: 'GL-0001',
+    covers: 'Mwila Banda',
+  },
+];
 
 const pending = (reference: string): PaymentStarted => ({ reference, status: 'pending' });
 
@@ -145,8 +196,15 @@ const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
     attachDocuments: () => ({ ...claim, status: 'Documented' }),
     trackClaims: () => [claim, { ...claim, id: 'clm_2', number: 'CLC-000002' }],
     getClaim: () => claim,
+    heldCover: () => held,
+    findClaim: () => ({ ...claim, line: 'credit-life' }),
   },
-  'cover-status': { lookupCover: () => fullCover },
+  'cover-status': {
+    lookupMine: () => fullCover,
+    lookupCover: () => fullCover,
+    sendDetails: () => ({ sent: true }),
+    certificate: () => ({ url: 'https://files.test/cert.pdf' }),
+  },
   'staff-desk': {
     findPolicy: () => ({
       policyNumber: 'MTR-0001',
@@ -258,10 +316,16 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     noPackages: { listPackages: () => [] },
   },
   'claim-intimation': {
-    noClaims: { trackClaims: () => [], intimateClaim: () => ({ ...claim, payable: undefined }) },
+    noClaims: {
+      trackClaims: () => [],
+      intimateClaim: () => ({ ...claim, payable: undefined }),
+      heldCover: () => [],
+      findClaim: () => null,
+    },
   },
   'cover-status': {
-    nothing: { lookupCover: () => ({ household: null, life: [], loans: [] }) },
+    nothing: { lookupMine: () => noCover, lookupCover: () => noCover },
+    stranger: { lookupCover: () => strangerView },
   },
   'staff-desk': {
     noHousehold: { householdByNrc: () => null },
@@ -282,6 +346,8 @@ export const MACHINES: Record<FlowId, AnyStateMachine> = {
 /** The input each flow starts with in tests. */
 export function inputFor(flow: FlowId): FlowInput {
   const audience = flow === 'staff-desk' ? 'staff' : 'policyholder';
+  // A chat user who has not shared a phone yet: the walk also passes the contact request.
+  if (flow === 'cover-status') return { audience, locale: 'en' };
   return { audience, locale: 'en', callerPhone: '260971234567' };
 }
 
@@ -353,6 +419,7 @@ export const TEXTS: Record<string, string[]> = {
   'claim.askDate.credit-life': [daysAgo(5).typed, '2099-01-15'],
   'claim.askDate.group-life': ['10/01/2025', '2099-01-15'],
   'claim.askDetails': ['Accident on the road', '!!'],
+  'claim.askNumber': ['CLC-000001', '!!'],
   'staff.desk': [
     'policy ABC123',
     'claim 42',
@@ -437,11 +504,20 @@ export function salient(flow: FlowId): (snapshot: FlowSnapshot) => string {
       'claim-intimation': () => [
         a.line,
         a.by,
+        c.fromHeld,
+        (c.held as unknown[] | undefined)?.length === 0,
+        (c.claims as unknown[] | undefined)?.length === 0,
         c.claim === null,
         (c.failure as { op?: string } | null)?.op,
         Math.min(Number(c.documents), 2),
       ],
-      'cover-status': () => [c.found === null, (c.failure as { kind?: string } | null)?.kind],
+      'cover-status': () => [
+        (c.answer as { access?: string } | null)?.access,
+        c.picked,
+        c.step,
+        c.phone === null,
+        (c.failure as { kind?: string } | null)?.kind,
+      ],
       'staff-desk': () => [a.topic, (c.failure as { kind?: string } | null)?.kind],
     };
     return JSON.stringify([

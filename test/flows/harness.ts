@@ -123,7 +123,9 @@ export function repliesFor(
     ...(prompt.input === 'photo'
       ? [{ type: 'user.photo', url: 'https://files.test/f/1?sig=x' } as const]
       : []),
-    ...(prompt.input === 'phone' ? [{ type: 'user.contact', phone: '260971234567' } as const] : []),
+    ...(prompt.input === 'phone' || prompt.input === 'contact'
+      ? [{ type: 'user.contact', phone: '260971234567' } as const]
+      : []),
     ...(options.extra?.(snapshot) ?? []),
     { type: 'user.back' },
     { type: 'user.cancel' },

@@ -3,7 +3,7 @@ import { createFlowRegistry } from '../../flows/index.js';
 import { today } from '../../flows/support.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
-import { MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
+import { DEMO_BOOK, MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
 import { daysAgo, type Impl, worldMachine } from './fixtures.js';
 import type { FlowSnapshot } from './harness.js';
 import { type SandboxWorld, type SandboxWorldOptions, startSandboxWorld } from './sandbox-world.js';
@@ -265,6 +265,7 @@ function flows(world: SandboxWorld) {
       start: async () => ({ reference: 'unused', status: 'Pending' }),
       check: async () => 'pending',
     },
+    sms: async () => undefined,
   });
 }
 
@@ -294,6 +295,15 @@ function both(...rewrites: Rewrite[]): Rewrite {
 }
 
 const DECLINING = '0971234561';
+/** A phone on record for nobody. */
+const STRANGER_PHONE = '260955000001';
+/** An NRC nobody holds. */
+const UNKNOWN_NRC = '999999/99/1';
+/**
+ * An address that is no phone number: the engine vouches for no caller, as on a chat, so
+ * cover-status asks for a shared contact the way the model walks it.
+ */
+const CHAT_CALLER = 'chat-user';
 
 /**
  * Lines every model world up with a sandbox: each world names the sandbox its paths run against
@@ -323,8 +333,28 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   });
   const packages = await callActor(registry['travel-issue'].machine, 'listPackages', {});
   const cover = registry['cover-status'].machine;
-  const funeral = await callActor(cover, 'lookupCover', { nrc: SEED.funeralPrincipalNrc });
-  const stranger = await callActor(cover, 'lookupCover', { nrc: SEED.individual.idNumber });
+  // The seeded holder asks about their own cover (their phone is on record for their NRC); a
+  // phone on record nowhere asks about the holder's NRC, then about an NRC nobody holds.
+  const holderPhone = SEED.individual.phoneNumber;
+  const mine = await callActor(cover, 'lookupMine', { phone: holderPhone });
+  const ownNrc = await callActor(cover, 'lookupCover', {
+    nrc: SEED.individual.idNumber,
+    phone: holderPhone,
+  });
+  const nobodysMine = await callActor(cover, 'lookupMine', { phone: STRANGER_PHONE });
+  const strangerView = await callActor(cover, 'lookupCover', {
+    nrc: SEED.individual.idNumber,
+    phone: STRANGER_PHONE,
+  });
+  const nothing = await callActor(cover, 'lookupCover', {
+    nrc: UNKNOWN_NRC,
+    phone: STRANGER_PHONE,
+  });
+  const coverReplies = (phone: string, nrc: string): Rewrite =>
+    both(
+      (reply) => (reply.type === 'user.contact' ? { ...reply, phone } : reply),
+      typed(() => ({ '479974111': nrc.replaceAll('/', '') })),
+    );
   const claims = registry['claim-intimation'].machine;
   const claimsOf = async (machine: AnyStateMachine) => ({
     'credit-life': await callActor(machine, 'trackClaims', { line: 'credit-life' }),
@@ -349,6 +379,12 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       details: 'Accident on the road',
     },
   );
+  // A claim starts from the demo borrower's own loans, found from the phone they call from.
+  const borrowerPhone = DEMO_BOOK.creditLife.borrower.phoneNumber;
+  const borrowerCaller = `0${borrowerPhone.slice(3)}`;
+  const held = await callActor(claims, 'heldCover', { phone: borrowerPhone });
+  const claimNumber = (tracked['credit-life'] as { number: string }[])[0]?.number ?? '';
+  const found = await callActor(claims, 'findClaim', { number: claimNumber });
   for (const t of [template, pagedTemplate, bareTemplate]) await t.world.close();
 
   // Mobile-money payments in the sandbox come back pending and settle when the walk says so.
@@ -374,10 +410,13 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     L1: prepared.loanId,
     M1: prepared.memberId,
     '479974111': prepared.memberNrc.replaceAll('/', ''),
+    'CLC-000001': claimNumber,
   });
-  const claimImpl = (lists: Record<string, unknown>): Impl => ({
+  const claimImpl = (lists: Record<string, unknown>, bare = false): Impl => ({
     trackClaims: (input: { line: string }) => lists[input.line] ?? [],
     getClaim: () => claimDetail,
+    heldCover: () => held,
+    findClaim: () => (bare ? null : found),
   });
 
   // The desk's look-ups name records the sandbox holds.
@@ -458,19 +497,34 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       sandbox: standard,
       impl: claimImpl(tracked),
       reply: typed(claimTexts),
+      caller: () => borrowerCaller,
     },
     'claim-intimation:noClaims': {
       sandbox: noClaims,
       // The sandbox always answers a claim with its payable breakdown.
-      impl: { ...claimImpl(trackedBare), intimateClaim: () => intimatedBare },
-      reply: typed(claimTexts),
+      impl: { ...claimImpl(trackedBare, true), intimateClaim: () => intimatedBare },
+      // No claim holds this number, in this world as in the model's.
+      reply: typed((i, before) => ({ ...claimTexts(i, before), 'CLC-000001': 'CLC-NONE-0000' })),
+      caller: () => borrowerCaller,
     },
     'cover-status:typical': {
       sandbox: standard,
-      impl: { lookupCover: () => funeral },
-      reply: typed(() => ({ '479974111': SEED.funeralPrincipalNrc.replaceAll('/', '') })),
+      impl: { lookupMine: () => mine, lookupCover: () => ownNrc },
+      reply: coverReplies(holderPhone, SEED.individual.idNumber),
+      caller: () => CHAT_CALLER,
     },
-    'cover-status:nothing': { sandbox: standard, impl: { lookupCover: () => stranger } },
+    'cover-status:nothing': {
+      sandbox: standard,
+      impl: { lookupMine: () => nobodysMine, lookupCover: () => nothing },
+      reply: coverReplies(STRANGER_PHONE, UNKNOWN_NRC),
+      caller: () => CHAT_CALLER,
+    },
+    'cover-status:stranger': {
+      sandbox: standard,
+      impl: { lookupMine: () => nobodysMine, lookupCover: () => strangerView },
+      reply: coverReplies(STRANGER_PHONE, SEED.individual.idNumber),
+      caller: () => CHAT_CALLER,
+    },
     'staff-desk:typical': {
       sandbox: standard,
       reply: typed(() => ({
@@ -495,7 +549,11 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     },
   };
   const world = (flow: FlowId, variant: string): AlignedWorld => {
-    if (variant === DOWN) return { sandbox: { outage: true } };
+    if (variant === DOWN) {
+      return flow === 'cover-status'
+        ? { sandbox: { outage: true }, caller: () => CHAT_CALLER }
+        : { sandbox: { outage: true } };
+    }
     const own = worlds[`${flow}:${variant}`];
     if (!own) throw new Error(`no sandbox world for ${flow} (${variant})`);
     return own;

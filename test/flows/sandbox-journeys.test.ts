@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { daysAgo } from './fixtures.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
@@ -19,10 +20,15 @@ async function converse(
   key: string,
   replies: Reply[],
   audience: 'policyholder' | 'staff' = 'policyholder',
+  /** The USSD caller's phone; none for a chat that has not shared one. */
+  caller?: string,
 ) {
   const shown: Prompt[] = [];
+  const address = caller
+    ? { address: { channel: 'ussd' as const, address: caller, locale: 'en' } }
+    : {};
   for (const reply of replies) {
-    shown.push(await world.engine.handle(key, reply, { audience, deadlineMs: 10_000 }));
+    shown.push(await world.engine.handle(key, reply, { audience, deadlineMs: 10_000, ...address }));
   }
   return shown;
 }
@@ -142,17 +148,70 @@ describe('claims and cover against the sandbox insurer', () => {
     expect(shown.at(-1)?.key, JSON.stringify(shown.at(-1))).toMatch(/^claim\.intimated/);
   });
 
-  it('finds the life cover and the loan on cover for the NRC', async () => {
-    const shown = await converse('test:cover:1', [
-      type('hi'),
-      choose('policies'),
-      type('479974111'),
-    ]);
-    const summary = shown.at(-1);
-    expect(summary?.key, JSON.stringify(summary)).toBe('cover.summary');
-    expect(summary?.params).toMatchObject({ life: 1, loans: 1 });
-    const loans = await converse('test:cover:1', [choose('loans')]);
-    expect(loans.at(-1)?.notes?.[0]?.params?.reference).toBe('KL-JOURNEY-1');
+  it("lists the demo borrower's own loans from their phone, each with its own status", async () => {
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    const phone = `0${borrower.phoneNumber.slice(3)}`;
+    const shown = await converse(
+      'test:cover:1',
+      [type('hi'), choose('policies')],
+      'policyholder',
+      phone,
+    );
+    const list = shown.at(-1);
+    expect(list?.key, JSON.stringify(list)).toBe('cover.list');
+    const loans = Object.fromEntries(
+      (list?.choices ?? [])
+        .filter((c) => c.label === 'cover.line.creditLife')
+        .map((c) => [c.params?.number, c.params?.status]),
+    );
+    const { payroll, prepaid, inGrace } = DEMO_BOOK.creditLife;
+    expect(loans).toEqual({
+      [payroll.activeLoan.reference]: 'Active',
+      [payroll.closedLoan.reference]: 'Closed',
+      [prepaid.pendingLoan.reference]: 'Pending',
+      [inGrace.loan.reference]: 'InGrace',
+    });
+    // In grace: the detail says until when.
+    const grace = list?.choices?.find((c) => c.params?.number === inGrace.loan.reference);
+    const detail = await converse('test:cover:1', [choose(grace?.id ?? '')], 'policyholder', phone);
+    expect(detail.at(-1)?.notes?.[0]?.key).toBe('cover.note.until');
+    // The same NRC typed from the phone on record shows everything too.
+    const byNrc = await converse(
+      'test:cover:1',
+      [choose('list'), choose('another'), type(borrower.nrcNumber)],
+      'policyholder',
+      phone,
+    );
+    expect(byNrc.at(-1)?.key).toBe('cover.list');
+  });
+
+  it('tells a phone not on record only that cover exists and until when, and sends the details to the phone on record', async () => {
+    const stranger = '0955000001';
+    const shown = await converse(
+      'test:cover:2',
+      [type('hi'), choose('policies'), choose('another'), type('479974111')],
+      'policyholder',
+      stranger,
+    );
+    const answer = shown.at(-1);
+    expect(answer?.key, JSON.stringify(answer)).toBe('cover.limited.covered');
+    expect(answer?.params?.until).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const seen = JSON.stringify(answer);
+    for (const secret of [
+      'Mwila',
+      'Banda',
+      'KL-JOURNEY-1',
+      'GL-',
+      'CL-',
+      'MTR-',
+      '15000',
+      '15,000',
+    ]) {
+      expect(seen).not.toContain(secret);
+    }
+    const sent = await converse('test:cover:2', [choose('sms')], 'policyholder', stranger);
+    expect(sent.at(-1)?.key).toBe('cover.sms.sent');
+    expect(world.sms).toContainEqual({ to: '260971234567', key: 'cover.sms.details' });
   });
 
   it('gives staff the bordereau of a policy as a link', async () => {
@@ -164,5 +223,183 @@ describe('claims and cover against the sandbox insurer', () => {
     const result = shown.at(-1);
     expect(result?.key, JSON.stringify(result)).toBe('staff.bordereau');
     expect(result?.attachments?.[0]?.url).toMatch(/^https:\/\/files\.test\//);
+  });
+});
+
+describe('my cover after buying motor and travel cover', () => {
+  const holderPhone = '260971234567';
+
+  /** Buys cover the way the flows do: pay by mobile money, then the insurer settles it. */
+  async function buyMotorAndTravel() {
+    const { client, sandbox } = world;
+    const holder = (
+      await client.call('getIndividuals', { query: { PhoneNumber: holderPhone, PageSize: 1 } })
+    ).data[0];
+    const [vehicle] = await client.call('searchVehicleByRegistration', {
+      query: { registrationNumber: 'AJQ 1909' },
+    });
+    const quote = await client.call('createMotorQuotation', {
+      body: {
+        productId: '101',
+        duration: 4,
+        currency: 'ZMW',
+        startDate: '2026-12-01',
+        clientId: String(holder?.id ?? ''),
+        risks: [{ vehicleId: String(vehicle?.id ?? '') }],
+      },
+    });
+    await client.call('payQuotation', {
+      path: { quoteId: String(quote.id) },
+      body: {
+        reference: 'MY-COVER-MOTOR',
+        payment: { method: 'MobileMoney', mobileMoneyAccountNumber: holderPhone },
+      },
+    });
+    sandbox.payments.settleNow('MY-COVER-MOTOR');
+    const [travelPackage] = (await client.call('getTravelProducts', { query: { PageSize: 1 } }))
+      .data;
+    await client.call('instantIssueTravelPolicy', {
+      body: {
+        packageId: String(travelPackage?.id ?? ''),
+        destination: 'South Africa',
+        startDate: '2026-12-20',
+        reference: 'MY-COVER-TRAVEL',
+        policyHolder: {
+          clientType: 'Individual',
+          name: 'Mwila Banda',
+          idType: 'NRC',
+          idNumber: '479974/11/1',
+          phone: holderPhone,
+        },
+        beneficiaries: [{ firstName: 'Mwila', lastName: 'Banda', relationship: 'Self' }],
+        mobileMoneyAccountNumber: holderPhone,
+      },
+    });
+    sandbox.payments.settleNow('MY-COVER-TRAVEL');
+  }
+
+  it('lists both with their periods and sends the motor certificate again by SMS on USSD', async () => {
+    await buyMotorAndTravel();
+    const shown = await converse(
+      'test:mine:1',
+      [type('hi'), choose('policies')],
+      'policyholder',
+      '0971234567',
+    );
+    const list = shown.at(-1);
+    expect(list?.key, JSON.stringify(list)).toBe('cover.list');
+    const motor = list?.choices?.find((c) => c.label === 'cover.line.motor');
+    const travel = list?.choices?.find((c) => c.label === 'cover.line.travel');
+    expect(motor?.params?.status).toBe('Active');
+    expect(travel?.params?.status).toBe('Active');
+
+    const motorDetail = await converse(
+      'test:mine:1',
+      [choose(motor?.id ?? '')],
+      'policyholder',
+      '0971234567',
+    );
+    expect(motorDetail.at(-1)?.params).toMatchObject({
+      startDate: '2026-12-01',
+      covers: 'AJQ 1909',
+    });
+    expect(motorDetail.at(-1)?.params?.endDate).toMatch(/^2027-/);
+    const certificate = await converse(
+      'test:mine:1',
+      [choose('certificate')],
+      'policyholder',
+      '0971234567',
+    );
+    expect(certificate.at(-1)?.key).toBe('cover.certificate.sms');
+    expect(world.sms).toContainEqual({ to: holderPhone, key: 'cover.sms.certificate' });
+    expect([...world.files.keys()].some((url) => url.includes('certificate-'))).toBe(true);
+
+    const back = await converse(
+      'test:mine:1',
+      [choose('list'), choose(travel?.id ?? '')],
+      'policyholder',
+      '0971234567',
+    );
+    expect(back.at(-1)?.key).toBe('cover.detail.travel');
+    expect(back.at(-1)?.params).toMatchObject({ startDate: '2026-12-20', covers: 'South Africa' });
+  });
+});
+
+describe('claims from the caller’s own cover, tracked by the number given', () => {
+  const twoDaysAgo = (() => {
+    const d = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+  })();
+  const local = (msisdn: string) => `0${msisdn.slice(3)}`;
+  const photo: Reply = { type: 'user.photo', url: 'https://files.test/f/certificate.jpg?sig=x' };
+
+  async function claimFromList(key: string, phone: string, pick: string, steps: Reply[]) {
+    const listed = await converse(
+      key,
+      [type('hi'), choose('claim'), choose('held')],
+      'policyholder',
+      phone,
+    );
+    const list = listed.at(-1);
+    expect(list?.key, JSON.stringify(list)).toBe('claim.held');
+    const item = list?.choices?.find((c) => c.params?.number === pick);
+    expect(item, JSON.stringify(list?.choices)).toBeDefined();
+    const shown = await converse(
+      key,
+      [choose(item?.id ?? ''), ...steps, choose('submit'), choose('attach'), photo],
+      'policyholder',
+      phone,
+    );
+    return shown;
+  }
+
+  async function trackByNumber(key: string, number: string, phone?: string) {
+    const shown = await converse(
+      key,
+      [type('hi'), choose('claim'), choose('track'), choose('number'), type(number)],
+      'policyholder',
+      phone,
+    );
+    return shown.at(-1);
+  }
+
+  it('intimates and documents a credit-life death claim on the borrower’s own loan, then finds it by its CLC number', async () => {
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    const shown = await claimFromList(
+      'test:held:1',
+      local(borrower.phoneNumber),
+      DEMO_BOOK.creditLife.payroll.activeLoan.reference,
+      [choose('death'), type(twoDaysAgo), type('Died in a road accident')],
+    );
+    const intimated = shown.find((p) => p.key.startsWith('claim.intimated'));
+    const number = String(intimated?.params?.number ?? '');
+    expect(number).toMatch(/^CLC-/);
+    expect(shown.at(-1)?.key).toBe('claim.documented');
+    expect(shown.at(-1)?.params?.status).toBe('Documented');
+
+    // Tracked by the number, on USSD and from a chat that never shared a phone (Telegram).
+    const onUssd = await trackByNumber('test:track:1', number, local(borrower.phoneNumber));
+    expect(onUssd?.key).toBe('claim.detail');
+    expect(onUssd?.params).toMatchObject({ number, status: 'Documented' });
+    const inChat = await trackByNumber('test:track:2', number.toLowerCase());
+    expect(inChat?.params).toMatchObject({ number, status: 'Documented' });
+  });
+
+  it('intimates and documents a group-life claim on the member’s own membership', async () => {
+    const member = DEMO_BOOK.groupLife.member;
+    const shown = await claimFromList(
+      'test:held:2',
+      local(member.phoneNumber),
+      DEMO_BOOK.groupLife.policyNumber,
+      [type(twoDaysAgo), type('Died after an illness')],
+    );
+    expect(shown.find((p) => p.key.startsWith('claim.intimated'))).toBeDefined();
+    expect(shown.at(-1)?.key).toBe('claim.documented');
+    expect(shown.at(-1)?.params?.status).toBe('Documented');
+  });
+
+  it('says so when no claim holds the number typed', async () => {
+    const shown = await trackByNumber('test:track:3', 'CLC-NOPE-0001');
+    expect(shown?.key).toBe('claim.notFound');
   });
 });

@@ -13,6 +13,8 @@ export interface SandboxWorld {
   readonly client: PartnerClient;
   readonly engine: ReturnType<typeof createTurnEngine>;
   readonly files: Map<string, string>;
+  /** SMS the flows sent, to whom and the Prompt's key. */
+  readonly sms: { to: string; key: string }[];
   /** The engine's session store, to read a flow's live context (a payment reference) in tests. */
   readonly store: MemorySessionStore;
   close(): Promise<void>;
@@ -52,8 +54,12 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     maxRetries: 0,
   });
   const files = new Map<string, string>();
+  const sms: { to: string; key: string }[] = [];
   const deps: FlowDeps = {
     client,
+    async sms(to, prompt) {
+      sms.push({ to, key: prompt.key });
+    },
     payments: directPayments(client),
     files: {
       async save(file: { fileName: string; body: Readable }) {
@@ -76,6 +82,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     client,
     engine,
     files,
+    sms,
     store,
     async close() {
       engine.close();

@@ -396,11 +396,13 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   bot.on('message:contact', async (ctx) => {
     const contact = ctx.message.contact;
-    // Only the sender's own number is vouched for by Telegram; a forwarded card is just text.
+    // Only the sender's own number is vouched for by Telegram. Someone else's contact card
+    // (forwarded, or picked from the address book) would let a caller speak as that person's
+    // phone, so it is refused and never reaches the flow.
     if (contact.user_id !== undefined && contact.user_id === ctx.from.id) {
       await turn(ctx, { type: 'user.contact', phone: contact.phone_number });
     } else {
-      await turn(ctx, { type: 'user.text', text: contact.phone_number });
+      await sendNotice(ctx, 'telegram.notYourContact');
     }
   });
 

@@ -174,7 +174,7 @@ export const en = {
   'claim.choice.attach': 'Add documents',
   'claim.choice.later': 'Later',
   'claim.choice.more': 'Add another',
-  'claim.askPolicy': 'Policy id:',
+  'claim.askPolicy': 'Policy number (e.g. CL-DEMO-000001):',
   'claim.pickType': 'What happened to the borrower?',
   'claim.type.death': 'Death',
   'claim.type.disability': 'Permanent disability',
@@ -194,28 +194,61 @@ export const en = {
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
   'claim.documented': 'Claim {number} is {status}. Documents: {count}.',
   'claim.trackLine': 'Which claims?',
+  'claim.choice.held': 'Claim on my cover',
+  'claim.choice.other': 'Another policy',
+  'claim.choice.byNumber': 'By claim number',
+  'claim.choice.again': 'Try another number',
+  'claim.held': 'Which loan or membership is the claim for?',
+  'claim.held.none': 'No loan or membership in force was found for your phone number.',
+  'claim.held.credit-life': 'Loan {number} ({covers})',
+  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.askNumber': 'Enter the claim number you were given (e.g. CLC-000001):',
+  'claim.notFound': 'No claim {number} was found.',
   'claim.list': 'Your claims ({count}):',
   'claim.list.empty': 'You have no claims.',
   'claim.detail': 'Claim {number}: {status}. Payable: {currency} {payable}.',
   'claim.end': 'Claim {number} is {status}. Goodbye.',
 
   // cover-status
+  'cover.askContact': 'Share your phone number to see your cover, or look up by NRC.',
   'cover.askNrc': 'Enter the NRC number:',
-  'cover.summary': 'Cover found: household {household}, life {life}, loans {loans}.',
+  'cover.list': 'Your cover ({count}):',
   'cover.none': 'No cover was found for this NRC.',
-  'cover.household':
-    '{principal}: policy {policyNumber} {status}, {startDate} to {endDate}. Premium {currency} {premium}.',
-  'cover.life': 'Life cover {policyNumber}: {status}. Sum assured {currency} {sumAssured}.',
-  'cover.loans': 'Loans on cover: {count}.',
-  'cover.loan.active': 'Loan {reference}: covered to {endDate}.',
-  'cover.loan.grace': 'Loan {reference}: premium due, covered until {graceEndsAt}.',
-  'cover.loan.arrears': 'Loan {reference}: {unpaidPeriods} unpaid period(s).',
-  'cover.loan.lapsed': 'Loan {reference}: cover has lapsed.',
-  'cover.choice.household': 'Household',
-  'cover.choice.life': 'Life cover',
-  'cover.choice.loans': 'Loans',
+  'cover.mine.none': 'No policies were found for your phone number.',
+  'cover.line.motor': 'Motor {number} {status}',
+  'cover.line.travel': 'Travel {number} {status}',
+  'cover.line.life': 'Life {number} {status}',
+  'cover.line.funeral': 'Funeral {number} {status}',
+  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.creditLife': 'Loan {number} {status}',
+  'cover.detail.motor':
+    'Motor {number}: {status}, {startDate} to {endDate}. Vehicle {covers}. Premium {currency} {amount}.',
+  'cover.detail.travel':
+    'Travel {number}: {status}, {startDate} to {endDate}. {covers}. Premium {currency} {amount}.',
+  'cover.detail.life':
+    'Life {number}: {status}, {startDate} to {endDate}. Premium {currency} {amount}.',
+  'cover.detail.funeral':
+    'Funeral {number}: {status}, {startDate} to {endDate}. Household of {covers}. Premium {currency} {amount}.',
+  'cover.detail.group-life':
+    'Group life {number}: {status}, {startDate} to {endDate}. Member {covers}. Sum assured {currency} {amount}.',
+  'cover.detail.credit-life':
+    'Loan {number}: {status}, {startDate} to {endDate}. Policy {covers}. Amount {currency} {amount}.',
+  'cover.note.until': 'Covered until {until}.',
+  'cover.note.shareContact': 'Tap "Share my phone number", or type an NRC.',
+  'cover.limited.covered':
+    'This NRC has cover until {until}. Details go only to the phone on record.',
+  'cover.limited.none': 'No cover in force was found for this NRC.',
+  'cover.certificate': 'Certificate',
+  'cover.certificate.ready': 'Certificate of {number}:',
+  'cover.certificate.sms': 'The certificate of {number} was sent to you by SMS.',
+  'cover.sms.certificate': 'Your certificate for {number}:',
+  'cover.sms.details': 'Your cover: {details}',
+  'cover.sms.sent': 'The details were sent by SMS to the phone on record.',
   'cover.choice.another': 'Another NRC',
-  'cover.choice.summary': 'Summary',
+  'cover.choice.byNrc': 'Look up by NRC',
+  'cover.choice.list': 'Back to list',
+  'cover.choice.certificate': 'Certificate',
+  'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
   'staff.desk': 'Type a command (e.g. policy ABC123) or pick:',
@@ -293,6 +326,8 @@ export const en = {
 
   // telegram: the channel's own notices
   'telegram.shareContact': 'Share my phone number',
+  'telegram.notYourContact':
+    'That is not your own contact. Tap "Share my phone number" to share the number of this Telegram account.',
   'telegram.help':
     'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/help – this message',
   'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',

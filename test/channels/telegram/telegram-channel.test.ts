@@ -132,6 +132,23 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
       });
     });
 
+    it("refuses a contact card whose user_id is not the sender's own, and passes nothing on", async () => {
+      await client.sendCommand(client.makeCommand('/start'));
+      await botMessages(client, 1);
+      await client.sendCallback(client.makeCallbackQuery('cover-status'));
+      await botMessages(client, 1);
+
+      const someoneElse = client.makeMessage('', {
+        contact: { phone_number: '260966345678', first_name: 'B', user_id: CHAT_ID + 1 },
+      } as never);
+      await client.sendMessage(someoneElse);
+      const [refusal] = await botMessages(client, 1);
+      expect(refusal?.text).toBe('telegram.notYourContact');
+      // The flow never saw the number: neither as a vouched contact nor as typed text.
+      expect(engine.calls.at(-1)?.reply).toEqual({ type: 'user.choice', id: 'cover-status' });
+      expect(JSON.stringify(engine.calls)).not.toContain('345678');
+    });
+
     it('sends /cancel to the engine as user.cancel', async () => {
       await client.sendCommand(client.makeCommand('/cancel'));
       const [bye] = await botMessages(client, 1);

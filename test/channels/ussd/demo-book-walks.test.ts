@@ -75,45 +75,58 @@ describe('the demo book through USSD', () => {
     expect(screens.at(-1)).toMatch(/^CON Vehicle make/);
   });
 
-  it('shows the funeral household, the group-life member and the borrower’s loans by NRC', async () => {
+  it('shows the funeral household by NRC to its phone on record, and the member’s and the borrower’s own cover from their phones', async () => {
+    // The principal is no registered policyholder: nothing of their own, then the NRC in full.
     const household = await walk(funeral.principal.phoneNumber, [
       MENU.cover,
+      '1',
       keyed(funeral.principal.nrcNumber),
     ]);
-    expect(household.at(-1)).toMatch(/household 1, life 0, loans 0/);
-    const member = await walk(groupLife.member.phoneNumber, [
+    expect(household.at(-1)).toContain(`Funeral ${funeral.policyNumber} Active`);
+    const member = await walk(groupLife.member.phoneNumber, [MENU.cover]);
+    expect(member.at(-1)).toContain(`Group life ${groupLife.policyNumber} Active`);
+    const borrower = await walk(creditLife.borrower.phoneNumber, [MENU.cover, '98']);
+    const both = borrower.slice(-2).join('\n');
+    expect(both).toContain(`Loan ${creditLife.payroll.activeLoan.reference} Active`);
+    expect(both).toContain(`Loan ${creditLife.payroll.closedLoan.reference} Closed`);
+    expect(both).toContain(`Loan ${creditLife.prepaid.pendingLoan.reference} Pending`);
+    expect(both).toContain(`Loan ${creditLife.inGrace.loan.reference} InGrace`);
+  });
+
+  it('tells a phone not on record only that the NRC has cover, and until when', async () => {
+    const screens = await walk(groupLife.member.phoneNumber, [
       MENU.cover,
-      keyed(groupLife.member.nrcNumber),
-    ]);
-    expect(member.at(-1)).toMatch(/household 0, life 1, loans 0/);
-    const borrower = await walk(creditLife.borrower.phoneNumber, [
-      MENU.cover,
+      '2',
       keyed(creditLife.borrower.nrcNumber),
-      '1',
     ]);
-    for (const loan of [
-      creditLife.payroll.activeLoan,
-      creditLife.payroll.closedLoan,
-      creditLife.prepaid.pendingLoan,
-    ]) {
-      expect(borrower.at(-1)).toContain(`Loan ${loan.reference}`);
+    expect(screens.at(-1)).toMatch(/^CON This NRC has cover until \d{4}-\d{2}-\d{2}\./);
+    for (const secret of [creditLife.borrower.lastName, 'KL-DEMO', 'CL-DEMO', '25000']) {
+      expect(screens.at(-1)).not.toContain(secret);
     }
   });
 
   it('tracks the Intimated credit-life claim and the Documented group-life claim', async () => {
-    const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '3', '1']);
+    // Claims: 1 on my cover, 2 credit life, 3 group life, 4 track (1 by number, 2 and 3 by line).
+    const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '4', '2']);
     expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} Intimated`);
-    const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '3', '2']);
+    const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '4', '3']);
     expect(life.at(-1)).toContain(`${claims.documented.claimNumber} Documented`);
+    const byNumber = await walk(creditLife.borrower.phoneNumber, [
+      MENU.claims,
+      '4',
+      '1',
+      claims.intimated.claimNumber,
+    ]);
+    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: Intimated`);
   });
 
-  it('intimates a claim on the Active loan by its partner reference', async () => {
+  it('intimates a claim on the Active loan by its printed policy number and partner reference', async () => {
     const lossDate = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     const [year, month, day] = lossDate.split('-');
     const screens = await walk(creditLife.borrower.phoneNumber, [
       MENU.claims,
-      '1',
-      creditLife.payroll.policyId,
+      '2',
+      creditLife.payroll.policyNumber,
       '2',
       creditLife.payroll.activeLoan.reference,
       '1',
@@ -123,6 +136,29 @@ describe('the demo book through USSD', () => {
     ]);
     expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25,000\.00\./);
   });
+
+  it('intimates a claim on the borrower’s own Active loan, picked from their list', async () => {
+    const lossDate = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const [year, month, day] = lossDate.split('-');
+    const list = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '1']);
+    const line = list
+      .at(-1)
+      ?.split('\n')
+      .find((l) => l.includes(creditLife.payroll.activeLoan.reference));
+    const pick = line?.split('.')[0] ?? '';
+    expect(pick).toMatch(/^\d$/);
+    const screens = await walk(creditLife.borrower.phoneNumber, [
+      MENU.claims,
+      '1',
+      pick,
+      '1',
+      `${day}/${month}/${year}`,
+      'Road accident',
+      '1',
+    ]);
+    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25000\.00\./);
+  });
+
   // Last: it leaves a payment awaited on the policyholder's phone.
   it('renews the car due for renewal from the policyholder’s phone, paying from the success test number', async () => {
     expect(successNumber?.example).toBe(holderPhone);

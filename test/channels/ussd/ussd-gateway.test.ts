@@ -83,9 +83,12 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
   it('accepts an NRC typed as 9 digits on the keypad', async () => {
     const phone = caller();
     await phone.dial();
+    // A phone on record nowhere: no cover of its own, and of another NRC only "until when".
     expect(await phone.send('3')).toContain('NRC');
+    expect(await phone.send('1')).toContain('Enter the NRC number');
     const found = await phone.send('123456101');
-    expect(found).toMatch(/^CON Cover found/);
+    expect(found).toMatch(/^CON This NRC has cover until \d{4}-\d{2}-\d{2}\./);
+    expect(found).not.toContain('Chanda');
   });
 
   it('pages a screen over 182 characters with 98 More and 0 Back', async () => {
@@ -104,8 +107,19 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     } as unknown as Parameters<typeof sandbox.state.households.set>[1]);
 
     const phone = caller();
+    // The caller is the household's phone on record, so the details are theirs to see.
+    sandbox.state.households.set('654321/10/1', {
+      ...seeded,
+      client: {
+        ...seeded.client,
+        idNumber: '654321/10/1',
+        fullName: longName,
+        phoneNumber: phone.number.replace('+', ''),
+      },
+    } as unknown as Parameters<typeof sandbox.state.households.set>[1]);
     await phone.dial();
     await phone.send('3');
+    await phone.send('1');
     await phone.send('654321101');
     const first = await phone.send('1');
     expect(first).toMatch(/^CON /);
