@@ -312,7 +312,7 @@ describe('my cover after buying motor and travel cover', () => {
     );
     expect(certificate.at(-1)?.key).toBe('cover.certificate.sms');
     expect(world.sms).toContainEqual({ to: holderPhone, key: 'cover.sms.certificate' });
-    expect([...world.files.keys()].some((url) => url.includes('certificate-'))).toBe(true);
+    expect([...world.files.keys()].some((url) => url.includes('-certificate.pdf'))).toBe(true);
 
     const back = await converse(
       'test:mine:1',

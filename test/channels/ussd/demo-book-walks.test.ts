@@ -156,7 +156,7 @@ describe('the demo book through USSD', () => {
       'Road accident',
       '1',
     ]);
-    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25000\.00\./);
+    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25,000\.00\./);
   });
 
   // Last: it leaves a payment awaited on the policyholder's phone.
