@@ -163,7 +163,9 @@ export const claimIntimationMachine = setup({
       event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
     validPolicy: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
     validDetails: ({ event }) => event.type === 'user.text' && checkDescription(event.text).ok,
-    knowsPhone: ({ context }) => context.callerPhone !== null,
+    // Only a caller whose phone the channel vouches for is offered their own cover.
+    pickedHeldEntry: ({ context, event }) =>
+      isChoice('held')({ event }) && context.callerPhone !== null,
     pickedHeld: ({ context, event }) =>
       event.type === 'user.choice' &&
       /^s\d+$/.test(event.id) &&
@@ -211,11 +213,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
-          {
-            guard: ({ context, event }) =>
-              isChoice('held')({ event }) && context.callerPhone !== null,
-            target: 'loadingHeld',
-          },
+          { guard: 'pickedHeldEntry', target: 'loadingHeld' },
           {
             guard: 'pickedLine',
             target: 'askPolicy',
