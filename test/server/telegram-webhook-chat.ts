@@ -1,0 +1,98 @@
+import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
+import { expect } from 'vitest';
+import { eventually } from '../payments/support.js';
+
+/** An inline keyboard button as the bot sent it. */
+export interface Button {
+  readonly text: string;
+  readonly callback_data?: string;
+  readonly url?: string;
+}
+
+/** A message the bot sent, as telegram-test-api stores it (edits update it in place). */
+export interface Sent {
+  readonly message: {
+    readonly chat_id: number | string;
+    readonly text?: string;
+    readonly reply_markup?: { readonly inline_keyboard?: Button[][] };
+  };
+  readonly messageId: number;
+}
+
+/**
+ * One Telegram user chatting with insurechat in webhook mode: their updates are posted to the
+ * server's `/telegram/webhook` with the secret token, and the bot's answers are read from the
+ * Bot API emulator it calls (`TELEGRAM_API_ROOT`).
+ */
+export function telegramChat(options: {
+  readonly emulator: TelegramServer;
+  /** The server itself (not PUBLIC_URL). */
+  readonly serverUrl: string;
+  readonly secret: string;
+  readonly chatId: number;
+}) {
+  const { emulator, serverUrl, secret, chatId } = options;
+  let updateId = chatId * 1_000;
+  const from = { id: chatId, is_bot: false, first_name: 'Mwila' };
+  const chat = { id: chatId, type: 'private' };
+
+  const post = async (update: Record<string, unknown>): Promise<void> => {
+    updateId += 1;
+    const response = await fetch(`${serverUrl}/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+      body: JSON.stringify({ update_id: updateId, ...update }),
+    });
+    expect(response.status).toBe(200);
+  };
+  const message = (fields: Record<string, unknown>) =>
+    post({ message: { message_id: updateId, date: 0, chat, from, ...fields } });
+
+  /** Every message the bot sent to this chat, oldest first. */
+  const sent = (): Sent[] =>
+    (emulator.storage.botMessages as unknown as Sent[]).filter(
+      (entry) => String(entry.message.chat_id) === String(chatId),
+    );
+  const fingerprint = () => JSON.stringify(sent().map((entry) => entry.message));
+
+  /** Does `act`, waits for the chat to change, and returns its newest message. */
+  const after = async (act: () => Promise<void>): Promise<Sent> => {
+    const before = fingerprint();
+    await act();
+    await eventually('the bot answered', () => fingerprint() !== before);
+    return sent().at(-1) as Sent;
+  };
+  const buttonsOf = (entry: Sent): Button[] =>
+    (entry.message.reply_markup?.inline_keyboard ?? []).flat();
+
+  return {
+    sent,
+    buttonsOf,
+    command: (text: string) =>
+      after(() =>
+        message({ text, entities: [{ type: 'bot_command', offset: 0, length: text.length }] }),
+      ),
+    type: (text: string) => after(() => message({ text })),
+    /** Shares the sender's own contact card, as Telegram's contact button does. */
+    shareOwnContact: (phone: string) =>
+      after(() =>
+        message({ contact: { phone_number: phone, first_name: 'Mwila', user_id: chatId } }),
+      ),
+    /** Taps the button whose label matches on the given message. */
+    tap: (on: Sent, label: RegExp) => {
+      const button = buttonsOf(on).find((candidate) => label.test(candidate.text));
+      if (!button) throw new Error(`no button ${label} on: ${on.message.text}`);
+      return after(() =>
+        post({
+          callback_query: {
+            id: String(updateId),
+            from,
+            chat_instance: 'test',
+            data: button.callback_data,
+            message: { message_id: on.messageId, date: 0, chat, text: on.message.text },
+          },
+        }),
+      );
+    },
+  };
+}
