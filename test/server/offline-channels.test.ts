@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
+import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from './test-server.js';
@@ -19,11 +19,6 @@ async function server(env: Record<string, string>): Promise<TestServer> {
   const started = await startTestServer(env);
   cleanups.push(() => started.close());
   return started;
-}
-
-function slackSignature(timestamp: string, body: string): string {
-  const digest = createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`);
-  return `v0=${digest.digest('hex')}`;
 }
 
 describe('channels against local emulators, with no internet', () => {
@@ -98,7 +93,7 @@ describe('channels against local emulators, with no internet', () => {
         headers: {
           'content-type': 'application/json',
           'x-slack-request-timestamp': timestamp,
-          'x-slack-signature': signature || slackSignature(timestamp, body),
+          'x-slack-signature': signature || signSlackRequest(SIGNING_SECRET, timestamp, body),
         },
         body,
       });
