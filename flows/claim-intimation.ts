@@ -98,9 +98,14 @@ export interface ClaimIntimationContext extends FlowContextBase {
   failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' }) | null;
 }
 
-const SUBJECT_KEYS: Record<ClaimLine, readonly ClaimSubjectKey[]> = {
-  'credit-life': ['loanId', 'partnerLoanReference'],
-  'group-life': ['memberId', 'nrcNumber'],
+/**
+ * What a person types to say which loan or member a claim is for: what they know it by (the
+ * partner's loan reference, the member's NRC), never the insurer's internal id. Internal ids
+ * come only from the caller's own list (`HeldCover`).
+ */
+const TYPED_KEY: Record<ClaimLine, ClaimSubjectKey> = {
+  'credit-life': 'partnerLoanReference',
+  'group-life': 'nrcNumber',
 };
 
 /** Checks the loan or member identifier typed for the chosen key. */
@@ -151,10 +156,6 @@ export const claimIntimationMachine = setup({
     exhausted,
     pickedLine: ({ event }) =>
       event.type === 'user.choice' && (event.id === 'credit-life' || event.id === 'group-life'),
-    pickedKey: ({ context, event }) =>
-      event.type === 'user.choice' &&
-      context.answers.line !== undefined &&
-      SUBJECT_KEYS[context.answers.line].some((k) => k === event.id),
     validSubject: ({ context, event }) =>
       event.type === 'user.text' &&
       context.answers.by !== undefined &&
@@ -292,11 +293,14 @@ export const claimIntimationMachine = setup({
         'user.text': [
           {
             guard: 'validPolicy',
-            target: 'pickKey',
+            target: 'askSubject',
             actions: assign({
               answers: ({ context, event }) => {
                 const policy = checkIdentifier(event.text);
-                return policy.ok ? { ...context.answers, policyId: policy.value } : context.answers;
+                const by = TYPED_KEY[context.answers.line ?? 'credit-life'];
+                return policy.ok
+                  ? { ...context.answers, policyId: policy.value, by }
+                  : context.answers;
               },
             }),
           },
@@ -306,41 +310,13 @@ export const claimIntimationMachine = setup({
         'user.back': 'start',
       },
     },
-    pickKey: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(`claim.pickKey.${context.answers.line ?? 'credit-life'}`, 'choice', {
-            choices: SUBJECT_KEYS[context.answers.line ?? 'credit-life'].map((k) =>
-              choice(k, `claim.choice.${k}`),
-            ),
-          }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'pickedKey',
-          target: 'askSubject',
-          actions: assign({
-            answers: ({ context, event }) => {
-              assertEvent(event, 'user.choice');
-              const by = SUBJECT_KEYS[context.answers.line ?? 'credit-life'].find(
-                (k) => k === event.id,
-              );
-              return by ? { ...context.answers, by } : context.answers;
-            },
-          }),
-        },
-        'user.back': 'askPolicy',
-      },
-    },
     askSubject: {
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
         prompt: ({ context }) =>
           ask(
-            `claim.ask.${context.answers.by ?? 'loanId'}`,
+            `claim.ask.${context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life']}`,
             context.answers.by === 'nrcNumber' ? 'nrc' : 'text',
           ),
       }),
@@ -350,12 +326,18 @@ export const claimIntimationMachine = setup({
             guard: ({ context, event }) =>
               context.answers.line === 'credit-life' &&
               event.type === 'user.text' &&
-              checkSubject(context.answers.by ?? 'loanId', event.text).ok,
+              checkSubject(
+                context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
+                event.text,
+              ).ok,
             target: 'pickClaimType',
             actions: assign({
               answers: ({ context, event }) => {
                 assertEvent(event, 'user.text');
-                const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
+                const subject = checkSubject(
+                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
+                  event.text,
+                );
                 return subject.ok
                   ? { ...context.answers, subject: subject.value }
                   : context.answers;
@@ -367,7 +349,10 @@ export const claimIntimationMachine = setup({
             target: 'askEventDate',
             actions: assign({
               answers: ({ context, event }) => {
-                const subject = checkSubject(context.answers.by ?? 'loanId', event.text);
+                const subject = checkSubject(
+                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
+                  event.text,
+                );
                 return subject.ok
                   ? { ...context.answers, subject: subject.value }
                   : context.answers;
@@ -378,12 +363,15 @@ export const claimIntimationMachine = setup({
           {
             actions: assign(
               rejectedBy((text, context: ClaimIntimationContext) =>
-                checkSubject(context.answers.by ?? 'loanId', text),
+                checkSubject(
+                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
+                  text,
+                ),
               ),
             ),
           },
         ],
-        'user.back': 'pickKey',
+        'user.back': 'askPolicy',
       },
     },
     pickClaimType: {
@@ -490,7 +478,7 @@ export const claimIntimationMachine = setup({
         input: ({ context }) => ({
           line: context.answers.line ?? 'credit-life',
           policyId: context.answers.policyId ?? '',
-          by: context.answers.by ?? 'loanId',
+          by: context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
           subject: context.answers.subject ?? '',
           eventDate: context.answers.eventDate ?? '',
           details: context.answers.details ?? '',

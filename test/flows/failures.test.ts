@@ -18,7 +18,6 @@ const FIRST_CALL: Record<Exclude<FlowId, 'main-menu'>, { actor: string; replies:
     replies: [
       choose('credit-life'),
       type('pol_1'),
-      choose('loanId'),
       type('L1'),
       choose('death'),
       type('10/01/2025'),

@@ -127,7 +127,6 @@ describe('the demo book through USSD', () => {
       MENU.claims,
       '2',
       creditLife.payroll.policyNumber,
-      '2',
       creditLife.payroll.activeLoan.reference,
       '1',
       `${day}/${month}/${year}`,
