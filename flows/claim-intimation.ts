@@ -16,15 +16,15 @@ import {
   choiceOn,
   dataChoice,
   end,
-  exhausted,
   type Failure,
   failedAt,
   failureScreen,
+  flowOutput,
   isChoice,
   money,
   notProvided,
   rejectedBy,
-  TOO_MANY_TRIES,
+  TO_MAIN_MENU,
   today,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -153,7 +153,6 @@ export const claimIntimationMachine = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted,
     pickedLine: ({ event }) =>
       event.type === 'user.choice' && (event.id === 'credit-life' || event.id === 'group-life'),
     validSubject: ({ context, event }) =>
@@ -227,7 +226,7 @@ export const claimIntimationMachine = setup({
           },
           { guard: isChoice('track'), target: 'pickTrackLine' },
         ],
-        'user.back': 'cancelled',
+        'user.back': 'mainMenu',
       },
     },
     loadingHeld: {
@@ -304,7 +303,6 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: assign(rejectedBy(checkIdentifier)) },
         ],
         'user.back': 'start',
@@ -359,7 +357,6 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
             actions: assign(
               rejectedBy((text, context: ClaimIntimationContext) =>
@@ -415,7 +412,6 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
             actions: assign(
               rejectedBy((text, context: ClaimIntimationContext) =>
@@ -451,7 +447,6 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: assign(rejectedBy(checkDescription)) },
         ],
         'user.back': 'askEventDate',
@@ -630,7 +625,6 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: assign(rejectedBy(checkIdentifier)) },
         ],
         'user.back': 'pickTrackLine',
@@ -833,10 +827,10 @@ export const claimIntimationMachine = setup({
             : end('flow.end.thanks'),
       }),
     },
-    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
+    mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
   },
-  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+  output: flowOutput,
 });
 
 /** Claim intimation as the engine registers it. */

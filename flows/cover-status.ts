@@ -14,16 +14,16 @@ import {
   choice,
   choiceOn,
   end,
-  exhausted,
   type Failure,
   failedCall,
   failureScreen,
+  flowOutput,
   isChoice,
   money,
   type Note,
   notProvided,
   rejected,
-  TOO_MANY_TRIES,
+  TO_MAIN_MENU,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -183,7 +183,6 @@ export const coverStatusMachine = setup({
   },
   guards: {
     validNrc: ({ event }) => event.type === 'user.text' && checkNrc(event.text).ok,
-    exhausted,
     knowsPhone: ({ context }) => context.phone !== null,
     full: ({ context }) => context.answer?.access === 'full',
     pickedHolding: ({ context, event }) =>
@@ -244,11 +243,10 @@ export const coverStatusMachine = setup({
             target: 'lookingUp',
             actions: assign({ answers: ({ event }) => nrcAnswer(event) }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: assign(({ context }) => rejected(context, 'cover.note.shareContact')) },
         ],
         'user.choice': [{ guard: isChoice('nrc'), target: 'askNrc' }, { actions: 'unexpected' }],
-        'user.back': 'cancelled',
+        'user.back': 'mainMenu',
       },
     },
     lookingUpMine: {
@@ -273,7 +271,6 @@ export const coverStatusMachine = setup({
             target: 'lookingUp',
             actions: assign({ tries: 0, answers: ({ event }) => nrcAnswer(event) }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
             actions: assign(({ context, event }) => {
               assertEvent(event, 'user.text');
@@ -282,7 +279,7 @@ export const coverStatusMachine = setup({
             }),
           },
         ],
-        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'cancelled' }],
+        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'askWho' }],
       },
     },
     lookingUp: {
@@ -320,10 +317,9 @@ export const coverStatusMachine = setup({
           },
           { guard: isChoice('another'), target: 'askNrc' },
           { guard: isChoice('end'), target: 'done' },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: 'unexpected' },
         ],
-        'user.back': [{ guard: 'knowsPhone', target: 'cancelled' }, { target: 'askNrc' }],
+        'user.back': [{ guard: 'knowsPhone', target: 'mainMenu' }, { target: 'askNrc' }],
       },
     },
     detail: {
@@ -338,7 +334,6 @@ export const coverStatusMachine = setup({
           { guard: 'canCertify', target: 'fetchingCertificate' },
           { guard: isChoice('list'), target: 'list' },
           { guard: isChoice('end'), target: 'done' },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: 'unexpected' },
         ],
         'user.back': 'list',
@@ -396,7 +391,6 @@ export const coverStatusMachine = setup({
           { guard: 'canSendDetails', target: 'sendingDetails' },
           { guard: isChoice('another'), target: 'askNrc' },
           { guard: isChoice('end'), target: 'done' },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: 'unexpected' },
         ],
         'user.back': 'askNrc',
@@ -443,10 +437,10 @@ export const coverStatusMachine = setup({
       ],
     },
     done: { type: 'final', entry: assign({ tries: 0, prompt: end('flow.end.thanks') }) },
-    tooManyTries: { type: 'final', entry: assign({ tries: 0, prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ tries: 0, prompt: CANCELLED }) },
+    mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
   },
-  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+  output: flowOutput,
 });
 
 function nrcAnswer(event: Reply): { nrc?: string } {

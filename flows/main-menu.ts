@@ -9,7 +9,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { ask, CANCELLED, choice, MAX_TRIES, PICK_FROM_LIST, TOO_MANY_TRIES } from './support.js';
+import { ask, CANCELLED, choice, PICK_FROM_LIST } from './support.js';
 
 /** Menu entries per audience: choice id → the flow it hands over to. */
 const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
@@ -50,7 +50,6 @@ export const mainMenuMachine = setup({
   },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
-    exhausted: ({ context }) => context.tries + 1 >= MAX_TRIES,
   },
 }).createMachine({
   id: 'main-menu',
@@ -77,21 +76,13 @@ export const mainMenuMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
-            actions: assign({
-              tries: ({ context }) => context.tries + 1,
-              prompt: ({ context }) => menuPrompt(context.audience, true),
-            }),
+            actions: assign({ prompt: ({ context }) => menuPrompt(context.audience, true) }),
           },
         ],
         'user.text': [
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
-            actions: assign({
-              tries: ({ context }) => context.tries + 1,
-              prompt: ({ context }) => menuPrompt(context.audience, true),
-            }),
+            actions: assign({ prompt: ({ context }) => menuPrompt(context.audience, true) }),
           },
         ],
         // The menu is the first screen: Back shows it again.
@@ -102,7 +93,6 @@ export const mainMenuMachine = setup({
       },
     },
     handOver: { type: 'final' },
-    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
   },
   output: ({ context }): FlowOutput =>

@@ -44,17 +44,17 @@ import {
   choice,
   dataChoice,
   end,
-  exhausted,
   type Failure,
   failedAt,
   failureScreen,
+  flowOutput,
   isChoice,
   money,
   notProvided,
   passes,
   rejected,
   rejectedBy,
-  TOO_MANY_TRIES,
+  TO_MAIN_MENU,
   today,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -280,7 +280,6 @@ const motor = setup({
     ),
   },
   guards: {
-    exhausted,
     ...PAYMENT_GUARDS,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
@@ -336,7 +335,6 @@ const askText = (
             return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
           }),
         },
-        { guard: 'exhausted', target: '#motor-quote.tooManyTries' },
         {
           actions: motor.assign(({ context, event }) => {
             assertEvent(event, 'user.text');
@@ -477,7 +475,7 @@ export const motorQuoteMachine = motor.createMachine({
           },
           { guard: isChoice('renew'), target: 'askRenewPlate', actions: assign({ mode: 'renew' }) },
         ],
-        'user.back': 'cancelled',
+        'user.back': 'mainMenu',
       },
     },
 
@@ -783,7 +781,6 @@ export const motorQuoteMachine = motor.createMachine({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           { actions: assign(rejectedBy(checkPhone)) },
         ],
         'user.back': 'pickDuration',
@@ -1018,7 +1015,6 @@ export const motorQuoteMachine = motor.createMachine({
       paid: 'loadingCertificate',
       failed: 'failed',
       cancelled: 'cancelled',
-      tooManyTries: 'tooManyTries',
     }),
     paymentBack: {
       always: [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
@@ -1100,10 +1096,10 @@ export const motorQuoteMachine = motor.createMachine({
           ),
       }),
     },
-    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
+    mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
   },
-  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+  output: flowOutput,
 });
 
 /** Motor cover and renewal as the engine registers them. */

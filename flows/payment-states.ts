@@ -314,9 +314,8 @@ export interface PaymentExits {
   paid: string;
   /** A failed call (start, status read): the flow's failure screen. */
   failed: string;
-  /** End after a failed payment, or too many bad answers. */
+  /** End after a failed payment. */
   cancelled: string;
-  tooManyTries: string;
 }
 
 /**
@@ -344,7 +343,6 @@ export function paymentStates(exits: PaymentExits) {
       on: {
         'user.text': [
           { guard: 'payValidPhone', target: 'paying', actions: 'payChoose' },
-          { guard: 'exhausted', target: exits.tooManyTries },
           { actions: 'payPhoneRejected' },
         ],
         'user.contact': { guard: 'payValidPhone', target: 'paying', actions: 'payChoose' },

@@ -15,14 +15,14 @@ import {
   choice,
   choiceOn,
   end,
-  exhausted,
   type Failure,
   failedCall,
   failureScreen,
+  flowOutput,
   isChoice,
   money,
   notProvided,
-  TOO_MANY_TRIES,
+  rejected,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -383,7 +383,6 @@ export const staffDeskMachine = setup({
     unexpected: assign(({ context }) => unexpected(context)),
   },
   guards: {
-    exhausted,
     validCommand: ({ event }) => event.type === 'user.text' && parseStaffCommand(event.text).ok,
     validArgs: ({ context, event }) =>
       event.type === 'user.text' &&
@@ -416,15 +415,10 @@ export const staffDeskMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
             actions: assign(({ context, event }) => {
               const parsed = parseStaffCommand(event.text);
-              const reason = parsed.ok ? 'flow.note.typeAnswer' : parsed.reason;
-              return {
-                tries: context.tries + 1,
-                prompt: { ...context.prompt, notes: [{ key: reason }] },
-              };
+              return rejected(context, parsed.ok ? 'flow.note.typeAnswer' : parsed.reason);
             }),
           },
         ],
@@ -479,15 +473,10 @@ export const staffDeskMachine = setup({
               },
             }),
           },
-          { guard: 'exhausted', target: 'tooManyTries' },
           {
             actions: assign(({ context, event }) => {
               const parsed = parseArgs(context.answers.topic ?? 'policy', event.text);
-              const reason = parsed.ok ? 'flow.note.typeAnswer' : parsed.reason;
-              return {
-                tries: context.tries + 1,
-                prompt: { ...context.prompt, notes: [{ key: reason }] },
-              };
+              return rejected(context, parsed.ok ? 'flow.note.typeAnswer' : parsed.reason);
             }),
           },
         ],
@@ -637,10 +626,9 @@ export const staffDeskMachine = setup({
       on: choiceOn({ retry: 'running', back: 'desk', end: 'done' }, 'desk'),
     },
     done: { type: 'final', entry: assign({ prompt: end('flow.end.thanks') }) },
-    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
   },
-  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+  output: flowOutput,
 });
 
 /** The staff desk as the engine registers it. */

@@ -1,26 +1,39 @@
 import { fromPromise } from 'xstate';
+import type { FlowOutput } from '../src/conversation/flow.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 
-/** How many bad answers to one question end the conversation politely. */
+/**
+ * After this many bad answers in a row to one question, the question is explained once more with
+ * its ways out. The call never ends on its own: answers already given are kept.
+ */
 export const MAX_TRIES = 3;
-
-/** Guard: this bad answer is the last one allowed ({@link MAX_TRIES}). */
-export const exhausted = ({ context }: { context: { tries: number } }): boolean =>
-  context.tries + 1 >= MAX_TRIES;
 
 /**
  * Machine-level transitions every flow shares for replies its current screen does not handle:
- * Cancel ends, a stray text or choice re-asks (or ends after too many tries), a stray photo or
- * contact re-asks. Needs the flow's setup to name the `exhausted` guard and `unexpected` action.
+ * Cancel ends, a stray text, choice, photo or contact re-asks. Needs the flow's setup to name the
+ * `unexpected` action.
  */
 export const UNEXPECTED_REPLIES = {
   'user.cancel': '.cancelled',
-  'user.text': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
-  'user.choice': [{ guard: 'exhausted', target: '.tooManyTries' }, { actions: 'unexpected' }],
+  'user.text': { actions: 'unexpected' },
+  'user.choice': { actions: 'unexpected' },
   'user.photo': { actions: 'unexpected' },
   'user.contact': { actions: 'unexpected' },
 } as const;
+
+/**
+ * The closing marker of a flow left by Back on its first screen: {@link flowOutput} turns it into
+ * a hand-over to the main menu, so it is never shown.
+ */
+export const TO_MAIN_MENU: Prompt = end('flow.end.mainMenu');
+
+/**
+ * Every flow's output: its closing screen, or the main menu when it ended on {@link TO_MAIN_MENU}
+ * (Back on a first screen returns to the menu instead of ending the call; Cancel still ends it).
+ */
+export const flowOutput = ({ context }: { context: { prompt: Prompt } }): FlowOutput =>
+  context.prompt.key === TO_MAIN_MENU.key ? { next: 'main-menu' } : { prompt: context.prompt };
 
 /** Builds a Prompt; `notes` are extra message keys such as a validation reason. */
 export function ask(
@@ -176,13 +189,28 @@ export function failurePrompt(failure: Failure): Prompt {
 export const failureScreen = ({ context }: { context: { failure: Failure | null } }): Prompt =>
   failurePrompt(context.failure ?? { kind: 'unknown' });
 
-/** Closing screen after three bad answers. */
-export const TOO_MANY_TRIES: Prompt = end('flow.end.tooManyTries');
 /** Closing screen after Cancel. */
 export const CANCELLED: Prompt = end('flow.end.cancelled');
 
 /** Note telling the user to pick one of the listed options. */
 export const PICK_FROM_LIST: Note = { key: 'flow.note.pickFromList' };
+
+/** Note shown with every {@link MAX_TRIES}th bad answer in a row: the ways out, answers kept. */
+export const STUCK: Note = { key: 'flow.note.stuck' };
+
+/**
+ * The same question again after a bad answer, `note` saying what to fix. Every
+ * {@link MAX_TRIES}th bad answer in a row also explains the ways out, and the count starts over:
+ * the conversation never ends on its own.
+ */
+function reasked(
+  context: { prompt: Prompt; tries: number },
+  note: Note,
+): { prompt: Prompt; tries: number } {
+  const tries = context.tries + 1;
+  if (tries < MAX_TRIES) return { prompt: { ...context.prompt, notes: [note] }, tries };
+  return { prompt: { ...context.prompt, notes: [note, STUCK] }, tries: 0 };
+}
 
 /** Today's date as YYYY-MM-DD in UTC (flows compare typed dates against it). */
 export function today(now: Date = new Date()): string {
@@ -206,7 +234,7 @@ export function unexpected(context: { prompt: Prompt; tries: number }): {
 } {
   const note: Note =
     context.prompt.input === 'choice' ? PICK_FROM_LIST : { key: 'flow.note.typeAnswer' };
-  return { prompt: { ...context.prompt, notes: [note] }, tries: context.tries + 1 };
+  return reasked(context, note);
 }
 
 /** The context change for a typed answer that failed its check: same question, the reason shown. */
@@ -220,7 +248,7 @@ export function rejected(
       : reason.params
         ? { key: reason.reason, params: reason.params }
         : { key: reason.reason };
-  return { prompt: { ...context.prompt, notes: [note] }, tries: context.tries + 1 };
+  return reasked(context, note);
 }
 
 /**

@@ -34,15 +34,15 @@ import {
   choice,
   dataChoice,
   end,
-  exhausted,
   type Failure,
   failedAt,
   failureScreen,
+  flowOutput,
   isChoice,
   money,
   notProvided,
   rejected,
-  TOO_MANY_TRIES,
+  TO_MAIN_MENU,
   today,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -224,7 +224,6 @@ const travel = setup({
     ),
   },
   guards: {
-    exhausted,
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
@@ -262,7 +261,6 @@ const askText = (
             return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
           }),
         },
-        { guard: 'exhausted', target: 'tooManyTries' },
         {
           actions: travel.assign(({ context, event }) => {
             assertEvent(event, 'user.text');
@@ -376,7 +374,7 @@ export const travelIssueMachine = travel.createMachine({
       'destination',
       (t) => checkWords(t),
       'askStartDate',
-      'cancelled',
+      'mainMenu',
     ),
     askStartDate: askText(
       'travel.askStartDate',
@@ -464,7 +462,6 @@ export const travelIssueMachine = travel.createMachine({
       paid: 'loadingCertificate',
       failed: 'failed',
       cancelled: 'cancelled',
-      tooManyTries: 'tooManyTries',
     }),
     loadingCertificate: {
       invoke: {
@@ -543,10 +540,10 @@ export const travelIssueMachine = travel.createMachine({
           ),
       }),
     },
-    tooManyTries: { type: 'final', entry: assign({ prompt: TOO_MANY_TRIES }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
+    mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
   },
-  output: ({ context }): FlowOutput => ({ prompt: context.prompt }),
+  output: flowOutput,
 });
 
 /** Travel cover as the engine registers it. */

@@ -4,14 +4,17 @@ import {
   ask,
   choiceOn,
   describeFailure,
-  exhausted,
   failedAt,
   failedCall,
   failurePrompt,
   failureScreen,
+  flowOutput,
   passes,
   paymentOutcome,
+  rejected,
   rejectedBy,
+  TO_MAIN_MENU,
+  unexpected,
 } from '../../flows/support.js';
 import {
   ApiError,
@@ -145,9 +148,31 @@ describe('state-shape builders', () => {
     });
   });
 
-  it('counts the third bad answer as the last one', () => {
-    expect(exhausted({ context: { tries: 1 } })).toBe(false);
-    expect(exhausted({ context: { tries: 2 } })).toBe(true);
+  it('explains the ways out with the third bad answer in a row and starts the count over', () => {
+    const prompt = ask('travel.askStartDate', 'date');
+    const second = rejected({ prompt, tries: 1 }, 'validation.date.format');
+    expect(second).toEqual({
+      prompt: { ...prompt, notes: [{ key: 'validation.date.format' }] },
+      tries: 2,
+    });
+    const third = rejected({ prompt, tries: 2 }, 'validation.date.format');
+    expect(third.tries).toBe(0);
+    expect(third.prompt.final).toBe(false);
+    expect(third.prompt.notes).toEqual([
+      { key: 'validation.date.format' },
+      { key: 'flow.note.stuck' },
+    ]);
+    const stray = unexpected({ prompt: ask('menu.x', 'choice'), tries: 2 });
+    expect(stray.prompt.notes).toEqual([
+      { key: 'flow.note.pickFromList' },
+      { key: 'flow.note.stuck' },
+    ]);
+  });
+
+  it('hands over to the main menu when a flow ends on Back from its first screen', () => {
+    expect(flowOutput({ context: { prompt: TO_MAIN_MENU } })).toEqual({ next: 'main-menu' });
+    const closing = { key: 'flow.end.cancelled', input: 'none', final: true } as const;
+    expect(flowOutput({ context: { prompt: closing } })).toEqual({ prompt: closing });
   });
 
   it('tries menu choices in the order listed and sends Back to its state', () => {

@@ -59,11 +59,14 @@ export const en = {
   'flow.field.phoneNumber': 'Please check the phone number.',
   'flow.field.idNumber': 'Please check the NRC number.',
   'flow.field.mobileMoneyAccountNumber': 'Please check the mobile money number.',
-  'flow.end.tooManyTries': 'Too many tries. Please start again when you are ready.',
+  // Never shown: the marker of Back on a first screen, which hands over to the main menu.
+  'flow.end.mainMenu': 'Main menu',
   'flow.end.cancelled': 'Cancelled. Nothing more was done. Goodbye.',
   'flow.end.thanks': 'Thank you. Goodbye.',
   'flow.note.pickFromList': 'Please pick one of the options.',
   'flow.note.typeAnswer': 'Please type your answer.',
+  'flow.note.stuck':
+    'Or go Back (0) to change an earlier answer or reach the menu. Your answers are kept.',
   'flow.note.badName': 'Enter a name using letters only.',
   'flow.note.fullName': 'Enter first and last name.',
   'flow.note.badText': 'Enter a short answer (up to 60 characters).',
