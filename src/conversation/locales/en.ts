@@ -21,7 +21,7 @@ export const en = {
   'validation.phone.notMobile': 'That is not a mobile number.',
   'validation.phone.notZambian': 'Enter a Zambian mobile number (+260).',
   'validation.plate.format': 'Enter the number plate, such as AJQ 1909.',
-  'validation.date.format': 'Enter the date as DD/MM/YYYY.',
+  'validation.date.format': 'Enter the date as DD/MM/YYYY, such as 05/03/2027.',
   'validation.date.invalid': 'That date does not exist.',
   'validation.date.notPast': 'The date must be in the past.',
   'validation.date.notFuture': 'The date must be in the future.',

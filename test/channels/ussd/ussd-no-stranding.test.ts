@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
+
+let harness: TestServer;
+let counter = 0;
+
+beforeAll(async () => {
+  harness = await startTestServer();
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+/** A fresh Africa's Talking caller: its own number and session, history joined by `*`. */
+function caller() {
+  counter += 1;
+  const number = `+2609650${String(Date.now() % 1000).padStart(3, '0')}${String(counter).padStart(2, '0')}`;
+  const session = `${number}-strand-${counter}`;
+  const history: string[] = [];
+  const post = async (text: string): Promise<string> => {
+    const response = await fetch(`${harness.url}/ussd/africastalking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({
+        sessionId: session,
+        serviceCode: '*384*4628#',
+        phoneNumber: number,
+        networkCode: '64501',
+        text,
+      }),
+    });
+    return response.text();
+  };
+  return {
+    dial: () => post(''),
+    async send(input: string) {
+      history.push(input);
+      return post(history.join('*'));
+    },
+  };
+}
+
+describe('USSD callers are never stranded', () => {
+  it.each([
+    ['1', 'Motor insurance:'],
+    ['2', 'Destination country:'],
+    ['3', 'Enter the NRC number:'],
+    ['4', 'Claims:'],
+  ])(
+    'returns to the main menu on 0 from the first screen of menu entry %s',
+    async (entry, first) => {
+      const phone = caller();
+      await phone.dial();
+      expect(await phone.send(entry)).toMatch(new RegExp(`^CON ${first}`));
+      const back = await phone.send('0');
+      expect(back).toMatch(/^CON Welcome\. What would you like to do\?/);
+      expect(back).not.toContain('Cancelled');
+      // The menu works again: the same entry opens the same flow.
+      expect(await phone.send(entry)).toMatch(new RegExp(`^CON ${first}`));
+    },
+  );
+
+  it('still ends the call with Cancelled on 00 from a first screen', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('1');
+    expect(await phone.send('00')).toMatch(/^END Cancelled\./);
+  });
+
+  it('keeps the call and the answers given after three wrong travel start dates', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('2');
+    expect(await phone.send('Zambia')).toMatch(/^CON Travel start date/);
+    const first = await phone.send('tomorrow');
+    expect(first).toMatch(/^CON Travel start date \(DD\/MM\/YYYY\):/);
+    expect(first).toContain('such as 05/03/2027');
+    await phone.send('32/13/2026');
+    const third = await phone.send('soon');
+    expect(third).toMatch(/^CON Travel start date \(DD\/MM\/YYYY\):/);
+    expect(third).toContain('go Back (0)');
+    expect(third).toContain('Your answers are kept');
+    expect(third).not.toContain('Too many tries');
+    // A fourth wrong answer still re-asks; Back reaches the destination question, answer intact.
+    expect(await phone.send('later')).toMatch(/^CON Travel start date/);
+    expect(await phone.send('0')).toMatch(/^CON Destination country:/);
+    expect(await phone.send('Zambia')).toMatch(/^CON Travel start date/);
+    const next = new Date(Date.now() + 10 * 86_400_000);
+    const typed = `${String(next.getUTCDate()).padStart(2, '0')}/${String(next.getUTCMonth() + 1).padStart(2, '0')}/${next.getUTCFullYear()}`;
+    const after = await phone.send(typed);
+    expect(after).toMatch(/^CON /);
+    expect(after).not.toMatch(/Travel start date/);
+  });
+});
