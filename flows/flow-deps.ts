@@ -10,7 +10,7 @@ import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/in
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
-import { type PaymentChoice, paymentOutcome } from './support.js';
+import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
 
 /** One attempt at paying for one purchase, as the flows hand it to the payment service. */
 export interface PaymentAttemptRequest {
@@ -75,21 +75,12 @@ const DEFAULT_BILLING: BillingAddress = {
   zip: 10101,
 };
 
-/** The HTTP status an API error carries, if any. */
-export function status(error: unknown): number | undefined {
-  const value =
-    typeof error === 'object' && error !== null
-      ? (error as { status?: unknown }).status
-      : undefined;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /** Resolves to `fallback` when the call answered 404; other errors propagate. */
 export async function orNotFound<T, F>(call: Promise<T>, fallback: F): Promise<T | F> {
   try {
     return await call;
   } catch (error) {
-    if (status(error) === 404) return fallback;
+    if (isNotFound(error)) return fallback;
     throw error;
   }
 }

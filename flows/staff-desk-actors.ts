@@ -17,7 +17,7 @@ import type {
   StaffToday,
   StaffTransaction,
 } from './staff-desk.js';
-import { today } from './support.js';
+import { isNotFound, today } from './support.js';
 
 /** What the desk's actors need (a subset of the flows' deps): the insurer, a file store, the date. */
 export interface StaffDeskDeps {
@@ -42,20 +42,12 @@ const MAX_POLICIES_SCANNED = 200;
 const MAX_CLAIMS_SCANNED = 100;
 const RECENT_CLAIMS = 10;
 
-function statusOf(error: unknown): number | undefined {
-  const value =
-    typeof error === 'object' && error !== null
-      ? (error as { status?: unknown }).status
-      : undefined;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /** Resolves to null when the call answered 404; other errors propagate. */
 async function orNull<T>(call: Promise<T>): Promise<T | null> {
   try {
     return await call;
   } catch (error) {
-    if (statusOf(error) === 404) return null;
+    if (isNotFound(error)) return null;
     throw error;
   }
 }

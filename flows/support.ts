@@ -1,5 +1,15 @@
 import { fromPromise } from 'xstate';
+import {
+  ApiAbortedError,
+  ApiError,
+  ApiNetworkError,
+  ApiTimeoutError,
+  ApiUnavailableError,
+  ResponseShapeError,
+  ValidationError,
+} from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
+import { PaymentGuardError } from '../src/conversation/index.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 
@@ -89,55 +99,83 @@ export type Checked<T> =
 
 /** What went wrong with an API call, in the terms the user is told about. */
 export interface Failure {
-  /** `timeout`, `unavailable` (5xx, network), `rejected` (400/422), `notFound`, `denied`, `unknown`. */
+  /** `timeout`, `unavailable` (5xx, 429, network), `rejected` (400/409/422), `notFound`, `denied`, `unknown`. */
   kind: 'timeout' | 'unavailable' | 'rejected' | 'notFound' | 'denied' | 'unknown';
-  /** The first field the insurer rejected, when it said which. */
+  /** The answer the insurer objected to, as the field's own name (`chassisNumber`), when it said. */
   field?: string;
+  /** The insurer's own words about that answer, when they read as a sentence for the user. */
+  said?: string;
 }
 
-function read(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
+/** Failures that the same request can never get past: trying again would only fail again. */
+const PERMANENT: ReadonlySet<Failure['kind']> = new Set(['rejected', 'notFound', 'denied']);
+
+/** A field path or bare identifier the user must never see (`risks.0.vehicleId`, `clientId`). */
+const FIELD_PATH = /\w+\.\d+\.\w+|\b[a-z]+[A-Z]\w*\b|\w+\.\w+/;
+
+/** The question a field path points at: its last named segment (`risks.0.vehicleId` → `vehicleId`). */
+function leafField(path: string): string | undefined {
+  return path
+    .split('.')
+    .filter((segment) => segment !== '' && !/^\d+$/.test(segment))
+    .pop();
 }
 
 /**
- * Classifies an error thrown by an API actor. Reads the error's `name`, `code`, `status` and
- * field errors by shape, so flows need no runtime import of the client.
+ * The first rejected field, with the insurer's first message about it when that reads as a
+ * sentence for the user (a capital first, no field path); fragments such as "is invalid" are not.
+ */
+function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Failure {
+  const first = Object.entries(errors)[0];
+  if (!first) return { kind: 'rejected' };
+  const [path, messages] = first;
+  const field = leafField(path);
+  const said = messages[0]?.trim();
+  const failure: Failure = field ? { kind: 'rejected', field } : { kind: 'rejected' };
+  if (said && /^[A-Z]/.test(said) && said.length <= 100 && !FIELD_PATH.test(said))
+    failure.said = said.replace(/\.?$/, '.');
+  return failure;
+}
+
+/**
+ * Classifies an error thrown by an API actor, once, by its class: the client's errors from
+ * src/api and the payment guard's. Anything else is `unknown`.
  */
 export function describeFailure(error: unknown): Failure {
-  const name = String(read(error, 'name') ?? '');
-  const code = String(read(error, 'code') ?? '');
-  const status = Number(read(error, 'status') ?? Number.NaN);
-  if (name === 'ApiTimeoutError' || /timeout|abort/i.test(code)) return { kind: 'timeout' };
-  if (name === 'ResponseShapeError') return { kind: 'unavailable' };
-  // The client's circuit breaker is open: the insurer failed repeatedly and is not being called.
-  if (name === 'ApiUnavailableError' || code === 'upstream_unavailable') {
+  if (error instanceof ApiTimeoutError || error instanceof ApiAbortedError) {
+    return { kind: 'timeout' };
+  }
+  // A network failure, an open circuit (the insurer failed repeatedly and is not being called),
+  // or an answer of the wrong shape: the insurer is not usable right now.
+  if (
+    error instanceof ApiNetworkError ||
+    error instanceof ApiUnavailableError ||
+    error instanceof ResponseShapeError
+  ) {
     return { kind: 'unavailable' };
   }
-  if (name === 'ValidationError') {
-    const field = read(error, 'field');
-    return typeof field === 'string' && field ? { kind: 'rejected', field } : { kind: 'rejected' };
-  }
-  if (name === 'ApiNetworkError' || /network/i.test(code)) return { kind: 'unavailable' };
-  if (status === 404) return { kind: 'notFound' };
-  if (status === 401 || status === 403) return { kind: 'denied' };
-  if (status === 400 || status === 409 || status === 422 || name === 'ValidationError') {
-    const field = firstField(read(error, 'fieldErrors') ?? read(error, 'errors'));
+  if (error instanceof ValidationError) {
+    const field = leafField(error.field);
     return field ? { kind: 'rejected', field } : { kind: 'rejected' };
   }
-  if (status >= 500 || status === 429) return { kind: 'unavailable' };
+  if (error instanceof ApiError) {
+    if (error.status === 404) return { kind: 'notFound' };
+    if (error.status === 401 || error.status === 403) return { kind: 'denied' };
+    if (error.status === 400 || error.status === 409 || error.status === 422) {
+      return firstRejection(error.fieldErrors);
+    }
+    if (error.status >= 500 || error.status === 429) return { kind: 'unavailable' };
+    return { kind: 'unknown' };
+  }
+  if (error instanceof PaymentGuardError) {
+    return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
+  }
   return { kind: 'unknown' };
 }
 
-function firstField(errors: unknown): string | undefined {
-  if (typeof errors !== 'object' || errors === null) return undefined;
-  if (Array.isArray(errors)) {
-    const first: unknown = errors[0];
-    const path = read(first, 'path') ?? read(first, 'field');
-    return Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : undefined;
-  }
-  return Object.keys(errors)[0];
+/** True when the insurer answered 404: the record asked for does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
 }
 
 /** What an `onError` transition hands its assigners: the actor's error, unknown by type. */
@@ -153,16 +191,23 @@ export const failedAt =
 /** Assigner for `failure` after a call failed, for flows with one failure screen for all calls. */
 export const failedCall = ({ event }: ErrorArgs): Failure => describeFailure(event.error);
 
-/** Choices offered on every failure screen: try again, go back, or end. */
+/** Choices offered on a failure screen that may pass: try again, go back, or end. */
 export const FAILURE_CHOICES: Choice[] = [
   choice('retry', 'flow.choice.retry'),
   choice('back', 'flow.choice.back'),
   choice('end', 'flow.choice.end'),
 ];
 
-/** API fields the catalogue names in plain words (`flow.field.<name>`); others are shown as is. */
+/** Choices offered when trying again can only fail the same way: change an answer, or end. */
+export const PERMANENT_FAILURE_CHOICES: Choice[] = [
+  choice('back', 'flow.choice.changeAnswer'),
+  choice('end', 'flow.choice.end'),
+];
+
+/** Fields the catalogue names in plain words (`flow.field.<name>`); others get a general note. */
 const NAMED_FIELDS = new Set([
   'registrationNumber',
+  'vehicleId',
   'chassisNumber',
   'engineNumber',
   'sumInsured',
@@ -171,18 +216,31 @@ const NAMED_FIELDS = new Set([
   'email',
   'phoneNumber',
   'idNumber',
+  'nrcNumber',
+  'clientId',
+  'firstName',
+  'lastName',
   'mobileMoneyAccountNumber',
 ]);
 
-/** The screen shown when an API call failed: what happened in plain words, and a way forward. */
+/**
+ * The screen shown when an API call failed: what happened in plain words, the insurer's own words
+ * about the answer it refused and which question to check (never a field path), and a way
+ * forward. A permanent failure offers no "Try again".
+ */
 export function failurePrompt(failure: Failure): Prompt {
-  const field = failure.field;
-  const note: Note | null = !field
-    ? null
-    : NAMED_FIELDS.has(field)
-      ? { key: `flow.field.${field}` }
-      : { key: 'flow.failed.field', params: { field } };
-  return ask(`flow.failed.${failure.kind}`, 'choice', { choices: FAILURE_CHOICES, note });
+  const notes: Note[] = [];
+  if (failure.said) notes.push({ key: 'flow.failed.said', params: { said: failure.said } });
+  if (failure.field) {
+    notes.push({
+      key: NAMED_FIELDS.has(failure.field) ? `flow.field.${failure.field}` : 'flow.failed.check',
+    });
+  } else if (failure.kind === 'rejected') {
+    notes.push({ key: 'flow.failed.check' });
+  }
+  const choices = PERMANENT.has(failure.kind) ? PERMANENT_FAILURE_CHOICES : FAILURE_CHOICES;
+  const prompt = ask(`flow.failed.${failure.kind}`, 'choice', { choices });
+  return notes.length > 0 ? { ...prompt, notes } : prompt;
 }
 
 /** Prompt assigner for a failure state: the failure screen for what went wrong. */

@@ -6,6 +6,7 @@ import {
   type Snapshot,
 } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
+import { ApiError, ApiTimeoutError } from '../../src/api/index.js';
 import type { FlowInput } from '../../src/conversation/flow.js';
 import { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
@@ -33,19 +34,18 @@ export function syncActor<TOutput, TInput>(
   return logic as unknown as PromiseActorLogic<TOutput, TInput>;
 }
 
-/** Errors shaped like src/api's, for failure tests. */
+/** The client's own errors, for failure tests: flows classify them by class. */
 export const apiErrors = {
-  timeout: Object.assign(new Error('timed out'), { name: 'ApiTimeoutError', code: 'API_TIMEOUT' }),
-  serverError: Object.assign(new Error('upstream 500'), {
-    name: 'ApiError',
-    code: 'API_ERROR',
-    status: 500,
-  }),
-  fieldErrors: Object.assign(new Error('Validation failed'), {
-    name: 'ApiError',
-    code: 'API_ERROR',
+  timeout: new ApiTimeoutError({ operation: 'test', timeoutMs: 10 }),
+  serverError: new ApiError({ status: 500, operation: 'test', rawBody: '' }),
+  fieldErrors: new ApiError({
     status: 422,
-    errors: { registrationNumber: ['is invalid'] },
+    operation: 'test',
+    rawBody: JSON.stringify({
+      status: 422,
+      message: 'Validation failed',
+      errors: { registrationNumber: ['is invalid'] },
+    }),
   }),
 } as const;
 

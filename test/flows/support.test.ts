@@ -61,6 +61,35 @@ describe('describeFailure', () => {
     });
   });
 
+  it('maps a rejected field path to its question, with the insurer sentence in its own words', () => {
+    const body = JSON.stringify({
+      status: 422,
+      message: 'Rule broken',
+      errors: { 'risks.0.vehicleId': ['The vehicle is registered to another client'] },
+    });
+    expect(describeFailure(new ApiError({ status: 422, operation: 'x', rawBody: body }))).toEqual({
+      kind: 'rejected',
+      field: 'vehicleId',
+      said: 'The vehicle is registered to another client.',
+    });
+    expect(
+      describeFailure(new ValidationError({ field: 'risks.0.chassisNumber', message: 'x' })),
+    ).toEqual({ kind: 'rejected', field: 'chassisNumber' });
+  });
+
+  it('never passes on an insurer message that holds a field path', () => {
+    const body = JSON.stringify({ errors: { 'risks.0.sumInsured': ['Check risks.0.sumInsured'] } });
+    expect(describeFailure(new ApiError({ status: 400, operation: 'x', rawBody: body }))).toEqual({
+      kind: 'rejected',
+      field: 'sumInsured',
+    });
+  });
+
+  it('ignores errors that only look like the client errors: classification is by class', () => {
+    const lookalike = Object.assign(new Error('x'), { name: 'ApiTimeoutError', status: 404 });
+    expect(describeFailure(lookalike)).toEqual({ kind: 'unknown' });
+  });
+
   it('treats anything else as unknown, without throwing', () => {
     expect(describeFailure(undefined)).toEqual({ kind: 'unknown' });
     expect(describeFailure('boom')).toEqual({ kind: 'unknown' });
@@ -68,13 +97,23 @@ describe('describeFailure', () => {
 });
 
 describe('failurePrompt', () => {
-  it('names a known field in plain words and an unknown one as given', () => {
+  it('names a known field in plain words and never shows an unknown field path', () => {
     expect(failurePrompt({ kind: 'rejected', field: 'email' }).notes).toEqual([
       { key: 'flow.field.email' },
     ]);
-    expect(failurePrompt({ kind: 'rejected', field: 'risks.0.colour' }).notes).toEqual([
-      { key: 'flow.failed.field', params: { field: 'risks.0.colour' } },
+    expect(failurePrompt({ kind: 'rejected', field: 'colour' }).notes).toEqual([
+      { key: 'flow.failed.check' },
     ]);
+  });
+
+  it('offers no "Try again" after a permanent failure, but does after a passing one', () => {
+    const ids = (failure: Parameters<typeof failurePrompt>[0]) =>
+      failurePrompt(failure).choices?.map((c) => c.id);
+    expect(ids({ kind: 'rejected', field: 'vehicleId' })).toEqual(['back', 'end']);
+    expect(ids({ kind: 'notFound' })).toEqual(['back', 'end']);
+    expect(ids({ kind: 'denied' })).toEqual(['back', 'end']);
+    expect(ids({ kind: 'timeout' })).toEqual(['retry', 'back', 'end']);
+    expect(ids({ kind: 'unavailable' })).toEqual(['retry', 'back', 'end']);
   });
 });
 
