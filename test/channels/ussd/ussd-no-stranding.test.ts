@@ -47,7 +47,7 @@ describe('USSD callers are never stranded', () => {
   it.each([
     ['1', 'Motor insurance:'],
     ['2', 'Destination country:'],
-    ['3', 'Enter the NRC number:'],
+    ['3', 'No policies were found'],
     ['4', 'Claims:'],
   ])(
     'returns to the main menu on 0 from the first screen of menu entry %s',
