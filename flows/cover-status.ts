@@ -279,7 +279,7 @@ export const coverStatusMachine = setup({
             }),
           },
         ],
-        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'askWho' }],
+        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'mainMenu' }],
       },
     },
     lookingUp: {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
+import { ApiError } from '../../src/api/index.js';
 import type { FlowInput } from '../../src/conversation/flow.js';
+import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
@@ -85,6 +87,28 @@ function visiblePrompt(snapshot: {
   return (snapshot.output as { prompt?: Prompt }).prompt;
 }
 
+/** What must never reach a user: a field path, a missing value, an object printed as text. */
+const LEAKS = [/\w+\.\d+\.\w+/, /\bundefined\b/, /\bnull\b/, /\[object/];
+
+/** The first leak in what a screen shows (text, notes and choice labels), if any. */
+function leakIn(prompt: Prompt): string | null {
+  const shown = renderPrompt(prompt);
+  const all = [shown.text, ...shown.choices.map((c) => c.label)].join('\n');
+  const leak = LEAKS.find((pattern) => pattern.test(all));
+  return leak ? `${prompt.key} shows ${leak}: ${JSON.stringify(all)}` : null;
+}
+
+/** An insurer refusal naming a field by its path, as the sandbox's rules do. */
+const pathRefusal = new ApiError({
+  status: 422,
+  operation: 'test',
+  rawBody: JSON.stringify({
+    status: 422,
+    message: 'Rule broken',
+    errors: { 'risks.0.vehicleId': ['The vehicle is registered to another client'] },
+  }),
+});
+
 /** Runs one random conversation; returns a description of the first broken rule, if any. */
 function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): string | null {
   const actor = createActor(machine, { input });
@@ -108,6 +132,14 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
     if (prompt.notes?.some((n) => !hasKey(n.key))) return 'note without a known key';
     if (after.status === 'active' && !after.hasTag('awaitingInput'))
       return 'settled without a screen';
+    const leak = leakIn(prompt);
+    if (leak) return leak;
+    if (after.status === 'active') {
+      // Every screen still waiting offers a way on (a choice or something to type) or back.
+      const forward =
+        (prompt.choices?.length ?? 0) > 0 || (prompt.input !== 'choice' && prompt.input !== 'none');
+      if (!forward && !after.can({ type: 'user.back' })) return `${prompt.key} is a dead end`;
+    }
     const now = (after.context.answers ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(answers)) {
       if (!(key in now)) return `lost the answer ${key} on ${JSON.stringify(reply)}`;
@@ -128,13 +160,17 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
 const RUNS = 10_000;
 
 describe.each(FLOW_IDS)('the %s flow, under random replies', (flow) => {
-  it(`never throws, always shows a known message and never loses an answer (${RUNS} runs)`, () => {
+  it(`never throws, never strands the user, never shows a field path or a missing value, and never loses an answer (${RUNS} runs)`, () => {
     const machines = [
       worldMachine(flow),
       ...variantsOf(flow).map((variant) => worldMachine(flow, { variant })),
       worldMachine(flow, {
         failing: ['findVehicle', 'quoteTravel', 'intimateClaim', 'lookupCover', 'getBatch'],
         error: apiErrors.timeout,
+      }),
+      worldMachine(flow, {
+        failing: ['findVehicle', 'quoteTravel', 'intimateClaim', 'lookupCover', 'getBatch'],
+        error: pathRefusal,
       }),
     ];
     const input = inputFor(flow);
