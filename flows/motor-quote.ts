@@ -386,6 +386,31 @@ const BACK: Record<Op, string> = {
 
 const OPS = Object.keys(RETRY) as Op[];
 
+/**
+ * The question that asked for a field the insurer refused: "Change my answer" goes straight to
+ * it, so the user fixes the plate or the chassis number instead of walking back screen by screen.
+ * Renewals ask only for the plate, so their refusals keep {@link BACK}.
+ */
+const QUESTION_OF: Readonly<Record<string, string>> = {
+  registrationNumber: 'askPlate',
+  vehicleId: 'askPlate',
+  chassisNumber: 'askChassis',
+  engineNumber: 'askEngine',
+  sumInsured: 'askSumInsured',
+  idNumber: 'askHolderNrc',
+  nrcNumber: 'askHolderNrc',
+  firstName: 'askFirstName',
+  lastName: 'askLastName',
+  email: 'askEmail',
+};
+
+/** Back from a failure: to the question whose answer the insurer refused, when it said which. */
+const BACK_TO_QUESTION = Object.entries(QUESTION_OF).map(([field, target]) => ({
+  guard: ({ context }: { context: MotorQuoteContext }) =>
+    context.failure?.field === field && context.mode !== 'renew',
+  target,
+}));
+
 function checkPhoneReason(text: string) {
   const checked = checkPhone(text);
   return checked.ok ? 'flow.note.typeAnswer' : checked;
@@ -1060,6 +1085,11 @@ export const motorQuoteMachine = motor.createMachine({
               isChoice('retry')({ event }) && context.failure?.op === op,
             target: RETRY[op],
           })),
+          ...BACK_TO_QUESTION.map(({ guard, target }) => ({
+            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
+              isChoice('back')({ event }) && guard({ context }),
+            target,
+          })),
           ...OPS.map((op) => ({
             guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
               isChoice('back')({ event }) && context.failure?.op === op,
@@ -1068,6 +1098,7 @@ export const motorQuoteMachine = motor.createMachine({
           { guard: isChoice('end'), target: 'cancelled' },
         ],
         'user.back': [
+          ...BACK_TO_QUESTION,
           ...OPS.map((op) => ({
             guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
             target: BACK[op],

@@ -94,4 +94,25 @@ describe('USSD callers are never stranded', () => {
     expect(after).toMatch(/^CON /);
     expect(after).not.toMatch(/Travel start date/);
   });
+
+  it("names the refused answer in words and goes back to its question for the README's insured plate", async () => {
+    const phone = caller();
+    await phone.dial();
+    for (const input of ['1', '1', '1', 'AJQ 1909', '1', '1', '1', '111111/11/1', 'Jane', 'Doe']) {
+      await phone.send(input);
+    }
+    const refused = await phone.send('jane@mail.com');
+    expect(refused).toBe(
+      [
+        'CON The insurer could not accept these details.',
+        'The vehicle is registered to another client.',
+        'Please check the number plate of the vehicle.',
+        '1. Change my answer',
+        '2. End',
+      ].join('\n'),
+    );
+    expect(await phone.send('1')).toBe('CON Vehicle number plate:');
+    // Another plate is taken up at once: the new car from the README moves on to its questions.
+    expect(await phone.send('BCD 4321')).toMatch(/^CON Vehicle make/);
+  });
 });
