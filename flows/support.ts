@@ -107,8 +107,11 @@ export interface Failure {
   said?: string;
 }
 
-/** Failures that the same request can never get past: trying again would only fail again. */
-const PERMANENT: ReadonlySet<Failure['kind']> = new Set(['rejected', 'notFound', 'denied']);
+/**
+ * Failures that the same request can never get past: trying again would only fail again. A 401 or
+ * 403 is about insurechat's own credentials, which a refreshed token may fix: it keeps Try again.
+ */
+const PERMANENT: ReadonlySet<Failure['kind']> = new Set(['rejected', 'notFound']);
 
 /** A field path or bare identifier the user must never see (`risks.0.vehicleId`, `clientId`). */
 const FIELD_PATH = /\w+\.\d+\.\w+|\b[a-z]+[A-Z]\w*\b|\w+\.\w+/;

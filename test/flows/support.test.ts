@@ -111,7 +111,7 @@ describe('failurePrompt', () => {
       failurePrompt(failure).choices?.map((c) => c.id);
     expect(ids({ kind: 'rejected', field: 'vehicleId' })).toEqual(['back', 'end']);
     expect(ids({ kind: 'notFound' })).toEqual(['back', 'end']);
-    expect(ids({ kind: 'denied' })).toEqual(['back', 'end']);
+    expect(ids({ kind: 'denied' })).toEqual(['retry', 'back', 'end']);
     expect(ids({ kind: 'timeout' })).toEqual(['retry', 'back', 'end']);
     expect(ids({ kind: 'unavailable' })).toEqual(['retry', 'back', 'end']);
   });
