@@ -11,7 +11,7 @@ import {
   paymentObject,
   purchaseKeyOf,
 } from './flow-deps.js';
-import type { MotorCertificate, RiskCategory } from './motor-quote.js';
+import type { MotorCertificate, NewVehicle, RiskCategory } from './motor-quote.js';
 
 function addYear(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -115,36 +115,21 @@ export function motorQuoteActors(deps: FlowDeps) {
         return { clientId: String(holder.id), name: `${input.firstName} ${input.lastName}` };
       },
     ),
-    registerVehicle: fromPromise(
-      async ({
-        input,
-      }: {
-        input: {
-          clientId: string;
-          plate: string;
-          make: string;
-          model: string;
-          year: number;
-          chassis: string;
-          engine: string;
-          riskCategoryId: string;
-        };
-      }) => {
-        const vehicle = await client.call('createVehicle', {
-          path: { id: input.clientId },
-          body: {
-            make: input.make,
-            model: input.model,
-            yearOfManufacture: input.year,
-            registrationNumber: input.plate,
-            chassisNumber: input.chassis,
-            engineNumber: input.engine,
-            motorRiskCategoryId: input.riskCategoryId,
-          },
-        });
-        return { vehicleId: String(vehicle.id) };
-      },
-    ),
+    registerVehicle: fromPromise(async ({ input }: { input: NewVehicle }) => {
+      const vehicle = await client.call('createVehicle', {
+        path: { id: input.clientId },
+        body: {
+          make: input.make,
+          model: input.model,
+          yearOfManufacture: input.year,
+          registrationNumber: input.plate,
+          chassisNumber: input.chassis,
+          engineNumber: input.engine,
+          motorRiskCategoryId: input.riskCategoryId,
+        },
+      });
+      return { vehicleId: String(vehicle.id) };
+    }),
     createQuote: fromPromise(
       async ({
         input,
