@@ -27,7 +27,7 @@ export function t(key: string, params?: MessageParams, locale: string = DEFAULT_
     reportMissing(key);
     return key;
   }
-  return interpolate(template, params);
+  return interpolate(template, params, locale);
 }
 
 /**
@@ -40,7 +40,7 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
   const choices = (prompt.choices ?? []).map((choice) => ({
     id: choice.id,
     label: choice.literal
-      ? interpolate(choice.label, choice.params)
+      ? interpolate(choice.label, choice.params, locale)
       : t(choice.label, choice.params, locale),
   }));
   return { text: lines.join('\n'), choices };
@@ -71,12 +71,91 @@ function lookup(key: string, locale: string): string | undefined {
   return undefined;
 }
 
-function interpolate(template: string, params: MessageParams | undefined): string {
+/**
+ * Fills `{name}` placeholders and picks plural forms. A count-dependent word is written once per
+ * template, ICU style: `{travellers, plural, one {# traveller} other {# travellers}}`. The branch
+ * is chosen by `Intl.PluralRules` for the locale (an exact `=0`/`=1` branch first, `other` as the
+ * fallback) and `#` in it is the number; branches may hold ordinary `{param}` placeholders.
+ */
+function interpolate(template: string, params: MessageParams | undefined, locale: string): string {
   if (!params) return template;
+  const plural = template.includes(', plural,') ? pickPlurals(template, params, locale) : template;
   // A missing parameter stays visible as `{name}` rather than rendering "undefined".
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+  return plural.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+}
+
+const PLURAL_START = /\{(\w+), plural,\s*/g;
+
+/** Plural rules per locale; a handful of locales ever appear, so they are kept. */
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+function pluralRulesOf(locale: string): Intl.PluralRules {
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    try {
+      rules = new Intl.PluralRules(locale);
+    } catch {
+      // A malformed language tag from a channel: English rules rather than a crashed turn.
+      rules = new Intl.PluralRules(DEFAULT_LOCALE);
+    }
+    if (pluralRules.size < 100) pluralRules.set(locale, rules);
+  }
+  return rules;
+}
+
+/** Replaces each `{n, plural, …}` block whose count is given by the branch for that count. */
+function pickPlurals(template: string, params: MessageParams, locale: string): string {
+  let out = '';
+  let from = 0;
+  PLURAL_START.lastIndex = 0;
+  for (let match = PLURAL_START.exec(template); match; match = PLURAL_START.exec(template)) {
+    const name = match[1] ?? '';
+    const parsed = pluralBranches(template, PLURAL_START.lastIndex);
+    if (!parsed) break;
+    const count = Number(params[name]);
+    const chosen = Object.hasOwn(params, name) && Number.isFinite(count);
+    const branch = chosen
+      ? (parsed.branches.get(`=${count}`) ??
+        parsed.branches.get(pluralRulesOf(locale).select(count)) ??
+        parsed.branches.get('other'))
+      : undefined;
+    out += template.slice(from, match.index);
+    // Without a usable count the block stays visible, like a missing `{param}`.
+    out +=
+      branch === undefined
+        ? template.slice(match.index, parsed.end)
+        : branch.replaceAll('#', String(count));
+    from = parsed.end;
+    PLURAL_START.lastIndex = parsed.end;
+  }
+  return out + template.slice(from);
+}
+
+/** Reads `one {…} other {…}}` from `start`: each selector's text, and where the block ends. */
+function pluralBranches(
+  template: string,
+  start: number,
+): { branches: Map<string, string>; end: number } | undefined {
+  const branches = new Map<string, string>();
+  let at = start;
+  for (;;) {
+    while (template[at] === ' ') at++;
+    if (template[at] === '}') return { branches, end: at + 1 };
+    const selector = /^(=\d+|zero|one|two|few|many|other)\s*\{/.exec(template.slice(at));
+    if (!selector) return undefined;
+    let depth = 1;
+    let i = at + selector[0].length;
+    const textStart = i;
+    for (; i < template.length && depth > 0; i++) {
+      if (template[i] === '{') depth++;
+      else if (template[i] === '}') depth--;
+    }
+    if (depth > 0) return undefined;
+    branches.set(selector[1] ?? 'other', template.slice(textStart, i - 1));
+    at = i;
+  }
 }
 
 function reportMissing(key: string): void {

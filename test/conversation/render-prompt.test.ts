@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Prompt, renderPrompt, t } from '../../src/conversation/index.js';
+import { LOCALES, type Prompt, renderPrompt, t } from '../../src/conversation/index.js';
 
 describe('t', () => {
   it('fills placeholders from parameters', () => {
@@ -38,5 +38,68 @@ describe('renderPrompt', () => {
         { id: 'p1', label: 'Motor Private TP' },
       ],
     });
+  });
+});
+
+describe('plurals', () => {
+  it('says "1 traveller" for one and "2 travellers" for two', () => {
+    expect(t('travel.pickPackage', { travellers: 1 })).toBe('Cover for 1 traveller. Choose:');
+    expect(t('travel.pickPackage', { travellers: 2 })).toBe('Cover for 2 travellers. Choose:');
+  });
+
+  it('keeps the other placeholders of a quote around its plural', () => {
+    const params = {
+      what: 'Schengen',
+      startDate: '01/03/2027',
+      endDate: '07/03/2027',
+      currency: 'ZMW',
+      amount: '13,125.00',
+    };
+    expect(t('travel.confirmQuote', { ...params, travellers: 1 })).toBe(
+      'Schengen, 01/03/2027 to 07/03/2027, 1 traveller: ZMW 13,125.00. Pay with:',
+    );
+    expect(t('travel.confirmQuote', { ...params, travellers: 3 })).toBe(
+      'Schengen, 01/03/2027 to 07/03/2027, 3 travellers: ZMW 13,125.00. Pay with:',
+    );
+  });
+
+  it('counts policies and claims on the staff desk in the right number', () => {
+    expect(t('staff.today', { date: '23/11/2026', paidPolicies: 1, claims: 1 })).toBe(
+      '*Today, 23/11/2026* · 1 policy paid · 1 claim',
+    );
+    expect(t('staff.today', { date: '23/11/2026', paidPolicies: 0, claims: 2 })).toBe(
+      '*Today, 23/11/2026* · 0 policies paid · 2 claims',
+    );
+  });
+
+  it('picks the form by the language of the conversation, an exact =N first', () => {
+    const label = '{n, plural, =0 {none} one {# jour} other {# jours}}';
+    const rendered = (n: number, locale: string) =>
+      renderPrompt(
+        {
+          key: 'engine.checkAgain',
+          choices: [{ id: 'd', label, params: { n }, literal: true }],
+          input: 'choice',
+          final: false,
+        },
+        locale,
+      ).choices[0]?.label;
+    expect(rendered(0, 'fr')).toBe('none');
+    // French counts 1.5 as singular, English does not.
+    expect(rendered(1.5, 'fr')).toBe('1.5 jour');
+    expect(rendered(1.5, 'en')).toBe('1.5 jours');
+  });
+
+  it('leaves a plural without its count visible instead of guessing', () => {
+    expect(t('travel.pickPackage', {})).toBe(
+      'Cover for {travellers, plural, one {# traveller} other {# travellers}}. Choose:',
+    );
+  });
+
+  it('never writes a count-dependent word as "(s)" anywhere in the catalogue', () => {
+    const guessed = Object.entries(LOCALES.en ?? {}).filter(([, text]) =>
+      /\w\((s|es)\)/.test(text),
+    );
+    expect(guessed).toEqual([]);
   });
 });

@@ -2,6 +2,11 @@
  * The English catalogue: message key → template with `{param}` placeholders. English is the
  * reference language: every key exists here, other locales may translate a subset.
  * Each part adds its keys in its own section below; keep sections, do not reorder them.
+ *
+ * A word that depends on a number is never written "traveller(s)": the template holds each form,
+ * `{travellers, plural, one {# traveller} other {# travellers}}`, and rendering picks the one
+ * `Intl.PluralRules` names for the count in the user's language (`#` is the count). A
+ * translation lists the forms its language has (`few`, `many`…).
  */
 export const en = {
   // engine
@@ -149,7 +154,8 @@ export const en = {
   // travel-issue
   'travel.loading': 'Loading travel cover...',
   'travel.noPackages': 'No travel cover is on offer right now. Please try later.',
-  'travel.pickPackage': 'Cover for {travellers} traveller(s). Choose:',
+  'travel.pickPackage':
+    'Cover for {travellers, plural, one {# traveller} other {# travellers}}. Choose:',
   'travel.askDestination': 'Destination country:',
   'travel.askStartDate': 'Travel start date (DD/MM/YYYY):',
   'travel.askName': 'Your full name:',
@@ -166,7 +172,7 @@ export const en = {
   'travel.askDays': 'How many days is the trip?',
   'travel.note.badDays': 'Enter the number of days, from 1 to {max}.',
   'travel.confirmQuote':
-    '{what}, {startDate} to {endDate}, {travellers} traveller(s): {currency} {amount}. Pay with:',
+    '{what}, {startDate} to {endDate}, {travellers, plural, one {# traveller} other {# travellers}}: {currency} {amount}. Pay with:',
   'travel.done':
     'Paid {currency} {amount}. {what}, {startDate} to {endDate}. Policy {policyNumber}.',
   'travel.certificate': 'Travel certificate',
@@ -292,7 +298,8 @@ export const en = {
   'staff.batch': '*{line} batch {number}* · {status}',
   'staff.bordereau': 'Bordereau ready: {fileName}',
   'staff.bordereau.link': 'Download the bordereau (CSV)',
-  'staff.today': '*Today, {date}* · {paidPolicies} policies paid · {claims} claims',
+  'staff.today':
+    '*Today, {date}* · {paidPolicies, plural, one {# policy} other {# policies}} paid · {claims, plural, one {# claim} other {# claims}}',
   'staff.field.product': '*Product*\n{product}',
   'staff.field.holder': '*Policyholder*\n{holder}',
   'staff.field.plate': '*Vehicle*\n{plate}',
