@@ -8,7 +8,6 @@ import {
   type Context,
   GrammyError,
   InlineKeyboard,
-  InputFile,
   webhookCallback,
 } from 'grammy';
 import type { BotCommand, Update } from 'grammy/types';
@@ -34,6 +33,7 @@ import {
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';
+import { TypedInputFile, typedUploads } from './typed-upload.js';
 
 /** Raised when a claim file cannot be fetched from Telegram. */
 export class TelegramFileError extends Error {
@@ -160,6 +160,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const log = logger.child({ channel: 'telegram' });
 
   const bot = new Bot(options.token, { client: { apiRoot } });
+  // Innermost: documents go out with their content type (application/pdf), which grammY's own
+  // multipart cannot say; the throttler and auto-retry below wrap these calls like any other.
+  bot.api.config.use(typedUploads(apiRoot, options.token));
   // Throttle first so bursts stay under Telegram's limits; auto-retry then absorbs any 429 that
   // still comes back. Network errors fail the call instead of retrying forever: the update is then
   // answered by the error boundary.
@@ -204,11 +207,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   ): Promise<void> {
     for (const document of documents) {
       try {
-        // Named `<policy-number>-certificate.pdf`: Telegram shows the name and types the file
-        // (application/pdf) by its extension, where a URL's last segment would be a bare id.
-        await api.sendDocument(chatId, new InputFile(new URL(document.url), document.fileName), {
-          caption: document.caption,
-        });
+        // Named `<policy-number>-certificate.pdf` and typed `application/pdf`, where a URL's last
+        // segment would be a bare id and grammY would say `application/octet-stream`.
+        await api.sendDocument(
+          chatId,
+          new TypedInputFile(new URL(document.url), document.fileName),
+          {
+            caption: document.caption,
+          },
+        );
       } catch (error) {
         // The certificate must reach the user even when the upload fails: fall back to a link.
         log.warn(describeError(error), 'telegram document upload failed; sending a link');

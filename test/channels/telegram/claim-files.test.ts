@@ -10,7 +10,7 @@ import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
-import { eventually, silentLogger, testRender } from './test-support.js';
+import { eventually, silentLogger, testRender, textUpdate } from './test-support.js';
 
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
@@ -291,16 +291,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       method: 'POST',
       url: '/telegram/webhook',
       headers: { 'x-telegram-bot-api-secret-token': SECRET },
-      payload: {
-        update_id: 3,
-        message: {
-          message_id: 3,
-          date: 0,
-          chat: { id: CHAT_ID, type: 'private', first_name: 'Mwila' },
-          from: { id: CHAT_ID, is_bot: false, first_name: 'Mwila' },
-          text: 'my NRC is 479974/11/1',
-        },
-      },
+      payload: textUpdate(CHAT_ID, 3, 'my NRC is 479974/11/1', 'Mwila'),
     });
     await failing.stop();
     await hook.close();

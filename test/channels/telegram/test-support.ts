@@ -105,3 +105,17 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** A private-chat text message update, as Telegram posts it to the webhook. */
+export function textUpdate(chatId: number, updateId: number, text: string, firstName = 'A') {
+  return {
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: 0,
+      chat: { id: chatId, type: 'private', first_name: firstName },
+      from: { id: chatId, is_bot: false, first_name: firstName },
+      text,
+    },
+  };
+}
