@@ -32,39 +32,45 @@ export function checkPastDate(text: string, today: string): Checked<string> {
 /** A positive amount of money. */
 export const checkAmount = (text: string): Checked<number> => validateAmount(text);
 
-/** A person's name or a word of free text: 1–40 characters, letters first. */
-export function checkName(text: string): Checked<string> {
+/** A person's name of at most `max` characters (the field's own limit), letters first. */
+export function checkName(text: string, max: number): Checked<string> {
   const t = text.trim().replace(/\s+/g, ' ');
-  return /^\p{L}[\p{L}' .-]{0,39}$/u.test(t)
+  return t.length <= max && /^\p{L}[\p{L}' .-]*$/u.test(t)
     ? { ok: true, value: t }
-    : { ok: false, reason: 'flow.note.badName' };
+    : { ok: false, reason: 'flow.note.badName', params: { max } };
 }
 
-/** A short free-text answer (a make, a model, a description): 1–60 printable characters. */
-export function checkWords(text: string): Checked<string> {
+/** A short free-text answer (a make, a model, a destination) of at most `max` characters. */
+export function checkWords(text: string, max: number): Checked<string> {
   const t = text.trim().replace(/\s+/g, ' ');
-  return t.length >= 1 && t.length <= 60 && /^[\p{L}\p{N}]/u.test(t)
+  return t.length >= 1 && t.length <= max && /^[\p{L}\p{N}]/u.test(t)
     ? { ok: true, value: t }
-    : { ok: false, reason: 'flow.note.badText' };
+    : { ok: false, reason: 'flow.note.badText', params: { max } };
 }
 
 /**
- * What happened, in the user's words (a claim's description): 1–500 characters. Longer than a
- * short answer: the field holds a story, and chat users type more than a USSD screen shows.
+ * What happened, in the user's words (a claim's description), up to the field's `max`: as long
+ * as the insurer takes, not as long as a USSD screen (that channel limits what it can send).
  */
-export function checkDescription(text: string): Checked<string> {
+export function checkDescription(text: string, max: number): Checked<string> {
   const t = text.trim().replace(/\s+/g, ' ');
-  return t.length >= 1 && t.length <= 500 && /[\p{L}\p{N}]/u.test(t)
+  return t.length >= 1 && t.length <= max && /[\p{L}\p{N}]/u.test(t)
     ? { ok: true, value: t }
-    : { ok: false, reason: 'flow.note.badDescription' };
+    : { ok: false, reason: 'flow.note.badDescription', params: { max } };
 }
 
-/** An identifier typed by the user (loan id, chassis number): 1–40 letters, digits, `-/_.`. */
-export function checkIdentifier(text: string): Checked<string> {
+/**
+ * Printed numbers looked up rather than stored (policy, claim and loan numbers): long enough for
+ * any the insurer prints.
+ */
+export const LOOKUP_LENGTH = 40;
+
+/** An identifier typed by the user (loan reference, chassis number): letters, digits, `-/_.`. */
+export function checkIdentifier(text: string, max: number = LOOKUP_LENGTH): Checked<string> {
   const t = text.trim();
-  return /^[A-Za-z0-9][A-Za-z0-9\-/_.]{0,39}$/.test(t)
+  return t.length <= max && /^[A-Za-z0-9][A-Za-z0-9\-/_.]*$/.test(t)
     ? { ok: true, value: t }
-    : { ok: false, reason: 'flow.note.badIdentifier' };
+    : { ok: false, reason: 'flow.note.badIdentifier', params: { max } };
 }
 
 /** An email address, checked loosely. */

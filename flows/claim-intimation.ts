@@ -1,4 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
+import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -110,8 +111,17 @@ const TYPED_KEY: Record<ClaimLine, ClaimSubjectKey> = {
 
 /** Checks the loan or member identifier typed for the chosen key. */
 export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string> {
-  return by === 'nrcNumber' ? checkNrc(text) : checkIdentifier(text);
+  return by === 'nrcNumber'
+    ? checkNrc(text)
+    : checkIdentifier(text, FIELD_LENGTHS.partnerLoanReference);
 }
+
+/** A printed policy or claim number typed to be looked up. */
+const checkLookup = (text: string): Checked<string> => checkIdentifier(text);
+
+/** What happened, as long as the claim's description field takes. */
+const checkDetails = (text: string): Checked<string> =>
+  checkDescription(text, FIELD_LENGTHS.description);
 
 const failedOp =
   (op: NonNullable<ClaimIntimationContext['failure']>['op']) =>
@@ -161,8 +171,8 @@ export const claimIntimationMachine = setup({
       checkSubject(context.answers.by, event.text).ok,
     validDate: ({ context, event }) =>
       event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
-    validPolicy: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
-    validDetails: ({ event }) => event.type === 'user.text' && checkDescription(event.text).ok,
+    validPolicy: ({ event }) => event.type === 'user.text' && checkLookup(event.text).ok,
+    validDetails: ({ event }) => event.type === 'user.text' && checkDetails(event.text).ok,
     // Only a caller whose phone the channel vouches for is offered their own cover.
     pickedHeldEntry: ({ context, event }) =>
       isChoice('held')({ event }) && context.callerPhone !== null,
@@ -295,7 +305,7 @@ export const claimIntimationMachine = setup({
             target: 'askSubject',
             actions: assign({
               answers: ({ context, event }) => {
-                const policy = checkIdentifier(event.text);
+                const policy = checkLookup(event.text);
                 const by = TYPED_KEY[context.answers.line ?? 'credit-life'];
                 return policy.ok
                   ? { ...context.answers, policyId: policy.value, by }
@@ -303,7 +313,7 @@ export const claimIntimationMachine = setup({
               },
             }),
           },
-          { actions: assign(rejectedBy(checkIdentifier)) },
+          { actions: assign(rejectedBy(checkLookup)) },
         ],
         'user.back': 'start',
       },
@@ -440,14 +450,14 @@ export const claimIntimationMachine = setup({
             target: 'confirm',
             actions: assign({
               answers: ({ context, event }) => {
-                const details = checkDescription(event.text);
+                const details = checkDetails(event.text);
                 return details.ok
                   ? { ...context.answers, details: details.value }
                   : context.answers;
               },
             }),
           },
-          { actions: assign(rejectedBy(checkDescription)) },
+          { actions: assign(rejectedBy(checkDetails)) },
         ],
         'user.back': 'askEventDate',
       },
@@ -620,12 +630,12 @@ export const claimIntimationMachine = setup({
             target: 'findingClaim',
             actions: assign({
               claimNumber: ({ event }) => {
-                const number = checkIdentifier(event.text);
+                const number = checkLookup(event.text);
                 return number.ok ? number.value.toUpperCase() : '';
               },
             }),
           },
-          { actions: assign(rejectedBy(checkIdentifier)) },
+          { actions: assign(rejectedBy(checkLookup)) },
         ],
         'user.back': 'pickTrackLine',
       },

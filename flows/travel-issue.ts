@@ -1,4 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
+import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -138,7 +139,7 @@ const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 
 
 /** A full name: at least two words, each a name. */
 export function checkFullName(text: string): Checked<string> {
-  const name = checkName(text);
+  const name = checkName(text, FIELD_LENGTHS.firstName);
   if (!name.ok) return name;
   return name.value.includes(' ') ? name : { ok: false, reason: 'flow.note.fullName' };
 }
@@ -372,7 +373,7 @@ export const travelIssueMachine = travel.createMachine({
       'travel.askDestination',
       'text',
       'destination',
-      (t) => checkWords(t),
+      (t) => checkWords(t, FIELD_LENGTHS.destination),
       'askStartDate',
       'mainMenu',
     ),

@@ -97,6 +97,7 @@ export {
   ExtendGeneralPolicyBody,
   Farm,
   FarmerPremiumPaymentBody,
+  FIELD_LENGTHS,
   GeneralInstantIssueBody,
   GeneralPolicy,
   GeneralPolicyRisk,

@@ -16,6 +16,25 @@ import { z } from 'zod';
  */
 export const named = z.registry<{ id: string }>();
 
+/**
+ * The longest value of each field a person types. The spec gives no lengths, so these are
+ * assumed: generous for what each field holds (a name, a chassis number, the story of a loss).
+ * The request schemas below enforce them and each question that fills one of these fields takes
+ * its limit from here, so a chat user is never held to a USSD screen's length.
+ */
+export const FIELD_LENGTHS = {
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  make: 50,
+  model: 50,
+  chassisNumber: 30,
+  engineNumber: 30,
+  destination: 100,
+  description: 2000,
+  partnerLoanReference: 50,
+} as const;
+
 /** A hashed identifier; the spec says ids are opaque strings used as given. */
 export const Id = z.string().min(1);
 
@@ -148,10 +167,10 @@ export type IndividualPolicyholder = z.infer<typeof IndividualPolicyholder>;
 /** Body of "Create individual" (required: firstName, lastName, phoneNumber, email, idNumber, idType). */
 export const CreateIndividualBody = z
   .looseObject({
-    firstName: z.string().min(1),
-    lastName: z.string().min(1),
+    firstName: z.string().min(1).max(FIELD_LENGTHS.firstName),
+    lastName: z.string().min(1).max(FIELD_LENGTHS.lastName),
     phoneNumber: z.string().min(1),
-    email: z.string().min(1),
+    email: z.string().min(1).max(FIELD_LENGTHS.email),
     idNumber: z.string().min(1),
     idType: z.string().min(1),
     physicalAddress: z.string().optional(),
@@ -232,12 +251,12 @@ export type VehiclePolicyFilter = z.infer<typeof VehiclePolicyFilter>;
 /** Body of "Create vehicle" (all listed fields required). */
 export const CreateVehicleBody = z
   .looseObject({
-    make: z.string().min(1),
-    model: z.string().min(1),
+    make: z.string().min(1).max(FIELD_LENGTHS.make),
+    model: z.string().min(1).max(FIELD_LENGTHS.model),
     yearOfManufacture: z.number().int(),
     registrationNumber: z.string().min(1),
-    chassisNumber: z.string().min(1),
-    engineNumber: z.string().min(1),
+    chassisNumber: z.string().min(1).max(FIELD_LENGTHS.chassisNumber),
+    engineNumber: z.string().min(1).max(FIELD_LENGTHS.engineNumber),
     motorRiskCategoryId: Id,
     color: z.string().optional(),
     capacity: z.number().int().optional(),
@@ -869,8 +888,8 @@ export type DateWindowQuery = z.infer<typeof DateWindowQuery>;
 /** Travel beneficiary (quotation variant). */
 export const TravelBeneficiary = z
   .looseObject({
-    firstName: z.string().min(1),
-    lastName: z.string().min(1),
+    firstName: z.string().min(1).max(FIELD_LENGTHS.firstName),
+    lastName: z.string().min(1).max(FIELD_LENGTHS.lastName),
     relationship: z.string().optional(),
     idNumber: z.string().optional(),
     idType: z.string().optional(),
@@ -911,7 +930,7 @@ export type TravelPolicy = z.infer<typeof TravelPolicy>;
 const travelIssueFields = {
   packageId: z.union([z.string().min(1), z.number().int()]),
   clientId: z.string().optional(),
-  destination: z.string().min(1),
+  destination: z.string().min(1).max(FIELD_LENGTHS.destination),
   startDate: IsoDate,
   endDate: IsoDate.optional(),
   policyHolder: PolicyHolderObject.optional(),
@@ -988,7 +1007,7 @@ export const CreateTravelQuotationBody = z
   .looseObject({
     packageId: z.union([z.string().min(1), z.number().int()]),
     clientId: z.string().optional(),
-    destination: z.string().min(1),
+    destination: z.string().min(1).max(FIELD_LENGTHS.destination),
     startDate: IsoDate,
     endDate: IsoDate.optional(),
     policyHolder: PolicyHolderObject.optional(),
@@ -1560,10 +1579,10 @@ export type Claim = z.infer<typeof Claim>;
 export const IntimateCreditLifeClaimBody = z
   .looseObject({
     loanId: z.union([z.string().min(1), z.number().int()]).optional(),
-    partnerLoanReference: z.string().min(1).optional(),
+    partnerLoanReference: z.string().min(1).max(FIELD_LENGTHS.partnerLoanReference).optional(),
     claimType: z.string().min(1),
     lossDate: IsoDate,
-    description: z.string().optional(),
+    description: z.string().max(FIELD_LENGTHS.description).optional(),
     amountClaimed: z.number().positive().optional(),
   })
   .superRefine(loanIdentityRule)
@@ -1729,7 +1748,7 @@ export const IntimateGroupLifeClaimBody = z
     nrcNumber: z.string().min(1).optional(),
     lossDate: IsoDate,
     causeOfDeath: z.string().optional(),
-    description: z.string().optional(),
+    description: z.string().max(FIELD_LENGTHS.description).optional(),
   })
   .superRefine(memberIdentityRule)
   .register(named, { id: 'IntimateGroupLifeClaimBody' });

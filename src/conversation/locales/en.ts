@@ -79,11 +79,11 @@ export const en = {
   'flow.note.typeAnswer': 'Please type your answer.',
   'flow.note.stuck':
     'Or go Back (0) to change an earlier answer or reach the menu. Your answers are kept.',
-  'flow.note.badName': 'Enter a name using letters only.',
+  'flow.note.badName': 'Enter a name in letters, at most {max}.',
   'flow.note.fullName': 'Enter first and last name.',
-  'flow.note.badText': 'Enter a short answer (up to 60 characters).',
-  'flow.note.badDescription': 'Describe what happened in words (up to 500 characters).',
-  'flow.note.badIdentifier': 'Use letters and digits only.',
+  'flow.note.badText': 'Enter a short answer (up to {max} characters).',
+  'flow.note.badDescription': 'Describe what happened in words (up to {max} characters).',
+  'flow.note.badIdentifier': 'Use up to {max} letters and digits.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
 
