@@ -5,12 +5,18 @@ import type { SessionRecord } from './session-record.js';
 /** A running flow actor. */
 export type FlowActor = Actor<AnyStateMachine>;
 
+/**
+ * A committed record as the cache keeps it: everything but the snapshot, which the live actor
+ * holds (a copy of it in every entry would keep a turn's garbage alive and promote it).
+ */
+export type RecordHead = Omit<SessionRecord, 'snapshot'>;
+
 /** A session's live actor, as this process committed it. */
 export interface CachedActor {
   readonly version: number;
   readonly actor: FlowActor;
   /** The record as committed at `version`, so a hit needs neither its bytes nor a parse. */
-  readonly record: SessionRecord;
+  readonly record: RecordHead;
 }
 
 /**

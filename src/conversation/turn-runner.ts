@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
-import type { ActorCache, CachedActor, FlowActor } from './actor-cache.js';
+import type { ActorCache, CachedActor, FlowActor, RecordHead } from './actor-cache.js';
 import { settleWithin, startWatched } from './deadline.js';
 import {
   ENGINE_PROMPTS,
@@ -78,7 +78,9 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 
   const run: TurnRunner = async (context, acquired, cached, reply) => {
     const { record: stored, interrupted } = acquired;
-    const record = cached?.record ?? (stored ? parseSessionRecord(stored.data) : undefined);
+    // A cache hit keeps the record's head; the snapshot is the live actor's.
+    const parsed = cached || !stored ? undefined : parseSessionRecord(stored.data);
+    const record: RecordHead | undefined = cached?.record ?? parsed;
     const hook = context.options.channelState;
     if (hook) {
       // Channels decide synchronously (USSD does): awaited only when they answer a promise.
@@ -147,7 +149,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       const kept = record.channel;
       context.stateOf = () => kept;
     }
-    const actor = cached?.actor ?? restore(definition, record);
+    const actor = cached?.actor ?? (parsed && restore(definition, parsed));
     if (!actor && !isUserReply) return endWithoutFlow(context);
     if (!actor) {
       logger.warn({
@@ -169,7 +171,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
    */
   const keep = async (
     context: TurnContext,
-    record: SessionRecord | undefined,
+    record: RecordHead | undefined,
     cached: CachedActor | undefined,
     state: string | undefined,
   ): Promise<void> => {
@@ -179,13 +181,14 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       context.answer({ ...record.prompt, final: true });
       return;
     }
-    const { channel: _previous, ...rest } = record;
-    const next: SessionRecord = {
-      ...rest,
+    const { channel: _previous, snapshot: _stored, ...rest } = record as Partial<SessionRecord>;
+    const next: RecordHead = {
+      ...(rest as RecordHead),
       ...(state === undefined ? {} : { channel: state }),
       updatedAt: new Date(now()).toISOString(),
     };
-    const result = await store.commit(context.lease, JSON.stringify(next));
+    const data = JSON.stringify({ ...next, snapshot: snapshotOf(record, cached) });
+    const result = await store.commit(context.lease, data);
     if (result.status !== 'committed') {
       cached?.actor.stop();
       throw new TurnError('write_refused', `Session write refused: ${result.status}`);
@@ -348,10 +351,9 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     channel: string | undefined,
   ): Promise<CachedActor> => {
     const address = context.options.address;
-    const record: SessionRecord = {
+    const record: RecordHead = {
       flowId: definition.id,
       flowVersion: definition.version,
-      snapshot,
       ...input,
       ...(address ? { address } : {}),
       prompt,
@@ -359,7 +361,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       ...(channel === undefined ? {} : { channel }),
       updatedAt: new Date(now()).toISOString(),
     };
-    const result = await store.commit(context.lease, JSON.stringify(record));
+    const result = await store.commit(context.lease, JSON.stringify({ ...record, snapshot }));
     if (result.status !== 'committed') {
       throw new TurnError('write_refused', `Session write refused: ${result.status}`);
     }
@@ -369,21 +371,27 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   /** Shows the stored prompt again without touching the flow (whose cached actor stays). */
   const reshow = async (
     context: TurnContext,
-    record: SessionRecord,
+    record: RecordHead,
     cached: CachedActor | undefined,
     notes: readonly string[],
   ): Promise<void> => {
-    const { unseen: _shown, channel: _previous, ...rest } = record;
+    const {
+      unseen: _shown,
+      channel: _previous,
+      snapshot: _stored,
+      ...rest
+    } = record as Partial<SessionRecord>;
     const address = context.options.address;
     const shown = withNotes(record.prompt, notes);
     const channel = context.stateOf?.(shown);
-    const next: SessionRecord = {
-      ...rest,
+    const next: RecordHead = {
+      ...(rest as RecordHead),
       ...(address ? { address } : {}),
       ...(channel === undefined ? {} : { channel }),
       updatedAt: new Date(now()).toISOString(),
     };
-    const result = await store.commit(context.lease, JSON.stringify(next));
+    const data = JSON.stringify({ ...next, snapshot: snapshotOf(record, cached) });
+    const result = await store.commit(context.lease, data);
     if (result.status !== 'committed') {
       cached?.actor.stop();
       throw new TurnError('write_refused', `Session write refused: ${result.status}`);
@@ -428,8 +436,18 @@ function withPrompt(snapshot: Record<string, unknown>, prompt: Prompt): Record<s
   return { ...snapshot, context: { ...context, prompt } };
 }
 
+/**
+ * The snapshot to write again with a record's head: the record's own when it was read from the
+ * store, the live actor's (at that same version) when it came from the cache.
+ */
+function snapshotOf(record: RecordHead, cached: CachedActor | undefined): Record<string, unknown> {
+  if ('snapshot' in record) return (record as SessionRecord).snapshot;
+  if (!cached) return {};
+  return withoutPrompt(cached.actor.getPersistedSnapshot() as Record<string, unknown>);
+}
+
 /** What a channel's `decide` sees of a record (or of none). */
-function glanceOf(record: SessionRecord | undefined): SessionGlance {
+function glanceOf(record: RecordHead | undefined): SessionGlance {
   return {
     prompt: record?.prompt,
     unseen: record?.unseen === true,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   type ChannelDecision,
@@ -223,10 +222,23 @@ type Screen =
   | { readonly kind: 'resume'; readonly page: number }
   | { readonly kind: 'replay'; readonly text: string; readonly end: boolean };
 
-/** A short fixed-size digest of a request's history: Africa's Talking's grows with the call. */
+/**
+ * A short fixed-size digest of a request's history: Africa's Talking's grows with the call. It
+ * only tells a gateway's retry from the next keypress of the same call, so a 53-bit string hash
+ * (cyrb53) does, without a crypto hash object per request; the length is kept beside it.
+ */
 function historyDigest(history: string | undefined): string | undefined {
   if (history === undefined) return undefined;
-  return createHash('sha1').update(history).digest('base64url').slice(0, 16);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < history.length; i++) {
+    const code = history.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${history.length.toString(36)}.${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
 }
 
 /**
