@@ -3,6 +3,7 @@
 // logging silenced. It counts the Redis commands its client
 // sends (each one a round trip unless pipelined) so the bench can report round trips per turn.
 // With REDIS_CLUSTER_NODES it runs on a Redis Cluster instead, through the same factory.
+import { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis } from '../../src/redis/index.js';
 import { createServer, loadConfig } from '../../src/server/index.js';
@@ -38,12 +39,25 @@ await serveForBench(async () => {
   const redis = connectRedis(config.redis);
   // Standalone and Cluster both send every command through `sendCommand` (a Cluster's own
   // redirections and retries go to its node connections, so each command counts once).
-  const counted = redis as unknown as { sendCommand: (...args: unknown[]) => unknown };
-  const send = counted.sendCommand.bind(redis);
-  counted.sendCommand = (...args: unknown[]) => {
-    commandsSent += 1;
-    return send(...args);
+  const count = (connection: unknown) => {
+    const counted = connection as { sendCommand: (...args: unknown[]) => unknown };
+    const send = counted.sendCommand.bind(connection);
+    counted.sendCommand = (...args: unknown[]) => {
+      commandsSent += 1;
+      return send(...args);
+    };
   };
+  count(redis);
+  // The session store's own batching connection (`duplicateForBatching`) is counted as well;
+  // BullMQ's blocking one is not (it only waits for payment jobs, which this journey never makes).
+  if (redis instanceof Redis) {
+    const duplicate = redis.duplicate.bind(redis);
+    redis.duplicate = (override) => {
+      const connection = duplicate(override);
+      if (override?.enableAutoPipelining) count(connection);
+      return connection;
+    };
+  }
   const server = await createServer(config, {
     redis,
     keyPrefix: env.BENCH_PREFIX,
@@ -61,6 +75,8 @@ await serveForBench(async () => {
     commandsSent: () => commandsSent,
     requestsTaken: () => requestsTaken,
     close: async () => {
+      if (process.env.BENCH_CPU_PROF_DIR)
+        process.stderr.write(`PROFTURNS insurechat ${process.pid} ${requestsTaken}\n`);
       await server.close();
       redis.disconnect();
     },

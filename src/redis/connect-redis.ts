@@ -97,6 +97,18 @@ export function duplicateForBlocking(connection: RedisConnection): RedisConnecti
 }
 
 /**
+ * A second connection to the same Redis whose commands issued in one event-loop turn leave in one
+ * write (ioredis auto-pipelining), for the session store: it sends two scripts per conversation
+ * turn, and under load a socket write per command costs more CPU than the rest of its Redis work.
+ * Each command still waits only for its own reply, so a turn keeps its two round trips.
+ * Undefined for a Cluster, whose pipelines do not ride out a failover as single commands do.
+ */
+export function duplicateForBatching(connection: RedisConnection): Redis | undefined {
+  if (connection instanceof Cluster) return undefined;
+  return connection.duplicate({ enableAutoPipelining: true });
+}
+
+/**
  * Wraps `id` in a Cluster hash tag (`{id}`): every key built around the same tag lands in the
  * same slot, so one script can touch them all. `id` must not contain braces itself.
  */

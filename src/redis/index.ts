@@ -4,6 +4,7 @@
 export {
   type ConnectRedisOptions,
   connectRedis,
+  duplicateForBatching,
   duplicateForBlocking,
   hashTag,
   type RedisConnection,

@@ -32,7 +32,7 @@ import {
   type PaymentService,
   registerPaymentCallback,
 } from '../payments/index.js';
-import { connectRedis, type RedisConnection } from '../redis/index.js';
+import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import type { Config } from './config.js';
@@ -215,9 +215,20 @@ export async function createServer(
   });
   closers.push(() => client.close());
 
+  /** The session store's connection: batched where it can be (see duplicateForBatching). */
+  const sessionRedisOf = (shared: RedisConnection): RedisConnection => {
+    const batching = duplicateForBatching(shared);
+    if (!batching) return shared;
+    closers.push(async () => {
+      await batching.quit().catch(() => batching.disconnect());
+    });
+    return batching;
+  };
   const sessions =
     deps.sessions ??
-    (redis ? new RedisSessionStore({ redis, keyPrefix }) : new MemorySessionStore());
+    (redis
+      ? new RedisSessionStore({ redis: sessionRedisOf(redis), keyPrefix })
+      : new MemorySessionStore());
 
   // Created once the notifiers exist; payment attempts reach it through this late-bound tracker.
   let payments: PaymentService | undefined;
