@@ -425,8 +425,9 @@ function flowOutputOf(
 function withoutPrompt(snapshot: Record<string, unknown>): Record<string, unknown> {
   const context = snapshot.context;
   if (typeof context !== 'object' || context === null || !('prompt' in context)) return snapshot;
-  const { prompt: _kept, ...rest } = context as Record<string, unknown>;
-  return { ...snapshot, context: rest };
+  // Only ever serialised: an undefined field is left out of the JSON as a removed one is, and a
+  // spread copy is several times cheaper than a rest copy that excludes a key.
+  return { ...snapshot, context: { ...context, prompt: undefined } };
 }
 
 /** The persisted snapshot with the record's Prompt put back (older records still carry it). */
