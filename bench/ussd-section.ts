@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { PLACEHOLDER_MOTOR_SCREENS } from './lib/motor-screens.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
@@ -27,11 +28,12 @@ export const MOTOR_JOURNEY_INPUTS: readonly string[] = [
 const USSD_PATH = '/ussd/africastalking';
 /** insurechat's real server. */
 const INSURECHAT = 'insurechat';
+const COMPARE = 'insurechat (compare)';
 /** The same-work floor (bench/servers/floor-server.ts). */
 export const FLOOR = 'same-work floor';
 
 /** The motor journey's steps: what the phone types, and the screen it must get back. */
-function journeySteps(screens: readonly string[]): UssdStep[] {
+export function journeySteps(screens: readonly string[]): UssdStep[] {
   return screens.map((screen, index) => ({
     input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
     expect: (body: string) => body === `CON ${screen}`,
@@ -161,6 +163,34 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       notes.push(
         `insurechat: not measured (${reason}); the other servers serve placeholder screens.`,
       );
+    }
+    // BENCH_COMPARE_WITH: a checkout (e.g. an earlier commit's `git archive`) whose own
+    // insurechat server runs as one more contender, "insurechat (compare)", for before/after
+    // figures made alternately in one run.
+    const compareDir = process.env.BENCH_COMPARE_WITH;
+    if (compareDir) {
+      const comparePrefix = `bench:${randomUUID()}:compare:`;
+      const compare = await startServerProcess(
+        COMPARE,
+        pathToFileURL(`${compareDir.replace(/\/+$/, '')}/bench/servers/insurechat-server.ts`),
+        {
+          REDIS_URL: options.redisUrl,
+          BENCH_PREFIX: comparePrefix,
+          BENCH_SCREENS: '["-"]',
+          ...upstreamEnv,
+        },
+      );
+      servers.push(compare);
+      contenders.push({
+        name: COMPARE,
+        server: compare,
+        prefix: comparePrefix,
+        path: USSD_PATH,
+        headers: { 'x-ussd-secret': BENCH_GATEWAY_SECRET },
+        steps: journeySteps(screens),
+        upstream: sandbox,
+      });
+      notes.push(`${COMPARE}: the insurechat server of ${compareDir}, for before/after figures.`);
     }
     const floorPrefix = `bench:${randomUUID()}:floor:`;
     const floor = await startServerProcess(

@@ -29,6 +29,8 @@ export interface UssdLoadOptions {
   readonly serviceCode?: string;
   /** Counts the answers it is true for (a "still working" screen), in `matched`. */
   readonly classify?: (body: string) => boolean;
+  /** Requests per second over all connections (open-loop pacing); unpaced when undefined. */
+  readonly rate?: number;
 }
 
 /** What one load run measured. */
@@ -53,7 +55,8 @@ export interface UssdLoadResult {
 
 let phoneSerial = randomInt(0, 1_000_000);
 
-function newPhone(): Phone {
+/** A new simulated handset, unique within this bench process. */
+export function newPhone(): Phone {
   phoneSerial += 1;
   const serial = phoneSerial;
   // Airtel-style 097 numbers; the last digit 0 keeps clear of the sandbox's outcome numbers.
@@ -61,7 +64,8 @@ function newPhone(): Phone {
   return { sessionId: `bench-${process.pid}-${serial}`, msisdn: `+260${national}`, serial };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+/** The p-th percentile of an ascending list (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)]!;
@@ -127,6 +131,7 @@ export async function runUssdLoad(options: UssdLoadOptions): Promise<UssdLoadRes
     pipelining: 1,
     timeout: 20,
     requests,
+    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
     if (statusCode === 200) latencies.push(ms);

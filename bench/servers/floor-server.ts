@@ -170,6 +170,10 @@ await serveForBench(async () => {
     port: typeof address === 'object' && address ? address.port : 0,
     requestsTaken: () => requestsTaken,
     close: async () => {
+      if (process.env.BENCH_CPU_PROF_DIR)
+        process.stderr.write(
+          `bench: floor server (pid ${process.pid}) took ${requestsTaken} requests\n`,
+        );
       await app.close();
       for (const actor of actors.values()) actor.stop();
       redis.disconnect();

@@ -76,7 +76,9 @@ await serveForBench(async () => {
     requestsTaken: () => requestsTaken,
     close: async () => {
       if (process.env.BENCH_CPU_PROF_DIR)
-        process.stderr.write(`PROFTURNS insurechat ${process.pid} ${requestsTaken}\n`);
+        process.stderr.write(
+          `bench: insurechat server (pid ${process.pid}) took ${requestsTaken} requests\n`,
+        );
       await server.close();
       redis.disconnect();
     },
