@@ -27,6 +27,7 @@ import {
   rejectedBy,
   TO_MAIN_MENU,
   today,
+  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -115,6 +116,17 @@ export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string>
     ? checkNrc(text)
     : checkIdentifier(text, FIELD_LENGTHS.partnerLoanReference);
 }
+
+/** The question that asked for each field of a claim the insurer may refuse. */
+const BACK_TO_QUESTION = toRefusedQuestion<ClaimIntimationContext>({
+  lossDate: 'askEventDate',
+  description: 'askDetails',
+  claimType: 'pickClaimType',
+  partnerLoanReference: 'refusedSubject',
+  loanId: 'refusedSubject',
+  nrcNumber: 'refusedSubject',
+  memberId: 'refusedSubject',
+});
 
 /** A printed policy or claim number typed to be looked up. */
 const checkLookup = (text: string): Checked<string> => checkIdentifier(text);
@@ -758,6 +770,10 @@ export const claimIntimationMachine = setup({
         ],
       },
     },
+    // The loan or member the insurer refused: picked from the caller's own list, or typed.
+    refusedSubject: {
+      always: [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
+    },
     failed: {
       tags: 'awaitingInput',
       entry: assign({
@@ -766,6 +782,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
+          ...BACK_TO_QUESTION.choice,
           {
             guard: ({ event, context }) =>
               isChoice('retry')({ event }) && failedOp('intimate')({ context }),
@@ -820,6 +837,7 @@ export const claimIntimationMachine = setup({
           { guard: isChoice('end'), target: 'done' },
         ],
         'user.back': [
+          ...BACK_TO_QUESTION.back,
           { guard: failedOp('intimate'), target: 'confirm' },
           { guard: failedOp('held'), target: 'start' },
           { guard: failedOp('find'), target: 'askClaimNumber' },

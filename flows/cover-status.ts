@@ -16,6 +16,7 @@ import {
   end,
   type Failure,
   failedCall,
+  failureOn,
   failureScreen,
   flowOutput,
   isChoice,
@@ -24,6 +25,7 @@ import {
   notProvided,
   rejected,
   TO_MAIN_MENU,
+  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -81,6 +83,12 @@ export interface CoverStatusContext extends FlowContextBase {
 
 /** Holdings kept in the snapshot; a USSD list pages them with "More". */
 const MAX_KEPT = 20;
+
+/** The question that asked for a field of a lookup the insurer refused: the NRC. */
+const BACK_TO_QUESTION = toRefusedQuestion<CoverStatusContext>({
+  nrcNumber: 'askNrc',
+  idNumber: 'askNrc',
+});
 
 const LISTED_LINES: Record<HoldingLine, string> = {
   motor: 'cover.line.motor',
@@ -418,7 +426,7 @@ export const coverStatusMachine = setup({
     failed: {
       tags: 'awaitingInput',
       entry: assign({ tries: 0, prompt: failureScreen }),
-      on: choiceOn({ retry: 'retrying', back: 'backFromFailure', end: 'done' }, 'backFromFailure'),
+      on: failureOn(BACK_TO_QUESTION, { retry: 'retrying', back: 'backFromFailure', end: 'done' }),
     },
     retrying: {
       always: [

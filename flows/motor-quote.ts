@@ -53,10 +53,12 @@ import {
   money,
   notProvided,
   passes,
+  type RefusedQuestions,
   rejected,
   rejectedBy,
   TO_MAIN_MENU,
   today,
+  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -388,13 +390,16 @@ const BACK: Record<Op, string> = {
 const OPS = Object.keys(RETRY) as Op[];
 
 /**
- * The question that asked for a field the insurer refused: "Change my answer" goes straight to
- * it, so the user fixes the plate or the chassis number instead of walking back screen by screen.
- * Renewals ask only for the plate, so their refusals keep {@link BACK}.
+ * The question that asked for each field the insurer may refuse: "Change my answer" goes straight
+ * to it, so the user fixes the plate or the chassis number instead of walking back screen by
+ * screen. Renewals ask only for the plate, so their refusals keep {@link BACK}.
  */
-const QUESTION_OF: Readonly<Record<string, string>> = {
+const QUESTION_OF: RefusedQuestions = {
   registrationNumber: 'askPlate',
   vehicleId: 'askPlate',
+  make: 'askMake',
+  model: 'askModel',
+  yearOfManufacture: 'askYear',
   chassisNumber: 'askChassis',
   engineNumber: 'askEngine',
   sumInsured: 'askSumInsured',
@@ -406,11 +411,10 @@ const QUESTION_OF: Readonly<Record<string, string>> = {
 };
 
 /** Back from a failure: to the question whose answer the insurer refused, when it said which. */
-const BACK_TO_QUESTION = Object.entries(QUESTION_OF).map(([field, target]) => ({
-  guard: ({ context }: { context: MotorQuoteContext }) =>
-    context.failure?.field === field && context.mode !== 'renew',
-  target,
-}));
+const BACK_TO_QUESTION = toRefusedQuestion<MotorQuoteContext>(
+  QUESTION_OF,
+  (context) => context.mode !== 'renew',
+);
 
 function checkPhoneReason(text: string) {
   const checked = checkPhone(text);
@@ -1093,11 +1097,7 @@ export const motorQuoteMachine = motor.createMachine({
               isChoice('retry')({ event }) && context.failure?.op === op,
             target: RETRY[op],
           })),
-          ...BACK_TO_QUESTION.map(({ guard, target }) => ({
-            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
-              isChoice('back')({ event }) && guard({ context }),
-            target,
-          })),
+          ...BACK_TO_QUESTION.choice,
           ...OPS.map((op) => ({
             guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
               isChoice('back')({ event }) && context.failure?.op === op,
@@ -1106,7 +1106,7 @@ export const motorQuoteMachine = motor.createMachine({
           { guard: isChoice('end'), target: 'cancelled' },
         ],
         'user.back': [
-          ...BACK_TO_QUESTION,
+          ...BACK_TO_QUESTION.back,
           ...OPS.map((op) => ({
             guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
             target: BACK[op],

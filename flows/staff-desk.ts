@@ -13,16 +13,17 @@ import {
   CANCELLED,
   type Checked,
   choice,
-  choiceOn,
   end,
   type Failure,
   failedCall,
+  failureOn,
   failureScreen,
   flowOutput,
   isChoice,
   money,
   notProvided,
   rejected,
+  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -43,6 +44,12 @@ export interface StaffCommand {
   topic: StaffTopic;
   args: string[];
 }
+
+/**
+ * A lookup asks for one thing at a time: whatever field the insurer refused, "Change my answer"
+ * asks the same command's question again.
+ */
+const BACK_TO_QUESTION = toRefusedQuestion<StaffDeskContext>({ '*': 'askArgs' });
 
 const TOPICS: readonly StaffTopic[] = [
   'policy',
@@ -623,7 +630,7 @@ export const staffDeskMachine = setup({
         tries: 0,
         prompt: failureScreen,
       }),
-      on: choiceOn({ retry: 'running', back: 'desk', end: 'done' }, 'desk'),
+      on: failureOn(BACK_TO_QUESTION, { retry: 'running', back: 'desk', end: 'done' }),
     },
     done: { type: 'final', entry: assign({ prompt: end('flow.end.thanks') }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },

@@ -207,6 +207,70 @@ export const PERMANENT_FAILURE_CHOICES: Choice[] = [
   choice('end', 'flow.choice.end'),
 ];
 
+/**
+ * One flow's questions by the field each fills, for the insurer's refusals: the field as the
+ * insurer names it, the last segment of its error path (`risks.0.chassisNumber` →
+ * `chassisNumber`, compared in any case) → the state that asked for it. `'*'` stands for any
+ * refusal the flow does not list, for a screen that asks for one thing at a time (a desk lookup).
+ */
+export type RefusedQuestions = Readonly<Record<string, string>>;
+
+/** The state that asked for the answer the insurer refused, when it said which and the flow asks it. */
+export function refusedQuestion(
+  questions: RefusedQuestions,
+  failure: Failure | null | undefined,
+): string | undefined {
+  if (failure?.kind !== 'rejected') return undefined;
+  const field = failure.field?.toLowerCase();
+  const named = Object.entries(questions).find(([name]) => name.toLowerCase() === field);
+  return named?.[1] ?? questions['*'];
+}
+
+/**
+ * A failure screen's way back to the refused question, one mechanism for every flow: "Change my
+ * answer" (`choice`) and Back (`back`) go straight to the state that asked for the field the
+ * insurer named, where every answer given is still held and the rest of the way is as before.
+ * List these first on the failure state; the flow's own Back rules apply when none matches.
+ * `when` narrows it (a renewal asks only for a plate and keeps its own Back).
+ */
+export function toRefusedQuestion<TContext extends { failure: Failure | null }>(
+  questions: RefusedQuestions,
+  when: (context: TContext) => boolean = () => true,
+) {
+  const targets = [...new Set(Object.values(questions))];
+  const refusedAt =
+    (target: string) =>
+    ({ context }: { context: TContext }): boolean =>
+      when(context) && refusedQuestion(questions, context.failure) === target;
+  return {
+    choice: targets.map((target) => ({
+      guard: ({ context, event }: { context: TContext; event: Reply }) =>
+        isChoice('back')({ event }) && refusedAt(target)({ context }),
+      target,
+    })),
+    back: targets.map((target) => ({ guard: refusedAt(target), target })),
+  };
+}
+
+/**
+ * The transitions of a failure screen whose Try again, Back and End each have one target: the
+ * refused question first (see {@link toRefusedQuestion}), then those three.
+ */
+export function failureOn<TContext extends { failure: Failure | null }>(
+  refused: ReturnType<typeof toRefusedQuestion<TContext>>,
+  targets: { retry: string; back: string; end: string },
+) {
+  return {
+    'user.choice': [
+      ...refused.choice,
+      { guard: isChoice('retry'), target: targets.retry },
+      { guard: isChoice('back'), target: targets.back },
+      { guard: isChoice('end'), target: targets.end },
+    ],
+    'user.back': [...refused.back, { target: targets.back }],
+  };
+}
+
 /** Fields the catalogue names in plain words (`flow.field.<name>`); others get a general note. */
 const NAMED_FIELDS = new Set([
   'registrationNumber',
@@ -224,6 +288,14 @@ const NAMED_FIELDS = new Set([
   'firstName',
   'lastName',
   'mobileMoneyAccountNumber',
+  'destination',
+  'endDate',
+  'name',
+  'description',
+  'partnerLoanReference',
+  'claimType',
+  'make',
+  'model',
 ]);
 
 /**

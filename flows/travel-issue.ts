@@ -45,6 +45,7 @@ import {
   rejected,
   TO_MAIN_MENU,
   today,
+  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -135,6 +136,19 @@ export function tripEnd(startDate: string, days: number): string {
 
 const MAX_TRAVELLERS = 4;
 const MAX_PACKAGES = 6;
+
+/**
+ * The question that asked for each field of a quotation the insurer may refuse. A traveller's
+ * name is not listed: the quote's own Back goes to the list of travellers.
+ */
+const BACK_TO_QUESTION = toRefusedQuestion<TravelIssueContext>({
+  destination: 'askDestination',
+  startDate: 'askStartDate',
+  endDate: 'askDays',
+  name: 'askName',
+  idNumber: 'askNrc',
+  nrcNumber: 'askNrc',
+});
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
 
 /** A full name: at least two words, each a name. */
@@ -507,10 +521,11 @@ export const travelIssueMachine = travel.createMachine({
             target: 'paying',
           },
           { guard: isChoice('retry'), target: 'checkingPayment' },
+          ...BACK_TO_QUESTION.choice,
           { guard: isChoice('back'), target: 'failedBack' },
           { guard: isChoice('end'), target: 'cancelled' },
         ],
-        'user.back': 'failedBack',
+        'user.back': [...BACK_TO_QUESTION.back, { target: 'failedBack' }],
       },
     },
     failedBack: {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
+import { ApiError } from '../../src/api/index.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
@@ -56,9 +57,17 @@ const flows = Object.entries(FIRST_CALL) as [
   (typeof FIRST_CALL)[keyof typeof FIRST_CALL],
 ][];
 
-/** Runs the flow with `actor` failing `failures` times, then behaving; returns the actor. */
-function start(flow: Exclude<FlowId, 'main-menu'>, failures: number, error: unknown) {
-  const { actor: name, replies } = FIRST_CALL[flow];
+/**
+ * Runs the flow with `actor` failing `failures` times, then behaving; returns the actor. `call`
+ * names a later call and the replies that reach it (default the flow's first call).
+ */
+function start(
+  flow: Exclude<FlowId, 'main-menu'>,
+  failures: number,
+  error: unknown,
+  call: { actor: string; replies: Reply[] } = FIRST_CALL[flow],
+) {
+  const { actor: name, replies } = call;
   const typical = worldMachine(flow);
   const failing = worldMachine(flow, { failing: [name], error });
   let calls = 0;
@@ -117,5 +126,134 @@ describe.each(flows)('the %s flow when the insurer fails', (flow) => {
     end.send(choose('end'));
     expect(end.getSnapshot().status).toBe('done');
     expect(end.getSnapshot().output.prompt.final).toBe(true);
+  });
+});
+
+/** The insurer's 422 naming one field by its path, with its words for the user. */
+const refusal = (path: string, said: string) =>
+  new ApiError({
+    status: 422,
+    operation: 'test',
+    rawBody: JSON.stringify({
+      status: 422,
+      message: 'Validation failed',
+      errors: { [path]: [said] },
+    }),
+  });
+
+const TRAVEL_ANSWERS = [
+  type('South Africa'),
+  type('15/01/2099'),
+  type('7'),
+  type('Mwila Banda'),
+  type('479974/11/1'),
+  choose('continue'),
+];
+
+/**
+ * Per flow: a call the insurer refuses on a field it names, the replies that reach it, the
+ * question that asked for that field, and an answer given elsewhere that must still be held.
+ */
+const REFUSALS = [
+  {
+    flow: 'travel-issue',
+    actor: 'quoteTravel',
+    replies: TRAVEL_ANSWERS,
+    path: 'destination',
+    question: 'travel.askDestination',
+    kept: { name: 'Mwila Banda', nrc: '479974/11/1', days: '7' },
+  },
+  {
+    flow: 'travel-issue',
+    actor: 'quoteTravel',
+    replies: TRAVEL_ANSWERS,
+    path: 'policyHolder.idNumber',
+    question: 'travel.askNrc',
+    kept: { destination: 'South Africa', name: 'Mwila Banda' },
+  },
+  {
+    flow: 'claim-intimation',
+    actor: 'intimateClaim',
+    replies: FIRST_CALL['claim-intimation'].replies,
+    path: 'lossDate',
+    question: 'claim.askDate.credit-life',
+    kept: { policyId: 'pol_1', subject: 'L1', details: 'Accident on the road' },
+  },
+  {
+    flow: 'claim-intimation',
+    actor: 'intimateClaim',
+    replies: FIRST_CALL['claim-intimation'].replies,
+    path: 'description',
+    question: 'claim.askDetails',
+    kept: { policyId: 'pol_1', subject: 'L1', eventDate: '2025-01-10' },
+  },
+  {
+    flow: 'claim-intimation',
+    actor: 'intimateClaim',
+    replies: FIRST_CALL['claim-intimation'].replies,
+    path: 'partnerLoanReference',
+    question: 'claim.ask.partnerLoanReference',
+    kept: { policyId: 'pol_1', eventDate: '2025-01-10', details: 'Accident on the road' },
+  },
+  {
+    flow: 'cover-status',
+    actor: 'lookupCover',
+    replies: FIRST_CALL['cover-status'].replies,
+    path: 'NrcNumber',
+    question: 'cover.askNrc',
+    kept: {},
+  },
+  {
+    flow: 'staff-desk',
+    actor: 'transactionStatus',
+    replies: FIRST_CALL['staff-desk'].replies,
+    path: 'reference',
+    question: 'staff.ask.txn',
+    kept: { topic: 'txn' },
+  },
+] as const;
+
+describe('an answer the insurer refuses', () => {
+  /** The flow on the failure screen after the insurer refused the row's field. */
+  const refusedAt = (row: (typeof REFUSALS)[number]) =>
+    start(row.flow, 1, refusal(row.path, 'That value is not accepted.'), {
+      actor: row.actor,
+      replies: [...row.replies],
+    });
+
+  it.each(REFUSALS)(
+    '$flow: "Change my answer" after a refused $path asks $question again, other answers kept',
+    (row) => {
+      const actor = refusedAt(row);
+      const refused = prompt(actor);
+      expect(refused.key).toBe('flow.failed.rejected');
+      expect(refused.notes?.[0]).toEqual({
+        key: 'flow.failed.said',
+        params: { said: 'That value is not accepted.' },
+      });
+      expect(refused.choices?.map((c) => c.id)).toEqual(['back', 'end']);
+
+      actor.send(choose('back'));
+      expect(prompt(actor).key).toBe(row.question);
+      expect(actor.getSnapshot().context.answers).toMatchObject(row.kept);
+
+      const viaBack = refusedAt(row);
+      viaBack.send({ type: 'user.back' });
+      expect(prompt(viaBack).key).toBe(row.question);
+    },
+  );
+
+  it('travel: the corrected destination is quoted with every other answer as given', () => {
+    const actor = start('travel-issue', 1, refusal('destination', 'That value is not accepted.'), {
+      actor: 'quoteTravel',
+      replies: TRAVEL_ANSWERS,
+    });
+    actor.send(choose('back'));
+    for (const reply of [type('Namibia'), ...TRAVEL_ANSWERS.slice(1)]) actor.send(reply);
+    expect(prompt(actor).key).toBe('travel.pickPackage');
+    expect(actor.getSnapshot().context.answers).toMatchObject({
+      destination: 'Namibia',
+      name: 'Mwila Banda',
+    });
   });
 });
