@@ -7,6 +7,7 @@ import type {
   FlowInput,
   FlowOutput,
 } from '../src/conversation/flow.js';
+import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { ask, CANCELLED, choice, PICK_FROM_LIST } from './support.js';
@@ -32,6 +33,8 @@ export interface MainMenuContext extends FlowContextBase {
 
 function menuPrompt(audience: Audience, note: boolean): Prompt {
   const choices: Choice[] = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
+  // Customers may always ask for a person; the channel takes that choice, not this flow.
+  if (audience === 'policyholder') choices.push(choice(TALK_TO_A_PERSON, 'menu.choice.person'));
   return ask(`menu.${audience}`, 'choice', { choices, note: note ? PICK_FROM_LIST : null });
 }
 

@@ -19,6 +19,14 @@ export {
   type FlowRegistry,
   type TurnRoute,
 } from './flow.js';
+// Channels: a conversation handed to a person (src/handoff implements it).
+export {
+  type Handoff,
+  type HandoffForward,
+  type HandoffOpening,
+  type HandoffRequest,
+  TALK_TO_A_PERSON,
+} from './handoff.js';
 export { type Catalogue, DEFAULT_LOCALE, LOCALES, type MessageKey } from './locales/index.js';
 // Payments: money exactly once.
 export {

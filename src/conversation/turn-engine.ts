@@ -46,6 +46,13 @@ export interface SessionGlance {
   readonly resumable: boolean;
   /** What the channel stored with the record last time; undefined when nothing. */
   readonly state: string | undefined;
+  /** The flow the conversation is in; undefined when none. */
+  readonly flowId?: string | undefined;
+  /**
+   * The flow's answers so far (its context's `answers`), for a person taking the conversation
+   * over; opaque here, undefined when the flow keeps none.
+   */
+  readonly answers?: unknown;
 }
 
 /**

@@ -84,7 +84,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const hook = context.options.channelState;
     if (hook) {
       // Channels decide synchronously (USSD does): awaited only when they answer a promise.
-      const decided = hook.decide(glanceOf(record));
+      const decided = hook.decide(glanceOf(record, cached));
       const decision = decided instanceof Promise ? await decided : decided;
       if (decision.kind === 'keep') return keep(context, record, cached, decision.state);
       context.stateOf = decision.state;
@@ -448,7 +448,7 @@ function snapshotOf(record: RecordHead, cached: CachedActor | undefined): Record
 }
 
 /** What a channel's `decide` sees of a record (or of none). */
-function glanceOf(record: RecordHead | undefined): SessionGlance {
+function glanceOf(record: RecordHead | undefined, cached: CachedActor | undefined): SessionGlance {
   return {
     prompt: record?.prompt,
     unseen: record?.unseen === true,
@@ -459,7 +459,23 @@ function glanceOf(record: RecordHead | undefined): SessionGlance {
       !record.prompt.final &&
       record.flowId !== 'main-menu',
     state: record?.channel,
+    flowId: record?.flowId,
+    // Read only when a channel asks (a handoff's context): most turns never do.
+    get answers() {
+      return answersOf(record, cached);
+    },
   };
+}
+
+/** The flow's `context.answers`: from the stored snapshot, or the live actor on a cache hit. */
+function answersOf(record: RecordHead | undefined, cached: CachedActor | undefined): unknown {
+  if (!record) return undefined;
+  const context: unknown =
+    'snapshot' in record
+      ? (record as SessionRecord).snapshot.context
+      : cached?.actor.getSnapshot().context;
+  if (typeof context !== 'object' || context === null) return undefined;
+  return (context as { answers?: unknown }).answers;
 }
 
 function freshInput(options: TurnOptions): FlowInput {

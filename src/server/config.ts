@@ -93,6 +93,18 @@ export const EnvSchema = z.object({
   /** Another Slack Web API base URL (ending in `/api/`), for a local emulator; default Slack's. */
   SLACK_API_URL: optionalUrl,
   SLACK_ALLOWED_USERS: commaList,
+  /**
+   * The Slack channel (its id, `C…` or `G…`) where a customer's "Talk to a person" opens a
+   * thread; unset: the menu item says no one is available. Needs SLACK_BOT_TOKEN.
+   */
+  SLACK_HANDOFF_CHANNEL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C0123ABCD (not its #name)')
+      .optional(),
+  ),
   /** Workspace (team) ids whose users may use the desk; empty means any workspace. */
   SLACK_ALLOWED_TEAMS: commaList,
   PAYMENT_CALLBACK_SECRET: optionalString,
@@ -166,6 +178,8 @@ export interface Config {
         readonly allowedTeams: readonly string[];
         /** Web API base URL; undefined: Slack's own. */
         readonly apiUrl: string | undefined;
+        /** Channel id where handoffs open threads; undefined: no handoffs. */
+        readonly handoffChannel: string | undefined;
       }
     | undefined;
   readonly payments: {
@@ -256,6 +270,9 @@ export function loadConfig(
     // Slack issues the signing secret; one made up here could never verify a request.
     required('SLACK_SIGNING_SECRET', 'when SLACK_BOT_TOKEN is set without SLACK_APP_TOKEN');
   }
+  if (e.SLACK_HANDOFF_CHANNEL !== undefined && !slackOn) {
+    missing.push({ variable: 'SLACK_HANDOFF_CHANNEL', message: 'needs SLACK_BOT_TOKEN' });
+  }
   if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
   missing.push(...redisIssues(e));
   if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
@@ -305,6 +322,7 @@ export function loadConfig(
             allowedTeams: e.SLACK_ALLOWED_TEAMS,
             // Slack's client joins method names onto this base: it must end in a slash.
             apiUrl: e.SLACK_API_URL?.replace(/\/*$/, '/'),
+            handoffChannel: e.SLACK_HANDOFF_CHANNEL,
           }
         : undefined,
     payments: {

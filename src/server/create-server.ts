@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import { webApi } from '@slack/bolt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { z } from 'zod';
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
@@ -23,6 +24,7 @@ import {
   type TurnEngine,
 } from '../conversation/index.js';
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
+import { createHandoffService, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import {
   type AttemptTracker,
@@ -294,8 +296,38 @@ export async function createServer(
     engine = ownedEngine;
   }
 
+  // Human handoff: a Slack thread per customer who asks for a person, found from either side in
+  // Redis (memory when embedded); without SLACK_HANDOFF_CHANNEL the menu item says no one is there.
+  const handoffChannel = config.slack?.handoffChannel;
+  const handoff = createHandoffService({
+    store: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
+    engine,
+    slack:
+      config.slack && handoffChannel
+        ? {
+            channel: handoffChannel,
+            client: new webApi.WebClient(config.slack.botToken, {
+              ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+            }),
+          }
+        : undefined,
+    notify: async (address, prompt) => {
+      const notifier = notifiers.find((candidate) => candidate.channel === address.channel);
+      if (!notifier) throw new HandoffUnreachableError(address.channel);
+      await notifier.notify(address, prompt);
+    },
+    logger,
+    metrics: {
+      opened: (channel) => metrics.handoffsOpened.inc({ channel }),
+      firstReply: (seconds) => metrics.handoffFirstReply.observe(seconds),
+      resolved: (by) => metrics.handoffsResolved.inc({ by }),
+    },
+    serviceCode: config.ussd.serviceCode,
+  });
+
   // USSD: the caller's screen and page live in the engine's session record (no extra Redis).
   const ussd = createUssdCore({
+    handoff,
     engine: instrumentEngine(engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),
@@ -339,6 +371,7 @@ export async function createServer(
       logger: logger.child({ channel: 'telegram' }),
       render: renderPrompt,
       files,
+      handoff,
       ...(redis ? { seenUpdates: new RedisOnceSet(redis, `${keyPrefix}telegram-update:`) } : {}),
       ...(telegramApiRoot ? { apiRoot: telegramApiRoot } : {}),
     });
@@ -361,6 +394,7 @@ export async function createServer(
       engine: instrumentEngine(engine, 'slack', metrics),
       logger: logger.child({ channel: 'slack' }),
       render: renderPrompt,
+      intercept: (body) => handoff.fromSlack(body),
       ...(redis ? { seenRequests: new RedisOnceSet(redis, `${keyPrefix}slack-request:`) } : {}),
       ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
     });
@@ -500,6 +534,15 @@ function smsInbox(
       return [];
     }
   };
+}
+
+/** Raised when a staff reply is for a channel this server has no notifier for. */
+export class HandoffUnreachableError extends Error {
+  override readonly name = 'HandoffUnreachableError';
+  readonly code = 'HANDOFF_UNREACHABLE';
+  constructor(channel: string) {
+    super(`no notifier reaches ${channel} customers`);
+  }
 }
 
 /** Raised when a flow asks for an SMS and no SMS provider is configured. */

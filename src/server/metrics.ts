@@ -48,6 +48,27 @@ export const metrics = {
     labelNames: ['channel', 'reason'] as const,
     registers: [metricsRegistry],
   }),
+  /** Conversations handed to a person, by the customer's channel. */
+  handoffsOpened: new Counter({
+    name: 'insurechat_handoffs_opened_total',
+    help: 'Handoffs to a person opened, by channel.',
+    labelNames: ['channel'] as const,
+    registers: [metricsRegistry],
+  }),
+  /** From a handoff opening to the first staff reply reaching the customer. */
+  handoffFirstReply: new Histogram({
+    name: 'insurechat_handoff_first_reply_seconds',
+    help: 'Time from a handoff opening to the first staff reply, in seconds.',
+    buckets: [15, 30, 60, 120, 300, 600, 1_800, 3_600, 14_400, 86_400],
+    registers: [metricsRegistry],
+  }),
+  /** Handoffs ended: by staff (Resolve) or by the customer (/done, "End it and carry on"). */
+  handoffsResolved: new Counter({
+    name: 'insurechat_handoffs_resolved_total',
+    help: 'Handoffs ended, by who ended them.',
+    labelNames: ['by'] as const,
+    registers: [metricsRegistry],
+  }),
 };
 
 /** The shape of {@link metrics}, for parts that take it as a dependency. */

@@ -135,6 +135,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the handoff channel as a Slack channel id, only with the Slack bot token', () => {
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'signing' };
+    expect(
+      loadConfig({ ...slack, SLACK_HANDOFF_CHANNEL: 'C0HANDOFF' }).config.slack?.handoffChannel,
+    ).toBe('C0HANDOFF');
+    expect(loadConfig(slack).config.slack?.handoffChannel).toBeUndefined();
+    expect(() => loadConfig({ ...slack, SLACK_HANDOFF_CHANNEL: '#handoffs' })).toThrow(
+      /SLACK_HANDOFF_CHANNEL: a Slack channel id/,
+    );
+    expect(() => loadConfig({ SLACK_HANDOFF_CHANNEL: 'C0HANDOFF' })).toThrow(
+      /SLACK_HANDOFF_CHANNEL: needs SLACK_BOT_TOKEN/,
+    );
+  });
+
   it('requires the partner API key when a partner API URL is set', () => {
     expect(() => loadConfig({ PARTNER_API_URL: 'https://insurer.example/api/v1' })).toThrow(
       /PARTNER_API_KEY/,

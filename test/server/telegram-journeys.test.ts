@@ -2,7 +2,7 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../payments/support.js';
-import { telegramChat } from './telegram-webhook-chat.js';
+import { answerMotorStep, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /*
@@ -44,18 +44,8 @@ it('pays a motor policy by card on Telegram: the 3-D Secure page is a URL button
   for (let step = 0; step < 30 && cardUrl === undefined; step += 1) {
     const text = screen.message.text ?? '';
     seen.push(text.split('\n')[0] ?? '');
-    if (/What would you like/i.test(text)) screen = await chat.tap(screen, /motor/i);
-    else if (/^Motor insurance/i.test(text)) screen = await chat.tap(screen, /new cover/i);
-    else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
-      screen = await chat.tap(screen, /./);
-    else if (/number plate/i.test(text)) screen = await chat.type('BCE 7781');
-    else if (/make/i.test(text)) screen = await chat.type('Toyota');
-    else if (/model/i.test(text)) screen = await chat.type('Corolla');
-    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
-    else if (/Chassis/i.test(text)) screen = await chat.type('CH7781001');
-    else if (/Engine number/i.test(text)) screen = await chat.type('EN7781001');
-    else if (/mobile number/i.test(text)) screen = await chat.shareOwnContact('+260971234567');
-    else if (/NRC/i.test(text)) screen = await chat.type('479974/11/1');
+    const motor = answerMotorStep(chat, screen);
+    if (motor) screen = await motor;
     else if (/first name/i.test(text)) screen = await chat.type('Mwila');
     else if (/last name/i.test(text)) screen = await chat.type('Banda');
     else if (/e-?mail/i.test(text)) screen = await chat.type('mwila@example.com');

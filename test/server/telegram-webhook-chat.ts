@@ -73,6 +73,8 @@ export function telegramChat(options: {
         message({ text, entities: [{ type: 'bot_command', offset: 0, length: text.length }] }),
       ),
     type: (text: string) => after(() => message({ text })),
+    /** Sends a message without waiting for an answer (one that should get none). */
+    send: (text: string) => message({ text }),
     /** Shares the sender's own contact card, as Telegram's contact button does. */
     shareOwnContact: (phone: string) =>
       after(() =>
@@ -95,4 +97,27 @@ export function telegramChat(options: {
       );
     },
   };
+}
+
+/** A chat as {@link telegramChat} returns it. */
+export type TelegramChat = ReturnType<typeof telegramChat>;
+
+/**
+ * Answers one screen of a motor purchase up to the policyholder's details, as the README's
+ * insured plate BCE 7781 and caller 0971234567; undefined when the screen is none of those.
+ */
+export function answerMotorStep(chat: TelegramChat, screen: Sent): Promise<Sent> | undefined {
+  const text = screen.message.text ?? '';
+  if (/What would you like/i.test(text)) return chat.tap(screen, /motor/i);
+  if (/^Motor insurance/i.test(text)) return chat.tap(screen, /new cover/i);
+  if (/^Choose cover|Vehicle use|Choose a period/i.test(text)) return chat.tap(screen, /./);
+  if (/number plate/i.test(text)) return chat.type('BCE 7781');
+  if (/make/i.test(text)) return chat.type('Toyota');
+  if (/model/i.test(text)) return chat.type('Corolla');
+  if (/Year of manufacture/i.test(text)) return chat.type('2017');
+  if (/Chassis/i.test(text)) return chat.type('CH7781001');
+  if (/Engine number/i.test(text)) return chat.type('EN7781001');
+  if (/mobile number/i.test(text)) return chat.shareOwnContact('+260971234567');
+  if (/NRC/i.test(text)) return chat.type('479974/11/1');
+  return undefined;
 }

@@ -57,6 +57,12 @@ export interface SlackChannelOptions {
   readonly command?: string;
   /** Now in ms for the signature freshness check; tests pin it. */
   readonly now?: () => number;
+  /**
+   * Sees every verified request before the desk does (human handoff threads): returns the work
+   * to do once the request is acknowledged when it takes the request, undefined to pass it on.
+   * Such requests skip the desk's allow-list: they come from the handoff channel's members.
+   */
+  readonly intercept?: (body: unknown) => (() => Promise<void>) | undefined;
 }
 
 /** A running Slack channel: the Bolt app plus the ways to feed it requests. */
@@ -337,6 +343,21 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       const eventId = field(body, 'event_id');
       if (eventId !== undefined && !(await seen.claim(`event:${eventId}`))) return;
       await next();
+    });
+  }
+
+  const intercept = options.intercept;
+  if (intercept) {
+    app.use(async (args) => {
+      const work = intercept(args.body);
+      if (!work) {
+        await args.next();
+        return;
+      }
+      // Bolt acknowledged events already; a button click is acknowledged here, before the work.
+      if ('ack' in args && typeof args.ack === 'function')
+        await (args.ack as () => Promise<void>)();
+      await work();
     });
   }
 

@@ -14,9 +14,11 @@ import type { BotCommand, Update } from 'grammy/types';
 import { z } from 'zod';
 import {
   type ChannelStateHook,
+  type Handoff,
   type Prompt,
   type Reply,
   renderPrompt,
+  TALK_TO_A_PERSON,
   type TurnEngine,
   type TurnOptions,
 } from '../../conversation/index.js';
@@ -48,7 +50,7 @@ export class TelegramUpdateError extends Error {
 }
 
 /** The commands the bot offers in Telegram's "/" menu, registered with `setMyCommands`. */
-export const TELEGRAM_COMMANDS = ['start', 'help', 'cancel', 'status'] as const;
+export const TELEGRAM_COMMANDS = ['start', 'help', 'cancel', 'status', 'human'] as const;
 
 /** Options for {@link createTelegramChannel}. */
 export interface TelegramChannelOptions {
@@ -77,6 +79,12 @@ export interface TelegramChannelOptions {
    * throttler's own, which match Telegram's published limits. `false` only for tests.
    */
   readonly throttle?: APIThrottlerOptions | false;
+  /**
+   * Human handoff: `/human` and the menu's "Talk to a person" open it, the customer's messages
+   * then go to the person instead of the flow, and `/done` ends it. Without it they say no one
+   * is available.
+   */
+  readonly handoff?: Handoff;
 }
 
 /** A running Telegram channel: the grammY bot plus the ways to feed it updates. */
@@ -357,14 +365,72 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return engine.handle(key, { type: 'user.text', text: '' }, options);
   }
 
-  bot.command('start', async (ctx) => {
-    await sendPrompt(ctx.api, ctx.chat.id, await startOver(ctx));
-  });
+  /** Hands the conversation to a person; the flow waits where it is. */
+  async function askForPerson(ctx: Context): Promise<void> {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const opening = options.handoff
+      ? await options.handoff.open({
+          sessionKey: sessionOf(chatId),
+          address: { channel: 'telegram', address: String(chatId), locale },
+        })
+      : 'unavailable';
+    if (opening === 'opened' || opening === 'already') {
+      await sendNotice(ctx, `handoff.${opening}`);
+      return;
+    }
+    await hint(ctx, `handoff.${opening}`);
+  }
+
+  /**
+   * True (and the customer told so) while a person has the conversation: the flow is paused,
+   * so taps, contacts and files do not reach it.
+   */
+  async function withPerson(ctx: Context): Promise<boolean> {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined || !(await options.handoff?.active(sessionOf(chatId)))) return false;
+    await sendNotice(ctx, 'handoff.already');
+    return true;
+  }
+
+  /** A command that leaves the person first: the customer chose the assistant again. */
+  const leavingPerson =
+    (handler: (ctx: Context) => Promise<void>) =>
+    async (ctx: Context): Promise<void> => {
+      const chatId = ctx.chat?.id;
+      if (chatId !== undefined) await options.handoff?.end(sessionOf(chatId));
+      await handler(ctx);
+    };
+
+  bot.command(
+    'start',
+    leavingPerson(async (ctx) => {
+      await sendPrompt(ctx.api, ctx.chat?.id ?? 0, await startOver(ctx));
+    }),
+  );
   bot.command('help', (ctx) => sendNotice(ctx, 'telegram.help'));
-  bot.command('cancel', (ctx) => turn(ctx, { type: 'user.cancel' }));
-  bot.command('status', async (ctx) => {
-    await startOver(ctx);
-    await turn(ctx, { type: 'user.choice', id: STATUS_MENU_CHOICE });
+  bot.command(
+    'cancel',
+    leavingPerson((ctx) => turn(ctx, { type: 'user.cancel' })),
+  );
+  bot.command(
+    'status',
+    leavingPerson(async (ctx) => {
+      await startOver(ctx);
+      await turn(ctx, { type: 'user.choice', id: STATUS_MENU_CHOICE });
+    }),
+  );
+  bot.command('human', askForPerson);
+  // Back to the assistant: the step the conversation waits on, answers kept.
+  bot.command('done', async (ctx) => {
+    const ended = (await options.handoff?.end(sessionOf(ctx.chat.id))) ?? false;
+    const lead = say(ended ? 'handoff.back' : 'handoff.notOpen');
+    const step = await currentStep(ctx.chat.id);
+    if (!step) {
+      await ctx.reply([lead.replace(/:$/, '.'), say('telegram.expect.start')].join(' '));
+      return;
+    }
+    await send(ctx.api, ctx.chat.id, toTelegramMessage(step, render, locale, { before: [lead] }));
   });
 
   bot.on('callback_query:data', async (ctx) => {
@@ -374,6 +440,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return;
     const { token, id } = parseCallbackData(ctx.callbackQuery.data);
+    if (id === TALK_TO_A_PERSON) {
+      await askForPerson(ctx);
+      return;
+    }
+    if (await withPerson(ctx)) return;
     const choice = { type: 'user.choice', id } as const;
     let stale = false;
     // A tap counts only on the keyboard of the screen the conversation is on (or one it has not
@@ -402,6 +473,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   });
 
   bot.on('message:contact', async (ctx) => {
+    if (await withPerson(ctx)) return;
     const contact = ctx.message.contact;
     // Only the sender's own number is vouched for by Telegram. Someone else's contact card
     // (forwarded, or picked from the address book) would let a caller speak as that person's
@@ -430,6 +502,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   );
 
   bot.on(['message:photo', 'message:document'], async (ctx) => {
+    if (await withPerson(ctx)) return;
     const files = options.files;
     if (!files) {
       await sendNotice(ctx, 'telegram.filesUnavailable');
@@ -468,7 +541,16 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     await turn(ctx, { type: 'user.photo', url, fileName });
   });
 
-  bot.on('message:text', (ctx) => turn(ctx, { type: 'user.text', text: ctx.message.text }));
+  bot.on('message:text', async (ctx) => {
+    // While a person has the conversation, what the customer writes is for them, not the flow.
+    const forwarded = await options.handoff?.forward(sessionOf(ctx.chat.id), ctx.message.text);
+    if (forwarded === 'forwarded') return;
+    if (forwarded === 'failed') {
+      await sendNotice(ctx, 'handoff.forwardFailed');
+      return;
+    }
+    await turn(ctx, { type: 'user.text', text: ctx.message.text });
+  });
 
   // The boundary middleware above answers every failure; this only catches what it could not.
   bot.catch((error: BotError) => {

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import {
   type ChannelDecision,
   ENGINE_PROMPTS,
+  type Handoff,
   isPrompt,
   type MessageKey,
   Prompt,
   type Reply,
   type SessionGlance,
+  TALK_TO_A_PERSON,
   type TurnEngine,
   t,
 } from '../../conversation/index.js';
@@ -62,6 +64,12 @@ export interface UssdCoreOptions {
    * "we will SMS you" screen. Default 10 000 ms.
    */
   readonly answerWithinMs?: number;
+  /**
+   * Human handoff: the menu's "Talk to a person" opens it; while it lasts a dial shows a short
+   * "a person will reply by SMS" screen whose one choice ends it and goes on. Without it the
+   * choice reaches the flow like any other.
+   */
+  readonly handoff?: Handoff;
 }
 
 /** The channel-neutral USSD logic both gateway adapters call. */
@@ -191,6 +199,15 @@ const ENGINE_NOTES: ReadonlySet<string> = new Set(Object.values(ENGINE_PROMPTS))
 const DIAL: Reply = { type: 'user.text', text: '' };
 /** Choice id of the extra "Use this number" line on a contact prompt. */
 const USE_CALLER_NUMBER = 'ussd.useCallerNumber';
+/** Choice id of "End it and carry on" on the handoff screen. */
+const END_HANDOFF = 'handoff.end';
+/** The screen while a person has the caller's request; a choice of the channel's own. */
+const WAITING_FOR_PERSON: Prompt = {
+  key: 'handoff.ussd.waiting',
+  input: 'choice',
+  final: false,
+  choices: [{ id: END_HANDOFF, label: 'handoff.ussd.end' }],
+};
 
 /** The session key of a USSD caller. */
 export function ussdSessionKey(msisdn: string): string {
@@ -252,6 +269,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const deadlineMs = options.deadlineMs ?? 4000;
   const answerWithinMs = options.answerWithinMs ?? 10_000;
   const say = (key: `ussd.${string}` & MessageKey): string => t(key, undefined, locale);
+  const handoff = options.handoff;
 
   const renderForUssd = (prompt: Prompt): RenderedPrompt => {
     const rendered = options.render(prompt, locale);
@@ -308,12 +326,16 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return writeMemo(memo);
     };
 
-  /** Decides what a request means from what the engine holds; `screen` records the choice. */
+  /**
+   * Decides what a request means from what the engine holds; `screen` records the choice.
+   * `withPerson` answers, for a dial, whether a person has the caller's request.
+   */
   const decide = (
     request: UssdRequest,
     glance: SessionGlance,
     screen: { current: Screen },
-  ): ChannelDecision => {
+    withPerson?: Promise<boolean>,
+  ): ChannelDecision | Promise<ChannelDecision> => {
     const memo = readMemo(glance.state);
     const h = historyDigest(request.history);
     const sameCall = memo !== undefined && memo.g === request.sessionId;
@@ -323,9 +345,18 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return { kind: 'keep', state: glance.state };
     }
     const stateOf = memoFor(request.sessionId, h);
-    const reply = (value: Reply): ChannelDecision => {
+    const sessionKey = ussdSessionKey(request.msisdn);
+    const answer = (value: Reply): ChannelDecision => {
       screen.current = { kind: 'answer' };
       return { kind: 'reply', reply: value, state: stateOf };
+    };
+    // Handoff choices are the channel's to act on: the flow never sees them.
+    const reply = (value: Reply): ChannelDecision | Promise<ChannelDecision> => {
+      if (handoff && value.type === 'user.choice') {
+        if (value.id === TALK_TO_A_PERSON) return openHandoff();
+        if (value.id === END_HANDOFF) return handoff.end(sessionKey).then(goOn);
+      }
+      return answer(value);
     };
     const restart = (): ChannelDecision => {
       screen.current = { kind: 'answer' };
@@ -340,7 +371,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         return { kind: 'keep', state: writeMemo(memo) };
       }
       const prompt = shown ?? glance.prompt;
-      if (!prompt) return reply(DIAL);
+      if (!prompt) return answer(DIAL);
       const screens = screensOf(prompt);
       const page = Math.min(next.p, screens.length - 1);
       screen.current = { kind: 'prompt', prompt, page };
@@ -352,14 +383,51 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return { kind: 'keep', state: writeMemo(memo) };
     };
 
+    /**
+     * A screen of the channel's own (the handoff's), kept in the memo so the next keypress is
+     * read against it; with no conversation held, the entry menu is started underneath.
+     */
+    const showOwn = (prompt: Prompt): ChannelDecision => {
+      const own: UssdMemo = { g: request.sessionId, m: 'p', p: 0, s: prompt };
+      if (glance.prompt) return keep(own, prompt);
+      screen.current = { kind: 'prompt', prompt, page: 0 };
+      const first = screensOf(prompt)[0];
+      return { kind: 'restart', state: () => writeMemo({ ...own, ...answered(h, first, false) }) };
+    };
+    const openHandoff = async (): Promise<ChannelDecision> => {
+      const address = { channel: 'ussd' as const, address: request.msisdn, locale };
+      const opening = await handoff?.open({ sessionKey, address, glance });
+      if (opening === 'opened' || opening === 'already') return showOwn(WAITING_FOR_PERSON);
+      // No one to talk to: the same screen again, with a word why.
+      const here = memo?.s ?? glance.prompt;
+      if (!here) return restart();
+      return showOwn({
+        ...here,
+        notes: [...(here.notes ?? []), { key: `handoff.${opening ?? 'unavailable'}` }],
+      });
+    };
+    /** After the handoff: where the conversation stopped, as after a dropped call. */
+    const goOn = (): ChannelDecision | Promise<ChannelDecision> => {
+      if (glance.unseen) return reply(DIAL);
+      if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
+      if (glance.prompt && !glance.prompt.final) {
+        return keep({ g: request.sessionId, m: 'p', p: 0 }, undefined);
+      }
+      return restart();
+    };
+
     if (request.input === undefined || !sameCall) {
       // A dial, or input for a call we hold nothing for (state expired, or a gateway that never
       // sent the dial): treat it as the dial rather than apply a keypress to a screen never shown.
       if (memo && sameCall) return keep(memo, memo.s); // the gateway repeated the opening request
-      if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
-      // A conversation not worth continuing (the entry menu) would take the dial as an answer.
-      if (glance.prompt) return restart();
-      return reply(DIAL);
+      const dial = (): ChannelDecision | Promise<ChannelDecision> => {
+        if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
+        // A conversation not worth continuing (the entry menu) would take the dial as an answer.
+        if (glance.prompt) return restart();
+        return reply(DIAL);
+      };
+      if (!withPerson) return dial();
+      return withPerson.then((active) => (active ? showOwn(WAITING_FOR_PERSON) : dial()));
     }
     const typed = request.input.trim();
     if (memo.m === 'r') {
@@ -374,6 +442,11 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     }
     const shown = memo.s ?? glance.prompt;
     if (!shown) return reply(DIAL);
+    // The handoff screen: its one choice ends the handoff; anything else shows it again.
+    if (shown.key === WAITING_FOR_PERSON.key) {
+      const picked = ussdInputToReply(typed, shown, request.msisdn);
+      return picked.type === 'user.choice' ? reply(picked) : keep(memo, shown);
+    }
     // A result the caller has not seen yet: whatever they typed, the engine shows it first.
     if (glance.unseen) return reply(ussdInputToReply(typed, shown, request.msisdn));
     const pages = screensOf(shown).length;
@@ -419,11 +492,17 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
 
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
     const screen: { current: Screen } = { current: { kind: 'answer' } };
-    const work = options.engine.handle(ussdSessionKey(request.msisdn), DIAL, {
+    const sessionKey = ussdSessionKey(request.msisdn);
+    // One read per call, on its dial, while the engine takes the session lock.
+    const withPerson =
+      handoff && request.input === undefined
+        ? handoff.active(sessionKey).catch(() => false)
+        : undefined;
+    const work = options.engine.handle(sessionKey, DIAL, {
       deadlineMs,
       audience: 'policyholder',
       address: { channel: 'ussd', address: request.msisdn, locale },
-      channelState: { decide: (glance) => decide(request, glance, screen) },
+      channelState: { decide: (glance) => decide(request, glance, screen, withPerson) },
     });
     unfinished += 1;
     const outcome = await new Promise<Prompt | typeof LATE | { readonly failed: unknown }>(

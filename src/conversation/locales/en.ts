@@ -122,6 +122,7 @@ export const en = {
   'menu.choice.claim': 'Claims',
   'menu.choice.household': 'Check household cover',
   'menu.choice.desk': 'Open the desk',
+  'menu.choice.person': 'Talk to a person',
 
   // motor-quote
   'motor.mode': 'Motor insurance:',
@@ -366,6 +367,7 @@ export const en = {
   'telegram.command.help': 'What I can do',
   'telegram.command.cancel': 'Stop what you are doing',
   'telegram.command.status': 'Check your policies and cover',
+  'telegram.command.human': 'Talk to a person',
 
   // slack: the staff desk's own notices
   'slack.refused':
@@ -390,6 +392,45 @@ export const en = {
   'ussd.stillWorking':
     'We are still working on it. We will send you an SMS when it is done. Dial again to continue.',
   'ussd.sorry': 'Sorry, something went wrong on our side. Please dial again in a moment.',
+
+  // handoff: a conversation handed to a person (src/handoff); `handoff.slack.*` is for staff
+  'handoff.opened':
+    'You are now talking to a person at the insurer. Write your message here and they will answer in this chat. Send /done to go back to where you were.',
+  'handoff.already':
+    'A person has your conversation and will answer here. Send /done to go back to where you were.',
+  'handoff.unavailable': 'Sorry, no one is available to chat here right now.',
+  'handoff.failed': 'Sorry, we could not reach a person just now. Please try again later.',
+  'handoff.forwardFailed':
+    'Sorry, your message did not reach the person. Please send it again in a moment.',
+  'handoff.staffReply': 'From the insurer: {text}',
+  'handoff.resolved': 'The person has finished helping you. Here is where you were:',
+  'handoff.resolvedFresh': 'The person has finished helping you. Send /start for the main menu.',
+  'handoff.back': 'You are back with the assistant. Here is where you were:',
+  'handoff.notOpen': 'You are not talking to a person. Here is where you are:',
+  'handoff.resolvedSms': 'The person has finished helping you. Dial {serviceCode} to carry on.',
+  'handoff.ussd.waiting': 'A person has your request and will reply to you by SMS.',
+  'handoff.ussd.end': 'End it and carry on',
+  'handoff.slack.title': 'A customer on {channel} asks for a person',
+  'handoff.slack.channel.telegram': 'Telegram',
+  'handoff.slack.channel.ussd': 'USSD',
+  'handoff.slack.channel.web': 'the web',
+  'handoff.slack.channel.slack': 'Slack',
+  'handoff.slack.customer': 'Customer',
+  'handoff.slack.flow': 'Flow',
+  'handoff.slack.noFlow': 'none',
+  'handoff.slack.step': 'Current step (as they see it)',
+  'handoff.slack.noStep': 'No conversation in progress.',
+  'handoff.slack.answers': 'Answers so far',
+  'handoff.slack.noAnswers': 'None yet.',
+  'handoff.slack.howTo':
+    'Reply in this thread to answer the customer. Press Resolve when done: they go back to the step they left.',
+  'handoff.slack.resolve': 'Resolve',
+  'handoff.slack.resolvedBy': 'Resolved by {user}.',
+  'handoff.slack.endedByCustomer': 'The customer went back to the assistant.',
+  'handoff.slack.ended': 'Handoff ended.',
+  'handoff.slack.customerSays': 'Customer: {text}',
+  'handoff.slack.customerLeft': 'The customer ended the conversation.',
+  'handoff.slack.notDelivered': 'Could not reach the customer with that message.',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -19,6 +19,8 @@ export class FakeSlack {
   readonly server: FastifyInstance = Fastify();
   csv = 'policyNumber,nrc,phone\nP-1,479974/11/1,260971234567\n';
   baseUrl = '';
+  /** Messages posted so far: each gets its own `ts`, as Slack's do (threads hang off them). */
+  #posted = 0;
 
   async start(): Promise<void> {
     await this.server.register(formbody);
@@ -30,6 +32,15 @@ export class FakeSlack {
       }
       if (method === 'files.completeUploadExternal') return { ok: true, files: [{ id: 'F1' }] };
       if (method === 'conversations.open') return { ok: true, channel: { id: 'D0OPENED' } };
+      if (method === 'chat.postMessage') {
+        this.#posted += 1;
+        const channel = (request.body as { channel?: unknown } | undefined)?.channel;
+        return {
+          ok: true,
+          ts: `1700000000.${String(this.#posted).padStart(6, '0')}`,
+          channel: typeof channel === 'string' ? channel : 'C1',
+        };
+      }
       return { ok: true, ts: '1.0', channel: 'C1' };
     });
     // The upload URL takes raw bytes of whatever type the client declares.

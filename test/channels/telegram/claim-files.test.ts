@@ -260,6 +260,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
             { command: 'help', description: 'telegram.command.help' },
             { command: 'cancel', description: 'telegram.command.cancel' },
             { command: 'status', description: 'telegram.command.status' },
+            { command: 'human', description: 'telegram.command.human' },
           ],
         },
       },

@@ -164,7 +164,13 @@ it('buys motor cover with every tap answered by one edit in place and a named PD
   expect(step.screen.text).toBe('[menu.policyholder] Welcome. What would you like to do?');
   expect(
     (step.screen.keyboard?.inline_keyboard ?? []).map((row) => row.map((b) => b.text)),
-  ).toEqual([['Motor insurance'], ['Travel insurance'], ['My cover'], ['Claims']]);
+  ).toEqual([
+    ['Motor insurance'],
+    ['Travel insurance'],
+    ['My cover'],
+    ['Claims'],
+    ['Talk to a person'],
+  ]);
   const menu = step.screen;
 
   // A choice tap: the menu message becomes the next step, with its keyboard, in one call.

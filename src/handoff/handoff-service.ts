@@ -1,0 +1,285 @@
+import {
+  type ChannelAddress,
+  type ChannelName,
+  type Handoff,
+  type HandoffForward,
+  type HandoffOpening,
+  type HandoffRequest,
+  type Prompt,
+  type SessionGlance,
+  type TurnEngine,
+  t,
+} from '../conversation/index.js';
+import type { Logger } from '../log/index.js';
+import type { HandoffStore, OpenHandoff } from './handoff-store.js';
+import {
+  customerText,
+  endedRootBlocks,
+  type HandoffSlackClient,
+  HandoffSlackError,
+  type HandoffSlackEvent,
+  handoffRootBlocks,
+  readHandoffEvent,
+  staffText,
+} from './slack-thread.js';
+
+/** Counts what happens to handoffs (src/server's Prometheus metrics). */
+export interface HandoffMetrics {
+  opened(channel: ChannelName): void;
+  /** Seconds from opening to the first staff reply. */
+  firstReply(seconds: number): void;
+  resolved(by: 'staff' | 'customer'): void;
+}
+
+/** Reaches a customer outside a turn: the channel's Notifier (Telegram message, SMS). */
+export type NotifyCustomer = (address: ChannelAddress, prompt: Prompt) => Promise<void>;
+
+/** Options of {@link createHandoffService}. */
+export interface HandoffServiceOptions {
+  readonly store: HandoffStore;
+  /** The engine, to read (never advance) a conversation: its step, flow and answers. */
+  readonly engine: TurnEngine;
+  /** Where staff are: the Slack Web API and the handoff channel. Unset: nobody takes handoffs. */
+  readonly slack?: { readonly client: HandoffSlackClient; readonly channel: string } | undefined;
+  readonly notify: NotifyCustomer;
+  readonly logger: Logger;
+  readonly metrics?: HandoffMetrics;
+  /** The USSD short code, named in the SMS that tells a caller the person has finished. */
+  readonly serviceCode: string;
+  /** Clock in epoch ms (tests use a manual one). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The handoff service: the channels' {@link Handoff} plus what Slack sends about handoffs. */
+export interface HandoffService extends Handoff {
+  /**
+   * Takes a Slack request when it is a handoff's (a staff reply in a thread, a Resolve click):
+   * returns the work to do once it is acknowledged, or undefined to leave it to the desk.
+   */
+  fromSlack(body: unknown): (() => Promise<void>) | undefined;
+}
+
+/** How long a handoff may take to open before another request may try again. */
+const OPENING_TTL_MS = 30_000;
+const PEEK: { readonly type: 'user.text'; readonly text: string } = { type: 'user.text', text: '' };
+
+const notice = (key: string, params?: Record<string, string>): Prompt => ({
+  key,
+  input: 'none',
+  final: true,
+  ...(params ? { params } : {}),
+});
+
+function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const code = (error as Error & { code?: unknown }).code;
+  return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
+}
+
+/**
+ * Creates the handoff service. A handoff pauses the customer's conversation (the engine is not
+ * fed while it lasts) and opens a Slack thread with the conversation's context; staff replies
+ * reach the customer by their channel's notifier, the customer's messages go into the thread,
+ * and Resolve (or the customer's `/done`) ends it so the conversation resumes where it stopped.
+ */
+export function createHandoffService(options: HandoffServiceOptions): HandoffService {
+  const { store, engine, slack, logger } = options;
+  const now = options.now ?? Date.now;
+  const log = logger.child({ module: 'handoff' });
+
+  /**
+   * The conversation as the engine holds it, read under its lock without touching the flow.
+   * The read also rewrites the record, which keeps a paused conversation from expiring while
+   * the customer and staff are talking.
+   */
+  async function peek(handoff: {
+    sessionKey: string;
+    address: ChannelAddress;
+  }): Promise<SessionGlance | undefined> {
+    let seen: SessionGlance | undefined;
+    await engine.handle(handoff.sessionKey, PEEK, {
+      address: handoff.address,
+      audience: 'policyholder',
+      channelState: {
+        decide: (glance) => {
+          seen = glance;
+          return { kind: 'keep', state: glance.state };
+        },
+      },
+    });
+    return seen;
+  }
+
+  async function post(text: string, threadTs?: string, blocks?: unknown[]): Promise<string> {
+    if (!slack) throw new HandoffSlackError('no handoff channel');
+    const result = await slack.client.chat.postMessage({
+      channel: slack.channel,
+      text,
+      ...(blocks ? { blocks: blocks as never } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    });
+    if (!result.ok || !result.ts) throw new HandoffSlackError('Slack did not post the message');
+    return result.ts;
+  }
+
+  /** Best effort: a note in the thread must not fail what it reports on. */
+  async function note(handoff: OpenHandoff, text: string): Promise<void> {
+    try {
+      await post(text, handoff.threadTs);
+    } catch (error) {
+      log.warn(errorFields(error), 'handoff thread note not posted');
+    }
+  }
+
+  async function markEnded(
+    handoff: OpenHandoff,
+    endedBy: { staffUserId: string } | 'customer',
+  ): Promise<void> {
+    if (!slack) return;
+    try {
+      await slack.client.chat.update({
+        channel: handoff.slackChannel,
+        ts: handoff.threadTs,
+        text: t('handoff.slack.ended'),
+        blocks: endedRootBlocks(handoff.root, endedBy),
+      });
+    } catch (error) {
+      log.warn(errorFields(error), 'handoff root not updated');
+    }
+  }
+
+  /** Tells a customer whose handoff staff resolved that the conversation is theirs again. */
+  async function giveBack(handoff: OpenHandoff): Promise<void> {
+    const { address } = handoff;
+    if (address.channel === 'ussd') {
+      await options.notify(
+        address,
+        notice('handoff.resolvedSms', { serviceCode: options.serviceCode }),
+      );
+      return;
+    }
+    const glance = await peek(handoff);
+    const step = glance?.prompt && !glance.prompt.final ? glance.prompt : undefined;
+    await options.notify(address, notice(step ? 'handoff.resolved' : 'handoff.resolvedFresh'));
+    if (step) await options.notify(address, step);
+  }
+
+  async function onReply(event: HandoffSlackEvent & { kind: 'reply' }): Promise<void> {
+    const handoff = await store.byThread(event.slackChannel, event.threadTs);
+    if (!handoff) {
+      log.info('staff reply in a thread that is no open handoff');
+      return;
+    }
+    const text = staffText(event.text);
+    if (text === '') return;
+    // Staff answered, whether or not the customer can be reached just now.
+    if (await store.firstReply(handoff)) {
+      options.metrics?.firstReply(Math.max(0, now() - handoff.openedAt) / 1_000);
+    }
+    try {
+      await options.notify(handoff.address, notice('handoff.staffReply', { text }));
+    } catch (error) {
+      log.error(
+        { ...errorFields(error), channel: handoff.address.channel },
+        'staff reply not delivered',
+      );
+      await note(handoff, t('handoff.slack.notDelivered'));
+      return;
+    }
+    // Keeps the paused conversation alive for the customer's return.
+    await peek(handoff).catch(() => undefined);
+  }
+
+  async function onResolve(event: HandoffSlackEvent & { kind: 'resolve' }): Promise<void> {
+    const handoff = await store.byThread(event.slackChannel, event.threadTs);
+    if (!handoff || !(await store.close(handoff))) return;
+    options.metrics?.resolved('staff');
+    await markEnded(handoff, { staffUserId: event.userId });
+    try {
+      await giveBack(handoff);
+    } catch (error) {
+      log.error(
+        { ...errorFields(error), channel: handoff.address.channel },
+        'customer not told the handoff ended',
+      );
+      await note(handoff, t('handoff.slack.notDelivered'));
+    }
+  }
+
+  return {
+    async active(sessionKey) {
+      if (!slack) return false;
+      return (await store.bySession(sessionKey)) !== undefined;
+    },
+
+    async open(request: HandoffRequest): Promise<HandoffOpening> {
+      if (!slack) return 'unavailable';
+      if (!(await store.reserve(request.sessionKey, OPENING_TTL_MS))) return 'already';
+      try {
+        const glance = request.glance ?? (await peek(request));
+        const root = handoffRootBlocks({
+          channel: request.address.channel,
+          address: request.address.address,
+          locale: request.address.locale,
+          glance,
+        });
+        const threadTs = await post(root.text, undefined, root.blocks);
+        await store.save({
+          sessionKey: request.sessionKey,
+          address: request.address,
+          slackChannel: slack.channel,
+          threadTs,
+          openedAt: now(),
+          root: root.blocks,
+        });
+      } catch (error) {
+        log.error(
+          { ...errorFields(error), channel: request.address.channel },
+          'handoff not opened',
+        );
+        await store.release(request.sessionKey).catch(() => undefined);
+        return 'failed';
+      }
+      options.metrics?.opened(request.address.channel);
+      return 'opened';
+    },
+
+    async forward(sessionKey, text): Promise<HandoffForward> {
+      if (!slack) return 'none';
+      const handoff = await store.bySession(sessionKey);
+      if (handoff === undefined) return 'none';
+      // Being opened: the message still goes nowhere near the flow, and the customer is told.
+      if (handoff === 'opening') return 'failed';
+      try {
+        await post(t('handoff.slack.customerSays', { text: customerText(text) }), handoff.threadTs);
+      } catch (error) {
+        log.error(errorFields(error), 'customer message not posted to the handoff thread');
+        return 'failed';
+      }
+      await peek(handoff).catch(() => undefined);
+      return 'forwarded';
+    },
+
+    async end(sessionKey) {
+      if (!slack) return false;
+      const handoff = await store.bySession(sessionKey);
+      if (handoff === undefined) return false;
+      if (handoff === 'opening') {
+        await store.release(sessionKey);
+        return true;
+      }
+      if (!(await store.close(handoff))) return false;
+      options.metrics?.resolved('customer');
+      await note(handoff, t('handoff.slack.customerLeft'));
+      await markEnded(handoff, 'customer');
+      return true;
+    },
+
+    fromSlack(body) {
+      if (!slack) return undefined;
+      const event = readHandoffEvent(body, slack.channel);
+      if (!event) return undefined;
+      return () => (event.kind === 'reply' ? onReply(event) : onResolve(event));
+    },
+  };
+}

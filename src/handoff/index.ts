@@ -1,0 +1,24 @@
+// Human handoff: a conversation handed to a person in a Slack thread, for src/server's wiring.
+// Channels see it through src/conversation's `Handoff`.
+
+export {
+  createHandoffService,
+  type HandoffMetrics,
+  type HandoffService,
+  type HandoffServiceOptions,
+  type NotifyCustomer,
+} from './handoff-service.js';
+export {
+  HANDOFF_TTL_MS,
+  type HandoffStore,
+  MemoryHandoffStore,
+  OpenHandoff,
+  RedisHandoffStore,
+} from './handoff-store.js';
+export {
+  customerText,
+  type HandoffSlackClient,
+  HandoffSlackError,
+  RESOLVE_ACTION,
+  staffText,
+} from './slack-thread.js';
