@@ -2,7 +2,12 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../payments/support.js';
-import { answerMotorStep, telegramChat } from './telegram-webhook-chat.js';
+import {
+  answerMotorStep,
+  type BotCall,
+  recordBotCalls,
+  telegramChat,
+} from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /*
@@ -14,10 +19,12 @@ const SECRET = 'telegram-journeys-secret';
 
 let emulator: TelegramServer;
 let app: TestServer;
+let calls: BotCall[];
 
 beforeAll(async () => {
   emulator = new TelegramServer({ port: await freePort(), host: '127.0.0.1' });
   await emulator.start();
+  calls = recordBotCalls(emulator);
   app = await startTestServer({
     TELEGRAM_BOT_TOKEN: '515151:telegram-journeys',
     TELEGRAM_WEBHOOK_SECRET: SECRET,
@@ -119,3 +126,165 @@ it('buys travel cover on Telegram: the premium of each package is on screen befo
   expect(paid()[0]?.message.text).toContain(`Paid ZMW ${asked}`);
   expect(paid()[0]?.message.text).toMatch(/South Africa/);
 }, 90_000);
+
+/** DD/MM/YYYY and YYYY-MM-DD of a day `days` before today (UTC). */
+function daysAgo(days: number): { typed: string; iso: string } {
+  const iso = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const [y, m, d] = iso.split('-');
+  return { typed: `${d}/${m}/${y}`, iso };
+}
+
+/**
+ * A chat with its own id whose every step also returns the Bot API calls that answered it, each
+ * with the text and keyboard it carried (what the user sees after the step).
+ */
+function recordedChat(chatId: number) {
+  const chat = telegramChat({
+    emulator,
+    serverUrl: `http://127.0.0.1:${app.server.info.bound?.port}`,
+    secret: SECRET,
+    chatId,
+  });
+  const answered = async <T>(act: () => Promise<T>): Promise<{ sent: T; calls: BotCall[] }> => {
+    const from = calls.length;
+    const sent = await act();
+    return { sent, calls: calls.slice(from).filter((call) => call.chatId === String(chatId)) };
+  };
+  return { chat, answered };
+}
+
+/** A call as the transcript reads it: the method, the text and the buttons it carried. */
+const shown = (call: BotCall | undefined) =>
+  call ? { method: call.method, text: call.text, buttons: call.buttons } : undefined;
+
+it("shows my cover on Telegram: the phone shared, the borrower's four loans each in its own state, one in place and back, every tap answered by one edit", async () => {
+  const { chat, answered } = recordedChat(8_800_001);
+  let screen = await chat.command('/status');
+  expect(screen.message.text).toBe('Share your phone number to see your cover, or look up by NRC.');
+
+  // Natasha Phiri of the demo book, whose four loans are in four states.
+  screen = await chat.shareOwnContact('+260966345678');
+  const LIST = [
+    'Loan KL-DEMO-ACTIVE Active',
+    'Loan KL-DEMO-GRACE InGrace',
+    'Loan KL-DEMO-CLOSED Closed',
+    'Loan KL-DEMO-PENDING Pending',
+    'Another NRC',
+    'End',
+  ];
+  expect(screen.message.text).toBe('Your cover (4):');
+  expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual(LIST);
+
+  const detail = await answered(() => chat.tap(screen, /KL-DEMO-ACTIVE/));
+  expect(detail.calls.map(shown)).toEqual([
+    {
+      method: 'editMessageText',
+      text: expect.stringMatching(
+        /^Loan KL-DEMO-ACTIVE: Active, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\. Policy CL-DEMO-000001\. Amount ZMW 25,000\.00\.$/,
+      ),
+      buttons: ['Back to list', 'End'],
+    },
+  ]);
+  // Edited in place: the same message, no new one.
+  expect(detail.sent.messageId).toBe(screen.messageId);
+
+  const list = await answered(() => chat.tap(detail.sent, /back to list/i));
+  expect(list.calls.map(shown)).toEqual([
+    { method: 'editMessageText', text: 'Your cover (4):', buttons: LIST },
+  ]);
+}, 60_000);
+
+it('sends the certificate of an insured car from My cover on Telegram: the screen edited in place, the certificate after it', async () => {
+  const { chat, answered } = recordedChat(8_800_003);
+  await chat.command('/status');
+  // Mwila Banda of the demo book: the insured car AJQ 1909 (and whatever this file bought).
+  const list = await chat.shareOwnContact('+260971234567');
+  expect(chat.buttonsOf(list).map((button) => button.text)).toContain(
+    'Motor MTR-DEMO-000001 Active',
+  );
+  const detail = await answered(() => chat.tap(list, /MTR-DEMO-000001/));
+  expect(detail.calls.map(shown)).toEqual([
+    {
+      method: 'editMessageText',
+      text: expect.stringMatching(
+        /^Motor MTR-DEMO-000001: Active, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\. Vehicle AJQ 1909\. Premium ZMW [\d,]+\.\d\d\.$/,
+      ),
+      buttons: ['Certificate', 'Back to list', 'End'],
+    },
+  ]);
+
+  const certificate = await answered(() => chat.tap(detail.sent, /certificate/i));
+  // The emulator has no sendDocument: the channel falls back to a link button, as it does when
+  // an upload fails (the upload itself is tested against a local Bot API in typed-upload.test).
+  expect(certificate.calls.map(shown)).toEqual([
+    {
+      method: 'editMessageText',
+      text: 'Certificate of MTR-DEMO-000001:',
+      buttons: ['Back to list', 'End'],
+    },
+    { method: 'sendMessage', text: 'Certificate', buttons: ['Certificate'] },
+  ]);
+  expect(chat.buttonsOf(chat.sent().at(-1) ?? certificate.sent)[0]?.url).toMatch(/^https?:\/\//);
+}, 60_000);
+
+it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-character description the insurer records in full", async () => {
+  const { chat, answered } = recordedChat(8_800_002);
+  const loss = daysAgo(5);
+  const story = 'The borrower died in a road accident on the Great North Road near Kabwe. '.repeat(
+    9,
+  );
+  expect(story.trim().length).toBeGreaterThan(600);
+
+  const menu = await chat.command('/start');
+  expect(chat.buttonsOf(menu).map((button) => button.text)).toContain('Claims');
+  const claims = await answered(() => chat.tap(menu, /claims/i));
+  expect(claims.calls.map(shown)).toEqual([
+    {
+      method: 'editMessageText',
+      text: 'Claims:',
+      buttons: ['Loan (credit life)', 'Death of a member (group life)', 'Track my claims'],
+    },
+  ]);
+  const policy = await answered(() => chat.tap(claims.sent, /credit life/i));
+  // A typed question: the edit carries no keyboard.
+  expect(policy.calls.map(shown)).toEqual([
+    { method: 'editMessageText', text: 'Policy number (e.g. CL-DEMO-000001):', buttons: [] },
+  ]);
+  expect((await chat.type('CL-DEMO-000001')).message.text).toBe('Your loan reference:');
+  let screen = await chat.type('KL-DEMO-ACTIVE');
+  expect(screen.message.text).toBe('What happened to the borrower?');
+  expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual([
+    'Death',
+    'Permanent disability',
+  ]);
+  const date = await answered(() => chat.tap(screen, /^death$/i));
+  expect(date.calls.map(shown)).toEqual([
+    { method: 'editMessageText', text: 'Date of the loss (DD/MM/YYYY):', buttons: [] },
+  ]);
+  expect((await chat.type(loss.typed)).message.text).toBe('What happened?');
+  screen = await chat.type(story);
+  expect(screen.message.text).toBe(`Claim on loan KL-DEMO-ACTIVE, loss on ${loss.iso}.`);
+  expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual(['Submit claim', 'Back']);
+
+  const submitted = await answered(() => chat.tap(screen, /submit/i));
+  expect(submitted.calls.map(shown)).toEqual([
+    {
+      method: 'editMessageText',
+      text: expect.stringMatching(/^Claim CLC-\d{6} is Intimated\. Payable: ZMW 25,000\.00\.$/),
+      buttons: ['Add documents', 'Later'],
+    },
+  ]);
+
+  // The insurer's own record: the claim under the number shown, on the loan, the whole story.
+  const claimNumber = /CLC-\d{6}/.exec(submitted.calls[0]?.text ?? '')?.[0];
+  const recorded = [...(app.server.sandbox?.state.claims.values() ?? [])].find(
+    (claim) => claim.claimNumber === claimNumber,
+  );
+  expect(recorded).toMatchObject({
+    line: 'credit-life',
+    status: 'Intimated',
+    partnerLoanReference: 'KL-DEMO-ACTIVE',
+    lossDate: loss.iso,
+    description: story.trim(),
+  });
+}, 60_000);

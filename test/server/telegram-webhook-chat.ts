@@ -19,6 +19,59 @@ export interface Sent {
   readonly messageId: number;
 }
 
+/** One Bot API call that changed a chat, as the emulator received it. */
+export interface BotCall {
+  readonly method: 'sendMessage' | 'editMessageText';
+  readonly chatId: string;
+  readonly text: string;
+  /** The inline keyboard sent with this call, by label; none when the call carried none. */
+  readonly buttons: readonly string[];
+}
+
+/** What the emulator receives for a sendMessage or an editMessageText. */
+interface EmulatedMessage {
+  readonly chat_id: number | string;
+  readonly text?: string;
+  readonly reply_markup?: string | { readonly inline_keyboard?: Button[][] };
+}
+
+function callOf(method: BotCall['method'], message: EmulatedMessage): BotCall {
+  const markup =
+    typeof message.reply_markup === 'string'
+      ? (JSON.parse(message.reply_markup) as { inline_keyboard?: Button[][] })
+      : message.reply_markup;
+  return {
+    method,
+    chatId: String(message.chat_id),
+    text: message.text ?? '',
+    buttons: (markup?.inline_keyboard ?? []).flat().map((button) => button.text),
+  };
+}
+
+/**
+ * Records the emulator's sendMessage and editMessageText calls, oldest first, so a test can count
+ * how a tap was answered and read what each call carried: the emulator keeps messages, not calls,
+ * and merges an edit into the old message (keeping a keyboard Telegram itself would drop).
+ */
+export function recordBotCalls(emulator: TelegramServer): BotCall[] {
+  const calls: BotCall[] = [];
+  const target = emulator as unknown as {
+    addBotMessage: (message: EmulatedMessage, token: string) => unknown;
+    editMessageText: (message: EmulatedMessage) => unknown;
+  };
+  const send = target.addBotMessage.bind(emulator);
+  const edit = target.editMessageText.bind(emulator);
+  target.addBotMessage = (message, token) => {
+    calls.push(callOf('sendMessage', message));
+    return send(message, token);
+  };
+  target.editMessageText = (message) => {
+    calls.push(callOf('editMessageText', message));
+    return edit(message);
+  };
+  return calls;
+}
+
 /**
  * One Telegram user chatting with insurechat in webhook mode: their updates are posted to the
  * server's `/telegram/webhook` with the secret token, and the bot's answers are read from the

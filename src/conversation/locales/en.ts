@@ -203,7 +203,7 @@ export const en = {
   'claim.ask.nrcNumber': "Member's NRC number:",
   'claim.askDate.credit-life': 'Date of the loss (DD/MM/YYYY):',
   'claim.askDate.group-life': 'Date of death (DD/MM/YYYY):',
-  'claim.askDetails': 'What happened? (short)',
+  'claim.askDetails': 'What happened?',
   'claim.confirm.credit-life': 'Claim on loan {subject}, loss on {eventDate}.',
   'claim.confirm.group-life': 'Death claim for {subject} on {eventDate}.',
   'claim.intimated': 'Claim {number} is {status}.',
