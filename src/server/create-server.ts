@@ -306,8 +306,13 @@ export async function createServer(
       config.slack && handoffChannel
         ? {
             channel: handoffChannel,
+            // A customer is waiting on the first post: two quick retries and a 5 s limit, not
+            // the client's default of ten retries over half an hour.
             client: new webApi.WebClient(config.slack.botToken, {
               ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+              retryConfig: { retries: 2, factor: 2, minTimeout: 250, maxTimeout: 1_000 },
+              timeout: 5_000,
+              rejectRateLimitedCalls: true,
             }),
           }
         : undefined,

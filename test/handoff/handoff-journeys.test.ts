@@ -200,6 +200,33 @@ describe('human handoff on Telegram', () => {
     expect(people.inThread(root.ts)).toHaveLength(inThread);
   }, 60_000);
 
+  it("ignores the bot's own posts and edits in the thread, and says so when Slack refuses to open one", async () => {
+    const chat = chatOf(8_800_004);
+    const people = staff();
+    await chat.command('/start');
+    slack.refusing.add('chat.postMessage');
+    const refused = await chat.command('/human');
+    slack.refusing.delete('chat.postMessage');
+    expect(refused.message.text).toMatch(/could not reach a person just now/);
+    expect(refused.message.text).toMatch(/What would you like to do/);
+
+    // Nothing was left half-open: asking again opens the thread.
+    expect((await chat.command('/human')).message.text).toMatch(/talking to a person/i);
+    const root = await people.threadOpened();
+    const server = local(app);
+    await people.reply(server, root.ts, 'Bot echo', undefined, { bot_id: 'B0INSURECHAT' });
+    await people.reply(server, root.ts, 'Edited', undefined, { subtype: 'message_changed' });
+    await people.reply(server, root.ts, 'The real reply');
+    await eventually('the real reply arrived', () =>
+      chat.sent().some((sent) => sent.message.text === 'From the insurer: The real reply'),
+    );
+    const texts = chat.sent().map((sent) => sent.message.text ?? '');
+    expect(texts.filter((text) => text.startsWith('From the insurer:'))).toEqual([
+      'From the insurer: The real reply',
+    ]);
+    await chat.command('/done');
+  }, 60_000);
+
   it('delivers a staff reply received by another instance to a customer whose handoff was opened on the first', async () => {
     const chat = chatOf(8_800_003);
     const people = staff();
@@ -217,6 +244,48 @@ describe('human handoff on Telegram', () => {
     await eventually('the resolve crossed instances', () =>
       chat.sent().some((sent) => /finished helping you/.test(sent.message.text ?? '')),
     );
+  }, 60_000);
+});
+
+describe('without a handoff channel', () => {
+  it('says no one is available, on USSD and on Telegram, and leaves the customer where they were', async () => {
+    const alone = await startTestServer({
+      TELEGRAM_BOT_TOKEN: '626262:no-handoff',
+      TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+      TELEGRAM_API_ROOT: emulator.config.apiURL,
+      PUBLIC_URL: 'https://insurechat.example.test',
+    });
+    try {
+      const step = async (sessionId: string, input: string | null) => {
+        const response = await fetch(`${local(alone)}/simulator/ussd`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ sessionId, phoneNumber: '0971000001', input }),
+        });
+        return ((await response.json()) as { text: string }).text;
+      };
+      const menu = await step('no-handoff-1', null);
+      const item = /(\d+)\. Talk to a person/.exec(menu)?.[1] ?? '';
+      const refused = await step('no-handoff-1', item);
+      expect(refused).toMatch(/no one is available/);
+      expect(refused).toMatch(/1\. Motor insurance/);
+      expect(await step('no-handoff-1', '1')).toMatch(/^Motor insurance/);
+
+      const posts = slack.callsTo('/api/chat.postMessage').length;
+      const chat = telegramChat({
+        emulator,
+        serverUrl: local(alone),
+        secret: TELEGRAM_SECRET,
+        chatId: 8_800_009,
+      });
+      await chat.command('/start');
+      const asked = await chat.command('/human');
+      expect(asked.message.text).toMatch(/no one is available/);
+      expect(asked.message.text).toMatch(/What would you like to do/);
+      expect(slack.callsTo('/api/chat.postMessage')).toHaveLength(posts);
+    } finally {
+      await alone.close();
+    }
   }, 60_000);
 });
 

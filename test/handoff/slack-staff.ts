@@ -36,16 +36,16 @@ export function slackStaff(options: {
   const { slack, signingSecret, channel } = options;
   let eventId = 0;
 
+  // Only what Slack accepted (a refused call got no ts).
+  const accepted = () =>
+    slack.callsTo('/api/chat.postMessage').filter((call) => call.ts !== undefined);
   const posted = (): PostedMessage[] =>
-    slack
-      .callsTo('/api/chat.postMessage')
+    accepted()
       .map(asPosted)
       .filter((message) => message.channel === channel);
   const rootCount = () => posted().filter((message) => message.threadTs === undefined).length;
   // Threads opened before these staff arrived are not theirs to wait for.
   let seenRoots = rootCount();
-  /** The ts Slack gave each posted message, in order (the fake numbers them). */
-  const tsOf = (index: number) => `1700000000.${String(index + 1).padStart(6, '0')}`;
 
   const send = async (
     serverUrl: string,
@@ -73,16 +73,22 @@ export function slackStaff(options: {
       seenRoots += 1;
       const count = seenRoots;
       await eventually('a handoff thread was opened in Slack', () => rootCount() >= count);
-      const all = slack.callsTo('/api/chat.postMessage').map(asPosted);
-      const roots = all
-        .map((message, index) => ({ ...message, ts: tsOf(index) }))
+      const roots = accepted()
+        .map((call) => ({ ...asPosted(call), ts: call.ts ?? '' }))
         .filter((message) => message.channel === channel && message.threadTs === undefined);
       return roots[count - 1] as PostedMessage & { readonly ts: string };
     },
     /** What insurechat posted into one thread. */
     inThread: (threadTs: string) => posted().filter((message) => message.threadTs === threadTs),
     /** A staff member's message in the thread, as the Events API delivers it. */
-    reply(serverUrl: string, threadTs: string, text: string, signature?: string): Promise<number> {
+    reply(
+      serverUrl: string,
+      threadTs: string,
+      text: string,
+      signature?: string,
+      /** More event fields: `bot_id` for the bot's own post, `subtype` for an edit. */
+      extra: Record<string, unknown> = {},
+    ): Promise<number> {
       eventId += 1;
       const body = JSON.stringify({
         type: 'event_callback',
@@ -95,6 +101,7 @@ export function slackStaff(options: {
           text,
           ts: `1800000000.${String(eventId).padStart(6, '0')}`,
           thread_ts: threadTs,
+          ...extra,
         },
       });
       return send(serverUrl, body, 'application/json', signature);

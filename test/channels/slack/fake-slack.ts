@@ -8,6 +8,8 @@ import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-eng
 export interface SlackCall {
   readonly path: string;
   readonly body: unknown;
+  /** The `ts` a posted message was given; undefined when the call posted none. */
+  ts?: string;
 }
 
 /**
@@ -19,6 +21,8 @@ export class FakeSlack {
   readonly server: FastifyInstance = Fastify();
   csv = 'policyNumber,nrc,phone\nP-1,479974/11/1,260971234567\n';
   baseUrl = '';
+  /** Web API methods that answer as Slack does when it refuses a call (`ok: false`). */
+  readonly refusing = new Set<string>();
   /** Messages posted so far: each gets its own `ts`, as Slack's do (threads hang off them). */
   #posted = 0;
 
@@ -26,7 +30,9 @@ export class FakeSlack {
     await this.server.register(formbody);
     this.server.post('/api/:method', async (request) => {
       const { method } = request.params as { method: string };
-      this.calls.push({ path: `/api/${method}`, body: request.body });
+      const call: SlackCall = { path: `/api/${method}`, body: request.body };
+      this.calls.push(call);
+      if (this.refusing.has(method)) return { ok: false, error: 'channel_not_found' };
       if (method === 'files.getUploadURLExternal') {
         return { ok: true, upload_url: `${this.baseUrl}/upload/F1`, file_id: 'F1' };
       }
@@ -35,9 +41,10 @@ export class FakeSlack {
       if (method === 'chat.postMessage') {
         this.#posted += 1;
         const channel = (request.body as { channel?: unknown } | undefined)?.channel;
+        call.ts = `1700000000.${String(this.#posted).padStart(6, '0')}`;
         return {
           ok: true,
-          ts: `1700000000.${String(this.#posted).padStart(6, '0')}`,
+          ts: call.ts,
           channel: typeof channel === 'string' ? channel : 'C1',
         };
       }
