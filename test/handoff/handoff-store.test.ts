@@ -1,0 +1,98 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type HandoffStore,
+  MemoryHandoffStore,
+  type OpenHandoff,
+  RedisHandoffStore,
+} from '../../src/handoff/index.js';
+import { testRedis } from '../payments/support.js';
+import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
+
+const redis = testRedis();
+afterAll(() => redis.cleanup());
+
+const handoff = (sessionKey: string, threadTs: string): OpenHandoff => ({
+  sessionKey,
+  address: { channel: 'telegram', address: '4242', locale: 'en' },
+  slackChannel: 'C0HANDOFF',
+  threadTs,
+  openedAt: 1_000,
+  root: [{ type: 'section' }],
+});
+
+/** A store and the way to move its time forward without sleeping. */
+interface Subject {
+  readonly store: HandoffStore;
+  advance(ms: number): Promise<void>;
+}
+
+const subjects: ReadonlyArray<readonly [string, () => Subject]> = [
+  [
+    'in memory',
+    () => {
+      const clock = manualClock();
+      return {
+        store: new MemoryHandoffStore(clock.now),
+        advance: async (ms) => clock.advance(ms),
+      };
+    },
+  ],
+  [
+    'in Redis',
+    () => {
+      const prefix = `${redis.prefix}${Math.random().toString(36).slice(2)}:`;
+      return {
+        store: new RedisHandoffStore(redis.redis, prefix),
+        advance: (ms) => advanceRedisTtls(redis.redis, prefix, ms),
+      };
+    },
+  ],
+];
+
+describe.each(subjects)('the handoff store %s', (_name, make) => {
+  it('finds an open handoff from the session and from its thread', async () => {
+    const { store } = make();
+    expect(await store.reserve('tg:1', 30_000)).toBe(true);
+    expect(await store.bySession('tg:1')).toBe('opening');
+    await store.save(handoff('tg:1', '1.1'));
+    expect(await store.bySession('tg:1')).toEqual(handoff('tg:1', '1.1'));
+    expect(await store.byThread('C0HANDOFF', '1.1')).toEqual(handoff('tg:1', '1.1'));
+    expect(await store.byThread('C0HANDOFF', '9.9')).toBeUndefined();
+  });
+
+  it('lets one request open a handoff for a session, and lets a reservation never saved lapse', async () => {
+    const { store, advance } = make();
+    expect(await store.reserve('tg:2', 30_000)).toBe(true);
+    expect(await store.reserve('tg:2', 30_000)).toBe(false);
+    await advance(30_001);
+    expect(await store.bySession('tg:2')).toBeUndefined();
+    expect(await store.reserve('tg:2', 30_000)).toBe(true);
+  });
+
+  it('counts the first staff reply of a thread once', async () => {
+    const { store } = make();
+    await store.save(handoff('tg:3', '3.1'));
+    const claims = await Promise.all([1, 2, 3].map(() => store.firstReply(handoff('tg:3', '3.1'))));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('ends a handoff for exactly one of staff and customer ending it at once', async () => {
+    const { store } = make();
+    await store.save(handoff('tg:4', '4.1'));
+    const ended = await Promise.all([
+      store.close(handoff('tg:4', '4.1')),
+      store.close(handoff('tg:4', '4.1')),
+    ]);
+    expect(ended.filter(Boolean)).toHaveLength(1);
+    expect(await store.bySession('tg:4')).toBeUndefined();
+    expect(await store.byThread('C0HANDOFF', '4.1')).toBeUndefined();
+  });
+
+  it("leaves a customer's newer handoff open when an older thread is resolved late", async () => {
+    const { store } = make();
+    await store.save(handoff('tg:5', '5.1'));
+    await store.save(handoff('tg:5', '5.2'));
+    expect(await store.close(handoff('tg:5', '5.1'))).toBe(true);
+    expect(await store.bySession('tg:5')).toEqual(handoff('tg:5', '5.2'));
+  });
+});
