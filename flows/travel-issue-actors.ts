@@ -43,10 +43,20 @@ export function travelIssueActors(deps: FlowDeps) {
                 idNumber: request.holder.nrc,
                 ...(request.holder.phone ? { phone: request.holder.phone } : {}),
               },
-              beneficiaries: request.travellers.map((t) => ({
-                ...splitName(t.name),
-                relationship: t.relationship,
-              })),
+              // Every traveller is a beneficiary, the holder first: the insurer prices the
+              // cover per beneficiary, and "Cover for 2 travellers" must be priced for two.
+              beneficiaries: [
+                {
+                  ...splitName(request.holder.name),
+                  relationship: 'self',
+                  idType: 'NRC',
+                  idNumber: request.holder.nrc,
+                },
+                ...request.travellers.map((t) => ({
+                  ...splitName(t.name),
+                  relationship: t.relationship,
+                })),
+              ],
             },
           });
           const quoteId = String(quote.id);

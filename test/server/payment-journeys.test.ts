@@ -304,6 +304,36 @@ describe('the price first, and the same price charged', () => {
     expect(done).toMatch(/2099-01-15 to 2099-01-24\. Policy TRV-/);
   });
 
+  it('prices a party of two as two travellers: the holder and the companion, twice the price of one', async () => {
+    /** The trip quoted on USSD for the holder and these companions: the packages screen. */
+    const packagesFor = async (companions: readonly string[]) => {
+      const phone = caller();
+      await phone.dial();
+      await phone.send('2');
+      await phone.send('Zambia');
+      await phone.send('15/01/2099');
+      await phone.send('10');
+      await phone.send('Mwila Banda');
+      let screen = await phone.send('479974111');
+      for (const companion of companions) {
+        await phone.send('1');
+        await phone.send(companion);
+        screen = await phone.send('1');
+      }
+      expect(screen).toMatch(`Travellers so far: ${companions.length + 1}.`);
+      return phone.send('2');
+    };
+    const alone = await packagesFor([]);
+    const two = await packagesFor(['Chanda Banda']);
+    expect(alone).toMatch(/^CON Cover for 1 traveller\. Choose:/);
+    expect(two).toMatch(/^CON Cover for 2 travellers\. Choose:/);
+    const price = (screen: string) =>
+      Number((/1\. .*: ZMW ([\d,]+\.\d\d)/.exec(screen)?.[1] ?? '').replace(/,/g, ''));
+    expect(price(alone)).toBeGreaterThan(0);
+    // Levy rounding may move the total by a cent.
+    expect(Math.abs(price(two) - 2 * price(alone))).toBeLessThanOrEqual(0.01);
+  });
+
   it('charges a renewal the amount its confirm screen shows', async () => {
     const vehicle = plate();
     const phone = caller();
