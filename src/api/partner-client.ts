@@ -153,6 +153,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const bodyHeaders = { ...headers, 'content-type': 'application/json' };
   // Path templates are split once per operation, not re-scanned with a regex on every call.
   const templates = new Map<string, PathTemplate>();
+  const catalogue = new CatalogueAnswers();
 
   function pathOf(name: OperationName): string {
     return options.pathOverrides?.[name] ?? contract[name].path;
@@ -310,7 +311,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         value:
           consume === 'stream'
             ? response.body
-            : parseResponse(request.entry, await response.body.text()),
+            : catalogue.parse(request, await response.body.text()),
       };
     } catch (cause) {
       if (cause instanceof ResponseShapeError) return { kind: 'final', error: cause };
@@ -611,6 +612,53 @@ function retryAfter(header: string | string[] | undefined, nowMs: number): numbe
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - nowMs) / 1000);
+}
+
+/**
+ * Catalogue reads whose answer is the same for every caller (products, risk categories, payment
+ * gateways): the insurer's reference data, read on almost every journey.
+ */
+const CATALOGUE_OPERATIONS: ReadonlySet<string> = new Set<OperationName>([
+  'getMotorProducts',
+  'getMotorProduct',
+  'getMotorRiskCategories',
+  'getCreditLifeProducts',
+  'getProducts',
+  'getTravelProducts',
+  'getTravelProduct',
+  'getLifeProducts',
+  'getLifeProduct',
+  'getPaymentGateways',
+]);
+const MAX_CATALOGUE_ANSWERS = 64;
+
+/**
+ * Validates each catalogue answer once: the last body read for a catalogue request and what it
+ * parsed to, reused (frozen, as every caller shares it) while the insurer sends the very same
+ * bytes. Any other body, and every other operation, is parsed and checked against the contract.
+ */
+class CatalogueAnswers {
+  private readonly last = new Map<string, { readonly text: string; readonly value: unknown }>();
+
+  parse(request: PreparedRequest, text: string): unknown {
+    const entry = request.entry;
+    if (!CATALOGUE_OPERATIONS.has(entry.name)) return parseResponse(entry, text);
+    const key = `${entry.name} ${request.path}`;
+    const known = this.last.get(key);
+    if (known !== undefined && known.text === text) return known.value;
+    const value = deepFreeze(parseResponse(entry, text));
+    if (this.last.size >= MAX_CATALOGUE_ANSWERS && known === undefined) this.last.clear();
+    this.last.set(key, { text, value });
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 function parseResponse(entry: AnyContractEntry, text: string): unknown {

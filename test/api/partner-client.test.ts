@@ -465,6 +465,42 @@ describe('error mapping', () => {
   });
 });
 
+describe('catalogue answers', () => {
+  const products = {
+    totalItems: 1,
+    pageSize: 10,
+    pageNumber: 1,
+    totalPages: 1,
+    data: [{ id: 101, name: 'Motor Third Party' }],
+  };
+
+  it('checks a catalogue answer once while the insurer sends the same bytes, and shares it frozen', async () => {
+    stub.respond(json(200, products), json(200, products));
+    const first = await client.call('getMotorProducts');
+    const second = await client.call('getMotorProducts');
+    expect(second).toBe(first);
+    expect(Object.isFrozen(second.data[0])).toBe(true);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('checks a catalogue answer again once it changes, and refuses it when it breaks the contract', async () => {
+    stub.respond(json(200, products), json(200, { ...products, data: [{ name: 'no id' }] }));
+    await client.call('getMotorProducts');
+    const error = await client.call('getMotorProducts').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as ResponseShapeError).path).toBe('data.0.id');
+  });
+
+  it('parses every answer afresh outside the catalogue, even the same bytes', async () => {
+    const status = { reference: 'r1', status: 'Pending' };
+    stub.respond(json(200, status), json(200, status));
+    const first = await client.call('getTransactionStatus', { path: { reference: 'r1' } });
+    const second = await client.call('getTransactionStatus', { path: { reference: 'r1' } });
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+  });
+});
+
 describe("the spec's Errors-section rules, rejected before any request", () => {
   const claim = { claimType: 'Death', lossDate: '2026-01-02' };
 
