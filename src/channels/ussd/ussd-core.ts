@@ -105,9 +105,26 @@ interface UssdMemo {
  * For example `p0:12:ATUid_123456--` (no digest, answer or prompt).
  */
 function writeMemo(memo: UssdMemo): string {
-  const field = (value: string | undefined) =>
-    value === undefined ? '-' : `${value.length}:${value}`;
-  return `${memo.m}${memo.p}${memo.e ? 'e' : ''}:${field(memo.g)}${field(memo.h)}${field(memo.a)}${field(memo.s && JSON.stringify(memo.s))}`;
+  return `${memo.m}${memo.p}${memo.e ? 'e' : ''}:${memoField(memo.g)}${memoField(memo.h)}${memoField(memo.a)}${memoField(memo.s && JSON.stringify(memo.s))}`;
+}
+
+/** One memo field as `<length>:<text>`, or `-` when absent (a function of its own, not a closure per write). */
+function memoField(value: string | undefined): string {
+  return value === undefined ? '-' : `${value.length}:${value}`;
+}
+
+/** The memo field at `cursor.at` (moving it past the field); null when the state is malformed. */
+function readMemoField(state: string, cursor: { at: number }): string | undefined | null {
+  const at = cursor.at;
+  if (state[at] === '-') {
+    cursor.at = at + 1;
+    return undefined;
+  }
+  const colon = state.indexOf(':', at);
+  const length = colon === -1 ? Number.NaN : Number(state.slice(at, colon));
+  if (!Number.isInteger(length) || length < 0 || colon + 1 + length > state.length) return null;
+  cursor.at = colon + 1 + length;
+  return state.slice(colon + 1, cursor.at);
 }
 
 function readMemo(state: string | undefined): UssdMemo | undefined {
@@ -121,24 +138,18 @@ function readMemo(state: string | undefined): UssdMemo | undefined {
   const ended = state[headEnd - 1] === 'e';
   const page = Number(state.slice(1, ended ? headEnd - 1 : headEnd));
   if (headEnd < 2 || !Number.isInteger(page) || page < 0) return undefined;
-  let at = headEnd + 1;
-  /** The next field; null when the state is malformed. */
-  const next = (): string | undefined | null => {
-    if (state[at] === '-') {
-      at += 1;
-      return undefined;
-    }
-    const colon = state.indexOf(':', at);
-    const length = colon === -1 ? Number.NaN : Number(state.slice(at, colon));
-    if (!Number.isInteger(length) || length < 0 || colon + 1 + length > state.length) return null;
-    at = colon + 1 + length;
-    return state.slice(colon + 1, at);
-  };
-  const g = next();
-  const h = next();
-  const a = next();
-  const s = next();
-  if (typeof g !== 'string' || h === null || a === null || s === null || at !== state.length) {
+  const cursor = { at: headEnd + 1 };
+  const g = readMemoField(state, cursor);
+  const h = readMemoField(state, cursor);
+  const a = readMemoField(state, cursor);
+  const s = readMemoField(state, cursor);
+  if (
+    typeof g !== 'string' ||
+    h === null ||
+    a === null ||
+    s === null ||
+    cursor.at !== state.length
+  ) {
     return undefined;
   }
   let shown: Prompt | undefined;
@@ -458,11 +469,15 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     return reply(ussdInputToReply(typed, shown, request.msisdn));
   };
 
+  const LATE = Symbol('late');
   /**
    * The answer backstop without a timer per request: turns register here, and one sweep, running
    * only while turns are in flight, answers those past `answerWithinMs`.
    */
-  const inFlight = new Set<{ readonly startedAt: number; readonly late: () => void }>();
+  const inFlight = new Set<{
+    readonly startedAt: number;
+    readonly resolve: (outcome: typeof LATE) => void;
+  }>();
   const sweepEveryMs = Math.min(1_000, Math.max(10, Math.floor(answerWithinMs / 10)));
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () => {
@@ -470,7 +485,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     for (const turn of inFlight) {
       if (turn.startedAt <= overdue) {
         inFlight.delete(turn);
-        turn.late();
+        turn.resolve(LATE);
       }
     }
     if (inFlight.size === 0) {
@@ -488,8 +503,6 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     whenIdle = [];
     for (const resolve of waiting) resolve();
   };
-  const LATE = Symbol('late');
-
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
     const screen: { current: Screen } = { current: { kind: 'answer' } };
     const sessionKey = ussdSessionKey(request.msisdn);
@@ -507,17 +520,17 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     unfinished += 1;
     const outcome = await new Promise<Prompt | typeof LATE | { readonly failed: unknown }>(
       (resolve) => {
-        const turn = { startedAt: Date.now(), late: () => resolve(LATE) };
-        inFlight.add(turn);
+        const pending = { startedAt: Date.now(), resolve };
+        inFlight.add(pending);
         sweeper ??= setInterval(sweep, sweepEveryMs).unref();
         work.then(
           (prompt) => {
-            inFlight.delete(turn);
+            inFlight.delete(pending);
             finishedOne();
             resolve(prompt);
           },
           (error: unknown) => {
-            inFlight.delete(turn);
+            inFlight.delete(pending);
             finishedOne();
             resolve({ failed: error });
           },
