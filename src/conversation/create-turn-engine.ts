@@ -80,15 +80,9 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   const background = new Set<Promise<void>>();
 
   const handle: TurnEngine['handle'] = async (sessionKey, reply, turnOptions = {}) => {
-    // Hashed only when something is logged: most turns log nothing.
-    let hashed: string | undefined;
-    const sessionIdOf = (): string => {
-      hashed ??= hashKey(sessionKey);
-      return hashed;
-    };
     if (!isReply(reply)) {
       logger.warn(
-        { event: 'turn.badReply', sessionId: sessionIdOf() },
+        { event: 'turn.badReply', sessionId: hashKey(sessionKey) },
         'reply does not match the contract',
       );
       return errorPrompt;
@@ -105,13 +99,17 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       if (held) cache.put(sessionKey, held);
       if (locked.status === 'failed') {
         logger.error(
-          { event: 'turn.storeFailed', sessionId: sessionIdOf(), err: locked.error },
+          {
+            event: 'turn.storeFailed',
+            sessionId: hashKey(sessionKey),
+            err: locked.error,
+          },
           'store unavailable',
         );
         return errorPrompt;
       }
       logger.info(
-        { event: 'turn.busy', sessionId: sessionIdOf() },
+        { event: 'turn.busy', sessionId: hashKey(sessionKey) },
         'session busy past the deadline',
       );
       return stillWorkingPrompt(ENGINE_PROMPTS.busy);
@@ -124,10 +122,13 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     const answered = new Promise<Prompt>((resolve) => {
       answer = resolve;
     });
+    let hashed: string | undefined;
     const context: TurnContext = {
       sessionKey,
+      // Hashed only when something is logged: most turns log nothing.
       get sessionId() {
-        return sessionIdOf();
+        hashed ??= hashKey(sessionKey);
+        return hashed;
       },
       lease: locked.lease,
       deadlineAt,
@@ -145,7 +146,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       async (error: unknown) => {
         const code = error instanceof TurnError ? error.code : 'unexpected';
         logger.error(
-          { event: 'turn.failed', sessionId: sessionIdOf(), code, err: error },
+          { event: 'turn.failed', sessionId: context.sessionId, code, err: error },
           'turn failed',
         );
         await store.release(locked.lease).catch(() => undefined);
