@@ -281,7 +281,9 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       connectionLevels: options.connectionLevels,
       pairs: options.pairs,
       seconds: options.seconds,
-      warmupSeconds: Math.min(2, options.seconds),
+      // Long enough at every level for both servers' actor caches (1,000 sessions) to fill, so
+      // the runs compare steady states rather than one server still growing its heap.
+      warmupSeconds: options.seconds,
       log: options.log,
     });
     const report = ussdThroughputReport(

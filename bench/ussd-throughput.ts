@@ -192,8 +192,9 @@ export function ussdThroughputReport(
   lines.push('');
   lines.push(
     'Phones walk the motor-quote journey up to the payment confirmation screen, each with its own',
-    'sessionId and MSISDN (autocannon, one phone per connection at a time). Figures are medians',
-    '(min–max) over the pairs; ratios are taken pair by pair between runs made back to back.',
+    'sessionId and MSISDN (autocannon, one phone per connection at a time), after a warm-up run',
+    'of each server at each level. Figures are medians (min–max) over the pairs; ratios are taken',
+    'pair by pair between runs made back to back.',
     '',
   );
   lines.push(
