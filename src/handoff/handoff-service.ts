@@ -1,3 +1,4 @@
+import type { types } from '@slack/bolt';
 import {
   type ChannelAddress,
   type ChannelName,
@@ -110,12 +111,16 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     return seen;
   }
 
-  async function post(text: string, threadTs?: string, blocks?: unknown[]): Promise<string> {
+  async function post(
+    text: string,
+    threadTs?: string,
+    blocks?: types.KnownBlock[],
+  ): Promise<string> {
     if (!slack) throw new HandoffSlackError('no handoff channel');
     const result = await slack.client.chat.postMessage({
       channel: slack.channel,
       text,
-      ...(blocks ? { blocks: blocks as never } : {}),
+      ...(blocks ? { blocks } : {}),
       ...(threadTs ? { thread_ts: threadTs } : {}),
     });
     if (!result.ok || !result.ts) throw new HandoffSlackError('Slack did not post the message');
