@@ -6,7 +6,6 @@ import {
   checkWords,
   LOOKUP_LENGTH,
 } from '../../flows/checks.js';
-import { claimIntimationMachine } from '../../flows/claim-intimation.js';
 import { checkFullName } from '../../flows/travel-issue.js';
 import {
   CreateIndividualBody,
@@ -82,15 +81,5 @@ describe('limits of typed answers', () => {
     });
     expect(checkIdentifier('CLC-000001').ok).toBe(true);
     expect(checkIdentifier('C'.repeat(LOOKUP_LENGTH + 1)).ok).toBe(false);
-  });
-
-  it('let a claim description of 1,200 characters through the claim flow', () => {
-    // The guard the claim flow puts on its "What happened?" question.
-    const guard = claimIntimationMachine.implementations.guards.validDetails as (args: {
-      event: { type: 'user.text'; text: string };
-    }) => boolean;
-    expect(guard({ event: { type: 'user.text', text: 'a lorry hit the car. '.repeat(60) } })).toBe(
-      true,
-    );
   });
 });
