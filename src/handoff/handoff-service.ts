@@ -261,7 +261,9 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         log.error(errorFields(error), 'customer message not posted to the handoff thread');
         return 'failed';
       }
-      await peek(handoff).catch(() => undefined);
+      // Not awaited: a channel may forward under the session's lock (USSD), and the read that
+      // keeps the paused conversation alive then queues behind it.
+      void peek(handoff).catch(() => undefined);
       return 'forwarded';
     },
 

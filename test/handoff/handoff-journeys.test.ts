@@ -306,7 +306,7 @@ describe('human handoff on USSD', () => {
     return body.messages.map((message) => message.message);
   };
 
-  it('opens a thread from the main menu, brings the staff reply by SMS, shows the handoff screen on a re-dial, and ends it there', async () => {
+  it('opens a thread from the main menu, brings the staff reply by SMS, shows the handoff screen on a re-dial, takes a message for the person there, and ends it', async () => {
     const phone = '0961111111';
     const people = staff();
     const openedBefore = await metric(app, 'insurechat_handoffs_opened_total{channel="ussd"}');
@@ -345,6 +345,14 @@ describe('human handoff on USSD', () => {
     const again = dial(phone, `handoff-ussd-again-${Date.now()}`);
     expect((await again(null)).text).toMatch(/will reply to you by SMS/);
     expect((await again('7')).text).toMatch(/will reply to you by SMS/);
+    // Words typed there go to the person, masked; the screen still offers the way out.
+    const sent = await again('Please call after 5pm. NRC 479974/11/1');
+    expect(sent.text).toMatch(/^Sent\. The person will reply to you by SMS\.\n1\. End it/);
+    await eventually('the caller message reached the thread', () =>
+      people
+        .inThread(root.ts)
+        .some((message) => message.text === 'Customer: Please call after 5pm. NRC ••••••/••/•'),
+    );
     const back = await again('1');
     expect(back.text).toMatch(/What would you like to do/);
     expect(back.end).toBe(false);

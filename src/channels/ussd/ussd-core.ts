@@ -212,13 +212,21 @@ const DIAL: Reply = { type: 'user.text', text: '' };
 const USE_CALLER_NUMBER = 'ussd.useCallerNumber';
 /** Choice id of "End it and carry on" on the handoff screen. */
 const END_HANDOFF = 'handoff.end';
-/** The screen while a person has the caller's request; a choice of the channel's own. */
-const WAITING_FOR_PERSON: Prompt = {
-  key: 'handoff.ussd.waiting',
+/** A screen while a person has the caller's request: its one choice ends the handoff. */
+const handoffScreen = (key: string): Prompt => ({
+  key,
   input: 'choice',
   final: false,
   choices: [{ id: END_HANDOFF, label: 'handoff.ussd.end' }],
-};
+});
+const WAITING_FOR_PERSON = handoffScreen('handoff.ussd.waiting');
+const SENT_TO_PERSON = handoffScreen('handoff.ussd.sent');
+const NOT_SENT_TO_PERSON = handoffScreen('handoff.ussd.notSent');
+const HANDOFF_SCREENS: ReadonlySet<string> = new Set(
+  [WAITING_FOR_PERSON, SENT_TO_PERSON, NOT_SENT_TO_PERSON].map((screen) => screen.key),
+);
+/** Shorter input on a handoff screen is a stray key, not a message for the person. */
+const MIN_MESSAGE_CHARS = 3;
 
 /** The session key of a USSD caller. */
 export function ussdSessionKey(msisdn: string): string {
@@ -453,10 +461,17 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     }
     const shown = memo.s ?? glance.prompt;
     if (!shown) return reply(DIAL);
-    // The handoff screen: its one choice ends the handoff; anything else shows it again.
-    if (shown.key === WAITING_FOR_PERSON.key) {
+    // A handoff screen: its one choice ends the handoff, words go to the person, a stray key
+    // shows it again.
+    if (HANDOFF_SCREENS.has(shown.key)) {
       const picked = ussdInputToReply(typed, shown, request.msisdn);
-      return picked.type === 'user.choice' ? reply(picked) : keep(memo, shown);
+      if (picked.type === 'user.choice') return reply(picked);
+      if (!handoff || typed.length < MIN_MESSAGE_CHARS) return keep(memo, shown);
+      return handoff.forward(sessionKey, typed).then((forwarded) => {
+        // Staff ended it meanwhile: the caller goes on.
+        if (forwarded === 'none') return goOn();
+        return showOwn(forwarded === 'forwarded' ? SENT_TO_PERSON : NOT_SENT_TO_PERSON);
+      });
     }
     // A result the caller has not seen yet: whatever they typed, the engine shows it first.
     if (glance.unseen) return reply(ussdInputToReply(typed, shown, request.msisdn));

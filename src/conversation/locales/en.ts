@@ -408,7 +408,10 @@ export const en = {
   'handoff.back': 'You are back with the assistant. Here is where you were:',
   'handoff.notOpen': 'You are not talking to a person. Here is where you are:',
   'handoff.resolvedSms': 'The person has finished helping you. Dial {serviceCode} to carry on.',
-  'handoff.ussd.waiting': 'A person has your request and will reply to you by SMS.',
+  'handoff.ussd.waiting':
+    'A person has your request and will reply to you by SMS. To write to them, type your message.',
+  'handoff.ussd.sent': 'Sent. The person will reply to you by SMS.',
+  'handoff.ussd.notSent': 'Sorry, your message did not reach the person. Please send it again.',
   'handoff.ussd.end': 'End it and carry on',
   'handoff.slack.title': 'A customer on {channel} asks for a person',
   'handoff.slack.channel.telegram': 'Telegram',
