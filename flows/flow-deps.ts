@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
 
@@ -43,6 +44,32 @@ export interface FlowPayments {
   check(reference: string, route?: TurnRoute): Promise<'paid' | 'failed' | 'pending'>;
 }
 
+/** A paid motor policy, new or renewed, as the flow that sold it knows it. */
+export interface PaidPolicy {
+  /** The conversation it was bought in: the channel and address the holder is reached at. */
+  readonly route: TurnRoute;
+  readonly policyId: string;
+  readonly policyNumber: string;
+  /** What is insured, in the holder's words (product and plate). */
+  readonly what: string;
+  /** Last day of cover, `YYYY-MM-DD`. */
+  readonly endDate: string;
+  readonly renewal: boolean;
+}
+
+/** Renewal reminders as the flows need them (src/reminders provides them). */
+export interface FlowReminders {
+  /**
+   * Records where the holder of a paid policy is reached, for its renewal reminders. Never
+   * rejects; resolves whether reminders are on (the closing screen says how to stop them).
+   */
+  recordPurchase(policy: PaidPolicy): Promise<{ readonly remindersOn: boolean }>;
+  /** The holder's covers ending soon (offered first in the menu) and whether reminders are on. */
+  offersFor(route: TurnRoute): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }>;
+  /** Turns the holder's reminders off (the menu item). */
+  stop(route: TurnRoute): Promise<void>;
+}
+
 /** Where files the flows produce (certificates, bordereaux) are kept and served from. */
 export interface FlowFileStore {
   /** Stores a file; resolves the expiring URL the user is given. */
@@ -66,6 +93,8 @@ export interface FlowDeps {
    * a USSD caller. Without it neither is offered.
    */
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
+  /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
+  readonly reminders?: FlowReminders;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -10,6 +10,7 @@ import { coverStatusFlow } from './cover-status.js';
 import { coverStatusActors } from './cover-status-actors.js';
 import type { FlowDeps } from './flow-deps.js';
 import { mainMenuFlow } from './main-menu.js';
+import { mainMenuActors } from './main-menu-actors.js';
 import { motorQuoteFlow } from './motor-quote.js';
 import { motorQuoteActors } from './motor-quote-actors.js';
 import { staffDeskFlow } from './staff-desk.js';
@@ -20,7 +21,10 @@ import { travelIssueActors } from './travel-issue-actors.js';
 /** Builds every flow with its actors provided from `deps`. */
 export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
   return {
-    'main-menu': mainMenuFlow,
+    'main-menu': {
+      ...mainMenuFlow,
+      machine: mainMenuFlow.machine.provide({ actors: mainMenuActors(deps) }),
+    },
     'motor-quote': {
       ...motorQuoteFlow,
       machine: motorQuoteFlow.machine.provide({ actors: motorQuoteActors(deps) }),
@@ -50,6 +54,8 @@ export type {
   FlowDeps,
   FlowFileStore,
   FlowPayments,
+  FlowReminders,
+  PaidPolicy,
   PaymentAttemptRequest,
 } from './flow-deps.js';
 export { mainMenuFlow, mainMenuMachine } from './main-menu.js';

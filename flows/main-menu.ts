@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type {
   Audience,
   FlowContextBase,
@@ -6,11 +6,14 @@ import type {
   FlowId,
   FlowInput,
   FlowOutput,
+  FlowStart,
+  TurnRoute,
 } from '../src/conversation/flow.js';
 import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { ask, CANCELLED, choice, PICK_FROM_LIST } from './support.js';
+import { RENEW_CHOICE_PREFIX, type RenewalOffer } from '../src/reminders/index.js';
+import { ask, CANCELLED, choice, end, PICK_FROM_LIST } from './support.js';
 
 /** Menu entries per audience: choice id → the flow it hands over to. */
 const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
@@ -24,24 +27,66 @@ const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
   staff: [['desk', 'staff-desk']],
 };
 
-/** Context of the main menu: the audience and the flow picked. */
+/** The menu item that turns renewal reminders off. */
+const REMINDERS_OFF = 'reminders-off';
+
+/** The holder's renewals due and whether their reminders are on (see FlowReminders). */
+export interface HolderOffers {
+  offers: RenewalOffer[];
+  remindersOn: boolean;
+}
+
+/** Context of the main menu: the audience, the holder's renewals due, and the flow picked. */
 export interface MainMenuContext extends FlowContextBase {
   audience: Audience;
   tries: number;
-  answers: { next?: FlowId };
+  route: TurnRoute | null;
+  holder: HolderOffers;
+  answers: { next?: FlowId; start?: FlowStart };
 }
 
-function menuPrompt(audience: Audience, note: boolean): Prompt {
-  const choices: Choice[] = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
+/** `2026-11-21` → `21/11`. */
+function dayMonth(date: string): string {
+  const [, month, day] = date.split('-');
+  return `${day}/${month}`;
+}
+
+function menuPrompt(context: Pick<MainMenuContext, 'audience' | 'holder'>, note: boolean): Prompt {
+  const { audience, holder } = context;
+  const policyholder = audience === 'policyholder';
+  // Renewals due come first: the reason most holders dial after a reminder.
+  const renewals: Choice[] = policyholder
+    ? holder.offers.map((offer) =>
+        choice(`${RENEW_CHOICE_PREFIX}${offer.policyId}`, 'menu.choice.renew', {
+          policyNumber: offer.policyNumber,
+          endDate: dayMonth(offer.endDate),
+        }),
+      )
+    : [];
+  const entries = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
-  if (audience === 'policyholder') choices.push(choice(TALK_TO_A_PERSON, 'menu.choice.person'));
-  return ask(`menu.${audience}`, 'choice', { choices, note: note ? PICK_FROM_LIST : null });
+  const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
+  const stop =
+    policyholder && holder.remindersOn ? [choice(REMINDERS_OFF, 'menu.choice.remindersOff')] : [];
+  return ask(`menu.${audience}`, 'choice', {
+    choices: [...renewals, ...entries, ...person, ...stop],
+    note: note ? PICK_FROM_LIST : null,
+  });
 }
 
 function picked(audience: Audience, event: Reply): FlowId | undefined {
   if (event.type !== 'user.choice') return undefined;
   return ENTRIES[audience].find(([id]) => id === event.id)?.[1];
 }
+
+/** The renewal offered under the picked choice, if the choice was one. */
+function pickedRenewal(context: MainMenuContext, event: Reply): RenewalOffer | undefined {
+  if (event.type !== 'user.choice' || !event.id.startsWith(RENEW_CHOICE_PREFIX)) return undefined;
+  const policyId = event.id.slice(RENEW_CHOICE_PREFIX.length);
+  return context.holder.offers.find((offer) => offer.policyId === policyId);
+}
+
+const NO_OFFERS: HolderOffers = { offers: [], remindersOn: false };
 
 /** The entry menu: lists what the audience can do and hands over to the flow picked. */
 export const mainMenuMachine = setup({
@@ -51,23 +96,87 @@ export const mainMenuMachine = setup({
     input: {} as FlowInput,
     output: {} as FlowOutput,
   },
+  actors: {
+    // Provided by createFlowRegistry (main-menu-actors.ts); these stand in for tests without deps.
+    holderOffers: fromPromise<HolderOffers, { route: TurnRoute | null }>(async () => NO_OFFERS),
+    stopReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
+  },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
+    isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
+    isRemindersOff: ({ context, event }) =>
+      context.holder.remindersOn && event.type === 'user.choice' && event.id === REMINDERS_OFF,
+    isPolicyholder: ({ context }) => context.audience === 'policyholder',
   },
 }).createMachine({
   id: 'main-menu',
   context: ({ input }) => ({
     audience: input.audience,
     tries: 0,
+    route: input.route ?? null,
+    holder: NO_OFFERS,
     answers: {},
-    prompt: menuPrompt(input.audience, false),
+    prompt: menuPrompt({ audience: input.audience, holder: NO_OFFERS }, false),
   }),
-  initial: 'menu',
+  initial: 'opening',
   states: {
+    opening: {
+      always: [{ guard: 'isPolicyholder', target: 'loadingOffers' }, { target: 'menu' }],
+    },
+    loadingOffers: {
+      invoke: {
+        src: 'holderOffers',
+        input: ({ context }) => ({ route: context.route }),
+        onDone: {
+          target: 'menu',
+          actions: assign(({ context, event }) => ({
+            holder: event.output,
+            prompt: menuPrompt({ audience: context.audience, holder: event.output }, false),
+          })),
+        },
+        // The menu never waits on reminders: without them it is the plain list.
+        onError: 'menu',
+      },
+    },
+    stoppingReminders: {
+      invoke: {
+        src: 'stopReminders',
+        input: ({ context }) => ({ route: context.route }),
+        onDone: 'remindersOff',
+        onError: {
+          target: 'menu',
+          actions: assign({
+            prompt: ({ context }) => ({
+              ...menuPrompt(context, false),
+              notes: [{ key: 'menu.note.remindersNotChanged' }],
+            }),
+          }),
+        },
+      },
+    },
+    remindersOff: { type: 'final', entry: assign({ prompt: end('menu.remindersOff') }) },
     menu: {
       tags: 'awaitingInput',
       on: {
         'user.choice': [
+          {
+            guard: 'isRenewal',
+            target: 'handOver',
+            actions: assign({
+              answers: ({ context, event }) => {
+                const offer = pickedRenewal(context, event);
+                return offer
+                  ? {
+                      next: 'motor-quote' as const,
+                      start: {
+                        renewal: { policyId: offer.policyId, policyNumber: offer.policyNumber },
+                      },
+                    }
+                  : context.answers;
+              },
+            }),
+          },
+          { guard: 'isRemindersOff', target: 'stoppingReminders' },
           {
             guard: 'isEntry',
             target: 'handOver',
@@ -80,17 +189,17 @@ export const mainMenuMachine = setup({
             }),
           },
           {
-            actions: assign({ prompt: ({ context }) => menuPrompt(context.audience, true) }),
+            actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
           },
         ],
         'user.text': [
           {
-            actions: assign({ prompt: ({ context }) => menuPrompt(context.audience, true) }),
+            actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
           },
         ],
         // The menu is the first screen: Back shows it again.
         'user.back': {
-          actions: assign({ prompt: ({ context }) => menuPrompt(context.audience, false) }),
+          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
         },
         'user.cancel': 'cancelled',
       },
@@ -99,12 +208,17 @@ export const mainMenuMachine = setup({
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
   },
   output: ({ context }): FlowOutput =>
-    context.answers.next ? { next: context.answers.next } : { prompt: context.prompt },
+    context.answers.next
+      ? {
+          next: context.answers.next,
+          ...(context.answers.start ? { start: context.answers.start } : {}),
+        }
+      : { prompt: context.prompt },
 });
 
 /** The entry menu as the engine registers it. */
 export const mainMenuFlow: FlowDefinition<typeof mainMenuMachine> = {
   id: 'main-menu',
-  version: 1,
+  version: 2,
   machine: mainMenuMachine,
 };

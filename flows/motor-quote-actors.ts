@@ -11,7 +11,12 @@ import {
   paymentObject,
   purchaseKeyOf,
 } from './flow-deps.js';
-import type { MotorCertificate, NewVehicle, RiskCategory } from './motor-quote.js';
+import type {
+  MotorCertificate,
+  MotorCertificateInput,
+  NewVehicle,
+  RiskCategory,
+} from './motor-quote.js';
 
 function addYear(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -208,13 +213,11 @@ export function motorQuoteActors(deps: FlowDeps) {
       };
     }),
     // The policy paid for: named by the payment (its transaction), never searched by plate, so
-    // a second policy for the same vehicle ends with its own number and certificate.
+    // a second policy for the same vehicle ends with its own number and certificate. Every paid
+    // motor purchase and renewal passes here, whether its outcome came in the turn or was pushed
+    // later: the one place the holder's contact for renewal reminders is recorded.
     motorCertificate: fromPromise(
-      async ({
-        input,
-      }: {
-        input: { policyId?: string; reference?: string };
-      }): Promise<MotorCertificate> => {
+      async ({ input }: { input: MotorCertificateInput }): Promise<MotorCertificate> => {
         let policyId = input.policyId;
         if (!policyId && input.reference) {
           const txn = await client.call('getTransaction', { path: { reference: input.reference } });
@@ -233,6 +236,17 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (policy.startDate) out.startDate = policy.startDate.slice(0, 10);
         if (policy.endDate) out.endDate = policy.endDate.slice(0, 10);
         if (url) out.url = url;
+        if (deps.reminders && input.route && out.endDate) {
+          const { remindersOn } = await deps.reminders.recordPurchase({
+            route: input.route,
+            policyId,
+            policyNumber,
+            what: input.what ?? '',
+            endDate: out.endDate,
+            renewal: input.renewal === true,
+          });
+          out.remindersOn = remindersOn;
+        }
         return out;
       },
     ),

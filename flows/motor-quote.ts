@@ -7,7 +7,7 @@ import type {
   FlowOutput,
   TurnRoute,
 } from '../src/conversation/flow.js';
-import type { Choice } from '../src/conversation/prompt.js';
+import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import {
   checkAmount,
@@ -143,9 +143,20 @@ export interface NewVehicle {
   riskCategoryId: string;
 }
 
+/** What the certificate step is given: the policy paid for and, for reminders, where and what. */
+export interface MotorCertificateInput {
+  policyId?: string;
+  reference?: string;
+  route?: TurnRoute;
+  what?: string;
+  renewal?: boolean;
+}
+
 /** The policy paid for and where its certificate is. */
 export interface MotorCertificate {
   policyNumber: string;
+  /** True when the holder will be reminded before it ends (the closing screen says how to stop). */
+  remindersOn?: boolean;
   startDate?: string;
   endDate?: string;
   url?: string;
@@ -205,6 +216,7 @@ export interface MotorQuoteContext extends FlowContextBase {
   /** The period of the policy paid for, once known. */
   period: { startDate: string; endDate: string } | null;
   certificateUrl: string | null;
+  remindersOn: boolean;
   failure: (Failure & { op: Op }) | null;
 }
 
@@ -250,9 +262,7 @@ const motor = setup({
     ),
     findPolicy: notProvided<MotorPolicyFound | null, { plate: string }>('findPolicy'),
     renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
-    motorCertificate: notProvided<MotorCertificate, { policyId?: string; reference?: string }>(
-      'motorCertificate',
-    ),
+    motorCertificate: notProvided<MotorCertificate, MotorCertificateInput>('motorCertificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -425,9 +435,15 @@ function checkPhoneReason(text: string) {
 function purchaseOf(context: MotorQuoteContext): string {
   const product = context.products.find((p) => p.id === context.answers.productId)?.name;
   const plate = context.answers.plate ?? '';
+  // A renewal opened from the menu or a reminder never asked for the plate.
   return context.mode === 'renew'
-    ? `renewal of ${context.policy?.policyNumber ?? ''} (${plate})`
+    ? `renewal of ${context.policy?.policyNumber ?? ''}${plate ? ` (${plate})` : ''}`
     : `${product ?? 'Motor cover'} for ${plate}`;
+}
+
+/** The closing screen, with how to stop renewal reminders when the holder will get them. */
+function withReminderNotice(on: boolean, prompt: Prompt): Prompt {
+  return on ? { ...prompt, notes: [...(prompt.notes ?? []), { key: 'reminder.notice' }] } : prompt;
 }
 
 /** The screen that shows what is bought for how much and asks how to pay. */
@@ -467,7 +483,7 @@ export const motorQuoteMachine = motor.createMachine({
     today: today(),
     callerPhone: input.callerPhone ?? null,
     route: input.route ?? null,
-    mode: 'new',
+    mode: input.start?.renewal ? 'renew' : 'new',
     page: 1,
     products: [],
     hasMore: false,
@@ -478,16 +494,27 @@ export const motorQuoteMachine = motor.createMachine({
     holder: null,
     holderLookup: 'phone',
     quote: null,
-    policy: null,
+    policy: input.start?.renewal ?? null,
     pay: null,
     policyNumber: null,
     period: null,
     certificateUrl: null,
+    remindersOn: false,
     failure: null,
   }),
-  initial: 'mode',
+  initial: 'opening',
   on: UNEXPECTED_REPLIES,
   states: {
+    // Handed over from the menu's "Renew MTR-…" (or a reminder's Renew now): straight to its price.
+    opening: {
+      always: [
+        {
+          guard: ({ context }) => context.mode === 'renew' && context.policy !== null,
+          target: 'loadingRenewal',
+        },
+        { target: 'mode' },
+      ],
+    },
     mode: {
       tags: 'awaitingInput',
       entry: assign({
@@ -1067,6 +1094,9 @@ export const motorQuoteMachine = motor.createMachine({
           return {
             ...(policyId ? { policyId } : {}),
             ...(pay?.reference ? { reference: pay.reference } : {}),
+            ...(context.route ? { route: context.route } : {}),
+            what: pay?.what ?? '',
+            renewal: pay?.subject.kind === 'renewal',
           };
         },
         onDone: {
@@ -1078,6 +1108,7 @@ export const motorQuoteMachine = motor.createMachine({
                 ? { startDate: event.output.startDate, endDate: event.output.endDate }
                 : null,
             certificateUrl: ({ event }) => event.output.url ?? null,
+            remindersOn: ({ event }) => event.output.remindersOn === true,
           }),
         },
         onError: { target: 'failed', actions: assign({ failure: failedAt('certificate') }) },
@@ -1119,19 +1150,22 @@ export const motorQuoteMachine = motor.createMachine({
       type: 'final',
       entry: assign({
         prompt: ({ context }) =>
-          end(
-            context.mode === 'renew' ? 'motor.renewed' : 'motor.done',
-            {
-              policyNumber: context.policyNumber ?? context.policy?.policyNumber ?? '',
-              what: context.pay?.what ?? '',
-              amount: money(context.pay?.amount ?? 0),
-              currency: context.pay?.currency ?? '',
-              startDate: context.period?.startDate ?? context.policy?.renewal?.startDate ?? '',
-              endDate: context.period?.endDate ?? context.policy?.renewal?.endDate ?? '',
-            },
-            context.certificateUrl
-              ? [{ kind: 'document', url: context.certificateUrl, label: 'motor.certificate' }]
-              : undefined,
+          withReminderNotice(
+            context.remindersOn,
+            end(
+              context.mode === 'renew' ? 'motor.renewed' : 'motor.done',
+              {
+                policyNumber: context.policyNumber ?? context.policy?.policyNumber ?? '',
+                what: context.pay?.what ?? '',
+                amount: money(context.pay?.amount ?? 0),
+                currency: context.pay?.currency ?? '',
+                startDate: context.period?.startDate ?? context.policy?.renewal?.startDate ?? '',
+                endDate: context.period?.endDate ?? context.policy?.renewal?.endDate ?? '',
+              },
+              context.certificateUrl
+                ? [{ kind: 'document', url: context.certificateUrl, label: 'motor.certificate' }]
+                : undefined,
+            ),
           ),
       }),
     },
@@ -1144,6 +1178,6 @@ export const motorQuoteMachine = motor.createMachine({
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
-  version: 2,
+  version: 3,
   machine: motorQuoteMachine,
 };

@@ -28,6 +28,16 @@ export interface FlowInput {
    * insurer reports later comes back to this conversation; they never read it.
    */
   readonly route?: TurnRoute;
+  /** Where a flow opened by a hand-over starts, when the flow handing over said (see FlowStart). */
+  readonly start?: FlowStart;
+}
+
+/**
+ * A hand-over that skips the flow's first questions: the entry menu's "Renew MTR-…" opens
+ * motor-quote at the renewal of that policy. JSON only, like the rest of the input.
+ */
+export interface FlowStart {
+  readonly renewal?: { readonly policyId: string; readonly policyNumber: string };
 }
 
 /** A conversation and the address its user is reached at (the shape of a payment route). */
@@ -53,6 +63,8 @@ export interface FlowContextBase {
 export interface FlowOutput {
   readonly prompt?: Prompt;
   readonly next?: FlowId;
+  /** With `next`: where that flow starts. */
+  readonly start?: FlowStart;
 }
 
 /** Tag on every state that waits for the user: a turn ends when the snapshot has it or is done. */

@@ -17,6 +17,7 @@ export {
   type FlowInput,
   type FlowOutput,
   type FlowRegistry,
+  type FlowStart,
   type TurnRoute,
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).

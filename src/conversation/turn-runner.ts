@@ -14,6 +14,7 @@ import {
   type FlowId,
   type FlowInput,
   type FlowRegistry,
+  type FlowStart,
 } from './flow.js';
 import { isPrompt, type Prompt } from './prompt.js';
 import { isReply, type Reply } from './reply.js';
@@ -284,7 +285,10 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         if (handovers >= MAX_HANDOVERS) {
           throw new TurnError('handover_loop', `Too many flow hand-overs from ${definition.id}`);
         }
-        await startFlow(context, next as FlowId, input, notes, handovers + 1);
+        // The start point is for the flow handed over to only, never inherited further.
+        const { start: _previous, ...base } = input;
+        const nextInput: FlowInput = output?.start ? { ...base, start: output.start } : base;
+        await startFlow(context, next as FlowId, nextInput, notes, handovers + 1);
         return;
       }
       const closing: Prompt = withNotes(
@@ -406,15 +410,20 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 /** A flow's output as the engine reads it: undefined when none, false when malformed. */
 function flowOutputOf(
   output: unknown,
-): { readonly prompt?: Prompt; readonly next?: string } | undefined | false {
+):
+  | { readonly prompt?: Prompt; readonly next?: string; readonly start?: FlowStart }
+  | undefined
+  | false {
   if (output === undefined) return undefined;
   if (typeof output !== 'object' || output === null) return false;
-  const { prompt, next } = output as { prompt?: unknown; next?: unknown };
+  const { prompt, next, start } = output as { prompt?: unknown; next?: unknown; start?: unknown };
   if (prompt !== undefined && !isPrompt(prompt)) return false;
   if (next !== undefined && typeof next !== 'string') return false;
+  if (start !== undefined && (typeof start !== 'object' || start === null)) return false;
   return {
     ...(prompt === undefined ? {} : { prompt }),
     ...(next === undefined ? {} : { next }),
+    ...(start === undefined ? {} : { start: start as FlowStart }),
   };
 }
 

@@ -35,6 +35,11 @@ import {
   registerPaymentCallback,
 } from '../payments/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
+import {
+  createReminderWiring,
+  type ReminderService,
+  registerInboundSms,
+} from '../reminders/index.js';
 import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import type { Config } from './config.js';
@@ -76,6 +81,8 @@ export interface ServerDeps {
    * (tests record what users are told out of turn).
    */
   readonly notifiers?: readonly Notifier[];
+  /** The renewal reminders' clock (epoch ms); tests pass a manual clock. */
+  readonly reminderClock?: () => number;
 }
 
 /** What is running, for the start-up banner and tests. */
@@ -104,6 +111,8 @@ export interface InsurechatServer {
   readonly sandbox: Sandbox | undefined;
   /** The payment service (Redis-backed when REDIS_URL is set, in-process otherwise). */
   readonly payments: PaymentService;
+  /** Renewal reminders: its `scan` is what the schedule runs. */
+  readonly reminders: ReminderService;
   /** Listens on `config.port` (0 picks a free port) and returns the base URL. */
   listen(): Promise<{ url: string }>;
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
@@ -257,6 +266,23 @@ export async function createServer(
     tracker: paymentTracker,
     logger,
   });
+  // Renewal reminders: contacts beside the sessions (Redis, or this process), the scan on a
+  // BullMQ job scheduler or a timer. Notifiers are read when a reminder is sent.
+  const notifiers: Notifier[] = [];
+  const reminderWiring = await createReminderWiring({
+    redis,
+    prefix: keyPrefix,
+    client,
+    notifiers,
+    logger,
+    serviceCode: config.ussd.serviceCode,
+    ...(deps.reminderClock ? { now: deps.reminderClock } : {}),
+    onSent: (milestone, channel) =>
+      metrics.remindersSent.inc({ milestone: String(milestone), channel }),
+    onRenewalAfterReminder: (channel) => metrics.renewalsAfterReminder.inc({ channel }),
+  });
+  const reminders = reminderWiring.service;
+  closers.unshift(() => reminderWiring.close());
   const flowFiles: FlowFileStore = {
     async save(file) {
       const { id } = await files.put(file.body, {
@@ -281,6 +307,7 @@ export async function createServer(
         start: (attempt, pay) => attempts.start(attempt, pay),
         check: (reference, route) => attempts.check(reference, route),
       },
+      reminders,
     });
 
   let engine: TurnEngine;
@@ -347,8 +374,13 @@ export async function createServer(
   registerAfricasTalkingRoute(app, { core: ussd, guard });
   registerHubtelRoute(app, { core: ussd, guard });
   info.channels.push('ussd');
-
-  const notifiers: Notifier[] = [];
+  // The SMS gateway's incoming messages come through the same gateway account as USSD.
+  registerInboundSms(app, {
+    guard,
+    reminders,
+    sms: () => notifiers.findLast((candidate) => candidate.channel === 'ussd'),
+    logger,
+  });
   const smsUrl =
     config.sms.url ?? (sandbox ? `${new URL(partnerUrl).origin}/version1/messaging` : undefined);
   const smsKey = config.sms.apiKey ?? (sandbox ? sandbox.apiKey : undefined);
@@ -477,6 +509,7 @@ export async function createServer(
     files,
     sandbox,
     payments: paymentService,
+    reminders,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;

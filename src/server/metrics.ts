@@ -69,6 +69,20 @@ export const metrics = {
     labelNames: ['by'] as const,
     registers: [metricsRegistry],
   }),
+  /** Renewal reminders sent, by milestone (`14`, `3` days before the end) and channel. */
+  remindersSent: new Counter({
+    name: 'insurechat_renewal_reminders_sent_total',
+    help: 'Renewal reminders sent, by milestone (days before the end of cover) and channel.',
+    labelNames: ['milestone', 'channel'] as const,
+    registers: [metricsRegistry],
+  }),
+  /** Renewals paid through insurechat for a period the holder was reminded about. */
+  renewalsAfterReminder: new Counter({
+    name: 'insurechat_renewals_after_reminder_total',
+    help: 'Renewals paid for a period a reminder was sent about, by channel.',
+    labelNames: ['channel'] as const,
+    registers: [metricsRegistry],
+  }),
 };
 
 /** The shape of {@link metrics}, for parts that take it as a dependency. */

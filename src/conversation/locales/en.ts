@@ -123,6 +123,11 @@ export const en = {
   'menu.choice.household': 'Check household cover',
   'menu.choice.desk': 'Open the desk',
   'menu.choice.person': 'Talk to a person',
+  'menu.choice.renew': 'Renew {policyNumber} (ends {endDate})',
+  'menu.choice.remindersOff': 'Stop renewal reminders',
+  'menu.remindersOff':
+    'Renewal reminders are off. You can still renew from this menu. Reply START to our SMS to turn them back on.',
+  'menu.note.remindersNotChanged': 'Sorry, we could not change your reminders. Try again later.',
 
   // motor-quote
   'motor.mode': 'Motor insurance:',
@@ -159,6 +164,17 @@ export const en = {
   'motor.renewed':
     'Paid {currency} {amount}. Policy {policyNumber} is renewed, {startDate} to {endDate}.',
   'motor.certificate': 'Insurance certificate',
+
+  // renewal reminders
+  'reminder.notice':
+    'We will remind you before it ends. To stop reminders, reply STOP to our SMS or choose Stop renewal reminders in the menu.',
+  'reminder.motor':
+    'Motor cover {policyNumber} ({what}) ends on {endDate}. Renew now to stay insured.',
+  'reminder.motorSms':
+    'Motor cover {policyNumber} ({what}) ends on {endDate}. To renew, dial {serviceCode} and choose Renew {policyNumber}. Reply STOP to stop reminders.',
+  'reminder.choice.renew': 'Renew now',
+  'reminder.stopped': 'Renewal reminders are off. Reply START to turn them back on.',
+  'reminder.started': 'Renewal reminders are on. Reply STOP to stop them.',
 
   // travel-issue
   'travel.loading': 'Loading travel cover...',

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { ChannelName } from '../conversation/index.js';
+import { hashTag, type RedisConnection } from '../redis/index.js';
+import { dayNumber } from './lusaka-time.js';
+
+const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
+
+/**
+ * Where the holder of one policy bought through insurechat is reached, recorded when it was paid
+ * (and again at each renewal): their channel address, the policy and when its period ends.
+ */
+export const ContactRecord = z.object({
+  policyId: z.string().min(1),
+  policyNumber: z.string(),
+  /** `motor` today; the product line decides the reminder's words and the renewal it opens. */
+  product: z.literal('motor'),
+  /** What is insured, in the holder's words (product and plate). */
+  what: z.string(),
+  /** Last day of cover, `YYYY-MM-DD`. */
+  endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  channel: z.enum(CHANNELS),
+  address: z.string().min(1),
+  locale: z.string().min(1),
+  /** Reminders agreed (opt-out: true at purchase, with a notice saying how to stop). */
+  consent: z.boolean(),
+  recordedAt: z.string(),
+  /** The end date the last reminder was about: a renewal of that period followed a reminder. */
+  remindedFor: z.string().optional(),
+});
+/** Where a policy's holder is reached and whether they agreed to reminders. */
+export type ContactRecord = z.infer<typeof ContactRecord>;
+
+/** A holder's address on one channel (reminders are stopped per address, not per policy). */
+export interface HolderAddress {
+  readonly channel: ChannelName;
+  readonly address: string;
+}
+
+/** The stored contacts and the per-milestone send claims, shared by every instance over Redis. */
+export interface ContactBook {
+  save(record: ContactRecord): Promise<void>;
+  get(policyId: string): Promise<ContactRecord | undefined>;
+  /** Policy ids whose cover ends on or before day number `lastDay` (days since 1970-01-01). */
+  endingBy(lastDay: number): Promise<string[]>;
+  /** Forgets the due-index entries of covers that ended before day number `day`. */
+  forgetEndedBefore(day: number): Promise<void>;
+  /** The contacts recorded for one holder address. */
+  ofHolder(holder: HolderAddress): Promise<ContactRecord[]>;
+  /** Turns reminders off (`true`) or back on for every policy of the address. */
+  setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
+  isStopped(holder: HolderAddress): Promise<boolean>;
+  /** Takes `key` for `ttlSeconds` unless someone holds it; true when this caller took it. */
+  claim(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Replaces a held claim's value and lifetime (sending → sent). */
+  confirm(key: string, value: string, ttlSeconds: number): Promise<void>;
+  release(key: string): Promise<void>;
+}
+
+/** How long a contact is kept after its last write: past a year's cover and its grace. */
+const CONTACT_TTL_SECONDS = 500 * 86_400;
+
+function keysOf(prefix: string) {
+  const holderId = (holder: HolderAddress) => hashTag(`${holder.channel}:${holder.address}`);
+  return {
+    contact: (policyId: string) => `${prefix}reminder-contact:${hashTag(policyId)}`,
+    holder: (holder: HolderAddress) => `${prefix}reminder-holder:${holderId(holder)}`,
+    stop: (holder: HolderAddress) => `${prefix}reminder-stop:${holderId(holder)}`,
+    due: `${prefix}reminder-due`,
+    claim: (key: string) => `${prefix}reminder-claim:${hashTag(key)}`,
+  };
+}
+
+function parse(raw: string | null | undefined): ContactRecord | undefined {
+  if (!raw) return undefined;
+  const parsed = ContactRecord.safeParse(JSON.parse(raw));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The contact book in Redis. Each command touches one key, so it runs on a Redis Cluster too;
+ * the few writes of one save are not atomic together, and need not be: a contact found through
+ * the due index or a holder's set is read from its own key, which is written first.
+ */
+export function createRedisContactBook(redis: RedisConnection, prefix: string): ContactBook {
+  const keys = keysOf(prefix);
+  return {
+    async save(record) {
+      const valid = ContactRecord.parse(record);
+      await redis.set(
+        keys.contact(valid.policyId),
+        JSON.stringify(valid),
+        'EX',
+        CONTACT_TTL_SECONDS,
+      );
+      await redis.zadd(keys.due, dayNumber(valid.endDate), valid.policyId);
+      const holder = keys.holder(valid);
+      await redis.sadd(holder, valid.policyId);
+      await redis.expire(holder, CONTACT_TTL_SECONDS);
+    },
+    async get(policyId) {
+      return parse(await redis.get(keys.contact(policyId)));
+    },
+    async endingBy(lastDay) {
+      return redis.zrangebyscore(keys.due, '-inf', lastDay);
+    },
+    async forgetEndedBefore(day) {
+      await redis.zremrangebyscore(keys.due, '-inf', `(${day}`);
+    },
+    async ofHolder(holder) {
+      const ids = await redis.smembers(keys.holder(holder));
+      const records: ContactRecord[] = [];
+      for (const id of ids) {
+        const record = parse(await redis.get(keys.contact(id)));
+        if (record && record.channel === holder.channel && record.address === holder.address) {
+          records.push(record);
+        }
+      }
+      return records;
+    },
+    async setStopped(holder, stopped) {
+      if (stopped) await redis.set(keys.stop(holder), '1');
+      else await redis.del(keys.stop(holder));
+    },
+    async isStopped(holder) {
+      return (await redis.exists(keys.stop(holder))) === 1;
+    },
+    async claim(key, value, ttlSeconds) {
+      return (await redis.set(keys.claim(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
+    },
+    async confirm(key, value, ttlSeconds) {
+      await redis.set(keys.claim(key), value, 'EX', ttlSeconds);
+    },
+    async release(key) {
+      await redis.del(keys.claim(key));
+    },
+  };
+}
+
+/** The contact book in this process (the embedded default): lost on restart. */
+export function createMemoryContactBook(now: () => number = Date.now): ContactBook {
+  const contacts = new Map<string, ContactRecord>();
+  const stopped = new Set<string>();
+  const claims = new Map<string, { value: string; expiresAt: number }>();
+  const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
+  return {
+    async save(record) {
+      const valid = ContactRecord.parse(record);
+      contacts.set(valid.policyId, valid);
+    },
+    async get(policyId) {
+      return contacts.get(policyId);
+    },
+    async endingBy(lastDay) {
+      return [...contacts.values()]
+        .filter((record) => dayNumber(record.endDate) <= lastDay)
+        .map((record) => record.policyId);
+    },
+    async forgetEndedBefore(day) {
+      for (const [id, record] of contacts) if (dayNumber(record.endDate) < day) contacts.delete(id);
+    },
+    async ofHolder(holder) {
+      return [...contacts.values()].filter(
+        (record) => record.channel === holder.channel && record.address === holder.address,
+      );
+    },
+    async setStopped(holder, stop) {
+      if (stop) stopped.add(holderId(holder));
+      else stopped.delete(holderId(holder));
+    },
+    async isStopped(holder) {
+      return stopped.has(holderId(holder));
+    },
+    async claim(key, value, ttlSeconds) {
+      const held = claims.get(key);
+      if (held && held.expiresAt > now()) return false;
+      claims.set(key, { value, expiresAt: now() + ttlSeconds * 1000 });
+      return true;
+    },
+    async confirm(key, value, ttlSeconds) {
+      claims.set(key, { value, expiresAt: now() + ttlSeconds * 1000 });
+    },
+    async release(key) {
+      claims.delete(key);
+    },
+  };
+}

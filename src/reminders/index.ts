@@ -1,0 +1,52 @@
+/*
+ * Renewal reminders: where each holder of a policy bought through insurechat is reached
+ * (recorded at purchase), the scan that reminds them 14 and 3 days before their cover ends on the
+ * channel they bought on (once per milestone across instances, never in Lusaka's night), the
+ * entry menu's "Renew …" offers, and STOP/START by SMS.
+ */
+
+// Server: where contacts and send claims are kept (Redis, or this process).
+export {
+  type ContactBook,
+  ContactRecord,
+  createMemoryContactBook,
+  createRedisContactBook,
+  type HolderAddress,
+} from './contact-book.js';
+// Server: the SMS gateway's incoming messages (STOP / START).
+export {
+  INBOUND_SMS_PATH,
+  InboundSmsBody,
+  type InboundSmsOptions,
+  registerInboundSms,
+} from './inbound-sms.js';
+// Tests and the digest: Lusaka's calendar and quiet hours.
+export { DEFAULT_QUIET_HOURS, lusakaNow, type QuietHours, userDate } from './lusaka-time.js';
+// Server: the scan's schedule (BullMQ job scheduler over Redis, a timer otherwise).
+export {
+  type BullReminderSchedulerOptions,
+  createBullReminderScheduler,
+  createMemoryReminderScheduler,
+  type MemoryReminderSchedulerOptions,
+  type ReminderScheduler,
+  SCAN_PATTERN,
+  SCAN_TIME_ZONE,
+} from './reminder-scheduler.js';
+// Server, flows' wiring and channels: the service and the renewal choice id.
+export {
+  createReminderService,
+  type Milestone,
+  type PolicyNow,
+  type PurchaseRecord,
+  RENEW_CHOICE_PREFIX,
+  type ReminderService,
+  type ReminderServiceOptions,
+  type RenewalOffer,
+  type ScanSummary,
+} from './reminder-service.js';
+// Server: everything above, put together.
+export {
+  createReminderWiring,
+  type ReminderWiring,
+  type ReminderWiringOptions,
+} from './reminder-wiring.js';

@@ -1,0 +1,285 @@
+import type { ChannelAddress, Prompt } from '../conversation/index.js';
+import type { Logger } from '../log/index.js';
+import type { Notifier } from '../payments/index.js';
+import type { ContactBook, ContactRecord, HolderAddress } from './contact-book.js';
+import {
+  DEFAULT_QUIET_HOURS,
+  dayNumber,
+  isQuiet,
+  lusakaNow,
+  type QuietHours,
+  userDate,
+} from './lusaka-time.js';
+
+/** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
+export const RENEW_CHOICE_PREFIX = 'renew:';
+
+/** Days before the end of cover a reminder goes out: 14, then 3. */
+export type Milestone = 14 | 3;
+const MILESTONES: readonly Milestone[] = [14, 3];
+
+/** A paid motor policy (new or renewed) and where its holder bought it. */
+export interface PurchaseRecord {
+  /** The conversation's address: the channel bought on, the chat id or MSISDN, the locale. */
+  readonly route: ChannelAddress;
+  readonly policyId: string;
+  readonly policyNumber: string;
+  readonly what: string;
+  /** Last day of cover, `YYYY-MM-DD`. */
+  readonly endDate: string;
+  readonly renewal: boolean;
+}
+
+/** "Renew MTR-… (ends 21/11)": a policy of the holder's that ends soon. */
+export interface RenewalOffer {
+  readonly policyId: string;
+  readonly policyNumber: string;
+  /** `YYYY-MM-DD`. */
+  readonly endDate: string;
+}
+
+/** What one scan did. */
+export interface ScanSummary {
+  /** True when it ran in quiet hours and sent nothing. */
+  readonly quiet: boolean;
+  readonly sent: number;
+  /** Stopped, not agreed, already renewed, or already sent (by this or another instance). */
+  readonly skipped: number;
+  /** Sends that failed; their claims were given back for the next scan. */
+  readonly failed: number;
+}
+
+/** What the insurer says of a policy now; undefined fields are not known. */
+export interface PolicyNow {
+  readonly endDate?: string | undefined;
+  readonly status?: string | undefined;
+}
+
+/** Options of {@link createReminderService}. */
+export interface ReminderServiceOptions {
+  readonly book: ContactBook;
+  /**
+   * One per channel; a reminder goes out through the one of the channel bought on. Read at each
+   * send, so the server may add notifiers after creating the service.
+   */
+  readonly notifiers: readonly Notifier[];
+  readonly logger: Logger;
+  /** The USSD short code an SMS reminder names. */
+  readonly serviceCode: string;
+  /** Epoch ms; tests pass a manual clock. */
+  readonly now?: () => number;
+  readonly quietHours?: QuietHours;
+  /**
+   * Reads the policy from the insurer just before reminding: a policy renewed elsewhere (a later
+   * end date) or cancelled gets no reminder. Unreadable: the reminder goes out on our record.
+   */
+  readonly policyNow?: (policyId: string) => Promise<PolicyNow | undefined>;
+  /** Metrics: one reminder sent. Must not throw. */
+  readonly onSent?: (milestone: Milestone, channel: string) => void;
+  /** Metrics: a renewal paid for a period a reminder was sent about. Must not throw. */
+  readonly onRenewalAfterReminder?: (channel: string) => void;
+}
+
+/** Renewal reminders: contacts recorded at purchase, scans that remind once per milestone. */
+export interface ReminderService {
+  /**
+   * Records (or, on a renewal, moves on) where the holder of a paid policy is reached. Never
+   * throws: a failure is logged and the purchase stands. Resolves whether reminders are on.
+   */
+  recordPurchase(purchase: PurchaseRecord): Promise<{ readonly remindersOn: boolean }>;
+  /**
+   * Finds covers ending in 14 or in 3 days (by Lusaka's calendar) and reminds each holder once
+   * per policy, period and milestone, across instances. In quiet hours it sends nothing: the
+   * first scan after them does.
+   */
+  scan(): Promise<ScanSummary>;
+  /** The holder's covers ending within 14 days, and whether their reminders are on. */
+  offersFor(holder: HolderAddress): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }>;
+  /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
+  setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
+  /** The menu item: {@link setStopped} with true. */
+  stop(holder: HolderAddress): Promise<void>;
+}
+
+const SENDING_TTL_SECONDS = 600;
+const SENT_TTL_SECONDS = 60 * 86_400;
+/** Covers ended this long ago leave the due index. */
+const FORGET_AFTER_DAYS = 30;
+
+/** Creates the reminder service over a contact book (Redis or memory). */
+export function createReminderService(options: ReminderServiceOptions): ReminderService {
+  const { book } = options;
+  const now = options.now ?? Date.now;
+  const quiet = options.quietHours ?? DEFAULT_QUIET_HOURS;
+  const log = options.logger.child({ module: 'reminders' });
+
+  const today = (): number => dayNumber(lusakaNow(now()).date);
+
+  function safely(hook: (() => void) | undefined): void {
+    try {
+      hook?.();
+    } catch (err) {
+      log.warn({ err }, 'reminder metrics hook threw');
+    }
+  }
+
+  function reminderPrompt(record: ContactRecord): Prompt {
+    const params = {
+      policyNumber: record.policyNumber,
+      what: record.what,
+      endDate: userDate(record.endDate),
+      serviceCode: options.serviceCode,
+    };
+    // An SMS cannot carry a button: it names the short code, where the menu offers the renewal.
+    if (record.channel === 'ussd') {
+      return { key: 'reminder.motorSms', params, input: 'none', final: true };
+    }
+    return {
+      key: 'reminder.motor',
+      params,
+      input: 'choice',
+      final: true,
+      choices: [{ id: `${RENEW_CHOICE_PREFIX}${record.policyId}`, label: 'reminder.choice.renew' }],
+    };
+  }
+
+  /** The insurer's view, when it can be read; a failure to read does not hold a reminder back. */
+  async function readPolicy(policyId: string): Promise<PolicyNow | undefined> {
+    if (!options.policyNow) return undefined;
+    try {
+      return await options.policyNow(policyId);
+    } catch (err) {
+      log.warn({ err, policyId }, 'policy could not be read before reminding; using our record');
+      return undefined;
+    }
+  }
+
+  /** Reminds one holder for one milestone, once; resolves what happened. */
+  async function remind(
+    record: ContactRecord,
+    milestone: Milestone,
+  ): Promise<'sent' | 'skipped' | 'failed'> {
+    const notifier = options.notifiers.findLast(
+      (candidate) => candidate.channel === record.channel,
+    );
+    if (!notifier) return 'skipped';
+    const claimKey = `${record.policyId}:${record.endDate}:${milestone}`;
+    // Claimed before sending: another instance's scan of the same minute finds it taken. The
+    // short "sending" lifetime gives it back if this process dies before it knows the outcome.
+    if (!(await book.claim(claimKey, 'sending', SENDING_TTL_SECONDS))) return 'skipped';
+    const policy = await readPolicy(record.policyId);
+    if (policy?.endDate && dayNumber(policy.endDate) > dayNumber(record.endDate)) {
+      // Renewed elsewhere (at a branch, by an agent): the next period's reminders will be due.
+      await book.save({ ...record, endDate: policy.endDate.slice(0, 10) });
+      await book.confirm(claimKey, 'renewed', SENT_TTL_SECONDS);
+      return 'skipped';
+    }
+    if (policy?.status && /cancel/i.test(policy.status)) {
+      await book.confirm(claimKey, 'cancelled', SENT_TTL_SECONDS);
+      return 'skipped';
+    }
+    const address = { channel: record.channel, address: record.address, locale: record.locale };
+    try {
+      await notifier.notify(address, reminderPrompt(record));
+    } catch (err) {
+      await book.release(claimKey).catch(() => undefined);
+      log.error(
+        { err, policyId: record.policyId, channel: record.channel, milestone },
+        'renewal reminder could not be sent; the next scan tries again',
+      );
+      return 'failed';
+    }
+    await book.confirm(claimKey, 'sent', SENT_TTL_SECONDS);
+    await book.save({ ...record, remindedFor: record.endDate });
+    log.info(
+      { policyId: record.policyId, channel: record.channel, milestone },
+      'renewal reminder sent',
+    );
+    safely(() => options.onSent?.(milestone, record.channel));
+    return 'sent';
+  }
+
+  /** The milestone a cover ending in `daysLeft` days is at: the nearest one not yet passed. */
+  function milestoneOf(daysLeft: number): Milestone | undefined {
+    if (daysLeft < 0) return undefined;
+    return [...MILESTONES].sort((a, b) => a - b).find((m) => daysLeft <= m);
+  }
+
+  const service: ReminderService = {
+    async recordPurchase(purchase) {
+      const holder = { channel: purchase.route.channel, address: purchase.route.address };
+      try {
+        const before = await book.get(purchase.policyId);
+        if (
+          purchase.renewal &&
+          before?.remindedFor !== undefined &&
+          before.remindedFor === before.endDate
+        ) {
+          safely(() => options.onRenewalAfterReminder?.(holder.channel));
+        }
+        await book.save({
+          policyId: purchase.policyId,
+          policyNumber: purchase.policyNumber,
+          product: 'motor',
+          // A renewal's words are about the renewal; the policy is still what it insured.
+          what: purchase.renewal && before ? before.what : purchase.what,
+          endDate: purchase.endDate.slice(0, 10),
+          ...holder,
+          locale: purchase.route.locale,
+          consent: true,
+          recordedAt: new Date(now()).toISOString(),
+        });
+        return { remindersOn: !(await book.isStopped(holder)) };
+      } catch (err) {
+        log.error(
+          { err, policyId: purchase.policyId },
+          'contact for renewal reminders not recorded',
+        );
+        return { remindersOn: false };
+      }
+    },
+
+    async scan() {
+      const local = lusakaNow(now());
+      if (isQuiet(local.hour, quiet)) return { quiet: true, sent: 0, skipped: 0, failed: 0 };
+      const day = dayNumber(local.date);
+      const counts = { sent: 0, skipped: 0, failed: 0 };
+      await book.forgetEndedBefore(day - FORGET_AFTER_DAYS);
+      const longest = Math.max(...MILESTONES);
+      for (const policyId of await book.endingBy(day + longest)) {
+        const record = await book.get(policyId);
+        if (!record) continue;
+        const milestone = milestoneOf(dayNumber(record.endDate) - day);
+        if (milestone === undefined) continue;
+        if (!record.consent || (await book.isStopped(record))) {
+          counts.skipped += 1;
+          continue;
+        }
+        counts[await remind(record, milestone)] += 1;
+      }
+      if (counts.sent + counts.failed > 0) log.info(counts, 'renewal reminder scan done');
+      return { quiet: false, ...counts };
+    },
+
+    async offersFor(holder) {
+      const records = await book.ofHolder(holder);
+      if (records.length === 0) return { offers: [], remindersOn: false };
+      const day = today();
+      const offers = records
+        .filter((record) => milestoneOf(dayNumber(record.endDate) - day) !== undefined)
+        .sort((a, b) => a.endDate.localeCompare(b.endDate))
+        .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
+      return { offers, remindersOn: !(await book.isStopped(holder)) };
+    },
+
+    async setStopped(holder, stopped) {
+      await book.setStopped(holder, stopped);
+      log.info({ channel: holder.channel, stopped }, 'renewal reminders switched');
+    },
+
+    stop(holder) {
+      return service.setStopped(holder, true);
+    },
+  };
+  return service;
+}
