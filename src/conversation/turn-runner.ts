@@ -115,11 +115,12 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       return;
     }
     if (record.ended) {
-      // The closing screen of a flow that finished late: show it once, then forget the session.
+      // The closing screen of a flow that finished late: show it once, then forget the session;
+      // a channel that pages through it (a long USSD outcome) keeps it until its last page.
       if (!isUserReply) return endWithoutFlow(context);
-      await store.remove(context.lease);
-      context.answer({ ...record.prompt, final: true });
-      return;
+      const { unseen: _shown, ...seen } = record;
+      const closing: Prompt = { ...record.prompt, final: true };
+      return keep(context, { ...seen, prompt: closing }, cached, context.stateOf?.(closing));
     }
     const definition = lookupFlow(record.flowId);
     const current = definition?.version === record.flowVersion;

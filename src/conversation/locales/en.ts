@@ -167,7 +167,7 @@ export const en = {
 
   // renewal reminders
   'reminder.notice':
-    'We will remind you before it ends. To stop reminders, reply STOP to our SMS or choose Stop renewal reminders in the menu.',
+    'We will remind you before it ends. To stop, choose Stop renewal reminders in the menu.',
   'reminder.motor':
     'Motor cover {policyNumber} ({what}) ends on {endDate}. Renew now to stay insured.',
   'reminder.motorSms':

@@ -1,0 +1,352 @@
+import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../channels/telegram/test-support.js';
+import { eventually } from '../payments/support.js';
+import { type ManualClock, manualClock } from '../support/manual-clock.js';
+import { type Sent, telegramChat } from './telegram-webhook-chat.js';
+import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+
+/*
+ * Renewal reminders through the whole server: a motor policy bought on Telegram and one bought
+ * on USSD, the reminder clock moved by hand to 14 and to 3 days before their end, two instances
+ * sharing Redis (and the insurer) scanning at once; the Telegram reminder's Renew now and the
+ * USSD menu's Renew item each lead to a paid renewal at the price shown.
+ */
+
+const SECRET = 'renewal-reminders-secret';
+const TOKEN = '626262:renewal-reminders';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let emulator: TelegramServer;
+let first: TestServer;
+let second: TestServer;
+let clock: ManualClock;
+
+beforeAll(async () => {
+  emulator = new TelegramServer({ port: await freePort(), host: '127.0.0.1' });
+  await emulator.start();
+  clock = manualClock();
+  const telegram = {
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    TELEGRAM_API_ROOT: emulator.config.apiURL,
+    PUBLIC_URL: 'https://insurechat.example.test',
+  };
+  first = await startTestServer(telegram, { reminderClock: clock.now });
+  const sandbox = first.server.sandbox;
+  if (!sandbox || !first.server.info.sandboxUrl) throw new Error('no embedded sandbox');
+  // A second instance: same Redis keys, same insurer, same SMS provider, same bot.
+  second = await startTestServer(
+    {
+      ...telegram,
+      PARTNER_API_URL: first.server.info.sandboxUrl,
+      PARTNER_API_KEY: sandbox.apiKey,
+      SMS_API_URL: `${new URL(first.server.info.sandboxUrl).origin}/version1/messaging`,
+      SMS_API_KEY: sandbox.apiKey,
+    },
+    { reminderClock: clock.now, keyPrefix: first.prefix },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+  await emulator?.stop();
+});
+
+/** The first server itself (its `url` is PUBLIC_URL, which only Telegram is told). */
+const local = () => `http://127.0.0.1:${first.server.info.bound?.port}`;
+
+function sandbox() {
+  const found = first.server.sandbox;
+  if (!found) throw new Error('the first server runs the embedded sandbox');
+  return found;
+}
+
+/** Sets the reminder clock to `hour` o'clock in Lusaka (UTC+2), `daysBefore` days before `date`. */
+function setLusakaTime(date: string, daysBefore: number, hour: number): void {
+  const target = Date.parse(`${date}T00:00:00Z`) - daysBefore * DAY + (hour - 2) * HOUR;
+  clock.advance(target - clock.now());
+}
+
+/** Both instances scan at the same moment, as two workers of one schedule could. */
+async function scanOnBoth() {
+  const [a, b] = await Promise.all([first.server.reminders.scan(), second.server.reminders.scan()]);
+  return { sent: a.sent + b.sent, quiet: a.quiet && b.quiet };
+}
+
+/** A USSD caller on the Africa's Talking route; their number ends in 5 (payments succeed). */
+function ussdCaller() {
+  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  const number = `+26097${digits}5`;
+  let session = 0;
+  let history: string[] = [];
+  const post = async (text: string): Promise<string> => {
+    const response = await fetch(`${local()}/ussd/africastalking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-ussd-secret': GATEWAY_SECRET,
+      },
+      body: new URLSearchParams({
+        sessionId: `reminders-${digits}-${session}`,
+        serviceCode: '*384#',
+        phoneNumber: number,
+        text,
+      }),
+    });
+    return response.text();
+  };
+  return {
+    number,
+    /** SMS the sandbox's provider delivered to this caller, oldest first. */
+    sms: () => sandbox().smsOutbox.list(number),
+    dial() {
+      session += 1;
+      history = [];
+      return post('');
+    },
+    send(input: string) {
+      history.push(input);
+      return post(history.join('*'));
+    },
+  };
+}
+
+/** Buys motor cover on USSD, paying from the caller's own number; resolves the closing screen. */
+async function buyOnUssd(phone: ReturnType<typeof ussdCaller>, plate: string): Promise<string> {
+  const answers: ReadonlyArray<readonly [RegExp, string]> = [
+    [/^Welcome/, '1'],
+    [/^Motor insurance:/, '1'],
+    [/^Choose cover/, '1'],
+    [/number plate/i, plate],
+    [/make/i, 'Toyota'],
+    [/model/i, 'Corolla'],
+    [/Year of manufacture/i, '2015'],
+    [/Vehicle use/i, '1'],
+    [/Chassis/i, `CH${plate.slice(-4)}01`],
+    [/Engine number/i, `EN${plate.slice(-4)}01`],
+    [/Choose a period/i, '1'],
+    [/mobile number/i, '1'],
+    [/NRC/, `${100_000 + Math.floor(Math.random() * 899_999)}101`],
+    [/first name/i, 'Mwila'],
+    [/last name|surname/i, 'Banda'],
+    [/e-?mail/i, 'mwila@example.com'],
+    [/Correct\?/, '1'],
+    [/^Is .* your /, '1'],
+    [/Pay with:/, '1'],
+  ];
+  let screen = await phone.dial();
+  const closing: string[] = [];
+  for (let step = 0; step < 40 && !/^END /.test(screen); step += 1) {
+    const text = screen.replace(/^(CON|END) /, '');
+    if (/^Paid /.test(text) || closing.length > 0) {
+      // The closing screen runs over two pages: read them all.
+      closing.push(text.replace(/\n98 More$/, ''));
+      screen = await phone.send('98');
+      continue;
+    }
+    if (/^Approve/.test(text)) {
+      // The caller approves on their phone; the sandbox settles it shortly. Check status.
+      await eventually('the payment settled', () =>
+        sandbox()
+          .payments.all()
+          .some((t) => t.msisdn?.endsWith(phone.number.slice(-9)) && t.status !== 'Pending'),
+      );
+      screen = await phone.send('1');
+      continue;
+    }
+    const answer = answers.find(([pattern]) => pattern.test(text))?.[1];
+    if (answer === undefined) throw new Error(`no answer for screen:\n${screen}`);
+    screen = await phone.send(answer);
+  }
+  return closing.length > 0 ? `END ${[...closing, screen.slice(4)].join(' ')}` : screen;
+}
+
+/** Buys motor cover on Telegram, paying by mobile money; resolves the chat's closing message. */
+async function buyOnTelegram(chat: ReturnType<typeof telegramChat>, plate: string) {
+  let screen = await chat.command('/start');
+  const paid = () => chat.sent().find((sent) => /^Paid ZMW/.test(sent.message.text ?? ''));
+  for (let step = 0; step < 40 && !/Approve/i.test(screen.message.text ?? ''); step += 1) {
+    const text = screen.message.text ?? '';
+    if (/What would you like/i.test(text)) screen = await chat.tap(screen, /motor/i);
+    else if (/^Motor insurance/i.test(text)) screen = await chat.tap(screen, /new cover/i);
+    else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
+      screen = await chat.tap(screen, /./);
+    else if (/number plate/i.test(text)) screen = await chat.type(plate);
+    else if (/make/i.test(text)) screen = await chat.type('Toyota');
+    else if (/model/i.test(text)) screen = await chat.type('Corolla');
+    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
+    else if (/Chassis/i.test(text)) screen = await chat.type(`CH${plate.slice(-4)}02`);
+    else if (/Engine number/i.test(text)) screen = await chat.type(`EN${plate.slice(-4)}02`);
+    else if (/mobile number/i.test(text)) screen = await chat.shareOwnContact('+260971234567');
+    else if (/NRC/i.test(text)) screen = await chat.type('479974/11/1');
+    else if (/first name/i.test(text)) screen = await chat.type('Mwila');
+    else if (/last name/i.test(text)) screen = await chat.type('Banda');
+    else if (/e-?mail/i.test(text)) screen = await chat.type('mwila@example.com');
+    else if (/Correct\?/i.test(text)) screen = await chat.tap(screen, /yes|correct/i);
+    else if (/Pay with/i.test(text)) screen = await chat.tap(screen, /another/i);
+    else if (/number to pay/i.test(text)) screen = await chat.shareOwnContact('+260971234567');
+    else throw new Error(`unexpected screen: ${text}`);
+  }
+  await eventually('the outcome was pushed into the chat', () => paid() !== undefined);
+  return paid() as Sent;
+}
+
+/** The end date (`YYYY-MM-DD`) a closing screen names: "… 2026-11-23 to 2027-11-22. …". */
+function endDateOn(text: string): string {
+  const found = / to (\d{4}-\d{2}-\d{2})/.exec(text)?.[1];
+  if (!found) throw new Error(`no end date on: ${text}`);
+  return found;
+}
+
+const reminderSms = (phone: ReturnType<typeof ussdCaller>) =>
+  phone.sms().filter((sms) => /^Motor cover MTR-/.test(sms.message));
+
+it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, never at night nor after STOP, with two instances scanning; Renew now and the menu lead to a paid renewal at the price shown', async () => {
+  const chat = telegramChat({
+    emulator,
+    serverUrl: local(),
+    secret: SECRET,
+    chatId: 7_800_001,
+  });
+  const bought = await buyOnTelegram(chat, 'BDR 4411');
+  const telegramPolicy = /policy number is (MTR-\S+)\./.exec(bought.message.text ?? '')?.[1];
+  expect(bought.message.text).toMatch(/We will remind you before it ends/);
+  const phone = ussdCaller();
+  const ussdDone = await buyOnUssd(phone, 'BDR 4412');
+  expect(ussdDone).toMatch(/^END Paid ZMW .*We will remind you before it ends/s);
+  const ussdPolicy = /policy number is (MTR-\S+)\./.exec(ussdDone)?.[1];
+  const stopper = ussdCaller();
+  await buyOnUssd(stopper, 'BDR 4413');
+  // The third buyer replies STOP to our SMS: an authenticated inbound SMS from the gateway.
+  const stop = await fetch(`${local()}/sms/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ from: stopper.number, to: '4628', text: 'STOP' }),
+  });
+  expect(stop.status).toBe(401);
+  const stopped = await fetch(`${local()}/sms/inbound?secret=${GATEWAY_SECRET}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ from: stopper.number, to: '4628', text: ' stop ' }),
+  });
+  expect(stopped.status).toBe(200);
+  expect(stopper.sms().at(-1)?.message).toMatch(/^Renewal reminders are off/);
+
+  const end = endDateOn(bought.message.text ?? '');
+  expect(endDateOn(ussdDone)).toBe(end);
+  const reminders = () =>
+    chat.sent().filter((sent) => /^Motor cover MTR-/.test(sent.message.text ?? ''));
+
+  // 14 days before, at 21:00 and at 06:00 Lusaka time: quiet hours, nothing goes out.
+  setLusakaTime(end, 14, 21);
+  expect(await scanOnBoth()).toEqual({ sent: 0, quiet: true });
+  setLusakaTime(end, 13, 6);
+  expect(await scanOnBoth()).toEqual({ sent: 0, quiet: true });
+  expect(reminders()).toHaveLength(0);
+  expect(reminderSms(phone)).toHaveLength(0);
+
+  // 07:00: both instances scan at once; each holder gets one reminder on their own channel.
+  setLusakaTime(end, 13, 7);
+  expect((await scanOnBoth()).sent).toBe(2);
+  await eventually('the Telegram reminder arrived', () => reminders().length === 1);
+  setLusakaTime(end, 13, 12);
+  expect((await scanOnBoth()).sent).toBe(0);
+  expect(reminders()).toHaveLength(1);
+  expect(reminderSms(phone)).toHaveLength(1);
+  expect(reminderSms(stopper)).toHaveLength(0);
+  expect(reminders()[0]?.message.text).toBe(
+    `Motor cover ${telegramPolicy} (Motor Third Party for BDR 4411) ends on ${end.split('-').reverse().join('/')}. Renew now to stay insured.`,
+  );
+  expect(chat.buttonsOf(reminders()[0] as Sent).map((button) => button.text)).toEqual([
+    'Renew now',
+  ]);
+  expect(reminderSms(phone)[0]?.message).toBe(
+    `Motor cover ${ussdPolicy} (Motor Third Party for BDR 4412) ends on ${end.split('-').reverse().join('/')}. To renew, dial *384*4628# and choose Renew ${ussdPolicy}. Reply STOP to stop reminders.`,
+  );
+
+  // 3 days before: one more each, whichever instance scans, however often.
+  setLusakaTime(end, 3, 8);
+  expect((await scanOnBoth()).sent).toBe(2);
+  await eventually('the second Telegram reminder arrived', () => reminders().length === 2);
+  setLusakaTime(end, 2, 9);
+  expect((await scanOnBoth()).sent).toBe(0);
+  expect(reminders()).toHaveLength(2);
+  expect(reminderSms(phone)).toHaveLength(2);
+  expect(reminderSms(stopper)).toHaveLength(0);
+
+  // Telegram: Renew now on the reminder opens the renewal at its price, paid to the end.
+  const priced = await chat.tap(reminders()[1] as Sent, /Renew now/);
+  expect(priced.message.text).toMatch(
+    new RegExp(`^Renew ${telegramPolicy} \\S+ to \\S+: ZMW [\\d,]+\\.\\d\\d\\. Pay with:`),
+  );
+  const shown = /ZMW ([\d,]+\.\d\d)/.exec(priced.message.text ?? '')?.[1] ?? '';
+  const asked = await chat.tap(priced, /another/i);
+  await chat.shareOwnContact('+260971234567');
+  expect(asked.message.text).toMatch(/number to pay/i);
+  const renewed = () =>
+    chat.sent().find((sent) => /is renewed/.test(sent.message.text ?? '') && sent !== bought);
+  await eventually('the renewal outcome was pushed into the chat', () => renewed() !== undefined);
+  expect(renewed()?.message.text).toMatch(`Paid ZMW ${shown}. Policy ${telegramPolicy} is renewed`);
+  const renewal = sandbox()
+    .payments.all()
+    .filter((t) => t.description === `Renewal of ${telegramPolicy}` && t.status === 'Success');
+  expect(renewal).toHaveLength(1);
+  expect(renewal[0]?.amount.toFixed(2)).toBe(shown.replace(/,/g, ''));
+
+  // USSD: the next dial offers the renewal first, which opens at its price and is paid.
+  const menu = await phone.dial();
+  const [, endMonth, endDay] = end.split('-');
+  expect(menu).toMatch(
+    new RegExp(
+      `^CON Welcome\\. What would you like to do\\?\\n1\\. Renew ${ussdPolicy} \\(ends ${endDay}/${endMonth}\\)`,
+    ),
+  );
+  const ussdPriced = await phone.send('1');
+  expect(ussdPriced).toMatch(
+    new RegExp(`^CON Renew ${ussdPolicy} \\S+ to \\S+: ZMW [\\d,]+\\.\\d\\d\\. Pay with:`),
+  );
+  const ussdShown = /ZMW ([\d,]+\.\d\d)/.exec(ussdPriced)?.[1] ?? '';
+  expect(await phone.send('1')).toMatch(`Approve ZMW ${ussdShown}`);
+  await eventually('the USSD renewal settled', () =>
+    sandbox()
+      .payments.all()
+      .some((t) => t.description === `Renewal of ${ussdPolicy}` && t.status !== 'Pending'),
+  );
+  expect(await phone.send('1')).toMatch(
+    `END Paid ZMW ${ussdShown}. Policy ${ussdPolicy} is renewed`,
+  );
+  const ussdRenewal = sandbox()
+    .payments.all()
+    .filter((t) => t.description === `Renewal of ${ussdPolicy}` && t.status === 'Success');
+  expect(ussdRenewal).toHaveLength(1);
+  expect(ussdRenewal[0]?.amount.toFixed(2)).toBe(ussdShown.replace(/,/g, ''));
+
+  // /metrics: reminders by milestone and channel, and the renewals that followed them.
+  const metrics = await (await fetch(`${local()}/metrics`)).text();
+  expect(metrics).toMatch(
+    /insurechat_renewal_reminders_sent_total\{milestone="14",channel="telegram"\} 1/,
+  );
+  expect(metrics).toMatch(
+    /insurechat_renewal_reminders_sent_total\{milestone="3",channel="ussd"\} 1/,
+  );
+  expect(metrics).toMatch(/insurechat_renewals_after_reminder_total\{channel="telegram"\} 1/);
+  expect(metrics).toMatch(/insurechat_renewals_after_reminder_total\{channel="ussd"\} 1/);
+
+  if (process.env.PRINT_REMINDERS) {
+    console.log(
+      [
+        '--- Telegram',
+        ...chat
+          .sent()
+          .slice(-8)
+          .map((sent) => sent.message.text),
+        '--- SMS',
+        ...phone.sms().map((sms) => sms.message),
+        ...stopper.sms().map((sms) => sms.message),
+      ].join('\n\n'),
+    );
+  }
+}, 180_000);
