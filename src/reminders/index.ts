@@ -50,3 +50,12 @@ export {
   type ReminderWiring,
   type ReminderWiringOptions,
 } from './reminder-wiring.js';
+// Server and tests: the staff's morning digest in Slack.
+export {
+  createStaffDigest,
+  digestText,
+  gatherStaffDigest,
+  type StaffDigest,
+  type StaffDigestOptions,
+  type StaffDigestPoster,
+} from './staff-digest.js';

@@ -1,5 +1,6 @@
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
+import type { Notifier } from '../payments/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import { createMemoryContactBook, createRedisContactBook } from './contact-book.js';
 import {
@@ -12,6 +13,7 @@ import {
   type ReminderService,
   type ReminderServiceOptions,
 } from './reminder-service.js';
+import { createStaffDigest, type StaffDigestPoster } from './staff-digest.js';
 
 /** Options of {@link createReminderWiring}. */
 export interface ReminderWiringOptions
@@ -24,13 +26,17 @@ export interface ReminderWiringOptions
   /** Prefix of every key this server writes, e.g. `insurechat:`. */
   readonly prefix: string;
   /** Reads each policy just before reminding (renewed elsewhere, cancelled). */
-  readonly client: Pick<PartnerClient, 'call'>;
+  readonly client: Pick<PartnerClient, 'call' | 'paginate'>;
   readonly logger: Logger;
+  /** The staff's morning digest in Slack, when a channel is configured. */
+  readonly digest?: { readonly channel: string; readonly slack: () => Notifier | undefined };
 }
 
 /** The reminder service with its contact book and schedule, as the server runs it. */
 export interface ReminderWiring {
   readonly service: ReminderService;
+  /** The morning digest, when configured. */
+  readonly digest?: StaffDigestPoster;
   /** Stops the schedule (Redis itself stays open). */
   close(): Promise<void>;
 }
@@ -61,9 +67,24 @@ export async function createReminderWiring(
       return { endDate: policy.endDate ?? undefined, status: policy.status ?? undefined };
     },
   });
-  const scan = () => service.scan();
+  const digest = options.digest
+    ? createStaffDigest({
+        client,
+        slack: options.digest.slack,
+        channel: options.digest.channel,
+        book,
+        logger,
+        ...(options.now ? { now: options.now } : {}),
+      })
+    : undefined;
+  // Each run (hourly, 07:00–19:00 Lusaka) reminds, then posts the digest if today's is not out.
+  const scan = async () => {
+    const summary = await service.scan();
+    await digest?.post();
+    return summary;
+  };
   const scheduler: ReminderScheduler = redis
     ? await createBullReminderScheduler({ redis, prefix: options.prefix, scan, logger })
     : createMemoryReminderScheduler({ scan, logger });
-  return { service, close: () => scheduler.close() };
+  return { service, ...(digest ? { digest } : {}), close: () => scheduler.close() };
 }

@@ -11,6 +11,15 @@ const optionalUrl = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   z.url().optional(),
 );
+/** A Slack channel id (`C…` or `G…`), as the Web API takes it; blank is absent. */
+const optionalSlackChannel = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z
+    .string()
+    .trim()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C0123ABCD (not its #name)')
+    .optional(),
+);
 /** A comma-separated list; blanks dropped. */
 const commaList = z.preprocess(
   (value) => (typeof value === 'string' ? value : ''),
@@ -97,16 +106,11 @@ export const EnvSchema = z.object({
    * The Slack channel (its id, `C…` or `G…`) where a customer's "Talk to a person" opens a
    * thread; unset: the menu item says no one is available. Needs SLACK_BOT_TOKEN.
    */
-  SLACK_HANDOFF_CHANNEL: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z
-      .string()
-      .trim()
-      .regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C0123ABCD (not its #name)')
-      .optional(),
-  ),
+  SLACK_HANDOFF_CHANNEL: optionalSlackChannel,
   /** Workspace (team) ids whose users may use the desk; empty means any workspace. */
   SLACK_ALLOWED_TEAMS: commaList,
+  /** Channel id (`C…`) the staff's morning digest is posted to; unset: no digest. */
+  SLACK_DIGEST_CHANNEL: optionalSlackChannel,
   PAYMENT_CALLBACK_SECRET: optionalString,
   /** Addresses the insurer's payment callback may come from; empty means any. */
   PAYMENT_CALLBACK_ALLOWED_IPS: commaList,
@@ -180,6 +184,8 @@ export interface Config {
         readonly apiUrl: string | undefined;
         /** Channel id where handoffs open threads; undefined: no handoffs. */
         readonly handoffChannel: string | undefined;
+        /** Where the morning digest goes (SLACK_DIGEST_CHANNEL); undefined: no digest. */
+        readonly digestChannel: string | undefined;
       }
     | undefined;
   readonly payments: {
@@ -323,6 +329,7 @@ export function loadConfig(
             // Slack's client joins method names onto this base: it must end in a slash.
             apiUrl: e.SLACK_API_URL?.replace(/\/*$/, '/'),
             handoffChannel: e.SLACK_HANDOFF_CHANNEL,
+            digestChannel: e.SLACK_DIGEST_CHANNEL,
           }
         : undefined,
     payments: {

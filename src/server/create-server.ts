@@ -39,6 +39,7 @@ import {
   createReminderWiring,
   type ReminderService,
   registerInboundSms,
+  type StaffDigestPoster,
 } from '../reminders/index.js';
 import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
@@ -113,6 +114,8 @@ export interface InsurechatServer {
   readonly payments: PaymentService;
   /** Renewal reminders: its `scan` is what the schedule runs. */
   readonly reminders: ReminderService;
+  /** The staff's morning digest, when SLACK_DIGEST_CHANNEL is set. */
+  readonly staffDigest: StaffDigestPoster | undefined;
   /** Listens on `config.port` (0 picks a free port) and returns the base URL. */
   listen(): Promise<{ url: string }>;
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
@@ -280,6 +283,14 @@ export async function createServer(
     onSent: (milestone, channel) =>
       metrics.remindersSent.inc({ milestone: String(milestone), channel }),
     onRenewalAfterReminder: (channel) => metrics.renewalsAfterReminder.inc({ channel }),
+    ...(config.slack?.digestChannel
+      ? {
+          digest: {
+            channel: config.slack.digestChannel,
+            slack: () => notifiers.findLast((candidate) => candidate.channel === 'slack'),
+          },
+        }
+      : {}),
   });
   const reminders = reminderWiring.service;
   closers.unshift(() => reminderWiring.close());
@@ -510,6 +521,7 @@ export async function createServer(
     sandbox,
     payments: paymentService,
     reminders,
+    staffDigest: reminderWiring.digest,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FlowId } from '../../src/conversation/flow.js';
+import type { FlowId, FlowStart } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { PaymentSettledEvent, Reply } from '../../src/conversation/reply.js';
 import {
@@ -193,8 +193,18 @@ describe.each(WORLDS)(
                 : (setup.reply?.(event, index, answered) ?? event);
             const shown = await turn(reply);
             const next = handedTo(s.state);
+            // A hand-over may say where the next flow starts (the menu's "Renew MTR-…").
+            const start = (s.state.output as { start?: FlowStart } | undefined)?.start;
             const expected = next
-              ? shapeOf(visible(step(aligned.machine(next), inputFor(next), undefined)))
+              ? shapeOf(
+                  visible(
+                    step(
+                      aligned.machine(next),
+                      { ...inputFor(next), ...(start ? { start } : {}) },
+                      undefined,
+                    ),
+                  ),
+                )
               : shapeOf(visible(s.state));
             trail.push(`${JSON.stringify(reply)} → ${shown.key}`);
             if (process.env.WALK_TRACE)

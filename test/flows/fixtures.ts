@@ -117,8 +117,21 @@ const held: HeldCover[] = [
 
 const pending = (reference: string): PaymentStarted => ({ reference, status: 'pending' });
 
+/**
+ * The renewal the typical holder is offered first in the menu (their reminders on); the engine
+ * walks line it up with the sandbox's seeded policy (sandbox-alignment.ts).
+ */
+export const HOLDER_OFFERS = {
+  offers: [{ policyId: 'pol_1', policyNumber: 'MTR-0001', endDate: '2026-01-25' }],
+  remindersOn: true,
+};
+
 /** Every API actor of every flow, with a typical answer. */
-const BASE: Record<Exclude<FlowId, 'main-menu'>, Impl> = {
+const BASE: Record<FlowId, Impl> = {
+  'main-menu': {
+    holderOffers: () => HOLDER_OFFERS,
+    stopReminders: () => undefined,
+  },
   'motor-quote': {
     // As the sandbox seeds them.
     listProducts: () => ({
@@ -353,7 +366,6 @@ export function inputFor(flow: FlowId): FlowInput {
 
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {
   const machine = MACHINES[flow];
-  if (flow === 'main-menu') return machine;
   const actors = Object.fromEntries(
     Object.entries(impl).map(([name, fn]) => [name, syncActor(fn as (input: unknown) => unknown)]),
   );
@@ -362,7 +374,7 @@ function provide(flow: FlowId, impl: Impl): AnyStateMachine {
 
 /** The API actor names of a flow. */
 export function actorNames(flow: FlowId): string[] {
-  return flow === 'main-menu' ? [] : Object.keys(BASE[flow]);
+  return Object.keys(BASE[flow]);
 }
 
 /**
@@ -379,7 +391,7 @@ export function worldMachine(
     overrides?: Impl;
   } = {},
 ): AnyStateMachine {
-  const base = flow === 'main-menu' ? {} : BASE[flow];
+  const base = BASE[flow];
   const variant = options.variant ? (VARIANTS[flow][options.variant] ?? {}) : {};
   const impl: Impl = { ...base, ...variant, ...options.overrides };
   for (const name of options.failing ?? []) {

@@ -6,7 +6,12 @@ import type { Reply } from '../../src/conversation/reply.js';
 import { DEMO_BOOK, MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
 import { daysAgo, type Impl, worldMachine } from './fixtures.js';
 import type { FlowSnapshot } from './harness.js';
-import { type SandboxWorld, type SandboxWorldOptions, startSandboxWorld } from './sandbox-world.js';
+import {
+  type SandboxWorld,
+  type SandboxWorldOptions,
+  seededMotorOffers,
+  startSandboxWorld,
+} from './sandbox-world.js';
 
 /** The sandbox a world's paths run against: one fresh insurer per path, prepared alike. */
 export interface WorldSetup extends SandboxWorldOptions {
@@ -433,7 +438,11 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   };
 
   const worlds: Record<string, AlignedWorld> = {
-    'main-menu:typical': { sandbox: standard },
+    // The engine's reminders offer the seeded vehicle's policy (sandbox-world.ts): so does the model.
+    'main-menu:typical': {
+      sandbox: standard,
+      impl: { holderOffers: () => seededMotorOffers(template.world.sandbox) },
+    },
     'motor-quote:typical': { sandbox: standard, impl: { ...motor, ...pending } },
     'motor-quote:paged': { sandbox: paged, impl: { ...motorPaged, ...pending } },
     'motor-quote:unknownVehicleAndHolder': {

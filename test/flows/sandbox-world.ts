@@ -3,7 +3,12 @@ import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createTurnEngine } from '../../src/conversation/index.js';
-import { createSandbox, type Sandbox, type SandboxCatalogue } from '../../src/sandbox/index.js';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxCatalogue,
+  SEED,
+} from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
 import { directPayments } from './direct-payments.js';
 
@@ -34,6 +39,27 @@ export interface SandboxWorldOptions {
   readonly outage?: boolean;
 }
 
+/**
+ * The renewal the menu offers in these worlds: the seeded vehicle's first policy (the same id in
+ * every world, prepared or not), reminders on.
+ */
+export function seededMotorOffers(sandbox: Sandbox) {
+  const plate = SEED.vehicle.registrationNumber.replace(/\s/g, '');
+  const policy = [...sandbox.state.policies.values()].find(
+    (p) => p.line === 'motor' && p.registrationNumbers.some((r) => r.replace(/\s/g, '') === plate),
+  );
+  const offers = policy
+    ? [
+        {
+          policyId: policy.id,
+          policyNumber: policy.policyNumber,
+          endDate: policy.endDate.slice(0, 10),
+        },
+      ]
+    : [];
+  return { offers, remindersOn: true };
+}
+
 /** Starts a sandbox world (see {@link SandboxWorldOptions}). */
 export async function startSandboxWorld(options: SandboxWorldOptions = {}): Promise<SandboxWorld> {
   const sandbox = createSandbox({
@@ -61,6 +87,14 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
       sms.push({ to, key: prompt.key });
     },
     payments: directPayments(client),
+    // The holder the aligned model walks (sandbox-alignment.ts), read from the sandbox's records
+    // rather than over its API: production reads offers from its own store, so they show while
+    // the insurer is down.
+    reminders: {
+      offersFor: async () => seededMotorOffers(sandbox),
+      stop: async () => undefined,
+      recordPurchase: async () => ({ remindersOn: false }),
+    },
     files: {
       async save(file: { fileName: string; body: Readable }) {
         let size = 0;

@@ -124,7 +124,7 @@ export const en = {
   'menu.choice.desk': 'Open the desk',
   'menu.choice.person': 'Talk to a person',
   'menu.choice.renew': 'Renew {policyNumber} (ends {endDate})',
-  'menu.choice.remindersOff': 'Stop renewal reminders',
+  'menu.choice.remindersOff': 'Stop reminders',
   'menu.remindersOff':
     'Renewal reminders are off. You can still renew from this menu. Reply START to our SMS to turn them back on.',
   'menu.note.remindersNotChanged': 'Sorry, we could not change your reminders. Try again later.',
@@ -167,7 +167,7 @@ export const en = {
 
   // renewal reminders
   'reminder.notice':
-    'We will remind you before it ends. To stop, choose Stop renewal reminders in the menu.',
+    'We will remind you before it ends. To stop, choose Stop reminders in the menu.',
   'reminder.motor':
     'Motor cover {policyNumber} ({what}) ends on {endDate}. Renew now to stay insured.',
   'reminder.motorSms':
@@ -175,6 +175,8 @@ export const en = {
   'reminder.choice.renew': 'Renew now',
   'reminder.stopped': 'Renewal reminders are off. Reply START to turn them back on.',
   'reminder.started': 'Renewal reminders are on. Reply STOP to stop them.',
+  // The staff's morning digest: built as Slack mrkdwn from the insurer's records.
+  'digest.morning': '{text}',
 
   // travel-issue
   'travel.loading': 'Loading travel cover...',

@@ -1,0 +1,238 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
+import { renderPrompt } from '../../src/conversation/index.js';
+import { createLogger } from '../../src/log/index.js';
+import type { Notifier } from '../../src/payments/index.js';
+import { hashTag, type RedisConnection } from '../../src/redis/index.js';
+import {
+  type ContactBook,
+  createBullReminderScheduler,
+  createMemoryContactBook,
+  createRedisContactBook,
+  createReminderService,
+  type PolicyNow,
+  type ReminderServiceOptions,
+  SCAN_PATTERN,
+  SCAN_TIME_ZONE,
+} from '../../src/reminders/index.js';
+import { type ManualClock, manualClock } from '../support/manual-clock.js';
+import { connectTestRedis } from '../support/redis.js';
+import { deleteKeys, testPrefix } from '../support/redis-modes.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const logger = createLogger({ level: 'silent' });
+const END = '2027-02-22';
+
+/** A notifier that records what it sends, and fails while `failing` is set. */
+class RecordingNotifier implements Notifier {
+  readonly sent: { address: ChannelAddress; text: string }[] = [];
+  failing = false;
+  constructor(readonly channel: 'ussd' | 'telegram') {}
+  async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+    if (this.failing) throw new Error('platform refused');
+    this.sent.push({ address, text: renderPrompt(prompt, address.locale).text });
+  }
+}
+
+/** Lusaka is UTC+2 all year: `hour` o'clock there, `daysBefore` days before END. */
+function at(clock: ManualClock, daysBefore: number, hour: number): void {
+  clock.advance(
+    Date.parse(`${END}T00:00:00Z`) - daysBefore * DAY + (hour - 2) * HOUR - clock.now(),
+  );
+}
+
+function setup(
+  book: ContactBook = createMemoryContactBook(),
+  extra: Partial<ReminderServiceOptions> = {},
+) {
+  const clock = manualClock(Date.parse('2026-11-23T08:00:00Z'));
+  const sms = new RecordingNotifier('ussd');
+  const telegram = new RecordingNotifier('telegram');
+  const service = createReminderService({
+    book,
+    notifiers: [sms, telegram],
+    logger,
+    serviceCode: '*384*4628#',
+    now: clock.now,
+    ...extra,
+  });
+  return { clock, sms, telegram, service };
+}
+
+const bought = (channel: 'ussd' | 'telegram', policyId: string, address: string) => ({
+  route: { channel, address, locale: 'en' },
+  policyId,
+  policyNumber: `MTR-${policyId}`,
+  what: 'Motor Third Party for BDR 1',
+  endDate: END,
+  renewal: false,
+});
+
+describe('the renewal reminder scan', () => {
+  it('sends nothing from 20:00 to 07:00 Lusaka time and sends at 07:00 and until 19:59', async () => {
+    const { clock, sms, service } = setup();
+    await service.recordPurchase(bought('ussd', 'p1', '260971000001'));
+    for (const [days, hour] of [
+      [14, 20],
+      [14, 23],
+      [13, 0],
+      [13, 6],
+    ] as const) {
+      at(clock, days, hour);
+      expect(await service.scan()).toMatchObject({ quiet: true, sent: 0 });
+    }
+    expect(sms.sent).toHaveLength(0);
+    at(clock, 13, 7);
+    expect(await service.scan()).toMatchObject({ quiet: false, sent: 1 });
+    expect(sms.sent[0]?.text).toBe(
+      'Motor cover MTR-p1 (Motor Third Party for BDR 1) ends on 22/02/2027. To renew, dial *384*4628# and choose Renew MTR-p1. Reply STOP to stop reminders.',
+    );
+    // 19:59 is still daytime: a policy recorded now is reminded at once.
+    await service.recordPurchase(bought('ussd', 'p2', '260971000002'));
+    clock.advance(12 * HOUR + 59 * 60_000);
+    expect(await service.scan()).toMatchObject({ quiet: false, sent: 1 });
+  });
+
+  it('reminds once per milestone however often it scans, and a cover first seen 2 days out gets only the 3-day reminder', async () => {
+    const { clock, telegram, service } = setup();
+    await service.recordPurchase(bought('telegram', 'p1', '7001'));
+    at(clock, 20, 10);
+    expect((await service.scan()).sent).toBe(0);
+    for (const days of [14, 13, 10, 4]) {
+      at(clock, days, 10);
+      await service.scan();
+    }
+    expect(telegram.sent).toHaveLength(1);
+    at(clock, 2, 10);
+    await service.recordPurchase(bought('telegram', 'p2', '7002'));
+    for (let i = 0; i < 3; i += 1) await service.scan();
+    at(clock, 0, 10);
+    await service.scan();
+    // p1: 14 then 3; p2 (first seen at 2 days): 3 only. Nothing once the cover has ended.
+    expect(telegram.sent.map((s) => s.address.address)).toEqual(['7001', '7001', '7002']);
+    at(clock, -1, 10);
+    expect((await service.scan()).sent).toBe(0);
+  });
+
+  it('gives the claim back when the send fails, so the next scan sends it once', async () => {
+    const { clock, sms, service } = setup();
+    await service.recordPurchase(bought('ussd', 'p1', '260971000001'));
+    at(clock, 14, 9);
+    sms.failing = true;
+    expect(await service.scan()).toMatchObject({ sent: 0, failed: 1 });
+    sms.failing = false;
+    at(clock, 14, 10);
+    expect(await service.scan()).toMatchObject({ sent: 1, failed: 0 });
+    at(clock, 14, 11);
+    expect(await service.scan()).toMatchObject({ sent: 0 });
+    expect(sms.sent).toHaveLength(1);
+  });
+
+  it('sends nothing to a holder who said STOP, and starts again after START', async () => {
+    const { clock, sms, service } = setup();
+    await service.recordPurchase(bought('ussd', 'p1', '260971000001'));
+    await service.setStopped({ channel: 'ussd', address: '260971000001' }, true);
+    at(clock, 14, 9);
+    expect(await service.scan()).toMatchObject({ sent: 0, skipped: 1 });
+    expect(await service.offersFor({ channel: 'ussd', address: '260971000001' })).toMatchObject({
+      remindersOn: false,
+    });
+    await service.setStopped({ channel: 'ussd', address: '260971000001' }, false);
+    at(clock, 3, 9);
+    expect((await service.scan()).sent).toBe(1);
+    expect(sms.sent).toHaveLength(1);
+  });
+
+  it('does not remind a policy the insurer says was renewed elsewhere, and reminds its next period instead', async () => {
+    let policy: PolicyNow = { endDate: '2027-05-22', status: 'Active' };
+    const { clock, sms, service } = setup(createMemoryContactBook(), {
+      policyNow: async () => policy,
+    });
+    await service.recordPurchase(bought('ussd', 'p1', '260971000001'));
+    at(clock, 14, 9);
+    expect(await service.scan()).toMatchObject({ sent: 0, skipped: 1 });
+    expect(sms.sent).toHaveLength(0);
+    clock.advance(89 * DAY);
+    policy = { endDate: '2027-05-22', status: 'Active' };
+    expect((await service.scan()).sent).toBe(1);
+    expect(sms.sent[0]?.text).toMatch('ends on 22/05/2027');
+  });
+
+  it('offers a holder the covers ending within 14 days, soonest first', async () => {
+    const { clock, service } = setup();
+    const holder = { channel: 'ussd', address: '260971000001' } as const;
+    await service.recordPurchase(bought('ussd', 'p1', holder.address));
+    await service.recordPurchase({
+      ...bought('ussd', 'p2', holder.address),
+      endDate: '2027-02-20',
+    });
+    at(clock, 17, 9);
+    expect((await service.offersFor(holder)).offers).toEqual([]);
+    at(clock, 13, 9);
+    expect(await service.offersFor(holder)).toEqual({
+      offers: [
+        { policyId: 'p2', policyNumber: 'MTR-p2', endDate: '2027-02-20' },
+        { policyId: 'p1', policyNumber: 'MTR-p1', endDate: END },
+      ],
+      remindersOn: true,
+    });
+  });
+});
+
+describe('two instances sharing Redis', () => {
+  let redis: RedisConnection;
+  const prefix = testPrefix();
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  afterAll(async () => {
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  });
+
+  it('send each reminder once when both scan at the same moment, milestone after milestone', async () => {
+    const one = setup(createRedisContactBook(redis, prefix));
+    const two = setup(createRedisContactBook(redis, prefix));
+    for (let i = 0; i < 5; i += 1) {
+      await one.service.recordPurchase(bought('ussd', `r${i}`, `26097100000${i}`));
+    }
+    for (const [days, hour] of [
+      [14, 7],
+      [14, 8],
+      [3, 7],
+      [3, 12],
+    ] as const) {
+      at(one.clock, days, hour);
+      at(two.clock, days, hour);
+      await Promise.all([one.service.scan(), two.service.scan(), one.service.scan()]);
+    }
+    const sent = [...one.sms.sent, ...two.sms.sent].map((s) => s.address.address).sort();
+    expect(sent).toHaveLength(10);
+    expect(new Set(sent).size).toBe(5);
+  });
+
+  it('keep one job scheduler for the scan, on the hour from 07:00 to 19:00 in Lusaka, however many instances start', async () => {
+    const scans: string[] = [];
+    const schedulers = await Promise.all(
+      [1, 2, 3].map(() =>
+        createBullReminderScheduler({
+          redis,
+          prefix,
+          logger,
+          runWorker: false,
+          scan: async () => scans.push('scan'),
+        }),
+      ),
+    );
+    const queue = new Queue('reminders', { connection: redis, prefix: hashTag(`${prefix}bull`) });
+    const found = await queue.getJobSchedulers();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ pattern: SCAN_PATTERN, tz: SCAN_TIME_ZONE, name: 'scan' });
+    expect(SCAN_PATTERN).toBe('0 7-19 * * *');
+    await queue.close();
+    for (const scheduler of schedulers) await scheduler.close();
+    expect(scans).toEqual([]);
+  });
+});
