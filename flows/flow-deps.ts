@@ -61,9 +61,10 @@ export interface PaidPolicy {
 export interface FlowReminders {
   /**
    * Records where the holder of a paid policy is reached, for its renewal reminders. Never
-   * rejects; resolves whether reminders are on (the closing screen says how to stop them).
+   * rejects; resolves whether the closing screen should say reminders will come and how to stop
+   * them (false when they are off, or when the notice goes by SMS to keep a USSD screen short).
    */
-  recordPurchase(policy: PaidPolicy): Promise<{ readonly remindersOn: boolean }>;
+  recordPurchase(policy: PaidPolicy): Promise<{ readonly notice: boolean }>;
   /** The holder's covers ending soon (offered first in the menu) and whether reminders are on. */
   offersFor(route: TurnRoute): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }>;
   /** Turns the holder's reminders off (the menu item). */

@@ -237,7 +237,7 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (policy.endDate) out.endDate = policy.endDate.slice(0, 10);
         if (url) out.url = url;
         if (deps.reminders && input.route && out.endDate) {
-          const { remindersOn } = await deps.reminders.recordPurchase({
+          const { notice } = await deps.reminders.recordPurchase({
             route: input.route,
             policyId,
             policyNumber,
@@ -245,7 +245,7 @@ export function motorQuoteActors(deps: FlowDeps) {
             endDate: out.endDate,
             renewal: input.renewal === true,
           });
-          out.remindersOn = remindersOn;
+          out.remindersNotice = notice;
         }
         return out;
       },

@@ -155,8 +155,8 @@ export interface MotorCertificateInput {
 /** The policy paid for and where its certificate is. */
 export interface MotorCertificate {
   policyNumber: string;
-  /** True when the holder will be reminded before it ends (the closing screen says how to stop). */
-  remindersOn?: boolean;
+  /** True when the closing screen should say reminders will come and how to stop them. */
+  remindersNotice?: boolean;
   startDate?: string;
   endDate?: string;
   url?: string;
@@ -216,7 +216,7 @@ export interface MotorQuoteContext extends FlowContextBase {
   /** The period of the policy paid for, once known. */
   period: { startDate: string; endDate: string } | null;
   certificateUrl: string | null;
-  remindersOn: boolean;
+  remindersNotice: boolean;
   failure: (Failure & { op: Op }) | null;
 }
 
@@ -499,7 +499,7 @@ export const motorQuoteMachine = motor.createMachine({
     policyNumber: null,
     period: null,
     certificateUrl: null,
-    remindersOn: false,
+    remindersNotice: false,
     failure: null,
   }),
   initial: 'opening',
@@ -1108,7 +1108,7 @@ export const motorQuoteMachine = motor.createMachine({
                 ? { startDate: event.output.startDate, endDate: event.output.endDate }
                 : null,
             certificateUrl: ({ event }) => event.output.url ?? null,
-            remindersOn: ({ event }) => event.output.remindersOn === true,
+            remindersNotice: ({ event }) => event.output.remindersNotice === true,
           }),
         },
         onError: { target: 'failed', actions: assign({ failure: failedAt('certificate') }) },
@@ -1151,7 +1151,7 @@ export const motorQuoteMachine = motor.createMachine({
       entry: assign({
         prompt: ({ context }) =>
           withReminderNotice(
-            context.remindersOn,
+            context.remindersNotice,
             end(
               context.mode === 'renew' ? 'motor.renewed' : 'motor.done',
               {

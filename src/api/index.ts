@@ -48,6 +48,7 @@ export type {
 export {
   type CallOptions,
   createPartnerClient,
+  firstOf,
   type PartnerClient,
   type PartnerClientOptions,
 } from './partner-client.js';

@@ -684,3 +684,13 @@ function parseResponse(entry: AnyContractEntry, text: string): unknown {
     { cause: parsed.error },
   );
 }
+
+/** The first `max` items of a paginated listing ({@link PartnerClient.paginate}); stops reading there. */
+export async function firstOf<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
+}

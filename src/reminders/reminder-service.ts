@@ -84,9 +84,11 @@ export interface ReminderServiceOptions {
 export interface ReminderService {
   /**
    * Records (or, on a renewal, moves on) where the holder of a paid policy is reached. Never
-   * throws: a failure is logged and the purchase stands. Resolves whether reminders are on.
+   * throws: a failure is logged and the purchase stands. Resolves whether the closing screen
+   * should carry the notice that reminders will come: a USSD caller gets it by SMS instead (sent
+   * in the background for a new policy), so their one-page outcome screen stays one page.
    */
-  recordPurchase(purchase: PurchaseRecord): Promise<{ readonly remindersOn: boolean }>;
+  recordPurchase(purchase: PurchaseRecord): Promise<{ readonly notice: boolean }>;
   /**
    * Finds covers ending in 14 or in 3 days (by Lusaka's calendar) and reminds each holder once
    * per policy, period and milestone, across instances. In quiet hours it sends nothing: the
@@ -199,6 +201,21 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     return 'sent';
   }
 
+  /** Tells a USSD buyer by SMS that reminders will come and how to stop them; never waits. */
+  function smsNotice(purchase: PurchaseRecord): void {
+    const sms = options.notifiers.findLast((candidate) => candidate.channel === 'ussd');
+    if (!sms) return;
+    const prompt: Prompt = {
+      key: 'reminder.smsNotice',
+      params: { policyNumber: purchase.policyNumber },
+      input: 'none',
+      final: true,
+    };
+    void sms
+      .notify(purchase.route, prompt)
+      .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
+  }
+
   /** The milestone a cover ending in `daysLeft` days is at: the nearest one not yet passed. */
   function milestoneOf(daysLeft: number): Milestone | undefined {
     if (daysLeft < 0) return undefined;
@@ -229,13 +246,18 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
           consent: true,
           recordedAt: new Date(now()).toISOString(),
         });
-        return { remindersOn: !(await book.isStopped(holder)) };
+        const on = !(await book.isStopped(holder));
+        if (on && holder.channel === 'ussd') {
+          if (!purchase.renewal) smsNotice(purchase);
+          return { notice: false };
+        }
+        return { notice: on };
       } catch (err) {
         log.error(
           { err, policyId: purchase.policyId },
           'contact for renewal reminders not recorded',
         );
-        return { remindersOn: false };
+        return { notice: false };
       }
     },
 

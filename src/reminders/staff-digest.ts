@@ -1,4 +1,4 @@
-import type { PartnerClient } from '../api/index.js';
+import { firstOf, type PartnerClient } from '../api/index.js';
 import type { Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
@@ -26,15 +26,6 @@ export interface StaffDigest {
 const MAX_POLICIES = 500;
 const MAX_CREDIT_LIFE_POLICIES = 50;
 const MAX_CLAIMS = 200;
-
-async function firstOf<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
-}
 
 /**
  * Reads the digest through the Partner API: retail policies ending in the next 7 days or in

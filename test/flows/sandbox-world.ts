@@ -93,7 +93,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     reminders: {
       offersFor: async () => seededMotorOffers(sandbox),
       stop: async () => undefined,
-      recordPurchase: async () => ({ remindersOn: false }),
+      recordPurchase: async () => ({ notice: false }),
     },
     files: {
       async save(file: { fileName: string; body: Readable }) {

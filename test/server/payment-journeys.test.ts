@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
-import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer } from './test-server.js';
+import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 
 // Journeys a customer takes through the money paths (issue 13), over HTTP, through the engine,
 // real Redis and the embedded sandbox insurer, asserting the texts the user sees.
@@ -13,6 +14,8 @@ class RecordingSms implements Notifier {
   readonly sent: Array<{ address: ChannelAddress; prompt: Prompt; text: string }> = [];
 
   async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
+    // The renewal-reminder notice a new policyholder gets is not a payment message.
+    if (prompt.key === 'reminder.smsNotice') return;
     const links = (prompt.attachments ?? []).map((attachment) => attachment.url);
     const text = [renderPrompt(prompt, address.locale).text, ...links].join('\n');
     this.sent.push({ address, prompt, text });
@@ -53,47 +56,9 @@ async function until(ready: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 /** A caller on the Africa's Talking route; its own number ends in 5 (payments succeed). */
-function caller() {
-  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const number = `+26097${digits}5`;
-  let session = 0;
-  let history: string[] = [];
-  const post = async (text: string): Promise<string> => {
-    const response = await fetch(`${harness.url}/ussd/africastalking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId: `journey-${digits}-${session}`,
-        serviceCode: '*384#',
-        phoneNumber: number,
-        text,
-      }),
-    });
-    return response.text();
-  };
-  return {
-    number,
-    msisdn: number.slice(1),
-    dial() {
-      session += 1;
-      history = [];
-      return post('');
-    },
-    send(input: string) {
-      history.push(input);
-      return post(history.join('*'));
-    },
-    /** The gateway repeats the last request as it was. */
-    repeat() {
-      return post(history.join('*'));
-    },
-  };
-}
+const caller = () => ussdCaller(() => harness.url);
 
-type Phone = ReturnType<typeof caller>;
+type Phone = UssdCaller;
 
 /** Answers to each screen of a motor purchase up to the amount to pay, by the screen's text. */
 function answersFor(plate: string): ReadonlyArray<readonly [RegExp, () => string]> {

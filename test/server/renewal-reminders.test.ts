@@ -5,6 +5,7 @@ import { eventually } from '../payments/support.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+import { ussdCaller } from './ussd-caller.js';
 
 /*
  * Renewal reminders through the whole server: a motor policy bought on Telegram and one bought
@@ -76,46 +77,14 @@ async function scanOnBoth() {
   return { sent: a.sent + b.sent, quiet: a.quiet && b.quiet };
 }
 
-/** A USSD caller on the Africa's Talking route; their number ends in 5 (payments succeed). */
-function ussdCaller() {
-  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const number = `+26097${digits}5`;
-  let session = 0;
-  let history: string[] = [];
-  const post = async (text: string): Promise<string> => {
-    const response = await fetch(`${local()}/ussd/africastalking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId: `reminders-${digits}-${session}`,
-        serviceCode: '*384#',
-        phoneNumber: number,
-        text,
-      }),
-    });
-    return response.text();
-  };
-  return {
-    number,
-    /** SMS the sandbox's provider delivered to this caller, oldest first. */
-    sms: () => sandbox().smsOutbox.list(number),
-    dial() {
-      session += 1;
-      history = [];
-      return post('');
-    },
-    send(input: string) {
-      history.push(input);
-      return post(history.join('*'));
-    },
-  };
+/** A USSD caller, with the SMS the sandbox's provider delivered to them (oldest first). */
+function smsCaller() {
+  const phone = ussdCaller(local, 'reminders');
+  return { ...phone, sms: () => sandbox().smsOutbox.list(phone.number) };
 }
 
 /** Buys motor cover on USSD, paying from the caller's own number; resolves the closing screen. */
-async function buyOnUssd(phone: ReturnType<typeof ussdCaller>, plate: string): Promise<string> {
+async function buyOnUssd(phone: ReturnType<typeof smsCaller>, plate: string): Promise<string> {
   const answers: ReadonlyArray<readonly [RegExp, string]> = [
     [/^Welcome/, '1'],
     [/^Motor insurance:/, '1'],
@@ -201,7 +170,7 @@ function endDateOn(text: string): string {
   return found;
 }
 
-const reminderSms = (phone: ReturnType<typeof ussdCaller>) =>
+const reminderSms = (phone: ReturnType<typeof smsCaller>) =>
   phone.sms().filter((sms) => /^Motor cover MTR-/.test(sms.message));
 
 it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, never at night nor after STOP, with two instances scanning; Renew now and the menu lead to a paid renewal at the price shown', async () => {
@@ -214,11 +183,18 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   const bought = await buyOnTelegram(chat, 'BDR 4411');
   const telegramPolicy = /policy number is (MTR-\S+)\./.exec(bought.message.text ?? '')?.[1];
   expect(bought.message.text).toMatch(/We will remind you before it ends/);
-  const phone = ussdCaller();
+  const phone = smsCaller();
   const ussdDone = await buyOnUssd(phone, 'BDR 4412');
-  expect(ussdDone).toMatch(/^END Paid ZMW .*We will remind you before it ends/s);
+  // One USSD page for the outcome; the notice that reminders will come goes by SMS.
+  expect(ussdDone).toMatch(/^END Paid ZMW [\d,.]+\. .* Your policy number is MTR-\S+\.$/);
   const ussdPolicy = /policy number is (MTR-\S+)\./.exec(ussdDone)?.[1];
-  const stopper = ussdCaller();
+  await eventually('the reminder notice SMS arrived', () =>
+    phone.sms().some((sms) => sms.message.startsWith('We will remind you by SMS')),
+  );
+  expect(phone.sms().find((sms) => sms.message.startsWith('We will remind'))?.message).toBe(
+    `We will remind you by SMS before ${ussdPolicy} ends, so you can renew in time. Reply STOP to opt out.`,
+  );
+  const stopper = smsCaller();
   await buyOnUssd(stopper, 'BDR 4413');
   // The third buyer replies STOP to our SMS: an authenticated inbound SMS from the gateway.
   const stop = await fetch(`${local()}/sms/inbound`, {
@@ -323,6 +299,24 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
     .filter((t) => t.description === `Renewal of ${ussdPolicy}` && t.status === 'Success');
   expect(ussdRenewal).toHaveLength(1);
   expect(ussdRenewal[0]?.amount.toFixed(2)).toBe(ussdShown.replace(/,/g, ''));
+
+  // The Telegram holder turns reminders off from the menu; the USSD holder does not. At 14 days
+  // before the renewed period ends, only the USSD holder is reminded, of the new end date.
+  const newEnd = / to (\d{4}-\d{2}-\d{2})\./.exec(renewed()?.message.text ?? '')?.[1] ?? '';
+  // The renewed policy's certificate follows its outcome message: let it arrive first.
+  await eventually('the renewal certificate arrived', () =>
+    chat.sent().filter((sent) => sent.message.text === 'Insurance certificate').length === 2,
+  );
+  const menuOnTelegram = await chat.command('/start');
+  expect(chat.buttonsOf(menuOnTelegram).map((button) => button.text)).toContain('Stop reminders');
+  const off = await chat.tap(menuOnTelegram, /Stop reminders/);
+  expect(off.message.text).toMatch(/^Renewal reminders are off\./);
+  setLusakaTime(newEnd, 14, 9);
+  expect((await scanOnBoth()).sent).toBe(1);
+  expect(reminders()).toHaveLength(2);
+  expect(reminderSms(phone).at(-1)?.message).toMatch(
+    `Motor cover ${ussdPolicy} (Motor Third Party for BDR 4412) ends on ${newEnd.split('-').reverse().join('/')}.`,
+  );
 
   // /metrics: reminders by milestone and channel, and the renewals that followed them.
   const metrics = await (await fetch(`${local()}/metrics`)).text();

@@ -173,6 +173,8 @@ export const en = {
   'reminder.motorSms':
     'Motor cover {policyNumber} ({what}) ends on {endDate}. To renew, dial {serviceCode} and choose Renew {policyNumber}. Reply STOP to stop reminders.',
   'reminder.choice.renew': 'Renew now',
+  'reminder.smsNotice':
+    'We will remind you by SMS before {policyNumber} ends, so you can renew in time. Reply STOP to opt out.',
   'reminder.stopped': 'Renewal reminders are off. Reply START to turn them back on.',
   'reminder.started': 'Renewal reminders are on. Reply STOP to stop them.',
   // The staff's morning digest: built as Slack mrkdwn from the insurer's records.
