@@ -304,8 +304,9 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   // before the renewed period ends, only the USSD holder is reminded, of the new end date.
   const newEnd = / to (\d{4}-\d{2}-\d{2})\./.exec(renewed()?.message.text ?? '')?.[1] ?? '';
   // The renewed policy's certificate follows its outcome message: let it arrive first.
-  await eventually('the renewal certificate arrived', () =>
-    chat.sent().filter((sent) => sent.message.text === 'Insurance certificate').length === 2,
+  await eventually(
+    'the renewal certificate arrived',
+    () => chat.sent().filter((sent) => sent.message.text === 'Insurance certificate').length === 2,
   );
   const menuOnTelegram = await chat.command('/start');
   expect(chat.buttonsOf(menuOnTelegram).map((button) => button.text)).toContain('Stop reminders');
