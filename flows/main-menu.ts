@@ -12,7 +12,11 @@ import type {
 import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { RENEW_CHOICE_PREFIX, type RenewalOffer } from '../src/reminders/index.js';
+import {
+  REMINDERS_OFF_CHOICE as REMINDERS_OFF,
+  RENEW_CHOICE_PREFIX,
+  type RenewalOffer,
+} from '../src/reminders/index.js';
 import { ask, CANCELLED, choice, end, PICK_FROM_LIST } from './support.js';
 
 /** Menu entries per audience: choice id → the flow it hands over to. */
@@ -26,9 +30,6 @@ const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
   'funeral-member': [['household', 'cover-status']],
   staff: [['desk', 'staff-desk']],
 };
-
-/** The menu item that turns renewal reminders off. */
-const REMINDERS_OFF = 'reminders-off';
 
 /** The holder's renewals due and whether their reminders are on (see FlowReminders). */
 export interface HolderOffers {
@@ -66,8 +67,12 @@ function menuPrompt(context: Pick<MainMenuContext, 'audience' | 'holder'>, note:
   const entries = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
   const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
+  // One USSD page holds the renewals or this item, not both: while a renewal is offered, the
+  // reminder itself says how to stop (STOP by SMS, a button in a chat), and the item still works.
   const stop =
-    policyholder && holder.remindersOn ? [choice(REMINDERS_OFF, 'menu.choice.remindersOff')] : [];
+    policyholder && holder.remindersOn && renewals.length === 0
+      ? [choice(REMINDERS_OFF, 'menu.choice.remindersOff')]
+      : [];
   return ask(`menu.${audience}`, 'choice', {
     choices: [...renewals, ...entries, ...person, ...stop],
     note: note ? PICK_FROM_LIST : null,

@@ -35,9 +35,11 @@ export {
 // Server, flows' wiring and channels: the service and the renewal choice id.
 export {
   createReminderService,
+  isMenuShortcut,
   type Milestone,
   type PolicyNow,
   type PurchaseRecord,
+  REMINDERS_OFF_CHOICE,
   RENEW_CHOICE_PREFIX,
   type ReminderService,
   type ReminderServiceOptions,

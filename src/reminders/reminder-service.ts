@@ -14,6 +14,18 @@ import {
 /** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
 export const RENEW_CHOICE_PREFIX = 'renew:';
 
+/** The entry menu's "Stop reminders" item, also a button under a chat reminder. */
+export const REMINDERS_OFF_CHOICE = 'reminders-off';
+
+/**
+ * True for a button of a message sent out of turn (a reminder's Renew now or Stop reminders):
+ * it belongs to no step of the conversation, so the channel opens the entry menu afresh and
+ * picks it there.
+ */
+export function isMenuShortcut(choiceId: string): boolean {
+  return choiceId.startsWith(RENEW_CHOICE_PREFIX) || choiceId === REMINDERS_OFF_CHOICE;
+}
+
 /** Days before the end of cover a reminder goes out: 14, then 3. */
 export type Milestone = 14 | 3;
 const MILESTONES: readonly Milestone[] = [14, 3];
@@ -74,6 +86,12 @@ export interface ReminderServiceOptions {
    * end date) or cancelled gets no reminder. Unreadable: the reminder goes out on our record.
    */
   readonly policyNow?: (policyId: string) => Promise<PolicyNow | undefined>;
+  /**
+   * How long a turn waits on the reminders' store (the menu's offers, a purchase's contact)
+   * before going on without them; default 300 ms. A turn never waits on reminders (a Redis shard
+   * failing over, say): the menu shows the plain list, the contact is still written.
+   */
+  readonly answerWithinMs?: number;
   /** Metrics: one reminder sent. Must not throw. */
   readonly onSent?: (milestone: Milestone, channel: string) => void;
   /** Metrics: a renewal paid for a period a reminder was sent about. Must not throw. */
@@ -141,7 +159,10 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       params,
       input: 'choice',
       final: true,
-      choices: [{ id: `${RENEW_CHOICE_PREFIX}${record.policyId}`, label: 'reminder.choice.renew' }],
+      choices: [
+        { id: `${RENEW_CHOICE_PREFIX}${record.policyId}`, label: 'reminder.choice.renew' },
+        { id: REMINDERS_OFF_CHOICE, label: 'menu.choice.remindersOff' },
+      ],
     };
   }
 
@@ -216,6 +237,73 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
   }
 
+  /**
+   * `work`'s result, or `fallback` once {@link ReminderServiceOptions.answerWithinMs} has passed
+   * (the work goes on): a turn never waits on the reminders' store.
+   */
+  async function within<T>(work: Promise<T>, fallback: T): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), options.answerWithinMs ?? 300);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The holder's covers ending within 14 days, soonest first, and whether reminders are on. */
+  async function readOffers(
+    holder: HolderAddress,
+  ): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }> {
+    const records = await book.ofHolder(holder);
+    if (records.length === 0) return { offers: [], remindersOn: false };
+    const day = today();
+    const offers = records
+      .filter((record) => milestoneOf(dayNumber(record.endDate) - day) !== undefined)
+      .sort((a, b) => a.endDate.localeCompare(b.endDate))
+      .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
+    return { offers, remindersOn: !(await book.isStopped(holder)) };
+  }
+
+  /** Records the contact of a paid policy; see {@link ReminderService.recordPurchase}. */
+  async function record(purchase: PurchaseRecord): Promise<{ notice: boolean }> {
+    const holder = { channel: purchase.route.channel, address: purchase.route.address };
+    try {
+      const before = await book.get(purchase.policyId);
+      if (
+        purchase.renewal &&
+        before?.remindedFor !== undefined &&
+        before.remindedFor === before.endDate
+      ) {
+        safely(() => options.onRenewalAfterReminder?.(holder.channel));
+      }
+      await book.save({
+        policyId: purchase.policyId,
+        policyNumber: purchase.policyNumber,
+        product: 'motor',
+        // A renewal's words are about the renewal; the policy is still what it insured.
+        what: purchase.renewal && before ? before.what : purchase.what,
+        endDate: purchase.endDate.slice(0, 10),
+        ...holder,
+        locale: purchase.route.locale,
+        consent: true,
+        recordedAt: new Date(now()).toISOString(),
+      });
+      const on = !(await book.isStopped(holder));
+      if (on && holder.channel === 'ussd') {
+        if (!purchase.renewal) smsNotice(purchase);
+        return { notice: false };
+      }
+      return { notice: on };
+    } catch (err) {
+      log.error({ err, policyId: purchase.policyId }, 'contact for renewal reminders not recorded');
+      return { notice: false };
+    }
+  }
+
   /** The milestone a cover ending in `daysLeft` days is at: the nearest one not yet passed. */
   function milestoneOf(daysLeft: number): Milestone | undefined {
     if (daysLeft < 0) return undefined;
@@ -223,42 +311,9 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   }
 
   const service: ReminderService = {
-    async recordPurchase(purchase) {
-      const holder = { channel: purchase.route.channel, address: purchase.route.address };
-      try {
-        const before = await book.get(purchase.policyId);
-        if (
-          purchase.renewal &&
-          before?.remindedFor !== undefined &&
-          before.remindedFor === before.endDate
-        ) {
-          safely(() => options.onRenewalAfterReminder?.(holder.channel));
-        }
-        await book.save({
-          policyId: purchase.policyId,
-          policyNumber: purchase.policyNumber,
-          product: 'motor',
-          // A renewal's words are about the renewal; the policy is still what it insured.
-          what: purchase.renewal && before ? before.what : purchase.what,
-          endDate: purchase.endDate.slice(0, 10),
-          ...holder,
-          locale: purchase.route.locale,
-          consent: true,
-          recordedAt: new Date(now()).toISOString(),
-        });
-        const on = !(await book.isStopped(holder));
-        if (on && holder.channel === 'ussd') {
-          if (!purchase.renewal) smsNotice(purchase);
-          return { notice: false };
-        }
-        return { notice: on };
-      } catch (err) {
-        log.error(
-          { err, policyId: purchase.policyId },
-          'contact for renewal reminders not recorded',
-        );
-        return { notice: false };
-      }
+    recordPurchase(purchase) {
+      // Recorded in full in the background if the store is slow; the screen just lacks the notice.
+      return within(record(purchase), { notice: false });
     },
 
     async scan() {
@@ -284,14 +339,12 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     },
 
     async offersFor(holder) {
-      const records = await book.ofHolder(holder);
-      if (records.length === 0) return { offers: [], remindersOn: false };
-      const day = today();
-      const offers = records
-        .filter((record) => milestoneOf(dayNumber(record.endDate) - day) !== undefined)
-        .sort((a, b) => a.endDate.localeCompare(b.endDate))
-        .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
-      return { offers, remindersOn: !(await book.isStopped(holder)) };
+      try {
+        return await within(readOffers(holder), { offers: [], remindersOn: false });
+      } catch (err) {
+        log.warn({ err }, 'renewal offers could not be read; the menu shows without them');
+        return { offers: [], remindersOn: false };
+      }
     },
 
     async setStopped(holder, stopped) {

@@ -270,7 +270,9 @@ const BASE: Record<FlowId, Impl> = {
 
 /** Variations on BASE that lead to the states BASE alone cannot reach. */
 const VARIANTS: Record<FlowId, Record<string, Impl>> = {
-  'main-menu': {},
+  'main-menu': {
+    noRenewalDue: { holderOffers: () => ({ offers: [], remindersOn: true }) },
+  },
   'motor-quote': {
     paged: {
       listProducts: (input: { page: number }) => ({

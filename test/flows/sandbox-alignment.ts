@@ -443,6 +443,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       sandbox: standard,
       impl: { holderOffers: () => seededMotorOffers(template.world.sandbox) },
     },
+    'main-menu:noRenewalDue': { sandbox: { noRenewalDue: true } },
     'motor-quote:typical': { sandbox: standard, impl: { ...motor, ...pending } },
     'motor-quote:paged': { sandbox: paged, impl: { ...motorPaged, ...pending } },
     'motor-quote:unknownVehicleAndHolder': {

@@ -37,6 +37,8 @@ export interface SandboxWorldOptions {
   readonly catalogue?: Partial<SandboxCatalogue>;
   /** The insurer is down: every call is answered 500. */
   readonly outage?: boolean;
+  /** The holder has no renewal due (reminders still on): the menu offers Stop reminders. */
+  readonly noRenewalDue?: boolean;
 }
 
 /**
@@ -91,7 +93,8 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     // rather than over its API: production reads offers from its own store, so they show while
     // the insurer is down.
     reminders: {
-      offersFor: async () => seededMotorOffers(sandbox),
+      offersFor: async () =>
+        options.noRenewalDue ? { offers: [], remindersOn: true } : seededMotorOffers(sandbox),
       stop: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },

@@ -238,6 +238,7 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   );
   expect(chat.buttonsOf(reminders()[0] as Sent).map((button) => button.text)).toEqual([
     'Renew now',
+    'Stop reminders',
   ]);
   expect(reminderSms(phone)[0]?.message).toBe(
     `Motor cover ${ussdPolicy} (Motor Third Party for BDR 4412) ends on ${end.split('-').reverse().join('/')}. To renew, dial *384*4628# and choose Renew ${ussdPolicy}. Reply STOP to stop reminders.`,

@@ -25,7 +25,7 @@ import {
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
-import { RENEW_CHOICE_PREFIX } from '../../reminders/index.js';
+import { isMenuShortcut } from '../../reminders/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
   parseCallbackData,
@@ -447,9 +447,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }
     if (await withPerson(ctx)) return;
     const choice = { type: 'user.choice', id } as const;
-    if (id.startsWith(RENEW_CHOICE_PREFIX)) {
-      // A reminder's "Renew now" belongs to no step of the conversation: it opens the menu
-      // afresh and picks that renewal there, in a new message under the reminder.
+    if (isMenuShortcut(id)) {
+      // A reminder's "Renew now" or "Stop reminders" belongs to no step of the conversation: it
+      // opens the menu afresh and picks there, in a new message under the reminder.
       await startOver(ctx);
       await turn(ctx, choice);
       return;
