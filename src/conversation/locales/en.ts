@@ -125,8 +125,7 @@ export const en = {
   'menu.choice.person': 'Talk to a person',
   'menu.choice.renew': 'Renew {policyNumber} (ends {endDate})',
   'menu.choice.remindersOff': 'Stop reminders',
-  'menu.remindersOff':
-    'Renewal reminders are off. You can still renew from this menu. Reply START to our SMS to turn them back on.',
+  'menu.remindersOff': 'Renewal reminders are off. You can still renew from this menu.',
   'menu.note.remindersNotChanged': 'Sorry, we could not change your reminders. Try again later.',
 
   // motor-quote
