@@ -1,21 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { newPhone, percentile, type UssdStep } from './ussd-load.js';
+import { newPhone, percentile, type UssdLoadOptions } from './ussd-load.js';
 
-/** Options of {@link runUssdCallers}. */
-export interface UssdCallersOptions {
-  readonly url: string;
-  readonly path: string;
+/** Options of {@link runUssdCallers}: a load run's, with callers instead of connections. */
+export interface UssdCallersOptions
+  extends Pick<
+    UssdLoadOptions,
+    'url' | 'path' | 'durationSeconds' | 'steps' | 'headers' | 'classify'
+  > {
   /** Callers walking the journey at once, each on a connection of its own. */
   readonly callers: number;
-  readonly durationSeconds: number;
-  readonly steps: readonly UssdStep[];
-  readonly headers?: Record<string, string>;
   /** Callers start at random moments over this window, as real callers do (not in lockstep). */
   readonly startSpreadMs: number;
-  /** Counts the answers it is true for (a "still working" screen), in `matched`. */
-  readonly classify?: (body: string) => boolean;
 }
 
 /** What a callers run measured; latency is per answer, from the moment its request started. */
