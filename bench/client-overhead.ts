@@ -30,18 +30,20 @@ export async function runClientOverhead(options: ClientOverheadOptions): Promise
   const apiKey = String(sandbox.info.apiKey);
   const client = createPartnerClient({ baseUrl, apiKey });
   try {
-    const products = await client.call('getMotorProducts', {
-      query: { PageNumber: 1, PageSize: 5 },
-    });
-    const productId = products.data[0]?.id;
-    if (productId === undefined) throw new Error('the sandbox lists no motor product');
-    const url = `${baseUrl}/products/motor/${encodeURIComponent(String(productId))}`;
-    const viaClient = () =>
-      client.call('getMotorProduct', { path: { productId: String(productId) } });
+    // A read whose answer the client checks against the contract on every call: catalogue
+    // reads (products, categories) are checked once per distinct body, so they would flatter it.
+    const query = { PageNumber: 1, PageSize: 5 };
+    const url = `${baseUrl}${client.pathOf('getIndividuals')}?PageNumber=1&PageSize=5`;
+    const viaClient = () => client.call('getIndividuals', { query });
     const bare = async () => {
       const response = await request(url, { headers: { authorization: `Bearer ${apiKey}` } });
       return await response.body.json();
     };
+    const first = await client.call('getIndividuals', { query });
+    if (first.data.length === 0) throw new Error('the sandbox lists no individual');
+    const check = await request(url, { headers: { authorization: `Bearer ${apiKey}` } });
+    await check.body.dump();
+    if (check.statusCode !== 200) throw new Error(`the bare request got ${check.statusCode}`);
     // JIT warm-up: the client's first few hundred calls are slower than its steady state.
     await timeCalls(Math.min(1000, options.callsPerRun), viaClient);
     await timeCalls(Math.min(1000, options.callsPerRun), bare);
@@ -64,9 +66,10 @@ export async function runClientOverhead(options: ClientOverheadOptions): Promise
       '## 6. Client overhead',
       '',
       `CPU per call in the calling process (the sandbox runs in a child process), ${options.callsPerRun}`,
-      'sequential calls per run of `getMotorProduct` (`GET /products/motor/{productId}`): the Partner',
-      'API client (input validation, keep-alive pool, response validated with zod) against a bare',
-      '`undici.request` with `body.json()` to the same URL. Runs alternate; ratios pair by pair.',
+      'sequential calls per run of `getIndividuals` (`GET /policyholders/individuals`, a page of 5):',
+      'the Partner API client (input validation, keep-alive pool, response validated with zod on',
+      'every call) against a bare `undici.request` with `body.json()` to the same URL. Runs',
+      'alternate; ratios pair by pair.',
       '',
       '| caller | CPU µs per call |',
       '|---|---:|',
