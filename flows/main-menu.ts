@@ -52,18 +52,44 @@ function dayMonth(date: string): string {
   return `${day}/${month}`;
 }
 
+/** The menu entry that lists the renewals due when there are several. */
+const RENEW_LIST = 'renew-list';
+
+/**
+ * The menu's one renewal entry, first: the reason most holders dial after a reminder. One entry
+ * whatever the number due, so that with "Talk to a person" and the "pick one" note every item
+ * still fits the first 182-character USSD page; several due are listed behind it.
+ */
+function renewalEntry(offers: readonly RenewalOffer[]): Choice[] {
+  const [only] = offers;
+  if (!only) return [];
+  if (offers.length === 1) {
+    return [
+      choice(`${RENEW_CHOICE_PREFIX}${only.policyId}`, 'menu.choice.renew', {
+        policyNumber: only.policyNumber,
+      }),
+    ];
+  }
+  return [choice(RENEW_LIST, 'menu.choice.renewList', { count: offers.length })];
+}
+
+/** The renewals due, soonest first, each with its end date. */
+function renewalListPrompt(holder: HolderOffers, note: boolean): Prompt {
+  return ask('menu.renewals', 'choice', {
+    choices: holder.offers.map((offer) =>
+      choice(`${RENEW_CHOICE_PREFIX}${offer.policyId}`, 'menu.choice.renewal', {
+        policyNumber: offer.policyNumber,
+        endDate: dayMonth(offer.endDate),
+      }),
+    ),
+    note: note ? PICK_FROM_LIST : null,
+  });
+}
+
 function menuPrompt(context: Pick<MainMenuContext, 'audience' | 'holder'>, note: boolean): Prompt {
   const { audience, holder } = context;
   const policyholder = audience === 'policyholder';
-  // Renewals due come first: the reason most holders dial after a reminder.
-  const renewals: Choice[] = policyholder
-    ? holder.offers.map((offer) =>
-        choice(`${RENEW_CHOICE_PREFIX}${offer.policyId}`, 'menu.choice.renew', {
-          policyNumber: offer.policyNumber,
-          endDate: dayMonth(offer.endDate),
-        }),
-      )
-    : [];
+  const renewals = policyholder ? renewalEntry(holder.offers) : [];
   const entries = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
   const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
@@ -106,9 +132,23 @@ export const mainMenuMachine = setup({
     holderOffers: fromPromise<HolderOffers, { route: TurnRoute | null }>(async () => NO_OFFERS),
     stopReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
+  actions: {
+    startRenewal: assign({
+      answers: ({ context, event }) => {
+        const offer = pickedRenewal(context, event);
+        return offer
+          ? {
+              next: 'motor-quote' as const,
+              start: { renewal: { policyId: offer.policyId, policyNumber: offer.policyNumber } },
+            }
+          : context.answers;
+      },
+    }),
+  },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
     isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
+    isRenewalList: ({ event }) => event.type === 'user.choice' && event.id === RENEW_LIST,
     isRemindersOff: ({ context, event }) =>
       context.holder.remindersOn && event.type === 'user.choice' && event.id === REMINDERS_OFF,
     isPolicyholder: ({ context }) => context.audience === 'policyholder',
@@ -164,22 +204,11 @@ export const mainMenuMachine = setup({
       tags: 'awaitingInput',
       on: {
         'user.choice': [
+          { guard: 'isRenewal', target: 'handOver', actions: 'startRenewal' },
           {
-            guard: 'isRenewal',
-            target: 'handOver',
-            actions: assign({
-              answers: ({ context, event }) => {
-                const offer = pickedRenewal(context, event);
-                return offer
-                  ? {
-                      next: 'motor-quote' as const,
-                      start: {
-                        renewal: { policyId: offer.policyId, policyNumber: offer.policyNumber },
-                      },
-                    }
-                  : context.answers;
-              },
-            }),
+            guard: 'isRenewalList',
+            target: 'renewals',
+            actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, false) }),
           },
           { guard: 'isRemindersOff', target: 'stoppingReminders' },
           {
@@ -209,6 +238,25 @@ export const mainMenuMachine = setup({
         'user.cancel': 'cancelled',
       },
     },
+    renewals: {
+      tags: 'awaitingInput',
+      on: {
+        'user.choice': [
+          { guard: 'isRenewal', target: 'handOver', actions: 'startRenewal' },
+          {
+            actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, true) }),
+          },
+        ],
+        'user.text': {
+          actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, true) }),
+        },
+        'user.back': {
+          target: 'menu',
+          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+        },
+        'user.cancel': 'cancelled',
+      },
+    },
     handOver: { type: 'final' },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
   },
@@ -224,6 +272,6 @@ export const mainMenuMachine = setup({
 /** The entry menu as the engine registers it. */
 export const mainMenuFlow: FlowDefinition<typeof mainMenuMachine> = {
   id: 'main-menu',
-  version: 2,
+  version: 3,
   machine: mainMenuMachine,
 };

@@ -126,6 +126,13 @@ export const HOLDER_OFFERS = {
   remindersOn: true,
 };
 
+/** A second renewal due, after the first: the menu lists both behind one entry. */
+export const SECOND_OFFER = {
+  policyId: 'pol_2',
+  policyNumber: 'MTR-0002',
+  endDate: '2026-01-28',
+};
+
 /** Every API actor of every flow, with a typical answer. */
 const BASE: Record<FlowId, Impl> = {
   'main-menu': {
@@ -272,6 +279,9 @@ const BASE: Record<FlowId, Impl> = {
 const VARIANTS: Record<FlowId, Record<string, Impl>> = {
   'main-menu': {
     noRenewalDue: { holderOffers: () => ({ offers: [], remindersOn: true }) },
+    severalRenewalsDue: {
+      holderOffers: () => ({ ...HOLDER_OFFERS, offers: [...HOLDER_OFFERS.offers, SECOND_OFFER] }),
+    },
   },
   'motor-quote': {
     paged: {

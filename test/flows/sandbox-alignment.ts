@@ -4,7 +4,7 @@ import { today } from '../../flows/support.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { DEMO_BOOK, MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
-import { daysAgo, type Impl, worldMachine } from './fixtures.js';
+import { daysAgo, type Impl, SECOND_OFFER, worldMachine } from './fixtures.js';
 import type { FlowSnapshot } from './harness.js';
 import {
   type SandboxWorld,
@@ -444,6 +444,15 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       impl: { holderOffers: () => seededMotorOffers(template.world.sandbox) },
     },
     'main-menu:noRenewalDue': { sandbox: { noRenewalDue: true } },
+    'main-menu:severalRenewalsDue': {
+      sandbox: { severalRenewalsDue: true },
+      impl: {
+        holderOffers: () => {
+          const seeded = seededMotorOffers(template.world.sandbox);
+          return { ...seeded, offers: [...seeded.offers, SECOND_OFFER] };
+        },
+      },
+    },
     'motor-quote:typical': { sandbox: standard, impl: { ...motor, ...pending } },
     'motor-quote:paged': { sandbox: paged, impl: { ...motorPaged, ...pending } },
     'motor-quote:unknownVehicleAndHolder': {

@@ -11,6 +11,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
 import { directPayments } from './direct-payments.js';
+import { SECOND_OFFER } from './fixtures.js';
 
 /** A sandbox insurer on a free port, a client for it, and the turn engine with the real flows. */
 export interface SandboxWorld {
@@ -39,6 +40,8 @@ export interface SandboxWorldOptions {
   readonly outage?: boolean;
   /** The holder has no renewal due (reminders still on): the menu offers Stop reminders. */
   readonly noRenewalDue?: boolean;
+  /** A second renewal is due after the seeded one: the menu lists both behind one entry. */
+  readonly severalRenewalsDue?: boolean;
 }
 
 /**
@@ -93,8 +96,13 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     // rather than over its API: production reads offers from its own store, so they show while
     // the insurer is down.
     reminders: {
-      offersFor: async () =>
-        options.noRenewalDue ? { offers: [], remindersOn: true } : seededMotorOffers(sandbox),
+      offersFor: async () => {
+        if (options.noRenewalDue) return { offers: [], remindersOn: true };
+        const seeded = seededMotorOffers(sandbox);
+        return options.severalRenewalsDue
+          ? { ...seeded, offers: [...seeded.offers, SECOND_OFFER] }
+          : seeded;
+      },
       stop: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },

@@ -275,11 +275,8 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
 
   // USSD: the next dial offers the renewal first, which opens at its price and is paid.
   const menu = await phone.dial();
-  const [, endMonth, endDay] = end.split('-');
   expect(menu).toMatch(
-    new RegExp(
-      `^CON Welcome\\. What would you like to do\\?\\n1\\. Renew ${ussdPolicy} \\(ends ${endDay}/${endMonth}\\)`,
-    ),
+    new RegExp(`^CON Welcome\\. What would you like to do\\?\\n1\\. Renew ${ussdPolicy}\\n`),
   );
   const ussdPriced = await phone.send('1');
   expect(ussdPriced).toMatch(
