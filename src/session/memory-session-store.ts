@@ -39,6 +39,8 @@ export interface MemorySessionStoreOptions extends SessionStoreOptions {
 export class MemorySessionStore implements SessionStore {
   private readonly records = new Map<string, Entry>();
   private readonly locks = new Map<string, Lock>();
+  /** When each session's hold ends (epoch ms); see `hold`. */
+  private readonly holds = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly lockTtlMs: number;
   private readonly now: () => number;
@@ -83,7 +85,7 @@ export class MemorySessionStore implements SessionStore {
     this.records.set(lease.key, {
       version,
       data,
-      expiresAt: this.now() + this.ttlMs,
+      expiresAt: Math.max(this.now() + this.ttlMs, this.liveHold(lease.key) ?? 0),
       marker: undefined,
     });
     this.locks.delete(lease.key);
@@ -95,6 +97,8 @@ export class MemorySessionStore implements SessionStore {
     if (refused) return refused;
     this.records.delete(lease.key);
     this.locks.delete(lease.key);
+    // As in Redis, where the hold is a field of the deleted record.
+    this.holds.delete(lease.key);
     return { status: 'deleted' };
   }
 
@@ -114,6 +118,20 @@ export class MemorySessionStore implements SessionStore {
   async read(key: string): Promise<StoredSession | undefined> {
     const entry = this.liveEntry(key);
     return entry ? { version: entry.version, data: entry.data } : undefined;
+  }
+
+  async hold(key: string, holdMs: number): Promise<void> {
+    const until = Math.max(this.now() + holdMs, this.liveHold(key) ?? 0);
+    this.holds.set(key, until);
+    const entry = this.liveEntry(key);
+    if (entry) entry.expiresAt = Math.max(entry.expiresAt, until);
+  }
+
+  async unhold(key: string): Promise<void> {
+    const held = this.liveHold(key) !== undefined;
+    this.holds.delete(key);
+    const entry = this.liveEntry(key);
+    if (held && entry) entry.expiresAt = this.now() + this.ttlMs;
   }
 
   /** Refuses a stale lease exactly as the Redis commit script does. */
@@ -139,6 +157,15 @@ export class MemorySessionStore implements SessionStore {
       return undefined;
     }
     return entry;
+  }
+
+  private liveHold(key: string): number | undefined {
+    const until = this.holds.get(key);
+    if (until !== undefined && until <= this.now()) {
+      this.holds.delete(key);
+      return undefined;
+    }
+    return until;
   }
 
   private liveLock(key: string): Lock | undefined {

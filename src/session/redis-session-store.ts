@@ -15,7 +15,8 @@ import {
 import { SessionStoreError } from './session-store-error.js';
 
 // Record hash fields: v = version, d = data, m = token of the turn in flight (cleared on
-// commit/release; still set when a new turn acquires means the previous holder died).
+// commit/release; still set when a new turn acquires means the previous holder died), h = held
+// (see `hold`: a write then never shortens the record's expiry).
 
 /**
  * KEYS: record, lock. ARGV: token, lock ttl ms, version the caller holds ('0' = none). Takes the
@@ -35,10 +36,14 @@ if rec[1] == ARGV[3] then return {1, rec[1], false, interrupted, 1} end
 return {1, rec[1], rec[2], interrupted, 0}
 `);
 
-/** KEYS: record, lock. ARGV: token, expected version (0 = none), data, ttl ms. */
+/**
+ * KEYS: record, lock. ARGV: token, expected version (0 = none), data, ttl ms. A held record
+ * keeps its longer expiry; `h` comes in the one read the version check makes anyway.
+ */
 const COMMIT = new LuaScript(`
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+local cur = redis.call('HMGET', KEYS[1], 'v', 'h')
+local v = tonumber(cur[1] or '0')
 if v ~= tonumber(ARGV[2]) then
   if redis.call('HGET', KEYS[1], 'm') == ARGV[1] then redis.call('HDEL', KEYS[1], 'm') end
   redis.call('DEL', KEYS[2])
@@ -47,7 +52,9 @@ end
 v = v + 1
 redis.call('HSET', KEYS[1], 'v', v, 'd', ARGV[3])
 redis.call('HDEL', KEYS[1], 'm')
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if not cur[2] or redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
 redis.call('DEL', KEYS[2])
 return {1, v}
 `);
@@ -70,6 +77,19 @@ const RELEASE = new LuaScript(`
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'm') == ARGV[1] then redis.call('HDEL', KEYS[1], 'm') end
 redis.call('DEL', KEYS[2])
+return 1
+`);
+
+/** KEYS: record. ARGV: hold ms. Marks the record held; its expiry is never shortened. */
+const HOLD = new LuaScript(`
+redis.call('HSET', KEYS[1], 'h', '1')
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 1
+`);
+
+/** KEYS: record. ARGV: ttl ms. A held record's expiry goes back to the idle lifetime. */
+const UNHOLD = new LuaScript(`
+if redis.call('HDEL', KEYS[1], 'h') == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return 1
 `);
 
@@ -229,6 +249,24 @@ export class RedisSessionStore implements SessionStore {
       return version != null && data != null ? { version: Number(version), data } : undefined;
     } catch (error) {
       throw new SessionStoreError('redis_failed', 'Could not read the session', { cause: error });
+    }
+  }
+
+  async hold(key: string, holdMs: number): Promise<void> {
+    const [recordKey] = this.keys(key);
+    try {
+      await HOLD.run(this.redis, [recordKey], [Math.max(1, Math.round(holdMs))]);
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not hold the session', { cause: error });
+    }
+  }
+
+  async unhold(key: string): Promise<void> {
+    const [recordKey] = this.keys(key);
+    try {
+      await UNHOLD.run(this.redis, [recordKey], [this.ttlMs]);
+    } catch (error) {
+      throw new SessionStoreError('redis_failed', 'Could not end the hold', { cause: error });
     }
   }
 

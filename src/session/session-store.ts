@@ -78,6 +78,14 @@ export interface SessionStore {
   extend(lease: SessionLease, lockTtlMs?: number): Promise<boolean>;
   /** Reads a record without locking (diagnostics, tests). */
   read(key: string): Promise<StoredSession | undefined>;
+  /**
+   * Keeps a session for at least `holdMs` from now, past its idle lifetime: the hold is a flag on
+   * the record, so later writes keep the longer expiry without any extra work on their turn. For
+   * a conversation paused while a person has it. A session with no record yet is held as well.
+   */
+  hold(key: string, holdMs: number): Promise<void>;
+  /** Ends a hold: a held session gets its idle lifetime back, counted from now. */
+  unhold(key: string): Promise<void>;
 }
 
 /** Options shared by both store implementations. */

@@ -120,6 +120,8 @@ function countingStore(inner: SessionStore) {
       return inner.extend(lease, ttl);
     },
     read: (key) => inner.read(key),
+    hold: (key, holdMs) => inner.hold(key, holdMs),
+    unhold: (key) => inner.unhold(key),
   };
   const reset = () => {
     for (const name of Object.keys(counts) as (keyof typeof counts)[]) counts[name] = 0;
@@ -548,6 +550,8 @@ describe('turn engine over Redis', () => {
       release: (lease) => inner.release(lease),
       extend: (lease, ttl) => inner.extend(lease, ttl),
       read: (key) => inner.read(key),
+      hold: (key, holdMs) => inner.hold(key, holdMs),
+      unhold: (key) => inner.unhold(key),
     };
     const writer = engine(registry(counter), store);
     await writer.handle(KEY, text('dial'));

@@ -236,6 +236,52 @@ describe.each(implementations)('%s session store', (_name, makeStore, advance) =
     expect(await store.read('ussd:1')).toMatchObject({ data: 'c' });
   });
 
+  it('keeps a held session past its idle lifetime, through writes, until the hold is ended', async () => {
+    const store = makeStore({ ttlSeconds: 60 });
+    const write = async (data: string) => {
+      const acquired = await store.acquire('telegram:1');
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      expect((await store.commit(acquired.lease, data)).status).toBe('committed');
+    };
+    await write('a');
+    await store.hold('telegram:1', 3_600_000);
+    await advance(30 * 60_000);
+    // A write while held does not bring the expiry back to the idle lifetime.
+    await write('b');
+    await advance(20 * 60_000);
+    expect(await store.read('telegram:1')).toMatchObject({ version: 2, data: 'b' });
+
+    await store.unhold('telegram:1');
+    await advance(30_000);
+    expect(await store.read('telegram:1')).toMatchObject({ data: 'b' });
+    await advance(31_000);
+    expect(await store.read('telegram:1')).toBeUndefined();
+  });
+
+  it('holds a session that has no record yet, and lets a held session go when its hold runs out', async () => {
+    const store = makeStore({ ttlSeconds: 60 });
+    await store.hold('ussd:2', 600_000);
+    const acquired = await store.acquire('ussd:2');
+    expect(acquired).toMatchObject({ status: 'acquired', record: undefined, interrupted: false });
+    if (acquired.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(acquired.lease, 'first');
+    await advance(300_000);
+    expect(await store.read('ussd:2')).toMatchObject({ version: 1, data: 'first' });
+    await advance(301_000);
+    expect(await store.read('ussd:2')).toBeUndefined();
+  });
+
+  it('leaves the expiry of a session that is not held alone when a hold is ended', async () => {
+    const store = makeStore({ ttlSeconds: 60 });
+    const acquired = await store.acquire('ussd:3');
+    if (acquired.status !== 'acquired') throw new Error('expected the lock');
+    await store.commit(acquired.lease, 'a');
+    await advance(50_000);
+    await store.unhold('ussd:3');
+    await advance(11_000);
+    expect(await store.read('ussd:3')).toBeUndefined();
+  });
+
   it('serialises concurrent read-modify-write turns so none is lost', async () => {
     const store = makeStore();
     const turn = async () => {
