@@ -12,7 +12,8 @@ import {
   t,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import type { HandoffStore, OpenHandoff } from './handoff-store.js';
+import type { SessionStore } from '../session/index.js';
+import { HANDOFF_TTL_MS, type HandoffStore, type OpenHandoff } from './handoff-store.js';
 import {
   customerText,
   endedRootBlocks,
@@ -40,6 +41,11 @@ export interface HandoffServiceOptions {
   readonly store: HandoffStore;
   /** The engine, to read (never advance) a conversation: its step, flow and answers. */
   readonly engine: TurnEngine;
+  /**
+   * The engine's session store, to keep a paused conversation for as long as its handoff may
+   * last (staff may answer the next day) and give it its idle lifetime back when it ends.
+   */
+  readonly sessions: Pick<SessionStore, 'hold' | 'unhold'>;
   /** Where staff are: the Slack Web API and the handoff channel. Unset: nobody takes handoffs. */
   readonly slack?: { readonly client: HandoffSlackClient; readonly channel: string } | undefined;
   readonly notify: NotifyCustomer;
@@ -88,11 +94,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
   const now = options.now ?? Date.now;
   const log = logger.child({ module: 'handoff' });
 
-  /**
-   * The conversation as the engine holds it, read under its lock without touching the flow.
-   * The read also rewrites the record, which keeps a paused conversation from expiring while
-   * the customer and staff are talking.
-   */
+  /** The conversation as the engine holds it, read under its lock without touching the flow. */
   async function peek(handoff: {
     sessionKey: string;
     address: ChannelAddress;
@@ -125,6 +127,19 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     });
     if (!result.ok || !result.ts) throw new HandoffSlackError('Slack did not post the message');
     return result.ts;
+  }
+
+  /**
+   * The session is held for the handoff's lifetime and let go when it ends. Best effort: a
+   * handoff is not refused nor left open for it; a failure only shortens how long the step waits.
+   */
+  async function holdSession(sessionKey: string, held: boolean): Promise<void> {
+    try {
+      if (held) await options.sessions.hold(sessionKey, HANDOFF_TTL_MS);
+      else await options.sessions.unhold(sessionKey);
+    } catch (error) {
+      log.warn({ ...errorFields(error), held }, 'paused session hold not changed');
+    }
   }
 
   /** Best effort: a note in the thread must not fail what it reports on. */
@@ -191,13 +206,12 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
       await note(handoff, t('handoff.slack.notDelivered'));
       return;
     }
-    // Keeps the paused conversation alive for the customer's return.
-    await peek(handoff).catch(() => undefined);
   }
 
   async function onResolve(event: HandoffSlackEvent & { kind: 'resolve' }): Promise<void> {
     const handoff = await store.byThread(event.slackChannel, event.threadTs);
     if (!handoff || !(await store.close(handoff))) return;
+    await holdSession(handoff.sessionKey, false);
     options.metrics?.resolved('staff');
     await markEnded(handoff, { staffUserId: event.userId });
     try {
@@ -245,6 +259,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         await store.release(request.sessionKey).catch(() => undefined);
         return 'failed';
       }
+      await holdSession(request.sessionKey, true);
       options.metrics?.opened(request.address.channel);
       return 'opened';
     },
@@ -261,9 +276,6 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         log.error(errorFields(error), 'customer message not posted to the handoff thread');
         return 'failed';
       }
-      // Not awaited: a channel may forward under the session's lock (USSD), and the read that
-      // keeps the paused conversation alive then queues behind it.
-      void peek(handoff).catch(() => undefined);
       return 'forwarded';
     },
 
@@ -276,6 +288,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         return true;
       }
       if (!(await store.close(handoff))) return false;
+      await holdSession(sessionKey, false);
       options.metrics?.resolved('customer');
       await note(handoff, t('handoff.slack.customerLeft'));
       await markEnded(handoff, 'customer');

@@ -340,6 +340,7 @@ export async function createServer(
   const handoff = createHandoffService({
     store: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
     engine,
+    sessions,
     slack:
       config.slack && handoffChannel
         ? {

@@ -5,6 +5,7 @@ import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../payments/support.js';
 import { answerMotorStep, type Sent, telegramChat } from '../server/telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
+import { advanceRedisTtls } from '../support/manual-clock.js';
 import { expectMasked, slackStaff } from './slack-staff.js';
 
 /*
@@ -56,6 +57,18 @@ const staff = () => slackStaff({ slack, signingSecret: SIGNING_SECRET, channel: 
 const chatOf = (chatId: number) =>
   telegramChat({ emulator, serverUrl: local(app), secret: TELEGRAM_SECRET, chatId });
 
+const MINUTE = 60_000;
+/** The session store's idle lifetime (SESSION_DEFAULTS.ttlSeconds), which the servers use. */
+const IDLE_MS = 15 * MINUTE;
+
+/** Moves both instances' time forward: their Redis keys (sessions, handoffs) age by `ms`. */
+const pass = (ms: number) => advanceRedisTtls(app.redis, app.prefix, ms);
+
+/** Milliseconds the session record named by `sessionKey` has left in Redis; -2 when gone. */
+async function sessionLeft(sessionKey: string): Promise<number> {
+  return app.redis.pttl(`${app.prefix}session:{${sessionKey}}`);
+}
+
 /** One Prometheus sample's value from `/metrics` (0 when absent). */
 async function metric(server: TestServer, sample: string): Promise<number> {
   const text = await (await fetch(`${local(server)}/metrics`)).text();
@@ -68,7 +81,9 @@ async function toConfirmHolder(chat: ReturnType<typeof telegramChat>): Promise<S
   let screen = await chat.command('/start');
   for (let step = 0; step < 25; step += 1) {
     if (/Correct\?/i.test(screen.message.text ?? '')) return screen;
-    const next = await answerMotorStep(chat, screen);
+    // A vehicle the insurer already knows (an earlier walk quoted it) is confirmed, not typed.
+    const known = /^Is .+ your .+\?/.test(screen.message.text ?? '');
+    const next = await (known ? chat.tap(screen, /yes/i) : answerMotorStep(chat, screen));
     if (!next) throw new Error(`unexpected screen: ${screen.message.text}`);
     screen = next;
   }
@@ -172,6 +187,52 @@ describe('human handoff on Telegram', () => {
     expect(await metric(app, 'insurechat_handoff_first_reply_seconds_count')).toBe(
       firstRepliesBefore + 1,
     );
+  }, 90_000);
+
+  it('keeps the step of a customer whose handoff stays quiet for two hours: Resolve shows it, their next answer continues the flow, and the session then lives its usual idle time', async () => {
+    const chat = chatOf(8_800_005);
+    const people = staff();
+    const left = await toConfirmHolder(chat);
+    await chat.command('/human');
+    const root = await people.threadOpened();
+
+    // Longer than a session's idle lifetime, shorter than a handoff's: nobody writes meanwhile.
+    await pass(2 * 60 * MINUTE);
+
+    const shownBefore = chat.sent().length;
+    expect(await people.resolve(local(app), root.ts)).toBe(200);
+    await eventually('the step was shown again', () => chat.sent().length >= shownBefore + 2);
+    const [told, step] = chat.sent().slice(shownBefore);
+    expect(told?.message.text).toMatch(/finished helping you. Here is where you were/);
+    expect(step?.message.text).toBe(left.message.text);
+    const next = await chat.tap(step as Sent, /yes|correct/i);
+    expect(next.message.text).toMatch(/ZMW|Pay with|e-?mail/i);
+
+    // The handoff is over: the conversation is kept for the idle lifetime again, no longer.
+    const idleLeft = await sessionLeft('tg:8800005');
+    expect(idleLeft).toBeGreaterThan(0);
+    expect(idleLeft).toBeLessThanOrEqual(IDLE_MS);
+    await pass(IDLE_MS + 1_000);
+    expect(await sessionLeft('tg:8800005')).toBe(-2);
+    const gone = await chat.command('/done');
+    expect(gone.message.text).toMatch(/not talking to a person/i);
+    expect(gone.message.text).toMatch(/start/i);
+  }, 90_000);
+
+  it('keeps the step through a long handoff the customer ends with /done, and gives the session its usual idle time back', async () => {
+    const chat = chatOf(8_800_006);
+    const people = staff();
+    const left = await toConfirmHolder(chat);
+    await chat.command('/human');
+    await people.threadOpened();
+    await pass(3 * 60 * MINUTE);
+
+    const back = await chat.command('/done');
+    expect(back.message.text).toMatch(/back with the assistant/i);
+    expect(back.message.text).toContain(left.message.text ?? '');
+    const idleLeft = await sessionLeft('tg:8800006');
+    expect(idleLeft).toBeGreaterThan(0);
+    expect(idleLeft).toBeLessThanOrEqual(IDLE_MS);
   }, 90_000);
 
   it('opens from the menu button, keeps taps from the paused flow, and /done goes back to where the customer was', async () => {
@@ -363,6 +424,38 @@ describe('human handoff on USSD', () => {
     expect((await dial(phone, `handoff-ussd-after-${Date.now()}`)(null)).text).toMatch(
       /What would you like to do/,
     );
+  }, 60_000);
+
+  it("keeps a caller's session through a handoff that stays quiet for two hours, and gives it back its usual idle time once staff resolve it", async () => {
+    const phone = '0961222222';
+    const sessionKey = 'ussd:260961222222';
+    const people = staff();
+    const call = dial(phone, `handoff-ussd-quiet-${Date.now()}`);
+    const menu = await call(null);
+    const item = /(\d+)\. Talk to a person/.exec(menu.text)?.[1] ?? '';
+    expect((await call(item)).text).toMatch(/will reply to you by SMS/);
+    const root = await people.threadOpened();
+
+    await pass(2 * 60 * MINUTE);
+    // The paused conversation is still there, kept for the rest of the handoff's lifetime.
+    expect(await sessionLeft(sessionKey)).toBeGreaterThan(IDLE_MS);
+    expect((await dial(phone, `handoff-ussd-quiet-again-${Date.now()}`)(null)).text).toMatch(
+      /will reply to you by SMS/,
+    );
+
+    expect(await people.resolve(local(app), root.ts)).toBe(200);
+    await eventually('the caller was told by SMS', async () =>
+      (await sms(phone)).some((text) => /finished helping you/.test(text)),
+    );
+    const idleLeft = await sessionLeft(sessionKey);
+    expect(idleLeft).toBeGreaterThan(0);
+    expect(idleLeft).toBeLessThanOrEqual(IDLE_MS);
+    // The next dial is where the conversation stopped: the menu the handoff was opened from.
+    expect((await dial(phone, `handoff-ussd-quiet-next-${Date.now()}`)(null)).text).toMatch(
+      /What would you like to do/,
+    );
+    await pass(IDLE_MS + 1_000);
+    expect(await sessionLeft(sessionKey)).toBe(-2);
   }, 60_000);
 
   it('tells a caller by SMS when staff resolve their handoff', async () => {
