@@ -90,6 +90,27 @@ async function toConfirmHolder(chat: ReturnType<typeof telegramChat>): Promise<S
   throw new Error('never reached the policyholder confirmation');
 }
 
+/**
+ * Staff resolve the handoff of a customer paused on the policyholder confirmation `left`: the
+ * customer is told, shown that step again, and their answer to it continues the flow.
+ */
+async function resolveBackTo(
+  chat: ReturnType<typeof telegramChat>,
+  people: ReturnType<typeof staff>,
+  threadTs: string,
+  left: Sent,
+): Promise<void> {
+  const shownBefore = chat.sent().length;
+  expect(await people.resolve(local(app), threadTs)).toBe(200);
+  await eventually('the step was shown again', () => chat.sent().length >= shownBefore + 2);
+  const [told, step] = chat.sent().slice(shownBefore);
+  expect(told?.message.text).toMatch(/finished helping you. Here is where you were/);
+  expect(step?.message.text).toBe(left.message.text);
+  const next = await chat.tap(step as Sent, /yes|correct/i);
+  expect(next.message.text).not.toBe(left.message.text);
+  expect(next.message.text).toMatch(/ZMW|Pay with|e-?mail/i);
+}
+
 describe('human handoff on Telegram', () => {
   it('hands a customer mid-flow to a person in a Slack thread with masked context, carries messages both ways, and Resolve returns them to the step they left', async () => {
     const chat = chatOf(8_800_001);
@@ -155,15 +176,7 @@ describe('human handoff on Telegram', () => {
     );
 
     // Resolve: the customer is shown the step they left, and their answer continues the flow.
-    const shownBefore = chat.sent().length;
-    expect(await people.resolve(local(app), root.ts)).toBe(200);
-    await eventually('the step was shown again', () => chat.sent().length >= shownBefore + 2);
-    const [told, step] = chat.sent().slice(shownBefore);
-    expect(told?.message.text).toMatch(/finished helping you. Here is where you were/);
-    expect(step?.message.text).toBe(left.message.text);
-    const next = await chat.tap(step as Sent, /yes|correct/i);
-    expect(next.message.text).not.toBe(left.message.text);
-    expect(next.message.text).toMatch(/ZMW|Pay with|e-?mail/i);
+    await resolveBackTo(chat, people, root.ts, left);
     expect(await metric(app, 'insurechat_handoffs_resolved_total{by="staff"}')).toBe(
       resolvedBefore + 1,
     );
@@ -199,14 +212,7 @@ describe('human handoff on Telegram', () => {
     // Longer than a session's idle lifetime, shorter than a handoff's: nobody writes meanwhile.
     await pass(2 * 60 * MINUTE);
 
-    const shownBefore = chat.sent().length;
-    expect(await people.resolve(local(app), root.ts)).toBe(200);
-    await eventually('the step was shown again', () => chat.sent().length >= shownBefore + 2);
-    const [told, step] = chat.sent().slice(shownBefore);
-    expect(told?.message.text).toMatch(/finished helping you. Here is where you were/);
-    expect(step?.message.text).toBe(left.message.text);
-    const next = await chat.tap(step as Sent, /yes|correct/i);
-    expect(next.message.text).toMatch(/ZMW|Pay with|e-?mail/i);
+    await resolveBackTo(chat, people, root.ts, left);
 
     // The handoff is over: the conversation is kept for the idle lifetime again, no longer.
     const idleLeft = await sessionLeft('tg:8800005');
