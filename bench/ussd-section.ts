@@ -31,6 +31,10 @@ const INSURECHAT = 'insurechat';
 const COMPARE = 'insurechat (compare)';
 /** The same-work floor (bench/servers/floor-server.ts). */
 export const FLOOR = 'same-work floor';
+/** The floor with its GET and SET on a plain (unpipelined) connection, a reference row. */
+export const PLAIN_FLOOR = 'floor on plain Redis (reference)';
+/** Extra alternating pairs of insurechat and the floor at 100 connections (BENCH_FOCUS_PAIRS). */
+const FOCUS_PAIRS = Math.max(0, Math.floor(Number(process.env.BENCH_FOCUS_PAIRS ?? 4) || 0));
 
 /** The motor journey's steps: what the phone types, and the screen it must get back. */
 export function journeySteps(screens: readonly string[]): UssdStep[] {
@@ -155,7 +159,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
         upstream: sandbox,
       });
       notes.push(
-        `insurechat: the real \`createServer\` (Redis sessions, the sandbox insurer in a process of its own over loopback HTTP, logging silenced); its session store has a Redis connection of its own with ioredis auto-pipelining, so the scripts that concurrent turns send in one event-loop turn leave in one socket write (each still waits only for its own reply: the round-trip column counts them one by one); the floor sends its GET and SET on a plain connection, one write each; ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
+        `insurechat: the real \`createServer\` (Redis sessions, the sandbox insurer in a process of its own over loopback HTTP, logging silenced); its session store has a Redis connection of its own with ioredis auto-pipelining, so the scripts that concurrent turns send in one event-loop turn leave in one socket write (each still waits only for its own reply: the round-trip column counts them one by one); the floor's GET and SET go over the same kind of connection; ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -223,8 +227,33 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       steps: journeySteps(screens),
       upstream: sandbox,
     });
+    // For reference only: the floor as it was before it shared insurechat's Redis transport,
+    // each GET and SET its own socket write; at 100 connections only.
+    const plainPrefix = `bench:${randomUUID()}:floor-plain:`;
+    const plainFloor = await startServerProcess(
+      PLAIN_FLOOR,
+      new URL('./servers/floor-server.ts', import.meta.url),
+      {
+        REDIS_URL: options.redisUrl,
+        BENCH_PREFIX: plainPrefix,
+        BENCH_SCREENS: JSON.stringify(screens),
+        BENCH_FLOOR_PLAIN_REDIS: '1',
+        ...upstreamEnv,
+      },
+    );
+    servers.push(plainFloor);
+    contenders.push({
+      name: PLAIN_FLOOR,
+      server: plainFloor,
+      prefix: plainPrefix,
+      path: USSD_PATH,
+      steps: journeySteps(screens),
+      upstream: sandbox,
+      onlyAt: [100],
+    });
     notes.push(
-      `${FLOOR}: the same fastify + @fastify/formbody stack, one Redis GET and one SET of the record per turn, the real flow machines with each caller's actor kept in a Map, the same insurer calls made with bare \`undici.request\` and \`body.json()\`, the screens laid out by the USSD channel's own renderer; no lock, ordering, deadline, validation, retries or logging.`,
+      `${FLOOR}: the same fastify + @fastify/formbody stack, one Redis GET and one SET of the record per turn on a connection of its own with ioredis auto-pipelining (the transport insurechat's session store uses), the real flow machines with each caller's actor kept in a Map, the same insurer calls made with bare \`undici.request\` and \`body.json()\`, the screens laid out by the USSD channel's own renderer; no lock, ordering, deadline, validation, retries or logging.`,
+      `${PLAIN_FLOOR} (reference only, at 100 connections): the same floor with its GET and SET on a plain connection, one socket write each, as the floor was measured before; no target is quoted against it.`,
     );
     const shared = {
       REDIS_URL: options.redisUrl,
@@ -280,6 +309,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       contenders: measured,
       connectionLevels: options.connectionLevels,
       pairs: options.pairs,
+      focus: { connections: 100, names: [INSURECHAT, FLOOR], extraPairs: FOCUS_PAIRS },
       seconds: options.seconds,
       // Long enough at every level for both servers' actor caches (1,000 sessions) to fill, so
       // the runs compare steady states rather than one server still growing its heap.

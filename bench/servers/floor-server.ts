@@ -1,6 +1,6 @@
 // The same-work floor: what a USSD turn of the motor journey cannot do with less. The same
-// fastify + formbody stack; one Redis GET and one SET of a record of the same bytes (the flow's
-// persisted snapshot and its prompt); the real flow machines, with each caller's actor kept in a
+// fastify + formbody stack; one Redis GET and one SET (auto-pipelined, as insurechat's store
+// sends them) of a record of the same bytes (the flow's persisted snapshot and its prompt); the real flow machines, with each caller's actor kept in a
 // Map (no restore, no lock, no version check); the same insurer calls made with bare
 // `undici.request` and `body.json()` (no validation, retries, breaker or timeouts); the same
 // screens laid out by the USSD channel's own renderer. No deadline, no exactly-once guard, no
@@ -85,7 +85,12 @@ await serveForBench(async () => {
     },
   });
 
-  const redis = new Redis(env.REDIS_URL);
+  // The transport insurechat's session store uses: a connection of its own with ioredis
+  // auto-pipelining, so concurrent turns' commands leave in one socket write. The reference row
+  // (BENCH_FLOOR_PLAIN_REDIS=1) sends each GET and SET as its own write.
+  const redis = new Redis(env.REDIS_URL, {
+    enableAutoPipelining: process.env.BENCH_FLOOR_PLAIN_REDIS !== '1',
+  });
   const actors = new Map<string, Actor<AnyStateMachine>>();
   const locale = 'en';
   const useMyNumber = t('ussd.useMyNumber', undefined, locale);
