@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type ChannelDecision,
+  type ChannelStateOf,
   ENGINE_PROMPTS,
   type Handoff,
   isPrompt,
@@ -346,6 +347,116 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     };
 
   /**
+   * Decides what one request means from what the engine holds; `screen` records the choice.
+   * `withPerson` answers, for a dial, whether a person has the caller's request. A class rather
+   * than a closure per step: a request builds one object, not nine named functions.
+   */
+  class Decision {
+    private readonly sessionKey: string;
+    private readonly stateOf: ChannelStateOf;
+
+    constructor(
+      private readonly request: UssdRequest,
+      private readonly glance: SessionGlance,
+      private readonly screen: { current: Screen },
+      private readonly memo: UssdMemo | undefined,
+      private readonly h: string | undefined,
+    ) {
+      this.sessionKey = ussdSessionKey(request.msisdn);
+      this.stateOf = memoFor(request.sessionId, h);
+    }
+
+    answer(value: Reply): ChannelDecision {
+      this.screen.current = { kind: 'answer' };
+      return { kind: 'reply', reply: value, state: this.stateOf };
+    }
+
+    /** Handoff choices are the channel's to act on: the flow never sees them. */
+    reply(value: Reply): ChannelDecision | Promise<ChannelDecision> {
+      if (handoff && value.type === 'user.choice') {
+        if (value.id === TALK_TO_A_PERSON) return this.openHandoff();
+        if (value.id === END_HANDOFF) return handoff.end(this.sessionKey).then(() => this.goOn());
+      }
+      return this.answer(value);
+    }
+
+    restart(): ChannelDecision {
+      this.screen.current = { kind: 'answer' };
+      return { kind: 'restart', state: this.stateOf };
+    }
+
+    keep(next: UssdMemo, shown: Prompt | undefined): ChannelDecision {
+      const h = this.h;
+      const { h: _h, a: _a, e: _e, ...position } = next;
+      if (next.m === 'r') {
+        const page = Math.min(next.p, resumeScreens.length - 1);
+        this.screen.current = { kind: 'resume', page };
+        const memo = { ...position, p: page, ...answered(h, resumeScreens[page], false) };
+        return { kind: 'keep', state: writeMemo(memo) };
+      }
+      const prompt = shown ?? this.glance.prompt;
+      if (!prompt) return this.answer(DIAL);
+      const screens = screensOf(prompt);
+      const page = Math.min(next.p, screens.length - 1);
+      this.screen.current = { kind: 'prompt', prompt, page };
+      // A closing screen is forgotten once its last page is on screen, unless the gateway may
+      // retry the request that showed it.
+      const done = prompt.final === true && page === screens.length - 1;
+      if (done && h === undefined) return { kind: 'keep', state: undefined };
+      const memo = { ...position, p: page, ...answered(h, screens[page], done) };
+      return { kind: 'keep', state: writeMemo(memo) };
+    }
+
+    /**
+     * A screen of the channel's own (the handoff's), kept in the memo so the next keypress is
+     * read against it; with no conversation held, the entry menu is started underneath.
+     */
+    showOwn(prompt: Prompt): ChannelDecision {
+      const own: UssdMemo = { g: this.request.sessionId, m: 'p', p: 0, s: prompt };
+      if (this.glance.prompt) return this.keep(own, prompt);
+      this.screen.current = { kind: 'prompt', prompt, page: 0 };
+      const first = screensOf(prompt)[0];
+      const h = this.h;
+      return { kind: 'restart', state: () => writeMemo({ ...own, ...answered(h, first, false) }) };
+    }
+
+    async openHandoff(): Promise<ChannelDecision> {
+      const { request, glance, sessionKey } = this;
+      const address = { channel: 'ussd' as const, address: request.msisdn, locale };
+      const opening = await handoff?.open({ sessionKey, address, glance });
+      if (opening === 'opened' || opening === 'already') return this.showOwn(WAITING_FOR_PERSON);
+      // No one to talk to: the same screen again, with a word why.
+      const here = this.memo?.s ?? glance.prompt;
+      if (!here) return this.restart();
+      return this.showOwn({
+        ...here,
+        notes: [...(here.notes ?? []), { key: `handoff.${opening ?? 'unavailable'}` }],
+      });
+    }
+
+    /** After the handoff: where the conversation stopped, as after a dropped call. */
+    goOn(): ChannelDecision | Promise<ChannelDecision> {
+      const glance = this.glance;
+      if (glance.unseen) return this.reply(DIAL);
+      if (glance.resumable)
+        return this.keep({ g: this.request.sessionId, m: 'r', p: 0 }, undefined);
+      if (glance.prompt && !glance.prompt.final) {
+        return this.keep({ g: this.request.sessionId, m: 'p', p: 0 }, undefined);
+      }
+      return this.restart();
+    }
+
+    dial(): ChannelDecision | Promise<ChannelDecision> {
+      if (this.glance.resumable) {
+        return this.keep({ g: this.request.sessionId, m: 'r', p: 0 }, undefined);
+      }
+      // A conversation not worth continuing (the entry menu) would take the dial as an answer.
+      if (this.glance.prompt) return this.restart();
+      return this.reply(DIAL);
+    }
+  }
+
+  /**
    * Decides what a request means from what the engine holds; `screen` records the choice.
    * `withPerson` answers, for a dial, whether a person has the caller's request.
    */
@@ -363,125 +474,52 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       screen.current = { kind: 'replay', text: memo.a, end: memo.e === true };
       return { kind: 'keep', state: glance.state };
     }
-    const stateOf = memoFor(request.sessionId, h);
-    const sessionKey = ussdSessionKey(request.msisdn);
-    const answer = (value: Reply): ChannelDecision => {
-      screen.current = { kind: 'answer' };
-      return { kind: 'reply', reply: value, state: stateOf };
-    };
-    // Handoff choices are the channel's to act on: the flow never sees them.
-    const reply = (value: Reply): ChannelDecision | Promise<ChannelDecision> => {
-      if (handoff && value.type === 'user.choice') {
-        if (value.id === TALK_TO_A_PERSON) return openHandoff();
-        if (value.id === END_HANDOFF) return handoff.end(sessionKey).then(goOn);
-      }
-      return answer(value);
-    };
-    const restart = (): ChannelDecision => {
-      screen.current = { kind: 'answer' };
-      return { kind: 'restart', state: stateOf };
-    };
-    const keep = (next: UssdMemo, shown: Prompt | undefined): ChannelDecision => {
-      const { h: _h, a: _a, e: _e, ...position } = next;
-      if (next.m === 'r') {
-        const page = Math.min(next.p, resumeScreens.length - 1);
-        screen.current = { kind: 'resume', page };
-        const memo = { ...position, p: page, ...answered(h, resumeScreens[page], false) };
-        return { kind: 'keep', state: writeMemo(memo) };
-      }
-      const prompt = shown ?? glance.prompt;
-      if (!prompt) return answer(DIAL);
-      const screens = screensOf(prompt);
-      const page = Math.min(next.p, screens.length - 1);
-      screen.current = { kind: 'prompt', prompt, page };
-      // A closing screen is forgotten once its last page is on screen, unless the gateway may
-      // retry the request that showed it.
-      const done = prompt.final === true && page === screens.length - 1;
-      if (done && h === undefined) return { kind: 'keep', state: undefined };
-      const memo = { ...position, p: page, ...answered(h, screens[page], done) };
-      return { kind: 'keep', state: writeMemo(memo) };
-    };
-
-    /**
-     * A screen of the channel's own (the handoff's), kept in the memo so the next keypress is
-     * read against it; with no conversation held, the entry menu is started underneath.
-     */
-    const showOwn = (prompt: Prompt): ChannelDecision => {
-      const own: UssdMemo = { g: request.sessionId, m: 'p', p: 0, s: prompt };
-      if (glance.prompt) return keep(own, prompt);
-      screen.current = { kind: 'prompt', prompt, page: 0 };
-      const first = screensOf(prompt)[0];
-      return { kind: 'restart', state: () => writeMemo({ ...own, ...answered(h, first, false) }) };
-    };
-    const openHandoff = async (): Promise<ChannelDecision> => {
-      const address = { channel: 'ussd' as const, address: request.msisdn, locale };
-      const opening = await handoff?.open({ sessionKey, address, glance });
-      if (opening === 'opened' || opening === 'already') return showOwn(WAITING_FOR_PERSON);
-      // No one to talk to: the same screen again, with a word why.
-      const here = memo?.s ?? glance.prompt;
-      if (!here) return restart();
-      return showOwn({
-        ...here,
-        notes: [...(here.notes ?? []), { key: `handoff.${opening ?? 'unavailable'}` }],
-      });
-    };
-    /** After the handoff: where the conversation stopped, as after a dropped call. */
-    const goOn = (): ChannelDecision | Promise<ChannelDecision> => {
-      if (glance.unseen) return reply(DIAL);
-      if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
-      if (glance.prompt && !glance.prompt.final) {
-        return keep({ g: request.sessionId, m: 'p', p: 0 }, undefined);
-      }
-      return restart();
-    };
+    const decision = new Decision(request, glance, screen, memo, h);
 
     if (request.input === undefined || !sameCall) {
       // A dial, or input for a call we hold nothing for (state expired, or a gateway that never
       // sent the dial): treat it as the dial rather than apply a keypress to a screen never shown.
-      if (memo && sameCall) return keep(memo, memo.s); // the gateway repeated the opening request
-      const dial = (): ChannelDecision | Promise<ChannelDecision> => {
-        if (glance.resumable) return keep({ g: request.sessionId, m: 'r', p: 0 }, undefined);
-        // A conversation not worth continuing (the entry menu) would take the dial as an answer.
-        if (glance.prompt) return restart();
-        return reply(DIAL);
-      };
-      if (!withPerson) return dial();
-      return withPerson.then((active) => (active ? showOwn(WAITING_FOR_PERSON) : dial()));
+      if (memo && sameCall) return decision.keep(memo, memo.s); // the gateway repeated the opening request
+      if (!withPerson) return decision.dial();
+      return withPerson.then((active) =>
+        active ? decision.showOwn(WAITING_FOR_PERSON) : decision.dial(),
+      );
     }
     const typed = request.input.trim();
     if (memo.m === 'r') {
       if (typed === '1') {
         // "Continue": the screen the conversation waits on, as the engine holds it. An unseen
         // result would swallow the caller's next answer: let the engine mark it seen.
-        if (!glance.prompt || glance.unseen) return reply(DIAL);
-        return keep({ g: request.sessionId, m: 'p', p: 0 }, undefined);
+        if (!glance.prompt || glance.unseen) return decision.reply(DIAL);
+        return decision.keep({ g: request.sessionId, m: 'p', p: 0 }, undefined);
       }
-      if (typed === '2') return restart();
-      return keep(memo, undefined);
+      if (typed === '2') return decision.restart();
+      return decision.keep(memo, undefined);
     }
     const shown = memo.s ?? glance.prompt;
-    if (!shown) return reply(DIAL);
+    if (!shown) return decision.reply(DIAL);
     // A handoff screen: its one choice ends the handoff, words go to the person, a stray key
     // shows it again.
     if (HANDOFF_SCREENS.has(shown.key)) {
       const picked = ussdInputToReply(typed, shown, request.msisdn);
-      if (picked.type === 'user.choice') return reply(picked);
-      if (!handoff || typed.length < MIN_MESSAGE_CHARS) return keep(memo, shown);
-      return handoff.forward(sessionKey, typed).then((forwarded) => {
+      if (picked.type === 'user.choice') return decision.reply(picked);
+      if (!handoff || typed.length < MIN_MESSAGE_CHARS) return decision.keep(memo, shown);
+      return handoff.forward(ussdSessionKey(request.msisdn), typed).then((forwarded) => {
         // Staff ended it meanwhile: the caller goes on.
-        if (forwarded === 'none') return goOn();
-        return showOwn(forwarded === 'forwarded' ? SENT_TO_PERSON : NOT_SENT_TO_PERSON);
+        if (forwarded === 'none') return decision.goOn();
+        return decision.showOwn(forwarded === 'forwarded' ? SENT_TO_PERSON : NOT_SENT_TO_PERSON);
       });
     }
     // A result the caller has not seen yet: whatever they typed, the engine shows it first.
-    if (glance.unseen) return reply(ussdInputToReply(typed, shown, request.msisdn));
+    if (glance.unseen) return decision.reply(ussdInputToReply(typed, shown, request.msisdn));
     const pages = screensOf(shown).length;
     if (typed === USSD_MORE_KEY && memo.p < pages - 1)
-      return keep({ ...memo, p: memo.p + 1 }, shown);
-    if (typed === USSD_BACK_KEY && memo.p > 0) return keep({ ...memo, p: memo.p - 1 }, shown);
+      return decision.keep({ ...memo, p: memo.p + 1 }, shown);
+    if (typed === USSD_BACK_KEY && memo.p > 0)
+      return decision.keep({ ...memo, p: memo.p - 1 }, shown);
     // Only paging keys move through a closing message; anything else shows the page again.
-    if (shown.final) return keep(memo, shown);
-    return reply(ussdInputToReply(typed, shown, request.msisdn));
+    if (shown.final) return decision.keep(memo, shown);
+    return decision.reply(ussdInputToReply(typed, shown, request.msisdn));
   };
 
   const LATE = Symbol('late');
