@@ -196,18 +196,23 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
       });
       notes.push(`${COMPARE}: the insurechat server of ${compareDir}, for before/after figures.`);
     }
+    const startFloor = async (name: string, prefix: string, env: Record<string, string>) => {
+      const started = await startServerProcess(
+        name,
+        new URL('./servers/floor-server.ts', import.meta.url),
+        {
+          REDIS_URL: options.redisUrl,
+          BENCH_PREFIX: prefix,
+          BENCH_SCREENS: JSON.stringify(screens),
+          ...upstreamEnv,
+          ...env,
+        },
+      );
+      servers.push(started);
+      return started;
+    };
     const floorPrefix = `bench:${randomUUID()}:floor:`;
-    const floor = await startServerProcess(
-      FLOOR,
-      new URL('./servers/floor-server.ts', import.meta.url),
-      {
-        REDIS_URL: options.redisUrl,
-        BENCH_PREFIX: floorPrefix,
-        BENCH_SCREENS: JSON.stringify(screens),
-        ...upstreamEnv,
-      },
-    );
-    servers.push(floor);
+    const floor = await startFloor(FLOOR, floorPrefix, {});
     // The floor must show what insurechat shows, screen by screen, before it is measured.
     const floorScreens = await captureScreens(floor.url).catch((error: unknown) => [
       error instanceof Error ? error.message : String(error),
@@ -230,18 +235,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
     // For reference only: the floor as it was before it shared insurechat's Redis transport,
     // each GET and SET its own socket write; at 100 connections only.
     const plainPrefix = `bench:${randomUUID()}:floor-plain:`;
-    const plainFloor = await startServerProcess(
-      PLAIN_FLOOR,
-      new URL('./servers/floor-server.ts', import.meta.url),
-      {
-        REDIS_URL: options.redisUrl,
-        BENCH_PREFIX: plainPrefix,
-        BENCH_SCREENS: JSON.stringify(screens),
-        BENCH_FLOOR_PLAIN_REDIS: '1',
-        ...upstreamEnv,
-      },
-    );
-    servers.push(plainFloor);
+    const plainFloor = await startFloor(PLAIN_FLOOR, plainPrefix, { BENCH_FLOOR_PLAIN_REDIS: '1' });
     contenders.push({
       name: PLAIN_FLOOR,
       server: plainFloor,
