@@ -66,9 +66,16 @@ export interface FlowReminders {
    */
   recordPurchase(policy: PaidPolicy): Promise<{ readonly notice: boolean }>;
   /** The holder's covers ending soon (offered first in the menu) and whether reminders are on. */
-  offersFor(route: TurnRoute): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }>;
+  offersFor(route: TurnRoute): Promise<{
+    offers: RenewalOffer[];
+    remindersOn: boolean;
+    /** True when the holder has covers we remind of and turned their reminders off. */
+    remindersOff?: boolean;
+  }>;
   /** Turns the holder's reminders off (the menu item). */
   stop(route: TurnRoute): Promise<void>;
+  /** Turns the holder's reminders back on (the menu item shown while they are off). */
+  start(route: TurnRoute): Promise<void>;
 }
 
 /** Where files the flows produce (certificates, bordereaux) are kept and served from. */

@@ -17,5 +17,8 @@ export function mainMenuActors(deps: FlowDeps) {
     stopReminders: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
       if (deps.reminders && input.route) await deps.reminders.stop(input.route);
     }),
+    startReminders: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
+      if (deps.reminders && input.route) await deps.reminders.start(input.route);
+    }),
   };
 }

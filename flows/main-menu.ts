@@ -14,6 +14,7 @@ import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import {
   REMINDERS_OFF_CHOICE as REMINDERS_OFF,
+  REMINDERS_ON_CHOICE as REMINDERS_ON,
   RENEW_CHOICE_PREFIX,
   type RenewalOffer,
 } from '../src/reminders/index.js';
@@ -35,6 +36,8 @@ const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
 export interface HolderOffers {
   offers: RenewalOffer[];
   remindersOn: boolean;
+  /** The holder turned their reminders off: the menu offers to turn them back on. */
+  remindersOff?: boolean;
 }
 
 /** Context of the main menu: the audience, the holder's renewals due, and the flow picked. */
@@ -86,19 +89,26 @@ function renewalListPrompt(holder: HolderOffers, note: boolean): Prompt {
   });
 }
 
-function menuPrompt(context: Pick<MainMenuContext, 'audience' | 'holder'>, note: boolean): Prompt {
+function menuPrompt(
+  context: Pick<MainMenuContext, 'audience' | 'holder'> & { route?: TurnRoute | null },
+  note: boolean,
+): Prompt {
   const { audience, holder } = context;
   const policyholder = audience === 'policyholder';
   const renewals = policyholder ? renewalEntry(holder.offers) : [];
   const entries = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
   const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
-  // One USSD page holds the renewals or this item, not both: while a renewal is offered, the
-  // reminder itself says how to stop (STOP by SMS, a button in a chat), and the item still works.
+  // One USSD page holds the renewal entry or this switch, not both: while a renewal is offered
+  // there, the reminder itself says how to stop (STOP by SMS) and START turns them back on. A
+  // chat's buttons have room for both.
+  const roomForSwitch = renewals.length === 0 || (context.route?.channel ?? 'ussd') !== 'ussd';
   const stop =
-    policyholder && holder.remindersOn && renewals.length === 0
+    policyholder && roomForSwitch && holder.remindersOn
       ? [choice(REMINDERS_OFF, 'menu.choice.remindersOff')]
-      : [];
+      : policyholder && roomForSwitch && holder.remindersOff
+        ? [choice(REMINDERS_ON, 'menu.choice.remindersOn')]
+        : [];
   return ask(`menu.${audience}`, 'choice', {
     choices: [...renewals, ...entries, ...person, ...stop],
     note: note ? PICK_FROM_LIST : null,
@@ -131,8 +141,16 @@ export const mainMenuMachine = setup({
     // Provided by createFlowRegistry (main-menu-actors.ts); these stand in for tests without deps.
     holderOffers: fromPromise<HolderOffers, { route: TurnRoute | null }>(async () => NO_OFFERS),
     stopReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
+    startReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
   actions: {
+    // The switch failed: the menu again, saying so.
+    remindersNotChanged: assign({
+      prompt: ({ context }) => ({
+        ...menuPrompt(context, false),
+        notes: [{ key: 'menu.note.remindersNotChanged' }],
+      }),
+    }),
     startRenewal: assign({
       answers: ({ context, event }) => {
         const offer = pickedRenewal(context, event);
@@ -151,6 +169,10 @@ export const mainMenuMachine = setup({
     isRenewalList: ({ event }) => event.type === 'user.choice' && event.id === RENEW_LIST,
     isRemindersOff: ({ context, event }) =>
       context.holder.remindersOn && event.type === 'user.choice' && event.id === REMINDERS_OFF,
+    isRemindersOn: ({ context, event }) =>
+      context.holder.remindersOff === true &&
+      event.type === 'user.choice' &&
+      event.id === REMINDERS_ON,
     isPolicyholder: ({ context }) => context.audience === 'policyholder',
   },
 }).createMachine({
@@ -176,7 +198,7 @@ export const mainMenuMachine = setup({
           target: 'menu',
           actions: assign(({ context, event }) => ({
             holder: event.output,
-            prompt: menuPrompt({ audience: context.audience, holder: event.output }, false),
+            prompt: menuPrompt({ ...context, holder: event.output }, false),
           })),
         },
         // The menu never waits on reminders: without them it is the plain list.
@@ -188,18 +210,19 @@ export const mainMenuMachine = setup({
         src: 'stopReminders',
         input: ({ context }) => ({ route: context.route }),
         onDone: 'remindersOff',
-        onError: {
-          target: 'menu',
-          actions: assign({
-            prompt: ({ context }) => ({
-              ...menuPrompt(context, false),
-              notes: [{ key: 'menu.note.remindersNotChanged' }],
-            }),
-          }),
-        },
+        onError: { target: 'menu', actions: 'remindersNotChanged' },
       },
     },
     remindersOff: { type: 'final', entry: assign({ prompt: end('menu.remindersOff') }) },
+    startingReminders: {
+      invoke: {
+        src: 'startReminders',
+        input: ({ context }) => ({ route: context.route }),
+        onDone: 'remindersOn',
+        onError: { target: 'menu', actions: 'remindersNotChanged' },
+      },
+    },
+    remindersOn: { type: 'final', entry: assign({ prompt: end('menu.remindersOn') }) },
     menu: {
       tags: 'awaitingInput',
       on: {
@@ -211,6 +234,7 @@ export const mainMenuMachine = setup({
             actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, false) }),
           },
           { guard: 'isRemindersOff', target: 'stoppingReminders' },
+          { guard: 'isRemindersOn', target: 'startingReminders' },
           {
             guard: 'isEntry',
             target: 'handOver',

@@ -35,11 +35,13 @@ export {
 // Server, flows' wiring and channels: the service and the renewal choice id.
 export {
   createReminderService,
+  type HolderReminders,
   isMenuShortcut,
   type Milestone,
   type PolicyNow,
   type PurchaseRecord,
   REMINDERS_OFF_CHOICE,
+  REMINDERS_ON_CHOICE,
   RENEW_CHOICE_PREFIX,
   type ReminderService,
   type ReminderServiceOptions,

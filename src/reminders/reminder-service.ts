@@ -17,6 +17,9 @@ export const RENEW_CHOICE_PREFIX = 'renew:';
 /** The entry menu's "Stop reminders" item, also a button under a chat reminder. */
 export const REMINDERS_OFF_CHOICE = 'reminders-off';
 
+/** The entry menu's "Turn reminders on" item, shown while the holder's reminders are off. */
+export const REMINDERS_ON_CHOICE = 'reminders-on';
+
 /**
  * True for a button of a message sent out of turn (a reminder's Renew now or Stop reminders):
  * it belongs to no step of the conversation, so the channel opens the entry menu afresh and
@@ -49,6 +52,17 @@ export interface RenewalOffer {
   /** `YYYY-MM-DD`. */
   readonly endDate: string;
 }
+
+/** A holder's renewals due and the state of their reminders, as the entry menu shows them. */
+export interface HolderReminders {
+  readonly offers: RenewalOffer[];
+  /** The holder has covers we remind of and has not turned reminders off. */
+  readonly remindersOn: boolean;
+  /** The holder has covers we remind of and turned reminders off: the menu offers them back. */
+  readonly remindersOff: boolean;
+}
+
+const NO_REMINDERS: HolderReminders = { offers: [], remindersOn: false, remindersOff: false };
 
 /** What one scan did. */
 export interface ScanSummary {
@@ -114,11 +128,13 @@ export interface ReminderService {
    */
   scan(): Promise<ScanSummary>;
   /** The holder's covers ending within 14 days, and whether their reminders are on. */
-  offersFor(holder: HolderAddress): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }>;
+  offersFor(holder: HolderAddress): Promise<HolderReminders>;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   /** The menu item: {@link setStopped} with true. */
   stop(holder: HolderAddress): Promise<void>;
+  /** The menu item shown while they are off: {@link setStopped} with false. */
+  start(holder: HolderAddress): Promise<void>;
 }
 
 const SENDING_TTL_SECONDS = 600;
@@ -255,17 +271,16 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   }
 
   /** The holder's covers ending within 14 days, soonest first, and whether reminders are on. */
-  async function readOffers(
-    holder: HolderAddress,
-  ): Promise<{ offers: RenewalOffer[]; remindersOn: boolean }> {
+  async function readOffers(holder: HolderAddress): Promise<HolderReminders> {
     const records = await book.ofHolder(holder);
-    if (records.length === 0) return { offers: [], remindersOn: false };
+    if (records.length === 0) return NO_REMINDERS;
     const day = today();
     const offers = records
       .filter((record) => milestoneOf(dayNumber(record.endDate) - day) !== undefined)
       .sort((a, b) => a.endDate.localeCompare(b.endDate))
       .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
-    return { offers, remindersOn: !(await book.isStopped(holder)) };
+    const stopped = await book.isStopped(holder);
+    return { offers, remindersOn: !stopped, remindersOff: stopped };
   }
 
   /** Records the contact of a paid policy; see {@link ReminderService.recordPurchase}. */
@@ -340,10 +355,10 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
 
     async offersFor(holder) {
       try {
-        return await within(readOffers(holder), { offers: [], remindersOn: false });
+        return await within(readOffers(holder), NO_REMINDERS);
       } catch (err) {
         log.warn({ err }, 'renewal offers could not be read; the menu shows without them');
-        return { offers: [], remindersOn: false };
+        return NO_REMINDERS;
       }
     },
 
@@ -354,6 +369,10 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
 
     stop(holder) {
       return service.setStopped(holder, true);
+    },
+
+    start(holder) {
+      return service.setStopped(holder, false);
     },
   };
   return service;

@@ -138,6 +138,7 @@ const BASE: Record<FlowId, Impl> = {
   'main-menu': {
     holderOffers: () => HOLDER_OFFERS,
     stopReminders: () => undefined,
+    startReminders: () => undefined,
   },
   'motor-quote': {
     // As the sandbox seeds them.
@@ -279,6 +280,9 @@ const BASE: Record<FlowId, Impl> = {
 const VARIANTS: Record<FlowId, Record<string, Impl>> = {
   'main-menu': {
     noRenewalDue: { holderOffers: () => ({ offers: [], remindersOn: true }) },
+    remindersOff: {
+      holderOffers: () => ({ offers: [], remindersOn: false, remindersOff: true }),
+    },
     severalRenewalsDue: {
       holderOffers: () => ({ ...HOLDER_OFFERS, offers: [...HOLDER_OFFERS.offers, SECOND_OFFER] }),
     },

@@ -444,6 +444,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       impl: { holderOffers: () => seededMotorOffers(template.world.sandbox) },
     },
     'main-menu:noRenewalDue': { sandbox: { noRenewalDue: true } },
+    'main-menu:remindersOff': { sandbox: { remindersOff: true } },
     'main-menu:severalRenewalsDue': {
       sandbox: { severalRenewalsDue: true },
       impl: {

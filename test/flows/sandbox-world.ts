@@ -42,6 +42,8 @@ export interface SandboxWorldOptions {
   readonly noRenewalDue?: boolean;
   /** A second renewal is due after the seeded one: the menu lists both behind one entry. */
   readonly severalRenewalsDue?: boolean;
+  /** No renewal is due and the holder turned reminders off: the menu offers them back. */
+  readonly remindersOff?: boolean;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     // the insurer is down.
     reminders: {
       offersFor: async () => {
+        if (options.remindersOff) return { offers: [], remindersOn: false, remindersOff: true };
         if (options.noRenewalDue) return { offers: [], remindersOn: true };
         const seeded = seededMotorOffers(sandbox);
         return options.severalRenewalsDue
@@ -104,6 +107,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
           : seeded;
       },
       stop: async () => undefined,
+      start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
     files: {

@@ -179,6 +179,24 @@ describe('the renewal reminder scan', () => {
         { policyId: 'p1', policyNumber: 'MTR-p1', endDate: END },
       ],
       remindersOn: true,
+      remindersOff: false,
+    });
+    // Turned off, the menu offers them back; turned on, it offers to stop them again.
+    await service.stop(holder);
+    expect(await service.offersFor(holder)).toMatchObject({
+      remindersOn: false,
+      remindersOff: true,
+    });
+    await service.start(holder);
+    expect(await service.offersFor(holder)).toMatchObject({
+      remindersOn: true,
+      remindersOff: false,
+    });
+    // A stranger has nothing to stop nor to turn back on.
+    expect(await service.offersFor({ channel: 'ussd', address: '260971000009' })).toEqual({
+      offers: [],
+      remindersOn: false,
+      remindersOff: false,
     });
   });
 });

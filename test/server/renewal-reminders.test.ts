@@ -328,6 +328,26 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   expect(metrics).toMatch(/insurechat_renewals_after_reminder_total\{channel="telegram"\} 1/);
   expect(metrics).toMatch(/insurechat_renewals_after_reminder_total\{channel="ussd"\} 1/);
 
+  // The Telegram holder turns reminders back on from the menu (no SMS to reply START to): the
+  // 3-day reminder of the renewed period reaches them again, as it does the USSD holder.
+  const menuWhileOff = await chat.command('/start');
+  const switches = chat.buttonsOf(menuWhileOff).map((button) => button.text);
+  expect(switches).toContain('Turn reminders on');
+  expect(switches).not.toContain('Stop reminders');
+  const on = await chat.tap(menuWhileOff, /Turn reminders on/);
+  expect(on.message.text).toBe(
+    'Renewal reminders are on again. We will remind you before your cover ends.',
+  );
+  setLusakaTime(newEnd, 3, 9);
+  expect((await scanOnBoth()).sent).toBe(2);
+  await eventually('the reminder after turning back on arrived', () => reminders().length === 3);
+  expect(reminders()[2]?.message.text).toMatch(
+    `Motor cover ${telegramPolicy} (Motor Third Party for BDR 4411) ends on ${newEnd.split('-').reverse().join('/')}.`,
+  );
+  expect(chat.buttonsOf(await chat.command('/start')).map((button) => button.text)).toContain(
+    'Stop reminders',
+  );
+
   if (process.env.PRINT_REMINDERS) {
     console.log(
       [

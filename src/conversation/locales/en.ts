@@ -128,7 +128,10 @@ export const en = {
   'menu.renewals': 'Which cover do you want to renew?',
   'menu.choice.renewal': '{policyNumber} (ends {endDate})',
   'menu.choice.remindersOff': 'Stop reminders',
-  'menu.remindersOff': 'Renewal reminders are off. You can still renew from this menu.',
+  'menu.remindersOff':
+    'Renewal reminders are off. You can still renew from this menu, and turn them back on there.',
+  'menu.choice.remindersOn': 'Turn reminders on',
+  'menu.remindersOn': 'Renewal reminders are on again. We will remind you before your cover ends.',
   'menu.note.remindersNotChanged': 'Sorry, we could not change your reminders. Try again later.',
 
   // motor-quote
