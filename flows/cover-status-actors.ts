@@ -5,6 +5,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { CoverState, PartnerClient, PolicyRecord } from '../src/api/index.js';
+import type { MessageParams, Prompt } from '../src/conversation/index.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover } from './claim-intimation.js';
 import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
@@ -276,13 +277,22 @@ function coveredUntil(holdings: Holding[]): string {
   );
 }
 
-function details(holdings: Holding[]): string {
-  return holdings
-    .map(
-      (h) =>
-        `${h.line} ${h.number}: ${h.status}${h.until ? ` until ${h.until}` : ''}, ${h.startDate || '?'} to ${h.endDate || '?'}${h.covers ? `, ${h.covers}` : ''}`,
-    )
-    .join('; ');
+/** The SMS listing each holding, one line each; dates stay ISO for rendering to write. */
+function detailsSms(holdings: Holding[]): Prompt {
+  const notes = holdings.map((h) => {
+    const params: MessageParams = {
+      line: h.line,
+      number: h.number,
+      status: h.status,
+      startDate: h.startDate || '?',
+      endDate: h.endDate || '?',
+      covers: h.covers ? `, ${h.covers}` : '',
+    };
+    return h.until
+      ? { key: 'cover.sms.holdingUntil', params: { ...params, until: h.until } }
+      : { key: 'cover.sms.holding', params };
+  });
+  return { ...end('cover.sms.details'), notes };
 }
 
 /** The actors cover-status invokes. */
@@ -324,7 +334,7 @@ export function coverStatusActors(deps: FlowDeps) {
       const found = await coverByNrc(client, input.nrc);
       const phone = found.phones[0];
       if (!phone) throw new CoverUnavailableError('no phone on record');
-      await deps.sms(phone, end('cover.sms.details', { details: details(unique(found.holdings)) }));
+      await deps.sms(phone, detailsSms(unique(found.holdings)));
       return { sent: true };
     }),
     certificate: fromPromise(

@@ -39,7 +39,13 @@ export {
   paymentGuardKey,
 } from './payment-guard.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
-export { type RenderedPrompt, renderPrompt, setCatalogueLogger, t } from './render-prompt.js';
+export {
+  formatDate,
+  type RenderedPrompt,
+  renderPrompt,
+  setCatalogueLogger,
+  t,
+} from './render-prompt.js';
 export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
 export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
 export type {

@@ -120,10 +120,10 @@ export function validateDate(input: string, options: DateOptions = {}): Validati
       break;
   }
   if (options.min !== undefined && iso < options.min) {
-    return invalid('validation.date.tooEarly', { min: displayDate(options.min) });
+    return invalid('validation.date.tooEarly', { min: options.min });
   }
   if (options.max !== undefined && iso > options.max) {
-    return invalid('validation.date.tooLate', { max: displayDate(options.max) });
+    return invalid('validation.date.tooLate', { max: options.max });
   }
   return valid(iso);
 }
@@ -152,11 +152,6 @@ export function validateAmount(input: string, options: AmountOptions = {}): Vali
   if (!(value > 0)) return invalid('validation.amount.notPositive');
   if (value > max) return invalid('validation.amount.tooLarge', { max });
   return valid(value);
-}
-
-function displayDate(iso: string): string {
-  const [year, month, day] = iso.split('-');
-  return `${day}/${month}/${year}`;
 }
 
 function zambianToday(): string {

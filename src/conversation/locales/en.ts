@@ -7,6 +7,10 @@
  * `{travellers, plural, one {# traveller} other {# travellers}}`, and rendering picks the one
  * `Intl.PluralRules` names for the count in the user's language (`#` is the count). A
  * translation lists the forms its language has (`few`, `many`…).
+ *
+ * A date is never written here or in a flow: the template says `{startDate, date}`, the flow
+ * passes the ISO date (`2026-11-18`) and rendering writes it as the user reads it, `18/11/2026`
+ * (day/month/year, as users also type dates). Dates sent to the insurer stay ISO.
  */
 export const en = {
   // engine
@@ -32,8 +36,8 @@ export const en = {
   'validation.date.notFuture': 'The date must be in the future.',
   'validation.date.notTodayOrFuture': 'The date must be today or later.',
   'validation.date.notTodayOrPast': 'The date must be today or earlier.',
-  'validation.date.tooEarly': 'The date must be on or after {min}.',
-  'validation.date.tooLate': 'The date must be on or before {max}.',
+  'validation.date.tooEarly': 'The date must be on or after {min, date}.',
+  'validation.date.tooLate': 'The date must be on or before {max, date}.',
   'validation.amount.format': 'Enter an amount such as 1500 or 1500.50.',
   'validation.amount.notPositive': 'The amount must be more than zero.',
   'validation.amount.tooManyDecimals': 'Use at most two decimal places.',
@@ -163,11 +167,11 @@ export const en = {
   'motor.askRenewPlate': 'Plate of the vehicle to renew:',
   'motor.noPolicy': 'No motor policy found for {plate}.',
   'motor.confirmRenewal':
-    'Renew {policyNumber} {startDate} to {endDate}: {currency} {amount}. Pay with:',
+    'Renew {policyNumber} {startDate, date} to {endDate, date}: {currency} {amount}. Pay with:',
   'motor.done':
-    'Paid {currency} {amount}. {what}, {startDate} to {endDate}. Your policy number is {policyNumber}.',
+    'Paid {currency} {amount}. {what}, {startDate, date} to {endDate, date}. Your policy number is {policyNumber}.',
   'motor.renewed':
-    'Paid {currency} {amount}. Policy {policyNumber} is renewed, {startDate} to {endDate}.',
+    'Paid {currency} {amount}. Policy {policyNumber} is renewed, {startDate, date} to {endDate, date}.',
   'motor.certificate': 'Insurance certificate',
 
   // renewal reminders
@@ -206,9 +210,9 @@ export const en = {
   'travel.askDays': 'How many days is the trip?',
   'travel.note.badDays': 'Enter the number of days, from 1 to {max}.',
   'travel.confirmQuote':
-    '{what}, {startDate} to {endDate}, {travellers, plural, one {# traveller} other {# travellers}}: {currency} {amount}. Pay with:',
+    '{what}, {startDate, date} to {endDate, date}, {travellers, plural, one {# traveller} other {# travellers}}: {currency} {amount}. Pay with:',
   'travel.done':
-    'Paid {currency} {amount}. {what}, {startDate} to {endDate}. Policy {policyNumber}.',
+    'Paid {currency} {amount}. {what}, {startDate, date} to {endDate, date}. Policy {policyNumber}.',
   'travel.certificate': 'Travel certificate',
 
   // claim-intimation
@@ -229,8 +233,8 @@ export const en = {
   'claim.askDate.credit-life': 'Date of the loss (DD/MM/YYYY):',
   'claim.askDate.group-life': 'Date of death (DD/MM/YYYY):',
   'claim.askDetails': 'What happened?',
-  'claim.confirm.credit-life': 'Claim on loan {subject}, loss on {eventDate}.',
-  'claim.confirm.group-life': 'Death claim for {subject} on {eventDate}.',
+  'claim.confirm.credit-life': 'Claim on loan {subject}, loss on {eventDate, date}.',
+  'claim.confirm.group-life': 'Death claim for {subject} on {eventDate, date}.',
   'claim.intimated': 'Claim {number} is {status}.',
   'claim.intimated.payable': 'Claim {number} is {status}. Payable: {currency} {payable}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
@@ -264,27 +268,30 @@ export const en = {
   'cover.line.groupLife': 'Group life {number} {status}',
   'cover.line.creditLife': 'Loan {number} {status}',
   'cover.detail.motor':
-    'Motor {number}: {status}, {startDate} to {endDate}. Vehicle {covers}. Premium {currency} {amount}.',
+    'Motor {number}: {status}, {startDate, date} to {endDate, date}. Vehicle {covers}. Premium {currency} {amount}.',
   'cover.detail.travel':
-    'Travel {number}: {status}, {startDate} to {endDate}. {covers}. Premium {currency} {amount}.',
+    'Travel {number}: {status}, {startDate, date} to {endDate, date}. {covers}. Premium {currency} {amount}.',
   'cover.detail.life':
-    'Life {number}: {status}, {startDate} to {endDate}. Premium {currency} {amount}.',
+    'Life {number}: {status}, {startDate, date} to {endDate, date}. Premium {currency} {amount}.',
   'cover.detail.funeral':
-    'Funeral {number}: {status}, {startDate} to {endDate}. Household of {covers}. Premium {currency} {amount}.',
+    'Funeral {number}: {status}, {startDate, date} to {endDate, date}. Household of {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate} to {endDate}. Member {covers}. Sum assured {currency} {amount}.',
+    'Group life {number}: {status}, {startDate, date} to {endDate, date}. Member {covers}. Sum assured {currency} {amount}.',
   'cover.detail.credit-life':
-    'Loan {number}: {status}, {startDate} to {endDate}. Policy {covers}. Amount {currency} {amount}.',
-  'cover.note.until': 'Covered until {until}.',
+    'Loan {number}: {status}, {startDate, date} to {endDate, date}. Policy {covers}. Amount {currency} {amount}.',
+  'cover.note.until': 'Covered until {until, date}.',
   'cover.note.shareContact': 'Tap "Share my phone number", or type an NRC.',
   'cover.limited.covered':
-    'This NRC has cover until {until}. Details go only to the phone on record.',
+    'This NRC has cover until {until, date}. Details go only to the phone on record.',
   'cover.limited.none': 'No cover in force was found for this NRC.',
   'cover.certificate': 'Certificate',
   'cover.certificate.ready': 'Certificate of {number}:',
   'cover.certificate.sms': 'The certificate of {number} was sent to you by SMS.',
   'cover.sms.certificate': 'Your certificate for {number}:',
-  'cover.sms.details': 'Your cover: {details}',
+  'cover.sms.details': 'Your cover:',
+  'cover.sms.holding': '{line} {number}: {status}, {startDate, date} to {endDate, date}{covers}',
+  'cover.sms.holdingUntil':
+    '{line} {number}: {status} until {until, date}, {startDate, date} to {endDate, date}{covers}',
   'cover.sms.sent': 'The details were sent by SMS to the phone on record.',
   'cover.choice.another': 'Another NRC',
   'cover.choice.byNrc': 'Look up by NRC',
@@ -333,12 +340,12 @@ export const en = {
   'staff.bordereau': 'Bordereau ready: {fileName}',
   'staff.bordereau.link': 'Download the bordereau (CSV)',
   'staff.today':
-    '*Today, {date}* · {paidPolicies, plural, one {# policy} other {# policies}} paid · {claims, plural, one {# claim} other {# claims}}',
+    '*Today, {date, date}* · {paidPolicies, plural, one {# policy} other {# policies}} paid · {claims, plural, one {# claim} other {# claims}}',
   'staff.field.product': '*Product*\n{product}',
   'staff.field.holder': '*Policyholder*\n{holder}',
   'staff.field.plate': '*Vehicle*\n{plate}',
   'staff.field.trip': '*Trip*\n{trip}',
-  'staff.field.period': '*Period*\n{startDate} to {endDate}',
+  'staff.field.period': '*Period*\n{startDate, date} to {endDate, date}',
   'staff.field.premium': '*Premium*\n{premium}',
   'staff.field.payment': '*Payment*\n{paymentStatus}',
   'staff.field.paymentReference': '*Payment*\n{paymentStatus} · {paymentReference}',
@@ -346,11 +353,11 @@ export const en = {
   'staff.field.line': '*Line*\n{line}',
   'staff.field.amount': '*Amount*\n{amount}',
   'staff.field.subject': '*Loan or member*\n{subject}',
-  'staff.field.lossDate': '*Date of loss*\n{lossDate}',
+  'staff.field.lossDate': '*Date of loss*\n{lossDate, date}',
   'staff.field.documents': '*Documents*\n{documents}',
   'staff.field.policyNumber': '*Policy*\n{policyNumber}',
   'staff.field.method': '*Method*\n{method}',
-  'staff.field.paidAt': '*Paid at*\n{paidAt}',
+  'staff.field.paidAt': '*Paid at*\n{paidAt, date}',
   'staff.field.callbacks': '*Callbacks*\n{deliveries} (last {lastDelivery})',
   'staff.field.principal': '*Principal*\n{principal}',
   'staff.field.count': '*Covered*\n{count}',

@@ -99,7 +99,7 @@ describe('the demo book through USSD', () => {
       '2',
       keyed(creditLife.borrower.nrcNumber),
     ]);
-    expect(screens.at(-1)).toMatch(/^CON This NRC has cover until \d{4}-\d{2}-\d{2}\./);
+    expect(screens.at(-1)).toMatch(/^CON This NRC has cover until \d{2}\/\d{2}\/\d{4}\./);
     for (const secret of [creditLife.borrower.lastName, 'KL-DEMO', 'CL-DEMO', '25000']) {
       expect(screens.at(-1)).not.toContain(secret);
     }

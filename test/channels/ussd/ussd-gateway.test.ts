@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOOK } from '../../../src/sandbox/index.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
 
 let harness: TestServer;
@@ -13,10 +14,10 @@ afterAll(async () => {
 });
 
 /** A fresh caller: its own number and gateway session ids. */
-function caller() {
+function caller(from?: string) {
   counter += 1;
   const phone = `+26096${String(Date.now() % 10_000_000).padStart(7, '0')}`.slice(0, 13);
-  const number = `${phone.slice(0, -2)}${String(counter).padStart(2, '0')}`;
+  const number = from ?? `${phone.slice(0, -2)}${String(counter).padStart(2, '0')}`;
   let session = `${number}-${counter}-a`;
   let history: string[] = [];
   const post = async (text: string, secret: string | null = GATEWAY_SECRET) => {
@@ -87,11 +88,11 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     expect(await phone.send('3')).toContain('NRC');
     expect(await phone.send('1')).toContain('Enter the NRC number');
     const found = await phone.send('123456101');
-    expect(found).toMatch(/^CON This NRC has cover until \d{4}-\d{2}-\d{2}\./);
+    expect(found).toMatch(/^CON This NRC has cover until \d{2}\/\d{2}\/\d{4}\./);
     expect(found).not.toContain('Chanda');
   });
 
-  it('pages a screen over 182 characters with 98 More and 0 Back', async () => {
+  it('keeps the choices of a cover screen too long for one page on it, the text shortened', async () => {
     const sandbox = harness.server.sandbox;
     if (!sandbox) throw new Error('the test server runs the embedded sandbox');
     // A household whose principal has a long name makes the cover screen longer than one page.
@@ -121,7 +122,29 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     await phone.send('3');
     await phone.send('1');
     await phone.send('654321101');
-    const first = await phone.send('1');
+    const detail = await phone.send('1');
+    expect(detail).toMatch(/^CON Funeral GF-[\d-]+: Active, \d{2}\/\d{2}\/\d{4} to /);
+    expect(detail).toMatch(/Chanda Mwansa[^\n]*\.\.\.\n1\. Back to list\n2\. End$/);
+    expect(detail.length - 4).toBeLessThanOrEqual(182);
+    // The way out the caller sees works.
+    expect(await phone.send('1')).toMatch(/^CON Your cover \(1\):/);
+  });
+
+  it('pages a list over 182 characters with 98 More and 0 Back', async () => {
+    const sandbox = harness.server.sandbox;
+    if (!sandbox) throw new Error('the test server runs the embedded sandbox');
+    // The demo borrower's cover with two loans more: a list longer than one screen.
+    const loans = [...sandbox.state.loans.values()];
+    const active = loans.find((loan) => loan.partnerLoanReference === 'KL-DEMO-ACTIVE');
+    if (!active) throw new Error('the demo book has an active loan');
+    let id = Math.max(...loans.map((loan) => loan.id));
+    for (const reference of ['KL-TEST-PAGING-FIRST', 'KL-TEST-PAGING-SECOND']) {
+      id += 1;
+      sandbox.state.loans.set(id, { ...active, id, partnerLoanReference: reference });
+    }
+    const phone = caller(`+${DEMO_BOOK.creditLife.borrower.phoneNumber}`);
+    await phone.dial();
+    const first = await phone.send('3');
     expect(first).toMatch(/^CON /);
     expect(first.length - 4).toBeLessThanOrEqual(182);
     expect(first.endsWith('98 More')).toBe(true);
@@ -132,6 +155,7 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     expect(second).not.toBe(first);
 
     expect(await phone.send('0')).toBe(first);
+    await phone.send('00');
   });
 
   it('offers Continue after a dropped call and continues where it stopped', async () => {

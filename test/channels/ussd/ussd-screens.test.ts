@@ -62,20 +62,65 @@ describe('toUssdScreens', () => {
     expect(screens.at(-1)).toContain('20. Product number 20');
   });
 
-  it('never exceeds 182 characters on a screen, footer included, and loses nothing', () => {
+  it('never exceeds 182 characters on a screen, footer included, and loses no text without choices', () => {
     fc.assert(
       fc.property(text, choices, (body, list) => {
         const screens = toUssdScreens({ text: body, choices: list }, 'en');
         for (const screen of screens) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+        // Every choice is there, numbered in order.
+        const numbered = list.map((choice, index) => `${index + 1}. ${choice.label}`).join('');
+        expect(content(screens).replace(/\s+/g, '')).toContain(numbered.replace(/\s+/g, ''));
         // Paging only breaks lines at spaces (or inside a word longer than a screen): with the
-        // whitespace taken out, the screens hold exactly the text and the numbered choices.
-        const expected = [
-          body,
-          ...list.map((choice, index) => `${index + 1}. ${choice.label}`),
-        ].join('');
-        expect(content(screens).replace(/\s+/g, '')).toBe(expected.replace(/\s+/g, ''));
+        // whitespace taken out, the screens of a text without choices hold exactly the text.
+        const plain = toUssdScreens({ text: body, choices: [] }, 'en');
+        for (const screen of plain) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+        expect(content(plain).replace(/\s+/g, '')).toBe(body.replace(/\s+/g, ''));
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('keeps every choice on the first screen when they fit there, shortening the text above them', () => {
+    fc.assert(
+      fc.property(text, choices, (body, list) => {
+        fc.pre(list.length > 0);
+        const numbered = list.map((choice, index) => `${index + 1}. ${choice.label}`);
+        const screens = toUssdScreens({ text: body, choices: list }, 'en');
+        if (numbered.join('\n').length + 41 <= USSD_MAX_CHARS) {
+          expect(screens).toHaveLength(1);
+          expect(screens[0]?.endsWith(numbered.join('\n'))).toBe(true);
+        } else {
+          // A list longer than a screen starts on the first one.
+          expect(screens[0]).toContain(`\n${numbered[0]?.slice(0, 20)}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('shortens a long refusal to end in ... so its choices stay on the one screen', () => {
+    const screens = toUssdScreens(
+      {
+        text: [
+          'The insurer could not accept these details.',
+          'Claims must be intimated within 90 days of the loss; this loss was 100 days ago.',
+          'Please check the date of the loss.',
+        ].join('\n'),
+        choices: [
+          { id: 'back', label: 'Change my answer' },
+          { id: 'end', label: 'End' },
+        ],
+      },
+      'en',
+    );
+    expect(screens).toEqual([
+      [
+        'The insurer could not accept these details.',
+        'Claims must be intimated within 90 days of the loss; this loss was 100...',
+        'Please check the date of the loss.',
+        '1. Change my answer',
+        '2. End',
+      ].join('\n'),
+    ]);
   });
 });
