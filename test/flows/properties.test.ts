@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { ApiError } from '../../src/api/index.js';
+import { toUssdScreens, USSD_MAX_CHARS } from '../../src/channels/ussd/index.js';
 import type { FlowInput } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
@@ -87,8 +88,11 @@ function visiblePrompt(snapshot: {
   return (snapshot.output as { prompt?: Prompt }).prompt;
 }
 
-/** What must never reach a user: a field path, a missing value, an object printed as text. */
-const LEAKS = [/\w+\.\d+\.\w+/, /\bundefined\b/, /\bnull\b/, /\[object/];
+/**
+ * What must never reach a user: a field path, a missing value, an object printed as text, a date
+ * as the insurer writes it (users read 18/11/2026).
+ */
+const LEAKS = [/\w+\.\d+\.\w+/, /\bundefined\b/, /\bnull\b/, /\[object/, /\d{4}-\d{2}-\d{2}/];
 
 /** The first leak in what a screen shows (text, notes and choice labels), if any. */
 function leakIn(prompt: Prompt): string | null {
@@ -96,6 +100,22 @@ function leakIn(prompt: Prompt): string | null {
   const all = [shown.text, ...shown.choices.map((c) => c.label)].join('\n');
   const leak = LEAKS.find((pattern) => pattern.test(all));
   return leak ? `${prompt.key} shows ${leak}: ${JSON.stringify(all)}` : null;
+}
+
+/**
+ * Where a screen with choices leaves them on USSD, if not on the first page: all of them when
+ * they fit there, else (a list longer than a page) at least the first.
+ */
+function choicesOffPageOne(prompt: Prompt): string | null {
+  const shown = renderPrompt(prompt);
+  if (shown.choices.length === 0) return null;
+  const numbered = shown.choices.map((choice, index) => `${index + 1}. ${choice.label}`);
+  const [first] = toUssdScreens(shown, 'en');
+  const expected =
+    numbered.join('\n').length + 41 <= USSD_MAX_CHARS ? numbered : numbered.slice(0, 1);
+  return expected.every((line) => first?.includes(line))
+    ? null
+    : `${prompt.key} puts its choices past the first USSD page: ${JSON.stringify(first)}`;
 }
 
 /** An insurer refusal naming a field by its path, as the sandbox's rules do. */
@@ -132,7 +152,7 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
     if (prompt.notes?.some((n) => !hasKey(n.key))) return 'note without a known key';
     if (after.status === 'active' && !after.hasTag('awaitingInput'))
       return 'settled without a screen';
-    const leak = leakIn(prompt);
+    const leak = leakIn(prompt) ?? choicesOffPageOne(prompt);
     if (leak) return leak;
     if (after.status === 'active') {
       // Every screen still waiting offers a way on (a choice or something to type) or back.
@@ -160,7 +180,7 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
 const RUNS = 10_000;
 
 describe.each(FLOW_IDS)('the %s flow, under random replies', (flow) => {
-  it(`never throws, never strands the user, never shows a field path or a missing value, and never loses an answer (${RUNS} runs)`, () => {
+  it(`never throws, never strands the user, never shows a field path, a missing value or an ISO date, keeps choices on the first USSD page, and never loses an answer (${RUNS} runs)`, () => {
     const machines = [
       worldMachine(flow),
       ...variantsOf(flow).map((variant) => worldMachine(flow, { variant })),
