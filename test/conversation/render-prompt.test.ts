@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, type Prompt, renderPrompt, t } from '../../src/conversation/index.js';
+import { formatDate, LOCALES, type Prompt, renderPrompt, t } from '../../src/conversation/index.js';
 
 describe('t', () => {
   it('fills placeholders from parameters', () => {
@@ -15,7 +15,46 @@ describe('t', () => {
   });
 
   it('leaves a placeholder without a parameter visible', () => {
-    expect(t('validation.date.tooLate', {})).toBe('The date must be on or before {max}.');
+    expect(t('validation.date.tooLate', {})).toBe('The date must be on or before {max, date}.');
+  });
+});
+
+describe('dates shown to users', () => {
+  it('writes an ISO date as a Zambian reads it, day/month/year', () => {
+    expect(t('claim.confirm.credit-life', { subject: 'KL-1', eventDate: '2026-11-18' })).toBe(
+      'Claim on loan KL-1, loss on 18/11/2026.',
+    );
+    expect(formatDate('2026-11-18', 'en')).toBe('18/11/2026');
+  });
+
+  it('writes the date the same way in a language whose own region writes month first', () => {
+    expect(formatDate('2027-01-05', 'en-US')).toBe('05/01/2027');
+    // ICU has no Zambian Chichewa: written as in Zambian English, not in US order.
+    expect(formatDate('2027-01-05', 'ny')).toBe('05/01/2027');
+    expect(formatDate('2027-01-05', 'not a tag')).toBe('05/01/2027');
+  });
+
+  it('keeps the time of a date and time, and shows anything else as it is', () => {
+    expect(formatDate('2026-11-18T10:42:00.000Z')).toBe('18/11/2026 10:42');
+    expect(formatDate('2026-11-18 10:42')).toBe('18/11/2026 10:42');
+    expect(formatDate('-')).toBe('-');
+    expect(formatDate('')).toBe('');
+  });
+
+  it('writes every date placeholder of the catalogue as a date, so no ISO date reaches a user', () => {
+    const DATE_NAME = /date|Date|until|At$/;
+    for (const [key, template] of Object.entries(LOCALES.en ?? {})) {
+      const names = [...(template ?? '').matchAll(/\{(\w+)(, date)?\}/g)];
+      for (const [, name, date] of names) {
+        const dated = DATE_NAME.test(name ?? '') || key.startsWith('validation.date.');
+        expect({ key, name, date: Boolean(date) }).toEqual({ key, name, date: dated });
+      }
+      // The insurer's form given to every date placeholder: rendering writes it for the user.
+      const params = Object.fromEntries(
+        names.map(([, name, date]) => [name ?? '', date ? '2026-11-18' : '7']),
+      );
+      expect(t(key, params)).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
   });
 });
 

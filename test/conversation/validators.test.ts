@@ -3,6 +3,7 @@ import { parsePhoneNumberFromString as parseMobilePhone } from 'libphonenumber-j
 import { describe, expect, it } from 'vitest';
 import {
   compactZambianMobile,
+  t,
   validateAmount,
   validateDate,
   validateMsisdn,
@@ -172,12 +173,15 @@ describe('validateDate', () => {
     });
   });
 
-  it('explains a bound with the bound in DD/MM/YYYY', () => {
-    expect(validateDate('01/01/2027', { max: '2026-12-31' })).toEqual({
+  it('explains a bound with the bound written DD/MM/YYYY, as the caller types dates', () => {
+    const result = validateDate('01/01/2027', { max: '2026-12-31' });
+    expect(result).toEqual({
       ok: false,
       reason: 'validation.date.tooLate',
-      params: { max: '31/12/2026' },
+      params: { max: '2026-12-31' },
     });
+    if (result.ok) return;
+    expect(t(result.reason, result.params)).toBe('The date must be on or before 31/12/2026.');
   });
 
   it('rejects other shapes with a format reason', () => {

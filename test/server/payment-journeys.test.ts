@@ -258,7 +258,7 @@ describe('the price first, and the same price charged', () => {
     const listed = /1\. .*: ZMW ([\d,]+\.\d\d)/.exec(packages)?.[1];
 
     const confirm = await phone.send('1');
-    expect(confirm).toMatch('2099-01-15 to 2099-01-24, 1 traveller:');
+    expect(confirm).toMatch('15/01/2099 to 24/01/2099, 1 traveller:');
     expect(amountOn(confirm)).toBe(listed);
     expect(await phone.send('1')).toMatch(`CON Approve ZMW ${listed} on your phone`);
     const payment = transactionsFrom(phone.msisdn).at(-1);
@@ -266,7 +266,7 @@ describe('the price first, and the same price charged', () => {
     sandbox().payments.settleNow(payment?.reference ?? '', 'success');
     const done = await phone.send('1');
     expect(done).toMatch(`END Paid ZMW ${listed}.`);
-    expect(done).toMatch(/2099-01-15 to 2099-01-24\. Policy TRV-/);
+    expect(done).toMatch(/15\/01\/2099 to 24\/01\/2099\. Policy TRV-/);
   });
 
   it('prices a party of two as two travellers: the holder and the companion, twice the price of one', async () => {

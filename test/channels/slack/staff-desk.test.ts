@@ -85,7 +85,10 @@ async function insure(text: string, channelId = DM): Promise<Answer> {
   await channel.stop();
   const answers = slack.callsTo('/respond').slice(before);
   expect(answers).toHaveLength(1);
-  return answers[0]?.body as Answer;
+  const answer = answers[0]?.body as Answer;
+  // Staff read dates as 18/11/2026 in every block, never the insurer's ISO form.
+  expect(JSON.stringify(answer)).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  return answer;
 }
 
 /** Taps a choice button of the last answer, the way Slack posts a block action. */
@@ -140,6 +143,10 @@ const buttons = (answer: Answer) =>
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) =>
   new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** An insurer's ISO date as staff read it on the desk: `2026-11-18` → `18/11/2026`. */
+const onDesk = (iso: string | null | undefined) =>
+  (iso ?? '').slice(0, 10).split('-').reverse().join('/');
 
 /** A paid motor policy on the seeded vehicle; resolves its number and payment reference. */
 async function paidMotorPolicy(): Promise<{ policyNumber: string; reference: string }> {
@@ -196,7 +203,7 @@ it('answers a not-found and then txn, household and policy lookups each as a fre
   const seeded = await stack.client.call('getGroupFuneralHouseholdByNrc', {
     query: { nrcNumber: SEED.funeralPrincipalNrc },
   });
-  const period = `${seeded.policy?.startDate?.slice(0, 10)} to ${seeded.policy?.endDate?.slice(0, 10)}`;
+  const period = `${onDesk(seeded.policy?.startDate)} to ${onDesk(seeded.policy?.endDate)}`;
   const household = await insure(`household ${SEED.funeralPrincipalNrc}`);
   expect(headline(household)).toBe(`*Household policy ${seeded.policy?.policyNumber}* · Active`);
   expect(fields(household)).toEqual([
@@ -263,7 +270,7 @@ it('finds a claim by the CLC number staff quote and lists recent claims', async 
   const found = await insure(`claim ${claim.claimNumber.toLowerCase()}`);
   expect(headline(found)).toBe(`*Claim ${claim.claimNumber}* · Intimated`);
   expect(fields(found)).toEqual(
-    expect.arrayContaining(['*Loan or member*\nKL-DESK', `*Date of loss*\n${daysAgo(10)}`]),
+    expect.arrayContaining(['*Loan or member*\nKL-DESK', `*Date of loss*\n${onDesk(daysAgo(10))}`]),
   );
 
   const recent = await insure('claims');

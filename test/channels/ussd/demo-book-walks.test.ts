@@ -53,6 +53,8 @@ async function walk(msisdn: string, inputs: readonly string[]): Promise<string[]
     screens.push(screen);
   }
   expect(screens.at(-1)).toMatch(/^END /);
+  // Dates read as the caller types them (18/11/2026), never in the insurer's ISO form.
+  for (const screen of screens) expect(screen).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   return screens.slice(0, -1);
 }
 

@@ -77,6 +77,9 @@ describe('an insurer refusal on USSD', () => {
     expect(refusal).toMatch(/\n1\. Change my answer\n2\. End$/);
     expect(refusal).not.toContain('98');
     expect(refusal.length - 'CON '.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+    // The confirmation before it names the loss date as the caller typed it.
+    expect(screens.at(-2)).toContain(`loss on ${typedDaysAgo(100)}.`);
+    for (const screen of screens) expect(screen).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 
   it('takes the caller from the refusal back to the date of the loss with 1', async () => {
