@@ -49,12 +49,6 @@ export interface MainMenuContext extends FlowContextBase {
   answers: { next?: FlowId; start?: FlowStart };
 }
 
-/** `2026-11-21` → `21/11`. */
-function dayMonth(date: string): string {
-  const [, month, day] = date.split('-');
-  return `${day}/${month}`;
-}
-
 /** The menu entry that lists the renewals due when there are several. */
 const RENEW_LIST = 'renew-list';
 
@@ -82,7 +76,7 @@ function renewalListPrompt(holder: HolderOffers, note: boolean): Prompt {
     choices: holder.offers.map((offer) =>
       choice(`${RENEW_CHOICE_PREFIX}${offer.policyId}`, 'menu.choice.renewal', {
         policyNumber: offer.policyNumber,
-        endDate: dayMonth(offer.endDate),
+        endDate: offer.endDate,
       }),
     ),
     note: note ? PICK_FROM_LIST : null,

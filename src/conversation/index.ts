@@ -40,6 +40,7 @@ export {
 } from './payment-guard.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {
+  type DateStyle,
   formatDate,
   type RenderedPrompt,
   renderPrompt,

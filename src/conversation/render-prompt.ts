@@ -82,34 +82,41 @@ function interpolate(template: string, params: MessageParams | undefined, locale
   if (!params) return template;
   const plural = template.includes(', plural,') ? pickPlurals(template, params, locale) : template;
   // A missing parameter stays visible as `{name}` rather than rendering "undefined".
-  return plural.replace(PLACEHOLDER, (whole, name: string, date: string | undefined) => {
-    if (!Object.hasOwn(params, name)) return whole;
-    const value = String(params[name]);
-    return date ? formatDate(value, locale) : value;
-  });
+  return plural.replace(
+    PLACEHOLDER,
+    (whole, name: string, date: string | undefined, short: string | undefined) => {
+      if (!Object.hasOwn(params, name)) return whole;
+      const value = String(params[name]);
+      return date ? formatDate(value, locale, short ? 'dayMonth' : 'full') : value;
+    },
+  );
 }
 
-const PLACEHOLDER = /\{(\w+)(, date)?\}/g;
+/** `{name}`, `{name, date}` or `{name, date, short}` (day and month only, for a tight label). */
+const PLACEHOLDER = /\{(\w+)(, date(, short)?)?\}/g;
 
 /** A date as flows and the insurer carry it: `YYYY-MM-DD`, optionally followed by a time. */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2}))?/;
 
-/** Date formats per locale; a handful of locales ever appear, so they are kept. */
+/** Date formats per locale and style; a handful of locales ever appear, so they are kept. */
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How much of a date is written: `18/11/2026`, or `18/11` where a label must stay short. */
+export type DateStyle = 'full' | 'dayMonth';
 
 /**
  * Where the user is: every customer and desk user is in Zambia, so a date is written as there
  * (day/month/year) in the user's language, `en` → `en-ZM`. A language ICU does not know with
  * the Zambian region (ICU would fall back to US order) is written as in `en-ZM`.
  */
-function dateFormatOf(locale: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(locale);
+function dateFormatOf(locale: string, style: DateStyle): Intl.DateTimeFormat {
+  let format = dateFormats.get(`${style} ${locale}`);
   if (!format) {
     const language = locale.split(/[-_]/)[0] ?? DEFAULT_LOCALE;
     const options: Intl.DateTimeFormatOptions = {
       day: '2-digit',
       month: '2-digit',
-      year: 'numeric',
+      ...(style === 'full' ? { year: 'numeric' } : {}),
       timeZone: 'UTC',
     };
     let tag = 'en-ZM';
@@ -119,7 +126,7 @@ function dateFormatOf(locale: string): Intl.DateTimeFormat {
       // A malformed language tag from a channel: written as in English.
     }
     format = new Intl.DateTimeFormat(tag, options);
-    if (dateFormats.size < 100) dateFormats.set(locale, format);
+    if (dateFormats.size < 100) dateFormats.set(`${style} ${locale}`, format);
   }
   return format;
 }
@@ -127,16 +134,21 @@ function dateFormatOf(locale: string): Intl.DateTimeFormat {
 /**
  * A date shown to a user, as a Zambian reads it: `2026-11-18` → `18/11/2026`, a time kept after
  * it (`2026-11-18T10:42…` → `18/11/2026 10:42`). The one place dates are written for users:
- * templates say `{startDate, date}` and flows pass the ISO date they hold (the insurer's form).
- * Anything else (`-`, an empty answer) is shown as it is.
+ * templates say `{startDate, date}` and flows pass the ISO date they hold (the insurer's form);
+ * text built outside a template (the staff digest) calls this. Anything else (`-`, an empty
+ * answer) is shown as it is.
  */
-export function formatDate(value: string, locale: string = DEFAULT_LOCALE): string {
+export function formatDate(
+  value: string,
+  locale: string = DEFAULT_LOCALE,
+  style: DateStyle = 'full',
+): string {
   const match = ISO_DATE.exec(value);
   if (!match) return value;
   const [, year, month, day, time] = match;
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (Number.isNaN(date.getTime())) return value;
-  const shown = dateFormatOf(locale).format(date);
+  const shown = dateFormatOf(locale, style).format(date);
   return time ? `${shown} ${time}` : shown;
 }
 

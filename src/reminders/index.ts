@@ -21,7 +21,7 @@ export {
   registerInboundSms,
 } from './inbound-sms.js';
 // Tests and the digest: Lusaka's calendar and quiet hours.
-export { DEFAULT_QUIET_HOURS, lusakaNow, type QuietHours, userDate } from './lusaka-time.js';
+export { DEFAULT_QUIET_HOURS, lusakaNow, type QuietHours } from './lusaka-time.js';
 // Server: the scan's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
   type BullReminderSchedulerOptions,

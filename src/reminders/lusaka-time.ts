@@ -34,12 +34,6 @@ export function dayNumber(date: string): number {
   return Number.isNaN(ms) ? Number.NaN : Math.floor(ms / DAY_MS);
 }
 
-/** `YYYY-MM-DD` as users read it: `21/11/2026`; `21/11` with `short`. */
-export function userDate(date: string, short = false): string {
-  const [year, month, day] = date.slice(0, 10).split('-');
-  return short ? `${day}/${month}` : `${day}/${month}/${year}`;
-}
-
 /** Quiet hours, local time: nothing is sent from `start` o'clock until `end` o'clock. */
 export interface QuietHours {
   readonly start: number;

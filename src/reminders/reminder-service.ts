@@ -8,7 +8,6 @@ import {
   isQuiet,
   lusakaNow,
   type QuietHours,
-  userDate,
 } from './lusaka-time.js';
 
 /** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
@@ -163,7 +162,7 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     const params = {
       policyNumber: record.policyNumber,
       what: record.what,
-      endDate: userDate(record.endDate),
+      endDate: record.endDate,
       serviceCode: options.serviceCode,
     };
     // An SMS cannot carry a button: it names the short code, where the menu offers the renewal.

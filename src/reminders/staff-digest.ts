@@ -1,9 +1,9 @@
 import { firstOf, type PartnerClient } from '../api/index.js';
-import type { Prompt } from '../conversation/index.js';
+import { formatDate, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
 import type { ContactBook } from './contact-book.js';
-import { dayNumber, lusakaNow, userDate } from './lusaka-time.js';
+import { dayNumber, lusakaNow } from './lusaka-time.js';
 
 /** What staff see each morning: what needs a person today, from the insurer's own records. */
 export interface StaffDigest {
@@ -150,9 +150,9 @@ function list<T>(items: readonly T[], line: (item: T) => string): string {
 export function digestText(digest: StaffDigest): string {
   const money = (n: number) => n.toFixed(2);
   return [
-    `*Morning digest, ${userDate(digest.date)}*`,
+    `*Morning digest, ${formatDate(digest.date)}*`,
     `*Policies ending this week (${digest.expiringThisWeek.length})*`,
-    list(digest.expiringThisWeek, (p) => `${p.policyNumber} ends ${userDate(p.endDate)}`),
+    list(digest.expiringThisWeek, (p) => `${p.policyNumber} ends ${formatDate(p.endDate)}`),
     `*Policies in grace (${digest.inGrace.length})*`,
     list(digest.inGrace, (p) => `${p.policyNumber} (${p.line})`),
     `*Credit-life batches with premium outstanding (${digest.batchesOutstanding.length})*`,

@@ -41,10 +41,16 @@ describe('dates shown to users', () => {
     expect(formatDate('')).toBe('');
   });
 
+  it('writes day and month only where a label says short', () => {
+    expect(t('menu.choice.renew', { policyNumber: 'MTR-1', endDate: '2026-11-21' })).toBe(
+      'Renew MTR-1 (ends 21/11)',
+    );
+  });
+
   it('writes every date placeholder of the catalogue as a date, so no ISO date reaches a user', () => {
     const DATE_NAME = /date|Date|until|At$/;
     for (const [key, template] of Object.entries(LOCALES.en ?? {})) {
-      const names = [...(template ?? '').matchAll(/\{(\w+)(, date)?\}/g)];
+      const names = [...(template ?? '').matchAll(/\{(\w+)(, date(?:, short)?)?\}/g)];
       for (const [, name, date] of names) {
         const dated = DATE_NAME.test(name ?? '') || key.startsWith('validation.date.');
         expect({ key, name, date: Boolean(date) }).toEqual({ key, name, date: dated });

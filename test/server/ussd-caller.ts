@@ -2,12 +2,12 @@ import { GATEWAY_SECRET } from './test-server.js';
 
 /**
  * A caller on the server's Africa's Talking route with a random number ending in 5 (the
- * sandbox's payments from it succeed): each dial is a new gateway session, each answer is sent
- * with the whole `*`-joined history, as the gateway does.
+ * sandbox's payments from it succeed), or `from` (`+260…`): each dial is a new gateway session,
+ * each answer is sent with the whole `*`-joined history, as the gateway does.
  */
-export function ussdCaller(serverUrl: () => string, label = 'journey') {
+export function ussdCaller(serverUrl: () => string, label = 'journey', from?: string) {
   const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const number = `+26097${digits}5`;
+  const number = from ?? `+26097${digits}5`;
   let session = 0;
   let history: string[] = [];
   const post = async (text: string): Promise<string> => {

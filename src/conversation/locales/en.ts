@@ -10,7 +10,8 @@
  *
  * A date is never written here or in a flow: the template says `{startDate, date}`, the flow
  * passes the ISO date (`2026-11-18`) and rendering writes it as the user reads it, `18/11/2026`
- * (day/month/year, as users also type dates). Dates sent to the insurer stay ISO.
+ * (day/month/year, as users also type dates); `{endDate, date, short}` writes `18/11` where a
+ * label must stay short. Dates sent to the insurer stay ISO.
  */
 export const en = {
   // engine
@@ -130,7 +131,7 @@ export const en = {
   'menu.choice.renew': 'Renew {policyNumber}',
   'menu.choice.renewList': 'Renew my cover ({count} due)',
   'menu.renewals': 'Which cover do you want to renew?',
-  'menu.choice.renewal': '{policyNumber} (ends {endDate})',
+  'menu.choice.renewal': '{policyNumber} (ends {endDate, date, short})',
   'menu.choice.remindersOff': 'Stop reminders',
   'menu.remindersOff':
     'Renewal reminders are off. You can still renew from this menu, and turn them back on there.',
@@ -178,9 +179,9 @@ export const en = {
   'reminder.notice':
     'We will remind you before it ends. To stop, choose Stop reminders in the menu.',
   'reminder.motor':
-    'Motor cover {policyNumber} ({what}) ends on {endDate}. Renew now to stay insured.',
+    'Motor cover {policyNumber} ({what}) ends on {endDate, date}. Renew now to stay insured.',
   'reminder.motorSms':
-    'Motor cover {policyNumber} ({what}) ends on {endDate}. To renew, dial {serviceCode} and choose Renew {policyNumber}. Reply STOP to stop reminders.',
+    'Motor cover {policyNumber} ({what}) ends on {endDate, date}. To renew, dial {serviceCode} and choose Renew {policyNumber}. Reply STOP to stop reminders.',
   'reminder.choice.renew': 'Renew now',
   'reminder.smsNotice':
     'We will remind you by SMS before {policyNumber} ends, so you can renew in time. Reply STOP to opt out.',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
-import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
+import { startTestServer, type TestServer } from '../../server/test-server.js';
+import { ussdCaller } from '../../server/ussd-caller.js';
 
 /*
  * An insurer's refusal on USSD, through the HTTP server, the engine, Redis and the sandbox: the
@@ -9,7 +10,6 @@ import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/t
  */
 
 let harness: TestServer;
-let sessions = 0;
 
 beforeAll(async () => {
   harness = await startTestServer();
@@ -17,36 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
-
-/**
- * Dials from `msisdn` (the API's `260…` form), types `inputs`; returns every screen. Hangs up
- * with `00` (cancel) so the next dial from the phone starts afresh, not with "Continue?".
- */
-async function dial(msisdn: string, inputs: readonly string[]): Promise<string[]> {
-  sessions += 1;
-  const sessionId = `refusal-${sessions}-${Date.now()}`;
-  const screens: string[] = [];
-  const typed: string[] = [];
-  for (const input of [null, ...inputs, '00']) {
-    if (input !== null) typed.push(input);
-    const response = await fetch(`${harness.url}/ussd/africastalking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId,
-        serviceCode: '*384*4628#',
-        phoneNumber: `+${msisdn}`,
-        networkCode: '64501',
-        text: typed.join('*'),
-      }),
-    });
-    screens.push(await response.text());
-  }
-  return screens.slice(0, -1);
-}
 
 /** `days` before today as the caller types it, DD/MM/YYYY. */
 function typedDaysAgo(days: number): string {
@@ -59,41 +29,52 @@ function typedDaysAgo(days: number): string {
 
 const { creditLife } = DEMO_BOOK;
 
+/**
+ * Dials from the demo borrower's phone and claims on the Active loan for a loss 100 days ago
+ * (the sandbox allows 90); returns the confirmation and the refusal after it. Hangs up with `00`
+ * so the next dial from that phone starts afresh.
+ */
+async function claimTooLate(): Promise<{ confirm: string; refusal: string; caller: Caller }> {
+  const caller = ussdCaller(() => harness.url, 'refusal', `+${creditLife.borrower.phoneNumber}`);
+  await caller.dial();
+  for (const input of [
+    '4',
+    '2',
+    creditLife.payroll.policyNumber,
+    creditLife.payroll.activeLoan.reference,
+    '1',
+    typedDaysAgo(100),
+  ]) {
+    await caller.send(input);
+  }
+  const confirm = await caller.send('Road accident');
+  const refusal = await caller.send('1');
+  return { confirm, refusal, caller };
+}
+type Caller = ReturnType<typeof ussdCaller>;
+
 describe('an insurer refusal on USSD', () => {
   it('shows a claim refused for a 100-day-old loss with its choices on the first screen', async () => {
-    const screens = await dial(creditLife.borrower.phoneNumber, [
-      '4',
-      '2',
-      creditLife.payroll.policyNumber,
-      creditLife.payroll.activeLoan.reference,
-      '1',
-      typedDaysAgo(100),
-      'Road accident',
-      '1',
-    ]);
-    const refusal = screens.at(-1) ?? '';
+    const { confirm, refusal, caller } = await claimTooLate();
+    await caller.send('00');
+    // The confirmation names the loss date as the caller typed it.
+    expect(confirm).toBe(
+      `CON Claim on loan KL-DEMO-ACTIVE, loss on ${typedDaysAgo(100)}.\n1. Submit claim\n2. Back`,
+    );
     expect(refusal).toMatch(/^CON The insurer could not accept these details\.\n/);
-    expect(refusal).toContain('Claims must be intimated within 90 days');
-    expect(refusal).toMatch(/\n1\. Change my answer\n2\. End$/);
+    // The insurer's words, shortened on USSD so the ways out stay on this screen.
+    expect(refusal).toContain('\nClaims must be intimated within 90 days of the loss');
+    expect(refusal).toMatch(
+      /\.\.\.\nPlease check the date of the loss\.\n1\. Change my answer\n2\. End$/,
+    );
     expect(refusal).not.toContain('98');
     expect(refusal.length - 'CON '.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
-    // The confirmation before it names the loss date as the caller typed it.
-    expect(screens.at(-2)).toContain(`loss on ${typedDaysAgo(100)}.`);
-    for (const screen of screens) expect(screen).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    for (const screen of [confirm, refusal]) expect(screen).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 
   it('takes the caller from the refusal back to the date of the loss with 1', async () => {
-    const screens = await dial(creditLife.borrower.phoneNumber, [
-      '4',
-      '2',
-      creditLife.payroll.policyNumber,
-      creditLife.payroll.activeLoan.reference,
-      '1',
-      typedDaysAgo(100),
-      'Road accident',
-      '1',
-      '1',
-    ]);
-    expect(screens.at(-1)).toBe('CON Date of the loss (DD/MM/YYYY):');
+    const { caller } = await claimTooLate();
+    expect(await caller.send('1')).toBe('CON Date of the loss (DD/MM/YYYY):');
+    await caller.send('00');
   });
 });
