@@ -42,8 +42,8 @@ describe('dates shown to users', () => {
   });
 
   it('writes day and month only where a label says short', () => {
-    expect(t('menu.choice.renew', { policyNumber: 'MTR-1', endDate: '2026-11-21' })).toBe(
-      'Renew MTR-1 (ends 21/11)',
+    expect(t('menu.choice.renewal', { policyNumber: 'MTR-1', endDate: '2026-11-21' })).toBe(
+      'MTR-1 (ends 21/11)',
     );
   });
 

@@ -163,11 +163,14 @@ async function buyOnTelegram(chat: ReturnType<typeof telegramChat>, plate: strin
   return paid() as Sent;
 }
 
-/** The end date (`YYYY-MM-DD`) a closing screen names: "… 2026-11-23 to 2027-11-22. …". */
+/**
+ * The end date a closing screen names, as the user reads it ("… 23/11/2026 to 22/11/2027. …"),
+ * back in the insurer's form `YYYY-MM-DD`.
+ */
 function endDateOn(text: string): string {
-  const found = / to (\d{4}-\d{2}-\d{2})/.exec(text)?.[1];
+  const found = / to (\d{2})\/(\d{2})\/(\d{4})/.exec(text);
   if (!found) throw new Error(`no end date on: ${text}`);
-  return found;
+  return `${found[3]}-${found[2]}-${found[1]}`;
 }
 
 const reminderSms = (phone: ReturnType<typeof smsCaller>) =>
@@ -300,7 +303,7 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
 
   // The Telegram holder turns reminders off from the menu; the USSD holder does not. At 14 days
   // before the renewed period ends, only the USSD holder is reminded, of the new end date.
-  const newEnd = / to (\d{4}-\d{2}-\d{2})\./.exec(renewed()?.message.text ?? '')?.[1] ?? '';
+  const newEnd = endDateOn(renewed()?.message.text ?? '');
   // The renewed policy's certificate follows its outcome message: let it arrive first.
   await eventually(
     'the renewal certificate arrived',
