@@ -4,7 +4,9 @@ import { AWAITING_INPUT } from './flow.js';
 
 /** The one listener an actor keeps for its whole life; a waiting turn plugs into it. */
 interface Watch {
-  wake: (() => void) | undefined;
+  /** The waiting turn's resolve, while one waits. */
+  resolve: ((settled: boolean) => void) | undefined;
+  timer: NodeJS.Timeout | undefined;
 }
 
 const watches = new WeakMap<FlowActor, Watch>();
@@ -18,8 +20,10 @@ export function startWatched(
   options: { readonly input: unknown; readonly snapshot?: Snapshot<unknown> },
 ): FlowActor {
   const actor: FlowActor = createActor(machine, options);
-  const watch: Watch = { wake: undefined };
-  const wake = () => watch.wake?.();
+  const watch: Watch = { resolve: undefined, timer: undefined };
+  const wake = () => {
+    if (watch.resolve !== undefined && isSettled(actor)) finish(watch, true);
+  };
   actor.subscribe({ next: wake, error: wake, complete: wake });
   watches.set(actor, watch);
   actor.start();
@@ -41,15 +45,23 @@ export function settleWithin(actor: FlowActor, ms: number): boolean | Promise<bo
   if (ms <= 0) return false;
   const watch = watches.get(actor);
   if (!watch) throw new Error('settleWithin needs an actor made by startWatched');
+  // No closure per wait: the actor's one listener and the timer find the waiting turn in its
+  // watch (tsx's keepNames would wrap every named closure made here in a defineProperty).
   return new Promise((resolve) => {
-    const finish = (settled: boolean) => {
-      clearTimeout(timer);
-      watch.wake = undefined;
-      resolve(settled);
-    };
-    const timer = setTimeout(() => finish(isSettled(actor)), ms);
-    watch.wake = () => {
-      if (isSettled(actor)) finish(true);
-    };
+    watch.resolve = resolve;
+    watch.timer = setTimeout(timedOut, ms, actor, watch);
   });
+}
+
+/** Ends the wait in `watch`, if any, with `settled`. */
+function finish(watch: Watch, settled: boolean): void {
+  const resolve = watch.resolve;
+  clearTimeout(watch.timer);
+  watch.resolve = undefined;
+  watch.timer = undefined;
+  resolve?.(settled);
+}
+
+function timedOut(actor: FlowActor, watch: Watch): void {
+  finish(watch, isSettled(actor));
 }
