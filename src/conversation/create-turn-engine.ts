@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../log/index.js';
-import type { SessionStore } from '../session/index.js';
+import type { SessionLease, SessionStore } from '../session/index.js';
 import { ActorCache } from './actor-cache.js';
 import { ENGINE_PROMPTS, errorPrompt, stillWorkingPrompt } from './engine-prompts.js';
 import type { FlowRegistry } from './flow.js';
 import type { Prompt } from './prompt.js';
 import { isReply } from './reply.js';
-import type { TurnEngine } from './turn-engine.js';
+import type { ChannelStateOf, TurnEngine, TurnOptions } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { TurnGate } from './turn-gate.js';
 import { createTurnRunner, type TurnContext } from './turn-runner.js';
@@ -122,22 +122,14 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     const answered = new Promise<Prompt>((resolve) => {
       answer = resolve;
     });
-    let hashed: string | undefined;
-    const context: TurnContext = {
+    const context = new Turn(
       sessionKey,
-      // Hashed only when something is logged: most turns log nothing.
-      get sessionId() {
-        hashed ??= hashKey(sessionKey);
-        return hashed;
-      },
-      lease: locked.lease,
+      locked.lease,
       deadlineAt,
-      options: turnOptions,
-      late: false,
-      system: !reply.type.startsWith('user.'),
-      stateOf: undefined,
+      turnOptions,
+      !reply.type.startsWith('user.'),
       answer,
-    };
+    );
     const work: Promise<void> = runTurn(context, locked, cached, reply).then(
       () => {
         background.delete(work);
@@ -168,6 +160,31 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       cache.clear();
     },
   };
+}
+
+/**
+ * One turn's context. A class rather than an object literal with a getter: a turn builds one
+ * object of a known shape, and its session id is hashed only when something is logged (most
+ * turns log nothing).
+ */
+class Turn implements TurnContext {
+  late = false;
+  stateOf: ChannelStateOf | undefined = undefined;
+  private hashed: string | undefined = undefined;
+
+  constructor(
+    readonly sessionKey: string,
+    readonly lease: SessionLease,
+    readonly deadlineAt: number,
+    readonly options: TurnOptions,
+    readonly system: boolean,
+    readonly answer: (prompt: Prompt) => void,
+  ) {}
+
+  get sessionId(): string {
+    this.hashed ??= hashKey(this.sessionKey);
+    return this.hashed;
+  }
 }
 
 /** A stable, non-reversible id for logs: session keys hold phone numbers. */
