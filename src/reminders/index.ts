@@ -13,6 +13,13 @@ export {
   createRedisContactBook,
   type HolderAddress,
 } from './contact-book.js';
+// Server and tests: credit-life premium reminders to the staff's Slack channel.
+export {
+  type CreditLifeMilestone,
+  type CreditLifeReminders,
+  type CreditLifeRemindersOptions,
+  createCreditLifeReminders,
+} from './credit-life-reminders.js';
 // Server: the SMS gateway's incoming messages (STOP / START).
 export {
   INBOUND_SMS_PATH,

@@ -4,6 +4,11 @@ import type { Notifier } from '../payments/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import { createMemoryContactBook, createRedisContactBook } from './contact-book.js';
 import {
+  type CreditLifeMilestone,
+  type CreditLifeReminders,
+  createCreditLifeReminders,
+} from './credit-life-reminders.js';
+import {
   createBullReminderScheduler,
   createMemoryReminderScheduler,
   type ReminderScheduler,
@@ -28,7 +33,12 @@ export interface ReminderWiringOptions
   /** Reads each policy just before reminding (renewed elsewhere, cancelled). */
   readonly client: Pick<PartnerClient, 'call' | 'paginate'>;
   readonly logger: Logger;
-  /** The staff's morning digest in Slack, when a channel is configured. */
+  /** Metrics: one credit-life reminder sent (to Slack). Must not throw. */
+  readonly onCreditLifeSent?: (milestone: CreditLifeMilestone, channel: string) => void;
+  /**
+   * The staff's Slack channel, when configured: the morning digest and the credit-life premium
+   * reminders (the lender is the policyholder, served by staff) go there.
+   */
   readonly digest?: { readonly channel: string; readonly slack: () => Notifier | undefined };
 }
 
@@ -37,6 +47,8 @@ export interface ReminderWiring {
   readonly service: ReminderService;
   /** The morning digest, when configured. */
   readonly digest?: StaffDigestPoster;
+  /** Credit-life premium reminders to the digest channel, when configured. */
+  readonly creditLife?: CreditLifeReminders;
   /** Stops the schedule (Redis itself stays open). */
   close(): Promise<void>;
 }
@@ -77,14 +89,32 @@ export async function createReminderWiring(
         ...(options.now ? { now: options.now } : {}),
       })
     : undefined;
-  // Each run (hourly, 07:00–19:00 Lusaka) reminds, then posts the digest if today's is not out.
+  const creditLife = options.digest
+    ? createCreditLifeReminders({
+        client,
+        slack: options.digest.slack,
+        channel: options.digest.channel,
+        book,
+        logger,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.onCreditLifeSent ? { onSent: options.onCreditLifeSent } : {}),
+      })
+    : undefined;
+  // Each run (hourly, 07:00–19:00 Lusaka) reminds motor holders and credit-life lenders, then
+  // posts the digest if today's is not out.
   const scan = async () => {
     const summary = await service.scan();
+    await creditLife?.scan();
     await digest?.post();
     return summary;
   };
   const scheduler: ReminderScheduler = redis
     ? await createBullReminderScheduler({ redis, prefix: options.prefix, scan, logger })
     : createMemoryReminderScheduler({ scan, logger });
-  return { service, ...(digest ? { digest } : {}), close: () => scheduler.close() };
+  return {
+    service,
+    ...(digest ? { digest } : {}),
+    ...(creditLife ? { creditLife } : {}),
+    close: () => scheduler.close(),
+  };
 }

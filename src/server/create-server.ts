@@ -36,6 +36,7 @@ import {
 } from '../payments/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import {
+  type CreditLifeReminders,
   createReminderWiring,
   type ReminderService,
   registerInboundSms,
@@ -116,6 +117,8 @@ export interface InsurechatServer {
   readonly reminders: ReminderService;
   /** The staff's morning digest, when SLACK_DIGEST_CHANNEL is set. */
   readonly staffDigest: StaffDigestPoster | undefined;
+  /** Credit-life premium reminders to SLACK_DIGEST_CHANNEL, when it is set. */
+  readonly creditLifeReminders: CreditLifeReminders | undefined;
   /** Listens on `config.port` (0 picks a free port) and returns the base URL. */
   listen(): Promise<{ url: string }>;
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
@@ -283,6 +286,8 @@ export async function createServer(
     onSent: (milestone, channel) =>
       metrics.remindersSent.inc({ milestone: String(milestone), channel }),
     onRenewalAfterReminder: (channel) => metrics.renewalsAfterReminder.inc({ channel }),
+    onCreditLifeSent: (milestone, channel) =>
+      metrics.remindersSent.inc({ milestone: String(milestone), channel }),
     ...(config.slack?.digestChannel
       ? {
           digest: {
@@ -523,6 +528,7 @@ export async function createServer(
     payments: paymentService,
     reminders,
     staffDigest: reminderWiring.digest,
+    creditLifeReminders: reminderWiring.creditLife,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;

@@ -187,6 +187,11 @@ export const en = {
     'We will remind you by SMS before {policyNumber} ends, so you can renew in time. Reply STOP to opt out.',
   'reminder.stopped': 'Renewal reminders are off. Reply START to turn them back on.',
   'reminder.started': 'Renewal reminders are on. Reply STOP to stop them.',
+  // credit-life premium reminders, to the lender's staff in Slack
+  'reminder.creditLifeDue':
+    '*Credit-life premium due* {policyNumber} ({product}): the next period is due on {dueDate, date}, {currency} {amount}. Look it up on the desk: `/insure policy {policyNumber}`.',
+  'reminder.creditLifeOwed':
+    '*Credit-life premium owed now* {policyNumber} ({product}): {periods} period(s) unpaid, {currency} {amount}; cover stays on only until grace ends on {graceEndsAt, date}. Look it up on the desk: `/insure policy {policyNumber}`.',
   // The staff's morning digest: built as Slack mrkdwn from the insurer's records.
   'digest.morning': '{text}',
 
