@@ -1,8 +1,6 @@
-import { type CreditLifePolicy, firstOf, type PartnerClient } from '../api/index.js';
+import { type CreditLifePolicy, firstOf } from '../api/index.js';
 import type { Prompt } from '../conversation/index.js';
-import type { Logger } from '../log/index.js';
-import { formatAmount, type Notifier } from '../payments/index.js';
-import type { ContactBook } from './contact-book.js';
+import { formatAmount } from '../payments/index.js';
 import {
   DEFAULT_QUIET_HOURS,
   dayNumber,
@@ -11,21 +9,16 @@ import {
   type QuietHours,
 } from './lusaka-time.js';
 import type { ScanSummary } from './reminder-service.js';
+import type { StaffDigestOptions } from './staff-digest.js';
 
 /** Days before a credit-life period is due (14, 3), or `owed`: periods unpaid now. */
 export type CreditLifeMilestone = 14 | 3 | 'owed';
 
-/** Options of {@link createCreditLifeReminders}. */
-export interface CreditLifeRemindersOptions {
-  readonly client: Pick<PartnerClient, 'call' | 'paginate'>;
-  /** The Slack notifier (read at each scan); without one nothing is sent. */
-  readonly slack: () => Notifier | undefined;
-  /** The Slack channel id (SLACK_DIGEST_CHANNEL): the lender's staff are the policyholder. */
-  readonly channel: string;
-  /** Where the per-policy, per-period, per-milestone claims are kept (Redis across instances). */
-  readonly book: Pick<ContactBook, 'claim' | 'confirm' | 'release'>;
-  readonly logger: Logger;
-  readonly now?: () => number;
+/**
+ * Options of {@link createCreditLifeReminders}: the digest's (the lender's staff are the
+ * policyholder, so reminders go to the digest's channel; claims kept in the same store).
+ */
+export interface CreditLifeRemindersOptions extends StaffDigestOptions {
   readonly quietHours?: QuietHours;
   /** Metrics: one reminder sent. Must not throw. */
   readonly onSent?: (milestone: CreditLifeMilestone, channel: string) => void;

@@ -79,24 +79,19 @@ export async function createReminderWiring(
       return { endDate: policy.endDate ?? undefined, status: policy.status ?? undefined };
     },
   });
-  const digest = options.digest
-    ? createStaffDigest({
-        client,
-        slack: options.digest.slack,
-        channel: options.digest.channel,
-        book,
-        logger,
-        ...(options.now ? { now: options.now } : {}),
-      })
-    : undefined;
-  const creditLife = options.digest
+  // The staff's Slack channel: the morning digest and credit-life reminders (claims in `book`).
+  const staff = options.digest && {
+    client,
+    slack: options.digest.slack,
+    channel: options.digest.channel,
+    book,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  };
+  const digest = staff ? createStaffDigest(staff) : undefined;
+  const creditLife = staff
     ? createCreditLifeReminders({
-        client,
-        slack: options.digest.slack,
-        channel: options.digest.channel,
-        book,
-        logger,
-        ...(options.now ? { now: options.now } : {}),
+        ...staff,
         ...(options.onCreditLifeSent ? { onSent: options.onCreditLifeSent } : {}),
       })
     : undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { startTwinServers, type TestServer } from './test-server.js';
 
 /*
  * The staff's morning digest through the whole server: read from the embedded sandbox insurer
@@ -23,17 +23,7 @@ beforeAll(async () => {
     SLACK_API_URL: `${slack.baseUrl}/api`,
     SLACK_DIGEST_CHANNEL: 'C0DIGEST',
   };
-  first = await startTestServer(env, { reminderClock: clock.now });
-  const sandbox = first.server.sandbox;
-  if (!sandbox || !first.server.info.sandboxUrl) throw new Error('no embedded sandbox');
-  second = await startTestServer(
-    {
-      ...env,
-      PARTNER_API_URL: first.server.info.sandboxUrl,
-      PARTNER_API_KEY: sandbox.apiKey,
-    },
-    { reminderClock: clock.now, keyPrefix: first.prefix },
-  );
+  [first, second] = await startTwinServers(env, { reminderClock: clock.now });
 }, 60_000);
 
 afterAll(async () => {

@@ -67,3 +67,21 @@ export async function startTestServer(
     },
   };
 }
+
+/**
+ * Two instances of one deployment: the first runs the embedded sandbox, the second calls it as
+ * its insurer and shares the first's Redis keys; `deps` (a reminder clock, say) go to both.
+ */
+export async function startTwinServers(
+  env: Record<string, string>,
+  deps: ServerDeps = {},
+): Promise<[TestServer, TestServer]> {
+  const first = await startTestServer(env, deps);
+  const sandbox = first.server.sandbox;
+  if (!sandbox || !first.server.info.sandboxUrl) throw new Error('no embedded sandbox');
+  const second = await startTestServer(
+    { ...env, PARTNER_API_URL: first.server.info.sandboxUrl, PARTNER_API_KEY: sandbox.apiKey },
+    { ...deps, keyPrefix: first.prefix },
+  );
+  return [first, second];
+}
