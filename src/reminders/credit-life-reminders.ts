@@ -72,6 +72,7 @@ export function createCreditLifeReminders(
         log.warn({ err }, 'credit-life policies could not be listed; the next scan tries again');
         return { quiet: false, ...counts };
       }
+      const productNames = await readProductNames();
       for (const policy of policies) {
         const policyId = String(policy.id);
         const policyNumber = policy.policyNumber ?? policyId;
@@ -99,7 +100,7 @@ export function createCreditLifeReminders(
         }
         const params = {
           policyNumber,
-          product: policy.productId ? `credit life, product ${policy.productId}` : 'credit life',
+          product: productNames.get(String(policy.productId)) ?? 'credit life',
           dueDate: new Date(dueDay * 86_400_000).toISOString().slice(0, 10),
           currency: policy.currency ?? 'ZMW',
           amount: formatAmount(perPeriod * Math.max(owed, 1)),
@@ -132,6 +133,17 @@ export function createCreditLifeReminders(
       return { quiet: false, ...counts };
     },
   };
+
+  /** Product names by id, so staff read "Payroll loan cover", not a number; none if unreadable. */
+  async function readProductNames(): Promise<Map<string, string>> {
+    try {
+      const products = await options.client.call('getCreditLifeProducts', {});
+      return new Map(products.map((product) => [String(product.id), product.name]));
+    } catch (err) {
+      log.warn({ err }, 'credit-life products could not be read; reminders name no product');
+      return new Map();
+    }
+  }
 
   function readCover(policyId: string) {
     return options.client.call('getCreditLifePolicyStatus', { path: { policyId } });

@@ -139,6 +139,10 @@ it('tells the staff channel once that the InGrace policy owes its unpaid periods
   const owed = messagesAbout(IN_GRACE.number);
   expect(owed).toHaveLength(1);
   expect(owed[0]?.text).toContain('owed now');
+  // Staff read the product's name and a count in words, not an id or "period(s)".
+  expect(owed[0]?.text).toContain('(Credit Life Cover)');
+  const periods = cover.unpaidPeriods.length;
+  expect(owed[0]?.text).toContain(`${periods} ${periods === 1 ? 'period' : 'periods'} unpaid`);
   const amount = cover.premiumPerPeriod * cover.unpaidPeriods.length;
   expect(owed[0]?.text).toContain(`ZMW ${formatAmount(amount)}`);
   expect(amount).toBeGreaterThan(0);

@@ -191,7 +191,7 @@ export const en = {
   'reminder.creditLifeDue':
     '*Credit-life premium due* {policyNumber} ({product}): the next period is due on {dueDate, date}, {currency} {amount}. Look it up on the desk: `/insure policy {policyNumber}`.',
   'reminder.creditLifeOwed':
-    '*Credit-life premium owed now* {policyNumber} ({product}): {periods} period(s) unpaid, {currency} {amount}; cover stays on only until grace ends on {graceEndsAt, date}. Look it up on the desk: `/insure policy {policyNumber}`.',
+    '*Credit-life premium owed now* {policyNumber} ({product}): {periods, plural, one {# period} other {# periods}} unpaid, {currency} {amount}; cover stays on only until grace ends on {graceEndsAt, date}. Look it up on the desk: `/insure policy {policyNumber}`.',
   // The staff's morning digest: built as Slack mrkdwn from the insurer's records.
   'digest.morning': '{text}',
 
