@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatDate } from '../../src/conversation/index.js';
 import { formatAmount } from '../../src/payments/index.js';
 import { lusakaNow } from '../../src/reminders/index.js';
-import { FakeSlack } from '../channels/slack/fake-slack.js';
+import type { FakeSlack } from '../channels/slack/fake-slack.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
-import { startTestServer, startTwinServers, type TestServer } from './test-server.js';
+import { type StaffChannelTwins, startStaffChannelTwins } from './staff-channel-twins.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /*
  * Credit-life premium reminders through the whole server: the demo book's credit-life policies
@@ -17,6 +18,7 @@ const DAY = 24 * HOUR;
 const PAYROLL = { id: 'clp_1f4b8d2e6a93', number: 'CL-DEMO-000001' };
 const IN_GRACE = { id: 'clp_9d7c3b1a5e08', number: 'CL-DEMO-000003' };
 
+let twins: StaffChannelTwins;
 let slack: FakeSlack;
 let first: TestServer;
 let second: TestServer;
@@ -71,23 +73,12 @@ function messagesAbout(policyNumber: string): { channel: string; text: string }[
 }
 
 beforeAll(async () => {
-  slack = new FakeSlack();
-  await slack.start();
   clock = manualClock(Date.now() - 60 * DAY);
-  const env = {
-    SLACK_BOT_TOKEN: 'xoxb-credit-life',
-    SLACK_SIGNING_SECRET: 'credit-life-signing-secret',
-    SLACK_API_URL: `${slack.baseUrl}/api`,
-    SLACK_DIGEST_CHANNEL: 'C0LENDERS',
-  };
-  [first, second] = await startTwinServers(env, { reminderClock: clock.now });
+  twins = await startStaffChannelTwins('C0LENDERS', clock);
+  ({ slack, first, second } = twins);
 }, 60_000);
 
-afterAll(async () => {
-  await second?.close();
-  await first?.close();
-  await slack?.stop();
-});
+afterAll(() => twins?.close());
 
 it('reminds the lender in the staff channel once at 14 and once at 3 days before a credit-life period is due, however many instances scan, and never in quiet hours', async () => {
   const cover = await coverOf(PAYROLL.id);

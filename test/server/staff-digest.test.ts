@@ -1,36 +1,27 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FakeSlack } from '../channels/slack/fake-slack.js';
+import type { FakeSlack } from '../channels/slack/fake-slack.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
-import { startTwinServers, type TestServer } from './test-server.js';
+import { type StaffChannelTwins, startStaffChannelTwins } from './staff-channel-twins.js';
+import type { TestServer } from './test-server.js';
 
 /*
  * The staff's morning digest through the whole server: read from the embedded sandbox insurer
  * through the partner client, posted once a day to SLACK_DIGEST_CHANNEL on a local Slack Web API.
  */
 
+let twins: StaffChannelTwins;
 let slack: FakeSlack;
 let first: TestServer;
 let second: TestServer;
 let clock: ManualClock;
 
 beforeAll(async () => {
-  slack = new FakeSlack();
-  await slack.start();
   clock = manualClock();
-  const env = {
-    SLACK_BOT_TOKEN: 'xoxb-digest',
-    SLACK_SIGNING_SECRET: 'digest-signing-secret',
-    SLACK_API_URL: `${slack.baseUrl}/api`,
-    SLACK_DIGEST_CHANNEL: 'C0DIGEST',
-  };
-  [first, second] = await startTwinServers(env, { reminderClock: clock.now });
+  twins = await startStaffChannelTwins('C0DIGEST', clock);
+  ({ slack, first, second } = twins);
 }, 60_000);
 
-afterAll(async () => {
-  await second?.close();
-  await first?.close();
-  await slack?.stop();
-});
+afterAll(() => twins?.close());
 
 it('posts one morning digest a day to the configured channel, however many instances run it: policies ending this week, in grace, batches owing premium, claims waiting for documents', async () => {
   // Four days on, the demo book's car that ends in 10 days ends within the week.
