@@ -6,7 +6,7 @@ import { ENGINE_PROMPTS, errorPrompt, stillWorkingPrompt } from './engine-prompt
 import type { FlowRegistry } from './flow.js';
 import type { Prompt } from './prompt.js';
 import { isReply } from './reply.js';
-import type { ChannelStateOf, TurnEngine, TurnOptions } from './turn-engine.js';
+import type { ChannelStateOf, TurnEngine, TurnOptions, TurnPrefetch } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { TurnGate } from './turn-gate.js';
 import { createTurnRunner, type TurnContext } from './turn-runner.js';
@@ -34,6 +34,8 @@ export interface TurnEngineOptions {
   readonly maxTurnMs?: number;
   /** Lock lifetime, extended while a turn runs past its deadline. Default 30 000 ms. */
   readonly lockTtlMs?: number;
+  /** Data read with the session for another part (the holder's renewal card). */
+  readonly prefetch?: TurnPrefetch;
 }
 
 /** The turn engine plus process-level controls. */
@@ -62,7 +64,7 @@ export interface ConversationEngine extends TurnEngine {
  * (system events such as `payment.settled` must then be retried by their sender).
  */
 export function createTurnEngine(options: TurnEngineOptions): ConversationEngine {
-  const { store, logger } = options;
+  const { store, logger, prefetch } = options;
   const defaultDeadlineMs = options.defaultDeadlineMs ?? 4_000;
   const lockTtlMs = options.lockTtlMs ?? 30_000;
   const gate = new TurnGate({ store, lockTtlMs });
@@ -93,7 +95,9 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     if (!leave) return stillWorkingPrompt(ENGINE_PROMPTS.busy);
     // Held by this turn until it commits; put back untouched when the lock is not ours.
     const held = cache.take(sessionKey);
-    const locked = await gate.lock(sessionKey, deadlineAt, held?.version);
+    const address = turnOptions.address;
+    const peek = address ? prefetch?.keyOf(sessionKey, address) : undefined;
+    const locked = await gate.lock(sessionKey, deadlineAt, held?.version, peek);
     if (locked.status !== 'acquired') {
       leave();
       if (held) cache.put(sessionKey, held);
@@ -114,6 +118,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       );
       return stillWorkingPrompt(ENGINE_PROMPTS.busy);
     }
+    if (address && locked.peeked) prefetch?.deliver(address, locked.peeked);
     // A version this instance did not write: its cached actor is stale.
     const cached = locked.unchanged ? held : undefined;
     if (held && !cached) held.actor.stop();

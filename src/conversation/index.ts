@@ -58,6 +58,7 @@ export type {
   SessionGlance,
   TurnEngine,
   TurnOptions,
+  TurnPrefetch,
 } from './turn-engine.js';
 export {
   type AmountOptions,

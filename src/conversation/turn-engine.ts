@@ -78,6 +78,19 @@ export interface ChannelStateHook {
   decide(glance: SessionGlance): ChannelDecision | Promise<ChannelDecision>;
 }
 
+/**
+ * Data another part keeps beside a conversation, read with the session (no round trip of its
+ * own): the engine asks for its key on every turn with an address, and hands over what the
+ * store read before the turn's flow runs. A store that cannot read it delivers nothing, and
+ * the part reads it itself.
+ */
+export interface TurnPrefetch {
+  /** The key to read with the session; undefined for none. */
+  keyOf(sessionKey: string, address: ChannelAddress): string | undefined;
+  /** What was read (the hash's fields; {} when it does not exist). */
+  deliver(address: ChannelAddress, fields: Readonly<Record<string, string>>): void;
+}
+
 /** The channel-facing surface of the conversation engine: one Reply in, one Prompt out. */
 export interface TurnEngine {
   handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt>;

@@ -34,18 +34,21 @@ export class TurnGate {
   /**
    * Takes the store's lock and reads the record, waiting up to `deadlineAt`. `knownVersion` is
    * the version the caller holds a copy of: the store leaves the data out when it is current.
-   * Never throws: a store failure is a `failed` result.
+   * `peek` is a key read with the record (see `AcquireOptions.peek`). Never throws: a store
+   * failure is a `failed` result.
    */
   async lock(
     sessionKey: string,
     deadlineAt: number,
     knownVersion: number | undefined,
+    peek?: string,
   ): Promise<LockResult> {
     try {
       return await this.options.store.acquire(sessionKey, {
         waitMs: Math.max(0, deadlineAt - Date.now()),
         lockTtlMs: this.options.lockTtlMs,
         ...(knownVersion === undefined ? {} : { knownVersion }),
+        ...(peek === undefined ? {} : { peek }),
       });
     } catch (error) {
       return { status: 'failed', error };

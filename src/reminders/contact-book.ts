@@ -36,16 +36,36 @@ export interface HolderAddress {
   readonly address: string;
 }
 
+/** A policy on a holder's card: what the entry menu's "Renew …" needs. */
+export interface CardPolicy {
+  readonly policyId: string;
+  readonly policyNumber: string;
+  /** Last day of cover, `YYYY-MM-DD`. */
+  readonly endDate: string;
+}
+
+/** What the entry menu needs of one holder address: their policies and whether they said STOP. */
+export interface HolderCard {
+  readonly policies: readonly CardPolicy[];
+  readonly stopped: boolean;
+}
+
 /** The stored contacts and the per-milestone send claims, shared by every instance over Redis. */
 export interface ContactBook {
-  save(record: ContactRecord): Promise<void>;
+  /** Saves a contact; `previous` is the holder it was saved for before, if another one. */
+  save(record: ContactRecord, previous?: HolderAddress): Promise<void>;
   get(policyId: string): Promise<ContactRecord | undefined>;
   /** Policy ids whose cover ends on or before day number `lastDay` (days since 1970-01-01). */
   endingBy(lastDay: number): Promise<string[]>;
   /** Forgets the due-index entries of covers that ended before day number `day`. */
   forgetEndedBefore(day: number): Promise<void>;
-  /** The contacts recorded for one holder address. */
-  ofHolder(holder: HolderAddress): Promise<ContactRecord[]>;
+  /** One holder address's card: one read. */
+  cardOf(holder: HolderAddress): Promise<HolderCard>;
+  /**
+   * The Redis key of a holder's card (a hash: see {@link cardFromFields}), for reading it with
+   * the holder's session; undefined when the book is not in Redis.
+   */
+  cardKey?(holder: HolderAddress): string;
   /** Turns reminders off (`true`) or back on for every policy of the address. */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   isStopped(holder: HolderAddress): Promise<boolean>;
@@ -59,12 +79,40 @@ export interface ContactBook {
 /** How long a contact is kept after its last write: past a year's cover and its grace. */
 const CONTACT_TTL_SECONDS = 500 * 86_400;
 
+/** A card's field for the STOP flag; each policy is a field `p:<policyId>`. */
+const STOP_FIELD = 'stop';
+const POLICY_FIELD = 'p:';
+
+/** A card policy's field value: its number and end date. */
+const CardEntry = z.object({ n: z.string(), e: z.string() });
+
+/** A holder's card from its hash fields (an unreadable entry is left out, not fatal). */
+export function cardFromFields(fields: Readonly<Record<string, string>>): HolderCard {
+  const policies: CardPolicy[] = [];
+  for (const field in fields) {
+    if (!field.startsWith(POLICY_FIELD)) continue;
+    let entry: z.infer<typeof CardEntry> | undefined;
+    try {
+      entry = CardEntry.parse(JSON.parse(fields[field] as string));
+    } catch {
+      continue;
+    }
+    policies.push({
+      policyId: field.slice(POLICY_FIELD.length),
+      policyNumber: entry.n,
+      endDate: entry.e,
+    });
+  }
+  return { policies, stopped: fields[STOP_FIELD] === '1' };
+}
+
 function keysOf(prefix: string) {
-  const holderId = (holder: HolderAddress) => hashTag(`${holder.channel}:${holder.address}`);
   return {
     contact: (policyId: string) => `${prefix}reminder-contact:${hashTag(policyId)}`,
-    holder: (holder: HolderAddress) => `${prefix}reminder-holder:${holderId(holder)}`,
-    stop: (holder: HolderAddress) => `${prefix}reminder-stop:${holderId(holder)}`,
+    // Tagged like the holder's session (`<channel>:<address>`, as USSD's is), so the session
+    // store can read the card with the session's record in one script on a Cluster too.
+    card: (holder: HolderAddress) =>
+      `${prefix}reminder-card:${hashTag(`${holder.channel}:${holder.address}`)}`,
     due: `${prefix}reminder-due`,
     claim: (key: string) => `${prefix}reminder-claim:${hashTag(key)}`,
   };
@@ -84,7 +132,7 @@ function parse(raw: string | null | undefined): ContactRecord | undefined {
 export function createRedisContactBook(redis: RedisConnection, prefix: string): ContactBook {
   const keys = keysOf(prefix);
   return {
-    async save(record) {
+    async save(record, previous) {
       const valid = ContactRecord.parse(record);
       await redis.set(
         keys.contact(valid.policyId),
@@ -93,9 +141,13 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
         CONTACT_TTL_SECONDS,
       );
       await redis.zadd(keys.due, dayNumber(valid.endDate), valid.policyId);
-      const holder = keys.holder(valid);
-      await redis.sadd(holder, valid.policyId);
-      await redis.expire(holder, CONTACT_TTL_SECONDS);
+      const card = keys.card(valid);
+      const entry = JSON.stringify({ n: valid.policyNumber, e: valid.endDate });
+      await redis.hset(card, `${POLICY_FIELD}${valid.policyId}`, entry);
+      await redis.expire(card, CONTACT_TTL_SECONDS);
+      if (previous && keys.card(previous) !== card) {
+        await redis.hdel(keys.card(previous), `${POLICY_FIELD}${valid.policyId}`);
+      }
     },
     async get(policyId) {
       return parse(await redis.get(keys.contact(policyId)));
@@ -106,23 +158,16 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
     async forgetEndedBefore(day) {
       await redis.zremrangebyscore(keys.due, '-inf', `(${day}`);
     },
-    async ofHolder(holder) {
-      const ids = await redis.smembers(keys.holder(holder));
-      const records: ContactRecord[] = [];
-      for (const id of ids) {
-        const record = parse(await redis.get(keys.contact(id)));
-        if (record && record.channel === holder.channel && record.address === holder.address) {
-          records.push(record);
-        }
-      }
-      return records;
+    async cardOf(holder) {
+      return cardFromFields(await redis.hgetall(keys.card(holder)));
     },
+    cardKey: keys.card,
     async setStopped(holder, stopped) {
-      if (stopped) await redis.set(keys.stop(holder), '1');
-      else await redis.del(keys.stop(holder));
+      if (stopped) await redis.hset(keys.card(holder), STOP_FIELD, '1');
+      else await redis.hdel(keys.card(holder), STOP_FIELD);
     },
     async isStopped(holder) {
-      return (await redis.exists(keys.stop(holder))) === 1;
+      return (await redis.hexists(keys.card(holder), STOP_FIELD)) === 1;
     },
     async claim(key, value, ttlSeconds) {
       return (await redis.set(keys.claim(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
@@ -158,10 +203,11 @@ export function createMemoryContactBook(now: () => number = Date.now): ContactBo
     async forgetEndedBefore(day) {
       for (const [id, record] of contacts) if (dayNumber(record.endDate) < day) contacts.delete(id);
     },
-    async ofHolder(holder) {
-      return [...contacts.values()].filter(
-        (record) => record.channel === holder.channel && record.address === holder.address,
-      );
+    async cardOf(holder) {
+      const policies = [...contacts.values()]
+        .filter((record) => record.channel === holder.channel && record.address === holder.address)
+        .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
+      return { policies, stopped: stopped.has(holderId(holder)) };
     },
     async setStopped(holder, stop) {
       if (stop) stopped.add(holderId(holder));

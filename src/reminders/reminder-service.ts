@@ -1,7 +1,14 @@
-import type { ChannelAddress, Prompt } from '../conversation/index.js';
+import { LRUCache } from 'lru-cache';
+import type { ChannelAddress, Prompt, TurnPrefetch } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
-import type { ContactBook, ContactRecord, HolderAddress } from './contact-book.js';
+import {
+  type ContactBook,
+  type ContactRecord,
+  cardFromFields,
+  type HolderAddress,
+  type HolderCard,
+} from './contact-book.js';
 import {
   DEFAULT_QUIET_HOURS,
   dayNumber,
@@ -128,6 +135,11 @@ export interface ReminderService {
   scan(): Promise<ScanSummary>;
   /** The holder's covers ending within 14 days, and whether their reminders are on. */
   offersFor(holder: HolderAddress): Promise<HolderReminders>;
+  /**
+   * Reads each holder's card with their session's record (Redis only), so the entry menu's
+   * offers cost the turn no round trip of its own; undefined when the book is in memory.
+   */
+  readonly prefetch?: TurnPrefetch;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   /** The menu item: {@link setStopped} with true. */
@@ -141,12 +153,23 @@ const SENT_TTL_SECONDS = 60 * 86_400;
 /** Covers ended this long ago leave the due index. */
 const FORGET_AFTER_DAYS = 30;
 
+/** A card handed over with a session is used by that turn only: long enough for any menu. */
+const PEEKED_TTL_MS = 10_000;
+const PEEKED_MAX = 10_000;
+
 /** Creates the reminder service over a contact book (Redis or memory). */
 export function createReminderService(options: ReminderServiceOptions): ReminderService {
   const { book } = options;
   const now = options.now ?? Date.now;
   const quiet = options.quietHours ?? DEFAULT_QUIET_HOURS;
   const log = options.logger.child({ module: 'reminders' });
+  const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
+  /** Cards read with a session (raw fields: most turns show no menu), taken by the first read. */
+  const peeked = new LRUCache<string, Readonly<Record<string, string>>>({
+    max: PEEKED_MAX,
+    ttl: PEEKED_TTL_MS,
+  });
+  const cardKey = book.cardKey?.bind(book);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
 
@@ -270,16 +293,23 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   }
 
   /** The holder's covers ending within 14 days, soonest first, and whether reminders are on. */
-  async function readOffers(holder: HolderAddress): Promise<HolderReminders> {
-    const records = await book.ofHolder(holder);
-    if (records.length === 0) return NO_REMINDERS;
+  function offersOf(card: HolderCard): HolderReminders {
+    if (card.policies.length === 0) return NO_REMINDERS;
     const day = today();
-    const offers = records
-      .filter((record) => milestoneOf(dayNumber(record.endDate) - day) !== undefined)
+    const offers = card.policies
+      .filter((policy) => milestoneOf(dayNumber(policy.endDate) - day) !== undefined)
       .sort((a, b) => a.endDate.localeCompare(b.endDate))
       .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
-    const stopped = await book.isStopped(holder);
-    return { offers, remindersOn: !stopped, remindersOff: stopped };
+    return { offers, remindersOn: !card.stopped, remindersOff: card.stopped };
+  }
+
+  /** The card read with this turn's session, taken (a later turn gets its own). */
+  function takePeeked(holder: HolderAddress): HolderCard | undefined {
+    const id = holderId(holder);
+    const fields = peeked.get(id);
+    if (fields === undefined) return undefined;
+    peeked.delete(id);
+    return cardFromFields(fields);
   }
 
   /** Records the contact of a paid policy; see {@link ReminderService.recordPurchase}. */
@@ -294,18 +324,23 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       ) {
         safely(() => options.onRenewalAfterReminder?.(holder.channel));
       }
-      await book.save({
-        policyId: purchase.policyId,
-        policyNumber: purchase.policyNumber,
-        product: 'motor',
-        // A renewal's words are about the renewal; the policy is still what it insured.
-        what: purchase.renewal && before ? before.what : purchase.what,
-        endDate: purchase.endDate.slice(0, 10),
-        ...holder,
-        locale: purchase.route.locale,
-        consent: true,
-        recordedAt: new Date(now()).toISOString(),
-      });
+      peeked.delete(holderId(holder));
+      const previous = before && { channel: before.channel, address: before.address };
+      await book.save(
+        {
+          policyId: purchase.policyId,
+          policyNumber: purchase.policyNumber,
+          product: 'motor',
+          // A renewal's words are about the renewal; the policy is still what it insured.
+          what: purchase.renewal && before ? before.what : purchase.what,
+          endDate: purchase.endDate.slice(0, 10),
+          ...holder,
+          locale: purchase.route.locale,
+          consent: true,
+          recordedAt: new Date(now()).toISOString(),
+        },
+        previous,
+      );
       const on = !(await book.isStopped(holder));
       if (on && holder.channel === 'ussd') {
         if (!purchase.renewal) smsNotice(purchase);
@@ -354,14 +389,24 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
 
     async offersFor(holder) {
       try {
-        return await within(readOffers(holder), NO_REMINDERS);
+        const card = takePeeked(holder);
+        if (card) return offersOf(card);
+        return await within(book.cardOf(holder).then(offersOf), NO_REMINDERS);
       } catch (err) {
         log.warn({ err }, 'renewal offers could not be read; the menu shows without them');
         return NO_REMINDERS;
       }
     },
 
+    ...(cardKey && {
+      prefetch: {
+        keyOf: (_sessionKey, address) => cardKey(address),
+        deliver: (address, fields) => void peeked.set(holderId(address), fields),
+      },
+    }),
+
     async setStopped(holder, stopped) {
+      peeked.delete(holderId(holder));
       await book.setStopped(holder, stopped);
       log.info({ channel: holder.channel, stopped }, 'renewal reminders switched');
     },

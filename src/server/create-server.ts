@@ -331,10 +331,13 @@ export async function createServer(
   if (deps.engine) {
     engine = deps.engine;
   } else {
+    const prefetch = reminderWiring.service.prefetch;
     ownedEngine = createTurnEngine({
       store: sessions,
       flows,
       logger: logger.child({ module: 'engine' }),
+      // The holder's renewal card comes with the session: the entry menu costs no round trip.
+      ...(prefetch ? { prefetch } : {}),
     });
     engine = ownedEngine;
   }

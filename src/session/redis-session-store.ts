@@ -19,21 +19,24 @@ import { SessionStoreError } from './session-store-error.js';
 // (see `hold`: a write then never shortens the record's expiry).
 
 /**
- * KEYS: record, lock. ARGV: token, lock ttl ms, version the caller holds ('0' = none). Takes the
- * lock and reads the record. Reply: {0, lock ms left} or {1, version, data, interrupted,
- * unchanged}; data is left out (unchanged = 1) when the caller's version is current.
+ * KEYS: record, lock[, peek]. ARGV: token, lock ttl ms, version the caller holds ('0' = none).
+ * Takes the lock and reads the record (and the peek hash). Reply: {0, lock ms left} or
+ * {1, version, data, interrupted, unchanged[, peek fields]}; data is left out (unchanged = 1)
+ * when the caller's version is current.
  */
 const ACQUIRE = new LuaScript(`
 if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {0, redis.call('PTTL', KEYS[2])}
 end
+local peek = nil
+if KEYS[3] then peek = redis.call('HGETALL', KEYS[3]) end
 local rec = redis.call('HMGET', KEYS[1], 'v', 'd', 'm')
-if not rec[1] then return {1, false, false, 0, 0} end
+if not rec[1] then return {1, false, false, 0, 0, peek} end
 local interrupted = 0
 if rec[3] then interrupted = 1 end
 redis.call('HSET', KEYS[1], 'm', ARGV[1])
-if rec[1] == ARGV[3] then return {1, rec[1], false, interrupted, 1} end
-return {1, rec[1], rec[2], interrupted, 0}
+if rec[1] == ARGV[3] then return {1, rec[1], false, interrupted, 1, peek} end
+return {1, rec[1], rec[2], interrupted, 0, peek}
 `);
 
 /**
@@ -109,6 +112,7 @@ type AcquireReply =
       data: string | null,
       interrupted: number,
       unchanged: number,
+      peeked: readonly string[] | undefined,
     ];
 
 /** COMMIT's and REMOVE's reply: committed at a version, deleted, lock lost, or conflict. */
@@ -120,20 +124,35 @@ type WriteReply = readonly [1, number] | readonly [2] | readonly [0] | readonly 
  */
 function acquireReplyOf(reply: unknown): AcquireReply {
   if (Array.isArray(reply)) {
-    const [taken, a, b, c, d] = reply as unknown[];
+    const [taken, a, b, c, d, e] = reply as unknown[];
     if (taken === 0 && typeof a === 'number' && reply.length === 2) return [0, a];
     if (
       taken === 1 &&
-      reply.length === 5 &&
+      (reply.length === 5 || (reply.length === 6 && Array.isArray(e))) &&
       (a === null || typeof a === 'string') &&
       (b === null || typeof b === 'string') &&
       typeof c === 'number' &&
       typeof d === 'number'
     ) {
-      return [1, a, b, c, d];
+      return [1, a, b, c, d, e as readonly string[] | undefined];
     }
   }
   throw new TypeError('unexpected reply from the acquire script');
+}
+
+/** The part of a key Redis Cluster hashes: the first non-empty `{…}`, else the whole key. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/** HGETALL's flat field, value list as a record (no prototype: field names are data). */
+function fieldsOf(flat: readonly string[] | undefined): Readonly<Record<string, string>> {
+  const fields: Record<string, string> = Object.create(null);
+  if (!flat) return fields;
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
+  return fields;
 }
 
 function writeReplyOf(reply: unknown): WriteReply {
@@ -179,14 +198,17 @@ export class RedisSessionStore implements SessionStore {
   async acquire(key: string, options: AcquireOptions = {}): Promise<AcquireResult> {
     const lockTtlMs = options.lockTtlMs ?? this.lockTtlMs;
     const knownVersion = String(options.knownVersion ?? 0);
+    const keys: string[] = this.keys(key);
+    // Another slot's key would make the script fail on a Cluster: such a peek is not read.
+    if (options.peek !== undefined && hashTagOf(options.peek) === key) keys.push(options.peek);
     const attempt = async (): Promise<LockAttempt> => {
       const token = newLockToken();
       const reply = acquireReplyOf(
-        await ACQUIRE.run(this.redis, this.keys(key), [token, lockTtlMs, knownVersion]),
+        await ACQUIRE.run(this.redis, keys, [token, lockTtlMs, knownVersion]),
       );
       if (reply[0] === 0)
         return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
-      const [, rawVersion, data, interrupted, unchanged] = reply;
+      const [, rawVersion, data, interrupted, unchanged, peeked] = reply;
       const version = rawVersion === null ? undefined : Number(rawVersion);
       const record: StoredSession | undefined =
         version !== undefined && data !== null ? { version, data } : undefined;
@@ -198,6 +220,7 @@ export class RedisSessionStore implements SessionStore {
           record,
           interrupted: interrupted === 1,
           ...(unchanged === 1 ? { unchanged: true as const } : {}),
+          ...(keys.length > 2 ? { peeked: fieldsOf(peeked) } : {}),
         },
       };
     };

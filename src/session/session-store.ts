@@ -35,6 +35,12 @@ export type AcquireResult =
        * sent (`record` is undefined) because the caller's own copy of that version is current.
        */
       readonly unchanged?: true;
+      /**
+       * The fields of the hash named by {@link AcquireOptions.peek}, read in the same step ({}
+       * when it does not exist); undefined when the store did not read it, so the caller reads
+       * it itself.
+       */
+      readonly peeked?: Readonly<Record<string, string>>;
     }
   | { readonly status: 'busy' };
 
@@ -58,6 +64,13 @@ export interface AcquireOptions {
    * is still at it, `acquire` answers `unchanged` without sending the data again.
    */
   readonly knownVersion?: number;
+  /**
+   * A Redis hash another part keeps beside the session (a holder's renewal card): read with the
+   * record, so what a conversation's first screen needs costs no round trip of its own. Read
+   * only by the Redis store and only when the key carries the session key's hash tag (the same
+   * Cluster slot); otherwise `peeked` is left out.
+   */
+  readonly peek?: string;
 }
 
 /**

@@ -256,3 +256,94 @@ describe('two instances sharing Redis', () => {
     expect(scans).toEqual([]);
   });
 });
+
+describe("a holder's card in Redis", () => {
+  let redis: RedisConnection;
+  const prefix = testPrefix();
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  afterAll(async () => {
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  });
+
+  /** The service over a Redis book whose commands are counted. */
+  function counted() {
+    const book = createRedisContactBook(redis, prefix);
+    let commands = 0;
+    const countedBook = new Proxy(book, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function' || name === 'cardKey') return value;
+        return (...args: unknown[]) => {
+          commands += 1;
+          return value.apply(target, args);
+        };
+      },
+    });
+    return { ...setup(countedBook), book, commands: () => commands };
+  }
+
+  it('offers renewals from the card read with the session, without reading the book', async () => {
+    const { clock, service, book, commands } = counted();
+    const holder = { channel: 'ussd', address: '260971000101', locale: 'en' } as const;
+    await service.recordPurchase(bought('ussd', 'c1', holder.address));
+    at(clock, 13, 9);
+    const prefetch = service.prefetch;
+    if (!prefetch) throw new Error('a Redis book reads cards with the session');
+    const key = prefetch.keyOf(`ussd:${holder.address}`, holder);
+    expect(key).toContain(`{ussd:${holder.address}}`);
+    prefetch.deliver(holder, await redis.hgetall(key ?? ''));
+    const before = commands();
+    expect((await service.offersFor(holder)).offers).toEqual([
+      { policyId: 'c1', policyNumber: 'MTR-c1', endDate: END },
+    ]);
+    expect(commands()).toBe(before);
+    // The card is the turn's: the next menu without a fresh one reads the book.
+    expect((await service.offersFor(holder)).offers).toHaveLength(1);
+    expect(commands()).toBe(before + 1);
+    expect(await book.cardOf(holder)).toEqual({
+      policies: [{ policyId: 'c1', policyNumber: 'MTR-c1', endDate: END }],
+      stopped: false,
+    });
+  });
+
+  it('does not use a card read before the holder said STOP', async () => {
+    const { clock, service } = counted();
+    const holder = { channel: 'ussd', address: '260971000102', locale: 'en' } as const;
+    await service.recordPurchase(bought('ussd', 'c2', holder.address));
+    at(clock, 13, 9);
+    const key = service.prefetch?.keyOf(`ussd:${holder.address}`, holder) ?? '';
+    service.prefetch?.deliver(holder, await redis.hgetall(key));
+    await service.stop(holder);
+    expect(await service.offersFor(holder)).toMatchObject({ remindersOff: true });
+  });
+
+  it('moves a renewed policy to the card of the holder who renewed it', async () => {
+    const { book, service } = counted();
+    const first = { channel: 'ussd', address: '260971000103' } as const;
+    const second = { channel: 'telegram', address: '7001' } as const;
+    await service.recordPurchase(bought('ussd', 'c3', first.address));
+    await service.recordPurchase({
+      ...bought('telegram', 'c3', second.address),
+      endDate: '2027-05-22',
+      renewal: true,
+    });
+    expect((await book.cardOf(first)).policies).toEqual([]);
+    expect((await book.cardOf(second)).policies).toEqual([
+      { policyId: 'c3', policyNumber: 'MTR-c3', endDate: '2027-05-22' },
+    ]);
+  });
+
+  it('skips an unreadable card entry and keeps the rest', async () => {
+    const { book } = counted();
+    const holder = { channel: 'ussd', address: '260971000104' } as const;
+    const key = book.cardKey?.(holder) ?? '';
+    await redis.hset(key, 'p:bad', 'not json', 'p:ok', '{"n":"MTR-ok","e":"2027-01-01"}');
+    expect(await book.cardOf(holder)).toEqual({
+      policies: [{ policyId: 'ok', policyNumber: 'MTR-ok', endDate: '2027-01-01' }],
+      stopped: false,
+    });
+  });
+});

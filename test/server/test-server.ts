@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
@@ -23,6 +24,11 @@ export interface TestServer {
   readonly url: string;
   readonly redis: RedisConnection;
   readonly prefix: string;
+  /**
+   * Commands the server has sent to Redis so far, on the shared connection and on the session
+   * store's batching one (each waits for its own reply: one round trip each).
+   */
+  redisCommands(): number;
   /** Closes the server and deletes every Redis key it wrote. */
   close(): Promise<void>;
 }
@@ -38,6 +44,10 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const prefix = testPrefix();
   const redis = mode ? connectMode(mode) : connectRedis({ kind: 'url', url: STANDALONE_URL });
+  let commands = 0;
+  countCommands(redis, () => {
+    commands += 1;
+  });
   const { config } = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -60,12 +70,39 @@ export async function startTestServer(
     url,
     redis,
     prefix,
+    redisCommands: () => commands,
     async close() {
       await server.close();
       await deleteKeys(redis, prefix);
       await redis.quit();
     },
   };
+}
+
+/**
+ * Calls `onCommand` for every command sent on `redis` and on the auto-pipelining duplicates made
+ * of it later (the session store's); BullMQ's blocking duplicates are left out, as they only
+ * wait for jobs.
+ */
+function countCommands(redis: RedisConnection, onCommand: () => void): void {
+  // Standalone and Cluster both send every command through `sendCommand`.
+  const count = (connection: RedisConnection) => {
+    const counted = connection as unknown as { sendCommand: (...args: unknown[]) => unknown };
+    const send = counted.sendCommand.bind(connection);
+    counted.sendCommand = (...args: unknown[]) => {
+      onCommand();
+      return send(...args);
+    };
+  };
+  count(redis);
+  if (redis instanceof Redis) {
+    const duplicate = redis.duplicate.bind(redis);
+    redis.duplicate = (override) => {
+      const connection = duplicate(override);
+      if (override?.enableAutoPipelining) count(connection);
+      return connection;
+    };
+  }
 }
 
 /**

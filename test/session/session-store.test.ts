@@ -296,3 +296,64 @@ describe.each(implementations)('%s session store', (_name, makeStore, advance) =
     expect(await store.read('ussd:1')).toEqual({ version: 50, data: '50' });
   });
 });
+
+describe.each(modes.filter((mode) => mode.unavailable === undefined))(
+  'redis $name session store, reading a peek key with the session',
+  (mode) => {
+    /** A store and its connection and prefix, for writing the hash a test peeks at. */
+    function setUp() {
+      const redis = connections.get(mode.name);
+      if (!redis) throw new Error(`no connection to ${mode.name} Redis`);
+      const keyPrefix = testPrefix();
+      prefixes.push({ redis, prefix: keyPrefix });
+      return { redis, keyPrefix, store: new RedisSessionStore({ redis, keyPrefix }) };
+    }
+
+    it('returns the fields of a hash in the session key’s slot with the lock and the record', async () => {
+      const { redis, keyPrefix, store } = setUp();
+      const card = `${keyPrefix}card:{ussd:260971000001}`;
+      await redis.hset(card, 'p:42', '{"n":"MTR-1"}', 'stop', '1');
+      const first = await store.acquire('ussd:260971000001', { peek: card });
+      if (first.status !== 'acquired') throw new Error('expected the lock');
+      expect(first.peeked).toEqual({ 'p:42': '{"n":"MTR-1"}', stop: '1' });
+      await store.commit(first.lease, 'a');
+      // With a record, and with the record left out because the caller's copy is current.
+      const again = await store.acquire('ussd:260971000001', { peek: card, knownVersion: 1 });
+      if (again.status !== 'acquired') throw new Error('expected the lock');
+      expect(again.unchanged).toBe(true);
+      expect(again.peeked).toEqual({ 'p:42': '{"n":"MTR-1"}', stop: '1' });
+    });
+
+    it('returns no fields for a hash that does not exist, and nothing when not asked', async () => {
+      const { keyPrefix, store } = setUp();
+      const asked = await store.acquire('ussd:260971000002', {
+        peek: `${keyPrefix}card:{ussd:260971000002}`,
+      });
+      if (asked.status !== 'acquired') throw new Error('expected the lock');
+      expect(asked.peeked).toEqual({});
+      await store.release(asked.lease);
+      const plain = await store.acquire('ussd:260971000002');
+      if (plain.status !== 'acquired') throw new Error('expected the lock');
+      expect(plain.peeked).toBeUndefined();
+    });
+
+    it('leaves out a key in another slot instead of failing the turn', async () => {
+      const { redis, keyPrefix, store } = setUp();
+      const elsewhere = `${keyPrefix}card:{telegram:55}`;
+      await redis.hset(elsewhere, 'stop', '1');
+      const acquired = await store.acquire('tg:55', { peek: elsewhere });
+      if (acquired.status !== 'acquired') throw new Error('expected the lock');
+      expect(acquired.peeked).toBeUndefined();
+      expect(acquired.record).toBeUndefined();
+    });
+  },
+);
+
+describe('memory session store, asked to peek', () => {
+  it('leaves the peek out, so the caller reads it itself', async () => {
+    const store = new MemorySessionStore();
+    const acquired = await store.acquire('ussd:1', { peek: 'card:{ussd:1}' });
+    if (acquired.status !== 'acquired') throw new Error('expected the lock');
+    expect(acquired.peeked).toBeUndefined();
+  });
+});
