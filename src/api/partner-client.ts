@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, Pool } from 'undici';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Logger } from '../log/index.js';
 import {
   CircuitBreakerOptions,
@@ -31,6 +31,7 @@ import type {
   PaginatedOperationName,
   StreamOperationName,
 } from './operation-types.js';
+import { outputIsInput } from './output-is-input.js';
 
 /** Options of {@link createPartnerClient}. */
 export interface PartnerClientOptions {
@@ -113,6 +114,7 @@ interface RawInput {
 
 interface PreparedRequest {
   readonly entry: AnyContractEntry;
+  readonly route: Route;
   readonly method: Dispatcher.HttpMethod;
   readonly path: string;
   readonly body: string | undefined;
@@ -151,35 +153,41 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
   const entries: Readonly<Record<string, AnyContractEntry>> = contract;
   const bodyHeaders = { ...headers, 'content-type': 'application/json' };
-  // Path templates are split once per operation, not re-scanned with a regex on every call.
-  const templates = new Map<string, PathTemplate>();
+  // Each operation is set up once, on its first call: its path split, its schemas compiled.
+  const routes = new Map<string, Route>();
   const catalogue = new CatalogueAnswers();
 
   function pathOf(name: OperationName): string {
     return options.pathOverrides?.[name] ?? contract[name].path;
   }
 
-  function templateOf(entry: AnyContractEntry): PathTemplate {
-    let template = templates.get(entry.name);
-    if (!template) {
-      template = compilePath(`${prefix}${pathOf(entry.name as OperationName)}`);
-      templates.set(entry.name, template);
+  function routeOf(name: string): Route {
+    let route = routes.get(name);
+    if (route === undefined) {
+      const entry = Object.hasOwn(entries, name) ? entries[name] : undefined;
+      if (!entry)
+        throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
+      route = createRoute(entry, `${prefix}${pathOf(entry.name as OperationName)}`);
+      routes.set(name, route);
     }
-    return template;
+    return route;
   }
 
   function prepare(name: string, input: RawInput | undefined): PreparedRequest {
-    const entry = Object.hasOwn(entries, name) ? entries[name] : undefined;
-    if (!entry)
-      throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
-    const template = templateOf(entry);
-    const path = expandPath(template, pathParamsOf(entry, template, input?.path));
-    const search = entry.query
-      ? encodeQuery(parseOrThrow(entry.query, input?.query ?? {}, 'query'))
+    const route = routeOf(name);
+    const entry = route.entry;
+    const path = expandPath(route.template, pathParamsOf(route, input?.path));
+    const search = route.query
+      ? encodeQuery(parseOrThrow(route.query, input?.query ?? {}, 'query'))
       : '';
-    const body = entry.body ? parseOrThrow(entry.body, input?.body, 'body') : undefined;
+    const body = route.body
+      ? route.bodyAsIs && route.body.validate(input?.body)
+        ? input?.body
+        : parseOrThrow(route.body, input?.body, 'body')
+      : undefined;
     return {
       entry,
+      route,
       method: entry.method,
       path: search === '' ? path : `${path}${search}`,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -455,17 +463,54 @@ function compilePath(template: string): PathTemplate {
 }
 
 /**
+ * An operation as the client calls it, built on its first call: the contract entry, its path
+ * template split, and its schemas compiled (`z.compile`: a generated fast path for valid input;
+ * invalid input falls back to zod's own parser, so results and errors stay the schema's own).
+ */
+interface Route {
+  readonly entry: AnyContractEntry;
+  readonly template: PathTemplate;
+  /** The path schema is exactly one non-empty string per placeholder. */
+  readonly plainPath: boolean;
+  readonly pathParams: z.ZodType;
+  readonly query: z.ZodType | undefined;
+  readonly body: z.ZodType | undefined;
+  /** A body that passes the check is sent as given: its parse would be a copy of it. */
+  readonly bodyAsIs: boolean;
+  readonly response: z.ZodType;
+  /** A response that passes the check is returned as read: its parse would be a copy of it. */
+  readonly responseAsIs: boolean;
+  /** A catalogue read: its answer is checked once per distinct body ({@link CatalogueAnswers}). */
+  readonly catalogue: boolean;
+}
+
+function createRoute(entry: AnyContractEntry, template: string): Route {
+  const split = compilePath(template);
+  return {
+    entry,
+    template: split,
+    plainPath: sameNames(split.names, entry.pathParams.shape),
+    pathParams: z.compile(entry.pathParams),
+    query: entry.query && z.compile(entry.query),
+    body: entry.body && z.compile(entry.body),
+    bodyAsIs: entry.body !== undefined && outputIsInput(entry.body),
+    response: z.compile(entry.response),
+    responseAsIs: outputIsInput(entry.response),
+    catalogue: CATALOGUE_OPERATIONS.has(entry.name),
+  };
+}
+
+/**
  * The validated path parameters. Every contract path schema is "each placeholder a non-empty
  * string, nothing else kept", so input that plainly meets it skips zod; anything else goes
  * through the schema, which gives the same result or the same error as before.
  */
 function pathParamsOf(
-  entry: AnyContractEntry,
-  template: PathTemplate,
+  route: Route,
   input: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const names = template.names;
-  if (typeof input === 'object' && input !== null && sameNames(names, entry.pathParams.shape)) {
+  const names = route.template.names;
+  if (typeof input === 'object' && input !== null && route.plainPath) {
     let plain = true;
     for (const name of names) {
       const value = input[name];
@@ -476,25 +521,19 @@ function pathParamsOf(
     }
     if (plain) return input;
   }
-  return parseOrThrow(entry.pathParams, input ?? {}, 'path');
+  return parseOrThrow(route.pathParams, input ?? {}, 'path');
 }
-
-const plainShapes = new WeakMap<object, boolean>();
 
 /** True when the path schema is exactly one `z.string().min(1)` per template placeholder. */
 function sameNames(names: readonly string[], shape: Record<string, z.ZodType>): boolean {
-  let known = plainShapes.get(shape);
-  if (known === undefined) {
-    const keys = Object.keys(shape);
-    known =
-      keys.length === names.length &&
-      names.every((name) => {
-        const field = shape[name];
-        return field !== undefined && isNonEmptyString(field);
-      });
-    plainShapes.set(shape, known);
-  }
-  return known;
+  const keys = Object.keys(shape);
+  return (
+    keys.length === names.length &&
+    names.every((name) => {
+      const field = shape[name];
+      return field !== undefined && isNonEmptyString(field);
+    })
+  );
 }
 
 function isNonEmptyString(schema: z.ZodType): boolean {
@@ -641,12 +680,12 @@ class CatalogueAnswers {
   private readonly last = new Map<string, { readonly text: string; readonly value: unknown }>();
 
   parse(request: PreparedRequest, text: string): unknown {
-    const entry = request.entry;
-    if (!CATALOGUE_OPERATIONS.has(entry.name)) return parseResponse(entry, text);
-    const key = `${entry.name} ${request.path}`;
+    const route = request.route;
+    if (!route.catalogue) return parseResponse(route, text);
+    const key = `${route.entry.name} ${request.path}`;
     const known = this.last.get(key);
     if (known !== undefined && known.text === text) return known.value;
-    const value = deepFreeze(parseResponse(entry, text));
+    const value = deepFreeze(parseResponse(route, text));
     if (this.last.size >= MAX_CATALOGUE_ANSWERS && known === undefined) this.last.clear();
     this.last.set(key, { text, value });
     return value;
@@ -661,7 +700,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function parseResponse(entry: AnyContractEntry, text: string): unknown {
+function parseResponse(route: Route, text: string): unknown {
+  const entry = route.entry;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -671,7 +711,9 @@ function parseResponse(entry: AnyContractEntry, text: string): unknown {
       { cause },
     );
   }
-  const parsed = entry.response.safeParse(json);
+  // The common case checks without copying; a failure is parsed again for zod's own issues.
+  if (route.responseAsIs && route.response.validate(json)) return json;
+  const parsed = route.response.safeParse(json);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
   throw new ResponseShapeError(
