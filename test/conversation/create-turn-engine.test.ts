@@ -535,6 +535,39 @@ describe('turn engine over Redis', () => {
     },
   );
 
+  it('hands another part the hash it asked for, read in the same round trip as the session', async () => {
+    const store = redisStore();
+    const prefix = prefixes.at(-1) ?? '';
+    const card = `${prefix}card:{${KEY}}`;
+    await redis.hset(card, 'stop', '1');
+    const delivered: unknown[] = [];
+    const turns = engine(registry(counter), store, {
+      prefetch: {
+        keyOf: (sessionKey) => `${prefix}card:{${sessionKey}}`,
+        deliver: (address, fields) => delivered.push({ address: address.address, fields }),
+      },
+    });
+    await turns.handle('warm-up', text('dial'));
+    let commands = 0;
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((...args: Parameters<typeof send>) => {
+      commands += 1;
+      return send(...args);
+    }) as typeof redis.sendCommand;
+    const address = { channel: 'ussd', address: '260971234567', locale: 'en' } as const;
+    try {
+      await turns.handle(KEY, text('dial'), { address });
+    } finally {
+      redis.sendCommand = send;
+    }
+    expect(commands).toBe(2);
+    expect(delivered).toEqual([{ address: '260971234567', fields: { stop: '1' } }]);
+    // A turn that says nobody's address asks for nothing.
+    await turns.handle(KEY, text(1));
+    expect(delivered).toHaveLength(1);
+    expect(await redis.exists(card)).toBe(1);
+  });
+
   it('fetches no record bytes on the instance that wrote the latest version', async () => {
     const inner = redisStore();
     const fetched: (number | undefined)[] = [];
