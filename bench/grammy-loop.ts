@@ -36,6 +36,8 @@ export interface GrammyLoop {
   turn(chatId: number, text: string): Promise<void>;
   /** Bytes of the chat's stored conversation state. */
   stateBytes(chatId: number): number;
+  /** Forgets a chat's state, as a storage's expiry would, so a long run keeps a steady heap. */
+  forget(chatId: number): void;
 }
 
 /** Builds the bot; every chat's state is stored as a JSON string, as a Redis adapter would. */
@@ -117,5 +119,8 @@ export function createGrammyLoop(): GrammyLoop {
     start: (chatId) => bot.handleUpdate(message(chatId, '/start')),
     turn: (chatId, text) => bot.handleUpdate(message(chatId, text)),
     stateBytes: (chatId) => Buffer.byteLength(stored.get(String(chatId)) ?? ''),
+    forget: (chatId) => {
+      stored.delete(String(chatId));
+    },
   };
 }

@@ -59,7 +59,8 @@ export const benchSections: readonly BenchSection[] = [
     run: (context) =>
       runConversationLength({
         pairs: context.pairs,
-        sessions: Math.floor(envNumber('BENCH_LENGTH_SESSIONS', 60 * Math.min(context.seconds, 5))),
+        block: Math.floor(envNumber('BENCH_LENGTH_BLOCK', 2 * Math.min(context.seconds, 5))),
+        cycles: Math.floor(envNumber('BENCH_LENGTH_CYCLES', 1)),
         log: context.log,
       }),
   },
