@@ -23,8 +23,7 @@ const checkForm = z.compile(AfricasTalkingUssdBody);
 /** The newest input in Africa's Talking's `*`-joined history; undefined on the dial. */
 export function newestSegment(text: string): string | undefined {
   if (text === '') return undefined;
-  const segments = text.split('*');
-  return segments[segments.length - 1] ?? '';
+  return text.slice(text.lastIndexOf('*') + 1);
 }
 
 /** The text/plain body Africa's Talking expects. */
