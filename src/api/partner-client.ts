@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, Pool } from 'undici';
@@ -285,8 +285,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   ): Promise<Attempt> {
     const operation = request.entry.name;
     if (signal?.aborted) return { kind: 'final', error: new ApiAbortedError({ operation }) };
-    // One plain timer and one small emitter per attempt: an AbortController costs ten times as
-    // much on every call, and the caller's signal is only listened to when there is one.
+    // One plain timer and one small cancel object per attempt: an AbortController costs ten
+    // times as much on every call, and the caller's signal is only listened to when there is one.
     const cancel = new AttemptCancel();
     const timer = setTimeout(fireCancel, limitMs, cancel);
     const onAbort = signal ? fireCancel.bind(undefined, cancel) : undefined;
@@ -297,7 +297,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         path: request.path,
         headers: request.body === undefined ? headers : bodyHeaders,
         body: request.body ?? null,
-        signal: cancel,
+        // undici takes an EventEmitter-like signal and only calls the three methods it has.
+        signal: cancel as unknown as EventEmitter,
         headersTimeout: limitMs,
         bodyTimeout: limitMs,
       });
@@ -373,13 +374,22 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     return undefined;
   }
 
-  async function call(name: string, input?: RawInput, callOptions?: CallOptions): Promise<unknown> {
-    const request = prepare(name, input);
+  // Not async itself: the promise is send's, one layer fewer per call; what prepare throws is
+  // still a rejection, never a throw at the caller.
+  function call(name: string, input?: RawInput, callOptions?: CallOptions): Promise<unknown> {
+    let request: PreparedRequest;
+    try {
+      request = prepare(name, input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (request.entry.responseKind === 'stream') {
-      throw new ValidationError({
-        field: 'operation',
-        message: `${name} returns a document: use download()`,
-      });
+      return Promise.reject(
+        new ValidationError({
+          field: 'operation',
+          message: `${name} returns a document: use download()`,
+        }),
+      );
     }
     return send(request, callOptions, 'json');
   }
@@ -430,17 +440,40 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 type Consume = 'json' | 'stream';
 
 /**
- * Cancels one attempt. undici accepts an EventEmitter with an `aborted` flag as its signal and
- * listens for `abort`; it is far cheaper to create than an AbortController.
+ * Cancels one attempt. undici accepts an EventEmitter with an `aborted` flag as its signal: it
+ * checks for `on`, listens once for `abort` and takes its listener off when the request ends.
+ * An attempt has one request, so one listener slot does, without an EventEmitter's set-up and
+ * `once` wrapper on every call.
  */
-class AttemptCancel extends EventEmitter {
+class AttemptCancel {
   aborted = false;
+  private listener: (() => void) | undefined = undefined;
+
+  on(_event: 'abort', listener: () => void): this {
+    this.listener = listener;
+    return this;
+  }
+
+  once(event: 'abort', listener: () => void): this {
+    return this.on(event, listener);
+  }
+
+  removeListener(_event: 'abort', listener: () => void): this {
+    if (this.listener === listener) this.listener = undefined;
+    return this;
+  }
+
+  fire(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
+  }
 }
 
 function fireCancel(cancel: AttemptCancel): void {
-  if (cancel.aborted) return;
-  cancel.aborted = true;
-  cancel.emit('abort');
+  cancel.fire();
 }
 
 /** A path template split at its `{param}` placeholders: literal, name, literal, name, …, literal. */
