@@ -3,10 +3,11 @@
 // logging silenced. It counts the Redis commands its client
 // sends (each one a round trip unless pipelined) so the bench can report round trips per turn.
 // With REDIS_CLUSTER_NODES it runs on a Redis Cluster instead, through the same factory.
-import { Redis } from 'ioredis';
+
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis } from '../../src/redis/index.js';
 import { createServer, loadConfig } from '../../src/server/index.js';
+import { countRedisCommands } from '../../test/support/redis-command-count.js';
 import { serveForBench } from '../lib/server-process.js';
 import { BENCH_GATEWAY_SECRET, BenchServerEnv } from './bench-env.js';
 
@@ -37,27 +38,11 @@ await serveForBench(async () => {
   });
   if (!config.redis) throw new Error('the bench server needs Redis');
   const redis = connectRedis(config.redis);
-  // Standalone and Cluster both send every command through `sendCommand` (a Cluster's own
-  // redirections and retries go to its node connections, so each command counts once).
-  const count = (connection: unknown) => {
-    const counted = connection as { sendCommand: (...args: unknown[]) => unknown };
-    const send = counted.sendCommand.bind(connection);
-    counted.sendCommand = (...args: unknown[]) => {
-      commandsSent += 1;
-      return send(...args);
-    };
-  };
-  count(redis);
-  // The session store's own batching connection (`duplicateForBatching`) is counted as well;
-  // BullMQ's blocking one is not (it only waits for payment jobs, which this journey never makes).
-  if (redis instanceof Redis) {
-    const duplicate = redis.duplicate.bind(redis);
-    redis.duplicate = (override) => {
-      const connection = duplicate(override);
-      if (override?.enableAutoPipelining) count(connection);
-      return connection;
-    };
-  }
+  // The shared connection and the session store's own batching one (BullMQ's blocking ones
+  // only wait for payment jobs, which this journey never makes).
+  countRedisCommands(redis, () => {
+    commandsSent += 1;
+  });
   const server = await createServer(config, {
     redis,
     keyPrefix: env.BENCH_PREFIX,

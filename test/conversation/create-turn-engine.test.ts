@@ -67,6 +67,22 @@ function redisStore(options: Partial<RedisSessionStoreOptions> = {}) {
   return new RedisSessionStore({ redis, keyPrefix, ...options });
 }
 
+/** How many commands `step` sent on the test's Redis connection. */
+async function redisCommandsOf(step: () => Promise<unknown>): Promise<number> {
+  let commands = 0;
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((...args: Parameters<typeof send>) => {
+    commands += 1;
+    return send(...args);
+  }) as typeof redis.sendCommand;
+  try {
+    await step();
+  } finally {
+    redis.sendCommand = send;
+  }
+  return commands;
+}
+
 function captureLogs() {
   const lines: string[] = [];
   const destination = new Writable({
@@ -510,22 +526,11 @@ describe('turn engine over Redis', () => {
       });
       // Warm the server's script cache so NOSCRIPT fallbacks do not count against turn 1.
       await turns.handle('warm-up', text('dial'));
-      let commands = 0;
-      const send = redis.sendCommand.bind(redis);
-      redis.sendCommand = ((...args: Parameters<typeof send>) => {
-        commands += 1;
-        return send(...args);
-      }) as typeof redis.sendCommand;
       const work: { counts: typeof counting.counts; commands: number }[] = [];
-      try {
-        for (let turn = 1; turn <= 50; turn += 1) {
-          counting.reset();
-          commands = 0;
-          await turns.handle(KEY, text(turn));
-          if (turn === 1 || turn === 50) work.push({ counts: { ...counting.counts }, commands });
-        }
-      } finally {
-        redis.sendCommand = send;
+      for (let turn = 1; turn <= 50; turn += 1) {
+        counting.reset();
+        const commands = await redisCommandsOf(() => turns.handle(KEY, text(turn)));
+        if (turn === 1 || turn === 50) work.push({ counts: { ...counting.counts }, commands });
       }
       const [first, fiftieth] = work;
       expect(first?.counts).toEqual(fiftieth?.counts);
@@ -548,19 +553,8 @@ describe('turn engine over Redis', () => {
       },
     });
     await turns.handle('warm-up', text('dial'));
-    let commands = 0;
-    const send = redis.sendCommand.bind(redis);
-    redis.sendCommand = ((...args: Parameters<typeof send>) => {
-      commands += 1;
-      return send(...args);
-    }) as typeof redis.sendCommand;
     const address = { channel: 'ussd', address: '260971234567', locale: 'en' } as const;
-    try {
-      await turns.handle(KEY, text('dial'), { address });
-    } finally {
-      redis.sendCommand = send;
-    }
-    expect(commands).toBe(2);
+    expect(await redisCommandsOf(() => turns.handle(KEY, text('dial'), { address }))).toBe(2);
     expect(delivered).toEqual([{ address: '260971234567', fields: { stop: '1' } }]);
     // A turn that says nobody's address asks for nothing.
     await turns.handle(KEY, text(1));

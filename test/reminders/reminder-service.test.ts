@@ -72,6 +72,27 @@ const bought = (channel: 'ussd' | 'telegram', policyId: string, address: string)
   renewal: false,
 });
 
+/** A Redis connection for the describe block it is called in, its keys deleted after. */
+function sharedRedis() {
+  const prefix = testPrefix();
+  let connection: RedisConnection | undefined;
+  beforeAll(() => {
+    connection = connectTestRedis();
+  });
+  afterAll(async () => {
+    if (!connection) return;
+    await deleteKeys(connection, prefix);
+    await connection.quit();
+  });
+  return {
+    prefix,
+    get redis(): RedisConnection {
+      if (!connection) throw new Error('Redis is connected in beforeAll');
+      return connection;
+    },
+  };
+}
+
 describe('the renewal reminder scan', () => {
   it('sends nothing from 20:00 to 07:00 Lusaka time and sends at 07:00 and until 19:59', async () => {
     const { clock, sms, service } = setup();
@@ -202,19 +223,12 @@ describe('the renewal reminder scan', () => {
 });
 
 describe('two instances sharing Redis', () => {
-  let redis: RedisConnection;
-  const prefix = testPrefix();
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterAll(async () => {
-    await deleteKeys(redis, prefix);
-    await redis.quit();
-  });
+  const shared = sharedRedis();
+  const { prefix } = shared;
 
   it('send each reminder once when both scan at the same moment, milestone after milestone', async () => {
-    const one = setup(createRedisContactBook(redis, prefix));
-    const two = setup(createRedisContactBook(redis, prefix));
+    const one = setup(createRedisContactBook(shared.redis, prefix));
+    const two = setup(createRedisContactBook(shared.redis, prefix));
     for (let i = 0; i < 5; i += 1) {
       await one.service.recordPurchase(bought('ussd', `r${i}`, `26097100000${i}`));
     }
@@ -238,7 +252,7 @@ describe('two instances sharing Redis', () => {
     const schedulers = await Promise.all(
       [1, 2, 3].map(() =>
         createBullReminderScheduler({
-          redis,
+          redis: shared.redis,
           prefix,
           logger,
           runWorker: false,
@@ -246,7 +260,10 @@ describe('two instances sharing Redis', () => {
         }),
       ),
     );
-    const queue = new Queue('reminders', { connection: redis, prefix: hashTag(`${prefix}bull`) });
+    const queue = new Queue('reminders', {
+      connection: shared.redis,
+      prefix: hashTag(`${prefix}bull`),
+    });
     const found = await queue.getJobSchedulers();
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ pattern: SCAN_PATTERN, tz: SCAN_TIME_ZONE, name: 'scan' });
@@ -258,19 +275,12 @@ describe('two instances sharing Redis', () => {
 });
 
 describe("a holder's card in Redis", () => {
-  let redis: RedisConnection;
-  const prefix = testPrefix();
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterAll(async () => {
-    await deleteKeys(redis, prefix);
-    await redis.quit();
-  });
+  const shared = sharedRedis();
+  const { prefix } = shared;
 
   /** The service over a Redis book whose commands are counted. */
   function counted() {
-    const book = createRedisContactBook(redis, prefix);
+    const book = createRedisContactBook(shared.redis, prefix);
     let commands = 0;
     const countedBook = new Proxy(book, {
       get(target, name, receiver) {
@@ -294,7 +304,7 @@ describe("a holder's card in Redis", () => {
     if (!prefetch) throw new Error('a Redis book reads cards with the session');
     const key = prefetch.keyOf(`ussd:${holder.address}`, holder);
     expect(key).toContain(`{ussd:${holder.address}}`);
-    prefetch.deliver(holder, await redis.hgetall(key ?? ''));
+    prefetch.deliver(holder, await shared.redis.hgetall(key ?? ''));
     const before = commands();
     expect((await service.offersFor(holder)).offers).toEqual([
       { policyId: 'c1', policyNumber: 'MTR-c1', endDate: END },
@@ -315,7 +325,7 @@ describe("a holder's card in Redis", () => {
     await service.recordPurchase(bought('ussd', 'c2', holder.address));
     at(clock, 13, 9);
     const key = service.prefetch?.keyOf(`ussd:${holder.address}`, holder) ?? '';
-    service.prefetch?.deliver(holder, await redis.hgetall(key));
+    service.prefetch?.deliver(holder, await shared.redis.hgetall(key));
     await service.stop(holder);
     expect(await service.offersFor(holder)).toMatchObject({ remindersOff: true });
   });
@@ -340,7 +350,7 @@ describe("a holder's card in Redis", () => {
     const { book } = counted();
     const holder = { channel: 'ussd', address: '260971000104' } as const;
     const key = book.cardKey?.(holder) ?? '';
-    await redis.hset(key, 'p:bad', 'not json', 'p:ok', '{"n":"MTR-ok","e":"2027-01-01"}');
+    await shared.redis.hset(key, 'p:bad', 'not json', 'p:ok', '{"n":"MTR-ok","e":"2027-01-01"}');
     expect(await book.cardOf(holder)).toEqual({
       policies: [{ policyId: 'ok', policyNumber: 'MTR-ok', endDate: '2027-01-01' }],
       stopped: false,

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
@@ -7,6 +6,7 @@ import {
   loadConfig,
   type ServerDeps,
 } from '../../src/server/index.js';
+import { countRedisCommands } from '../support/redis-command-count.js';
 import {
   connectMode,
   deleteKeys,
@@ -45,7 +45,7 @@ export async function startTestServer(
   const prefix = testPrefix();
   const redis = mode ? connectMode(mode) : connectRedis({ kind: 'url', url: STANDALONE_URL });
   let commands = 0;
-  countCommands(redis, () => {
+  countRedisCommands(redis, () => {
     commands += 1;
   });
   const { config } = loadConfig({
@@ -77,32 +77,6 @@ export async function startTestServer(
       await redis.quit();
     },
   };
-}
-
-/**
- * Calls `onCommand` for every command sent on `redis` and on the auto-pipelining duplicates made
- * of it later (the session store's); BullMQ's blocking duplicates are left out, as they only
- * wait for jobs.
- */
-function countCommands(redis: RedisConnection, onCommand: () => void): void {
-  // Standalone and Cluster both send every command through `sendCommand`.
-  const count = (connection: RedisConnection) => {
-    const counted = connection as unknown as { sendCommand: (...args: unknown[]) => unknown };
-    const send = counted.sendCommand.bind(connection);
-    counted.sendCommand = (...args: unknown[]) => {
-      onCommand();
-      return send(...args);
-    };
-  };
-  count(redis);
-  if (redis instanceof Redis) {
-    const duplicate = redis.duplicate.bind(redis);
-    redis.duplicate = (override) => {
-      const connection = duplicate(override);
-      if (override?.enableAutoPipelining) count(connection);
-      return connection;
-    };
-  }
 }
 
 /**
