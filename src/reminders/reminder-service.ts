@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { ChannelAddress, Prompt, TurnPrefetch } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
@@ -153,9 +152,53 @@ const SENT_TTL_SECONDS = 60 * 86_400;
 /** Covers ended this long ago leave the due index. */
 const FORGET_AFTER_DAYS = 30;
 
-/** A card handed over with a session is used by that turn only: long enough for any menu. */
-const PEEKED_TTL_MS = 10_000;
-const PEEKED_MAX = 10_000;
+/** A card handed over with a session is for that turn's menu: kept 5 to 10 s, then dropped. */
+const PEEKED_TTL_MS = 5_000;
+
+/**
+ * Values handed over for the turn in progress, taken once: two generations of a Map, the older
+ * dropped every `ttlMs`. Setting one is a Map write (every turn sets one; an LRU with a TTL cost
+ * a measurable share of the turn), and what no menu took is gone within `2 × ttlMs`.
+ */
+class TurnHandover<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
+  private rotatedAt: number;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {
+    this.rotatedAt = now();
+  }
+
+  set(key: string, value: V): void {
+    this.rotate();
+    this.current.set(key, value);
+  }
+
+  /** The value handed over for `key`, removed. */
+  take(key: string): V | undefined {
+    this.rotate();
+    const value = this.current.get(key) ?? this.previous.get(key);
+    this.delete(key);
+    return value;
+  }
+
+  delete(key: string): void {
+    this.current.delete(key);
+    this.previous.delete(key);
+  }
+
+  private rotate(): void {
+    const now = this.now();
+    const age = now - this.rotatedAt;
+    if (age < this.ttlMs) return;
+    this.previous = age < 2 * this.ttlMs ? this.current : new Map();
+    this.current = new Map();
+    this.rotatedAt = now;
+  }
+}
 
 /** Creates the reminder service over a contact book (Redis or memory). */
 export function createReminderService(options: ReminderServiceOptions): ReminderService {
@@ -165,10 +208,7 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   const log = options.logger.child({ module: 'reminders' });
   const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
   /** Cards read with a session (raw fields: most turns show no menu), taken by the first read. */
-  const peeked = new LRUCache<string, Readonly<Record<string, string>>>({
-    max: PEEKED_MAX,
-    ttl: PEEKED_TTL_MS,
-  });
+  const peeked = new TurnHandover<Readonly<Record<string, string>>>(PEEKED_TTL_MS, now);
   const cardKey = book.cardKey?.bind(book);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
@@ -306,10 +346,8 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   /** The card read with this turn's session, taken (a later turn gets its own). */
   function takePeeked(holder: HolderAddress): HolderCard | undefined {
     const id = holderId(holder);
-    const fields = peeked.get(id);
-    if (fields === undefined) return undefined;
-    peeked.delete(id);
-    return cardFromFields(fields);
+    const fields = peeked.take(id);
+    return fields === undefined ? undefined : cardFromFields(fields);
   }
 
   /** Records the contact of a paid policy; see {@link ReminderService.recordPurchase}. */

@@ -319,6 +319,19 @@ describe("a holder's card in Redis", () => {
     });
   });
 
+  it('forgets a card no menu took within ten seconds, and reads the book instead', async () => {
+    const { clock, service, commands } = counted();
+    const holder = { channel: 'ussd', address: '260971000105', locale: 'en' } as const;
+    await service.recordPurchase(bought('ussd', 'c5', holder.address));
+    at(clock, 13, 9);
+    // Delivered as if no policy were on the card: only a stale card would say so.
+    service.prefetch?.deliver(holder, {});
+    clock.advance(10_001);
+    const before = commands();
+    expect((await service.offersFor(holder)).offers).toHaveLength(1);
+    expect(commands()).toBe(before + 1);
+  });
+
   it('does not use a card read before the holder said STOP', async () => {
     const { clock, service } = counted();
     const holder = { channel: 'ussd', address: '260971000102', locale: 'en' } as const;
