@@ -3,7 +3,8 @@ import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
 import { metrics } from '../../src/server/index.js';
 import { runnableModes } from '../support/redis-modes.js';
-import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer } from './test-server.js';
+import { ussdCaller } from './ussd-caller.js';
 
 const CALLBACK_SECRET = 'payment-once-callback-secret';
 
@@ -45,41 +46,10 @@ const ANSWERS: ReadonlyArray<readonly [RegExp, () => string]> = [
   [/Confirm|Pay ZMW/i, () => '1'],
 ];
 
-/** A caller on the Africa's Talking route whose own number pays (it ends in 5: success). */
-function caller() {
-  const digits = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const number = `+26097${digits}5`;
-  const session = `once-${digits}`;
-  const history: string[] = [];
-  const post = async (text: string): Promise<string> => {
-    const response = await fetch(`${harness.url}/ussd/africastalking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId: session,
-        serviceCode: '*384#',
-        phoneNumber: number,
-        text,
-      }),
-    });
-    return response.text();
-  };
-  return {
-    number,
-    dial: () => post(''),
-    send(input: string) {
-      history.push(input);
-      return post(history.join('*'));
-    },
-  };
-}
-
 /** Buys a motor policy up to "approve on your phone"; returns the caller and its payment reference. */
 async function payPending() {
-  const phone = caller();
+  // Its own number pays (it ends in 5: success).
+  const phone = ussdCaller(() => harness.url, 'once');
   let screen = await phone.dial();
   const seen: string[] = [];
   for (let step = 0; step < 30 && !/Approve .* on your phone/.test(screen); step += 1) {
