@@ -4,9 +4,16 @@
  */
 import { fromPromise } from 'xstate';
 import type { Claim, PartnerClient } from '../src/api/index.js';
-import type { ClaimLine, ClaimRequest, ClaimSummary, FoundClaim } from './claim-intimation.js';
-import { heldCover } from './cover-status-actors.js';
-import { type FlowDeps, firstPage } from './flow-deps.js';
+import type {
+  ClaimLine,
+  ClaimSummary,
+  ClaimTerms,
+  FoundClaim,
+  IntimateInput,
+} from './claim-intimation.js';
+import { CoverUnavailableError, heldCover } from './cover-status-actors.js';
+import { type FlowDeps, firstPage, orNotFound } from './flow-deps.js';
+import { end } from './support.js';
 
 function payableOf(claim: Claim): number | undefined {
   const payable = claim.payable as Record<string, unknown> | null | undefined;
@@ -41,20 +48,30 @@ export async function listClaims(client: PartnerClient, line: ClaimLine, max: nu
     : firstPage(client.paginate('getGroupLifeClaims', { query: { PageSize: max } }), max);
 }
 
-/**
- * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
- * given when no policy carries that number.
- */
-async function policyIdOf(client: PartnerClient, line: ClaimLine, typed: string): Promise<string> {
-  const wanted = typed.toUpperCase();
+/** A credit-life or group-life policy by its printed number (CL-…, GL-…); null when none. */
+export async function policyByNumber(client: PartnerClient, line: ClaimLine, number: string) {
+  const wanted = number.toUpperCase();
   const policies =
     line === 'credit-life'
       ? client.paginate('getCreditLifePolicies', { query: { PageSize: 50 } })
       : client.paginate('getGroupLifePolicies', { query: { PageSize: 50 } });
   for await (const policy of policies) {
-    if (policy.policyNumber?.toUpperCase() === wanted) return String(policy.id);
+    if (policy.policyNumber?.toUpperCase() === wanted) return policy;
   }
-  return typed;
+  return null;
+}
+
+/**
+ * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
+ * given when no policy carries that number.
+ */
+export async function policyIdOf(
+  client: PartnerClient,
+  line: ClaimLine,
+  typed: string,
+): Promise<string> {
+  const policy = await policyByNumber(client, line, typed);
+  return policy ? String(policy.id) : typed;
 }
 
 /** A claim of either line by the number the user was given; the books are read to the end. */
@@ -75,11 +92,94 @@ export async function findClaimByNumber(
   return null;
 }
 
+const names = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [])
+    .map((item) =>
+      typeof item === 'string'
+        ? item
+        : typeof item === 'object' && item !== null && 'name' in item
+          ? String(item.name)
+          : '',
+    )
+    .filter(Boolean);
+
+/**
+ * The claim terms of a credit-life policy's product: its scopes of cover (the claim types), what
+ * each requires, and the notice the product allows. The product is the policy's when the policy
+ * names it; otherwise the account's first credit-life product.
+ */
+export async function creditLifeClaimTerms(
+  client: PartnerClient,
+  policyId: string,
+): Promise<ClaimTerms> {
+  const [policy, products] = await Promise.all([
+    orNotFound(client.call('getCreditLifePolicy', { path: { policyId } }), null),
+    client.call('getCreditLifeProducts', {}),
+  ]);
+  const productId = (policy as Record<string, unknown> | null)?.productId;
+  const product =
+    products.find((candidate) => productId != null && String(candidate.id) === String(productId)) ??
+    products[0];
+  return {
+    scopes: (product?.scopesOfCover ?? [])
+      .filter((scope) => scope.name)
+      .map((scope) => ({
+        name: scope.name ?? '',
+        requirements: names(scope.claimRequirements),
+      })),
+    notificationDays: product?.claimNotificationDays ?? null,
+  };
+}
+
+/**
+ * The claim's one confirmation: its number, what happens next and how to add documents, to the
+ * user's own channel (an SMS with the upload link on USSD, a chat message elsewhere), and a note
+ * to the staff desk. Never fails the claim, which exists already.
+ */
+async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSummary) {
+  const params = {
+    number: claim.number,
+    claimType: input.claimType ?? '',
+    subject: input.label ?? '',
+    documents: input.requirements || '-',
+  };
+  const sends: Promise<void>[] = [];
+  if (input.route && deps.notify) {
+    const link =
+      input.phone && deps.claimUploads
+        ? deps.claimUploads.link({ line: input.line, claimId: claim.id, number: claim.number })
+        : null;
+    sends.push(
+      deps.notify(
+        input.route,
+        link
+          ? end('claim.notice.link', params, [
+              { kind: 'link', url: link, label: 'claim.uploadPage' },
+            ])
+          : end('claim.notice.chat', params),
+      ),
+    );
+  }
+  if (deps.staffNotice) {
+    sends.push(
+      deps.staffNotice(
+        end('claim.staff.intimated', {
+          number: claim.number,
+          line: input.line,
+          claimType: input.claimType ?? '',
+          status: claim.status,
+        }),
+      ),
+    );
+  }
+  await Promise.allSettled(sends);
+}
+
 /** The actors claim-intimation invokes. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
   return {
-    intimateClaim: fromPromise(async ({ input }: { input: ClaimRequest }) => {
+    intimateClaim: fromPromise(async ({ input }: { input: IntimateInput }) => {
       const path = { policyId: await policyIdOf(client, input.line, input.policyId) };
       const claim =
         input.line === 'credit-life'
@@ -89,8 +189,8 @@ export function claimIntimationActors(deps: FlowDeps) {
                 ...(input.by === 'loanId'
                   ? { loanId: input.subject }
                   : { partnerLoanReference: input.subject }),
-                // The sandbox and the spec name scopes of cover by their product names.
-                claimType: input.claimType === 'disability' ? 'Permanent disability' : 'Death',
+                // The scope of cover by the product's own name for it (Retrenchment, Death…).
+                claimType: input.claimType ?? 'Death',
                 lossDate: input.eventDate,
                 description: input.details,
               },
@@ -105,8 +205,31 @@ export function claimIntimationActors(deps: FlowDeps) {
                 causeOfDeath: input.details,
               },
             });
-      return claimSummary(claim);
+      const summary = claimSummary(claim);
+      await confirmClaim(deps, input, summary);
+      return summary;
     }),
+    claimTerms: fromPromise(
+      async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>
+        creditLifeClaimTerms(client, await policyIdOf(client, input.line, input.policyId)),
+    ),
+    sendUploadLink: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { line: ClaimLine; claimId: string; number: string; phone: string };
+      }) => {
+        if (!deps.claimUploads || !deps.sms) throw new CoverUnavailableError('no upload page');
+        const url = deps.claimUploads.link(input);
+        await deps.sms(
+          input.phone,
+          end('claim.sms.upload', { number: input.number }, [
+            { kind: 'link', url, label: 'claim.uploadPage' },
+          ]),
+        );
+        return { sent: true };
+      },
+    ),
     attachDocuments: fromPromise(
       async ({ input }: { input: { line: ClaimLine; claimId: string; urls: string[] } }) => {
         const body = { documents: input.urls.map((url) => ({ url })) };

@@ -103,6 +103,21 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Sends a Prompt to a conversation's user outside the turn, on their own channel (an SMS to a
+   * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.
+   */
+  readonly notify?: (route: TurnRoute, prompt: Prompt) => Promise<void>;
+  /** Tells the staff desk (Slack) of something a customer did: a claim intimated. */
+  readonly staffNotice?: (prompt: Prompt) => Promise<void>;
+  /** Claim documents from any phone; without it USSD callers are not offered the link. */
+  readonly claimUploads?: FlowClaimUploads;
+}
+
+/** The web page a claim's documents are sent from (src/claim-documents provides it). */
+export interface FlowClaimUploads {
+  /** A short signed link, for this claim only and expiring, to the page that takes its files. */
+  link(claim: { line: 'credit-life' | 'group-life'; claimId: string; number: string }): string;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -51,6 +51,7 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
 export { claimIntimationFlow, claimIntimationMachine } from './claim-intimation.js';
 export { coverStatusFlow, coverStatusMachine } from './cover-status.js';
 export type {
+  FlowClaimUploads,
   FlowDeps,
   FlowFileStore,
   FlowPayments,

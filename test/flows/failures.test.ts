@@ -20,7 +20,7 @@ const FIRST_CALL: Record<Exclude<FlowId, 'main-menu'>, { actor: string; replies:
       choose('credit-life'),
       type('pol_1'),
       type('L1'),
-      choose('death'),
+      choose('t0'),
       type('10/01/2025'),
       type('Accident on the road'),
       choose('submit'),

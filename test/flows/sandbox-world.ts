@@ -110,6 +110,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
       start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
+    claimUploads: { link: (claim) => `https://docs.test/d/${claim.claimId}` },
     files: {
       async save(file: { fileName: string; body: Readable }) {
         let size = 0;
