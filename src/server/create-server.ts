@@ -359,7 +359,11 @@ export async function createServer(
               const channel = config.slack?.digestChannel;
               if (!slack || !channel) return;
               try {
-                await slack.notify({ channel: 'slack', address: channel, locale: 'en' }, prompt);
+                // A Slack address is team:channel:user; a staff channel has no team or user here.
+                await slack.notify(
+                  { channel: 'slack', address: `:${channel}:`, locale: 'en' },
+                  prompt,
+                );
               } catch (error) {
                 logger.warn({ err: error, key: prompt.key }, 'staff notice not sent');
                 throw error;
@@ -459,6 +463,8 @@ export async function createServer(
         username: config.sms.username,
         from: config.sms.from,
         render: renderPrompt,
+        // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
+        takeNotice: (address) => reminders.takeNotice(address),
       }),
     );
   }
