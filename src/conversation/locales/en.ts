@@ -430,6 +430,13 @@ export const en = {
   'telegram.command.human': 'Talk to a person',
 
   // slack: the staff desk's own notices
+  'slack.lookup.title': 'Another lookup',
+  'slack.lookup.submit': 'Look up',
+  'slack.lookup.label': 'What to look up',
+  'slack.lookup.hint':
+    'As after /insure: claim CLC-DEMO-0001, policy GL-DEMO-000001, txn <reference>…',
+  'slack.lookup.unknown':
+    'Start with a desk command: policy, claim, claims, txn, household, batch, bordereau or today.',
   'slack.refused':
     'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
   'slack.usage': 'Unknown command `{command}`.',
