@@ -234,7 +234,7 @@ export const en = {
   'claim.pickType': 'What happened to the borrower?',
   'claim.pickType.none': 'The insurer lists no cover to claim under on this policy.',
   'claim.note.late':
-    'The loss was {days} days ago; the insurer asks to hear within {allowed} days and may refuse a late claim.',
+    'Loss {days} days ago: claims are due within {allowed} days and may be refused.',
   'claim.ask.partnerLoanReference': 'Your loan reference:',
   'claim.ask.nrcNumber': "Member's NRC number:",
   'claim.askDate.credit-life': 'Date of the loss (DD/MM/YYYY):',

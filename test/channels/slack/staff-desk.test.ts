@@ -186,13 +186,12 @@ it('answers a not-found and then txn, household and policy lookups each as a fre
   expect(missing.text).toContain('Usage: policy <number, plate, NRC or phone>');
   expect(buttons(missing)).toEqual(['another', 'end']);
 
-  // Staff tap "Another lookup", then "Policy": the session now waits for a policy number…
-  const desk = await tap('another');
-  expect(headline(desk)).toBe('Type a command (e.g. policy ABC123) or pick:');
-  const asked = await tap('policy');
-  expect(headline(asked)).toBe('Policy number, plate, NRC or phone:');
+  // Staff tap "Another lookup": a modal with a text field opens, where they can type (issue 30)…
+  const opened = slack.callsTo('/api/views.open').length;
+  await expect(tap('another')).rejects.toThrow();
+  expect(slack.callsTo('/api/views.open')).toHaveLength(opened + 1);
 
-  // …yet the next slash command is a fresh query, not an answer to that question.
+  // …and the next slash command is a fresh query all the same.
   const txn = await insure(`txn ${reference}`);
   expect(headline(txn)).toBe(`*Payment ${reference}* · Success`);
   expect(fields(txn)).toEqual(
