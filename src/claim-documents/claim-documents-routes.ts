@@ -107,6 +107,11 @@ export function registerClaimDocumentsRoutes(
           `Too large: a file may be at most ${maxBytes / 1024 / 1024} MB.`,
         );
       }
+      // A body Fastify could not read (a malformed content type, a broken encoding): the
+      // client's mistake, said plainly.
+      if (typeof error.statusCode === 'number' && error.statusCode < 500) {
+        return refused(reply, error.statusCode, 'The file could not be read. Please try again.');
+      }
       logger.error({ err: error, route: '/d/:token/files' }, 'claim document upload failed');
       return refused(reply, 500, 'The file could not be sent. Please try again.');
     });
