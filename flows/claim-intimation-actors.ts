@@ -121,15 +121,20 @@ export function claimIntimationActors(deps: FlowDeps) {
     intimateClaim: fromPromise(
       async ({ input }: { input: ClaimRequest & { principal: Principal } }) => {
         const { principal, ...request } = input;
+        const owners = ownerLookup(client);
         const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
         // One open claim per member or loan: a second report of the same death is refused with
         // the number the first one got, so the family follows that one.
         const open = await openClaimFor(client, request, path.policyId);
         if (open) {
-          throw new RefusalError({
-            key: 'claim.note.alreadyOpen',
-            params: { number: open.claimNumber },
-          });
+          // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
+          // else learns only that a claim is open.
+          const access = accessTo(principal, await owners.claimOwners(request.line, open));
+          throw new RefusalError(
+            access.mine
+              ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
+              : { key: 'claim.note.alreadyOpenElsewhere' },
+          );
         }
         const intimatedByPhone = phoneOf(principal);
         const reporter = intimatedByPhone ? { intimatedByPhone } : {};

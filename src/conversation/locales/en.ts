@@ -274,6 +274,8 @@ export const en = {
     'Claim {number} is {status}. Its details go only to the phone on record for the member or loan.',
   'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
+  'claim.note.alreadyOpenElsewhere':
+    'A claim for this is already open. The family member who reported it has its number.',
   'claim.note.notYours': 'Only the phone on record for this claim can do that.',
   'claim.end': 'Claim {number} is {status}. Goodbye.',
 
