@@ -271,7 +271,7 @@ export const en = {
   'claim.detail': 'Claim {number}: {status}. Payable: {currency} {payable}.',
   'claim.detail.noPayable': 'Claim {number}: {status}.',
   'claim.detail.status':
-    'Claim {number} is {status}. Its details go only to the phone on record for the member or loan.',
+    'Claim {number}: {status}. Its details go only to the phone on record for the member or loan.',
   'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
   'claim.note.alreadyOpenElsewhere':
