@@ -1120,20 +1120,40 @@ export const motorQuoteMachine = motor.createMachine({
               ],
             });
           }
-          return ask(`motor.heldElsewhere.${context.mode}`, 'choice', {
-            params: { plate: context.answers.plate ?? '' },
-            choices: [
-              ...(elsewhere.canTell && !elsewhere.told
-                ? [choice('tell', 'motor.choice.tellHolder')]
-                : []),
-              choice('again', 'motor.choice.otherPlate'),
-              choice('end', 'flow.choice.end'),
-            ],
-            note: elsewhere.told ? { key: 'motor.note.holderTold' } : null,
-          });
+          // A chat that showed no phone yet may share its own: the car may be theirs after all.
+          const unverified = context.principal.kind === 'nobody';
+          return ask(
+            `motor.heldElsewhere.${context.mode}${unverified ? '.contact' : ''}`,
+            unverified ? 'contact' : 'choice',
+            {
+              params: { plate: context.answers.plate ?? '' },
+              choices: [
+                ...(elsewhere.canTell && !elsewhere.told
+                  ? [choice('tell', 'motor.choice.tellHolder')]
+                  : []),
+                choice('again', 'motor.choice.otherPlate'),
+                choice('end', 'flow.choice.end'),
+              ],
+              note: elsewhere.told ? { key: 'motor.note.holderTold' } : null,
+            },
+          );
         },
       }),
       on: {
+        'user.contact': {
+          guard: ({ context, event }) =>
+            context.elsewhere !== undefined &&
+            context.principal.kind === 'nobody' &&
+            checkPhone(event.phone).ok,
+          target: 'plateAgain',
+          actions: assign({
+            elsewhere: undefined,
+            principal: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok ? principalOf(phone.value) : context.principal;
+            },
+          }),
+        },
         'user.choice': [
           {
             guard: ({ context, event }) =>
@@ -1168,6 +1188,13 @@ export const motorQuoteMachine = motor.createMachine({
           { target: 'askRenewPlate', actions: assign({ elsewhere: undefined }) },
         ],
       },
+    },
+    // The plate looked up again for the phone just shared.
+    plateAgain: {
+      always: [
+        { guard: ({ context }) => context.mode === 'new', target: 'findingVehicle' },
+        { target: 'findingPolicy' },
+      ],
     },
     tellingHolder: {
       invoke: {

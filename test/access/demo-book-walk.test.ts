@@ -266,7 +266,11 @@ describe('every flow over the demo book, by who is asking', () => {
         'claim.intimated',
         'flow.failed.rejected',
       ]) {
-        expect(keys).toContain(key);
+        // A chat without a phone is asked for one on the same screen (`….contact`).
+        expect(
+          [...keys].filter((shown) => shown.startsWith(key)),
+          key,
+        ).not.toEqual([]);
       }
       const leaks = seen.flatMap((s) =>
         leaksIn(s, data).map((item) => `${s.key} after ${s.typed}: ${item}`),

@@ -171,6 +171,10 @@ export const en = {
     '{plate} is registered to another holder. Only the phone on record for it can insure it here.',
   'motor.heldElsewhere.renew':
     '{plate} is insured under another holder. Only the phone on record for the policy can renew it.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} is registered to a holder. If it is yours, share your phone number; else:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} is insured under a holder. If it is yours, share your phone number; else:',
   'motor.choice.tellHolder': 'SMS the holder',
   'motor.note.holderTold': 'We sent the holder an SMS.',
   'motor.sms.asked.new':
