@@ -103,6 +103,12 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Tells the insurer's staff something to check, in their Slack channel: a claim reported from
+   * a phone not on record for its member or borrower. Without it nothing is posted. Never
+   * rejects: what it tells of has happened already.
+   */
+  readonly staff?: (prompt: Prompt) => Promise<void>;
 }
 
 const DEFAULT_BILLING: BillingAddress = {
