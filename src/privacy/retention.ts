@@ -63,8 +63,8 @@ export const RETENTION: readonly RetentionRule[] = [
     where: '`{<prefix>bull}:payments:*`, `{<prefix>bull}:reminders:*`',
     expiry:
       "a job is removed when done (`removeOnComplete`); failed payment jobs after 1 day (`removeOnFail` age), failed scans after 50; the queues' own bookkeeping (meta, id, events trimmed by BullMQ to ~10 000, schedules, waiting and delayed jobs) is kept on purpose",
-    keptWithoutTtl:
-      /^\{bull\}:(payments|reminders):(meta|id|events|delayed|wait|paused|active|prioritized|completed|failed|repeat|stalled|marker|pc|[^:]+:[^:]+|repeat:.+|poll-.+|check-.+|deliver-.+)$/,
+    // The queues' own keys (one segment after the queue name), job logs and repeat schedules.
+    keptWithoutTtl: /^\{bull\}:(payments|reminders):([^:]+|[^:]+:logs|repeat:.+)$/,
   },
   {
     what: 'Handoff to a person (session ↔ Slack thread, masked context)',
