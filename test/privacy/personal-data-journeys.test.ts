@@ -226,6 +226,30 @@ describe('a new USSD caller and the privacy notice', () => {
   });
 });
 
+describe('a caller who stops the bot using their data', () => {
+  it('withdraws consent with the same erasure, and is asked again next time', async () => {
+    const phone = ussdCaller(() => harness.url, 'withdraw');
+    await phone.dial();
+    await phone.send('1');
+    expect(await phone.send('1')).toMatch(/^CON Motor insurance:/);
+    await phone.send('00');
+    expect(await keysNaming(phone.msisdn)).not.toEqual([]);
+
+    const menu = await phone.dial();
+    expect(await phone.send(myDataItem(menu))).toMatch(/^CON We hold: 0 policies we track/);
+    expect(await phone.send('2')).toMatch(/^CON Stop using your data\? We delete what we hold/);
+    const done = await phone.send('1');
+    expect(done).toMatch(
+      /^END Done: we deleted your data and will not use it; reminders are off\./,
+    );
+    expect(await keysNaming(phone.msisdn)).toEqual([]);
+
+    await phone.dial();
+    expect(await phone.send('1')).toMatch(/^CON We keep your number/);
+    await phone.send('00');
+  });
+});
+
 describe('a caller who declines the notice', () => {
   it('is told politely and nothing about them is kept', async () => {
     const phone = ussdCaller(() => harness.url, 'decline');
