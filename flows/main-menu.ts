@@ -178,11 +178,20 @@ export const mainMenuMachine = setup({
           : context.picked;
       },
     }),
+    pickEntry: assign({
+      picked: ({ context, event }) => {
+        assertEvent(event, 'user.choice');
+        const next = picked(context.audience, event);
+        return next ? { next } : context.picked;
+      },
+    }),
     // The pick becomes the answer once the notice is agreed (or was already).
     confirmPick: assign({ answers: ({ context }) => context.picked }),
   },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
+    isStaffEntry: ({ context, event }) =>
+      context.audience === 'staff' && picked(context.audience, event) !== undefined,
     isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
     isRenewalList: ({ event }) => event.type === 'user.choice' && event.id === RENEW_LIST,
     isRemindersOff: ({ context, event }) =>
@@ -320,17 +329,9 @@ export const mainMenuMachine = setup({
             target: 'handOver',
             actions: assign({ answers: { next: 'my-data' as const } }),
           },
-          {
-            guard: 'isEntry',
-            target: 'checkingConsent',
-            actions: assign({
-              picked: ({ context, event }) => {
-                assertEvent(event, 'user.choice');
-                const next = picked(context.audience, event);
-                return next ? { next } : context.picked;
-              },
-            }),
-          },
+          // Staff are not customers giving their data: their look-ups are audited instead.
+          { guard: 'isStaffEntry', target: 'handOver', actions: ['pickEntry', 'confirmPick'] },
+          { guard: 'isEntry', target: 'checkingConsent', actions: 'pickEntry' },
           {
             actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
           },

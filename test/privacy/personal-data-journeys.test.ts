@@ -302,6 +302,13 @@ describe('staff look-ups on the Slack desk', () => {
       'policy ••••••/••/•',
     ]);
     expect(JSON.stringify(fields)).not.toContain('479974');
+    // Staff are not asked the customers' privacy notice: the look-up itself answers.
+    await eventually('the look-up answered', () =>
+      slack.calls.some(
+        (call) => call.path === '/respond' && /MTR-DEMO-000001/.test(JSON.stringify(call.body)),
+      ),
+    );
+    expect(JSON.stringify(slack.calls)).not.toMatch(/We keep your number/);
   });
 
   it('refuses the audit to a desk user who is not an admin', async () => {
