@@ -55,7 +55,8 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Payment exactly-once markers (no personal data)',
-    where: '`payment-delivered|hint|generation:{<reference>}`, `pay:{<reference>}`',
+    where:
+      '`payment-delivered:{<ref>}`, `payment-hint:{<ref>}`, `payment-generation:{<ref>}`, `pay:{<ref>}`',
     expiry: '1 day; an attempt `pay:` 7 days (kept through "My data": money is told once)',
   },
   {
