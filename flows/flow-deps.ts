@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
@@ -108,10 +109,19 @@ export interface FlowDeps {
    * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.
    */
   readonly notify?: (route: TurnRoute, prompt: Prompt) => Promise<void>;
-  /** Tells the staff desk (Slack) of something a customer did: a claim intimated. */
-  readonly staffNotice?: (prompt: Prompt) => Promise<void>;
   /** Claim documents from any phone; without it USSD callers are not offered the link. */
   readonly claimUploads?: FlowClaimUploads;
+  /**
+   * Tells the insurer's staff something, in their Slack channel: each claim intimated, and a
+   * claim reported from a phone not on record for its member or borrower. Without it nothing is
+   * posted. Never rejects: what it tells of has happened already.
+   */
+  readonly staff?: (prompt: Prompt) => Promise<void>;
+  /**
+   * Consent to the privacy notice and "My data"; without it no notice is asked and My data shows
+   * nothing held (nothing records consent).
+   */
+  readonly privacy?: PersonalData;
 }
 
 /** The web page a claim's documents are sent from (src/claim-documents provides it). */
