@@ -125,6 +125,8 @@ const TEXTS: Record<string, string[]> = {
   'claim.askDetails': ['Accident on the road'],
   'claim.askNumber': [book.claims.intimated.claimNumber, book.claims.documented.claimNumber],
   'cover.askNrc': [digits(book.creditLife.borrower.nrcNumber), digits(book.motor.holder.nrcNumber)],
+  // A chat with no phone is asked for its contact, or to type an NRC on the same screen.
+  'cover.askContact': [digits(book.creditLife.borrower.nrcNumber)],
   'staff.desk': [
     `policy ${book.motor.insured.registrationNumber}`,
     `claim ${book.claims.intimated.claimNumber}`,
