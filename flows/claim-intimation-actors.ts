@@ -125,7 +125,7 @@ export function claimIntimationActors(deps: FlowDeps) {
       claimSummary(await getClaimOf(client, input.line, input.claimId)),
     ),
     heldCover: fromPromise(async ({ input }: { input: { phone: string } }) =>
-      heldCover(client, input.phone),
+      heldCover(deps, input.phone),
     ),
     findClaim: fromPromise(async ({ input }: { input: { number: string } }) =>
       findClaimByNumber(client, input.number),

@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
@@ -103,6 +104,18 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Who holds what (src/holdings): cover lookups read it, sales write it. Without it a lookup
+   * makes only the direct look-ups by NRC (a funeral household).
+   */
+  readonly holdings?: HoldingsIndex;
+}
+
+/** Records who holds what was just sold; never fails the sale (the sync catches up). */
+export async function recordHolding(deps: FlowDeps, facts: readonly HoldingFact[]): Promise<void> {
+  await deps.holdings
+    ?.record(facts.filter((fact) => fact.ref && (fact.phone || fact.nrc)))
+    .catch(() => undefined);
 }
 
 const DEFAULT_BILLING: BillingAddress = {

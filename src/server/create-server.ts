@@ -25,6 +25,15 @@ import {
 } from '../conversation/index.js';
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
 import { createHandoffService, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
+import {
+  createBullHoldingsScheduler,
+  createMemoryHoldingsIndex,
+  createMemoryHoldingsScheduler,
+  createRedisHoldingsIndex,
+  type HoldingsIndex,
+  type HoldingsScheduler,
+  syncHoldings,
+} from '../holdings/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import {
   type AttemptTracker,
@@ -119,6 +128,10 @@ export interface InsurechatServer {
   readonly staffDigest: StaffDigestPoster | undefined;
   /** Credit-life premium reminders to SLACK_DIGEST_CHANNEL, when it is set. */
   readonly creditLifeReminders: CreditLifeReminders | undefined;
+  /** Who holds what (Redis beside the sessions, or this process): cover lookups read it. */
+  readonly holdings: HoldingsIndex;
+  /** The sync filling the index from the insurer's lists; `runNow` runs one (tests). */
+  readonly holdingsSync: HoldingsScheduler;
   /** Listens on `config.port` (0 picks a free port) and returns the base URL. */
   listen(): Promise<{ url: string }>;
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
@@ -299,6 +312,17 @@ export async function createServer(
   });
   const reminders = reminderWiring.service;
   closers.unshift(() => reminderWiring.close());
+  // Who holds what: beside the sessions, filled by sales and by a sync of the insurer's lists.
+  const holdings = redis ? createRedisHoldingsIndex(redis, keyPrefix) : createMemoryHoldingsIndex();
+  const sync = () =>
+    syncHoldings({ client, index: holdings, logger: logger.child({ module: 'holdings' }) });
+  const holdingsSync = redis
+    ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
+    : createMemoryHoldingsScheduler({ sync, logger });
+  closers.unshift(() => holdingsSync.close());
+  // The embedded sandbox's book is small and seeded now: indexed before the first caller. A real
+  // insurer's first sync runs on the schedule's first tick (BullMQ runs `every` at once).
+  if (sandbox && (await holdings.cursor()).fullAt === undefined) await holdingsSync.runNow();
   const flowFiles: FlowFileStore = {
     async save(file) {
       const { id } = await files.put(file.body, {
@@ -324,6 +348,7 @@ export async function createServer(
         check: (reference, route) => attempts.check(reference, route),
       },
       reminders,
+      holdings,
     });
 
   let engine: TurnEngine;
@@ -532,6 +557,8 @@ export async function createServer(
     reminders,
     staffDigest: reminderWiring.digest,
     creditLifeReminders: reminderWiring.creditLife,
+    holdings,
+    holdingsSync,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
