@@ -271,6 +271,12 @@ export function findMember(
   by: { memberId?: string | number | undefined; nrcNumber?: string | undefined },
 ): MemberRecord {
   const policy = getGroupLifePolicy(ctx, policyId);
+  if (by.memberId !== undefined) {
+    // By id: one record, read as a database would, not by scanning every member of every policy.
+    const member = ctx.state.members.get(String(by.memberId));
+    if (!member || member.policyId !== policy.id) throw notFound('Member', String(by.memberId));
+    return member;
+  }
   const candidates = [...ctx.state.members.values()].filter(
     (member) =>
       member.policyId === policy.id &&
