@@ -216,7 +216,8 @@ export function createRedisHoldingsIndex(
       await pipeline.exec();
     },
     async forget(phone) {
-      const { nrcs } = entryOf(await redis.hgetall(keys.phone(phone)), Number.POSITIVE_INFINITY);
+      // Every NRC the phone was ever linked to, however old the link.
+      const { nrcs } = entryOf(await redis.hgetall(keys.phone(phone)), Number.NEGATIVE_INFINITY);
       const pipeline = redis.pipeline();
       for (const nrc of nrcs) pipeline.hdel(keys.nrc(nrc), `${PHONE_FIELD}${phone}`);
       pipeline.del(keys.phone(phone));
