@@ -9,7 +9,7 @@ import { createLogger } from '../src/log/index.js';
 import { connectRedis } from '../src/redis/index.js';
 import { largeBookHolder } from '../src/sandbox/index.js';
 import { deletePrefix } from './lib/redis-instance.js';
-import { startServerProcess } from './lib/server-process.js';
+import { startInsurechatOn, startServerProcess } from './lib/server-process.js';
 import { fmt } from './lib/stats.js';
 import { runUssdCallers } from './lib/ussd-callers.js';
 import { percentile } from './lib/ussd-load.js';
@@ -178,16 +178,11 @@ async function concurrentMyCover(
       logger: silent,
       pageSize: 2_000,
     });
-    const server = await startServerProcess(
+    const server = await startInsurechatOn(
       'insurechat (large book)',
-      new URL('./servers/insurechat-server.ts', import.meta.url),
-      {
-        REDIS_URL: options.redisUrl,
-        BENCH_PREFIX: prefix,
-        BENCH_SCREENS: '["-"]',
-        BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
-        BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
-      },
+      sandbox,
+      options.redisUrl,
+      prefix,
     );
     try {
       let serial = 0;
