@@ -2,7 +2,7 @@ import { attachClaimDocuments, openClaim } from './claims.js';
 import { requireDate } from './clients.js';
 import { toCsv } from './csv.js';
 import { addDays, addMonths, ageOn, daysBetween, isoDate } from './dates.js';
-import { type PageInput, paginate } from './paginate.js';
+import { type PageInput, paginate, paginateViews } from './paginate.js';
 import { roundMoney, withLevy } from './premium.js';
 import { invalid, notFound, ruleBroken } from './sandbox-error.js';
 import type {
@@ -314,10 +314,7 @@ export function searchMembers(
       (query.Query === undefined ||
         member.fullName.toLowerCase().includes(query.Query.toLowerCase())),
   );
-  return paginate(
-    members.map((member) => memberView(member, policy.freeCoverLimit)),
-    query,
-  );
+  return paginateViews(members, query, (member) => memberView(member, policy.freeCoverLimit));
 }
 
 /** Takes members off cover by a deletion endorsement; no pro-rata refund. */
