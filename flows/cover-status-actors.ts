@@ -13,7 +13,7 @@ import {
   type PolicyRecord,
 } from '../src/api/index.js';
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
-import type { HoldingRef, HoldingsIndex } from '../src/holdings/index.js';
+import { type HoldingRef, type HoldingsIndex, refField } from '../src/holdings/index.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover } from './claim-intimation.js';
 import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
@@ -305,12 +305,7 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
   const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
   const add = (ref: HoldingRef, nrc?: string) => {
-    const key = JSON.stringify([
-      ref.line,
-      ref.policyId,
-      'memberId' in ref ? ref.memberId : '',
-      'loanId' in ref ? ref.loanId : '',
-    ]);
+    const key = refField(ref);
     const held = refs.get(key) ?? { ref, nrcs: [] };
     if (nrc) held.nrcs.push(nrc);
     refs.set(key, held);

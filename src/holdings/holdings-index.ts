@@ -89,7 +89,7 @@ const NRC_FIELD = 'n:';
 const PHONE_FIELD = 'p:';
 const REF_FIELD = 'r:';
 
-/** The hash field of a record: its line and ids. */
+/** The hash field of a record: its line and ids (what makes two records the same one). */
 export function refField(ref: HoldingRef): string {
   switch (ref.line) {
     case 'group-life':

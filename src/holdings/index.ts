@@ -17,6 +17,7 @@ export {
   holdingsKeys,
   type NrcEntry,
   type PhoneEntry,
+  refField,
 } from './holdings-index.js';
 // Server: the sync's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
