@@ -247,7 +247,7 @@ function report(
     );
   };
   const lines = [
-    '## Cover lookups against the size of the book',
+    '## 8. Cover lookups against the size of the book',
     '',
     `Issue 25. The sandbox holds a large book besides the demo book (\`bookSize\`: N travel and N motor policies, 50 master policies with N members and N loans; each holder has one of each) and answers every call ${options.delayMs} ms late. For each size the holdings index is filled by one sync, then ${options.lookups} lookups of random holders, one at a time, through \`findCover\` (what My cover and cover by NRC run). A lookup is complete when it lists the holder's four records, each confirmed by the insurer. Targets: insurer calls per lookup the same at every size; p99 at ${largest.toLocaleString('en')} within 1.2× p99 at ${smallest.toLocaleString('en')}.`,
     '',
