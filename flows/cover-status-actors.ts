@@ -4,6 +4,7 @@
  * starts a claim from the same holdings.
  */
 import { fromPromise } from 'xstate';
+import { accessTo, type Principal } from '../src/access/index.js';
 import {
   ApiAbortedError,
   type CallOptions,
@@ -14,7 +15,6 @@ import {
 } from '../src/api/index.js';
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
 import { type HoldingRef, type HoldingsIndex, refField } from '../src/holdings/index.js';
-import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover } from './claim-intimation.js';
 import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
 import { type FlowDeps, keep } from './flow-deps.js';
@@ -398,12 +398,11 @@ export function coverStatusActors(deps: FlowDeps) {
       },
     ),
     lookupCover: fromPromise(
-      async ({ input }: { input: { nrc: string; phone?: string } }): Promise<CoverAnswer> => {
+      async ({ input }: { input: { nrc: string; principal: Principal } }): Promise<CoverAnswer> => {
         const found = await findCover(deps, { nrc: input.nrc });
         const holdings = unique(found.holdings);
-        if (input.phone && found.phones.some((phone) => sameMsisdn(phone, input.phone))) {
-          return { access: 'full', holdings };
-        }
+        const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
+        if (access.learns === 'everything') return { access: 'full', holdings };
         // A stranger to this NRC learns only whether cover exists and until when.
         const until = coveredUntil(holdings);
         return {

@@ -10,6 +10,7 @@ import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/in
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
+import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
@@ -104,6 +105,17 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Tells the insurer's staff something to check, in their Slack channel: a claim reported from
+   * a phone not on record for its member or borrower. Without it nothing is posted. Never
+   * rejects: what it tells of has happened already.
+   */
+  readonly staff?: (prompt: Prompt) => Promise<void>;
+  /**
+   * Consent to the privacy notice and "My data"; without it no notice is asked and My data shows
+   * nothing held (nothing records consent).
+   */
+  readonly privacy?: PersonalData;
   /**
    * Who holds what (src/holdings): cover lookups read it, sales write it. Without it a lookup
    * makes only the direct look-ups by NRC (a funeral household).

@@ -362,6 +362,7 @@ export function intimateGroupLifeClaim(
     lossDate: string;
     causeOfDeath?: string | undefined;
     description?: string | undefined;
+    intimatedByPhone?: string | undefined;
   },
 ): Json {
   const policy = getGroupLifePolicy(ctx, policyId);
@@ -383,6 +384,7 @@ export function intimateGroupLifeClaim(
     nrcNumber: member.nrcNumber,
     claimType: 'Death',
     lossDate: body.lossDate,
+    intimatedByPhone: body.intimatedByPhone ?? null,
     description: body.description ?? body.causeOfDeath ?? null,
     amountClaimed: onRisk,
     currency: policy.currency,
