@@ -152,6 +152,12 @@ function fieldsOf(fact: HoldingFact, nowSeconds: number) {
   return { phone, nrc };
 }
 
+/** Throws the first error of a pipeline's results (one key's write). */
+function failed(results: [Error | null, unknown][] | null): void {
+  const error = results?.find(([err]) => err)?.[0];
+  if (error) throw error;
+}
+
 /** The Redis keys of the index (each a hash, in its own slot: Cluster-safe). */
 export function holdingsKeys(prefix: string) {
   return {
@@ -176,52 +182,48 @@ export function createRedisHoldingsIndex(
     async record(facts) {
       if (facts.length === 0) return;
       const at = seconds();
-      const pipeline = redis.pipeline();
+      // One write per key, all sent at once: the keys live in different slots of a Cluster, so
+      // they are not put in one pipeline (each key's fields are merged first).
+      const writes = new Map<string, Record<string, string>>();
+      const merge = (key: string, fields: Record<string, string>) => {
+        if (Object.keys(fields).length > 0) writes.set(key, { ...writes.get(key), ...fields });
+      };
       for (const fact of facts) {
         const { phone, nrc } = fieldsOf(fact, at);
-        if (fact.phone && Object.keys(phone).length > 0) {
-          pipeline.hset(keys.phone(fact.phone), phone);
-          pipeline.expire(keys.phone(fact.phone), HOLDINGS_TTL_SECONDS);
-        }
-        if (fact.nrc && Object.keys(nrc).length > 0) {
-          pipeline.hset(keys.nrc(fact.nrc), nrc);
-          pipeline.expire(keys.nrc(fact.nrc), HOLDINGS_TTL_SECONDS);
-        }
+        if (fact.phone) merge(keys.phone(fact.phone), phone);
+        if (fact.nrc) merge(keys.nrc(fact.nrc), nrc);
       }
-      const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error);
-      if (failed?.[0]) throw failed[0];
+      await Promise.all(
+        [...writes].map(([key, fields]) =>
+          redis.pipeline().hset(key, fields).expire(key, HOLDINGS_TTL_SECONDS).exec().then(failed),
+        ),
+      );
     },
     async ofPhone(phone) {
       const { nrcs, refs } = entryOf(await redis.hgetall(keys.phone(phone)), seconds());
       return { nrcs, refs };
     },
     async ofNrcs(nrcs) {
-      if (nrcs.length === 0) return [];
-      const pipeline = redis.pipeline();
-      for (const nrc of nrcs) pipeline.hgetall(keys.nrc(nrc));
-      const results = (await pipeline.exec()) ?? [];
+      const all = await Promise.all(nrcs.map((nrc) => redis.hgetall(keys.nrc(nrc))));
       const at = seconds();
-      return results.map(([error, fields]) => {
-        if (error) throw error;
-        const { refs, phones } = entryOf(fields as Record<string, string>, at);
+      return all.map((fields) => {
+        const { refs, phones } = entryOf(fields, at);
         return { refs, phones };
       });
     },
     async drop(ref, where) {
       const field = refField(ref);
-      const pipeline = redis.pipeline();
-      if (where.phone) pipeline.hdel(keys.phone(where.phone), field);
-      for (const nrc of where.nrcs ?? []) pipeline.hdel(keys.nrc(nrc), field);
-      await pipeline.exec();
+      const keysOf = [
+        ...(where.phone ? [keys.phone(where.phone)] : []),
+        ...(where.nrcs ?? []).map(keys.nrc),
+      ];
+      await Promise.all(keysOf.map((key) => redis.hdel(key, field)));
     },
     async forget(phone) {
       // Every NRC the phone was ever linked to, however old the link.
       const { nrcs } = entryOf(await redis.hgetall(keys.phone(phone)), Number.NEGATIVE_INFINITY);
-      const pipeline = redis.pipeline();
-      for (const nrc of nrcs) pipeline.hdel(keys.nrc(nrc), `${PHONE_FIELD}${phone}`);
-      pipeline.del(keys.phone(phone));
-      await pipeline.exec();
+      await Promise.all(nrcs.map((nrc) => redis.hdel(keys.nrc(nrc), `${PHONE_FIELD}${phone}`)));
+      await redis.del(keys.phone(phone));
     },
     async cursor() {
       return redis.hgetall(keys.cursor);

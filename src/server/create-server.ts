@@ -332,7 +332,12 @@ export async function createServer(
   closers.unshift(() => holdingsSync.close());
   // The embedded sandbox's book is small and seeded now: indexed before the first caller. A real
   // insurer's first sync runs on the schedule's first tick (BullMQ runs `every` at once).
-  if (sandbox && (await holdings.cursor()).fullAt === undefined) await holdingsSync.runNow();
+  // A failed first sync does not stop the server: the schedule tries again.
+  if (sandbox && (await holdings.cursor()).fullAt === undefined) {
+    await holdingsSync
+      .runNow()
+      .catch((err: unknown) => logger.error({ err }, 'first holdings sync failed'));
+  }
   // Files past their retention go hourly (and once at start); the timer never holds the process.
   const sweepFiles = () =>
     void files.sweep().catch((err: unknown) => logger.warn({ err }, 'file sweep failed'));
