@@ -85,6 +85,26 @@ function loanStatus(
   return { status: 'Active' };
 }
 
+/**
+ * The household as its principal knows it: the principal's name, then each other member covered
+ * with their relationship. The spec leaves the household's member list unshown; the sandbox
+ * returns `members` (fullName, relationship), read here loosely.
+ */
+function householdOf(client: Record<string, unknown>, members: unknown): string {
+  const principal =
+    text(client.fullName) ||
+    [text(client.firstName), text(client.lastName)].filter(Boolean).join(' ');
+  const others = (Array.isArray(members) ? members : [])
+    .map(record)
+    .filter((member) => text(member.fullName) && text(member.fullName) !== principal)
+    .map((member) =>
+      text(member.relationship)
+        ? `${text(member.fullName)} (${text(member.relationship)})`
+        : text(member.fullName),
+    );
+  return [principal, ...others].filter(Boolean).join(', ');
+}
+
 /** Most insurer calls one lookup makes, whatever the size of the insurer's book. */
 export const MAX_CALLS_PER_LOOKUP = 10;
 /** Most NRCs a phone's lookup reads (a phone shared by a household, say). */
@@ -274,9 +294,7 @@ async function household(
     status: text(policy.status) || 'Unknown',
     startDate: day(policy.startDate),
     endDate: day(policy.endDate),
-    covers:
-      text(principal.fullName) ||
-      [text(principal.firstName), text(principal.lastName)].filter(Boolean).join(' '),
+    covers: householdOf(principal, found.members),
     currency: text(policy.currency) || 'ZMW',
   };
   if (typeof policy.grossPremium === 'number') holding.amount = policy.grossPremium;
