@@ -3,6 +3,7 @@ import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
 import { runLogCost } from './log-cost.js';
+import { runLookupSection } from './lookup-section.js';
 import { runSlowInsurer } from './slow-insurer.js';
 import { runSnapshotSize } from './snapshot-size.js';
 import { runUssdSection } from './ussd-section.js';
@@ -91,5 +92,22 @@ export const benchSections: readonly BenchSection[] = [
     id: 'cluster',
     title: 'USSD journey on a Redis Cluster',
     run: (context) => runClusterSection(context),
+  },
+  {
+    id: 'lookup',
+    title: 'Cover lookups against the size of the book',
+    run: (context) =>
+      runLookupSection({
+        redisUrl: context.redisUrl,
+        sizes: (process.env.BENCH_LOOKUP_SIZES ?? '1000,10000,100000')
+          .split(',')
+          .map((value) => Number(value.trim()))
+          .filter((value) => Number.isInteger(value) && value > 0),
+        delayMs: Math.floor(envNumber('BENCH_LOOKUP_DELAY_MS', 50)),
+        lookups: Math.floor(envNumber('BENCH_LOOKUPS', 300)),
+        callers: Math.floor(envNumber('BENCH_LOOKUP_CALLERS', 500)),
+        seconds: Math.max(10, context.seconds),
+        log: context.log,
+      }),
   },
 ];

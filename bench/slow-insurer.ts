@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { t } from '../src/conversation/index.js';
 import { DEFAULT_PARTNER_API_CONNECTIONS } from '../src/server/config.js';
 import { deletePrefix } from './lib/redis-instance.js';
-import { startServerProcess } from './lib/server-process.js';
+import { startInsurechatOn, startServerProcess } from './lib/server-process.js';
 import { fmt } from './lib/stats.js';
 import { runUssdCallers } from './lib/ussd-callers.js';
 import { runUssdLoad } from './lib/ussd-load.js';
@@ -56,17 +56,12 @@ export async function runSlowInsurer(options: SlowInsurerOptions): Promise<strin
   try {
     for (const pool of options.poolSizes) {
       const prefix = `bench:${randomUUID()}:slow:`;
-      const server = await startServerProcess(
+      const server = await startInsurechatOn(
         'insurechat (slow insurer)',
-        new URL('./servers/insurechat-server.ts', import.meta.url),
-        {
-          REDIS_URL: options.redisUrl,
-          BENCH_PREFIX: prefix,
-          BENCH_SCREENS: '["-"]',
-          BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
-          BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
-          ...(pool === undefined ? {} : { BENCH_PARTNER_API_CONNECTIONS: String(pool) }),
-        },
+        sandbox,
+        options.redisUrl,
+        prefix,
+        pool === undefined ? {} : { BENCH_PARTNER_API_CONNECTIONS: String(pool) },
       );
       try {
         const screens = await captureScreens(server.url);

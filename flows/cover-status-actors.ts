@@ -5,31 +5,26 @@
  */
 import { fromPromise } from 'xstate';
 import { accessTo, type Principal } from '../src/access/index.js';
-import type { CoverState, PartnerClient, PolicyRecord } from '../src/api/index.js';
+import {
+  ApiAbortedError,
+  type CallOptions,
+  type CoverState,
+  type GroupLifePolicy,
+  type PartnerClient,
+  type PolicyRecord,
+} from '../src/api/index.js';
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
-import { sameMsisdn } from '../src/msisdn/index.js';
+import { type HoldingRef, type HoldingsIndex, refField } from '../src/holdings/index.js';
 import type { HeldCover } from './claim-intimation.js';
 import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
-import { type FlowDeps, keep, orNotFound } from './flow-deps.js';
-import { end } from './support.js';
+import { type FlowDeps, keep } from './flow-deps.js';
+import { end, isNotFound } from './support.js';
 
 /** Raised when a flow asks for something the deployment cannot do (no SMS, no file store). */
 export class CoverUnavailableError extends Error {
   override readonly name = 'CoverUnavailableError';
   readonly status = 503;
 }
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-/**
- * Page size of every list read. The spec leaves default and maximum page sizes unsaid; ten is one
- * any server accepts, and every page is read anyway.
- */
-const PAGE_SIZE = 10;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const day = (value: unknown): string => text(value).slice(0, 10);
@@ -55,6 +50,8 @@ export function inForce(holding: Pick<Holding, 'status'>): boolean {
 interface Found {
   holdings: Holding[];
   phones: string[];
+  /** Insurer calls the lookup made (the bench counts them). */
+  calls: number;
 }
 
 function policyHolding(line: HoldingLine, policy: PolicyRecord, covers: string): Holding {
@@ -70,11 +67,6 @@ function policyHolding(line: HoldingLine, policy: PolicyRecord, covers: string):
   };
   if (policy.grossPremium != null) holding.amount = policy.grossPremium;
   return holding;
-}
-
-function holderOf(policy: PolicyRecord): { idNumber: string; phone: string } {
-  const holder = record((policy as Record<string, unknown>).policyHolder);
-  return { idNumber: text(holder.idNumber), phone: text(holder.phone) };
 }
 
 /** A loan's own status, sharpened by its policy's cover state while it is on risk. */
@@ -113,166 +105,265 @@ function householdOf(client: Record<string, unknown>, members: unknown): string 
   return [principal, ...others].filter(Boolean).join(', ');
 }
 
-/** Reads every line the insurer keeps for one NRC. */
-export async function coverByNrc(client: PartnerClient, nrc: string): Promise<Found> {
-  const [people, household, groupLife, creditLife, travel] = await Promise.all([
-    all(client.paginate('getIndividuals', { query: { IdNumber: nrc, PageSize: PAGE_SIZE } })),
-    orNotFound(client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } }), null),
-    all(client.paginate('getGroupLifePolicies', { query: { PageSize: PAGE_SIZE } })),
-    all(client.paginate('getCreditLifePolicies', { query: { PageSize: PAGE_SIZE } })),
-    all(client.paginate('getTravelPolicies', { query: { PageSize: PAGE_SIZE } })),
-  ]);
-  // The API's filters may match loosely: only exact holders of this NRC count.
-  const holders = people.filter((person) => person.idNumber === nrc);
-  const phones = holders.map((person) => text(person.phoneNumber)).filter(Boolean);
-  const clientIds = new Set(holders.map((person) => String(person.id)));
-  const holdings: Holding[] = [];
+/** Most insurer calls one lookup makes, whatever the size of the insurer's book. */
+export const MAX_CALLS_PER_LOOKUP = 10;
+/** Most NRCs a phone's lookup reads (a phone shared by a household, say). */
+const MAX_NRCS_PER_PHONE = 3;
+/**
+ * How long a lookup waits for the insurer's answers: within the USSD turn's 4 s deadline, with
+ * room for the index read and the screen. A record unanswered by then is "not confirmed now".
+ */
+export const LOOKUP_BUDGET_MS = 3_000;
 
-  if (household) {
-    const client = record(household.client);
-    const policy = record(household.policy);
-    if (text(client.phoneNumber)) phones.push(text(client.phoneNumber));
-    const entry: Holding = {
-      line: 'funeral',
-      number: text(policy.policyNumber),
-      status: text(policy.status) || 'Unknown',
-      startDate: day(policy.startDate),
-      endDate: day(policy.endDate),
-      covers: householdOf(client, household.members),
-      currency: text(policy.currency) || 'ZMW',
-    };
-    if (typeof policy.grossPremium === 'number') entry.amount = policy.grossPremium;
-    holdings.push(entry);
+/** The insurer's calls one lookup may make: at most {@link MAX_CALLS_PER_LOOKUP}, all by one deadline. */
+class CallBudget {
+  private left = MAX_CALLS_PER_LOOKUP;
+  private readonly deadline = AbortSignal.timeout(LOOKUP_BUDGET_MS);
+  private readonly endsAt = Date.now() + LOOKUP_BUDGET_MS;
+  /** Calls made, and the first failure that was not a 404 or the deadline (the insurer down). */
+  made = 0;
+  failure: unknown;
+  answered = 0;
+
+  /** The call's answer; `gone` on 404; `unconfirmed` when out of calls, time, or it failed. */
+  async ask<T>(
+    call: (options: CallOptions) => Promise<T>,
+  ): Promise<T | typeof GONE | typeof UNCONFIRMED> {
+    if (this.left <= 0 || this.deadline.aborted) return UNCONFIRMED;
+    this.left -= 1;
+    this.made += 1;
+    try {
+      const answer = await call({
+        signal: this.deadline,
+        timeoutMs: Math.max(1, this.endsAt - Date.now()),
+      });
+      this.answered += 1;
+      return answer;
+    } catch (error) {
+      if (isNotFound(error)) {
+        this.answered += 1;
+        return GONE;
+      }
+      if (!this.deadline.aborted && !(error instanceof ApiAbortedError)) this.failure ??= error;
+      return UNCONFIRMED;
+    }
   }
 
-  const members = await Promise.all(
-    groupLife.map(async (policy) => {
-      const member = await orNotFound(
-        client.call('getCoveredMemberByNrc', {
-          path: { policyId: String(policy.id) },
-          query: { nrcNumber: nrc },
-        }),
-        null,
+  /** Shares one call among the records that need it (a master policy's status). */
+  once<T>(): (
+    key: string,
+    call: (options: CallOptions) => Promise<T>,
+  ) => ReturnType<CallBudget['ask']> {
+    const asked = new Map<string, ReturnType<CallBudget['ask']>>();
+    return (key, call) => {
+      let answer = asked.get(key);
+      if (!answer) {
+        answer = this.ask(call);
+        asked.set(key, answer);
+      }
+      return answer as never;
+    };
+  }
+}
+const GONE = Symbol('gone');
+const UNCONFIRMED = Symbol('unconfirmed');
+
+/** A record the index names that the insurer did not confirm in time: shown as such. */
+function unconfirmedHolding(ref: HoldingRef): Holding {
+  const holding: Holding = {
+    line: ref.line,
+    number: ref.number || ref.policyId,
+    status: '',
+    startDate: '',
+    endDate: '',
+    covers: '',
+    currency: 'ZMW',
+    policyId: ref.policyId,
+    unconfirmed: true,
+  };
+  if (ref.line === 'group-life') holding.subjectId = ref.memberId;
+  if (ref.line === 'credit-life') holding.subjectId = ref.loanId;
+  return holding;
+}
+
+/** Asks the insurer about one record the index names; null when it no longer has it. */
+async function confirm(
+  client: PartnerClient,
+  budget: CallBudget,
+  shared: {
+    groupLife: ReturnType<CallBudget['once']>;
+    creditLife: ReturnType<CallBudget['once']>;
+  },
+  ref: HoldingRef,
+): Promise<Holding | null> {
+  switch (ref.line) {
+    case 'motor': {
+      const policy = await budget.ask((options) =>
+        client.call('getMotorPolicy', { path: { policyId: ref.policyId } }, options),
       );
-      if (!member) return null;
+      if (policy === GONE) return null;
+      if (policy === UNCONFIRMED) return unconfirmedHolding(ref);
+      const plates = (policy as Record<string, unknown>).registrationNumbers;
+      const plate =
+        text(policy.registrationNumber) || (Array.isArray(plates) ? text(plates[0]) : '');
+      return policyHolding('motor', policy, plate);
+    }
+    case 'travel': {
+      const policy = await budget.ask((options) =>
+        client.call('getTravelPolicy', { path: { policyId: ref.policyId } }, options),
+      );
+      if (policy === GONE) return null;
+      if (policy === UNCONFIRMED) return unconfirmedHolding(ref);
+      return policyHolding('travel', policy, text((policy as Record<string, unknown>).destination));
+    }
+    case 'group-life': {
+      const path = { policyId: ref.policyId };
+      const [member, master] = await Promise.all([
+        budget.ask((options) =>
+          client.call('getCoveredMember', { path: { ...path, memberId: ref.memberId } }, options),
+        ),
+        shared.groupLife(ref.policyId, (options) =>
+          client.call('getGroupLifePolicy', { path }, options),
+        ) as Promise<GroupLifePolicy | typeof GONE | typeof UNCONFIRMED>,
+      ]);
+      if (member === GONE) return null;
+      if (member === UNCONFIRMED) return unconfirmedHolding(ref);
+      const policy = typeof master === 'symbol' ? undefined : master;
       const entry: Holding = {
         line: 'group-life',
-        number: policy.policyNumber ?? String(policy.id),
-        status: member.status ?? policy.status,
-        startDate: day(policy.startDate),
-        endDate: day(policy.endDate),
+        number: policy?.policyNumber ?? ref.number,
+        status: member.status ?? policy?.status ?? 'Unknown',
+        startDate: day(policy?.startDate),
+        endDate: day(policy?.endDate),
         covers: member.fullName ?? '',
-        currency: policy.currency ?? 'ZMW',
-        policyId: String(policy.id),
+        currency: policy?.currency ?? 'ZMW',
+        policyId: ref.policyId,
         subjectId: String(member.id),
       };
       if (member.sumAssured != null) entry.amount = member.sumAssured;
       return entry;
-    }),
-  );
-  holdings.push(...members.filter((entry): entry is Holding => entry !== null));
-
-  const loans = await Promise.all(
-    creditLife.map(async (policy) => {
-      const policyId = String(policy.id);
-      const found = (
-        await all(
-          client.paginate('searchCoveredLoans', {
-            path: { policyId },
-            query: { nrcNumber: nrc, PageSize: PAGE_SIZE },
-          }),
-        )
-      ).filter((loan) => loan.nrcNumber === undefined || loan.nrcNumber === nrc);
-      if (found.length === 0) return [];
-      const state = found.some((loan) => loan.status === 'Active')
-        ? await orNotFound(client.call('getCreditLifePolicyStatus', { path: { policyId } }), null)
-        : null;
-      return found.map((loan): Holding => {
-        const { status: shown, until } = loanStatus(loan.status ?? '', state);
-        const entry: Holding = {
-          line: 'credit-life',
-          number: loan.partnerLoanReference ?? String(loan.id),
-          status: shown,
-          startDate: day(loan.startDate),
-          endDate: day(loan.endDate),
-          covers: policy.policyNumber ?? policyId,
-          currency: policy.currency ?? 'ZMW',
-          policyId,
-          subjectId: String(loan.id),
-        };
-        if (until) entry.until = until;
-        if (loan.amount != null) entry.amount = loan.amount;
-        return entry;
-      });
-    }),
-  );
-  holdings.push(...loans.flat());
-
-  const vehicles = (
-    await Promise.all(
-      [...clientIds].map((id) =>
-        all(client.paginate('getClientVehicles', { path: { id }, query: { PageSize: PAGE_SIZE } })),
-      ),
-    )
-  ).flat();
-  const motor = (
-    await Promise.all(
-      vehicles
-        .map((vehicle) => vehicle.registrationNumber)
-        .filter((plate): plate is string => Boolean(plate))
-        .map(async (plate) => {
-          const policies = await orNotFound(
-            client.call('getMotorPolicyByRegistration', { query: { registrationNumber: plate } }),
-            [],
-          );
-          return policies
-            .filter((policy) => !policy.clientId || clientIds.has(text(policy.clientId)))
-            .map((policy) => policyHolding('motor', policy, plate));
-        }),
-    )
-  ).flat();
-  holdings.push(...motor);
-
-  for (const policy of travel) {
-    const holder = holderOf(policy);
-    if (holder.idNumber !== nrc && !clientIds.has(text(policy.clientId))) continue;
-    if (holder.phone) phones.push(holder.phone);
-    holdings.push(
-      policyHolding('travel', policy, text((policy as Record<string, unknown>).destination)),
-    );
+    }
+    case 'credit-life': {
+      const path = { policyId: ref.policyId };
+      const loan = await budget.ask((options) =>
+        client.call('getCoveredLoan', { path: { ...path, loanId: ref.loanId } }, options),
+      );
+      if (loan === GONE) return null;
+      if (loan === UNCONFIRMED) return unconfirmedHolding(ref);
+      const answer =
+        loan.status === 'Active'
+          ? await (shared.creditLife(ref.policyId, (options) =>
+              client.call('getCreditLifePolicyStatus', { path }, options),
+            ) as Promise<CoverState | typeof GONE | typeof UNCONFIRMED>)
+          : null;
+      const state = answer === null || typeof answer === 'symbol' ? null : answer;
+      const { status: shown, until } = loanStatus(loan.status ?? '', state);
+      const entry: Holding = {
+        line: 'credit-life',
+        number: loan.partnerLoanReference ?? ref.number,
+        status: shown,
+        startDate: day(loan.startDate),
+        endDate: day(loan.endDate),
+        covers: ref.policyNumber ?? ref.policyId,
+        currency: 'ZMW',
+        policyId: ref.policyId,
+        subjectId: String(loan.id),
+      };
+      if (until) entry.until = until;
+      if (loan.amount != null) entry.amount = loan.amount;
+      return entry;
+    }
   }
-
-  return { holdings, phones };
 }
 
-/** The NRCs on record for a phone: policyholders registered with it. */
-export async function nrcsOfPhone(client: PartnerClient, phone: string): Promise<string[]> {
-  // The national number matches `0966…` and `260966…` records alike; the match is then exact.
-  const national = phone.replace(/^260/, '');
-  const people = await all(
-    client.paginate('getIndividuals', { query: { PhoneNumber: national, PageSize: PAGE_SIZE } }),
+/** The funeral household whose principal holds this NRC (a direct look-up), if any. */
+async function household(
+  client: PartnerClient,
+  budget: CallBudget,
+  nrc: string,
+): Promise<{ holding: Holding; phone: string } | null> {
+  const found = await budget.ask((options) =>
+    client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } }, options),
   );
-  return [
-    ...new Set(
-      people
-        .filter((person) => sameMsisdn(text(person.phoneNumber), phone))
-        .map((person) => text(person.idNumber))
-        .filter(Boolean),
-    ),
-  ];
+  if (typeof found === 'symbol') return null;
+  const principal = record(found.client);
+  const policy = record(found.policy);
+  const holding: Holding = {
+    line: 'funeral',
+    number: text(policy.policyNumber),
+    status: text(policy.status) || 'Unknown',
+    startDate: day(policy.startDate),
+    endDate: day(policy.endDate),
+    covers: householdOf(principal, found.members),
+    currency: text(policy.currency) || 'ZMW',
+  };
+  if (typeof policy.grossPremium === 'number') holding.amount = policy.grossPremium;
+  return { holding, phone: text(principal.phoneNumber) };
 }
 
-/** Travel policies bought with this phone (a traveller need not be a registered client). */
-async function travelOfPhone(client: PartnerClient, phone: string): Promise<Holding[]> {
-  const travel = await all(
-    client.paginate('getTravelPolicies', { query: { PageSize: PAGE_SIZE } }),
-  );
-  return travel
-    .filter((policy) => sameMsisdn(holderOf(policy).phone, phone))
-    .map((policy) =>
-      policyHolding('travel', policy, text((policy as Record<string, unknown>).destination)),
-    );
+/** Who to look up: the phone asking (My cover) or an NRC typed. */
+export type CoverSubject = { readonly phone: string } | { readonly nrc: string };
+
+/**
+ * What the index says `subject` holds, each record confirmed by the insurer: one index read, then
+ * at most {@link MAX_CALLS_PER_LOOKUP} calls made at once within {@link LOOKUP_BUDGET_MS}, whatever
+ * the size of the insurer's book. A record the insurer no longer has (404) is dropped from the
+ * index; one it does not confirm in time is kept and shown as not confirmed now. Fails only when
+ * the insurer confirmed nothing and failed (down): the flow then offers Try again.
+ */
+export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<Found> {
+  const index = deps.holdings ?? NO_INDEX;
+  const client = deps.client;
+  const byPhone = 'phone' in subject ? await index.ofPhone(subject.phone) : undefined;
+  const nrcs = byPhone
+    ? byPhone.nrcs.slice(0, MAX_NRCS_PER_PHONE)
+    : ['nrc' in subject ? subject.nrc : ''];
+  const entries = await index.ofNrcs(nrcs);
+  const phones = entries.flatMap((entry) => entry.phones);
+  // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
+  const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
+  const add = (ref: HoldingRef, nrc?: string) => {
+    const key = refField(ref);
+    const held = refs.get(key) ?? { ref, nrcs: [] };
+    if (nrc) held.nrcs.push(nrc);
+    refs.set(key, held);
+  };
+  for (const ref of byPhone?.refs ?? []) add(ref);
+  entries.forEach((entry, i) => {
+    for (const ref of entry.refs) add(ref, nrcs[i]);
+  });
+
+  const budget = new CallBudget();
+  const shared = { groupLife: budget.once(), creditLife: budget.once() };
+  // Households first: they are found by NRC alone, not named by the index.
+  const households = nrcs.map((nrc) => household(client, budget, nrc));
+  const held = [...refs.values()].map(async ({ ref, nrcs: where }) => {
+    const holding = await confirm(client, budget, shared, ref);
+    if (holding === null) {
+      const from =
+        byPhone && 'phone' in subject ? { phone: subject.phone, nrcs: where } : { nrcs: where };
+      await index.drop(ref, from).catch(() => undefined);
+    }
+    return holding;
+  });
+  const [funeral, records] = await Promise.all([Promise.all(households), Promise.all(held)]);
+  if (budget.answered === 0 && budget.failure !== undefined) throw budget.failure;
+  const holdings: Holding[] = [];
+  for (const found of funeral) {
+    if (!found) continue;
+    holdings.push(found.holding);
+    if (found.phone) phones.push(found.phone);
+  }
+  holdings.push(...records.filter((holding): holding is Holding => holding !== null));
+  return { holdings, phones, calls: budget.made };
 }
+
+/** Without an index (a flow test's deps), only the direct look-ups are made. */
+const NO_INDEX: Pick<HoldingsIndex, 'ofPhone' | 'ofNrcs' | 'drop'> = {
+  ofPhone: async () => ({ nrcs: [], refs: [] }),
+  ofNrcs: async (nrcs) => nrcs.map(() => ({ refs: [], phones: [] })),
+  drop: async () => undefined,
+};
 
 function unique(holdings: Holding[]): Holding[] {
   const seen = new Set<string>();
@@ -320,20 +411,13 @@ export function coverStatusActors(deps: FlowDeps) {
   return {
     lookupMine: fromPromise(
       async ({ input }: { input: { phone: string } }): Promise<CoverAnswer> => {
-        const nrcs = await nrcsOfPhone(client, input.phone);
-        const [found, travel] = await Promise.all([
-          Promise.all(nrcs.map((nrc) => coverByNrc(client, nrc))),
-          travelOfPhone(client, input.phone),
-        ]);
-        return {
-          access: 'full',
-          holdings: unique([...found.flatMap((f) => f.holdings), ...travel]),
-        };
+        const found = await findCover(deps, { phone: input.phone });
+        return { access: 'full', holdings: unique(found.holdings) };
       },
     ),
     lookupCover: fromPromise(
       async ({ input }: { input: { nrc: string; principal: Principal } }): Promise<CoverAnswer> => {
-        const found = await coverByNrc(client, input.nrc);
+        const found = await findCover(deps, { nrc: input.nrc });
         const holdings = unique(found.holdings);
         const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
         if (access.learns === 'everything') return { access: 'full', holdings };
@@ -349,7 +433,7 @@ export function coverStatusActors(deps: FlowDeps) {
     ),
     sendDetails: fromPromise(async ({ input }: { input: { nrc: string } }) => {
       if (!deps.sms) throw new CoverUnavailableError('SMS is not configured');
-      const found = await coverByNrc(client, input.nrc);
+      const found = await findCover(deps, { nrc: input.nrc });
       const phone = found.phones[0];
       if (!phone) throw new CoverUnavailableError('no phone on record');
       await deps.sms(phone, detailsSms(unique(found.holdings)));
@@ -387,10 +471,9 @@ export function coverStatusActors(deps: FlowDeps) {
  * The loans and memberships in force that a phone's holder may claim against: found from the NRCs
  * on record for that phone, never typed.
  */
-export async function heldCover(client: PartnerClient, phone: string): Promise<HeldCover[]> {
-  const nrcs = await nrcsOfPhone(client, phone);
-  const found = await Promise.all(nrcs.map((nrc) => coverByNrc(client, nrc)));
-  return unique(found.flatMap((f) => f.holdings))
+export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCover[]> {
+  const found = await findCover(deps, { phone });
+  return unique(found.holdings)
     .filter(inForce)
     .flatMap((h): HeldCover[] => {
       if (!h.policyId || !h.subjectId) return [];

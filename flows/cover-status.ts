@@ -55,6 +55,8 @@ export interface Holding {
   policyId?: string;
   /** The member's or loan's id on its policy: claims are intimated against it. */
   subjectId?: string;
+  /** The index names it but the insurer did not confirm it in time: shown as such, never guessed. */
+  unconfirmed?: true;
 }
 
 /**
@@ -115,7 +117,9 @@ function listPrompt(context: CoverStatusContext): Prompt {
     });
   }
   const choices: Choice[] = holdings.map((h, i) =>
-    choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, status: h.status }),
+    h.unconfirmed
+      ? choice(`h${i}`, 'cover.line.unconfirmed', { number: h.number })
+      : choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, status: h.status }),
   );
   choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
   return ask('cover.list', 'choice', { params: { count: holdings.length }, choices });
@@ -142,6 +146,13 @@ function certifiable(h: Holding | undefined): boolean {
 function detailPrompt(h: Holding | undefined): Prompt {
   if (!h)
     return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
+  if (h.unconfirmed) {
+    const back = [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')];
+    return ask('cover.detail.unconfirmed', 'choice', {
+      params: { number: h.number },
+      choices: back,
+    });
+  }
   const choices: Choice[] = [];
   if (claimOf(h)) choices.push(choice('claim', 'cover.choice.claim'));
   if (certifiable(h)) choices.push(choice('certificate', 'cover.choice.certificate'));

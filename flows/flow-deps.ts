@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
@@ -122,6 +123,18 @@ export interface FlowDeps {
    * nothing held (nothing records consent).
    */
   readonly privacy?: PersonalData;
+  /**
+   * Who holds what (src/holdings): cover lookups read it, sales write it. Without it a lookup
+   * makes only the direct look-ups by NRC (a funeral household).
+   */
+  readonly holdings?: HoldingsIndex;
+}
+
+/** Records who holds what was just sold; never fails the sale (the sync catches up). */
+export async function recordHolding(deps: FlowDeps, facts: readonly HoldingFact[]): Promise<void> {
+  await deps.holdings
+    ?.record(facts.filter((fact) => fact.ref && (fact.phone || fact.nrc)))
+    .catch(() => undefined);
 }
 
 /** The web page a claim's documents are sent from (src/claim-documents provides it). */

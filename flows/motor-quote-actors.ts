@@ -12,6 +12,7 @@ import {
   paymentActors,
   paymentObject,
   purchaseKeyOf,
+  recordHolding,
 } from './flow-deps.js';
 import type {
   HeldElsewhere,
@@ -299,6 +300,8 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (!policyId) return { policyNumber: '' };
         const policy = await client.call('getMotorPolicy', { path: { policyId } });
         const policyNumber = policy.policyNumber ?? '';
+        const ref = { line: 'motor' as const, policyId, number: policyNumber };
+        await recordHolding(deps, [{ ...input.holder, ref }]);
         const url = await keep(
           deps,
           `certificate-${policyNumber || policyId}.pdf`,

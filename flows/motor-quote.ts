@@ -164,6 +164,8 @@ export interface MotorCertificateInput {
   route?: TurnRoute;
   what?: string;
   renewal?: boolean;
+  /** Recorded in the holdings index: My cover shows the policy at once. */
+  holder?: { phone?: string; nrc?: string };
 }
 
 /** The policy paid for and where its certificate is. */
@@ -1255,6 +1257,10 @@ export const motorQuoteMachine = motor.createMachine({
             ...(context.route ? { route: context.route } : {}),
             what: pay?.what ?? '',
             renewal: pay?.subject.kind === 'renewal',
+            holder: {
+              ...(context.answers.holderPhone ? { phone: context.answers.holderPhone } : {}),
+              ...(context.answers.holderNrc ? { nrc: context.answers.holderNrc } : {}),
+            },
           };
         },
         onDone: {

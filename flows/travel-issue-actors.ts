@@ -3,9 +3,17 @@
  * before paying), the payment of the chosen one, and the certificate of the policy paid for.
  */
 import { fromPromise } from 'xstate';
-import { type FlowDeps, keep, paymentActors, paymentObject, purchaseKeyOf } from './flow-deps.js';
+import {
+  type FlowDeps,
+  keep,
+  paymentActors,
+  paymentObject,
+  purchaseKeyOf,
+  recordHolding,
+} from './flow-deps.js';
 import type {
   TravelCertificate,
+  TravelCertificateInput,
   TravelPackage,
   TravelQuote,
   TravelQuoteRequest,
@@ -77,30 +85,32 @@ export function travelIssueActors(deps: FlowDeps) {
       }),
     ),
     // The policy paid for, named by the payment's transaction: it exists only once paid.
-    travelCertificate: fromPromise<TravelCertificate, { policyId?: string; reference?: string }>(
-      async ({ input }) => {
-        let policyId = input.policyId ?? '';
-        if (!policyId && input.reference) {
-          const txn = await client.call('getTransaction', { path: { reference: input.reference } });
-          policyId = txn.policyId ?? '';
-        }
-        if (!policyId) return {};
-        const policy = await client.call('getTravelPolicy', { path: { policyId } });
-        const url = await keep(
-          deps,
-          `travel-${policy.policyNumber ?? policyId}.pdf`,
-          'application/pdf',
-          client.download('getTravelPolicyCertificate', { path: { policyId } }),
-        );
-        const out: TravelCertificate = {
-          policyId,
-          startDate: (policy.startDate ?? '').slice(0, 10),
-          endDate: (policy.endDate ?? '').slice(0, 10),
-        };
-        if (policy.policyNumber) out.policyNumber = policy.policyNumber;
-        if (url) out.url = url;
-        return out;
-      },
-    ),
+    travelCertificate: fromPromise<TravelCertificate, TravelCertificateInput>(async ({ input }) => {
+      let policyId = input.policyId ?? '';
+      if (!policyId && input.reference) {
+        const txn = await client.call('getTransaction', { path: { reference: input.reference } });
+        policyId = txn.policyId ?? '';
+      }
+      if (!policyId) return {};
+      const policy = await client.call('getTravelPolicy', { path: { policyId } });
+      const ref = { line: 'travel' as const, policyId, number: policy.policyNumber };
+      await recordHolding(deps, [
+        { phone: input.holder?.phone || undefined, nrc: input.holder?.nrc || undefined, ref },
+      ]);
+      const url = await keep(
+        deps,
+        `travel-${policy.policyNumber ?? policyId}.pdf`,
+        'application/pdf',
+        client.download('getTravelPolicyCertificate', { path: { policyId } }),
+      );
+      const out: TravelCertificate = {
+        policyId,
+        startDate: (policy.startDate ?? '').slice(0, 10),
+        endDate: (policy.endDate ?? '').slice(0, 10),
+      };
+      if (policy.policyNumber) out.policyNumber = policy.policyNumber;
+      if (url) out.url = url;
+      return out;
+    }),
   };
 }

@@ -56,6 +56,14 @@ export interface TravelPackage {
   name: string;
 }
 
+/** The policy paid for (by id, or by its payment's reference) and who holds it. */
+export interface TravelCertificateInput {
+  policyId?: string;
+  reference?: string;
+  /** Recorded in the holdings index: My cover shows the policy at once. */
+  holder?: { phone: string; nrc: string };
+}
+
 /** A traveller besides the policyholder. */
 export interface Traveller {
   name: string;
@@ -196,9 +204,7 @@ const travel = setup({
     paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
       'paymentStatus',
     ),
-    travelCertificate: notProvided<TravelCertificate, { policyId?: string; reference?: string }>(
-      'travelCertificate',
-    ),
+    travelCertificate: notProvided<TravelCertificate, TravelCertificateInput>('travelCertificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -485,6 +491,7 @@ export const travelIssueMachine = travel.createMachine({
         input: ({ context }) => ({
           ...(context.pay?.policyId ? { policyId: context.pay.policyId } : {}),
           ...(context.pay?.reference ? { reference: context.pay.reference } : {}),
+          holder: { phone: context.callerPhone ?? '', nrc: context.answers.nrc ?? '' },
         }),
         onDone: {
           target: 'done',

@@ -162,3 +162,24 @@ export async function serveForBench(start: () => Promise<BenchServer>): Promise<
   });
   send({ type: 'ready', port: server.port, info: server.info ?? {} });
 }
+
+/**
+ * insurechat's bench server (`servers/insurechat-server.ts`) with its sessions under `prefix` on
+ * `redisUrl`, calling the sandbox insurer running as `insurer` (its info holds the URL and key).
+ */
+export function startInsurechatOn(
+  name: string,
+  insurer: ServerProcess,
+  redisUrl: string,
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  return startServerProcess(name, new URL('../servers/insurechat-server.ts', import.meta.url), {
+    REDIS_URL: redisUrl,
+    BENCH_PREFIX: prefix,
+    BENCH_SCREENS: '["-"]',
+    BENCH_PARTNER_API_URL: String(insurer.info.baseUrl),
+    BENCH_PARTNER_API_KEY: String(insurer.info.apiKey),
+    ...env,
+  });
+}

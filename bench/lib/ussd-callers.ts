@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { newPhone, percentile, type UssdLoadOptions } from './ussd-load.js';
+import { newPhone, type Phone, percentile, type UssdLoadOptions } from './ussd-load.js';
 
 /** Options of {@link runUssdCallers}: a load run's, with callers instead of connections. */
 export interface UssdCallersOptions
@@ -13,6 +13,8 @@ export interface UssdCallersOptions
   readonly callers: number;
   /** Callers start at random moments over this window, as real callers do (not in lockstep). */
   readonly startSpreadMs: number;
+  /** The handset of each new journey; default a new number no record holds ({@link newPhone}). */
+  readonly phone?: () => Phone;
 }
 
 /** What a callers run measured; latency is per answer, from the moment its request started. */
@@ -62,7 +64,7 @@ export async function runUssdCallers(options: UssdCallersOptions): Promise<UssdC
   const caller = async () => {
     await sleep(Math.random() * options.startSpreadMs);
     while (performance.now() < endAt) {
-      const phone = newPhone();
+      const phone = (options.phone ?? newPhone)();
       const inputs: string[] = [];
       for (const [index, step] of options.steps.entries()) {
         if (performance.now() >= endAt) return;

@@ -573,7 +573,9 @@ export const contract = defineContract({
     method: 'GET',
     path: '/policies/travel',
     assumed: true,
-    query: s.PageQuery,
+    // Assumed like the motor list's two date-time filters; an insurer ignoring them costs the
+    // holdings sync a longer read, never a wrong index.
+    query: s.DateWindowQuery,
     response: page(s.TravelPolicy),
     paginated: true,
   },

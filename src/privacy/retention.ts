@@ -60,12 +60,13 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: '1 day; an attempt `pay:` 7 days (kept through "My data": money is told once)',
   },
   {
-    what: 'Payment and reminder jobs (BullMQ)',
-    where: '`{<prefix>bull}:payments:*`, `{<prefix>bull}:reminders:*`',
+    what: 'Payment, reminder and holdings-sync jobs (BullMQ)',
+    where:
+      '`{<prefix>bull}:payments:*`, `{<prefix>bull}:reminders:*`, `{<prefix>bull}:holdings-sync:*`',
     expiry:
       "a job is removed when done (`removeOnComplete`); failed payment jobs after 1 day (`removeOnFail` age), failed scans after 50; the queues' own bookkeeping (meta, id, events trimmed by BullMQ to ~10 000, schedules, waiting and delayed jobs) is kept on purpose",
     // The queues' own keys (one segment after the queue name), job logs and repeat schedules.
-    keptWithoutTtl: /^\{bull\}:(payments|reminders):([^:]+|[^:]+:logs|repeat:.+)$/,
+    keptWithoutTtl: /^\{bull\}:(payments|reminders|holdings-sync):([^:]+|[^:]+:logs|repeat:.+)$/,
   },
   {
     what: 'Handoff to a person (session ↔ Slack thread, masked context)',
@@ -85,9 +86,10 @@ export const RETENTION: readonly RetentionRule[] = [
     keptWithoutTtl: /^staff-audit$/,
   },
   {
-    what: 'Holdings index (phone → NRCs → policies; issue 25)',
-    where: '`holdings:*`',
-    expiry: 'per issue 25; erased through its `forget(phone)` hook by "My data"',
+    what: 'Holdings index (phone → NRCs → policy, member and loan ids; no names)',
+    where: '`holdings:{phone:<msisdn>}`, `holdings:{nrc:<NRC>}`, `holdings-sync:{cursor}`',
+    expiry:
+      '30 days after the last write; a record unseen for 30 days is no longer shown (the weekly full sync sees again what the insurer still has); deleted by "My data" through `forget(phone)`',
   },
   {
     what: 'Uploaded files (claim photos, documents, certificates, bordereaux)',

@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -14,6 +15,7 @@ import { type Clock, systemClock } from './clock.js';
 import { seedDemoBook } from './demo-book.js';
 import { createHandlers, type HandlerInput } from './handlers.js';
 import { createIdSource } from './ids.js';
+import { seedLargeBook } from './large-book.js';
 import { createPaymentEngine, type PaymentEngine } from './payment-engine.js';
 import { DEFAULT_LEVY_RATE } from './premium.js';
 import { type FieldErrors, SandboxHttpError } from './sandbox-error.js';
@@ -59,6 +61,13 @@ export interface SandboxOptions {
    * allows it only for partners pre-configured for it.
    */
   readonly deferredBilling?: boolean;
+  /**
+   * Seeds a large book besides the demo book (see large-book.ts): this many travel and motor
+   * policies, and as many members and loans on 50 master policies. Default none.
+   */
+  readonly bookSize?: number;
+  /** Every API answer this late (a slow insurer); default 0. Settable later with setAnswerDelayMs. */
+  readonly answerDelayMs?: number;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -78,6 +87,8 @@ export interface Sandbox {
   setPaymentCallbackUrl(url: string | null): void;
   /** SMS accepted on the Africa's Talking-style endpoint. */
   readonly smsOutbox: SmsOutbox;
+  /** Makes every API answer `ms` late from now on (0: on time). */
+  setAnswerDelayMs(ms: number): void;
 }
 
 function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: string): FieldErrors {
@@ -167,7 +178,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (options.seed ?? true) {
     seedState(ctx);
     seedDemoBook(ctx);
+    if (options.bookSize) seedLargeBook(ctx, options.bookSize);
   }
+  let answerDelayMs = options.answerDelayMs ?? 0;
   const smsOutbox = createSmsOutbox(() => clock.now());
   const handlers = createHandlers(ctx);
 
@@ -204,6 +217,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       method: entry.method,
       url: toFastifyPath(entry.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (answerDelayMs > 0) await delay(answerDelayMs);
         const auth = request.headers.authorization ?? '';
         if (!auth.startsWith('Bearer ') || !sameKey(auth.slice('Bearer '.length), apiKey)) {
           throw new SandboxHttpError(401, 'Missing or invalid API key');
@@ -309,6 +323,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     payments,
     setPaymentCallbackUrl(url) {
       callbackUrl = url;
+    },
+    setAnswerDelayMs(ms) {
+      answerDelayMs = ms;
     },
     smsOutbox,
   };

@@ -4,7 +4,7 @@ import { attachClaimDocuments, openClaim } from './claims.js';
 import { createCorporate, createIndividual, getClient, requireDate } from './clients.js';
 import { toCsv as csvOf } from './csv.js';
 import { addDays, addMonths, ageOn, isoDate, monthsBetween } from './dates.js';
-import { type PageInput, paginate } from './paginate.js';
+import { type PageInput, paginate, paginateViews } from './paginate.js';
 import { collect, type PaymentInput } from './payments.js';
 import { roundMoney, withLevy } from './premium.js';
 import { invalid, notFound, ruleBroken, SandboxHttpError } from './sandbox-error.js';
@@ -156,9 +156,33 @@ function currentPeriodIndex(ctx: SandboxContext, policy: CreditLifePolicyRecord)
 }
 
 function activeLoans(ctx: SandboxContext, policy: CreditLifePolicyRecord): LoanRecord[] {
-  return [...ctx.state.loans.values()].filter(
-    (loan) => loan.policyId === policy.id && loan.status === 'Active',
-  );
+  return loansOf(ctx, policy.id).filter((loan) => loan.status === 'Active');
+}
+
+/** The loans of each policy, regrouped when loans were added (none is ever deleted). */
+const loansByPolicy = new WeakMap<
+  SandboxContext['state']['loans'],
+  { size: number; byPolicy: Map<string, LoanRecord[]> }
+>();
+
+/**
+ * A policy's loans, as a database index would find them: a cover state or a search reads its own
+ * policy's loans, not every loan of the book (a 100,000-loan book in the lookup bench).
+ */
+function loansOf(ctx: SandboxContext, policyId: string): LoanRecord[] {
+  const loans = ctx.state.loans;
+  let grouped = loansByPolicy.get(loans);
+  if (!grouped || grouped.size !== loans.size) {
+    const byPolicy = new Map<string, LoanRecord[]>();
+    for (const loan of loans.values()) {
+      const list = byPolicy.get(loan.policyId);
+      if (list) list.push(loan);
+      else byPolicy.set(loan.policyId, [loan]);
+    }
+    grouped = { size: loans.size, byPolicy };
+    loansByPolicy.set(loans, grouped);
+  }
+  return grouped.byPolicy.get(policyId) ?? [];
 }
 
 function premiumPerPeriod(ctx: SandboxContext, policy: CreditLifePolicyRecord): number {
@@ -731,15 +755,14 @@ export function searchLoans(
   query: PageInput & Record<string, unknown>,
 ) {
   getCreditLifePolicyRecord(ctx, policyId);
-  const loans = [...ctx.state.loans.values()].filter(
+  const loans = loansOf(ctx, policyId).filter(
     (loan) =>
-      loan.policyId === policyId &&
       (typeof query.nrcNumber !== 'string' || loan.nrcNumber === query.nrcNumber) &&
       (typeof query.partnerLoanReference !== 'string' ||
         loan.partnerLoanReference === query.partnerLoanReference) &&
       (typeof query.status !== 'string' || loan.status === query.status),
   );
-  return paginate(loans.map(loanView), query);
+  return paginateViews(loans, query, loanView);
 }
 
 /**

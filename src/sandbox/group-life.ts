@@ -2,7 +2,7 @@ import { attachClaimDocuments, openClaim } from './claims.js';
 import { requireDate } from './clients.js';
 import { toCsv } from './csv.js';
 import { addDays, addMonths, ageOn, daysBetween, isoDate } from './dates.js';
-import { type PageInput, paginate } from './paginate.js';
+import { type PageInput, paginate, paginateViews } from './paginate.js';
 import { roundMoney, withLevy } from './premium.js';
 import { invalid, notFound, ruleBroken } from './sandbox-error.js';
 import type {
@@ -271,6 +271,12 @@ export function findMember(
   by: { memberId?: string | number | undefined; nrcNumber?: string | undefined },
 ): MemberRecord {
   const policy = getGroupLifePolicy(ctx, policyId);
+  if (by.memberId !== undefined) {
+    // By id: one record, read as a database would, not by scanning every member of every policy.
+    const member = ctx.state.members.get(String(by.memberId));
+    if (!member || member.policyId !== policy.id) throw notFound('Member', String(by.memberId));
+    return member;
+  }
   const candidates = [...ctx.state.members.values()].filter(
     (member) =>
       member.policyId === policy.id &&
@@ -308,10 +314,7 @@ export function searchMembers(
       (query.Query === undefined ||
         member.fullName.toLowerCase().includes(query.Query.toLowerCase())),
   );
-  return paginate(
-    members.map((member) => memberView(member, policy.freeCoverLimit)),
-    query,
-  );
+  return paginateViews(members, query, (member) => memberView(member, policy.freeCoverLimit));
 }
 
 /** Takes members off cover by a deletion endorsement; no pro-rata refund. */

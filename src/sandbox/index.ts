@@ -22,6 +22,7 @@ export {
 } from './create-sandbox.js';
 // The demo book seeded at every start, for the README, tests and newcomers
 export { DEMO_BOOK, type DemoPerson } from './demo-book.js';
+export { LARGE_BOOK_MASTER_POLICIES, largeBookHolder } from './large-book.js';
 export type {
   CallbackAttempt,
   PaymentEngine,

@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     levyRate: numberFromEnv('SANDBOX_LEVY_RATE', 0.05),
     settleDelayMs: numberFromEnv('SANDBOX_SETTLE_DELAY_MS', 3000),
     deferredBilling,
+    // A large book besides the demo book, to measure cover lookups against (bench/README.md).
+    bookSize: numberFromEnv('SANDBOX_BOOK_SIZE', 0),
+    answerDelayMs: numberFromEnv('SANDBOX_ANSWER_DELAY_MS', 0),
     logger,
   });
   const { url, origin } = await sandbox.listen(port, process.env.SANDBOX_HOST ?? '127.0.0.1');

@@ -24,6 +24,12 @@ export function paginate<T>(
   };
 }
 
+/** Like {@link paginate}, `view` applied to the page's items only (not to the whole list). */
+export function paginateViews<T, V>(items: readonly T[], query: PageInput, view: (item: T) => V) {
+  const page = paginate(items, query);
+  return { ...page, data: page.data.map(view) };
+}
+
 /** Keeps records whose `createdAt` falls inside the optional window (the two date-time filters). */
 export function inWindow<T extends { createdAt: string }>(
   items: readonly T[],

@@ -8,7 +8,7 @@ import {
 } from './catalogue.js';
 import { activeMotorPolicyFor, getClient, plateKey, requireDate } from './clients.js';
 import { addDays, addMonths, daysBetween, isoDate, monthsBetween } from './dates.js';
-import { inWindow, type PageInput, paginate } from './paginate.js';
+import { inWindow, type PageInput, paginate, paginateViews } from './paginate.js';
 import { collect, type PaymentInput } from './payments.js';
 import { calculatePremium, type PremiumBreakdown, roundMoney, withLevy } from './premium.js';
 import { renderPdf } from './render-pdf.js';
@@ -533,9 +533,8 @@ export function listPolicies(
   const items = [...ctx.state.policies.values()].filter(
     (policy) => line === undefined || policy.line === line,
   );
-  return paginate(
-    inWindow(items, query.FromDate, query.ToDate).map((policy) => policyView(ctx, policy)),
-    query,
+  return paginateViews(inWindow(items, query.FromDate, query.ToDate), query, (policy) =>
+    policyView(ctx, policy),
   );
 }
 

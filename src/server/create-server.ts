@@ -31,6 +31,15 @@ import {
 } from '../conversation/index.js';
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
 import { createHandoffService, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
+import {
+  createBullHoldingsScheduler,
+  createMemoryHoldingsIndex,
+  createMemoryHoldingsScheduler,
+  createRedisHoldingsIndex,
+  type HoldingsIndex,
+  type HoldingsScheduler,
+  syncHoldings,
+} from '../holdings/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import {
   type AttemptTracker,
@@ -40,7 +49,7 @@ import {
   type PaymentService,
   registerPaymentCallback,
 } from '../payments/index.js';
-import type { PersonalData } from '../privacy/index.js';
+import { holdingsIndexStore, type PersonalData } from '../privacy/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import {
   type CreditLifeReminders,
@@ -132,6 +141,10 @@ export interface InsurechatServer {
   readonly staffDigest: StaffDigestPoster | undefined;
   /** Credit-life premium reminders to SLACK_DIGEST_CHANNEL, when it is set. */
   readonly creditLifeReminders: CreditLifeReminders | undefined;
+  /** Who holds what (Redis beside the sessions, or this process): cover lookups read it. */
+  readonly holdings: HoldingsIndex;
+  /** The sync filling the index from the insurer's lists; `runNow` runs one (tests). */
+  readonly holdingsSync: HoldingsScheduler;
   /** Listens on `config.port` (0 picks a free port) and returns the base URL. */
   listen(): Promise<{ url: string }>;
   /** Stops taking requests, lets in-flight turns finish, then closes every connection. */
@@ -326,6 +339,22 @@ export async function createServer(
   });
   const reminders = reminderWiring.service;
   closers.unshift(() => reminderWiring.close());
+  // Who holds what: beside the sessions, filled by sales and by a sync of the insurer's lists.
+  const holdings = redis ? createRedisHoldingsIndex(redis, keyPrefix) : createMemoryHoldingsIndex();
+  const sync = () =>
+    syncHoldings({ client, index: holdings, logger: logger.child({ module: 'holdings' }) });
+  const holdingsSync = redis
+    ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
+    : createMemoryHoldingsScheduler({ sync, logger });
+  closers.unshift(() => holdingsSync.close());
+  // The embedded sandbox's book is small and seeded now: indexed before the first caller. A real
+  // insurer's first sync runs on the schedule's first tick (BullMQ runs `every` at once).
+  // A failed first sync does not stop the server: the schedule tries again.
+  if (sandbox && (await holdings.cursor()).fullAt === undefined) {
+    await holdingsSync
+      .runNow()
+      .catch((err: unknown) => logger.error({ err }, 'first holdings sync failed'));
+  }
   // Files past their retention go hourly (and once at start); the timer never holds the process.
   const sweepFiles = () =>
     void files.sweep().catch((err: unknown) => logger.warn({ err }, 'file sweep failed'));
@@ -348,8 +377,9 @@ export async function createServer(
     handoffs: handoffStore,
     files,
     payments: () => payments,
-    // Issue 25: add `holdingsIndexStore(holdings)` here so erasure reaches the holdings index.
-    extraStores: [],
+    // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
+    // the policies it names are the ones the reminders count already, and "We hold" counts once.
+    extraStores: [holdingsIndexStore(holdings)],
     sms,
     logger,
   });
@@ -394,6 +424,7 @@ export async function createServer(
         check: (reference, route) => attempts.check(reference, route),
       },
       reminders,
+      holdings,
       // A claim's confirmation, on the user's own channel (SMS for USSD callers).
       notify: async (route, prompt) => {
         const notifier = notifiers.findLast((candidate) => candidate.channel === route.channel);
@@ -623,6 +654,8 @@ export async function createServer(
     reminders,
     staffDigest: reminderWiring.digest,
     creditLifeReminders: reminderWiring.creditLife,
+    holdings,
+    holdingsSync,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;

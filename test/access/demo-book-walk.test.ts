@@ -236,6 +236,7 @@ async function walkAs(principal: Principal, flows: FlowId[], audience?: FlowInpu
     client: world.client,
     payments: directPayments(world.client),
     sms: async () => undefined,
+    holdings: world.holdings,
   });
   const data = demoData(demoAmounts(world));
   const seen = (

@@ -1,14 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverByNrc } from '../../flows/cover-status-actors.js';
+import { findCover, MAX_CALLS_PER_LOOKUP } from '../../flows/cover-status-actors.js';
+import type { FlowDeps } from '../../flows/index.js';
+import {
+  createMemoryHoldingsIndex,
+  type HoldingsIndex,
+  syncHoldings,
+} from '../../src/holdings/index.js';
+import { createLogger } from '../../src/log/index.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
+let index: HoldingsIndex;
+let deps: FlowDeps;
+const logger = createLogger({ level: 'silent' });
+const sync = () => syncHoldings({ client: world.client, index, logger });
+
 beforeAll(async () => {
   world = await startSandboxWorld();
+  index = createMemoryHoldingsIndex();
+  deps = { client: world.client, payments: { start: never, check: never }, holdings: index };
+  await sync();
 });
 afterAll(async () => {
   await world.close();
 });
+
+async function never(): Promise<never> {
+  throw new Error('no payments here');
+}
 
 const START = '2026-01-01';
 
@@ -26,8 +45,8 @@ async function groupLifePolicies(count: number): Promise<string[]> {
   return ids;
 }
 
-describe('cover by NRC against the sandbox insurer', () => {
-  it('finds a member enrolled on the 12th of 12 group-life policies (every page is read)', async () => {
+describe('cover by NRC from the holdings index, confirmed by the sandbox insurer', () => {
+  it('finds a member enrolled on the 12th of 12 group-life policies once the sync has run', async () => {
     const nrc = '612612/12/1';
     const policies = await groupLifePolicies(12);
     const twelfth = policies.at(-1) ?? '';
@@ -45,7 +64,9 @@ describe('cover by NRC against the sandbox insurer', () => {
         currency: 'ZMW',
       },
     });
-    const { holdings } = await coverByNrc(world.client, nrc);
+    expect((await findCover(deps, { nrc })).holdings).toEqual([]);
+    await sync();
+    const { holdings, calls } = await findCover(deps, { nrc });
     const member = holdings.filter((h) => h.line === 'group-life');
     expect(member).toHaveLength(1);
     expect(member[0]).toMatchObject({
@@ -53,6 +74,8 @@ describe('cover by NRC against the sandbox insurer', () => {
       status: 'Active',
       covers: 'Twelfth Member',
     });
+    // The household look-up, the member and its policy: not one call per master policy.
+    expect(calls).toBe(3);
   });
 
   it('shows a loan repaid early as Closed and the loan still on risk with its own status', async () => {
@@ -82,7 +105,8 @@ describe('cover by NRC against the sandbox insurer', () => {
       path: { policyId },
       body: { loans: [{ partnerLoanReference: 'KL-REPAID' }] },
     });
-    const { holdings } = await coverByNrc(world.client, nrc);
+    await sync();
+    const { holdings } = await findCover(deps, { nrc });
     const loans = Object.fromEntries(
       holdings.filter((h) => h.line === 'credit-life').map((h) => [h.number, h.status]),
     );
@@ -92,8 +116,34 @@ describe('cover by NRC against the sandbox insurer', () => {
   });
 
   it('counts the policyholder registry and the funeral household as the phones on record', async () => {
-    const { phones, holdings } = await coverByNrc(world.client, '123456/10/1');
+    const { phones, holdings } = await findCover(deps, { nrc: '123456/10/1' });
     expect(phones).toContain('260966000444');
     expect(holdings.some((h) => h.line === 'funeral')).toBe(true);
+  });
+
+  it('asks the insurer at most the bounded number of times and shows the rest as not confirmed now', async () => {
+    const nrc = '909090/10/1';
+    // Thirty records of one NRC: the index names them, the insurer is asked about ten at most
+    // (the household look-up and nine records, which it no longer has).
+    await index.record(
+      Array.from({ length: 30 }, (_, i) => ({
+        nrc,
+        ref: { line: 'travel' as const, policyId: `TRV-MISSING-${i}`, number: `T-${i}` },
+      })),
+    );
+    const { holdings, calls } = await findCover(deps, { nrc });
+    expect(calls).toBe(MAX_CALLS_PER_LOOKUP);
+    expect(holdings.filter((h) => h.unconfirmed)).toHaveLength(30 - (MAX_CALLS_PER_LOOKUP - 1));
+  });
+
+  it('drops from the index a record the insurer answers 404 for', async () => {
+    const nrc = '808080/10/1';
+    await index.record([
+      { nrc, ref: { line: 'motor', policyId: 'no-such-policy', number: 'MTR-GONE' } },
+    ]);
+    expect((await index.ofNrcs([nrc]))[0]?.refs).toHaveLength(1);
+    const { holdings } = await findCover(deps, { nrc });
+    expect(holdings).toEqual([]);
+    expect((await index.ofNrcs([nrc]))[0]?.refs).toEqual([]);
   });
 });

@@ -3,6 +3,11 @@ import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createTurnEngine } from '../../src/conversation/index.js';
+import {
+  createMemoryHoldingsIndex,
+  type HoldingsIndex,
+  syncHoldings,
+} from '../../src/holdings/index.js';
 import { NO_PERSONAL_DATA } from '../../src/privacy/index.js';
 import {
   createSandbox,
@@ -24,6 +29,10 @@ export interface SandboxWorld {
   readonly sms: { to: string; key: string }[];
   /** The engine's session store, to read a flow's live context (a payment reference) in tests. */
   readonly store: MemorySessionStore;
+  /** Who holds what in the seeded book (synced at start), for deps built outside the world. */
+  readonly holdings: HoldingsIndex;
+  /** Runs the holdings sync: cover bought at the insurer directly reaches My cover. */
+  syncHoldings(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,8 +100,15 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   });
   const files = new Map<string, string>();
   const sms: { to: string; key: string }[] = [];
+  // Who holds what in the seeded book, as the server's sync would have it before a first caller.
+  const holdings = createMemoryHoldingsIndex();
+  const sync = async () => {
+    await syncHoldings({ client, index: holdings, logger: pino({ level: 'silent' }) });
+  };
+  if (!options.outage) await sync();
   const deps: FlowDeps = {
     client,
+    holdings,
     async sms(to, prompt) {
       sms.push({ to, key: prompt.key });
     },
@@ -147,6 +163,8 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     files,
     sms,
     store,
+    holdings,
+    syncHoldings: sync,
     async close() {
       engine.close();
       await engine.idle();

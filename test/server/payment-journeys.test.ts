@@ -3,7 +3,7 @@ import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { type UssdCaller, ussdCaller } from './ussd-caller.js';
+import { amountOn, toPayScreen, ussdCaller } from './ussd-caller.js';
 
 // Journeys a customer takes through the money paths (issue 13), over HTTP, through the engine,
 // real Redis and the embedded sandbox insurer, asserting the texts the user sees.
@@ -57,53 +57,6 @@ async function until(ready: () => boolean | Promise<boolean>, what: string): Pro
 
 /** A caller on the Africa's Talking route; its own number ends in 5 (payments succeed). */
 const caller = () => ussdCaller(() => harness.url);
-
-type Phone = UssdCaller;
-
-/** Answers to each screen of a motor purchase up to the amount to pay, by the screen's text. */
-function answersFor(plate: string): ReadonlyArray<readonly [RegExp, () => string]> {
-  return [
-    [/^Welcome/, () => '1'],
-    [/^Motor insurance:/, () => '1'],
-    [/^Choose cover/, () => '1'],
-    [/number plate/i, () => plate],
-    [/make/i, () => 'Toyota'],
-    [/model/i, () => 'Corolla'],
-    [/Year of manufacture/i, () => '2015'],
-    [/Vehicle use/i, () => '1'],
-    [/Chassis/i, () => 'CH123456'],
-    [/Engine number/i, () => 'EN123456'],
-    [/Choose a period/i, () => '1'],
-    [/mobile number/i, () => '1'],
-    [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
-    [/first name/i, () => 'Mwila'],
-    [/last name|surname/i, () => 'Banda'],
-    [/e-?mail/i, () => 'mwila@example.com'],
-    [/Correct\?/, () => '1'],
-    [/^Is .* your /, () => '1'],
-  ];
-}
-
-/** Dials and answers until the screen that shows the amount and asks how to pay. */
-async function toPayScreen(phone: Phone, plate: string): Promise<string> {
-  const answers = answersFor(plate);
-  let screen = await phone.dial();
-  for (let step = 0; step < 30 && !/Pay with:/.test(screen); step += 1) {
-    const text = screen.replace(/^(CON|END) /, '');
-    const answer = answers.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
-    if (!answer) throw new Error(`no answer for screen:\n${screen}`);
-    screen = await phone.send(answer());
-  }
-  expect(screen).toMatch(/^CON .*: ZMW [\d,]+\.\d\d .*Pay with:/s);
-  return screen;
-}
-
-/** The amount a screen asks for, as shown. */
-function amountOn(screen: string): string {
-  const found = /ZMW ([\d,]+\.\d\d)/.exec(screen)?.[1];
-  if (!found) throw new Error(`no amount on:\n${screen}`);
-  return found;
-}
 
 /** The sandbox's transactions paying from `msisdn`, or for `quoteId`. */
 function transactionsFrom(msisdn: string) {

@@ -4,7 +4,7 @@ import type { Notifier } from '../../src/payments/index.js';
 import { metrics } from '../../src/server/index.js';
 import { runnableModes } from '../support/redis-modes.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { answersFor, ussdCaller } from './ussd-caller.js';
 
 const CALLBACK_SECRET = 'payment-once-callback-secret';
 
@@ -23,25 +23,9 @@ class RecordingSms implements Notifier {
 const sms = new RecordingSms();
 let harness: TestServer;
 
-/** Answers to each screen of a motor purchase, by the screen's first line. */
-const ANSWERS: ReadonlyArray<readonly [RegExp, () => string]> = [
-  [/^Welcome/, () => '1'],
-  [/^Motor insurance:/, () => '1'],
-  [/^Choose cover/, () => '1'],
-  [/number plate/i, () => `BCA ${1000 + Math.floor(Math.random() * 8999)}`],
-  [/make/i, () => 'Toyota'],
-  [/model/i, () => 'Corolla'],
-  [/Year of manufacture/i, () => '2015'],
-  [/Vehicle use/i, () => '1'],
-  [/Chassis/i, () => 'CH123456'],
-  [/Engine number/i, () => 'EN123456'],
-  [/Choose a period/i, () => '1'],
-  [/mobile number/i, () => '1'],
-  [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
-  [/first name/i, () => 'Mwila'],
-  [/last name|surname/i, () => 'Banda'],
-  [/e-?mail/i, () => 'mwila@example.com'],
-  [/Correct\?/, () => '1'],
+/** Answers to each screen of a motor purchase for a new car, by the screen's first line. */
+const answers = (): ReadonlyArray<readonly [RegExp, () => string]> => [
+  ...answersFor(`BCA ${1000 + Math.floor(Math.random() * 8999)}`),
   [/Pay with/i, () => '1'],
   [/Confirm|Pay ZMW/i, () => '1'],
 ];
@@ -50,6 +34,7 @@ const ANSWERS: ReadonlyArray<readonly [RegExp, () => string]> = [
 async function payPending() {
   // Its own number pays (it ends in 5: success).
   const phone = ussdCaller(() => harness.url, 'once');
+  const ANSWERS = answers();
   let screen = await phone.dial();
   const seen: string[] = [];
   for (let step = 0; step < 30 && !/Approve .* on your phone/.test(screen); step += 1) {

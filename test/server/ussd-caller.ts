@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { t } from '../../src/conversation/index.js';
 import { GATEWAY_SECRET } from './test-server.js';
 
 /**
@@ -47,3 +49,79 @@ export function ussdCaller(serverUrl: () => string, label = 'journey', from?: st
 
 /** One caller of {@link ussdCaller}. */
 export type UssdCaller = ReturnType<typeof ussdCaller>;
+
+/** Whether a screen says the last request is still being worked on (engine.stillWorking / busy). */
+export function isStillWorking(screen: string): boolean {
+  const text = screen.replace(/^(CON|END) /, '');
+  return text.startsWith(t('engine.stillWorking')) || text.startsWith(t('engine.busy'));
+}
+
+/**
+ * `screen`, or, while it says "still working", what "Check again" (1) shows next; every screen
+ * shown goes to `seen`. Bounded: a turn abandoned upstream would otherwise loop for ever.
+ */
+export async function throughStillWorking(
+  phone: UssdCaller,
+  screen: string,
+  seen: string[] = [],
+): Promise<string> {
+  let shown = screen;
+  seen.push(shown);
+  for (let checks = 0; checks < 20 && isStillWorking(shown); checks += 1) {
+    shown = await phone.send('1');
+    seen.push(shown);
+  }
+  return shown;
+}
+
+/** Answers to each screen of a motor purchase up to the amount to pay, by the screen's text. */
+export function answersFor(plate: string): ReadonlyArray<readonly [RegExp, () => string]> {
+  return [
+    [/^Welcome/, () => '1'],
+    [/^Motor insurance:/, () => '1'],
+    [/^Choose cover/, () => '1'],
+    [/number plate/i, () => plate],
+    [/make/i, () => 'Toyota'],
+    [/model/i, () => 'Corolla'],
+    [/Year of manufacture/i, () => '2015'],
+    [/Vehicle use/i, () => '1'],
+    [/Chassis/i, () => 'CH123456'],
+    [/Engine number/i, () => 'EN123456'],
+    [/Choose a period/i, () => '1'],
+    [/mobile number/i, () => '1'],
+    [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
+    [/first name/i, () => 'Mwila'],
+    [/last name|surname/i, () => 'Banda'],
+    [/e-?mail/i, () => 'mwila@example.com'],
+    [/Correct\?/, () => '1'],
+    [/^Is .* your /, () => '1'],
+  ];
+}
+
+/**
+ * Dials and answers until the screen that shows the amount and asks how to pay; a "still
+ * working" screen on the way is answered "Check again". Every screen shown goes to `seen`.
+ */
+export async function toPayScreen(
+  phone: UssdCaller,
+  plate: string,
+  seen: string[] = [],
+): Promise<string> {
+  const answers = answersFor(plate);
+  let screen = await throughStillWorking(phone, await phone.dial(), seen);
+  for (let step = 0; step < 30 && !/Pay with:/.test(screen); step += 1) {
+    const text = screen.replace(/^(CON|END) /, '');
+    const answer = answers.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
+    if (!answer) throw new Error(`no answer for screen:\n${screen}`);
+    screen = await throughStillWorking(phone, await phone.send(answer()), seen);
+  }
+  expect(screen).toMatch(/^CON .*: ZMW [\d,]+\.\d\d .*Pay with:/s);
+  return screen;
+}
+
+/** The amount a screen asks for, as shown. */
+export function amountOn(screen: string): string {
+  const found = /ZMW ([\d,]+\.\d\d)/.exec(screen)?.[1];
+  if (!found) throw new Error(`no amount on:\n${screen}`);
+  return found;
+}

@@ -177,6 +177,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     ],
   };
   const resumeScreens = toUssdScreens(resumeMenu, locale);
+
   /** What a request answered, kept so that the gateway's retry of it gets the same screen. */
   const answered = (
     position: UssdMemo,
@@ -477,13 +478,10 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const shown = turn.current;
     if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
     if (shown.kind === 'resume') return { text: resumeScreens[shown.page] ?? '', end: false };
-    if (prompt.key === ENGINE_PROMPTS.busy) {
-      // Another turn holds the session and this request was not read against it: a "Check
-      // again" choice here would be taken as an answer to the screen underneath. Close the call;
-      // a re-dial offers "Continue".
-      const text = options.render({ ...prompt, choices: [] }, locale).text;
-      return { text: toUssdScreens({ text, choices: [] }, locale)[0] ?? '', end: true };
-    }
+    // A busy session (another turn holds it past this request's deadline) shows its "still
+    // working, Check again" screen and keeps the call open: that turn is past its own deadline
+    // too, so it answered "still working" and keeps its result as unseen, which the caller's next
+    // keypress is shown whatever it is. Issue 25: a slow insurer never hangs up on the caller.
     const source = shown.kind === 'prompt' ? shown.prompt : prompt;
     const screens = turn.screensOf(source);
     const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;

@@ -316,6 +316,9 @@ export const en = {
   'cover.line.funeral': 'Funeral {number} {status}',
   'cover.line.groupLife': 'Group life {number} {status}',
   'cover.line.creditLife': 'Loan {number} {status}',
+  'cover.line.unconfirmed': '{number} could not be confirmed now',
+  'cover.detail.unconfirmed':
+    '{number} could not be confirmed now: the insurer did not answer in time. Try again later.',
   'cover.detail.motor':
     'Motor {number}: {status}, {startDate, date} to {endDate, date}. Vehicle {covers}. Premium {currency} {amount}.',
   'cover.detail.travel':

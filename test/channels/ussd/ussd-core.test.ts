@@ -52,4 +52,24 @@ describe('USSD core answer backstop', () => {
     for (const answer of answers) expect(answer).toEqual({ text: t('menu.title'), end: false });
     await core.idle();
   });
+
+  it('keeps the call open when the session is busy past the deadline: "still working" with Check again (issue 25)', async () => {
+    const busy: Prompt = {
+      key: 'engine.busy',
+      input: 'choice',
+      final: false,
+      choices: [{ id: 'refresh', label: 'engine.checkAgain' }],
+    };
+    const engine: TurnEngine = { handle: async () => busy };
+    const core = createUssdCore({
+      engine,
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const answer = await core.handle({ sessionId: 's1', msisdn: '260977000005', input: '1' });
+    expect(answer).toEqual({
+      text: `${t('engine.busy')}\n1. ${t('engine.checkAgain')}`,
+      end: false,
+    });
+  });
 });

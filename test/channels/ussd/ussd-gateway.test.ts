@@ -141,6 +141,8 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
       id += 1;
       sandbox.state.loans.set(id, { ...active, id, partnerLoanReference: reference });
     }
+    // Loans placed at the insurer reach My cover through the holdings sync.
+    await harness.server.holdingsSync.runNow();
     const phone = caller(`+${DEMO_BOOK.creditLife.borrower.phoneNumber}`);
     await phone.dial();
     const first = await phone.send('3');

@@ -1,0 +1,296 @@
+import { z } from 'zod';
+import { hashTag, type RedisConnection } from '../redis/index.js';
+
+/**
+ * One record a person holds, by identifiers only (never a name): a motor or travel policy, a
+ * membership of a group-life policy, a loan on a credit-life policy. `number` is the printed
+ * policy number or the partner's loan reference, shown when the insurer cannot confirm it.
+ */
+export const HoldingRef = z.discriminatedUnion('line', [
+  z.object({ line: z.literal('motor'), policyId: z.string().min(1), number: z.string() }),
+  z.object({ line: z.literal('travel'), policyId: z.string().min(1), number: z.string() }),
+  z.object({
+    line: z.literal('group-life'),
+    policyId: z.string().min(1),
+    memberId: z.string().min(1),
+    number: z.string(),
+  }),
+  z.object({
+    line: z.literal('credit-life'),
+    policyId: z.string().min(1),
+    loanId: z.string().min(1),
+    number: z.string(),
+    /** The master policy's number, which the loan's screen names. */
+    policyNumber: z.string().optional(),
+  }),
+]);
+/** A record a person holds, by identifiers. */
+export type HoldingRef = z.infer<typeof HoldingRef>;
+
+/** What the index knows of one phone: the NRCs registered with it and what was bought with it. */
+export interface PhoneEntry {
+  readonly nrcs: string[];
+  readonly refs: HoldingRef[];
+}
+
+/** What the index knows of one NRC: what it holds and the phones on record for it. */
+export interface NrcEntry {
+  readonly refs: HoldingRef[];
+  readonly phones: string[];
+}
+
+/** Who holds what, as one write records it: any of the three may be missing. */
+export interface HoldingFact {
+  /** The holder's phone, normalised (`2609…`). */
+  readonly phone?: string | undefined;
+  readonly nrc?: string | undefined;
+  readonly ref?: HoldingRef | undefined;
+}
+
+/** Where the background sync stands, per list it reads (see holdings-sync.ts). */
+export type SyncCursor = Record<string, string>;
+
+/**
+ * The index of who holds what: phone → NRCs and records, NRC → records and phones. Written when
+ * the bot sells, and by the sync for cover sold elsewhere; read by every cover lookup.
+ */
+export interface HoldingsIndex {
+  /** Records facts (idempotent); each refreshes the entry's lifetime. */
+  record(facts: readonly HoldingFact[]): Promise<void>;
+  /** One phone's entry (one read). */
+  ofPhone(phone: string): Promise<PhoneEntry>;
+  /** Several NRCs' entries, in order (one round trip). */
+  ofNrcs(nrcs: readonly string[]): Promise<NrcEntry[]>;
+  /** Drops a record the insurer no longer returns from the NRC and phone entries named. */
+  drop(
+    ref: HoldingRef,
+    where: { readonly phone?: string; readonly nrcs?: readonly string[] },
+  ): Promise<void>;
+  /** Deletes everything held for a phone (consent withdrawn, "forget me"); its NRCs' links to it too. */
+  forget(phone: string): Promise<void>;
+  /** The sync's cursor; empty before the first run. */
+  cursor(): Promise<SyncCursor>;
+  /** Saves part of the sync's cursor (checkpoint after each page). */
+  saveCursor(values: SyncCursor): Promise<void>;
+  /** Forgets the sync's cursor: the next run reads every list from the start (a rebuild). */
+  resetCursor(): Promise<void>;
+}
+
+/**
+ * How long an entry lives after its last write, and how old a record may be before it is no
+ * longer shown: the sync's full pass (weekly) sees every record the insurer still returns, so
+ * what it stopped returning goes within this time, at once if a lookup is answered 404.
+ */
+export const HOLDINGS_TTL_SECONDS = 30 * 86_400;
+/** The sync's cursor outlives a few missed runs; lost, the next run is a full one. */
+export const CURSOR_TTL_SECONDS = 30 * 86_400;
+
+const NRC_FIELD = 'n:';
+const PHONE_FIELD = 'p:';
+const REF_FIELD = 'r:';
+
+/** The hash field of a record: its line and ids (what makes two records the same one). */
+export function refField(ref: HoldingRef): string {
+  switch (ref.line) {
+    case 'group-life':
+      return `${REF_FIELD}${ref.line}:${ref.policyId}:${ref.memberId}`;
+    case 'credit-life':
+      return `${REF_FIELD}${ref.line}:${ref.policyId}:${ref.loanId}`;
+    default:
+      return `${REF_FIELD}${ref.line}:${ref.policyId}`;
+  }
+}
+
+/** A field's value: the record and when it was last seen (epoch seconds). */
+const Stored = z.object({ r: HoldingRef, t: z.number() });
+
+interface Entry {
+  nrcs: string[];
+  phones: string[];
+  refs: HoldingRef[];
+}
+
+/** An entry from its hash fields; unreadable or outlived fields are left out. */
+function entryOf(fields: Readonly<Record<string, string>>, nowSeconds: number): Entry {
+  const entry: Entry = { nrcs: [], phones: [], refs: [] };
+  const oldest = nowSeconds - HOLDINGS_TTL_SECONDS;
+  for (const field in fields) {
+    const value = fields[field] as string;
+    if (field.startsWith(NRC_FIELD)) {
+      if (Number(value) >= oldest) entry.nrcs.push(field.slice(NRC_FIELD.length));
+    } else if (field.startsWith(PHONE_FIELD)) {
+      if (Number(value) >= oldest) entry.phones.push(field.slice(PHONE_FIELD.length));
+    } else if (field.startsWith(REF_FIELD)) {
+      let parsed: z.infer<typeof Stored> | undefined;
+      try {
+        parsed = Stored.parse(JSON.parse(value));
+      } catch {
+        continue;
+      }
+      if (parsed.t < oldest) continue;
+      // In the order first recorded (a hash keeps its fields' order): the insurer's own order.
+      entry.refs.push(parsed.r);
+    }
+  }
+  return entry;
+}
+
+/** The fields one fact writes, per key kind. */
+function fieldsOf(fact: HoldingFact, nowSeconds: number) {
+  const phone: Record<string, string> = {};
+  const nrc: Record<string, string> = {};
+  const stamp = String(nowSeconds);
+  if (fact.ref) {
+    const value = JSON.stringify({ r: HoldingRef.parse(fact.ref), t: nowSeconds });
+    if (fact.phone) phone[refField(fact.ref)] = value;
+    if (fact.nrc) nrc[refField(fact.ref)] = value;
+  }
+  if (fact.phone && fact.nrc) {
+    phone[`${NRC_FIELD}${fact.nrc}`] = stamp;
+    nrc[`${PHONE_FIELD}${fact.phone}`] = stamp;
+  }
+  return { phone, nrc };
+}
+
+/** Throws the first error of a pipeline's results (one key's write). */
+function failed(results: [Error | null, unknown][] | null): void {
+  const error = results?.find(([err]) => err)?.[0];
+  if (error) throw error;
+}
+
+/** The Redis keys of the index (each a hash, in its own slot: Cluster-safe). */
+export function holdingsKeys(prefix: string) {
+  return {
+    /** `<prefix>holdings:{phone:<msisdn>}`: fields `n:<nrc>` and `r:<record>`. */
+    phone: (phone: string) => `${prefix}holdings:${hashTag(`phone:${phone}`)}`,
+    /** `<prefix>holdings:{nrc:<nrc>}`: fields `p:<msisdn>` and `r:<record>`. */
+    nrc: (nrc: string) => `${prefix}holdings:${hashTag(`nrc:${nrc}`)}`,
+    /** `<prefix>holdings-sync:{cursor}`: one field per list the sync reads. */
+    cursor: `${prefix}holdings-sync:${hashTag('cursor')}`,
+  };
+}
+
+/** The index in Redis, beside the sessions. Every key is a hash with a lifetime. */
+export function createRedisHoldingsIndex(
+  redis: RedisConnection,
+  prefix: string,
+  now: () => number = Date.now,
+): HoldingsIndex {
+  const keys = holdingsKeys(prefix);
+  const seconds = () => Math.floor(now() / 1000);
+  return {
+    async record(facts) {
+      if (facts.length === 0) return;
+      const at = seconds();
+      // One write per key, all sent at once: the keys live in different slots of a Cluster, so
+      // they are not put in one pipeline (each key's fields are merged first).
+      const writes = new Map<string, Record<string, string>>();
+      const merge = (key: string, fields: Record<string, string>) => {
+        if (Object.keys(fields).length > 0) writes.set(key, { ...writes.get(key), ...fields });
+      };
+      for (const fact of facts) {
+        const { phone, nrc } = fieldsOf(fact, at);
+        if (fact.phone) merge(keys.phone(fact.phone), phone);
+        if (fact.nrc) merge(keys.nrc(fact.nrc), nrc);
+      }
+      await Promise.all(
+        [...writes].map(([key, fields]) =>
+          redis.pipeline().hset(key, fields).expire(key, HOLDINGS_TTL_SECONDS).exec().then(failed),
+        ),
+      );
+    },
+    async ofPhone(phone) {
+      const { nrcs, refs } = entryOf(await redis.hgetall(keys.phone(phone)), seconds());
+      return { nrcs, refs };
+    },
+    async ofNrcs(nrcs) {
+      const all = await Promise.all(nrcs.map((nrc) => redis.hgetall(keys.nrc(nrc))));
+      const at = seconds();
+      return all.map((fields) => {
+        const { refs, phones } = entryOf(fields, at);
+        return { refs, phones };
+      });
+    },
+    async drop(ref, where) {
+      const field = refField(ref);
+      const keysOf = [
+        ...(where.phone ? [keys.phone(where.phone)] : []),
+        ...(where.nrcs ?? []).map(keys.nrc),
+      ];
+      await Promise.all(keysOf.map((key) => redis.hdel(key, field)));
+    },
+    async forget(phone) {
+      // Every NRC the phone was ever linked to, however old the link.
+      const { nrcs } = entryOf(await redis.hgetall(keys.phone(phone)), Number.NEGATIVE_INFINITY);
+      await Promise.all(nrcs.map((nrc) => redis.hdel(keys.nrc(nrc), `${PHONE_FIELD}${phone}`)));
+      await redis.del(keys.phone(phone));
+    },
+    async cursor() {
+      return redis.hgetall(keys.cursor);
+    },
+    async saveCursor(values) {
+      if (Object.keys(values).length === 0) return;
+      await redis
+        .pipeline()
+        .hset(keys.cursor, values)
+        .expire(keys.cursor, CURSOR_TTL_SECONDS)
+        .exec();
+    },
+    async resetCursor() {
+      await redis.del(keys.cursor);
+    },
+  };
+}
+
+/** The index in this process (no Redis: `npm start` with in-memory sessions); lost on restart. */
+export function createMemoryHoldingsIndex(now: () => number = Date.now): HoldingsIndex {
+  const phones = new Map<string, Record<string, string>>();
+  const nrcs = new Map<string, Record<string, string>>();
+  let cursor: SyncCursor = {};
+  const seconds = () => Math.floor(now() / 1000);
+  const merge = (map: Map<string, Record<string, string>>, key: string, fields: object) => {
+    map.set(key, { ...map.get(key), ...fields });
+  };
+  return {
+    async record(facts) {
+      const at = seconds();
+      for (const fact of facts) {
+        const fields = fieldsOf(fact, at);
+        if (fact.phone) merge(phones, fact.phone, fields.phone);
+        if (fact.nrc) merge(nrcs, fact.nrc, fields.nrc);
+      }
+    },
+    async ofPhone(phone) {
+      const { nrcs: held, refs } = entryOf(phones.get(phone) ?? {}, seconds());
+      return { nrcs: held, refs };
+    },
+    async ofNrcs(list) {
+      return list.map((nrc) => {
+        const { refs, phones: on } = entryOf(nrcs.get(nrc) ?? {}, seconds());
+        return { refs, phones: on };
+      });
+    },
+    async drop(ref, where) {
+      const field = refField(ref);
+      if (where.phone) delete phones.get(where.phone)?.[field];
+      for (const nrc of where.nrcs ?? []) delete nrcs.get(nrc)?.[field];
+    },
+    async forget(phone) {
+      for (const field of Object.keys(phones.get(phone) ?? {})) {
+        if (field.startsWith(NRC_FIELD)) {
+          delete nrcs.get(field.slice(NRC_FIELD.length))?.[`${PHONE_FIELD}${phone}`];
+        }
+      }
+      phones.delete(phone);
+    },
+    async cursor() {
+      return { ...cursor };
+    },
+    async saveCursor(values) {
+      cursor = { ...cursor, ...values };
+    },
+    async resetCursor() {
+      cursor = {};
+    },
+  };
+}

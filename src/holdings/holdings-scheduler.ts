@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker } from 'bullmq';
+import type { Logger } from '../log/index.js';
+import { duplicateForBlocking, hashTag, type RedisConnection } from '../redis/index.js';
+import type { SyncSummary } from './holdings-sync.js';
+
+/** Runs the holdings sync on its schedule until closed. */
+export interface HoldingsScheduler {
+  /** Runs one sync now, as the schedule would (after any run in progress), and waits for it. */
+  runNow(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every 15 minutes: cover sold elsewhere shows in My cover within a quarter of an hour. */
+export const SYNC_EVERY_MS = 15 * 60_000;
+
+const QUEUE = 'holdings-sync';
+const SCHEDULER_ID = 'holdings-sync';
+const POLL_MS = 50;
+
+/** Options of {@link createBullHoldingsScheduler}. */
+export interface BullHoldingsSchedulerOptions {
+  readonly redis: RedisConnection;
+  /** Prefix of every key this server writes, e.g. `insurechat:`. */
+  readonly prefix: string;
+  readonly sync: () => Promise<SyncSummary>;
+  readonly logger: Logger;
+  /** Time between runs; default {@link SYNC_EVERY_MS}. */
+  readonly everyMs?: number;
+}
+
+/**
+ * The sync as a BullMQ job scheduler: one schedule however many instances upsert it, and a
+ * global concurrency of one, so one run at a time across every instance (a run that outlasts its
+ * interval is not overtaken: the next waits for it).
+ */
+export async function createBullHoldingsScheduler(
+  options: BullHoldingsSchedulerOptions,
+): Promise<HoldingsScheduler> {
+  const { redis, logger: log } = options;
+  // One hash tag for the queue's keys, as the reminders' queue: BullMQ's scripts touch several.
+  const prefix = hashTag(`${options.prefix}bull`);
+  const queue = new Queue(QUEUE, { connection: redis, prefix });
+  queue.on('error', (err) => log.error({ err }, 'holdings sync queue error'));
+  await queue.setGlobalConcurrency(1);
+  await queue.upsertJobScheduler(
+    SCHEDULER_ID,
+    { every: options.everyMs ?? SYNC_EVERY_MS },
+    { name: 'sync', opts: { removeOnComplete: true, removeOnFail: { count: 20 } } },
+  );
+  const blocking = duplicateForBlocking(redis);
+  const worker = new Worker(QUEUE, async () => options.sync(), {
+    connection: blocking,
+    prefix,
+    concurrency: 1,
+  });
+  worker.on('error', (err) => log.error({ err }, 'holdings sync worker error'));
+  worker.on('failed', (_job, err) => log.error({ err }, 'holdings sync failed'));
+  return {
+    async runNow() {
+      const job = await queue.add(
+        'sync',
+        {},
+        { jobId: `now-${randomUUID()}`, removeOnComplete: 20 },
+      );
+      for (;;) {
+        const state = await job.getState();
+        if (state === 'completed') return;
+        if (state === 'failed') throw new Error('holdings sync failed');
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+      await blocking.quit().catch(() => undefined);
+    },
+  };
+}
+
+/** Options of {@link createMemoryHoldingsScheduler}. */
+export interface MemoryHoldingsSchedulerOptions {
+  readonly sync: () => Promise<SyncSummary>;
+  readonly logger: Logger;
+  /** Time between runs; default {@link SYNC_EVERY_MS}. */
+  readonly everyMs?: number;
+}
+
+/** The sync on an unref'd timer in this process (the embedded default, no Redis). */
+export function createMemoryHoldingsScheduler(
+  options: MemoryHoldingsSchedulerOptions,
+): HoldingsScheduler {
+  // One run at a time: a slow one is not overtaken by the next; "now" waits for it, then runs.
+  let chain: Promise<void> = Promise.resolve();
+  let busy = false;
+  const run = (): Promise<void> => {
+    chain = chain.then(async () => {
+      busy = true;
+      try {
+        await options.sync();
+      } catch (err) {
+        options.logger.error({ err }, 'holdings sync failed');
+      } finally {
+        busy = false;
+      }
+    });
+    return chain;
+  };
+  const timer = setInterval(() => {
+    if (!busy) void run();
+  }, options.everyMs ?? SYNC_EVERY_MS);
+  timer.unref();
+  return {
+    async runNow() {
+      await run();
+    },
+    async close() {
+      clearInterval(timer);
+      await chain;
+    },
+  };
+}

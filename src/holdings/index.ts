@@ -1,0 +1,32 @@
+/*
+ * The index of who holds what: phone → NRCs and records, NRC → records and phones, identifiers
+ * only, every entry expiring. Written when the bot sells, filled for cover sold elsewhere by a
+ * background sync of the insurer's lists; a cover lookup reads it, then asks the insurer about
+ * the few records it names. What to show of them (access) is decided elsewhere.
+ */
+
+// Flows and the server: the index itself (Redis beside the sessions, or this process).
+export {
+  CURSOR_TTL_SECONDS,
+  createMemoryHoldingsIndex,
+  createRedisHoldingsIndex,
+  HOLDINGS_TTL_SECONDS,
+  type HoldingFact,
+  HoldingRef,
+  type HoldingsIndex,
+  holdingsKeys,
+  type NrcEntry,
+  type PhoneEntry,
+  refField,
+} from './holdings-index.js';
+// Server: the sync's schedule (BullMQ job scheduler over Redis, a timer otherwise).
+export {
+  type BullHoldingsSchedulerOptions,
+  createBullHoldingsScheduler,
+  createMemoryHoldingsScheduler,
+  type HoldingsScheduler,
+  type MemoryHoldingsSchedulerOptions,
+  SYNC_EVERY_MS,
+} from './holdings-scheduler.js';
+// Server, tests and the bench: one run of the sync.
+export { type SyncHoldingsOptions, type SyncSummary, syncHoldings } from './holdings-sync.js';

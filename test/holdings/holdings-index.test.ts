@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createMemoryHoldingsIndex,
+  createRedisHoldingsIndex,
+  HOLDINGS_TTL_SECONDS,
+  type HoldingsIndex,
+  holdingsKeys,
+} from '../../src/holdings/index.js';
+import type { RedisConnection } from '../../src/redis/index.js';
+import { connectTestRedis } from '../support/redis.js';
+import { deleteKeys, testPrefix } from '../support/redis-modes.js';
+
+const PHONE = '260977000111';
+const NRC = '111111/11/1';
+const travel = { line: 'travel' as const, policyId: 'trv_1', number: 'TRV-1' };
+const motor = { line: 'motor' as const, policyId: 'mtr_1', number: 'MTR-1' };
+
+let redis: RedisConnection;
+const prefix = testPrefix();
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+});
+
+/** A clock tests move by hand (epoch ms). */
+function clock(start = Date.parse('2026-06-01T00:00:00Z')) {
+  let at = start;
+  return { now: () => at, advanceDays: (days: number) => (at += days * 86_400_000) };
+}
+
+const kinds: ReadonlyArray<{
+  name: string;
+  make: (now: () => number) => HoldingsIndex;
+}> = [
+  {
+    name: 'in Redis',
+    make: (now) => createRedisHoldingsIndex(redis, `${prefix}${Math.random()}:`, now),
+  },
+  { name: 'in memory', make: (now) => createMemoryHoldingsIndex(now) },
+];
+
+describe.each(kinds)('the holdings index $name', ({ make }) => {
+  it('links a phone and an NRC both ways and names each record under both', async () => {
+    const index = make(Date.now);
+    await index.record([
+      { phone: PHONE, nrc: NRC, ref: travel },
+      { nrc: NRC, ref: motor },
+    ]);
+    expect(await index.ofPhone(PHONE)).toEqual({ nrcs: [NRC], refs: [travel] });
+    expect(await index.ofNrcs([NRC, '999999/99/9'])).toEqual([
+      { refs: [travel, motor], phones: [PHONE] },
+      { refs: [], phones: [] },
+    ]);
+  });
+
+  it('no longer shows a record last seen more than its lifetime ago', async () => {
+    const time = clock();
+    const index = make(time.now);
+    await index.record([{ nrc: NRC, ref: travel }]);
+    time.advanceDays(HOLDINGS_TTL_SECONDS / 86_400 - 1);
+    await index.record([{ nrc: NRC, ref: motor }]);
+    time.advanceDays(2);
+    expect((await index.ofNrcs([NRC]))[0]?.refs).toEqual([motor]);
+  });
+
+  it('forgets a phone: its entry and its NRCs’ link to it, not what the NRC holds', async () => {
+    const index = make(Date.now);
+    await index.record([{ phone: PHONE, nrc: NRC, ref: travel }]);
+    await index.forget(PHONE);
+    expect(await index.ofPhone(PHONE)).toEqual({ nrcs: [], refs: [] });
+    expect(await index.ofNrcs([NRC])).toEqual([{ refs: [travel], phones: [] }]);
+  });
+});
+
+describe('the holdings index in Redis', () => {
+  it('gives every key it writes a lifetime', async () => {
+    const own = `${prefix}ttl:`;
+    const index = createRedisHoldingsIndex(redis, own);
+    await index.record([{ phone: PHONE, nrc: NRC, ref: travel }]);
+    await index.saveCursor({ 'travel.since': '2026-06-01T00:00:00.000Z' });
+    const keys = holdingsKeys(own);
+    for (const key of [keys.phone(PHONE), keys.nrc(NRC), keys.cursor]) {
+      expect(await redis.ttl(key), key).toBeGreaterThan(0);
+    }
+    expect((await redis.keys(`${own}*`)).sort()).toEqual(
+      [keys.phone(PHONE), keys.nrc(NRC), keys.cursor].sort(),
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerClient } from '../../src/api/index.js';
+import { createMemoryHoldingsIndex, syncHoldings } from '../../src/holdings/index.js';
+import { createLogger } from '../../src/log/index.js';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import { type SandboxWorld, startSandboxWorld } from '../flows/sandbox-world.js';
+
+let world: SandboxWorld;
+beforeAll(async () => {
+  world = await startSandboxWorld();
+});
+afterAll(async () => {
+  await world.close();
+});
+
+const logger = createLogger({ level: 'silent' });
+
+describe('the holdings sync', () => {
+  it('resumes a run that died from where it stopped, then reads only what changed', async () => {
+    const index = createMemoryHoldingsIndex();
+    let calls = 0;
+    let failAt = 4;
+    // The sandbox's client, except that its `failAt`-th call fails (the insurer went away).
+    const call = ((...args: Parameters<PartnerClient['call']>) => {
+      calls += 1;
+      if (calls === failAt) return Promise.reject(new Error('insurer went away'));
+      return world.client.call(...args);
+    }) as PartnerClient['call'];
+    const client = { call };
+
+    await expect(syncHoldings({ client, index, logger })).rejects.toThrow('insurer went away');
+    const stopped = await index.cursor();
+    expect(stopped.fullRun).toBe('1');
+    expect(stopped['individuals.read']).toBeDefined();
+
+    failAt = 0;
+    calls = 0;
+    const resumed = await syncHoldings({ client, index, logger });
+    expect(resumed.full).toBe(true);
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    expect((await index.ofPhone(borrower.phoneNumber)).nrcs).toEqual([borrower.nrcNumber]);
+    expect((await index.ofNrcs([borrower.nrcNumber]))[0]?.refs.length).toBeGreaterThan(0);
+
+    const again = await syncHoldings({ client, index, logger });
+    expect(again).toMatchObject({ full: false, facts: 0 });
+  });
+});
