@@ -1,4 +1,9 @@
-import type { ChannelAddress, Prompt, TurnPrefetch } from '../conversation/index.js';
+import type {
+  CallerLanguages,
+  ChannelAddress,
+  Prompt,
+  TurnPrefetch,
+} from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
 import {
@@ -7,6 +12,7 @@ import {
   cardFromFields,
   type HolderAddress,
   type HolderCard,
+  languageFromFields,
 } from './contact-book.js';
 import {
   DEFAULT_QUIET_HOURS,
@@ -139,6 +145,11 @@ export interface ReminderService {
    * offers cost the turn no round trip of its own; undefined when the book is in memory.
    */
   readonly prefetch?: TurnPrefetch;
+  /**
+   * The language each holder chose, kept on their card: read with the session when the card is
+   * (no round trip of its own), else from the book.
+   */
+  readonly languages: CallerLanguages;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   /** The menu item: {@link setStopped} with true. */
@@ -209,6 +220,8 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
   /** Cards read with a session (raw fields: most turns show no menu), taken by the first read. */
   const peeked = new TurnHandover<Readonly<Record<string, string>>>(PEEKED_TTL_MS, now);
+  /** Languages read with a session, for the channel deciding that turn ('' = never chose). */
+  const peekedLanguages = new TurnHandover<string>(PEEKED_TTL_MS, now);
   const cardKey = book.cardKey?.bind(book);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
@@ -439,9 +452,26 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     ...(cardKey && {
       prefetch: {
         keyOf: (_sessionKey, address) => cardKey(address),
-        deliver: (address, fields) => void peeked.set(holderId(address), fields),
+        deliver: (address, fields) => {
+          const id = holderId(address);
+          peeked.set(id, fields);
+          peekedLanguages.set(id, languageFromFields(fields) ?? '');
+        },
       },
     }),
+
+    languages: {
+      chosen(holder) {
+        const read = peekedLanguages.take(holderId(holder));
+        if (read !== undefined) return read === '' ? undefined : read;
+        return book.cardOf(holder).then((card) => card.language);
+      },
+      async choose(holder, locale) {
+        peeked.delete(holderId(holder));
+        await book.setLanguage(holder, locale);
+        log.info({ channel: holder.channel, locale }, 'language chosen');
+      },
+    },
 
     async setStopped(holder, stopped) {
       peeked.delete(holderId(holder));

@@ -19,6 +19,7 @@ import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js'
 import {
   type ConversationEngine,
   createTurnEngine,
+  DEFAULT_LOCALE,
   type FlowRegistry,
   renderPrompt,
   type TurnEngine,
@@ -26,6 +27,7 @@ import {
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
 import { createHandoffService, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
 import { createLogger, type Logger } from '../log/index.js';
+import { normaliseCaller } from '../msisdn/index.js';
 import {
   type AttemptTracker,
   createPaymentAttempts,
@@ -299,6 +301,17 @@ export async function createServer(
   });
   const reminders = reminderWiring.service;
   closers.unshift(() => reminderWiring.close());
+  /** An SMS to `phone` is in the language its owner chose on USSD, else English. */
+  const smsLocaleOf = async (phone: string): Promise<string> => {
+    const msisdn = normaliseCaller(phone);
+    if (!msisdn) return DEFAULT_LOCALE;
+    try {
+      const chosen = await reminders.languages.chosen({ channel: 'ussd', address: msisdn });
+      return chosen ?? DEFAULT_LOCALE;
+    } catch {
+      return DEFAULT_LOCALE; // the details still go, in English
+    }
+  };
   const flowFiles: FlowFileStore = {
     async save(file) {
       const { id } = await files.put(file.body, {
@@ -317,7 +330,10 @@ export async function createServer(
       sms: async (phone, prompt) => {
         const notifier = notifiers.find((candidate) => candidate.channel === 'ussd');
         if (!notifier) throw new SmsUnavailableError();
-        await notifier.notify({ channel: 'ussd', address: phone, locale: 'en' }, prompt);
+        await notifier.notify(
+          { channel: 'ussd', address: phone, locale: await smsLocaleOf(phone) },
+          prompt,
+        );
       },
       payments: {
         start: (attempt, pay) => attempts.start(attempt, pay),
@@ -380,6 +396,7 @@ export async function createServer(
   // USSD: the caller's screen and page live in the engine's session record (no extra Redis).
   const ussd = createUssdCore({
     handoff,
+    languages: reminders.languages,
     engine: instrumentEngine(engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),
@@ -429,6 +446,7 @@ export async function createServer(
       render: renderPrompt,
       files,
       handoff,
+      languages: reminders.languages,
       ...(redis ? { seenUpdates: new RedisOnceSet(redis, `${keyPrefix}telegram-update:`) } : {}),
       ...(telegramApiRoot ? { apiRoot: telegramApiRoot } : {}),
     });

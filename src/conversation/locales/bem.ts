@@ -1,0 +1,4 @@
+import type { Catalogue } from './index.js';
+
+/** Bemba. */
+export const bem: Catalogue = {};

@@ -1,0 +1,4 @@
+import type { Catalogue } from './index.js';
+
+/** Nyanja. */
+export const ny: Catalogue = {};
