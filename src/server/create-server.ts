@@ -397,6 +397,7 @@ export async function createServer(
   const ussd = createUssdCore({
     handoff,
     languages: reminders.languages,
+    askLanguage: config.ussd.askLanguage,
     engine: instrumentEngine(engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),

@@ -54,6 +54,8 @@ export async function startTestServer(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
+    // Journeys start at the menu; the language screen's own tests ask for it.
+    USSD_ASK_LANGUAGE: 'false',
     ...env,
   });
   const server = await createServer(config, {

@@ -71,6 +71,8 @@ export interface UssdCoreOptions {
    * choice is read with the session (no round trip of its own when the card is prefetched).
    */
   readonly languages?: CallerLanguages;
+  /** False: a phone's first dial goes straight to the menu (in `locale`). Default true. */
+  readonly askLanguage?: boolean;
   /** The engine's deadline for a USSD turn. Default 4000 ms. */
   readonly deadlineMs?: number;
   /**
@@ -174,6 +176,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     t(key, undefined, locale);
   const handoff = options.handoff;
   const languages = options.languages;
+  const askLanguage = options.askLanguage ?? true;
   const engine = options.engine;
   /**
    * The language each phone was last seen in on this instance: a hint for the screens shown
@@ -326,7 +329,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       chosen: string | undefined,
       glance: SessionGlance,
     ): ChannelDecision | Promise<ChannelDecision> {
-      if (chosen === undefined) this.unchosen = true;
+      if (chosen === undefined) this.unchosen = askLanguage;
       else this.useLocale(chosen);
       return this.decideHeard(glance);
     }

@@ -113,7 +113,8 @@ export const bem: Catalogue = {
   'menu.choice.motor': 'Inshuwalansi ya motoka',
   'menu.choice.travel': 'Inshuwalansi ya lwendo',
   'menu.choice.policies': 'Inshuwalansi yandi',
-  'menu.choice.claim': 'Ama claim (ukulomba ubulipilo)',
+  // The claims screen glosses the word: the menu has no room for it.
+  'menu.choice.claim': 'Ama claim',
   'menu.choice.household': 'Moneni inshuwalansi ya lupwa',
   'menu.choice.person': 'Landeni no muntu',
   'menu.choice.renew': 'Twalilileni {policyNumber}',

@@ -109,12 +109,13 @@ export const ny: Catalogue = {
   'pay.sms.cardLink': 'Lipirani {currency} {amount} ndi khadi: {url}',
 
   // main-menu
-  'menu.policyholder': 'Takulandirani. Mufuna kuchita chiyani?',
-  'menu.funeral-member': 'Takulandirani. Mufuna kuchita chiyani?',
+  'menu.policyholder': 'Takulandirani. Mufuna chiyani?',
+  'menu.funeral-member': 'Takulandirani. Mufuna chiyani?',
   'menu.choice.motor': 'Inshuwalansi ya galimoto',
   'menu.choice.travel': 'Inshuwalansi ya ulendo',
   'menu.choice.policies': 'Inshuwalansi yanga',
-  'menu.choice.claim': 'Ma claim (kupempha malipiro)',
+  // The claims screen glosses the word: the menu has no room for it.
+  'menu.choice.claim': 'Ma claim',
   'menu.choice.household': 'Onani inshuwalansi ya banja',
   'menu.choice.person': 'Lankhulani ndi munthu',
   'menu.choice.renew': 'Konzanso {policyNumber}',
