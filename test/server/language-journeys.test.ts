@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../payments/support.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 
 // A caller in their own language (issue 27), over HTTP, through the engine, real Redis and the
@@ -20,11 +20,7 @@ afterAll(async () => {
   await harness.close();
 });
 
-function sandbox() {
-  const found = harness.server.sandbox;
-  if (!found) throw new Error('the test server runs the embedded sandbox');
-  return found;
-}
+const sandbox = () => sandboxOf(harness);
 
 const LANGUAGE_SCREEN =
   'CON Language / Ululimi / Chiyankhulo:\n1. English\n2. Ichibemba\n3. Chinyanja';

@@ -98,3 +98,10 @@ export async function startTwinServers(
   );
   return [first, second];
 }
+
+/** The embedded sandbox insurer of a test server (every test server runs one). */
+export function sandboxOf(harness: TestServer) {
+  const found = harness.server.sandbox;
+  if (!found) throw new Error('the test server runs the embedded sandbox');
+  return found;
+}
