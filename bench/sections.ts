@@ -3,6 +3,7 @@ import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
 import { runLogCost } from './log-cost.js';
+import { runRenderCost } from './render-cost.js';
 import { runSlowInsurer } from './slow-insurer.js';
 import { runSnapshotSize } from './snapshot-size.js';
 import { runUssdSection } from './ussd-section.js';
@@ -91,5 +92,15 @@ export const benchSections: readonly BenchSection[] = [
     id: 'cluster',
     title: 'USSD journey on a Redis Cluster',
     run: (context) => runClusterSection(context),
+  },
+  {
+    id: 'render',
+    title: 'Rendering a turn’s screen',
+    run: (context) =>
+      runRenderCost({
+        pairs: context.pairs,
+        journeysPerRun: Math.floor(envNumber('BENCH_RENDER_JOURNEYS', 2_000)),
+        log: context.log,
+      }),
   },
 ];
