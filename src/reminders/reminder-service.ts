@@ -292,7 +292,13 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       await book.confirm(claimKey, 'cancelled', SENT_TTL_SECONDS);
       return 'skipped';
     }
-    const address = { channel: record.channel, address: record.address, locale: record.locale };
+    // In the language the holder speaks now (they may have changed it since buying).
+    const chosen = await book.cardOf(record).then(
+      (card) => card.language,
+      () => undefined,
+    );
+    const locale = chosen ?? record.locale;
+    const address = { channel: record.channel, address: record.address, locale };
     try {
       await notifier.notify(address, reminderPrompt(record));
     } catch (err) {
