@@ -8,7 +8,8 @@ export const USSD_MAX_CHARS = 182;
  * one character outside it and the whole screen goes as UCS-2, half the room. Every catalogue's
  * customer text must match.
  */
-export const GSM7_TEXT = /^[@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&'()*+,\-./0-9:;<=>?¡A-ZÄÖÑÜ§¿a-zäöñüà^{}\\[~\]|€]*$/;
+export const GSM7_TEXT =
+  /^[@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&'()*+,\-./0-9:;<=>?¡A-ZÄÖÑÜ§¿a-zäöñüà^{}\\[~\]|€]*$/;
 
 /** What the caller types to see the next screen of a paged Prompt. */
 export const USSD_MORE_KEY = '98';
