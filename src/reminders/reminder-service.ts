@@ -473,7 +473,10 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
         return book.cardOf(holder).then((card) => card.language);
       },
       async choose(holder, locale) {
-        peeked.delete(holderId(holder));
+        const id = holderId(holder);
+        // A card read before the choice must not answer for the language after it.
+        peeked.delete(id);
+        peekedLanguages.delete(id);
         await book.setLanguage(holder, locale);
         log.info({ channel: holder.channel, locale }, 'language chosen');
       },

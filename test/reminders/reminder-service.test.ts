@@ -345,6 +345,10 @@ describe("a holder's card in Redis", () => {
     // Taken by that turn: the next asks the book.
     expect(await service.languages.chosen(holder)).toBe('ny');
     expect(commands()).toBe(before + 1);
+    // A card read before a new choice does not answer for it.
+    service.prefetch?.deliver(holder, await shared.redis.hgetall(key));
+    await service.languages.choose(holder, 'bem');
+    expect(await service.languages.chosen(holder)).toBe('bem');
   });
 
   it('forgets a card no menu took within ten seconds, and reads the book instead', async () => {
