@@ -123,7 +123,7 @@ export const bem: Catalogue = {
   'menu.choice.renewal': '{policyNumber} (ikapwa {endDate, date, short})',
   'menu.choice.remindersOff': 'Lekeni ukunjibukisha',
   'menu.remindersOff':
-    'Ukumwibukisha kwaleka. Kuti mwatwalilila ukufuma muli iyi menyu, no kwasha nakabili pa menyu.',
+    'Ukumwibukisha kwaleka. Kuti mwatwalilila inshuwalansi ukufuma muli iyi menyu, kabili kuti mwabwesha ukwibukisha pa menyu.',
   'menu.choice.remindersOn': 'Ukunjibukisha nakabili',
   'menu.remindersOn': 'Ukumwibukisha kwabwelelamo. Tukamwibukisha ilyo inshuwalansi taila pwa.',
   'menu.note.remindersNotChanged':
