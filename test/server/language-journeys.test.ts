@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../payments/support.js';
-import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
+import { GATEWAY_SECRET, sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 
 // A caller in their own language (issue 27), over HTTP, through the engine, real Redis and the
@@ -66,7 +66,7 @@ async function toNyanjaPayScreen(phone: UssdCaller, menu: string, plate: string)
 const cardKey = (msisdn: string) => `${harness.prefix}reminder-card:{ussd:${msisdn}}`;
 
 describe('a caller who chooses Nyanja', () => {
-  it('is asked on the first dial, buys motor cover in Nyanja, is told by SMS in Nyanja, and is greeted in Nyanja the next day', async () => {
+  it('is asked on the first dial, buys motor cover in Nyanja, is told by SMS in Nyanja, is greeted in Nyanja the next day, and has STOP confirmed in Nyanja', async () => {
     const phone = ussdCaller(() => harness.url, 'nyanja');
     expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
     const menu = await phone.send('3');
@@ -108,6 +108,17 @@ describe('a caller who chooses Nyanja', () => {
     expect(await harness.redis.hget(cardKey(phone.msisdn), 'lang')).toBe('ny');
     expect(await harness.redis.ttl(cardKey(phone.msisdn))).toBeGreaterThan(400 * 86_400);
     expect(await phone.dial()).toMatch(/^CON Takulandirani\. Mufuna chiyani\?/);
+
+    // STOP to our SMS: the confirmation is in Nyanja too.
+    const stopped = await fetch(`${harness.url}/sms/inbound?secret=${GATEWAY_SECRET}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ from: phone.number, to: '4628', text: 'STOP' }),
+    });
+    expect(stopped.status).toBe(200);
+    expect(sandbox().smsOutbox.list(phone.number).at(-1)?.message).toBe(
+      'Zokumbutsa zaimitsidwa. Yankhani START kuziyatsanso.',
+    );
   });
 
   it('reads the language with the session: a dial costs no Redis round trip of its own', async () => {
