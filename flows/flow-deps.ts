@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
@@ -103,6 +104,17 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Tells the insurer's staff something to check, in their Slack channel: a claim reported from
+   * a phone not on record for its member or borrower. Without it nothing is posted. Never
+   * rejects: what it tells of has happened already.
+   */
+  readonly staff?: (prompt: Prompt) => Promise<void>;
+  /**
+   * Consent to the privacy notice and "My data"; without it no notice is asked and My data shows
+   * nothing held (nothing records consent).
+   */
+  readonly privacy?: PersonalData;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

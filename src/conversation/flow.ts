@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
+import type { Principal } from '../access/index.js';
 import type { Prompt } from './prompt.js';
 import type { ChannelName } from './turn-engine.js';
 
@@ -9,18 +10,25 @@ export type FlowId =
   | 'travel-issue'
   | 'claim-intimation'
   | 'cover-status'
-  | 'staff-desk';
+  | 'staff-desk'
+  | 'my-data';
 
 /** Who a session serves; picks the entry menu. */
 export type Audience = 'policyholder' | 'funeral-member' | 'staff';
 
 /**
  * What every flow receives when it starts. JSON only: it is persisted with the snapshot.
- * `callerPhone` is the MSISDN the platform vouches for (USSD caller), already normalised.
+ * `callerPhone` is the USSD caller's MSISDN, already normalised: the number a payment can come
+ * from and a link can go to by SMS. Who may see what is decided by `principal` alone.
  */
 export interface FlowInput {
   readonly audience: Audience;
   readonly locale: string;
+  /**
+   * Who is asking, as the engine established it: flows hand it to their actors, which ask
+   * src/access what it may learn; flows never read channel fields for this.
+   */
+  readonly principal: Principal;
   readonly callerPhone?: string;
   /**
    * Where this conversation's user is reached outside a turn, set by the engine when the channel
@@ -65,6 +73,11 @@ export interface FlowOutput {
   readonly next?: FlowId;
   /** With `next`: where that flow starts. */
   readonly start?: FlowStart;
+  /**
+   * The session ends with this closing screen, even where the channel would keep it (a USSD
+   * gateway's retry, a late answer): the user declined the privacy notice or erased their data.
+   */
+  readonly forget?: true;
 }
 
 /** Tag on every state that waits for the user: a turn ends when the snapshot has it or is done. */

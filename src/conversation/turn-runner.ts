@@ -1,3 +1,4 @@
+import { NOBODY, principalOf } from '../access/index.js';
 import type { Logger } from '../log/index.js';
 import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
 import type { ActorCache, CachedActor, FlowActor, RecordHead } from './actor-cache.js';
@@ -164,7 +165,14 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       return;
     }
     actor.send(reply);
-    await settleAndPersist(context, definition, actor, flowInputOf(record), [], 0);
+    await settleAndPersist(
+      context,
+      definition,
+      actor,
+      withContact(flowInputOf(record), reply),
+      [],
+      0,
+    );
   };
 
   /**
@@ -298,7 +306,8 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       );
       const channel = context.stateOf?.(closing);
       const unseen = context.late || context.system;
-      if (unseen || channel !== undefined) {
+      // A closing screen that erased the user's data (or kept none) takes the session with it.
+      if (output?.forget !== true && (unseen || channel !== undefined)) {
         // The user saw "still working" or was told out of turn: keep the closing screen for
         // their next turn. Or the channel pages through it: keep it until its last page.
         const flags = unseen
@@ -409,15 +418,23 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 }
 
 /** A flow's output as the engine reads it: undefined when none, false when malformed. */
-function flowOutputOf(
-  output: unknown,
-):
-  | { readonly prompt?: Prompt; readonly next?: string; readonly start?: FlowStart }
+function flowOutputOf(output: unknown):
+  | {
+      readonly prompt?: Prompt;
+      readonly next?: string;
+      readonly start?: FlowStart;
+      readonly forget?: true;
+    }
   | undefined
   | false {
   if (output === undefined) return undefined;
   if (typeof output !== 'object' || output === null) return false;
-  const { prompt, next, start } = output as { prompt?: unknown; next?: unknown; start?: unknown };
+  const { prompt, next, start, forget } = output as {
+    prompt?: unknown;
+    next?: unknown;
+    start?: unknown;
+    forget?: unknown;
+  };
   if (prompt !== undefined && !isPrompt(prompt)) return false;
   if (next !== undefined && typeof next !== 'string') return false;
   if (start !== undefined && (typeof start !== 'object' || start === null)) return false;
@@ -425,6 +442,7 @@ function flowOutputOf(
     ...(prompt === undefined ? {} : { prompt }),
     ...(next === undefined ? {} : { next }),
     ...(start === undefined ? {} : { start: start as FlowStart }),
+    ...(forget === true ? { forget } : {}),
   };
 }
 
@@ -491,12 +509,31 @@ function answersOf(record: RecordHead | undefined, cached: CachedActor | undefin
 function freshInput(options: TurnOptions): FlowInput {
   const audience = options.audience ?? 'policyholder';
   const locale = options.address?.locale ?? 'en';
-  // Only the USSD gateway vouches for the caller's number; chats do not carry one.
+  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
+  // number; a chat is nobody until it shares its own contact (see `withContact`).
   if (options.address?.channel === 'ussd') {
     const callerPhone = callerPhoneOf(options.address.address);
-    if (callerPhone !== undefined) return { audience, locale, callerPhone };
+    if (callerPhone !== undefined) {
+      return { audience, locale, principal: principalOf(callerPhone), callerPhone };
+    }
   }
-  return { audience, locale };
+  // The Slack channel lets only its allow-list reach the staff menu: `team:channel:user`.
+  if (options.address?.channel === 'slack' && audience === 'staff') {
+    const member = options.address.address.split(':').at(-1) ?? '';
+    return { audience, locale, principal: { kind: 'staff', member } };
+  }
+  return { audience, locale, principal: NOBODY };
+}
+
+/**
+ * The input with the phone of a contact the user shared: channels pass on only a contact of the
+ * sender's own (Telegram checks its `user_id`), so it verifies them for the rest of the session.
+ * The flow that asked reads the contact itself; the flows it hands over to start with it.
+ */
+function withContact(input: FlowInput, reply: Reply): FlowInput {
+  if (reply.type !== 'user.contact' || input.principal.kind !== 'nobody') return input;
+  const phone = validateMsisdn(reply.phone);
+  return phone.ok ? { ...input, principal: principalOf(phone.value) } : input;
 }
 
 /** Caller numbers already validated; cleared when full (a bound, not an LRU). */

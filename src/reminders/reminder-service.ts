@@ -150,6 +150,10 @@ export interface ReminderService {
    * (no round trip of its own), else from the book.
    */
   readonly languages: CallerLanguages;
+  /** The holder's card: the policies reminded of at this address, and whether they said STOP. */
+  cardOf(holder: HolderAddress): Promise<HolderCard>;
+  /** Erases the holder's card and contacts ("My data"); resolves how many policies it named. */
+  forget(holder: HolderAddress): Promise<number>;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   /** The menu item: {@link setStopped} with true. */
@@ -480,6 +484,18 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
         await book.setLanguage(holder, locale);
         log.info({ channel: holder.channel, locale }, 'language chosen');
       },
+    },
+
+    cardOf(holder) {
+      return book.cardOf(holder);
+    },
+
+    async forget(holder) {
+      peeked.delete(holderId(holder));
+      peekedLanguages.delete(holderId(holder));
+      const count = await book.forgetHolder(holder);
+      log.info({ channel: holder.channel, policies: count }, 'renewal reminder contacts erased');
+      return count;
     },
 
     async setStopped(holder, stopped) {

@@ -5,9 +5,11 @@ import type { CoverAnswer, Holding } from '../../flows/cover-status.js';
 import { coverStatusMachine } from '../../flows/cover-status.js';
 import { mainMenuMachine } from '../../flows/main-menu.js';
 import { motorQuoteMachine } from '../../flows/motor-quote.js';
+import { myDataMachine } from '../../flows/my-data.js';
 import type { PaymentStarted } from '../../flows/payment-states.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
+import { NOBODY, type Principal } from '../../src/access/index.js';
 import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import type { FlowSnapshot } from './harness.js';
@@ -94,6 +96,7 @@ const claim: ClaimSummary = {
   status: 'Intimated',
   payable: 15000,
   currency: 'ZMW',
+  mine: true,
 };
 
 const held: HeldCover[] = [
@@ -139,6 +142,12 @@ const BASE: Record<FlowId, Impl> = {
     holderOffers: () => HOLDER_OFFERS,
     stopReminders: () => undefined,
     startReminders: () => undefined,
+    consented: () => true,
+    agree: () => undefined,
+  },
+  'my-data': {
+    held: () => ({ policies: 1, reminderCard: true, handoffs: 0, files: 2, payments: 0 }),
+    erase: () => ({ paymentsKept: 0 }),
   },
   'motor-quote': {
     // As the sandbox seeds them.
@@ -286,6 +295,11 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     severalRenewalsDue: {
       holderOffers: () => ({ ...HOLDER_OFFERS, offers: [...HOLDER_OFFERS.offers, SECOND_OFFER] }),
     },
+    // A caller who has not agreed to the current privacy notice: it comes before any flow.
+    noticeNotAgreed: { consented: () => false },
+  },
+  'my-data': {
+    paymentInFlight: { erase: () => ({ paymentsKept: 1 }) },
   },
   'motor-quote': {
     paged: {
@@ -351,6 +365,20 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
       heldCover: () => [],
       findClaim: () => null,
     },
+    // A stranger's view: someone else's claim typed by number, a death reported for a relative.
+    someoneElses: {
+      trackClaims: () => [],
+      heldCover: () => [],
+      // The reporter follows their report (documents) but is shown no payout.
+      intimateClaim: () => ({
+        id: 'clm_3',
+        number: 'GLC-000003',
+        status: 'Intimated',
+        currency: 'ZMW',
+        mine: true,
+      }),
+      findClaim: () => ({ ...claim, payable: undefined, mine: false, line: 'group-life' }),
+    },
   },
   'cover-status': {
     nothing: { lookupMine: () => noCover, lookupCover: () => noCover },
@@ -370,14 +398,24 @@ export const MACHINES: Record<FlowId, AnyStateMachine> = {
   'claim-intimation': claimIntimationMachine,
   'cover-status': coverStatusMachine,
   'staff-desk': staffDeskMachine,
+  'my-data': myDataMachine,
 };
+
+/** A member of the Slack desk, as the engine names one. */
+export const STAFF: Principal = { kind: 'staff', member: 'U123' };
 
 /** The input each flow starts with in tests. */
 export function inputFor(flow: FlowId): FlowInput {
   const audience = flow === 'staff-desk' ? 'staff' : 'policyholder';
   // A chat user who has not shared a phone yet: the walk also passes the contact request.
-  if (flow === 'cover-status') return { audience, locale: 'en' };
-  return { audience, locale: 'en', callerPhone: '260971234567' };
+  if (flow === 'cover-status') return { audience, locale: 'en', principal: NOBODY };
+  if (flow === 'staff-desk') return { audience, locale: 'en', principal: STAFF };
+  return {
+    audience,
+    locale: 'en',
+    principal: { kind: 'phone', phone: '260971234567' },
+    callerPhone: '260971234567',
+  };
 }
 
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {
@@ -545,6 +583,7 @@ export function salient(flow: FlowId): (snapshot: FlowSnapshot) => string {
         (c.failure as { kind?: string } | null)?.kind,
       ],
       'staff-desk': () => [a.topic, (c.failure as { kind?: string } | null)?.kind],
+      'my-data': () => [c.reason],
     };
     return JSON.stringify([
       snapshot.status,

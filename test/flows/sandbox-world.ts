@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createTurnEngine } from '../../src/conversation/index.js';
+import { NO_PERSONAL_DATA } from '../../src/privacy/index.js';
 import {
   createSandbox,
   type Sandbox,
@@ -44,6 +45,8 @@ export interface SandboxWorldOptions {
   readonly severalRenewalsDue?: boolean;
   /** No renewal is due and the holder turned reminders off: the menu offers them back. */
   readonly remindersOff?: boolean;
+  /** The caller has not agreed to the current privacy notice: it comes before any flow. */
+  readonly noticeNotAgreed?: boolean;
 }
 
 /**
@@ -110,6 +113,16 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
       start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
+    ...(options.noticeNotAgreed
+      ? {
+          privacy: {
+            consented: async () => false,
+            agree: async () => undefined,
+            held: async () => NO_PERSONAL_DATA,
+            erase: async () => ({ paymentsKept: 0 }),
+          },
+        }
+      : {}),
     files: {
       async save(file: { fileName: string; body: Readable }) {
         let size = 0;

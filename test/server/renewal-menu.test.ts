@@ -74,6 +74,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'My cover',
     'Claims',
     'Talk to a person',
+    'My data',
     'Language',
   ]);
 
@@ -92,6 +93,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'My cover',
     'Claims',
     'Talk to a person',
+    'My data',
     'Language',
   ]);
 });

@@ -367,4 +367,62 @@ export const bem: Catalogue = {
   'language.pick': 'Language / Ululimi / Chiyankhulo:',
   'language.changed': 'Ululimi lwenu nomba ni Ichibemba.',
   'menu.choice.language': 'Ululimi',
+  // one access rule (issue 23): cover held by another phone, claims already open
+  'motor.heldElsewhere.new':
+    '{plate} yalembwa kuli mwine umbi. Ni foni iyalembwa fye iyingaipeela inshuwalansi muno.',
+  'motor.heldElsewhere.renew':
+    '{plate} ili ne nshuwalansi ya mwine umbi. Ni foni iyalembwa iya policy fye iyingaitwalilila.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} yalembwa kuli mwine. Nga ni yenu, peeleni nambala ya foni yenu; nga te fyo:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} ili ne nshuwalansi ya mwine. Nga ni yenu, peeleni nambala ya foni yenu; nga te fyo:',
+  'motor.choice.tellHolder': 'Tumineni mwine SMS',
+  'motor.note.holderTold': 'Twatumina mwine SMS.',
+  'motor.sms.asked.new':
+    'Umuntu alomba inshuwalansi ya {plate} pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
+  'motor.sms.asked.renew':
+    'Umuntu alomba ukutwalilila inshuwalansi ya {plate} pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
+  'claim.detail.noPayable': 'Claim {number}: {status}.',
+  'claim.detail.status':
+    'Claim {number}: {status}. Ifyebo fyaiko fiya fye ku foni iyalembwa iya membala nangu iya ngongole.',
+  'claim.start.contact':
+    'Ama claim (ukulomba ubulipilo). Peeleni nambala ya foni yenu pa kumona ama claim ne nshuwalansi yenu.',
+  'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
+  'claim.note.alreadyOpenElsewhere':
+    'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
+  'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
+
+  // personal data (issue 29): the notice, My data
+  'menu.choice.myData': 'Ifyebo fyandi',
+  'privacy.notice':
+    'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
+  'privacy.noticeFull':
+    'Ifya nkama. insurechat isunga nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma, pa kumushitisha no kumubombela inshuwalansi no kumwibukisha ilyo taila pwa. Ilyashi lisungwa amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30, ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Kampani ya inshuwalansi isunga ifyayo. Mu Ifyebo fyandi kuti mwamona ifyo twakwata, ukufifuuta, nangu ukutuleka ukufibomfya.',
+  'privacy.choice.agree': 'Nasumina',
+  'privacy.choice.decline': 'Awe',
+  'privacy.choice.full': 'Fyonse',
+  'privacy.declined':
+    'Mwakaana, e ico tatwasungile nangu cimo pali imwe. Sumineni pali cimbi ilyo mwaimba pa kushita nangu ukumona inshuwalansi. Shaleni bwino.',
+  'privacy.note.notRecorded':
+    'Mutulekelele, tatwafwile ukulemba icasuko cenu. Eseshenipo nakabili.',
+  'mydata.overview':
+    'Twakwata: {policies, plural, one {policy #} other {ama policy #}} tulekonka, {card, plural, =0 {tapali kadi ya kwibukisha} other {kadi ya kwibukisha}}, amalyashi {handoffs} no muntu, amafayilo {files} mwatumine. Kampani isunga ifyayo.',
+  'mydata.choice.delete': 'Fuuteni ifyebo fyandi',
+  'mydata.choice.stop': 'Lekeni ukubomfya ifyebo fyandi',
+  'mydata.confirmDelete':
+    'Fuuteni ifyo twakwata pali imwe: amalyashi, kadi ya kwibukisha, amalyashi no muntu, amafayilo? Ama policy yenu yaikala ku kampani.',
+  'mydata.choice.yesDelete': 'Ee, fuuteni',
+  'mydata.confirmStop':
+    'Tuleke ukubomfya ifyebo fyenu? Tukafuuta ifyo twakwata, ukwibukisha kukaleka, kabili tukamwipusha nakabili pali cimbi. Ama policy yenu yaikala ku kampani.',
+  'mydata.choice.yesStop': 'Ee, lekeni',
+  'mydata.deleted':
+    'Fyafuutwa. {paymentsKept, plural, =0 {} other {Ubulipilo ubucili bulecitika bwasungwa ukufika bwapwa (ubushiku 1 fye). }}Kampani isunga ifyayo ifya ma policy yenu.',
+  'mydata.stopped':
+    'Fyapwa: twafuuta ifyebo fyenu kabili tatukafibomfya; ukwibukisha kwaleka. {paymentsKept, plural, =0 {} other {Ubulipilo ubucili bulecitika bwasungwa ukufika bwapwa (ubushiku 1 fye). }}Kampani isunga ifyayo.',
+  'mydata.failed':
+    'Mutulekelele, tatwafwile ukupwisha ukufuuta ifyebo fyenu. Eseshenipo pali cimbi.',
+  'mydata.receipt.deleted':
+    'Risiti: nga fintu mwalombele, twafuuta ifyebo insurechat yakwete pali iyi nambala. Kampani isunga ifyayo ifya ma policy yenu.',
+  'mydata.receipt.stopped':
+    'Risiti: nga fintu mwalombele, insurechat yaleka ukubomfya iyi nambala, yafuuta ifyo yakwete kabili yaleka ukwibukisha. Kampani isunga ifyayo.',
 };

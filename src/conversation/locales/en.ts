@@ -167,6 +167,20 @@ export const en = {
   'motor.confirmQuote': '{label}: {currency} {amount} (premium {basic} + levy {levy}). Pay with:',
   'motor.askRenewPlate': 'Plate of the vehicle to renew:',
   'motor.noPolicy': 'No motor policy found for {plate}.',
+  'motor.heldElsewhere.new':
+    '{plate} is registered to another holder. Only the phone on record for it can insure it here.',
+  'motor.heldElsewhere.renew':
+    '{plate} is insured under another holder. Only the phone on record for the policy can renew it.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} is registered to a holder. If it is yours, share your phone number; else:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} is insured under a holder. If it is yours, share your phone number; else:',
+  'motor.choice.tellHolder': 'SMS the holder',
+  'motor.note.holderTold': 'We sent the holder an SMS.',
+  'motor.sms.asked.new':
+    'Someone asked to insure {plate} through insurechat. If it was you, dial us from this phone.',
+  'motor.sms.asked.renew':
+    'Someone asked to renew the cover of {plate} through insurechat. If it was you, dial us from this phone.',
   'motor.confirmRenewal':
     'Renew {policyNumber} {startDate, date} to {endDate, date}: {currency} {amount}. Pay with:',
   'motor.done':
@@ -259,6 +273,14 @@ export const en = {
   'claim.list': 'Your claims ({count}):',
   'claim.list.empty': 'You have no claims.',
   'claim.detail': 'Claim {number}: {status}. Payable: {currency} {payable}.',
+  'claim.detail.noPayable': 'Claim {number}: {status}.',
+  'claim.detail.status':
+    'Claim {number}: {status}. Its details go only to the phone on record for the member or loan.',
+  'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
+  'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
+  'claim.note.alreadyOpenElsewhere':
+    'A claim for this is already open. The family member who reported it has its number.',
+  'claim.note.notYours': 'Only the phone on record for this claim can do that.',
   'claim.end': 'Claim {number} is {status}. Goodbye.',
 
   // cover-status
@@ -306,6 +328,8 @@ export const en = {
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
+  'staff.claim.verify':
+    'Please verify claim {number} ({line}): it was reported from {phone}, a phone not on record for the member or borrower. No payout was shown to the caller.',
   'staff.desk': 'Type a command (e.g. policy ABC123) or pick:',
   'staff.choice.policy': 'Policy',
   'staff.choice.claim': 'Claim',
@@ -472,6 +496,43 @@ export const en = {
   'handoff.slack.customerSays': 'Customer: {text}',
   'handoff.slack.customerLeft': 'The customer ended the conversation.',
   'handoff.slack.notDelivered': 'Could not reach the customer with that message.',
+  // Personal data (Data Protection Act No. 3 of 2021): the notice, My data, the staff audit.
+  'menu.choice.myData': 'My data',
+  'privacy.notice':
+    'We keep your number, NRC, name and cover details to sell and serve your cover, up to 500 days after it ends. See or delete them in My data.',
+  'privacy.noticeFull':
+    'Privacy notice. insurechat keeps your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send, to sell and serve your cover and remind you before it ends. A conversation is kept 15 minutes, payment details 1 day, files 30 days, reminder details up to 500 days after your cover ends. Your insurer keeps its own records of your policies. In My data you can see what we hold, delete it, or stop us using it.',
+  'privacy.choice.agree': 'Agree',
+  'privacy.choice.decline': 'Decline',
+  'privacy.choice.full': 'Full notice',
+  'privacy.declined':
+    'You declined, so we kept nothing about you. Agree next time you dial to buy or check cover. Goodbye.',
+  'privacy.note.notRecorded': 'Sorry, we could not record your answer. Please try again.',
+  'mydata.overview':
+    'We hold: {policies, plural, one {# policy} other {# policies}} we track, {card, plural, =0 {no reminder card} other {a reminder card}}, {handoffs} open chats with a person, {files} files you sent. Your insurer keeps its own records.',
+  'mydata.choice.delete': 'Delete my data',
+  'mydata.choice.stop': 'Stop using my data',
+  'mydata.confirmDelete':
+    'Delete what we hold about you: conversations, reminder card, chats with a person, files? Your policies stay with the insurer.',
+  'mydata.choice.yesDelete': 'Yes, delete',
+  'mydata.confirmStop':
+    'Stop using your data? We delete what we hold, reminders stop, and we ask you again next time. Your policies stay with the insurer.',
+  'mydata.choice.yesStop': 'Yes, stop',
+  'mydata.deleted':
+    'Deleted. {paymentsKept, plural, =0 {} other {A payment in progress is kept until it ends (1 day at most). }}Your insurer keeps its records of your policies.',
+  'mydata.stopped':
+    'Done: we deleted your data and will not use it; reminders are off. {paymentsKept, plural, =0 {} other {A payment in progress is kept until it ends (1 day at most). }}Your insurer keeps its records.',
+  'mydata.failed': 'Sorry, we could not finish deleting your data. Please try again later.',
+  'mydata.receipt.deleted':
+    'Receipt: on your request we deleted the data insurechat held about this number. Your insurer keeps its records of your policies.',
+  'mydata.receipt.stopped':
+    'Receipt: on your request insurechat stopped using this number, deleted what it held and turned reminders off. Your insurer keeps its records.',
+  'slack.audit.header': '*Latest staff look-ups* (newest first)',
+  'slack.audit.entry': '{at} · {who} · {what}',
+  'slack.audit.empty': 'No staff look-ups are recorded.',
+  'slack.audit.refused': "Only the desk's admins may read the audit of staff look-ups.",
+  'slack.audit.unavailable':
+    'The look-up could not be written to the audit, so it was not made. Please try again.',
 
   // language: the caller's choice of language (src/conversation/language.ts); the screen names
   // each language in itself, so it reads the same in every catalogue

@@ -365,4 +365,60 @@ export const ny: Catalogue = {
   'language.pick': 'Language / Ululimi / Chiyankhulo:',
   'language.changed': 'Chiyankhulo chanu tsopano ndi Chinyanja.',
   'menu.choice.language': 'Chiyankhulo',
+  // one access rule (issue 23): cover held by another phone, claims already open
+  'motor.heldElsewhere.new':
+    '{plate} yalembedwa kwa mwini wina. Foni yolembedwa yokha ndi imene ingayiikire inshuwalansi pano.',
+  'motor.heldElsewhere.renew':
+    '{plate} ili ndi inshuwalansi ya mwini wina. Foni yolembedwa ya policy yokha ndi imene ingayikonzenso.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} yalembedwa kwa mwini. Ngati ndi yanu, gawani nambala ya foni yanu; apo ayi:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} ili ndi inshuwalansi ya mwini. Ngati ndi yanu, gawani nambala ya foni yanu; apo ayi:',
+  'motor.choice.tellHolder': 'Tumizani SMS kwa mwini',
+  'motor.note.holderTold': 'Tatumiza SMS kwa mwini.',
+  'motor.sms.asked.new':
+    'Wina wapempha inshuwalansi ya {plate} pa insurechat. Ngati ndinu, tiimbireni kuchokera pa foni iyi.',
+  'motor.sms.asked.renew':
+    'Wina wapempha kukonzanso inshuwalansi ya {plate} pa insurechat. Ngati ndinu, tiimbireni kuchokera pa foni iyi.',
+  'claim.detail.noPayable': 'Claim {number}: {status}.',
+  'claim.detail.status':
+    'Claim {number}: {status}. Zambiri zake zimapita ku foni yolembedwa ya membala kapena ngongole yokha.',
+  'claim.start.contact':
+    'Ma claim (kupempha malipiro). Gawani nambala ya foni yanu kuti muone ma claim ndi inshuwalansi yanu.',
+  'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
+  'claim.note.alreadyOpenElsewhere':
+    "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
+  'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
+
+  // personal data (issue 29): the notice, My data
+  'menu.choice.myData': 'Zambiri zanga',
+  'privacy.notice':
+    'Timasunga nambala, NRC, dzina ndi inshuwalansi yanu kuti tikutumikireni, mpaka masiku 500 itatha. Onani kapena fufutani mu Zambiri zanga.',
+  'privacy.noticeFull':
+    'Zachinsinsi. insurechat imasunga nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza, kuti tikugulitseni ndi kukutumikirani inshuwalansi ndi kukukumbutsani isanathe. Kukambirana kumasungidwa mphindi 15, za malipiro tsiku 1, mafayilo masiku 30, zokumbutsa mpaka masiku 500 inshuwalansi itatha. Kampani ya inshuwalansi imasunga zake. Mu Zambiri zanga mungaone zimene tili nazo, kuzifufuta, kapena kutiletsa kuzigwiritsa ntchito.',
+  'privacy.choice.agree': 'Ndavomera',
+  'privacy.choice.decline': 'Ayi',
+  'privacy.choice.full': 'Zonse',
+  'privacy.declined':
+    'Mwakana, choncho sitinasunge kanthu za inu. Vomerani nthawi ina mukaimba kuti mugule kapena muone inshuwalansi. Tsalani bwino.',
+  'privacy.note.notRecorded': 'Pepani, sitinathe kulemba yankho lanu. Yesaninso.',
+  'mydata.overview':
+    'Tili nazo: {policies, plural, one {policy #} other {ma policy #}} tikutsatira, {card, plural, =0 {palibe khadi la zokumbutsa} other {khadi la zokumbutsa}}, macheza {handoffs} ndi munthu, mafayilo {files} amene munatumiza. Kampani imasunga zake.',
+  'mydata.choice.delete': 'Fufutani zambiri zanga',
+  'mydata.choice.stop': 'Lekani kugwiritsa zambiri zanga',
+  'mydata.confirmDelete':
+    'Fufutani zimene tili nazo: makambirano, khadi la zokumbutsa, macheza ndi munthu, mafayilo? Ma policy anu amakhala ku kampani.',
+  'mydata.choice.yesDelete': 'Inde, fufutani',
+  'mydata.confirmStop':
+    'Tileke kugwiritsa zambiri zanu? Tifufuta zimene tili nazo, zokumbutsa ziima, ndipo tidzakufunsaninso nthawi ina. Ma policy anu amakhala ku kampani.',
+  'mydata.choice.yesStop': 'Inde, lekani',
+  'mydata.deleted':
+    'Zafufutidwa. {paymentsKept, plural, =0 {} other {Malipiro amene akuchitika asungidwa mpaka atatha (tsiku 1 kwambiri). }}Kampani imasunga zake za ma policy anu.',
+  'mydata.stopped':
+    'Zachitika: tafufuta zambiri zanu ndipo sitizigwiritsa ntchito; zokumbutsa zaima. {paymentsKept, plural, =0 {} other {Malipiro amene akuchitika asungidwa mpaka atatha (tsiku 1 kwambiri). }}Kampani imasunga zake.',
+  'mydata.failed': 'Pepani, sitinathe kufufuta zambiri zanu. Yesaninso pambuyo pake.',
+  'mydata.receipt.deleted':
+    'Risiti: monga munapempha, tafufuta zimene insurechat inali nazo za nambala iyi. Kampani imasunga zake za ma policy anu.',
+  'mydata.receipt.stopped':
+    'Risiti: monga munapempha, insurechat yaleka kugwiritsa nambala iyi, yafufuta zimene inali nazo ndi kuimitsa zokumbutsa. Kampani imasunga zake.',
 };

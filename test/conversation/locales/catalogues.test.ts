@@ -73,9 +73,11 @@ describe.each(TRANSLATIONS)('the %s catalogue', (code) => {
 
 describe('a catalogue lacking a key', () => {
   it('is caught by the completeness check', () => {
+    const missingFrom = (catalogue: Catalogue) =>
+      CUSTOMER_KEYS.filter((key) => !Object.hasOwn(catalogue, key));
     const lacking: Catalogue = { ...LOCALES.ny };
     delete lacking['menu.choice.motor'];
-    const missing = CUSTOMER_KEYS.filter((key) => !Object.hasOwn(lacking, key));
-    expect(missing).toEqual(['menu.choice.motor']);
+    expect(missingFrom(LOCALES.ny ?? {})).not.toContain('menu.choice.motor');
+    expect(missingFrom(lacking)).toContain('menu.choice.motor');
   });
 });
