@@ -113,6 +113,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
       start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
+    claimUploads: { link: (claim) => `https://docs.test/d/${claim.claimId}` },
     ...(options.noticeNotAgreed
       ? {
           privacy: {
