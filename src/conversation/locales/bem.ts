@@ -216,17 +216,17 @@ export const bem: Catalogue = {
   'claim.choice.more': 'Lundeni cimbi',
   'claim.askPolicy': 'Nambala ya policy (nga CL-DEMO-000001):',
   'claim.pickType': 'Cinshi cacitikile uwasendele ingongole?',
-  'claim.type.death': 'Imfwa',
-  'claim.type.disability': 'Ubulema bwa muyayaya',
   'claim.ask.partnerLoanReference': 'Nambala ya ngongole yenu:',
   'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',
   'claim.askDate.credit-life': 'Ubushiku bwa kulufya (DD/MM/YYYY):',
   'claim.askDate.group-life': 'Ubushiku bwa mfwa (DD/MM/YYYY):',
   'claim.askDetails': 'Cinshi cacitike?',
-  'claim.confirm.credit-life': 'Claim pa ngongole {subject}, ukulufya pa {eventDate, date}.',
+  'claim.confirm.credit-life':
+    'Claim ya {claimType} pa ngongole {subject}, ukulufya pa {eventDate, date}.',
   'claim.confirm.group-life': 'Claim ya mfwa ya {subject} pa {eventDate, date}.',
-  'claim.intimated': 'Claim {number} ili {status}.',
-  'claim.intimated.payable': 'Claim {number} ili {status}. Ubulipilo: {currency} {payable}.',
+  'claim.intimated': 'Claim {number} ili {status}. Amapepala yalefwaikwa: {documents}.',
+  'claim.intimated.payable':
+    'Claim {number} ili {status}. Ubulipilo: {currency} {payable}. Amapepala yalefwaikwa: {documents}.',
   'claim.askDocument': 'Tumeni icikope nangu ifayilo ya claim {number} ({count} fyatumwa).',
   'claim.documented': 'Claim {number} ili {status}. Amapepala: {count}.',
   'claim.trackLine': 'Ama claim nshi?',
@@ -246,7 +246,8 @@ export const bem: Catalogue = {
   'claim.end': 'Claim {number} ili {status}. Shaleni bwino.',
 
   // cover-status
-  'cover.askContact': 'Peeleni nambala ya foni yenu pa kumona inshuwalansi, nangu fwaileni na NRC.',
+  'cover.askContact':
+    'Tinyeni "Peeleni nambala yandi ya foni" pa kumona inshuwalansi yenu, nangu lembeni nambala ya NRC pa kufwaya.',
   'cover.askNrc': 'Lembeni nambala ya NRC:',
   'cover.list': 'Inshuwalansi yenu ({count}):',
   'cover.none': 'Tapali inshuwalansi ya iyi NRC.',
@@ -425,4 +426,27 @@ export const bem: Catalogue = {
     'Risiti: nga fintu mwalombele, twafuuta ifyebo insurechat yakwete pali iyi nambala. Kampani isunga ifyayo ifya ma policy yenu.',
   'mydata.receipt.stopped':
     'Risiti: nga fintu mwalombele, insurechat yaleka ukubomfya iyi nambala, yafuuta ifyo yakwete kabili yaleka ukwibukisha. Kampani isunga ifyayo.',
+  // claims finished on any channel (issue 30)
+  'claim.pickType.none': 'Kampani taikwata inshuwalansi ya kulombelapo claim pali iyi policy.',
+  'claim.note.late':
+    'Ukulufya kwali inshiku {days} ishapita: ama claim yalefwaikwa ilyo inshiku {allowed} tashilapwa kabili kuti yakaanwa.',
+  'claim.linkSent':
+    'Twamutumina SMS ne link ya claim {number}: iisuleni pa kutuma ifikope nangu amafayilo.',
+  'claim.sms.upload': 'Tumeni amapepala ya claim {number} (ifikope nangu amafayilo) apa:',
+  'claim.uploadPage': 'Lundeni amapepala',
+  'claim.notice.link':
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo apa:',
+  'claim.notice.chat':
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli iyi chat: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
+  'documents.page.title': 'Amapepala ya claim',
+  'documents.page.claim': 'Claim {number}:',
+  'documents.page.held': 'Amapepala kampani yakwata: {count}.',
+  'documents.page.choose':
+    'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
+  'documents.page.sending': 'fileya...',
+  'documents.page.sent': 'fyaya',
+  'documents.page.tooLarge': 'cakula sana: te kucila pa {mb} MB',
+  'documents.page.wrongType': 'ifikope na mafayilo ya PDF fye e fingatumwa',
+  'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'cover.choice.claim': 'Lombeni claim',
 };

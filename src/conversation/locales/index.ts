@@ -26,11 +26,11 @@ export const LOCALE_NAMES: Readonly<Record<string, string>> = {
 export const DEFAULT_LOCALE = 'en';
 
 /**
- * Keys only staff see (the Slack desk, its digests and handoff threads): they stay in English,
+ * Keys only staff see (the Slack desk, its digests, claim notices and handoff threads): they stay in English,
  * so a translation need not carry them.
  */
 const STAFF_KEY =
-  /^(staff\.|slack\.|handoff\.slack\.|digest\.|reminder\.creditLife|menu\.staff$|menu\.choice\.desk$)/;
+  /^(staff\.|slack\.|handoff\.slack\.|digest\.|claim\.staff\.|reminder\.creditLife|menu\.staff$|menu\.choice\.desk$)/;
 
 /** True for a key only staff see; every other key a customer may see and is translated. */
 export function isStaffKey(key: string): boolean {

@@ -216,17 +216,17 @@ export const ny: Catalogue = {
   'claim.choice.more': 'Onjezani china',
   'claim.askPolicy': 'Nambala ya policy (monga CL-DEMO-000001):',
   'claim.pickType': 'Chinachitika ndi chiyani kwa wobwereka?',
-  'claim.type.death': 'Imfa',
-  'claim.type.disability': 'Kulumala kwamuyaya',
   'claim.ask.partnerLoanReference': 'Nambala ya ngongole yanu:',
   'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',
   'claim.askDate.credit-life': 'Tsiku la kutayika (DD/MM/YYYY):',
   'claim.askDate.group-life': 'Tsiku la imfa (DD/MM/YYYY):',
   'claim.askDetails': 'Chinachitika ndi chiyani?',
-  'claim.confirm.credit-life': 'Claim pa ngongole {subject}, kutayika pa {eventDate, date}.',
+  'claim.confirm.credit-life':
+    'Claim ya {claimType} pa ngongole {subject}, kutayika pa {eventDate, date}.',
   'claim.confirm.group-life': 'Claim ya imfa ya {subject} pa {eventDate, date}.',
-  'claim.intimated': 'Claim {number} ili {status}.',
-  'claim.intimated.payable': 'Claim {number} ili {status}. Malipiro: {currency} {payable}.',
+  'claim.intimated': 'Claim {number} ili {status}. Zikalata zofunika: {documents}.',
+  'claim.intimated.payable':
+    'Claim {number} ili {status}. Malipiro: {currency} {payable}. Zikalata zofunika: {documents}.',
   'claim.askDocument': 'Tumizani chithunzi kapena fayilo ya claim {number} ({count} zatumizidwa).',
   'claim.documented': 'Claim {number} ili {status}. Zikalata: {count}.',
   'claim.trackLine': 'Ma claim ati?',
@@ -247,7 +247,7 @@ export const ny: Catalogue = {
 
   // cover-status
   'cover.askContact':
-    'Gawani nambala ya foni yanu kuti muone inshuwalansi, kapena fufuzani ndi NRC.',
+    'Dinani "Gawani nambala yanga ya foni" kuti muone inshuwalansi yanu, kapena lembani nambala ya NRC kuti mufufuze.',
   'cover.askNrc': 'Lembani nambala ya NRC:',
   'cover.list': 'Inshuwalansi yanu ({count}):',
   'cover.none': 'Palibe inshuwalansi ya NRC iyi.',
@@ -421,4 +421,27 @@ export const ny: Catalogue = {
     'Risiti: monga munapempha, tafufuta zimene insurechat inali nazo za nambala iyi. Kampani imasunga zake za ma policy anu.',
   'mydata.receipt.stopped':
     'Risiti: monga munapempha, insurechat yaleka kugwiritsa nambala iyi, yafufuta zimene inali nazo ndi kuimitsa zokumbutsa. Kampani imasunga zake.',
+  // claims finished on any channel (issue 30)
+  'claim.pickType.none': 'Kampani ilibe inshuwalansi yopemphera claim pa policy iyi.',
+  'claim.note.late':
+    'Kutayika kunali masiku {days} apita: ma claim amafunika pasanathe masiku {allowed} ndipo angakanidwe.',
+  'claim.linkSent':
+    'Takutumizirani SMS ndi link ya claim {number}: itsegulani kuti mutumize zithunzi kapena mafayilo.',
+  'claim.sms.upload': 'Tumizani zikalata za claim {number} (zithunzi kapena mafayilo) apa:',
+  'claim.uploadPage': 'Onjezani zikalata',
+  'claim.notice.link':
+    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo apa:',
+  'claim.notice.chat':
+    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo mu chat iyi: Ma claim, Tsatirani ma claim anga, kenako {number}.',
+  'documents.page.title': 'Zikalata za claim',
+  'documents.page.claim': 'Claim {number}:',
+  'documents.page.held': 'Zikalata zimene kampani ili nazo: {count}.',
+  'documents.page.choose':
+    'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
+  'documents.page.sending': 'zikutumizidwa...',
+  'documents.page.sent': 'zatumizidwa',
+  'documents.page.tooLarge': 'yaikulu kwambiri: osapitirira {mb} MB',
+  'documents.page.wrongType': 'zithunzi ndi mafayilo a PDF okha ndi amene angatumizidwe',
+  'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'cover.choice.claim': 'Pemphani claim',
 };
