@@ -211,7 +211,13 @@ async function walkFlow(
 }
 
 const STRANGER_PHONE = '260955111222';
-const POLICYHOLDER_FLOWS: FlowId[] = ['motor-quote', 'claim-intimation', 'cover-status'];
+const POLICYHOLDER_FLOWS: FlowId[] = [
+  'main-menu',
+  'motor-quote',
+  'travel-issue',
+  'claim-intimation',
+  'cover-status',
+];
 
 const input = (principal: Principal, audience: FlowInput['audience'] = 'policyholder') => {
   const phone = principal.kind === 'phone' ? principal.phone : undefined;

@@ -111,6 +111,8 @@ async function toPayment(a: App): Promise<Prompt> {
     choose('new'),
     choose('101'),
     type('AJQ 1909'),
+    // A chat shows the car is its own by sharing the holder's own phone (issue 23).
+    { type: 'user.contact' as const, phone: '+260971234567' },
     choose('yes'),
     choose('1'),
     type('0971234567'),
