@@ -34,6 +34,8 @@ async function infoLinesPerTurn(journeys: number): Promise<{ lines: number; turn
     LOG_LEVEL: 'info',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
+    // The journeys start at the menu, as the other servers' do: no language screen first.
+    USSD_ASK_LANGUAGE: 'false',
   });
   const server = await createServer(config, {
     logger: createLogger({ level: 'info', destination: sink }),

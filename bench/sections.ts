@@ -4,6 +4,7 @@ import { runConversationLength } from './conversation-length.js';
 import { envNumber } from './lib/stats.js';
 import { runLogCost } from './log-cost.js';
 import { runLookupSection } from './lookup-section.js';
+import { runRenderCost } from './render-cost.js';
 import { runSlowInsurer } from './slow-insurer.js';
 import { runSnapshotSize } from './snapshot-size.js';
 import { runUssdSection } from './ussd-section.js';
@@ -107,6 +108,16 @@ export const benchSections: readonly BenchSection[] = [
         lookups: Math.floor(envNumber('BENCH_LOOKUPS', 300)),
         callers: Math.floor(envNumber('BENCH_LOOKUP_CALLERS', 500)),
         seconds: Math.max(10, context.seconds),
+        log: context.log,
+      }),
+  },
+  {
+    id: 'render',
+    title: 'Rendering a turn’s screen',
+    run: (context) =>
+      runRenderCost({
+        pairs: context.pairs,
+        journeysPerRun: Math.floor(envNumber('BENCH_RENDER_JOURNEYS', 2_000)),
         log: context.log,
       }),
   },

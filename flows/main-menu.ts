@@ -10,6 +10,7 @@ import type {
   TurnRoute,
 } from '../src/conversation/flow.js';
 import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
+import { CHOOSE_LANGUAGE } from '../src/conversation/language.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import {
@@ -123,8 +124,10 @@ function menuPrompt(
         ? [choice(REMINDERS_ON, 'menu.choice.remindersOn')]
         : [];
   const myData = policyholder ? [choice(MY_DATA, 'menu.choice.myData')] : [];
+  // Every customer may change their language; the channel takes that choice too.
+  const language = audience === 'staff' ? [] : [choice(CHOOSE_LANGUAGE, 'menu.choice.language')];
   return ask(`menu.${audience}`, 'choice', {
-    choices: [...renewals, ...entries, ...person, ...stop, ...myData],
+    choices: [...renewals, ...entries, ...person, ...stop, ...myData, ...language],
     note: note ? PICK_FROM_LIST : null,
   });
 }

@@ -25,6 +25,8 @@ await serveForBench(async () => {
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
+    // The journeys start at the menu, as the other servers' do: no language screen first.
+    USSD_ASK_LANGUAGE: 'false',
     ...(process.env.BENCH_PARTNER_API_CONNECTIONS
       ? { PARTNER_API_CONNECTIONS: process.env.BENCH_PARTNER_API_CONNECTIONS }
       : {}),

@@ -29,7 +29,23 @@ export {
   type HandoffRequest,
   TALK_TO_A_PERSON,
 } from './handoff.js';
-export { type Catalogue, DEFAULT_LOCALE, LOCALES, type MessageKey } from './locales/index.js';
+export {
+  type CallerLanguages,
+  CHOOSE_LANGUAGE,
+  LANGUAGE_CHOICE_PREFIX,
+  LANGUAGE_PROMPT,
+  type LanguageHolder,
+  localeOfChoice,
+  supportedLocaleOf,
+} from './language.js';
+export {
+  type Catalogue,
+  DEFAULT_LOCALE,
+  isStaffKey,
+  LOCALE_NAMES,
+  LOCALES,
+  type MessageKey,
+} from './locales/index.js';
 // Payments: money exactly once.
 export {
   createPaymentGuard,

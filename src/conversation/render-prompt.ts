@@ -1,3 +1,5 @@
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { IntlMessageFormat } from 'intl-messageformat';
 import { createLogger, type Logger } from '../log/index.js';
 import { type Catalogue, DEFAULT_LOCALE, LOCALES } from './locales/index.js';
 import type { MessageParams, Prompt } from './prompt.js';
@@ -17,17 +19,17 @@ export function setCatalogueLogger(logger: Logger): void {
 }
 
 /**
- * Translates one message key with `{param}` placeholders filled in. An unknown locale falls
- * back to its base language, then English; an unknown key renders as the key itself (logged
- * once per key) so a missing string shows up in testing instead of crashing a turn.
+ * Translates one message key with its parameters. An unknown locale falls back to its base
+ * language, then English; an unknown key renders as the key itself (logged once per key) so a
+ * missing string shows up in testing instead of crashing a turn.
  */
 export function t(key: string, params?: MessageParams, locale: string = DEFAULT_LOCALE): string {
-  const template = lookup(key, locale);
-  if (template === undefined) {
+  const message = compiledOf(key, locale);
+  if (message === undefined) {
     reportMissing(key);
     return key;
   }
-  return interpolate(template, params, locale);
+  return formatMessage(message, params, locale);
 }
 
 /**
@@ -40,7 +42,7 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
   const choices = (prompt.choices ?? []).map((choice) => ({
     id: choice.id,
     label: choice.literal
-      ? interpolate(choice.label, choice.params, locale)
+      ? literalLabel(choice.label, choice.params, locale)
       : t(choice.label, choice.params, locale),
   }));
   return { text: lines.join('\n'), choices };
@@ -60,40 +62,221 @@ function searchOrderOf(locale: string): readonly string[] {
   return order;
 }
 
-function lookup(key: string, locale: string): string | undefined {
+/**
+ * One catalogue template, parsed once: the ICU MessageFormat library's formatter (FormatJS
+ * `intl-messageformat`) over the template with its date arguments turned into plain ones (a
+ * date is written by {@link formatDate}, see below), and what each argument needs.
+ */
+interface CompiledMessage {
+  readonly source: string;
+  /** The template is plain text: no argument, nothing to format. */
+  readonly constant: string | undefined;
+  readonly format: IntlMessageFormat | undefined;
+  readonly args: readonly MessageArgument[];
+  /** The language whose rules the template follows (the catalogue it came from). */
+  readonly language: string;
+}
+
+/** An argument of a template: its name, how it is written, and its text as the template says it. */
+interface MessageArgument {
+  readonly name: string;
+  readonly kind: 'plain' | 'plural' | 'date' | 'dayMonth';
+  /** The value name the compiled message reads (a date's is its own, already written). */
+  readonly valueName: string;
+  /** `{name}`, `{name, date}`…: shown in place of a missing parameter. */
+  readonly source: string;
+}
+
+/** Compiled templates per catalogue, key by key, each compiled once on its first use. */
+const compiledCatalogues = new Map<string, Map<string, CompiledMessage | null>>();
+
+function compiledOf(key: string, locale: string): CompiledMessage | undefined {
   for (const code of searchOrderOf(locale)) {
     const catalogue: Catalogue | undefined = LOCALES[code];
-    if (catalogue && Object.hasOwn(catalogue, key)) {
-      const template = (catalogue as Readonly<Record<string, string | undefined>>)[key];
-      if (template !== undefined) return template;
+    if (!catalogue) continue;
+    let compiled = compiledCatalogues.get(code);
+    if (!compiled) {
+      compiled = new Map();
+      compiledCatalogues.set(code, compiled);
     }
+    const known = compiled.get(key);
+    if (known) return known;
+    if (known === null) continue;
+    const template = Object.hasOwn(catalogue, key)
+      ? (catalogue as Readonly<Record<string, string | undefined>>)[key]
+      : undefined;
+    const message = template === undefined ? undefined : compileMessage(template, code);
+    compiled.set(key, message ?? null);
+    if (message) return message;
   }
   return undefined;
 }
 
-/**
- * Fills `{name}` placeholders, formats `{name, date}` ones (see {@link formatDate}) and picks
- * plural forms. A count-dependent word is written once per
- * template, ICU style: `{travellers, plural, one {# traveller} other {# travellers}}`. The branch
- * is chosen by `Intl.PluralRules` for the locale (an exact `=0`/`=1` branch first, `other` as the
- * fallback) and `#` in it is the number; branches may hold ordinary `{param}` placeholders.
- */
-function interpolate(template: string, params: MessageParams | undefined, locale: string): string {
-  if (!params) return template;
-  const plural = template.includes(', plural,') ? pickPlurals(template, params, locale) : template;
-  // A missing parameter stays visible as `{name}` rather than rendering "undefined".
-  return plural.replace(
-    PLACEHOLDER,
-    (whole, name: string, date: string | undefined, short: string | undefined) => {
-      if (!Object.hasOwn(params, name)) return whole;
-      const value = String(params[name]);
-      return date ? formatDate(value, locale, short ? 'dayMonth' : 'full') : value;
-    },
-  );
+/** Literal labels with parameters (insurer data with a count), compiled once each, bounded. */
+const compiledLiterals = new Map<string, CompiledMessage | null>();
+
+function literalLabel(label: string, params: MessageParams | undefined, locale: string): string {
+  // Insurer data without parameters is shown exactly as it came.
+  if (!params) return label;
+  const cacheKey = `${locale}\u0000${label}`;
+  let message = compiledLiterals.get(cacheKey);
+  if (message === undefined) {
+    message = compileMessage(label, locale) ?? null;
+    if (compiledLiterals.size >= 500) compiledLiterals.clear();
+    compiledLiterals.set(cacheKey, message);
+  }
+  return message ? formatMessage(message, params, locale) : label;
 }
 
-/** `{name}`, `{name, date}` or `{name, date, short}` (day and month only, for a tight label). */
-const PLACEHOLDER = /\{(\w+)(, date(, short)?)?\}/g;
+/**
+ * Parses a template once. `<…>` is text (the staff desk's usage lines), not a rich-text tag. A
+ * template the library cannot parse is reported and shown as written.
+ */
+function compileMessage(template: string, language: string): CompiledMessage | undefined {
+  let ast: MessageFormatElement[];
+  try {
+    ast = parse(template, { ignoreTag: true, captureLocation: true });
+  } catch (err) {
+    catalogueLogger ??= createLogger();
+    catalogueLogger.warn({ event: 'catalogue.badTemplate', language, err }, 'unparsable template');
+    return undefined;
+  }
+  const args: MessageArgument[] = [];
+  const rewritten = withDatesAsText(ast, template, args);
+  const only = rewritten[0];
+  const constant =
+    rewritten.length === 0
+      ? ''
+      : rewritten.length === 1 && only?.type === TYPE.literal
+        ? only.value
+        : undefined;
+  return {
+    source: template,
+    constant,
+    format:
+      constant === undefined
+        ? new IntlMessageFormat(rewritten, pluralLocaleOf(language), undefined, { ignoreTag: true })
+        : undefined,
+    args,
+    language,
+  };
+}
+
+/** Value-name suffixes of a date argument written in full or as day/month. */
+const DATE_VALUE = '\u0000date';
+const DAY_MONTH_VALUE = '\u0000dayMonth';
+
+/**
+ * Collects the template's arguments and turns `{d, date}` / `{d, date, short}` into plain
+ * arguments whose values are written by {@link formatDate}: flows carry ISO dates (a time may
+ * follow, a `-` may stand for none), which ICU's date argument does not take.
+ */
+function withDatesAsText(
+  elements: MessageFormatElement[],
+  template: string,
+  args: MessageArgument[],
+): MessageFormatElement[] {
+  return elements.map((element): MessageFormatElement => {
+    const source = element.location
+      ? template.slice(element.location.start.offset, element.location.end.offset)
+      : '';
+    if (element.type === TYPE.argument) {
+      args.push({ name: element.value, kind: 'plain', valueName: element.value, source });
+      return element;
+    }
+    if (element.type === TYPE.date) {
+      const short = element.style === 'short';
+      const valueName = `${element.value}${short ? DAY_MONTH_VALUE : DATE_VALUE}`;
+      args.push({ name: element.value, kind: short ? 'dayMonth' : 'date', valueName, source });
+      return { type: TYPE.argument, value: valueName };
+    }
+    if (element.type === TYPE.plural || element.type === TYPE.select) {
+      if (element.type === TYPE.plural) {
+        args.push({ name: element.value, kind: 'plural', valueName: element.value, source });
+      } else {
+        args.push({ name: element.value, kind: 'plain', valueName: element.value, source });
+      }
+      const options = Object.fromEntries(
+        Object.entries(element.options).map(([selector, option]) => [
+          selector,
+          { ...option, value: withDatesAsText(option.value, template, args) },
+        ]),
+      );
+      return { ...element, options };
+    }
+    return element;
+  });
+}
+
+/**
+ * The locale whose plural rules (and `#` number) `Intl` applies. Node's ICU knows the plural
+ * rules of `bem` and `ny`; a language it does not know is counted as in English.
+ */
+function pluralLocaleOf(language: string): string {
+  try {
+    return Intl.PluralRules.supportedLocalesOf([language])[0] ?? DEFAULT_LOCALE;
+  } catch {
+    return DEFAULT_LOCALE; // a malformed tag from a channel
+  }
+}
+
+/**
+ * Formats a compiled template. A missing parameter stays visible as the template writes it
+ * (`{name}`), and a plural without a usable count as its whole block, rather than "undefined"
+ * or a guess.
+ */
+function formatMessage(
+  message: CompiledMessage,
+  params: MessageParams | undefined,
+  locale: string,
+): string {
+  if (message.constant !== undefined) return message.constant;
+  if (!params || !message.format) return message.source;
+  const values: Record<string, string | number> = {};
+  let countless: Set<string> | undefined;
+  for (const arg of message.args) {
+    const given = Object.hasOwn(params, arg.name) ? params[arg.name] : undefined;
+    if (arg.kind === 'plain') values[arg.valueName] = given ?? arg.source;
+    else if (arg.kind === 'plural') {
+      const count = Number(given);
+      if (given !== undefined && Number.isFinite(count)) values[arg.valueName] = count;
+      else {
+        countless ??= new Set();
+        countless.add(arg.name);
+      }
+    } else {
+      values[arg.valueName] =
+        given === undefined
+          ? arg.source
+          : formatDate(String(given), locale, arg.kind === 'date' ? 'full' : 'dayMonth');
+    }
+  }
+  if (countless) return formatWithoutCounts(message, values, countless);
+  return String(message.format.format(values));
+}
+
+/** The rare path: plural blocks without a count are shown as written, the rest formatted. */
+function formatWithoutCounts(
+  message: CompiledMessage,
+  values: Record<string, string | number>,
+  countless: ReadonlySet<string>,
+): string {
+  const ast = parse(message.source, { ignoreTag: true, captureLocation: true });
+  const args: MessageArgument[] = [];
+  const kept = withDatesAsText(ast, message.source, args).map(
+    (element): MessageFormatElement =>
+      element.type === TYPE.plural && countless.has(element.value) && element.location
+        ? {
+            type: TYPE.literal,
+            value: message.source.slice(element.location.start.offset, element.location.end.offset),
+          }
+        : element,
+  );
+  const format = new IntlMessageFormat(kept, pluralLocaleOf(message.language), undefined, {
+    ignoreTag: true,
+  });
+  return String(format.format(values));
+}
 
 /** A date as flows and the insurer carry it: `YYYY-MM-DD`, optionally followed by a time. */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2}))?/;
@@ -150,78 +333,6 @@ export function formatDate(
   if (Number.isNaN(date.getTime())) return value;
   const shown = dateFormatOf(locale, style).format(date);
   return time ? `${shown} ${time}` : shown;
-}
-
-const PLURAL_START = /\{(\w+), plural,\s*/g;
-
-/** Plural rules per locale; a handful of locales ever appear, so they are kept. */
-const pluralRules = new Map<string, Intl.PluralRules>();
-
-function pluralRulesOf(locale: string): Intl.PluralRules {
-  let rules = pluralRules.get(locale);
-  if (!rules) {
-    try {
-      rules = new Intl.PluralRules(locale);
-    } catch {
-      // A malformed language tag from a channel: English rules rather than a crashed turn.
-      rules = new Intl.PluralRules(DEFAULT_LOCALE);
-    }
-    if (pluralRules.size < 100) pluralRules.set(locale, rules);
-  }
-  return rules;
-}
-
-/** Replaces each `{n, plural, …}` block whose count is given by the branch for that count. */
-function pickPlurals(template: string, params: MessageParams, locale: string): string {
-  let out = '';
-  let from = 0;
-  PLURAL_START.lastIndex = 0;
-  for (let match = PLURAL_START.exec(template); match; match = PLURAL_START.exec(template)) {
-    const name = match[1] ?? '';
-    const parsed = pluralBranches(template, PLURAL_START.lastIndex);
-    if (!parsed) break;
-    const count = Number(params[name]);
-    const chosen = Object.hasOwn(params, name) && Number.isFinite(count);
-    const branch = chosen
-      ? (parsed.branches.get(`=${count}`) ??
-        parsed.branches.get(pluralRulesOf(locale).select(count)) ??
-        parsed.branches.get('other'))
-      : undefined;
-    out += template.slice(from, match.index);
-    // Without a usable count the block stays visible, like a missing `{param}`.
-    out +=
-      branch === undefined
-        ? template.slice(match.index, parsed.end)
-        : branch.replaceAll('#', String(count));
-    from = parsed.end;
-    PLURAL_START.lastIndex = parsed.end;
-  }
-  return out + template.slice(from);
-}
-
-/** Reads `one {…} other {…}}` from `start`: each selector's text, and where the block ends. */
-function pluralBranches(
-  template: string,
-  start: number,
-): { branches: Map<string, string>; end: number } | undefined {
-  const branches = new Map<string, string>();
-  let at = start;
-  for (;;) {
-    while (template[at] === ' ') at++;
-    if (template[at] === '}') return { branches, end: at + 1 };
-    const selector = /^(=\d+|zero|one|two|few|many|other)\s*\{/.exec(template.slice(at));
-    if (!selector) return undefined;
-    let depth = 1;
-    let i = at + selector[0].length;
-    const textStart = i;
-    for (; i < template.length && depth > 0; i++) {
-      if (template[i] === '{') depth++;
-      else if (template[i] === '}') depth--;
-    }
-    if (depth > 0) return undefined;
-    branches.set(selector[1] ?? 'other', template.slice(textStart, i - 1));
-    at = i;
-  }
 }
 
 function reportMissing(key: string): void {

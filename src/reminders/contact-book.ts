@@ -48,6 +48,8 @@ export interface CardPolicy {
 export interface HolderCard {
   readonly policies: readonly CardPolicy[];
   readonly stopped: boolean;
+  /** The language the holder chose (a locale code); undefined when they never chose. */
+  readonly language?: string | undefined;
 }
 
 /** The stored contacts and the per-milestone send claims, shared by every instance over Redis. */
@@ -74,6 +76,11 @@ export interface ContactBook {
   /** Turns reminders off (`true`) or back on for every policy of the address. */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   isStopped(holder: HolderAddress): Promise<boolean>;
+  /**
+   * Remembers the language the holder chose, on their card, for {@link LANGUAGE_TTL_SECONDS}
+   * from now (each choice and each purchase starts it again).
+   */
+  setLanguage(holder: HolderAddress, locale: string): Promise<void>;
   /** Takes `key` for `ttlSeconds` unless someone holds it; true when this caller took it. */
   claim(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Replaces a held claim's value and lifetime (sending → sent). */
@@ -84,12 +91,27 @@ export interface ContactBook {
 /** How long a contact is kept after its last write: past a year's cover and its grace. */
 const CONTACT_TTL_SECONDS = 500 * 86_400;
 
+/**
+ * How long a holder's language choice is kept after it was made: as long as their contacts, so
+ * it lives on the same card (`reminder-card:{<channel>:<address>}`, field `lang`) without
+ * shortening its life. A caller not heard of for that long is asked again.
+ */
+export const LANGUAGE_TTL_SECONDS = CONTACT_TTL_SECONDS;
+
+/** A card's field for the holder's language. */
+const LANGUAGE_FIELD = 'lang';
+
 /** A card's field for the STOP flag; each policy is a field `p:<policyId>`. */
 const STOP_FIELD = 'stop';
 const POLICY_FIELD = 'p:';
 
 /** A card policy's field value: its number and end date. */
 const CardEntry = z.object({ n: z.string(), e: z.string() });
+
+/** The language on a card's hash fields, without reading the rest (every turn reads it). */
+export function languageFromFields(fields: Readonly<Record<string, string>>): string | undefined {
+  return fields[LANGUAGE_FIELD];
+}
 
 /** A holder's card from its hash fields (an unreadable entry is left out, not fatal). */
 export function cardFromFields(fields: Readonly<Record<string, string>>): HolderCard {
@@ -108,7 +130,7 @@ export function cardFromFields(fields: Readonly<Record<string, string>>): Holder
       endDate: entry.e,
     });
   }
-  return { policies, stopped: fields[STOP_FIELD] === '1' };
+  return { policies, stopped: fields[STOP_FIELD] === '1', language: languageFromFields(fields) };
 }
 
 function keysOf(prefix: string) {
@@ -192,6 +214,11 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
     async isStopped(holder) {
       return (await redis.hexists(keys.card(holder), STOP_FIELD)) === 1;
     },
+    async setLanguage(holder, locale) {
+      const card = keys.card(holder);
+      await redis.hset(card, LANGUAGE_FIELD, locale);
+      await redis.expire(card, LANGUAGE_TTL_SECONDS);
+    },
     async claim(key, value, ttlSeconds) {
       return (await redis.set(keys.claim(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
     },
@@ -208,6 +235,7 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
 export function createMemoryContactBook(now: () => number = Date.now): ContactBook {
   const contacts = new Map<string, ContactRecord>();
   const stopped = new Set<string>();
+  const languages = new Map<string, string>();
   const claims = new Map<string, { value: string; expiresAt: number }>();
   const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
   return {
@@ -230,7 +258,8 @@ export function createMemoryContactBook(now: () => number = Date.now): ContactBo
       const policies = [...contacts.values()]
         .filter((record) => record.channel === holder.channel && record.address === holder.address)
         .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
-      return { policies, stopped: stopped.has(holderId(holder)) };
+      const id = holderId(holder);
+      return { policies, stopped: stopped.has(id), language: languages.get(id) };
     },
     async forgetHolder(holder) {
       let count = 0;
@@ -249,6 +278,9 @@ export function createMemoryContactBook(now: () => number = Date.now): ContactBo
     },
     async isStopped(holder) {
       return stopped.has(holderId(holder));
+    },
+    async setLanguage(holder, locale) {
+      languages.set(holderId(holder), locale);
     },
     async claim(key, value, ttlSeconds) {
       const held = claims.get(key);

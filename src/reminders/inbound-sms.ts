@@ -27,7 +27,7 @@ const START_WORDS = new Set(['START', 'UNSTOP', 'YES']);
 export interface InboundSmsOptions {
   /** The gateway's own check (its shared secret and address allow-list, as for USSD). */
   readonly guard: preHandlerHookHandler;
-  readonly reminders: Pick<ReminderService, 'setStopped'>;
+  readonly reminders: Pick<ReminderService, 'setStopped' | 'languages'>;
   /** The SMS notifier, to confirm the change (read per message); without it the change is silent. */
   readonly sms: () => Notifier | undefined;
   readonly logger: Logger;
@@ -60,7 +60,8 @@ export function registerInboundSms(app: FastifyInstance, options: InboundSmsOpti
       final: true,
     };
     try {
-      await options.sms()?.notify({ ...holder, locale: 'en' }, confirmation);
+      const locale = (await options.reminders.languages.chosen(holder)) ?? 'en';
+      await options.sms()?.notify({ ...holder, locale }, confirmation);
     } catch (err) {
       // The change stands; only its confirmation was lost.
       log.warn({ err }, 'reminder consent confirmation SMS not sent');

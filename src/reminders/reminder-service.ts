@@ -1,4 +1,9 @@
-import type { ChannelAddress, Prompt, TurnPrefetch } from '../conversation/index.js';
+import type {
+  CallerLanguages,
+  ChannelAddress,
+  Prompt,
+  TurnPrefetch,
+} from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { Notifier } from '../payments/index.js';
 import {
@@ -7,6 +12,7 @@ import {
   cardFromFields,
   type HolderAddress,
   type HolderCard,
+  languageFromFields,
 } from './contact-book.js';
 import {
   DEFAULT_QUIET_HOURS,
@@ -150,6 +156,11 @@ export interface ReminderService {
    * offers cost the turn no round trip of its own; undefined when the book is in memory.
    */
   readonly prefetch?: TurnPrefetch;
+  /**
+   * The language each holder chose, kept on their card: read with the session when the card is
+   * (no round trip of its own), else from the book.
+   */
+  readonly languages: CallerLanguages;
   /** The holder's card: the policies reminded of at this address, and whether they said STOP. */
   cardOf(holder: HolderAddress): Promise<HolderCard>;
   /** Erases the holder's card and contacts ("My data"); resolves how many policies it named. */
@@ -224,6 +235,8 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
   /** Cards read with a session (raw fields: most turns show no menu), taken by the first read. */
   const peeked = new TurnHandover<Readonly<Record<string, string>>>(PEEKED_TTL_MS, now);
+  /** Languages read with a session, for the channel deciding that turn ('' = never chose). */
+  const peekedLanguages = new TurnHandover<string>(PEEKED_TTL_MS, now);
   const cardKey = book.cardKey?.bind(book);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
@@ -294,7 +307,13 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       await book.confirm(claimKey, 'cancelled', SENT_TTL_SECONDS);
       return 'skipped';
     }
-    const address = { channel: record.channel, address: record.address, locale: record.locale };
+    // In the language the holder speaks now (they may have changed it since buying).
+    const chosen = await book.cardOf(record).then(
+      (card) => card.language,
+      () => undefined,
+    );
+    const locale = chosen ?? record.locale;
+    const address = { channel: record.channel, address: record.address, locale };
     try {
       await notifier.notify(address, reminderPrompt(record));
     } catch (err) {
@@ -478,9 +497,29 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     ...(cardKey && {
       prefetch: {
         keyOf: (_sessionKey, address) => cardKey(address),
-        deliver: (address, fields) => void peeked.set(holderId(address), fields),
+        deliver: (address, fields) => {
+          const id = holderId(address);
+          peeked.set(id, fields);
+          peekedLanguages.set(id, languageFromFields(fields) ?? '');
+        },
       },
     }),
+
+    languages: {
+      chosen(holder) {
+        const read = peekedLanguages.take(holderId(holder));
+        if (read !== undefined) return read === '' ? undefined : read;
+        return book.cardOf(holder).then((card) => card.language);
+      },
+      async choose(holder, locale) {
+        const id = holderId(holder);
+        // A card read before the choice must not answer for the language after it.
+        peeked.delete(id);
+        peekedLanguages.delete(id);
+        await book.setLanguage(holder, locale);
+        log.info({ channel: holder.channel, locale }, 'language chosen');
+      },
+    },
 
     cardOf(holder) {
       return book.cardOf(holder);
@@ -488,6 +527,7 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
 
     async forget(holder) {
       peeked.delete(holderId(holder));
+      peekedLanguages.delete(holderId(holder));
       const count = await book.forgetHolder(holder);
       log.info({ channel: holder.channel, policies: count }, 'renewal reminder contacts erased');
       return count;

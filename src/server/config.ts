@@ -92,6 +92,8 @@ export const EnvSchema = z.object({
     (value) => (value === undefined || value === '' ? '*384*4628#' : value),
     z.string().regex(/^[*#0-9]+$/, 'a short code of digits, * and #'),
   ),
+  /** `false` skips the language screen on a phone's first dial (the menu's Language stays). */
+  USSD_ASK_LANGUAGE: z.enum(['true', 'false']).default('true'),
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_WEBHOOK_SECRET: optionalString,
   /** Another Bot API server (a local `telegram-bot-api`, or telegram-test-api); default Telegram's. */
@@ -168,6 +170,8 @@ export interface Config {
     readonly gatewaySecret: string;
     readonly allowedIps: readonly string[];
     readonly serviceCode: string;
+    /** Whether a phone's first dial asks for the language (USSD_ASK_LANGUAGE, default true). */
+    readonly askLanguage: boolean;
   };
   /** Present when `TELEGRAM_BOT_TOKEN` is set. */
   readonly telegram:
@@ -326,6 +330,7 @@ export function loadConfig(
       gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),
       allowedIps: e.USSD_ALLOWED_IPS,
       serviceCode: e.USSD_SERVICE_CODE,
+      askLanguage: e.USSD_ASK_LANGUAGE === 'true',
     },
     telegram:
       telegramToken !== undefined

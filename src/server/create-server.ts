@@ -24,6 +24,7 @@ import {
 import {
   type ConversationEngine,
   createTurnEngine,
+  DEFAULT_LOCALE,
   type FlowRegistry,
   type Prompt,
   renderPrompt,
@@ -41,6 +42,7 @@ import {
   syncHoldings,
 } from '../holdings/index.js';
 import { createLogger, type Logger } from '../log/index.js';
+import { normaliseCaller } from '../msisdn/index.js';
 import {
   type AttemptTracker,
   createPaymentAttempts,
@@ -355,6 +357,17 @@ export async function createServer(
       .runNow()
       .catch((err: unknown) => logger.error({ err }, 'first holdings sync failed'));
   }
+  /** An SMS to `phone` is in the language its owner chose on USSD, else English. */
+  const smsLocaleOf = async (phone: string): Promise<string> => {
+    const msisdn = normaliseCaller(phone);
+    if (!msisdn) return DEFAULT_LOCALE;
+    try {
+      const chosen = await reminders.languages.chosen({ channel: 'ussd', address: msisdn });
+      return chosen ?? DEFAULT_LOCALE;
+    } catch {
+      return DEFAULT_LOCALE; // the details still go, in English
+    }
+  };
   // Files past their retention go hourly (and once at start); the timer never holds the process.
   const sweepFiles = () =>
     void files.sweep().catch((err: unknown) => logger.warn({ err }, 'file sweep failed'));
@@ -363,11 +376,17 @@ export async function createServer(
   fileSweep.unref();
   closers.push(async () => clearInterval(fileSweep));
   const handoffStore = redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore();
-  /** SMS to a phone through the USSD channel's notifier (cover details, links, receipts). */
+  /**
+   * SMS to a phone through the USSD channel's notifier (cover details, links, receipts), in the
+   * language its owner chose.
+   */
   const sms = async (phone: string, prompt: Prompt): Promise<void> => {
     const notifier = notifiers.find((candidate) => candidate.channel === 'ussd');
     if (!notifier) throw new SmsUnavailableError();
-    await notifier.notify({ channel: 'ussd', address: phone, locale: 'en' }, prompt);
+    await notifier.notify(
+      { channel: 'ussd', address: phone, locale: await smsLocaleOf(phone) },
+      prompt,
+    );
   };
   // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
   const privacy = createPersonalDataWiring({
@@ -499,6 +518,8 @@ export async function createServer(
   // USSD: the caller's screen and page live in the engine's session record (no extra Redis).
   const ussd = createUssdCore({
     handoff,
+    languages: reminders.languages,
+    askLanguage: config.ussd.askLanguage,
     engine: instrumentEngine(engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),
@@ -550,6 +571,7 @@ export async function createServer(
       render: renderPrompt,
       files,
       handoff,
+      languages: reminders.languages,
       ...(redis ? { seenUpdates: new RedisOnceSet(redis, `${keyPrefix}telegram-update:`) } : {}),
       ...(telegramApiRoot ? { apiRoot: telegramApiRoot } : {}),
     });

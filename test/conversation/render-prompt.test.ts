@@ -130,8 +130,8 @@ describe('plurals', () => {
         locale,
       ).choices[0]?.label;
     expect(rendered(0, 'fr')).toBe('none');
-    // French counts 1.5 as singular, English does not.
-    expect(rendered(1.5, 'fr')).toBe('1.5 jour');
+    // French counts 1.5 as singular, English does not; `#` is the number as French writes it.
+    expect(rendered(1.5, 'fr')).toBe('1,5 jour');
     expect(rendered(1.5, 'en')).toBe('1.5 jours');
   });
 

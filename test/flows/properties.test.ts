@@ -2,10 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { ApiError } from '../../src/api/index.js';
-import { toUssdScreens, USSD_MAX_CHARS } from '../../src/channels/ussd/index.js';
+import { GSM7_TEXT, toUssdScreens, USSD_MAX_CHARS } from '../../src/channels/ussd/index.js';
 import type { FlowInput } from '../../src/conversation/flow.js';
-import { renderPrompt } from '../../src/conversation/index.js';
-import { en } from '../../src/conversation/locales/en.js';
+import {
+  type Catalogue,
+  isStaffKey,
+  LOCALE_NAMES,
+  LOCALES,
+  renderPrompt,
+} from '../../src/conversation/index.js';
+import { en, type MessageKey } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { FLOW_IDS, inputFor, TEXTS, variantsOf, worldMachine } from './fixtures.js';
@@ -118,6 +124,57 @@ function choicesOffPageOne(prompt: Prompt): string | null {
     : `${prompt.key} puts its choices past the first USSD page: ${JSON.stringify(first)}`;
 }
 
+/** Every language a customer may choose, English included. */
+const CUSTOMER_LOCALES = Object.keys(LOCALE_NAMES);
+
+/** The catalogue keys a screen shows: its message, its notes, its translated choice labels. */
+function keysOf(prompt: Prompt): string[] {
+  return [
+    prompt.key,
+    ...(prompt.notes ?? []).map((note) => note.key),
+    ...(prompt.choices ?? []).filter((choice) => !choice.literal).map((choice) => choice.label),
+  ];
+}
+
+/**
+ * What is wrong with a customer's screen in one of their languages, if anything: a USSD page
+ * over 182 characters or outside the GSM 7-bit alphabet, choices other than English's (count and
+ * ids), a key the catalogue lacks, or English left where the catalogue has its own words.
+ */
+function localeProblem(prompt: Prompt, locale: string): string | null {
+  const keys = keysOf(prompt);
+  if (keys.some(isStaffKey)) return null; // staff screens stay in English
+  const catalogue: Catalogue = LOCALES[locale] ?? {};
+  const missing = keys.find((key) => !Object.hasOwn(catalogue, key));
+  if (missing) return `${locale} lacks ${missing}`;
+  const shown = renderPrompt(prompt, locale);
+  const ids = (choices: typeof shown.choices) => choices.map((choice) => choice.id).join(' ');
+  const englishIds = ids(renderPrompt(prompt, 'en').choices);
+  if (ids(shown.choices) !== englishIds)
+    return `${prompt.key} in ${locale} offers ${ids(shown.choices)}, English ${englishIds}`;
+  for (const screen of toUssdScreens(shown, locale)) {
+    if (screen.length > USSD_MAX_CHARS || !GSM7_TEXT.test(screen))
+      return `${prompt.key} in ${locale} does not fit a GSM 7-bit USSD page: ${JSON.stringify(screen)}`;
+  }
+  if (locale === 'en') return null;
+  const english = renderPrompt(prompt, 'en');
+  const words = (rendered: typeof shown) =>
+    [rendered.text, ...rendered.choices.map((choice) => choice.label)].join('\n');
+  const translated = keys.some((key) => catalogue[key as MessageKey] !== en[key as MessageKey]);
+  if (translated && words(shown) === words(english))
+    return `${prompt.key} in ${locale} is shown in English`;
+  return null;
+}
+
+/** The first language whose screen is wrong, if any. */
+function inEveryLocale(prompt: Prompt): string | null {
+  for (const locale of CUSTOMER_LOCALES) {
+    const problem = localeProblem(prompt, locale);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** An insurer refusal naming a field by its path, as the sandbox's rules do. */
 const pathRefusal = new ApiError({
   status: 422,
@@ -152,7 +209,7 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
     if (prompt.notes?.some((n) => !hasKey(n.key))) return 'note without a known key';
     if (after.status === 'active' && !after.hasTag('awaitingInput'))
       return 'settled without a screen';
-    const leak = leakIn(prompt) ?? choicesOffPageOne(prompt);
+    const leak = leakIn(prompt) ?? choicesOffPageOne(prompt) ?? inEveryLocale(prompt);
     if (leak) return leak;
     if (after.status === 'active') {
       // Every screen still waiting offers a way on (a choice or something to type) or back.
@@ -180,7 +237,7 @@ function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): st
 const RUNS = 10_000;
 
 describe.each(FLOW_IDS)('the %s flow, under random replies', (flow) => {
-  it(`never throws, never strands the user, never shows a field path, a missing value or an ISO date, keeps choices on the first USSD page, and never loses an answer (${RUNS} runs)`, () => {
+  it(`never throws, never strands the user, never shows a field path, a missing value or an ISO date, keeps choices on the first USSD page, fits every screen on GSM 7-bit USSD pages with English's choices in every language, and never loses an answer (${RUNS} runs)`, () => {
     const machines = [
       worldMachine(flow),
       ...variantsOf(flow).map((variant) => worldMachine(flow, { variant })),

@@ -96,6 +96,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     LOG_LEVEL: options.logLevel ?? 'info',
     NODE_ENV: 'test',
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
+    // The journeys start at the menu, as the other servers' do: no language screen first.
+    USSD_ASK_LANGUAGE: 'false',
     PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET,
     ...(options.partnerApi
       ? { PARTNER_API_URL: options.partnerApi.url, PARTNER_API_KEY: options.partnerApi.apiKey }

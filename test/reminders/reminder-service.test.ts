@@ -168,6 +168,18 @@ describe('the renewal reminder scan', () => {
     expect(sms.sent).toHaveLength(1);
   });
 
+  it('reminds in the language the holder speaks now, not the one they bought in', async () => {
+    const { clock, sms, service } = setup();
+    await service.recordPurchase(bought('ussd', 'p9', '260971000009'));
+    await service.languages.choose({ channel: 'ussd', address: '260971000009' }, 'bem');
+    at(clock, 14, 9);
+    expect((await service.scan()).sent).toBe(1);
+    expect(sms.sent[0]?.address.locale).toBe('bem');
+    expect(sms.sent[0]?.text).toMatch(
+      /^Inshuwalansi ya motoka MTR-p9 \(Motor Third Party for BDR 1\) ikapwa pa /,
+    );
+  });
+
   it('does not remind a policy the insurer says was renewed elsewhere, and reminds its next period instead', async () => {
     let policy: PolicyNow = { endDate: '2027-05-22', status: 'Active' };
     const { clock, sms, service } = setup(createMemoryContactBook(), {
@@ -317,6 +329,26 @@ describe("a holder's card in Redis", () => {
       policies: [{ policyId: 'c1', policyNumber: 'MTR-c1', endDate: END }],
       stopped: false,
     });
+  });
+
+  it('keeps the language on the card for 500 days, read with the session without a command of its own', async () => {
+    const { service, commands } = counted();
+    const holder = { channel: 'ussd', address: '260971000109', locale: 'en' } as const;
+    expect(await service.languages.chosen(holder)).toBeUndefined();
+    await service.languages.choose(holder, 'ny');
+    const key = service.prefetch?.keyOf(`ussd:${holder.address}`, holder) ?? '';
+    expect(await shared.redis.ttl(key)).toBeGreaterThan(499 * 86_400);
+    service.prefetch?.deliver(holder, await shared.redis.hgetall(key));
+    const before = commands();
+    expect(service.languages.chosen(holder)).toBe('ny');
+    expect(commands()).toBe(before);
+    // Taken by that turn: the next asks the book.
+    expect(await service.languages.chosen(holder)).toBe('ny');
+    expect(commands()).toBe(before + 1);
+    // A card read before a new choice does not answer for it.
+    service.prefetch?.deliver(holder, await shared.redis.hgetall(key));
+    await service.languages.choose(holder, 'bem');
+    expect(await service.languages.chosen(holder)).toBe('bem');
   });
 
   it('forgets a card no menu took within ten seconds, and reads the book instead', async () => {

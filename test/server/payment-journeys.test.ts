@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import type { Notifier } from '../../src/payments/index.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { amountOn, toPayScreen, ussdCaller } from './ussd-caller.js';
 
 // Journeys a customer takes through the money paths (issue 13), over HTTP, through the engine,
@@ -40,11 +40,7 @@ afterAll(async () => {
   await harness.close();
 });
 
-function sandbox() {
-  const found = harness.server.sandbox;
-  if (!found) throw new Error('the test server runs the embedded sandbox');
-  return found;
-}
+const sandbox = () => sandboxOf(harness);
 
 /** Resolves once `ready()` holds; the bound only keeps a broken test from hanging. */
 async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {

@@ -75,6 +75,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'Claims',
     'Talk to a person',
     'My data',
+    'Language',
   ]);
 
   // One renewal due: named on the menu itself, as the reminder SMS says, still on one page.
@@ -93,6 +94,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'Claims',
     'Talk to a person',
     'My data',
+    'Language',
   ]);
 });
 

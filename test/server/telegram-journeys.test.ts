@@ -328,3 +328,42 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
     description: story.trim(),
   });
 }, 60_000);
+
+it('speaks Nyanja to a user whose Telegram is in Nyanja (language_code ny): menu, motor screens and buttons', async () => {
+  const chat = telegramChat({
+    emulator,
+    serverUrl: `http://127.0.0.1:${app.server.info.bound?.port}`,
+    secret: SECRET,
+    chatId: 7_700_027,
+    languageCode: 'ny',
+  });
+  const menu = await chat.command('/start');
+  expect(menu.message.text).toBe('Takulandirani. Mufuna chiyani?');
+  expect(chat.buttonsOf(menu).map((button) => button.text)).toEqual(
+    expect.arrayContaining(['Inshuwalansi ya galimoto', 'Lankhulani ndi munthu', 'Chiyankhulo']),
+  );
+  const mode = await chat.tap(menu, /^Inshuwalansi ya galimoto$/);
+  expect(mode.message.text).toBe('Inshuwalansi ya galimoto:');
+  expect(chat.buttonsOf(mode).map((button) => button.text)).toContain('Inshuwalansi yatsopano');
+  const products = await chat.tap(mode, /^Inshuwalansi yatsopano$/);
+  expect(products.message.text).toBe('Sankhani inshuwalansi:');
+});
+
+it('keeps English for a Telegram language we do not speak, and /language switches to Bemba for good', async () => {
+  const chat = telegramChat({
+    emulator,
+    serverUrl: `http://127.0.0.1:${app.server.info.bound?.port}`,
+    secret: SECRET,
+    chatId: 7_700_028,
+    languageCode: 'fr',
+  });
+  expect((await chat.command('/start')).message.text).toBe('Welcome. What would you like to do?');
+  const screen = await chat.command('/language');
+  expect(screen.message.text).toBe('Language / Ululimi / Chiyankhulo:');
+  const chosen = await chat.tap(screen, /^Ichibemba$/);
+  // Said in the new language, with the screen the conversation is on (the menu) under it.
+  expect(chosen.message.text).toMatch(
+    /^Ululimi lwenu nomba ni Ichibemba\.\s+Mwaiseni\. Finshi mulefwaya ukucita\?/,
+  );
+  expect((await chat.command('/start')).message.text).toBe('Mwaiseni. Finshi mulefwaya ukucita?');
+});

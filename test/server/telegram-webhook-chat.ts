@@ -83,10 +83,17 @@ export function telegramChat(options: {
   readonly serverUrl: string;
   readonly secret: string;
   readonly chatId: number;
+  /** The user's Telegram app language (`language_code`); none when omitted. */
+  readonly languageCode?: string;
 }) {
   const { emulator, serverUrl, secret, chatId } = options;
   let updateId = chatId * 1_000;
-  const from = { id: chatId, is_bot: false, first_name: 'Mwila' };
+  const from = {
+    id: chatId,
+    is_bot: false,
+    first_name: 'Mwila',
+    ...(options.languageCode ? { language_code: options.languageCode } : {}),
+  };
   const chat = { id: chatId, type: 'private' };
 
   const post = async (update: Record<string, unknown>): Promise<void> => {

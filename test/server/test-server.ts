@@ -54,6 +54,8 @@ export async function startTestServer(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
+    // Journeys start at the menu; the language screen's own tests ask for it.
+    USSD_ASK_LANGUAGE: 'false',
     ...env,
   });
   const server = await createServer(config, {
@@ -97,4 +99,11 @@ export async function startTwinServers(
     { ...deps, keyPrefix: first.prefix },
   );
   return [first, second];
+}
+
+/** The embedded sandbox insurer of a test server (every test server runs one). */
+export function sandboxOf(harness: TestServer) {
+  const found = harness.server.sandbox;
+  if (!found) throw new Error('the test server runs the embedded sandbox');
+  return found;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-throttler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,11 +14,16 @@ import {
 import type { BotCommand, Update } from 'grammy/types';
 import { z } from 'zod';
 import {
+  type CallerLanguages,
+  CHOOSE_LANGUAGE,
   type ChannelStateHook,
   type Handoff,
+  LANGUAGE_PROMPT,
+  localeOfChoice,
   type Prompt,
   type Reply,
   renderPrompt,
+  supportedLocaleOf,
   TALK_TO_A_PERSON,
   type TurnEngine,
   type TurnOptions,
@@ -52,7 +58,14 @@ export class TelegramUpdateError extends Error {
 }
 
 /** The commands the bot offers in Telegram's "/" menu, registered with `setMyCommands`. */
-export const TELEGRAM_COMMANDS = ['start', 'help', 'cancel', 'status', 'human'] as const;
+export const TELEGRAM_COMMANDS = [
+  'start',
+  'help',
+  'cancel',
+  'status',
+  'human',
+  'language',
+] as const;
 
 /** Options for {@link createTelegramChannel}. */
 export interface TelegramChannelOptions {
@@ -70,8 +83,16 @@ export interface TelegramChannelOptions {
   readonly apiRoot?: string;
   /** Remembers handled update ids; default in memory (pass a `RedisOnceSet` when Redis is up). */
   readonly seenUpdates?: OnceSet;
-  /** Locale for rendering; default `en`. */
+  /**
+   * Locale of a user whose Telegram language is none of ours (and who chose none); default
+   * `en`.
+   */
   readonly locale?: string;
+  /**
+   * The language each user chose with `/language` or the menu's "Language"; without a choice a
+   * user gets their Telegram `language_code` when it is one of ours.
+   */
+  readonly languages?: CallerLanguages;
   /** How long a turn may take before the engine answers "still working"; default 8 000 ms. */
   readonly turnDeadlineMs?: number;
   /** Largest claim file accepted; default 20 MB, the Bot API's own getFile limit. */
@@ -161,7 +182,10 @@ function describeError(error: unknown): Record<string, unknown> {
  */
 export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
   const apiRoot = options.apiRoot ?? DEFAULT_API_ROOT;
-  const locale = options.locale ?? 'en';
+  const defaultLocale = options.locale ?? 'en';
+  /** The language of the update being handled (see the middleware that sets it). */
+  const updateLocale = new AsyncLocalStorage<string>();
+  const locale = (): string => updateLocale.getStore() ?? defaultLocale;
   const deadlineMs = options.turnDeadlineMs ?? 8_000;
   const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
   const seen = options.seenUpdates ?? new MemoryOnceSet();
@@ -190,11 +214,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   const optionsOf = (chatId: number | string): TurnOptions => ({
     deadlineMs,
-    address: { channel: 'telegram', address: String(chatId), locale },
+    address: { channel: 'telegram', address: String(chatId), locale: locale() },
     audience: 'policyholder',
   });
   const sessionOf = (chatId: number | string) => `${SESSION_PREFIX}${chatId}`;
-  const say = (key: string) => renderKey(render, key, locale);
+  const say = (key: string) => renderKey(render, key, locale());
 
   async function sendText(api: Api, chatId: string | number, message: TelegramMessage) {
     const replyMarkup = message.replyMarkup;
@@ -269,7 +293,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   }
 
   async function sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void> {
-    await send(api, chatId, toTelegramMessage(prompt, render, locale));
+    await send(api, chatId, toTelegramMessage(prompt, render, locale()));
   }
 
   async function sendNotice(ctx: Context, key: string): Promise<void> {
@@ -316,7 +340,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       return;
     }
     const lead = `${say(leadKey)} ${say(`telegram.expect.${step.input}`)}`;
-    await send(ctx.api, chatId, toTelegramMessage(step, render, locale, { before: [lead] }));
+    await send(ctx.api, chatId, toTelegramMessage(step, render, locale(), { before: [lead] }));
   }
 
   /** The one error boundary: logs without message text and apologises to the user. */
@@ -350,6 +374,21 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     await next();
   });
 
+  // The update's language: the one the user chose, else their Telegram app's when it is ours.
+  bot.use(async (ctx, next) => {
+    const chatId = ctx.chat?.id;
+    let chosen: string | undefined;
+    if (chatId !== undefined && options.languages) {
+      try {
+        chosen = await options.languages.chosen({ channel: 'telegram', address: String(chatId) });
+      } catch (error) {
+        log.warn(describeError(error), 'telegram user language could not be read');
+      }
+    }
+    const spoken = chosen ?? supportedLocaleOf(ctx.from?.language_code) ?? defaultLocale;
+    await updateLocale.run(spoken, next);
+  });
+
   // Private chats only: a group would share one session between its members.
   bot.chatType(['group', 'supergroup', 'channel']).use(() => undefined);
 
@@ -374,7 +413,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const opening = options.handoff
       ? await options.handoff.open({
           sessionKey: sessionOf(chatId),
-          address: { channel: 'telegram', address: String(chatId), locale },
+          address: { channel: 'telegram', address: String(chatId), locale: locale() },
         })
       : 'unavailable';
     if (opening === 'opened' || opening === 'already') {
@@ -423,6 +462,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }),
   );
   bot.command('human', askForPerson);
+  bot.command('language', (ctx) => sendPrompt(ctx.api, ctx.chat.id, LANGUAGE_PROMPT));
   // Back to the assistant: the step the conversation waits on, answers kept.
   bot.command('done', async (ctx) => {
     const ended = (await options.handoff?.end(sessionOf(ctx.chat.id))) ?? false;
@@ -432,7 +472,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       await ctx.reply([lead.replace(/:$/, '.'), say('telegram.expect.start')].join(' '));
       return;
     }
-    await send(ctx.api, ctx.chat.id, toTelegramMessage(step, render, locale, { before: [lead] }));
+    await send(ctx.api, ctx.chat.id, toTelegramMessage(step, render, locale(), { before: [lead] }));
   });
 
   bot.on('callback_query:data', async (ctx) => {
@@ -442,6 +482,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return;
     const { token, id } = parseCallbackData(ctx.callbackQuery.data);
+    if (id === CHOOSE_LANGUAGE && options.languages) {
+      await edit(ctx.api, chatId, ctx.callbackQuery.message?.message_id, languageMessage());
+      return;
+    }
+    const picked = localeOfChoice(id);
+    if (picked !== undefined) {
+      await chooseLanguage(ctx, chatId, picked);
+      return;
+    }
     if (id === TALK_TO_A_PERSON) {
       await askForPerson(ctx);
       return;
@@ -477,9 +526,35 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       ...(token === undefined ? {} : { channelState: current }),
     });
     const before = stale ? [say('telegram.menuExpired')] : [];
-    const message = toTelegramMessage(prompt, render, locale, { before });
+    const message = toTelegramMessage(prompt, render, locale(), { before });
     await edit(ctx.api, chatId, ctx.callbackQuery.message?.message_id, message);
   });
+
+  function languageMessage() {
+    return toTelegramMessage(LANGUAGE_PROMPT, render, locale());
+  }
+
+  /**
+   * Remembers the user's language, then shows where their conversation is (or the menu), in it.
+   * Not remembered (the store failed): this answer is still in it, the next one as before.
+   */
+  async function chooseLanguage(ctx: Context, chatId: number, picked: string): Promise<void> {
+    try {
+      await options.languages?.choose({ channel: 'telegram', address: String(chatId) }, picked);
+    } catch (error) {
+      log.warn(describeError(error), 'telegram user language could not be saved');
+    }
+    await updateLocale.run(picked, async () => {
+      const lead = say('language.changed');
+      const step = await currentStep(chatId);
+      if (step) {
+        await send(ctx.api, chatId, toTelegramMessage(step, render, locale(), { before: [lead] }));
+        return;
+      }
+      await ctx.reply(lead);
+      await sendPrompt(ctx.api, chatId, await startOver(ctx));
+    });
+  }
 
   bot.on('message:contact', async (ctx) => {
     if (await withPerson(ctx)) return;
@@ -645,7 +720,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     },
     notifier: {
       channel: 'telegram',
-      notify: (address, prompt) => track(sendPrompt(bot.api, address.address, prompt)),
+      notify: (address, prompt) =>
+        track(updateLocale.run(address.locale, () => sendPrompt(bot.api, address.address, prompt))),
     },
     async stop() {
       if (bot.isRunning()) await bot.stop();

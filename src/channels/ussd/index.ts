@@ -28,6 +28,7 @@ export {
 } from './ussd-core.js';
 export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
 export {
+  GSM7_TEXT,
   type RenderedPrompt,
   toUssdScreens,
   USSD_BACK_KEY,

@@ -1,9 +1,13 @@
 import {
+  type CallerLanguages,
+  CHOOSE_LANGUAGE,
   type ChannelDecision,
   type ChannelStateHook,
   type ChannelStateOf,
   ENGINE_PROMPTS,
   type Handoff,
+  LANGUAGE_PROMPT,
+  localeOfChoice,
   type MessageKey,
   type Prompt,
   type Reply,
@@ -56,8 +60,19 @@ export interface UssdCoreOptions {
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  /** Locale for every USSD caller (gateways do not tell). Default `en`. */
+  /**
+   * Locale of a caller who has not chosen one (gateways do not tell), and of every caller
+   * without `languages`. Default `en`.
+   */
   readonly locale?: string;
+  /**
+   * The language each caller chose. With it, the first dial from a phone that never chose asks
+   * (one screen, 1 English 2 Ichibemba 3 Chinyanja) and the menu's "Language" changes it; the
+   * choice is read with the session (no round trip of its own when the card is prefetched).
+   */
+  readonly languages?: CallerLanguages;
+  /** False: a phone's first dial goes straight to the menu (in `locale`). Default true. */
+  readonly askLanguage?: boolean;
   /** The engine's deadline for a USSD turn. Default 4000 ms. */
   readonly deadlineMs?: number;
   /**
@@ -154,30 +169,50 @@ const NOTHING_HELD: SessionGlance = {
  * core's paging state in the same commit.
  */
 export function createUssdCore(options: UssdCoreOptions): UssdCore {
-  const locale = options.locale ?? 'en';
+  const defaultLocale = options.locale ?? 'en';
   const deadlineMs = options.deadlineMs ?? 4000;
   const answerWithinMs = options.answerWithinMs ?? 10_000;
-  const say = (key: `ussd.${string}` & MessageKey): string => t(key, undefined, locale);
+  const say = (key: `ussd.${string}` & MessageKey, locale: string): string =>
+    t(key, undefined, locale);
   const handoff = options.handoff;
+  const languages = options.languages;
+  const askLanguage = options.askLanguage ?? true;
   const engine = options.engine;
+  /**
+   * The language each phone was last seen in on this instance: a hint for the screens shown
+   * before (or without) the session being read, a busy or late answer. Bounded, not an LRU.
+   */
+  const lastLocales = new Map<string, string>();
+  const localeHint = (msisdn: string): string => lastLocales.get(msisdn) ?? defaultLocale;
 
-  const renderForUssd = (prompt: Prompt): RenderedPrompt => {
+  const renderForUssd = (prompt: Prompt, locale: string): RenderedPrompt => {
     const rendered = options.render(prompt, locale);
     if (prompt.input !== 'contact') return rendered;
     return {
       text: rendered.text,
-      choices: [...rendered.choices, { id: USE_CALLER_NUMBER, label: say('ussd.useMyNumber') }],
+      choices: [
+        ...rendered.choices,
+        { id: USE_CALLER_NUMBER, label: say('ussd.useMyNumber', locale) },
+      ],
     };
   };
-  const resumeMenu: RenderedPrompt = {
-    text: say('ussd.resumeTitle'),
-    choices: [
-      { id: 'continue', label: say('ussd.resumeContinue') },
-      { id: 'restart', label: say('ussd.resumeRestart') },
-    ],
+  /** The resume menu's pages per locale, laid out once each. */
+  const resumeLayouts = new Map<string, string[]>();
+  const resumeScreensOf = (locale: string): string[] => {
+    let screens = resumeLayouts.get(locale);
+    if (!screens) {
+      const resumeMenu: RenderedPrompt = {
+        text: say('ussd.resumeTitle', locale),
+        choices: [
+          { id: 'continue', label: say('ussd.resumeContinue', locale) },
+          { id: 'restart', label: say('ussd.resumeRestart', locale) },
+        ],
+      };
+      screens = toUssdScreens(resumeMenu, locale);
+      resumeLayouts.set(locale, screens);
+    }
+    return screens;
   };
-  const resumeScreens = toUssdScreens(resumeMenu, locale);
-
   /** What a request answered, kept so that the gateway's retry of it gets the same screen. */
   const answered = (
     position: UssdMemo,
@@ -211,6 +246,15 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     private stateOf: ChannelStateOf | undefined = undefined;
     private laidOut: Prompt | undefined = undefined;
     private screens: string[] = [];
+    /** The caller's language: the last one seen until the session is read, then theirs. */
+    locale: string;
+    /**
+     * The turn's address, handed to the engine: its locale is the caller's once `decide` read
+     * it, before the flow runs and the record (which routes payment outcome SMS) is written.
+     */
+    readonly address: { channel: 'ussd'; address: string; locale: string };
+    /** Whether the caller has yet to choose a language (the first dial from a phone). */
+    private unchosen = false;
 
     constructor(
       readonly request: UssdRequest,
@@ -218,15 +262,29 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       private readonly withPerson: Promise<boolean> | undefined,
     ) {
       this.sessionKey = ussdSessionKey(request.msisdn);
+      this.locale = localeHint(request.msisdn);
+      this.address = { channel: 'ussd', address: request.msisdn, locale: this.locale };
     }
 
     screensOf(prompt: Prompt): string[] {
       // Prompts are never mutated once built, so a layout stays right for its object.
       if (prompt !== this.laidOut) {
-        this.screens = toUssdScreens(renderForUssd(prompt), locale);
+        this.screens = toUssdScreens(renderForUssd(prompt, this.locale), this.locale);
         this.laidOut = prompt;
       }
       return this.screens;
+    }
+
+    /** Speaks `locale` from now on in this turn, and remembers it as the phone's hint. */
+    private useLocale(locale: string): void {
+      if (locale !== this.locale) {
+        this.locale = locale;
+        this.address.locale = locale;
+        this.laidOut = undefined;
+      }
+      if (lastLocales.get(this.request.msisdn) === locale) return;
+      if (lastLocales.size >= 10_000) lastLocales.clear();
+      lastLocales.set(this.request.msisdn, locale);
     }
 
     /**
@@ -248,8 +306,44 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return this.stateOf;
     }
 
-    /** Decides what the request means from what the engine holds. */
+    /**
+     * Decides what the request means from what the engine holds, in the caller's language (read
+     * with the session when the card is prefetched, else with one read of its own).
+     */
     decide(glance: SessionGlance): ChannelDecision | Promise<ChannelDecision> {
+      if (!languages) return this.decideHeard(glance);
+      let chosen: ReturnType<CallerLanguages['chosen']>;
+      try {
+        chosen = languages.chosen(this.address);
+      } catch (err) {
+        return this.unreadLanguage(err, glance);
+      }
+      if (!(chosen instanceof Promise)) return this.withLanguage(chosen, glance);
+      return chosen.then(
+        (read) => this.withLanguage(read, glance),
+        (err: unknown) => this.unreadLanguage(err, glance),
+      );
+    }
+
+    private withLanguage(
+      chosen: string | undefined,
+      glance: SessionGlance,
+    ): ChannelDecision | Promise<ChannelDecision> {
+      if (chosen === undefined) this.unchosen = askLanguage;
+      else this.useLocale(chosen);
+      return this.decideHeard(glance);
+    }
+
+    /** The language could not be read: the caller goes on in the last one seen, not asked. */
+    private unreadLanguage(
+      err: unknown,
+      glance: SessionGlance,
+    ): ChannelDecision | Promise<ChannelDecision> {
+      options.logger.warn({ err, channel: 'ussd' }, 'caller language could not be read');
+      return this.decideHeard(glance);
+    }
+
+    private decideHeard(glance: SessionGlance): ChannelDecision | Promise<ChannelDecision> {
       const request = this.request;
       const memo = readMemo(glance.state);
       const h = historyDigest(request.history);
@@ -267,6 +361,8 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         // A dial, or input for a call we hold nothing for (state expired, or a gateway that never
         // sent the dial): treat it as the dial rather than apply a keypress to a screen never shown.
         if (memo && sameCall) return this.keep(memo, memo.s); // the gateway repeated the opening request
+        // A phone that never chose a language is asked first, in one screen.
+        if (this.unchosen) return this.showOwn(LANGUAGE_PROMPT);
         const withPerson = this.withPerson;
         if (!withPerson) return this.dial();
         return withPerson.then((active) =>
@@ -286,6 +382,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       }
       const shown = memo.s ?? glance.prompt;
       if (!shown) return this.reply(DIAL);
+      if (shown.key === LANGUAGE_PROMPT.key) return this.pickLanguage(typed, memo, shown);
       // A handoff screen: its one choice ends the handoff, words go to the person, a stray key
       // shows it again.
       if (HANDOFF_SCREENS.has(shown.key)) {
@@ -314,8 +411,34 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       return { kind: 'reply', reply: value, state: this.memoOf() };
     }
 
-    /** Handoff choices are the channel's to act on: the flow never sees them. */
+    /**
+     * A keypress on the language screen: a language is remembered and the caller goes on where
+     * they were (the entry menu on a first dial), now in it; anything else shows the screen again.
+     */
+    private pickLanguage(
+      typed: string,
+      memo: UssdMemo,
+      shown: Prompt,
+    ): ChannelDecision | Promise<ChannelDecision> {
+      const picked = ussdInputToReply(typed, shown, this.request.msisdn);
+      const locale = picked.type === 'user.choice' ? localeOfChoice(picked.id) : undefined;
+      if (!locale || !languages) return this.keep(memo, shown);
+      const goOnIn = () => {
+        this.useLocale(locale);
+        return this.goOn();
+      };
+      return languages.choose(this.address, locale).then(goOnIn, (err: unknown) => {
+        // Not remembered: this call still goes on in it; the next dial asks again.
+        options.logger.warn({ err, channel: 'ussd' }, 'caller language could not be saved');
+        return goOnIn();
+      });
+    }
+
+    /** Handoff and language choices are the channel's to act on: the flow never sees them. */
     private reply(value: Reply): ChannelDecision | Promise<ChannelDecision> {
+      if (languages && value.type === 'user.choice' && value.id === CHOOSE_LANGUAGE) {
+        return this.showOwn(LANGUAGE_PROMPT);
+      }
       if (handoff && value.type === 'user.choice') {
         if (value.id === TALK_TO_A_PERSON) return this.openHandoff();
         if (value.id === END_HANDOFF) return handoff.end(this.sessionKey).then(() => this.goOn());
@@ -332,6 +455,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     private keep(next: UssdMemo, shown: Prompt | undefined): ChannelDecision {
       const h = this.h;
       if (next.m === 'r') {
+        const resumeScreens = resumeScreensOf(this.locale);
         const page = Math.min(next.p, resumeScreens.length - 1);
         this.current = { kind: 'resume', page };
         return {
@@ -367,7 +491,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     private async openHandoff(): Promise<ChannelDecision> {
       const { request, sessionKey } = this;
       const glance = this.glance;
-      const address = { channel: 'ussd' as const, address: request.msisdn, locale };
+      const address = { channel: 'ussd' as const, address: request.msisdn, locale: this.locale };
       const opening = await handoff?.open({ sessionKey, address, glance });
       if (opening === 'opened' || opening === 'already') return this.showOwn(WAITING_FOR_PERSON);
       // No one to talk to: the same screen again, with a word why.
@@ -447,7 +571,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const work = engine.handle(turn.sessionKey, DIAL, {
       deadlineMs,
       audience: 'policyholder',
-      address: { channel: 'ussd', address: request.msisdn, locale },
+      address: turn.address,
       channelState: turn,
     });
     unfinished += 1;
@@ -465,19 +589,21 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
         { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
         'ussd turn still running at the answer backstop',
       );
-      return { text: say('ussd.stillWorking'), end: true };
+      return { text: say('ussd.stillWorking', turn.locale), end: true };
     }
     if ('failed' in outcome) {
       options.logger.error(
         { err: outcome.failed, channel: 'ussd', gatewaySessionId: request.sessionId },
         'ussd turn failed',
       );
-      return { text: say('ussd.sorry'), end: true };
+      return { text: say('ussd.sorry', turn.locale), end: true };
     }
     const prompt = outcome;
     const shown = turn.current;
     if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
-    if (shown.kind === 'resume') return { text: resumeScreens[shown.page] ?? '', end: false };
+    if (shown.kind === 'resume') {
+      return { text: resumeScreensOf(turn.locale)[shown.page] ?? '', end: false };
+    }
     // A busy session (another turn holds it past this request's deadline) shows its "still
     // working, Check again" screen and keeps the call open: that turn is past its own deadline
     // too, so it answered "still working" and keeps its result as unseen, which the caller's next

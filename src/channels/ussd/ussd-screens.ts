@@ -3,6 +3,14 @@ import { t } from '../../conversation/index.js';
 /** The most characters a USSD screen may hold, footer included. */
 export const USSD_MAX_CHARS = 182;
 
+/**
+ * Text a gateway sends in the GSM 7-bit alphabet (its basic set and the escaped `^{}\\[~]|€`):
+ * one character outside it and the whole screen goes as UCS-2, half the room. Every catalogue's
+ * customer text must match.
+ */
+export const GSM7_TEXT =
+  /^[@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&'()*+,\-./0-9:;<=>?¡A-ZÄÖÑÜ§¿a-zäöñüà^{}\\[~\]|€]*$/;
+
 /** What the caller types to see the next screen of a paged Prompt. */
 export const USSD_MORE_KEY = '98';
 /** What the caller types to see the previous screen (on the first screen, the flow's "back"). */

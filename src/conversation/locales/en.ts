@@ -434,7 +434,7 @@ export const en = {
   'telegram.notYourContact':
     'That is not your own contact. Tap "Share my phone number" to share the number of this Telegram account.',
   'telegram.help':
-    'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/help – this message',
+    'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/language – change the language\n/help – this message',
   'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
   'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
   'telegram.menuExpired': 'That menu has expired. Here is where we are:',
@@ -565,6 +565,13 @@ export const en = {
   'slack.audit.refused': "Only the desk's admins may read the audit of staff look-ups.",
   'slack.audit.unavailable':
     'The look-up could not be written to the audit, so it was not made. Please try again.',
+
+  // language: the caller's choice of language (src/conversation/language.ts); the screen names
+  // each language in itself, so it reads the same in every catalogue
+  'language.pick': 'Language / Ululimi / Chiyankhulo:',
+  'language.changed': 'Your language is now English.',
+  'menu.choice.language': 'Language',
+  'telegram.command.language': 'Change the language',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

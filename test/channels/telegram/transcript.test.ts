@@ -171,6 +171,7 @@ it('buys motor cover with every tap answered by one edit in place and a named PD
     ['Claims'],
     ['Talk to a person'],
     ['My data'],
+    ['Language'],
   ]);
   const menu = step.screen;
 

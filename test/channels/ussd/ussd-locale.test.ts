@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUssdCore, toUssdScreens, USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
 import {
+  type CallerLanguages,
   type Catalogue,
   LOCALES,
+  type Prompt,
   renderPrompt,
   type TurnEngine,
 } from '../../../src/conversation/index.js';
@@ -61,5 +63,56 @@ describe('the USSD channel speaks from the locale catalogue', () => {
     }));
     const screens = toUssdScreens({ text: 'Pick', choices: list }, 'fr');
     expect(screens[0]?.endsWith('98 More')).toBe(true);
+  });
+});
+
+describe("the caller's own language", () => {
+  const menu: Prompt = { key: 'menu.policyholder', input: 'choice', final: false, choices: [] };
+  /** An engine that lets the channel decide on an empty session and answers the menu. */
+  const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine => ({
+    handle: async (_key, _reply, options) => {
+      await options?.channelState?.decide({
+        prompt: undefined,
+        unseen: false,
+        resumable: false,
+        state: undefined,
+      });
+      seen.locale = options?.address?.locale;
+      return menu;
+    },
+  });
+  const coreWith = (languages: CallerLanguages, seen: { locale?: string | undefined } = {}) =>
+    createUssdCore({
+      engine: engineSeeing(seen),
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+      languages,
+    });
+  const dial = { sessionId: 's1', msisdn: '260977000005', input: undefined };
+
+  it('asks a phone that never chose, in one screen naming each language in itself', async () => {
+    const core = coreWith({ chosen: () => undefined, choose: async () => undefined });
+    expect(await core.handle(dial)).toEqual({
+      text: 'Language / Ululimi / Chiyankhulo:\n1. English\n2. Ichibemba\n3. Chinyanja',
+      end: false,
+    });
+  });
+
+  it('speaks the chosen language, and hands it to the engine for the SMS sent later', async () => {
+    const seen: { locale?: string | undefined } = {};
+    const core = coreWith({ chosen: () => 'ny', choose: async () => undefined }, seen);
+    expect(await core.handle(dial)).toEqual({ text: 'Takulandirani. Mufuna chiyani?', end: false });
+    expect(seen.locale).toBe('ny');
+  });
+
+  it('goes on in English, without asking, when the language cannot be read', async () => {
+    const core = coreWith({
+      chosen: () => Promise.reject(new Error('store down')),
+      choose: async () => undefined,
+    });
+    expect(await core.handle(dial)).toEqual({
+      text: 'Welcome. What would you like to do?',
+      end: false,
+    });
   });
 });

@@ -1,0 +1,452 @@
+import type { Catalogue } from './index.js';
+
+/**
+ * Bemba (Ichibemba, as spoken on the Copperbelt and in the North): every key a policyholder or
+ * funeral member sees, beside its English in `en.ts`. Plain everyday words; an insurer's term
+ * with no common word stays in English with a short gloss the first time a screen needs it.
+ * GSM 7-bit characters only (USSD and SMS). See the README, "Reviewing a translation".
+ */
+export const bem: Catalogue = {
+  // engine
+  'engine.stillWorking': 'Tucili tulebombela pa fyo mwalomba. Asukeni pa kuti mumone ifyafumamo.',
+  'engine.busy': 'Tucili tulebombela pa fyo mwalombele. Napapata eseshenipo panono.',
+  'engine.interrupted': 'Ifyo mwasalile kuntanshi nalimo tafyapitile. Napapata asukenipo nakabili.',
+  'engine.restarted': 'Mutulekelele, twatendeka nakabili ukufuma pa kutendeka.',
+  'engine.error': 'Mutulekelele, kwaba ubwafya kuli fwebo. Napapata eseshenipo pali cimbi.',
+  'engine.sessionEnded': 'Ilyashi lyapwa.',
+  'engine.goodbye': 'Natotela pa kubomfya ubutumikishi bwesu.',
+  'engine.checkAgain': 'Moneni nakabili',
+
+  // validation
+  'validation.nrc.format': 'Lembeni NRC nga 123456/78/9 nangu nambala 9.',
+  'validation.nrc.nationality': 'Nambala ya kulekelesha iya NRC ifwile ukuba 1, 2 nangu 3.',
+  'validation.phone.format': 'Lembeni nambala ya foni iya mu Zambia nga 0971234567.',
+  'validation.phone.notMobile': 'Iyo te nambala ya foni ya ku minwe.',
+  'validation.phone.notZambian': 'Lembeni nambala ya foni iya mu Zambia (+260).',
+  'validation.plate.format': 'Lembeni nambala ya motoka, nga AJQ 1909.',
+  'validation.date.format': 'Lembeni ubushiku nga DD/MM/YYYY, pa cilangililo 05/03/2027.',
+  'validation.date.invalid': 'Ubo bushiku tabubako.',
+  'validation.date.notPast': 'Ubushiku bufwile ukuba ubwapitapo.',
+  'validation.date.notFuture': 'Ubushiku bufwile ukuba ubwa ku ntanshi.',
+  'validation.date.notTodayOrFuture': 'Ubushiku bufwile ukuba lelo nangu ku ntanshi.',
+  'validation.date.notTodayOrPast': 'Ubushiku bufwile ukuba lelo nangu ubwapitapo.',
+  'validation.date.tooEarly': 'Ubushiku bufwile ukuba {min, date} nangu panuma.',
+  'validation.date.tooLate': 'Ubushiku bufwile ukuba {max, date} nangu ilyo talilafika.',
+  'validation.amount.format': 'Lembeni indalama nga 1500 nangu 1500.50.',
+  'validation.amount.notPositive': 'Indalama ifwile ukucila pa zero.',
+  'validation.amount.tooManyDecimals': 'Bomfyeni nambala shibili fye panuma ya kadonti.',
+  'validation.amount.tooLarge': 'Indalama te kucila pa {max}.',
+  'validation.tooManyTries': 'Mwaesha imiku iingi. Napapata tendekeni nakabili ilyo mwaipekanya.',
+
+  // flows: shared
+  'flow.choice.retry': 'Eseshenipo nakabili',
+  'flow.choice.back': 'Bwelelamo',
+  'flow.choice.changeAnswer': 'Alulenipo icasuko',
+  'flow.choice.end': 'Pwisheni',
+  'flow.choice.more': 'Na fimbi',
+  'flow.choice.yes': 'Ee',
+  'flow.choice.no': 'Awe',
+  'flow.failed.timeout': 'Kampani ya inshuwalansi ilekokola ukwasuka.',
+  'flow.failed.unavailable': 'Kampani ya inshuwalansi taisangwa nomba.',
+  'flow.failed.rejected': 'Kampani ya inshuwalansi taipokelele ifi.',
+  'flow.failed.notFound': 'Tatwasangile ico.',
+  'flow.failed.denied': 'Ubu butumikishi tabuli kuli imwe nomba.',
+  'flow.failed.unknown': 'Mutulekelele, kwaba ubwafya.',
+  'flow.failed.said': '{said}',
+  'flow.failed.check': 'Napapata moneni ifyasuko fyenu.',
+  'flow.field.registrationNumber': 'Napapata moneni nambala ya motoka.',
+  'flow.field.vehicleId': 'Napapata moneni nambala ya iyo motoka.',
+  'flow.field.nrcNumber': 'Napapata moneni nambala ya NRC.',
+  'flow.field.clientId': 'Napapata moneni ifya mwine wa policy.',
+  'flow.field.firstName': 'Napapata moneni ishina lya ntanshi.',
+  'flow.field.lastName': 'Napapata moneni ishina lya lupwa.',
+  'flow.field.chassisNumber': 'Napapata moneni nambala ya chassis.',
+  'flow.field.engineNumber': 'Napapata moneni nambala ya injini.',
+  'flow.field.sumInsured': 'Napapata moneni umutengo wa motoka.',
+  'flow.field.startDate': 'Napapata moneni ubushiku bwa kutendeka.',
+  'flow.field.lossDate': 'Napapata moneni ubushiku bwa kulufya.',
+  'flow.field.email': 'Napapata moneni imelo.',
+  'flow.field.phoneNumber': 'Napapata moneni nambala ya foni.',
+  'flow.field.idNumber': 'Napapata moneni nambala ya NRC.',
+  'flow.field.mobileMoneyAccountNumber': 'Napapata moneni nambala ya mobile money.',
+  'flow.field.destination': 'Napapata moneni icalo muleya.',
+  'flow.field.endDate': 'Napapata moneni inshiku sha lwendo.',
+  'flow.field.name': 'Napapata moneni ishina.',
+  'flow.field.description': 'Napapata moneni ifyacitike.',
+  'flow.field.partnerLoanReference': 'Napapata moneni nambala ya ngongole.',
+  'flow.field.claimType': 'Napapata moneni ifyacitike.',
+  'flow.field.make': 'Napapata moneni umusango wa motoka.',
+  'flow.field.model': 'Napapata moneni model ya motoka.',
+  'flow.end.mainMenu': 'Menyu ikalamba',
+  'flow.end.cancelled': 'Fyafuma. Tapali cimbi icacitika. Shaleni bwino.',
+  'flow.end.thanks': 'Natotela. Shaleni bwino.',
+  'flow.note.pickFromList': 'Napapata saleni cimo pali ifi.',
+  'flow.note.typeAnswer': 'Napapata lembeni icasuko cenu.',
+  'flow.note.stuck':
+    'Nangu bwelelamo (0) ukwalula icasuko nangu ukuya ku menyu. Ifyasuko fyenu fyasungwa.',
+  'flow.note.badName': 'Lembeni ishina mu filembo, te kucila pa {max}.',
+  'flow.note.fullName': 'Lembeni ishina lya ntanshi ne lya lupwa.',
+  'flow.note.badText': 'Lembeni icasuko icipi (filembo {max} fye).',
+  'flow.note.badDescription': 'Londololeni ifyacitike (filembo {max} fye).',
+  'flow.note.badIdentifier': 'Bomfyeni filembo ne nambala {max} fye.',
+  'flow.note.badEmail': 'Lembeni imelo nga name@mail.com.',
+  'flow.note.badYear': 'Lembeni umwaka iyo yapangilwe, nga 2018.',
+
+  // flows: payments
+  'pay.choice.ownNumber': 'Nambala yandi',
+  'pay.choice.otherNumber': 'Nambala imbi',
+  'pay.choice.card': 'Kadi',
+  'pay.choice.check': 'Moneni nga yalipilwa',
+  'pay.choice.tryAgain': 'Lipileni nakabili',
+  'pay.askPhone': 'Nambala ya mobile money iya kulipilako {currency} {amount}:',
+  'pay.waitPhone': 'Sumineni {currency} {amount} pa foni yenu. Tukamweba nga yalipilwa.',
+  'pay.waitCard': 'Lipileni {currency} {amount} na kadi pa link twatuma.',
+  'pay.cardLink': 'Ipepala lya kulipila na kadi',
+  'pay.note.stillPending': 'Tucilolela ukufuma {since}. Tukamweba ilyo kampani yasumina.',
+  'pay.failed': 'Ukulipila {currency} {amount} pa {what} tafyapitile. Tapali indalama yasendwa.',
+  'pay.note.reason': 'Umulandu: {reason}.',
+  'pay.sms.cardLink': 'Lipileni {currency} {amount} na kadi: {url}',
+
+  // main-menu
+  'menu.policyholder': 'Mwaiseni. Finshi mulefwaya ukucita?',
+  'menu.funeral-member': 'Mwaiseni. Finshi mulefwaya ukucita?',
+  'menu.choice.motor': 'Inshuwalansi ya motoka',
+  'menu.choice.travel': 'Inshuwalansi ya lwendo',
+  'menu.choice.policies': 'Inshuwalansi yandi',
+  // The claims screen glosses the word: the menu has no room for it.
+  'menu.choice.claim': 'Ama claim',
+  'menu.choice.household': 'Moneni inshuwalansi ya lupwa',
+  'menu.choice.person': 'Landeni no muntu',
+  'menu.choice.renew': 'Twalilileni {policyNumber}',
+  'menu.choice.renewList': 'Twalilileni inshuwalansi ({count} yapwa)',
+  'menu.renewals': 'Nshi mulefwaya ukutwalilila?',
+  'menu.choice.renewal': '{policyNumber} (ikapwa {endDate, date, short})',
+  'menu.choice.remindersOff': 'Lekeni ukunjibukisha',
+  'menu.remindersOff':
+    'Ukumwibukisha kwaleka. Kuti mwatwalilila inshuwalansi ukufuma muli iyi menyu, kabili kuti mwabwesha ukwibukisha pa menyu.',
+  'menu.choice.remindersOn': 'Ukunjibukisha nakabili',
+  'menu.remindersOn': 'Ukumwibukisha kwabwelelamo. Tukamwibukisha ilyo inshuwalansi taila pwa.',
+  'menu.note.remindersNotChanged':
+    'Mutulekelele, tatwafwile ukwalula ukwibukisha. Eseshenipo pali cimbi.',
+
+  // motor-quote
+  'motor.mode': 'Inshuwalansi ya motoka:',
+  'motor.choice.new': 'Inshuwalansi ipya',
+  'motor.choice.renew': 'Twalilileni policy yandi',
+  'motor.choice.otherPlate': 'Nambala imbi',
+  'motor.pickProduct': 'Saleni inshuwalansi:',
+  'motor.noProducts': 'Tapali inshuwalansi ya motoka nomba.',
+  'motor.askPlate': 'Nambala ya motoka:',
+  'motor.confirmVehicle': 'Bushe {plate} ni {vehicle} yenu?',
+  'motor.askMake': 'Umusango wa motoka (nga Toyota):',
+  'motor.askModel': 'Model ya motoka (nga Corolla):',
+  'motor.askYear': 'Umwaka iyo yapangilwe:',
+  'motor.pickCategory': 'Motoka ibomba milimo nshi:',
+  'motor.askChassis': 'Nambala ya chassis:',
+  'motor.askEngine': 'Nambala ya injini:',
+  'motor.askSumInsured': 'Umutengo wa motoka mu ZMW (sum insured):',
+  'motor.pickDuration': 'Saleni inshita:',
+  'motor.noPricing': 'Tapali umutengo wa iyi motoka.',
+  'motor.durationOption': '{label} {currency} {gross}',
+  'motor.askHolderPhone': 'Nambala ya foni ya mwine wa policy:',
+  'motor.confirmHolder': 'Mwine wa policy: {name}. Cacine?',
+  'motor.askHolderNrc': 'Nambala ya NRC ya mwine wa policy:',
+  'motor.askFirstName': 'Ishina lya ntanshi lya mwine wa policy:',
+  'motor.askLastName': 'Ishina lya lupwa lya mwine wa policy:',
+  'motor.askEmail': 'Imelo ya mwine wa policy:',
+  'motor.confirmQuote':
+    '{label}: {currency} {amount} (premium {basic} + levy {levy}). Lipileni na:',
+  'motor.askRenewPlate': 'Nambala ya motoka iyo mulefwaya ukutwalilila:',
+  'motor.noPolicy': 'Tapali policy ya motoka ya {plate}.',
+  'motor.confirmRenewal':
+    'Twalilileni {policyNumber} {startDate, date} ukufika {endDate, date}: {currency} {amount}. Lipileni na:',
+  'motor.done':
+    'Mwalipila {currency} {amount}. {what}, {startDate, date} ukufika {endDate, date}. Nambala ya policy: {policyNumber}.',
+  'motor.renewed':
+    'Mwalipila {currency} {amount}. Policy {policyNumber} yatwalilila, {startDate, date} ukufika {endDate, date}.',
+  'motor.certificate': 'Satifiketi ya inshuwalansi',
+
+  // renewal reminders
+  'reminder.notice':
+    'Tukamwibukisha ilyo taila pwa. Ukuleka, saleni Lekeni ukunjibukisha mu menyu.',
+  'reminder.motor':
+    'Inshuwalansi ya motoka {policyNumber} ({what}) ikapwa pa {endDate, date}. Twalilileni nomba.',
+  'reminder.motorSms':
+    'Inshuwalansi ya motoka {policyNumber} ({what}) ikapwa pa {endDate, date}. Ukutwalilila, imbeni {serviceCode} no kusala Twalilileni {policyNumber}. Asukeni STOP ukuleka ukwibukisha.',
+  'reminder.choice.renew': 'Twalilileni nomba',
+  'reminder.smsNotice':
+    'Tukamwibukisha pa SMS ilyo {policyNumber} taila pwa, pa kuti mutwalilile bwangu. Asukeni STOP ukuleka.',
+  'reminder.stopped': 'Ukwibukisha kwaleka. Asukeni START ukubwesha.',
+  'reminder.started': 'Ukwibukisha kwabwelelamo. Asukeni STOP ukuleka.',
+
+  // travel-issue
+  'travel.loading': 'Tuleleta inshuwalansi ya lwendo...',
+  'travel.noPackages': 'Tapali inshuwalansi ya lwendo nomba. Eseshenipo pali cimbi.',
+  'travel.pickPackage':
+    'Inshuwalansi ya {travellers, plural, one {umuntu # uleya} other {abantu # abaleya}}. Saleni:',
+  'travel.askDestination': 'Icalo muleya:',
+  'travel.askStartDate': 'Ubushiku bwa kutendeka ulwendo (DD/MM/YYYY):',
+  'travel.askName': 'Ishina lyenu lyonse:',
+  'travel.askNrc': 'Nambala ya NRC yenu:',
+  'travel.travellers': 'Abaleya ukufika nomba: {count}.',
+  'travel.choice.addTraveller': 'Lundeni uleya',
+  'travel.choice.continue': 'Konkanyeni',
+  'travel.askTravellerName': 'Ishina lyonse lya uleya:',
+  'travel.askRelationship': 'Ni nani kuli imwe:',
+  'travel.relationship.spouse': 'Umukashi nangu umulume',
+  'travel.relationship.child': 'Umwana',
+  'travel.relationship.parent': 'Umufyashi',
+  'travel.relationship.other': 'Umbi',
+  'travel.askDays': 'Ulwendo ni lwa nshiku shinga?',
+  'travel.note.badDays': 'Lembeni inshiku, ukufuma pa 1 ukufika pa {max}.',
+  'travel.confirmQuote':
+    '{what}, {startDate, date} ukufika {endDate, date}, {travellers, plural, one {umuntu #} other {abantu #}}: {currency} {amount}. Lipileni na:',
+  'travel.done':
+    'Mwalipila {currency} {amount}. {what}, {startDate, date} ukufika {endDate, date}. Policy {policyNumber}.',
+  'travel.certificate': 'Satifiketi ya lwendo',
+
+  // claim-intimation
+  'claim.start': 'Ama claim (ukulomba ubulipilo):',
+  'claim.choice.creditLife': 'Ingongole (credit life)',
+  'claim.choice.groupLife': 'Imfwa ya membala (group life)',
+  'claim.choice.track': 'Konkeni ama claim yandi',
+  'claim.choice.submit': 'Tumeni claim',
+  'claim.choice.attach': 'Lundeni amapepala',
+  'claim.choice.later': 'Pali cimbi',
+  'claim.choice.more': 'Lundeni cimbi',
+  'claim.askPolicy': 'Nambala ya policy (nga CL-DEMO-000001):',
+  'claim.pickType': 'Cinshi cacitikile uwasendele ingongole?',
+  'claim.ask.partnerLoanReference': 'Nambala ya ngongole yenu:',
+  'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',
+  'claim.askDate.credit-life': 'Ubushiku bwa kulufya (DD/MM/YYYY):',
+  'claim.askDate.group-life': 'Ubushiku bwa mfwa (DD/MM/YYYY):',
+  'claim.askDetails': 'Cinshi cacitike?',
+  'claim.confirm.credit-life':
+    'Claim ya {claimType} pa ngongole {subject}, ukulufya pa {eventDate, date}.',
+  'claim.confirm.group-life': 'Claim ya mfwa ya {subject} pa {eventDate, date}.',
+  'claim.intimated': 'Claim {number} ili {status}. Amapepala yalefwaikwa: {documents}.',
+  'claim.intimated.payable':
+    'Claim {number} ili {status}. Ubulipilo: {currency} {payable}. Amapepala yalefwaikwa: {documents}.',
+  'claim.askDocument': 'Tumeni icikope nangu ifayilo ya claim {number} ({count} fyatumwa).',
+  'claim.documented': 'Claim {number} ili {status}. Amapepala: {count}.',
+  'claim.trackLine': 'Ama claim nshi?',
+  'claim.choice.held': 'Claim pa nshuwalansi yandi',
+  'claim.choice.other': 'Policy imbi',
+  'claim.choice.byNumber': 'Na nambala ya claim',
+  'claim.choice.again': 'Eseni nambala imbi',
+  'claim.held': 'Claim ni ya ngongole nangu ubumembala nshi?',
+  'claim.held.none': 'Tatwasangile ingongole nangu ubumembala pa nambala ya foni yenu.',
+  'claim.held.credit-life': 'Ingongole {number} ({covers})',
+  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.askNumber': 'Lembeni nambala ya claim iyo mwapeelwe (nga CLC-000001):',
+  'claim.notFound': 'Tapali claim {number}.',
+  'claim.list': 'Ama claim yenu ({count}):',
+  'claim.list.empty': 'Tamwakwata ama claim.',
+  'claim.detail': 'Claim {number}: {status}. Ubulipilo: {currency} {payable}.',
+  'claim.end': 'Claim {number} ili {status}. Shaleni bwino.',
+
+  // cover-status
+  'cover.askContact':
+    'Tinyeni "Peeleni nambala yandi ya foni" pa kumona inshuwalansi yenu, nangu lembeni nambala ya NRC pa kufwaya.',
+  'cover.askNrc': 'Lembeni nambala ya NRC:',
+  'cover.list': 'Inshuwalansi yenu ({count}):',
+  'cover.none': 'Tapali inshuwalansi ya iyi NRC.',
+  'cover.mine.none': 'Tapali ama policy pa nambala ya foni yenu.',
+  'cover.line.motor': 'Motoka {number} {status}',
+  'cover.line.travel': 'Ulwendo {number} {status}',
+  'cover.line.life': 'Ubumi {number} {status}',
+  'cover.line.funeral': 'Icililo {number} {status}',
+  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.creditLife': 'Ingongole {number} {status}',
+  'cover.detail.motor':
+    'Motoka {number}: {status}, {startDate, date} ukufika {endDate, date}. Motoka {covers}. Premium {currency} {amount}.',
+  'cover.detail.travel':
+    'Ulwendo {number}: {status}, {startDate, date} ukufika {endDate, date}. {covers}. Premium {currency} {amount}.',
+  'cover.detail.life':
+    'Ubumi {number}: {status}, {startDate, date} ukufika {endDate, date}. Premium {currency} {amount}.',
+  'cover.detail.funeral':
+    'Icililo {number}: {status}, {startDate, date} ukufika {endDate, date}. Ulupwa lwa {covers}. Premium {currency} {amount}.',
+  'cover.detail.group-life':
+    'Group life {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Sum assured {currency} {amount}.',
+  'cover.detail.credit-life':
+    'Ingongole {number}: {status}, {startDate, date} ukufika {endDate, date}. Policy {covers}. Indalama {currency} {amount}.',
+  'cover.note.until': 'Mwaba ne nshuwalansi ukufika {until, date}.',
+  'cover.note.shareContact': 'Tinyeni "Peeleni nambala yandi ya foni", nangu lembeni NRC.',
+  'cover.limited.covered':
+    'Iyi NRC ili ne nshuwalansi ukufika {until, date}. Ifyebo fiya fye ku foni iyalembwa.',
+  'cover.limited.none': 'Tapali inshuwalansi iibomba iya iyi NRC.',
+  'cover.certificate': 'Satifiketi',
+  'cover.certificate.ready': 'Satifiketi ya {number}:',
+  'cover.certificate.sms': 'Satifiketi ya {number} yatumwa kuli imwe pa SMS.',
+  'cover.sms.certificate': 'Satifiketi yenu ya {number}:',
+  'cover.sms.details': 'Inshuwalansi yenu:',
+  'cover.sms.holding':
+    '{line} {number}: {status}, {startDate, date} ukufika {endDate, date}{covers}',
+  'cover.sms.holdingUntil':
+    '{line} {number}: {status} ukufika {until, date}, {startDate, date} ukufika {endDate, date}{covers}',
+  'cover.sms.sent': 'Ifyebo fyatumwa pa SMS ku foni iyalembwa.',
+  'cover.choice.another': 'NRC imbi',
+  'cover.choice.byNrc': 'Fwaileni na NRC',
+  'cover.choice.list': 'Bwelelani ku mutande',
+  'cover.choice.certificate': 'Satifiketi',
+  'cover.choice.sms': 'Tumeni ifyebo pa SMS',
+
+  // payments: outcome notices (one SMS each)
+  'payment.outcome.paid':
+    'Ubulipilo {reference} bwapokelelwa. Nambala ya policy yenu ni {policyNumber}.',
+  'payment.outcome.paidWithoutPolicy':
+    'Ubulipilo {reference} bwapokelelwa. Policy yenu ileipekanishiwa; bwelelenimo pa kumona nambala yaiko.',
+  'payment.outcome.failed':
+    'Ubulipilo {reference} tabwapitile. Tapali indalama yasendwa. Bwelelenimo pa kwesha nakabili.',
+  'payment.outcome.pending':
+    'Ubulipilo {reference} bucilolela. Nga mwasumina, bwelelenimo pa kumona nakabili.',
+
+  // telegram
+  'telegram.shareContact': 'Peeleni nambala yandi ya foni',
+  'telegram.notYourContact':
+    'Iyo te nambala yenu. Tinyeni "Peeleni nambala yandi ya foni" pa kupeela nambala ya iyi Telegram.',
+  'telegram.help':
+    'Kuti namweba umutengo no kushitisha inshuwalansi ya motoka ne ya lwendo, ukupokelela ama claim no kumona inshuwalansi yenu.\n/start - menyu ikalamba\n/cancel - lekeni ifyo mulecita\n/status - moneni inshuwalansi yenu\n/language - alulenipo ululimi\n/help - ubu bukombe',
+  'telegram.filesUnavailable':
+    'Mutulekelele, nshingapokelela amafayilo muno. Eseshenipo pali cimbi.',
+  'telegram.fileTooLarge': 'Ifayilo yakula sana. Tumeni iisacila pa 20 MB.',
+  'telegram.menuExpired': 'Iyo menyu yapwa. Twaba apa:',
+  'telegram.unsupported': 'Mutulekelele, nshingabomfya ama sticker, amashiwi nangu incende.',
+  'telegram.unexpectedFile': 'Nshilefwaya icikope nangu ifayilo pa ici cipande.',
+  'telegram.expect.text': 'Napapata lembeni icasuko cenu.',
+  'telegram.expect.nrc': 'Napapata lembeni nambala ya NRC, nga 123456/10/1.',
+  'telegram.expect.phone':
+    'Napapata lembeni nambala ya foni, nangu tinyeni Peeleni nambala yandi ya foni.',
+  'telegram.expect.date': 'Napapata lembeni ubushiku, nga 25/12/2026.',
+  'telegram.expect.amount': 'Napapata lembeni indalama mu nambala.',
+  'telegram.expect.choice': 'Napapata tinyeni kamo pali aya mabatani.',
+  'telegram.expect.contact':
+    'Napapata tinyeni Peeleni nambala yandi ya foni, nangu lembeni nambala.',
+  'telegram.expect.photo': 'Napapata tumeni icikope nangu ifayilo.',
+  'telegram.expect.none': 'Tumeni /start pa kumona menyu ikalamba.',
+  'telegram.expect.start': 'Tumeni /start pa kutendeka.',
+  'telegram.command.start': 'Menyu ikalamba',
+  'telegram.command.help': 'Ifyo ningacita',
+  'telegram.command.cancel': 'Lekeni ifyo mulecita',
+  'telegram.command.status': 'Moneni ama policy ne nshuwalansi yenu',
+  'telegram.command.human': 'Landeni no muntu',
+  'telegram.command.language': 'Alulenipo ululimi',
+
+  // ussd
+  'sms.continueHint': 'Ukukonkanya, imbeni {serviceCode} no kusala Konkanyeni.',
+  'ussd.more': 'Na fimbi',
+  'ussd.back': 'Bwelelamo',
+  'ussd.resumeTitle': 'Mwaba ne fyo tamwapwishe.',
+  'ussd.resumeContinue': 'Konkanyeni',
+  'ussd.resumeRestart': 'Tendekeni nakabili',
+  'ussd.useMyNumber': 'Bomfyeni iyi nambala',
+  'ussd.stillWorking':
+    'Tucili tulebombelapo. Tukamutumina SMS nga fyapwa. Imbeni nakabili pa kukonkanya.',
+  'ussd.sorry': 'Mutulekelele, kwaba ubwafya kuli fwebo. Napapata imbeni nakabili panono.',
+
+  // handoff (the customer's side)
+  'handoff.opened':
+    'Nomba mulelanda no muntu wa kampani ya inshuwalansi. Lembeni ubukombe bwenu muno kabili bakasuka muno. Tumeni /done ukubwelela uko mwali.',
+  'handoff.already':
+    'Umuntu ali ne fyo mwalomba kabili akasuka muno. Tumeni /done ukubwelela uko mwali.',
+  'handoff.unavailable': 'Mutulekelele, tapali umuntu nomba.',
+  'handoff.failed': 'Mutulekelele, tatwasangile umuntu nomba. Eseshenipo pali cimbi.',
+  'handoff.forwardFailed': 'Mutulekelele, ubukombe bwenu tabwafikile. Tumeni nakabili panono.',
+  'handoff.staffReply': 'Ukufuma ku kampani: {text}',
+  'handoff.resolved': 'Umuntu apwisha ukumwafwa. Mwali apa:',
+  'handoff.resolvedFresh': 'Umuntu apwisha ukumwafwa. Tumeni /start pa kumona menyu.',
+  'handoff.back': 'Mwabwelela ku wa kwafwa. Mwali apa:',
+  'handoff.notOpen': 'Tamulelanda no muntu. Mwaba apa:',
+  'handoff.resolvedSms': 'Umuntu apwisha ukumwafwa. Imbeni {serviceCode} pa kukonkanya.',
+  'handoff.ussd.waiting':
+    'Umuntu ali ne fyo mwalomba kabili akamwasuka pa SMS. Pa kumulembela, lembeni ubukombe bwenu.',
+  'handoff.ussd.sent': 'Fyatumwa. Umuntu akamwasuka pa SMS.',
+  'handoff.ussd.notSent': 'Mutulekelele, ubukombe bwenu tabwafikile. Tumeni nakabili.',
+  'handoff.ussd.end': 'Pwisheni no kukonkanya',
+
+  // language
+  'language.pick': 'Language / Ululimi / Chiyankhulo:',
+  'language.changed': 'Ululimi lwenu nomba ni Ichibemba.',
+  'menu.choice.language': 'Ululimi',
+  // one access rule (issue 23): cover held by another phone, claims already open
+  'motor.heldElsewhere.new':
+    '{plate} yalembwa kuli mwine umbi. Ni foni iyalembwa fye iyingaipeela inshuwalansi muno.',
+  'motor.heldElsewhere.renew':
+    '{plate} ili ne nshuwalansi ya mwine umbi. Ni foni iyalembwa iya policy fye iyingaitwalilila.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} yalembwa kuli mwine. Nga ni yenu, peeleni nambala ya foni yenu; nga te fyo:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} ili ne nshuwalansi ya mwine. Nga ni yenu, peeleni nambala ya foni yenu; nga te fyo:',
+  'motor.choice.tellHolder': 'Tumineni mwine SMS',
+  'motor.note.holderTold': 'Twatumina mwine SMS.',
+  'motor.sms.asked.new':
+    'Umuntu alomba inshuwalansi ya {plate} pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
+  'motor.sms.asked.renew':
+    'Umuntu alomba ukutwalilila inshuwalansi ya {plate} pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
+  'claim.detail.noPayable': 'Claim {number}: {status}.',
+  'claim.detail.status':
+    'Claim {number}: {status}. Ifyebo fyaiko fiya fye ku foni iyalembwa iya membala nangu iya ngongole.',
+  'claim.start.contact':
+    'Ama claim (ukulomba ubulipilo). Peeleni nambala ya foni yenu pa kumona ama claim ne nshuwalansi yenu.',
+  'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
+  'claim.note.alreadyOpenElsewhere':
+    'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
+  'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
+
+  // personal data (issue 29): the notice, My data
+  'menu.choice.myData': 'Ifyebo fyandi',
+  'privacy.notice':
+    'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
+  'privacy.noticeFull':
+    'Ifya nkama. insurechat isunga nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma, pa kumushitisha no kumubombela inshuwalansi no kumwibukisha ilyo taila pwa. Ilyashi lisungwa amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30, ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Kampani ya inshuwalansi isunga ifyayo. Mu Ifyebo fyandi kuti mwamona ifyo twakwata, ukufifuuta, nangu ukutuleka ukufibomfya.',
+  'privacy.choice.agree': 'Nasumina',
+  'privacy.choice.decline': 'Awe',
+  'privacy.choice.full': 'Fyonse',
+  'privacy.declined':
+    'Mwakaana, e ico tatwasungile nangu cimo pali imwe. Sumineni pali cimbi ilyo mwaimba pa kushita nangu ukumona inshuwalansi. Shaleni bwino.',
+  'privacy.note.notRecorded':
+    'Mutulekelele, tatwafwile ukulemba icasuko cenu. Eseshenipo nakabili.',
+  'mydata.overview':
+    'Twakwata: {policies, plural, one {policy #} other {ama policy #}} tulekonka, {card, plural, =0 {tapali kadi ya kwibukisha} other {kadi ya kwibukisha}}, amalyashi {handoffs} no muntu, amafayilo {files} mwatumine. Kampani isunga ifyayo.',
+  'mydata.choice.delete': 'Fuuteni ifyebo fyandi',
+  'mydata.choice.stop': 'Lekeni ukubomfya ifyebo fyandi',
+  'mydata.confirmDelete':
+    'Fuuteni ifyo twakwata pali imwe: amalyashi, kadi ya kwibukisha, amalyashi no muntu, amafayilo? Ama policy yenu yaikala ku kampani.',
+  'mydata.choice.yesDelete': 'Ee, fuuteni',
+  'mydata.confirmStop':
+    'Tuleke ukubomfya ifyebo fyenu? Tukafuuta ifyo twakwata, ukwibukisha kukaleka, kabili tukamwipusha nakabili pali cimbi. Ama policy yenu yaikala ku kampani.',
+  'mydata.choice.yesStop': 'Ee, lekeni',
+  'mydata.deleted':
+    'Fyafuutwa. {paymentsKept, plural, =0 {} other {Ubulipilo ubucili bulecitika bwasungwa ukufika bwapwa (ubushiku 1 fye). }}Kampani isunga ifyayo ifya ma policy yenu.',
+  'mydata.stopped':
+    'Fyapwa: twafuuta ifyebo fyenu kabili tatukafibomfya; ukwibukisha kwaleka. {paymentsKept, plural, =0 {} other {Ubulipilo ubucili bulecitika bwasungwa ukufika bwapwa (ubushiku 1 fye). }}Kampani isunga ifyayo.',
+  'mydata.failed':
+    'Mutulekelele, tatwafwile ukupwisha ukufuuta ifyebo fyenu. Eseshenipo pali cimbi.',
+  'mydata.receipt.deleted':
+    'Risiti: nga fintu mwalombele, twafuuta ifyebo insurechat yakwete pali iyi nambala. Kampani isunga ifyayo ifya ma policy yenu.',
+  'mydata.receipt.stopped':
+    'Risiti: nga fintu mwalombele, insurechat yaleka ukubomfya iyi nambala, yafuuta ifyo yakwete kabili yaleka ukwibukisha. Kampani isunga ifyayo.',
+  // claims finished on any channel (issue 30)
+  'claim.pickType.none': 'Kampani taikwata inshuwalansi ya kulombelapo claim pali iyi policy.',
+  'claim.note.late':
+    'Ukulufya kwali inshiku {days} ishapita: ama claim yalefwaikwa ilyo inshiku {allowed} tashilapwa kabili kuti yakaanwa.',
+  'claim.linkSent':
+    'Twamutumina SMS ne link ya claim {number}: iisuleni pa kutuma ifikope nangu amafayilo.',
+  'claim.sms.upload': 'Tumeni amapepala ya claim {number} (ifikope nangu amafayilo) apa:',
+  'claim.uploadPage': 'Lundeni amapepala',
+  'claim.notice.link':
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo apa:',
+  'claim.notice.chat':
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli iyi chat: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
+  'documents.page.title': 'Amapepala ya claim',
+  'documents.page.claim': 'Claim {number}:',
+  'documents.page.held': 'Amapepala kampani yakwata: {count}.',
+  'documents.page.choose':
+    'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
+  'documents.page.sending': 'fileya...',
+  'documents.page.sent': 'fyaya',
+  'documents.page.tooLarge': 'cakula sana: te kucila pa {mb} MB',
+  'documents.page.wrongType': 'ifikope na mafayilo ya PDF fye e fingatumwa',
+  'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'cover.choice.claim': 'Lombeni claim',
+};

@@ -1,0 +1,447 @@
+import type { Catalogue } from './index.js';
+
+/**
+ * Nyanja (Chinyanja, as spoken in Lusaka and the East): every key a policyholder or funeral
+ * member sees, beside its English in `en.ts`. Plain everyday words; an insurer's term with no
+ * common word stays in English with a short gloss the first time a screen needs it. GSM 7-bit
+ * characters only (USSD and SMS). See the README, "Reviewing a translation".
+ */
+export const ny: Catalogue = {
+  // engine
+  'engine.stillWorking': 'Tikugwirabe ntchito pa pempho lanu. Yankhani kuti muone zotsatira.',
+  'engine.busy': 'Tikugwirabe ntchito pa pempho lanu lapita. Chonde yesaninso posachedwa.',
+  'engine.interrupted': 'Sitepe yanu yapita mwina sinadutse. Chonde yankhaninso.',
+  'engine.restarted': 'Pepani, tayambanso kuchokera pachiyambi.',
+  'engine.error': 'Pepani, pali vuto kumbali yathu. Chonde yesaninso pambuyo pake.',
+  'engine.sessionEnded': 'Kukambirana uku kwatha.',
+  'engine.goodbye': 'Zikomo pogwiritsa ntchito utumiki wathu.',
+  'engine.checkAgain': 'Onaninso',
+
+  // validation
+  'validation.nrc.format': 'Lembani NRC monga 123456/78/9 kapena manambala 9.',
+  'validation.nrc.nationality': 'Nambala yomaliza ya NRC iyenera kukhala 1, 2 kapena 3.',
+  'validation.phone.format': 'Lembani nambala ya foni ya ku Zambia monga 0971234567.',
+  'validation.phone.notMobile': "Imeneyo si nambala ya foni ya m'manja.",
+  'validation.phone.notZambian': 'Lembani nambala ya foni ya ku Zambia (+260).',
+  'validation.plate.format': 'Lembani nambala ya galimoto, monga AJQ 1909.',
+  'validation.date.format': 'Lembani tsiku monga DD/MM/YYYY, mwachitsanzo 05/03/2027.',
+  'validation.date.invalid': 'Tsiku limenelo kulibe.',
+  'validation.date.notPast': 'Tsiku liyenera kukhala lapita kale.',
+  'validation.date.notFuture': "Tsiku liyenera kukhala la m'tsogolo.",
+  'validation.date.notTodayOrFuture': "Tsiku liyenera kukhala lero kapena m'tsogolo.",
+  'validation.date.notTodayOrPast': 'Tsiku liyenera kukhala lero kapena kale.',
+  'validation.date.tooEarly': 'Tsiku liyenera kukhala {min, date} kapena pambuyo pake.',
+  'validation.date.tooLate': 'Tsiku liyenera kukhala {max, date} kapena kale.',
+  'validation.amount.format': 'Lembani ndalama monga 1500 kapena 1500.50.',
+  'validation.amount.notPositive': 'Ndalama iyenera kupitirira zero.',
+  'validation.amount.tooManyDecimals':
+    'Gwiritsani ntchito manambala awiri okha pambuyo pa kadontho.',
+  'validation.amount.tooLarge': 'Ndalama isapitirire {max}.',
+  'validation.tooManyTries': 'Mwayesa kambiri. Chonde yambaninso mukakonzeka.',
+
+  // flows: shared
+  'flow.choice.retry': 'Yesaninso',
+  'flow.choice.back': 'Bwererani',
+  'flow.choice.changeAnswer': 'Sinthani yankho',
+  'flow.choice.end': 'Malizani',
+  'flow.choice.more': 'Zina',
+  'flow.choice.yes': 'Inde',
+  'flow.choice.no': 'Ayi',
+  'flow.failed.timeout': 'Kampani ya inshuwalansi ikuchedwa kuyankha.',
+  'flow.failed.unavailable': 'Kampani ya inshuwalansi sikupezeka pakali pano.',
+  'flow.failed.rejected': 'Kampani ya inshuwalansi sinavomere zimenezi.',
+  'flow.failed.notFound': 'Sitinapeze zimenezo.',
+  'flow.failed.denied': 'Utumiki uwu sukupezeka kwa inu pakali pano.',
+  'flow.failed.unknown': 'Pepani, pali vuto.',
+  'flow.failed.said': '{said}',
+  'flow.failed.check': 'Chonde onani mayankho anu.',
+  'flow.field.registrationNumber': 'Chonde onani nambala ya galimoto.',
+  'flow.field.vehicleId': 'Chonde onani nambala ya galimotoyo.',
+  'flow.field.nrcNumber': 'Chonde onani nambala ya NRC.',
+  'flow.field.clientId': 'Chonde onani zambiri za mwini policy.',
+  'flow.field.firstName': 'Chonde onani dzina loyamba.',
+  'flow.field.lastName': 'Chonde onani dzina la banja.',
+  'flow.field.chassisNumber': 'Chonde onani nambala ya chassis.',
+  'flow.field.engineNumber': 'Chonde onani nambala ya injini.',
+  'flow.field.sumInsured': 'Chonde onani mtengo wa galimoto.',
+  'flow.field.startDate': 'Chonde onani tsiku loyambira.',
+  'flow.field.lossDate': 'Chonde onani tsiku la kutayika.',
+  'flow.field.email': 'Chonde onani imelo.',
+  'flow.field.phoneNumber': 'Chonde onani nambala ya foni.',
+  'flow.field.idNumber': 'Chonde onani nambala ya NRC.',
+  'flow.field.mobileMoneyAccountNumber': 'Chonde onani nambala ya mobile money.',
+  'flow.field.destination': 'Chonde onani dziko limene mukupita.',
+  'flow.field.endDate': 'Chonde onani masiku a ulendo.',
+  'flow.field.name': 'Chonde onani dzina.',
+  'flow.field.description': 'Chonde onani zimene zinachitika.',
+  'flow.field.partnerLoanReference': 'Chonde onani nambala ya ngongole.',
+  'flow.field.claimType': 'Chonde onani zimene zinachitika.',
+  'flow.field.make': 'Chonde onani mtundu wa galimoto.',
+  'flow.field.model': 'Chonde onani model ya galimoto.',
+  'flow.end.mainMenu': 'Menyu yaikulu',
+  'flow.end.cancelled': 'Zathetsedwa. Palibe china chachitika. Tsalani bwino.',
+  'flow.end.thanks': 'Zikomo. Tsalani bwino.',
+  'flow.note.pickFromList': 'Chonde sankhani chimodzi mwa izi.',
+  'flow.note.typeAnswer': 'Chonde lembani yankho lanu.',
+  'flow.note.stuck':
+    'Kapena bwererani (0) kusintha yankho kapena kupita ku menyu. Mayankho anu asungidwa.',
+  'flow.note.badName': "Lembani dzina m'malembo, osapitirira {max}.",
+  'flow.note.fullName': 'Lembani dzina loyamba ndi la banja.',
+  'flow.note.badText': 'Lembani yankho lalifupi (zilembo {max} zokha).',
+  'flow.note.badDescription': 'Fotokozani zimene zinachitika (zilembo {max} zokha).',
+  'flow.note.badIdentifier': 'Gwiritsani zilembo ndi manambala {max} okha.',
+  'flow.note.badEmail': 'Lembani imelo monga name@mail.com.',
+  'flow.note.badYear': 'Lembani chaka chimene inapangidwa, monga 2018.',
+
+  // flows: payments
+  'pay.choice.ownNumber': 'Nambala yanga',
+  'pay.choice.otherNumber': 'Nambala ina',
+  'pay.choice.card': 'Khadi',
+  'pay.choice.check': 'Onani ngati yalipiridwa',
+  'pay.choice.tryAgain': 'Lipiraninso',
+  'pay.askPhone': 'Nambala ya mobile money yolipirira {currency} {amount}:',
+  'pay.waitPhone': 'Vomerezani {currency} {amount} pa foni yanu. Tidzakuuzani ikalipiridwa.',
+  'pay.waitCard': 'Lipirani {currency} {amount} ndi khadi pa link tatumiza.',
+  'pay.cardLink': 'Tsamba lolipirira ndi khadi',
+  'pay.note.stillPending': 'Tikudikirabe kuyambira {since}. Tidzakuuzani kampani ikangovomereza.',
+  'pay.failed': 'Kulipira {currency} {amount} kwa {what} sikunadutse. Palibe ndalama yatengedwa.',
+  'pay.note.reason': 'Chifukwa: {reason}.',
+  'pay.sms.cardLink': 'Lipirani {currency} {amount} ndi khadi: {url}',
+
+  // main-menu
+  'menu.policyholder': 'Takulandirani. Mufuna chiyani?',
+  'menu.funeral-member': 'Takulandirani. Mufuna chiyani?',
+  'menu.choice.motor': 'Inshuwalansi ya galimoto',
+  'menu.choice.travel': 'Inshuwalansi ya ulendo',
+  'menu.choice.policies': 'Inshuwalansi yanga',
+  // The claims screen glosses the word: the menu has no room for it.
+  'menu.choice.claim': 'Ma claim',
+  'menu.choice.household': 'Onani inshuwalansi ya banja',
+  'menu.choice.person': 'Lankhulani ndi munthu',
+  'menu.choice.renew': 'Konzanso {policyNumber}',
+  'menu.choice.renewList': 'Konzanso inshuwalansi ({count} yatha)',
+  'menu.renewals': 'Mufuna kukonzanso iti?',
+  'menu.choice.renewal': '{policyNumber} (itha {endDate, date, short})',
+  'menu.choice.remindersOff': 'Imitsani zokumbutsa',
+  'menu.remindersOff':
+    'Zokumbutsa zaimitsidwa. Mutha kukonzanso kuchokera mu menyu iyi, ndi kuziyatsanso pomwepo.',
+  'menu.choice.remindersOn': 'Yatsani zokumbutsa',
+  'menu.remindersOn': 'Zokumbutsa zayambanso. Tidzakukumbutsani inshuwalansi yanu isanathe.',
+  'menu.note.remindersNotChanged': 'Pepani, sitinathe kusintha zokumbutsa. Yesaninso pambuyo pake.',
+
+  // motor-quote
+  'motor.mode': 'Inshuwalansi ya galimoto:',
+  'motor.choice.new': 'Inshuwalansi yatsopano',
+  'motor.choice.renew': 'Konzanso policy yanga',
+  'motor.choice.otherPlate': 'Nambala ina',
+  'motor.pickProduct': 'Sankhani inshuwalansi:',
+  'motor.noProducts': 'Palibe inshuwalansi ya galimoto pakali pano.',
+  'motor.askPlate': 'Nambala ya galimoto:',
+  'motor.confirmVehicle': 'Kodi {plate} ndi {vehicle} yanu?',
+  'motor.askMake': 'Mtundu wa galimoto (monga Toyota):',
+  'motor.askModel': 'Model ya galimoto (monga Corolla):',
+  'motor.askYear': 'Chaka chimene inapangidwa:',
+  'motor.pickCategory': 'Galimoto imagwira ntchito yanji:',
+  'motor.askChassis': 'Nambala ya chassis:',
+  'motor.askEngine': 'Nambala ya injini:',
+  'motor.askSumInsured': 'Mtengo wa galimoto mu ZMW (sum insured):',
+  'motor.pickDuration': 'Sankhani nthawi:',
+  'motor.noPricing': 'Palibe mtengo wa galimoto iyi.',
+  'motor.durationOption': '{label} {currency} {gross}',
+  'motor.askHolderPhone': 'Nambala ya foni ya mwini policy:',
+  'motor.confirmHolder': 'Mwini policy: {name}. Ndi zolondola?',
+  'motor.askHolderNrc': 'Nambala ya NRC ya mwini policy:',
+  'motor.askFirstName': 'Dzina loyamba la mwini policy:',
+  'motor.askLastName': 'Dzina la banja la mwini policy:',
+  'motor.askEmail': 'Imelo ya mwini policy:',
+  'motor.confirmQuote':
+    '{label}: {currency} {amount} (premium {basic} + levy {levy}). Lipirani ndi:',
+  'motor.askRenewPlate': 'Nambala ya galimoto yokonzanso:',
+  'motor.noPolicy': 'Palibe policy ya galimoto ya {plate}.',
+  'motor.confirmRenewal':
+    'Konzanso {policyNumber} {startDate, date} mpaka {endDate, date}: {currency} {amount}. Lipirani ndi:',
+  'motor.done':
+    'Mwalipira {currency} {amount}. {what}, {startDate, date} mpaka {endDate, date}. Nambala ya policy: {policyNumber}.',
+  'motor.renewed':
+    'Mwalipira {currency} {amount}. Policy {policyNumber} yakonzedwanso, {startDate, date} mpaka {endDate, date}.',
+  'motor.certificate': 'Satifiketi ya inshuwalansi',
+
+  // renewal reminders
+  'reminder.notice':
+    'Tidzakukumbutsani isanathe. Kuti muimitse, sankhani Imitsani zokumbutsa mu menyu.',
+  'reminder.motor':
+    'Inshuwalansi ya galimoto {policyNumber} ({what}) itha pa {endDate, date}. Konzanso tsopano.',
+  'reminder.motorSms':
+    'Inshuwalansi ya galimoto {policyNumber} ({what}) itha pa {endDate, date}. Kuti mukonzenso, imbani {serviceCode} ndi kusankha Konzanso {policyNumber}. Yankhani STOP kuimitsa zokumbutsa.',
+  'reminder.choice.renew': 'Konzanso tsopano',
+  'reminder.smsNotice':
+    'Tidzakukumbutsani pa SMS {policyNumber} isanathe, kuti mukonzenso nthawi yake. Yankhani STOP kuimitsa.',
+  'reminder.stopped': 'Zokumbutsa zaimitsidwa. Yankhani START kuziyatsanso.',
+  'reminder.started': 'Zokumbutsa zayatsidwa. Yankhani STOP kuziimitsa.',
+
+  // travel-issue
+  'travel.loading': 'Tikutenga inshuwalansi ya ulendo...',
+  'travel.noPackages': 'Palibe inshuwalansi ya ulendo pakali pano. Yesaninso pambuyo pake.',
+  'travel.pickPackage':
+    'Inshuwalansi ya {travellers, plural, one {munthu # woyenda} other {anthu # oyenda}}. Sankhani:',
+  'travel.askDestination': 'Dziko limene mukupita:',
+  'travel.askStartDate': 'Tsiku loyamba ulendo (DD/MM/YYYY):',
+  'travel.askName': 'Dzina lanu lonse:',
+  'travel.askNrc': 'Nambala ya NRC yanu:',
+  'travel.travellers': 'Oyenda mpaka pano: {count}.',
+  'travel.choice.addTraveller': 'Onjezani woyenda',
+  'travel.choice.continue': 'Pitirizani',
+  'travel.askTravellerName': 'Dzina lonse la woyenda:',
+  'travel.askRelationship': 'Ndi wanu wotani:',
+  'travel.relationship.spouse': 'Mkazi kapena mwamuna',
+  'travel.relationship.child': 'Mwana',
+  'travel.relationship.parent': 'Kholo',
+  'travel.relationship.other': 'Wina',
+  'travel.askDays': 'Ulendo ndi wa masiku angati?',
+  'travel.note.badDays': 'Lembani masiku, kuyambira 1 mpaka {max}.',
+  'travel.confirmQuote':
+    '{what}, {startDate, date} mpaka {endDate, date}, {travellers, plural, one {munthu #} other {anthu #}}: {currency} {amount}. Lipirani ndi:',
+  'travel.done':
+    'Mwalipira {currency} {amount}. {what}, {startDate, date} mpaka {endDate, date}. Policy {policyNumber}.',
+  'travel.certificate': 'Satifiketi ya ulendo',
+
+  // claim-intimation
+  'claim.start': 'Ma claim (kupempha malipiro):',
+  'claim.choice.creditLife': 'Ngongole (credit life)',
+  'claim.choice.groupLife': 'Imfa ya membala (group life)',
+  'claim.choice.track': 'Tsatirani ma claim anga',
+  'claim.choice.submit': 'Tumizani claim',
+  'claim.choice.attach': 'Onjezani zikalata',
+  'claim.choice.later': 'Pambuyo pake',
+  'claim.choice.more': 'Onjezani china',
+  'claim.askPolicy': 'Nambala ya policy (monga CL-DEMO-000001):',
+  'claim.pickType': 'Chinachitika ndi chiyani kwa wobwereka?',
+  'claim.ask.partnerLoanReference': 'Nambala ya ngongole yanu:',
+  'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',
+  'claim.askDate.credit-life': 'Tsiku la kutayika (DD/MM/YYYY):',
+  'claim.askDate.group-life': 'Tsiku la imfa (DD/MM/YYYY):',
+  'claim.askDetails': 'Chinachitika ndi chiyani?',
+  'claim.confirm.credit-life':
+    'Claim ya {claimType} pa ngongole {subject}, kutayika pa {eventDate, date}.',
+  'claim.confirm.group-life': 'Claim ya imfa ya {subject} pa {eventDate, date}.',
+  'claim.intimated': 'Claim {number} ili {status}. Zikalata zofunika: {documents}.',
+  'claim.intimated.payable':
+    'Claim {number} ili {status}. Malipiro: {currency} {payable}. Zikalata zofunika: {documents}.',
+  'claim.askDocument': 'Tumizani chithunzi kapena fayilo ya claim {number} ({count} zatumizidwa).',
+  'claim.documented': 'Claim {number} ili {status}. Zikalata: {count}.',
+  'claim.trackLine': 'Ma claim ati?',
+  'claim.choice.held': 'Claim pa inshuwalansi yanga',
+  'claim.choice.other': 'Policy ina',
+  'claim.choice.byNumber': 'Ndi nambala ya claim',
+  'claim.choice.again': 'Yesani nambala ina',
+  'claim.held': 'Claim ndi ya ngongole kapena umembala uti?',
+  'claim.held.none': 'Sitinapeze ngongole kapena umembala wa nambala ya foni yanu.',
+  'claim.held.credit-life': 'Ngongole {number} ({covers})',
+  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.askNumber': 'Lembani nambala ya claim imene munapatsidwa (monga CLC-000001):',
+  'claim.notFound': 'Palibe claim {number}.',
+  'claim.list': 'Ma claim anu ({count}):',
+  'claim.list.empty': 'Mulibe ma claim.',
+  'claim.detail': 'Claim {number}: {status}. Malipiro: {currency} {payable}.',
+  'claim.end': 'Claim {number} ili {status}. Tsalani bwino.',
+
+  // cover-status
+  'cover.askContact':
+    'Dinani "Gawani nambala yanga ya foni" kuti muone inshuwalansi yanu, kapena lembani nambala ya NRC kuti mufufuze.',
+  'cover.askNrc': 'Lembani nambala ya NRC:',
+  'cover.list': 'Inshuwalansi yanu ({count}):',
+  'cover.none': 'Palibe inshuwalansi ya NRC iyi.',
+  'cover.mine.none': 'Palibe ma policy a nambala ya foni yanu.',
+  'cover.line.motor': 'Galimoto {number} {status}',
+  'cover.line.travel': 'Ulendo {number} {status}',
+  'cover.line.life': 'Moyo {number} {status}',
+  'cover.line.funeral': 'Maliro {number} {status}',
+  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.creditLife': 'Ngongole {number} {status}',
+  'cover.detail.motor':
+    'Galimoto {number}: {status}, {startDate, date} mpaka {endDate, date}. Galimoto {covers}. Premium {currency} {amount}.',
+  'cover.detail.travel':
+    'Ulendo {number}: {status}, {startDate, date} mpaka {endDate, date}. {covers}. Premium {currency} {amount}.',
+  'cover.detail.life':
+    'Moyo {number}: {status}, {startDate, date} mpaka {endDate, date}. Premium {currency} {amount}.',
+  'cover.detail.funeral':
+    'Maliro {number}: {status}, {startDate, date} mpaka {endDate, date}. Banja la {covers}. Premium {currency} {amount}.',
+  'cover.detail.group-life':
+    'Group life {number}: {status}, {startDate, date} mpaka {endDate, date}. Membala {covers}. Sum assured {currency} {amount}.',
+  'cover.detail.credit-life':
+    'Ngongole {number}: {status}, {startDate, date} mpaka {endDate, date}. Policy {covers}. Ndalama {currency} {amount}.',
+  'cover.note.until': 'Muli ndi inshuwalansi mpaka {until, date}.',
+  'cover.note.shareContact': 'Dinani "Gawani nambala yanga ya foni", kapena lembani NRC.',
+  'cover.limited.covered':
+    'NRC iyi ili ndi inshuwalansi mpaka {until, date}. Zambiri zimapita ku foni yolembedwa yokha.',
+  'cover.limited.none': 'Palibe inshuwalansi yogwira ntchito ya NRC iyi.',
+  'cover.certificate': 'Satifiketi',
+  'cover.certificate.ready': 'Satifiketi ya {number}:',
+  'cover.certificate.sms': 'Satifiketi ya {number} yatumizidwa kwa inu pa SMS.',
+  'cover.sms.certificate': 'Satifiketi yanu ya {number}:',
+  'cover.sms.details': 'Inshuwalansi yanu:',
+  'cover.sms.holding': '{line} {number}: {status}, {startDate, date} mpaka {endDate, date}{covers}',
+  'cover.sms.holdingUntil':
+    '{line} {number}: {status} mpaka {until, date}, {startDate, date} mpaka {endDate, date}{covers}',
+  'cover.sms.sent': 'Zambiri zatumizidwa pa SMS ku foni yolembedwa.',
+  'cover.choice.another': 'NRC ina',
+  'cover.choice.byNrc': 'Fufuzani ndi NRC',
+  'cover.choice.list': 'Bwererani ku mndandanda',
+  'cover.choice.certificate': 'Satifiketi',
+  'cover.choice.sms': 'Tumizani zambiri pa SMS',
+
+  // payments: outcome notices (one SMS each)
+  'payment.outcome.paid':
+    'Malipiro {reference} alandiridwa. Nambala ya policy yanu ndi {policyNumber}.',
+  'payment.outcome.paidWithoutPolicy':
+    'Malipiro {reference} alandiridwa. Policy yanu ikukonzedwa; bwererani kuti muone nambala yake.',
+  'payment.outcome.failed':
+    'Malipiro {reference} sanadutse. Palibe ndalama yatengedwa. Bwererani kuti muyesenso.',
+  'payment.outcome.pending':
+    'Malipiro {reference} akudikirabe. Mukavomereza, bwererani kuti muonenso.',
+
+  // telegram
+  'telegram.shareContact': 'Gawani nambala yanga ya foni',
+  'telegram.notYourContact':
+    'Imeneyo si nambala yanu. Dinani "Gawani nambala yanga ya foni" kuti mugawe nambala ya Telegram iyi.',
+  'telegram.help':
+    'Ndingakupatseni mtengo ndi kugulitsa inshuwalansi ya galimoto ndi ya ulendo, kulandira ma claim ndi kuona inshuwalansi yanu.\n/start - menyu yaikulu\n/cancel - lekani zimene mukuchita\n/status - onani inshuwalansi yanu\n/language - sinthani chiyankhulo\n/help - uthenga uwu',
+  'telegram.filesUnavailable': 'Pepani, sindingalandire mafayilo pano. Yesaninso pambuyo pake.',
+  'telegram.fileTooLarge': 'Fayilo ndi yaikulu kwambiri. Tumizani yosapitirira 20 MB.',
+  'telegram.menuExpired': 'Menyu imeneyo yatha. Tili apa:',
+  'telegram.unsupported': 'Pepani, sindingagwiritse ntchito ma sticker, mawu kapena malo.',
+  'telegram.unexpectedFile': 'Sindikufuna chithunzi kapena fayilo pa sitepe iyi.',
+  'telegram.expect.text': 'Chonde lembani yankho lanu.',
+  'telegram.expect.nrc': 'Chonde lembani nambala ya NRC, monga 123456/10/1.',
+  'telegram.expect.phone':
+    'Chonde lembani nambala ya foni, kapena dinani Gawani nambala yanga ya foni.',
+  'telegram.expect.date': 'Chonde lembani tsiku, monga 25/12/2026.',
+  'telegram.expect.amount': 'Chonde lembani ndalama mu manambala.',
+  'telegram.expect.choice': 'Chonde dinani limodzi la mabatani.',
+  'telegram.expect.contact': 'Chonde dinani Gawani nambala yanga ya foni, kapena lembani nambala.',
+  'telegram.expect.photo': 'Chonde tumizani chithunzi kapena fayilo.',
+  'telegram.expect.none': 'Tumizani /start kuti muone menyu yaikulu.',
+  'telegram.expect.start': 'Tumizani /start kuti muyambe.',
+  'telegram.command.start': 'Menyu yaikulu',
+  'telegram.command.help': 'Zimene ndingachite',
+  'telegram.command.cancel': 'Lekani zimene mukuchita',
+  'telegram.command.status': 'Onani ma policy ndi inshuwalansi yanu',
+  'telegram.command.human': 'Lankhulani ndi munthu',
+  'telegram.command.language': 'Sinthani chiyankhulo',
+
+  // ussd
+  'sms.continueHint': 'Kuti mupitirize, imbani {serviceCode} ndi kusankha Pitirizani.',
+  'ussd.more': 'Zina',
+  'ussd.back': 'Bwererani',
+  'ussd.resumeTitle': 'Muli ndi zimene simunamalize.',
+  'ussd.resumeContinue': 'Pitirizani',
+  'ussd.resumeRestart': 'Yambaninso',
+  'ussd.useMyNumber': 'Gwiritsani nambala iyi',
+  'ussd.stillWorking':
+    'Tikugwirabe ntchito. Tidzakutumizirani SMS ikatha. Imbaninso kuti mupitirize.',
+  'ussd.sorry': 'Pepani, pali vuto kumbali yathu. Chonde imbaninso posachedwa.',
+
+  // handoff (the customer's side)
+  'handoff.opened':
+    'Tsopano mukulankhula ndi munthu wa kampani ya inshuwalansi. Lembani uthenga wanu pano ndipo adzayankha pano. Tumizani /done kubwerera komwe munali.',
+  'handoff.already':
+    'Munthu ali ndi pempho lanu ndipo adzayankha pano. Tumizani /done kubwerera komwe munali.',
+  'handoff.unavailable': 'Pepani, palibe munthu pakali pano.',
+  'handoff.failed': 'Pepani, sitinapeze munthu pakali pano. Yesaninso pambuyo pake.',
+  'handoff.forwardFailed': 'Pepani, uthenga wanu sunafike kwa munthuyo. Tumizaninso posachedwa.',
+  'handoff.staffReply': 'Kuchokera ku kampani: {text}',
+  'handoff.resolved': 'Munthuyo wamaliza kukuthandizani. Munali apa:',
+  'handoff.resolvedFresh': 'Munthuyo wamaliza kukuthandizani. Tumizani /start kuti muone menyu.',
+  'handoff.back': 'Mwabwerera kwa wothandiza. Munali apa:',
+  'handoff.notOpen': 'Simukulankhula ndi munthu. Muli apa:',
+  'handoff.resolvedSms': 'Munthuyo wamaliza kukuthandizani. Imbani {serviceCode} kuti mupitirize.',
+  'handoff.ussd.waiting':
+    'Munthu ali ndi pempho lanu ndipo adzakuyankhani pa SMS. Kuti mumulembere, lembani uthenga wanu.',
+  'handoff.ussd.sent': 'Zatumizidwa. Munthuyo adzakuyankhani pa SMS.',
+  'handoff.ussd.notSent': 'Pepani, uthenga wanu sunafike. Tumizaninso.',
+  'handoff.ussd.end': 'Malizani ndi kupitiriza',
+
+  // language
+  'language.pick': 'Language / Ululimi / Chiyankhulo:',
+  'language.changed': 'Chiyankhulo chanu tsopano ndi Chinyanja.',
+  'menu.choice.language': 'Chiyankhulo',
+  // one access rule (issue 23): cover held by another phone, claims already open
+  'motor.heldElsewhere.new':
+    '{plate} yalembedwa kwa mwini wina. Foni yolembedwa yokha ndi imene ingayiikire inshuwalansi pano.',
+  'motor.heldElsewhere.renew':
+    '{plate} ili ndi inshuwalansi ya mwini wina. Foni yolembedwa ya policy yokha ndi imene ingayikonzenso.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} yalembedwa kwa mwini. Ngati ndi yanu, gawani nambala ya foni yanu; apo ayi:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} ili ndi inshuwalansi ya mwini. Ngati ndi yanu, gawani nambala ya foni yanu; apo ayi:',
+  'motor.choice.tellHolder': 'Tumizani SMS kwa mwini',
+  'motor.note.holderTold': 'Tatumiza SMS kwa mwini.',
+  'motor.sms.asked.new':
+    'Wina wapempha inshuwalansi ya {plate} pa insurechat. Ngati ndinu, tiimbireni kuchokera pa foni iyi.',
+  'motor.sms.asked.renew':
+    'Wina wapempha kukonzanso inshuwalansi ya {plate} pa insurechat. Ngati ndinu, tiimbireni kuchokera pa foni iyi.',
+  'claim.detail.noPayable': 'Claim {number}: {status}.',
+  'claim.detail.status':
+    'Claim {number}: {status}. Zambiri zake zimapita ku foni yolembedwa ya membala kapena ngongole yokha.',
+  'claim.start.contact':
+    'Ma claim (kupempha malipiro). Gawani nambala ya foni yanu kuti muone ma claim ndi inshuwalansi yanu.',
+  'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
+  'claim.note.alreadyOpenElsewhere':
+    "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
+  'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
+
+  // personal data (issue 29): the notice, My data
+  'menu.choice.myData': 'Zambiri zanga',
+  'privacy.notice':
+    'Timasunga nambala, NRC, dzina ndi inshuwalansi yanu kuti tikutumikireni, mpaka masiku 500 itatha. Onani kapena fufutani mu Zambiri zanga.',
+  'privacy.noticeFull':
+    'Zachinsinsi. insurechat imasunga nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza, kuti tikugulitseni ndi kukutumikirani inshuwalansi ndi kukukumbutsani isanathe. Kukambirana kumasungidwa mphindi 15, za malipiro tsiku 1, mafayilo masiku 30, zokumbutsa mpaka masiku 500 inshuwalansi itatha. Kampani ya inshuwalansi imasunga zake. Mu Zambiri zanga mungaone zimene tili nazo, kuzifufuta, kapena kutiletsa kuzigwiritsa ntchito.',
+  'privacy.choice.agree': 'Ndavomera',
+  'privacy.choice.decline': 'Ayi',
+  'privacy.choice.full': 'Zonse',
+  'privacy.declined':
+    'Mwakana, choncho sitinasunge kanthu za inu. Vomerani nthawi ina mukaimba kuti mugule kapena muone inshuwalansi. Tsalani bwino.',
+  'privacy.note.notRecorded': 'Pepani, sitinathe kulemba yankho lanu. Yesaninso.',
+  'mydata.overview':
+    'Tili nazo: {policies, plural, one {policy #} other {ma policy #}} tikutsatira, {card, plural, =0 {palibe khadi la zokumbutsa} other {khadi la zokumbutsa}}, macheza {handoffs} ndi munthu, mafayilo {files} amene munatumiza. Kampani imasunga zake.',
+  'mydata.choice.delete': 'Fufutani zambiri zanga',
+  'mydata.choice.stop': 'Lekani kugwiritsa zambiri zanga',
+  'mydata.confirmDelete':
+    'Fufutani zimene tili nazo: makambirano, khadi la zokumbutsa, macheza ndi munthu, mafayilo? Ma policy anu amakhala ku kampani.',
+  'mydata.choice.yesDelete': 'Inde, fufutani',
+  'mydata.confirmStop':
+    'Tileke kugwiritsa zambiri zanu? Tifufuta zimene tili nazo, zokumbutsa ziima, ndipo tidzakufunsaninso nthawi ina. Ma policy anu amakhala ku kampani.',
+  'mydata.choice.yesStop': 'Inde, lekani',
+  'mydata.deleted':
+    'Zafufutidwa. {paymentsKept, plural, =0 {} other {Malipiro amene akuchitika asungidwa mpaka atatha (tsiku 1 kwambiri). }}Kampani imasunga zake za ma policy anu.',
+  'mydata.stopped':
+    'Zachitika: tafufuta zambiri zanu ndipo sitizigwiritsa ntchito; zokumbutsa zaima. {paymentsKept, plural, =0 {} other {Malipiro amene akuchitika asungidwa mpaka atatha (tsiku 1 kwambiri). }}Kampani imasunga zake.',
+  'mydata.failed': 'Pepani, sitinathe kufufuta zambiri zanu. Yesaninso pambuyo pake.',
+  'mydata.receipt.deleted':
+    'Risiti: monga munapempha, tafufuta zimene insurechat inali nazo za nambala iyi. Kampani imasunga zake za ma policy anu.',
+  'mydata.receipt.stopped':
+    'Risiti: monga munapempha, insurechat yaleka kugwiritsa nambala iyi, yafufuta zimene inali nazo ndi kuimitsa zokumbutsa. Kampani imasunga zake.',
+  // claims finished on any channel (issue 30)
+  'claim.pickType.none': 'Kampani ilibe inshuwalansi yopemphera claim pa policy iyi.',
+  'claim.note.late':
+    'Kutayika kunali masiku {days} apita: ma claim amafunika pasanathe masiku {allowed} ndipo angakanidwe.',
+  'claim.linkSent':
+    'Takutumizirani SMS ndi link ya claim {number}: itsegulani kuti mutumize zithunzi kapena mafayilo.',
+  'claim.sms.upload': 'Tumizani zikalata za claim {number} (zithunzi kapena mafayilo) apa:',
+  'claim.uploadPage': 'Onjezani zikalata',
+  'claim.notice.link':
+    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo apa:',
+  'claim.notice.chat':
+    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo mu chat iyi: Ma claim, Tsatirani ma claim anga, kenako {number}.',
+  'documents.page.title': 'Zikalata za claim',
+  'documents.page.claim': 'Claim {number}:',
+  'documents.page.held': 'Zikalata zimene kampani ili nazo: {count}.',
+  'documents.page.choose':
+    'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
+  'documents.page.sending': 'zikutumizidwa...',
+  'documents.page.sent': 'zatumizidwa',
+  'documents.page.tooLarge': 'yaikulu kwambiri: osapitirira {mb} MB',
+  'documents.page.wrongType': 'zithunzi ndi mafayilo a PDF okha ndi amene angatumizidwe',
+  'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'cover.choice.claim': 'Pemphani claim',
+};

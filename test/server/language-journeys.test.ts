@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../payments/support.js';
+import { GATEWAY_SECRET, sandboxOf, startTestServer, type TestServer } from './test-server.js';
+import { type UssdCaller, ussdCaller } from './ussd-caller.js';
+
+// A caller in their own language (issue 27), over HTTP, through the engine, real Redis and the
+// embedded sandbox insurer, with the server's own SMS notifier writing to the sandbox's outbox.
+
+let harness: TestServer;
+
+beforeAll(async () => {
+  harness = await startTestServer(
+    // The production default: a phone's first dial asks for the language.
+    { USSD_ASK_LANGUAGE: 'true' },
+    // Payments settle when the test says so; polls are far off.
+    { sandbox: { settleDelayMs: 600_000 }, paymentBackoffMs: [600_000] },
+  );
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+const sandbox = () => sandboxOf(harness);
+
+const LANGUAGE_SCREEN =
+  'CON Language / Ululimi / Chiyankhulo:\n1. English\n2. Ichibemba\n3. Chinyanja';
+
+/** Answers to each Nyanja screen of a motor purchase up to the amount, by its first line. */
+function nyanjaAnswers(plate: string): ReadonlyArray<readonly [RegExp, string]> {
+  return [
+    [/^Takulandirani/, '1'],
+    [/^Inshuwalansi ya galimoto:/, '1'],
+    [/^Sankhani inshuwalansi:/, '1'],
+    [/^Nambala ya galimoto:/, plate],
+    [/^Mtundu wa galimoto/, 'Toyota'],
+    [/^Model ya galimoto/, 'Corolla'],
+    [/^Chaka chimene inapangidwa/, '2015'],
+    [/^Galimoto imagwira ntchito/, '1'],
+    [/^Nambala ya chassis/, 'CH123456'],
+    [/^Nambala ya injini/, 'EN123456'],
+    [/^Sankhani nthawi/, '1'],
+    [/^Nambala ya foni ya mwini policy/, '1'],
+    [/^Nambala ya NRC ya mwini policy/, `${100_000 + Math.floor(Math.random() * 899_999)}101`],
+    [/^Dzina loyamba/, 'Mwila'],
+    [/^Dzina la banja/, 'Banda'],
+    [/^Imelo/, 'mwila@example.com'],
+    [/Ndi zolondola\?/, '1'],
+    [/^Kodi .* ndi .* yanu\?/, '1'],
+  ];
+}
+
+/** Answers Nyanja screens from the menu until the one asking how to pay. */
+async function toNyanjaPayScreen(phone: UssdCaller, menu: string, plate: string) {
+  const answers = nyanjaAnswers(plate);
+  let screen = menu;
+  for (let step = 0; step < 30 && !/Lipirani ndi:/.test(screen); step += 1) {
+    const firstLine = screen.replace(/^(CON|END) /, '').split('\n')[0] ?? '';
+    const answer = answers.find(([pattern]) => pattern.test(firstLine))?.[1];
+    if (answer === undefined) throw new Error(`no answer for screen:\n${screen}`);
+    screen = await phone.send(answer);
+  }
+  return screen;
+}
+
+/** The Redis key of a holder's card, where their language is kept. */
+const cardKey = (msisdn: string) => `${harness.prefix}reminder-card:{ussd:${msisdn}}`;
+
+describe('a caller who chooses Nyanja', () => {
+  it('is asked on the first dial, buys motor cover in Nyanja, is told by SMS in Nyanja, is greeted in Nyanja the next day, and has STOP confirmed in Nyanja', async () => {
+    const phone = ussdCaller(() => harness.url, 'nyanja');
+    expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
+    const menu = await phone.send('3');
+    expect(menu).toMatch(/^CON Takulandirani\. Mufuna chiyani\?\n1\. Inshuwalansi ya galimoto/);
+    expect(menu).toMatch(/\d\. Chiyankhulo/);
+
+    const pay = await toNyanjaPayScreen(
+      phone,
+      menu,
+      `BCN ${1000 + Math.floor(Math.random() * 8999)}`,
+    );
+    expect(pay).toMatch(
+      /^CON .*: ZMW [\d,]+\.\d\d \(premium .* \+ levy .*\)\. Lipirani ndi:\n1\. Nambala yanga/s,
+    );
+    expect(await phone.send('1')).toMatch(/^CON Vomerezani ZMW [\d,]+\.\d\d pa foni yanu\./);
+    const attempt = sandbox()
+      .payments.all()
+      .filter((transaction) => transaction.msisdn?.endsWith(phone.msisdn.slice(-9)))
+      .at(-1);
+    if (!attempt) throw new Error('no payment from the caller');
+    sandbox().payments.settleNow(attempt.reference, 'success');
+
+    // The insurer's callback: the outcome goes out by SMS, in the caller's language (as does
+    // the notice that reminders will come).
+    const outcomeOf = () =>
+      sandbox()
+        .smsOutbox.list(phone.number)
+        .find((sms) => /^(Malipiro \S+ alandiridwa|Mwalipira ZMW)/.test(sms.message));
+    await eventually('the outcome SMS', () => outcomeOf() !== undefined);
+    const outcome = outcomeOf();
+    expect(outcome?.message).toMatch(/^(Malipiro \S+ alandiridwa|Mwalipira ZMW)/);
+    expect(outcome?.message).not.toMatch(/\b(Paid|Payment|received|Your policy)\b/);
+    expect(await phone.send('1')).toMatch(
+      /^END Mwalipira ZMW [\d,]+\.\d\d\. .*Nambala ya policy: MTR-/s,
+    );
+
+    // The next day the session is long gone (its idle lifetime is 15 minutes); the language is not.
+    await harness.redis.del(`${harness.prefix}session:{ussd:${phone.msisdn}}`);
+    expect(await harness.redis.hget(cardKey(phone.msisdn), 'lang')).toBe('ny');
+    expect(await harness.redis.ttl(cardKey(phone.msisdn))).toBeGreaterThan(400 * 86_400);
+    expect(await phone.dial()).toMatch(/^CON Takulandirani\. Mufuna chiyani\?/);
+
+    // STOP to our SMS: the confirmation is in Nyanja too.
+    const stopped = await fetch(`${harness.url}/sms/inbound?secret=${GATEWAY_SECRET}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ from: phone.number, to: '4628', text: 'STOP' }),
+    });
+    expect(stopped.status).toBe(200);
+    expect(sandbox().smsOutbox.list(phone.number).at(-1)?.message).toBe(
+      'Zokumbutsa zaimitsidwa. Yankhani START kuziyatsanso.',
+    );
+  });
+
+  it('reads the language with the session: a dial costs no Redis round trip of its own', async () => {
+    const phone = ussdCaller(() => harness.url, 'nyanja-cost');
+    await phone.dial();
+    await phone.send('3');
+    const before = harness.redisCommands();
+    expect(await phone.dial()).toMatch(/^CON Takulandirani/);
+    // The session's lock-and-read (with the card) and its write: two, as without languages.
+    expect(harness.redisCommands() - before).toBe(2);
+  });
+
+  it('changes the language from the menu, and is asked nothing on a dial once chosen', async () => {
+    const phone = ussdCaller(() => harness.url, 'change');
+    await phone.dial();
+    const english = await phone.send('1');
+    expect(english).toMatch(/^CON Welcome\. What would you like to do\?/);
+    const item = /(\d+)\. Language/.exec(english)?.[1];
+    if (!item) throw new Error(`no Language item on:\n${english}`);
+    expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('2')).toMatch(/^CON Mwaiseni\. Finshi mulefwaya ukucita\?/);
+    expect(await phone.dial()).toMatch(/^CON Mwaiseni/);
+  });
+
+  it('shows the language screen again on a key that is none of its choices', async () => {
+    const phone = ussdCaller(() => harness.url, 'stray');
+    expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('7')).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('hello')).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('2')).toMatch(/^CON Mwaiseni/);
+  });
+});
