@@ -261,6 +261,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
             { command: 'cancel', description: 'telegram.command.cancel' },
             { command: 'status', description: 'telegram.command.status' },
             { command: 'human', description: 'telegram.command.human' },
+            { command: 'language', description: 'telegram.command.language' },
           ],
         },
       },
