@@ -21,6 +21,13 @@ import { SandboxFile } from './sandbox-file.js';
 import { seedState } from './seed.js';
 import { createSmsOutbox, type SmsOutbox } from './sms-outbox.js';
 import { createEmptyState, type SandboxContext, type SandboxState } from './state.js';
+import {
+  cappedPageQuery,
+  STRICT_DEFAULTS,
+  type StrictInsurerOptions,
+  strictAnswer,
+  strictStatusCode,
+} from './strict-insurer.js';
 
 /** The published base path every operation is served under. */
 export const SANDBOX_BASE_PATH = '/api/v1';
@@ -59,6 +66,17 @@ export interface SandboxOptions {
    * allows it only for partners pre-configured for it.
    */
   readonly deferredBilling?: boolean;
+  /**
+   * Answers as a real insurer may (see strict-insurer.ts): unknown extra fields, null optional
+   * fields left out, a transaction status word the client has not seen, 201 or 200 to a POST,
+   * pages capped at 50, every answer 1.5 s late. `true` takes the defaults; default off.
+   */
+  readonly strict?: boolean | StrictInsurerOptions;
+  /**
+   * A fault for tests: when it returns true for an operation, the request is carried out but its
+   * answer is lost (the connection is closed before anything is sent back).
+   */
+  readonly loseAnswer?: (operation: OperationName) => boolean;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -171,6 +189,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const smsOutbox = createSmsOutbox(() => clock.now());
   const handlers = createHandlers(ctx);
 
+  const strict =
+    options.strict === true
+      ? STRICT_DEFAULTS
+      : options.strict
+        ? { ...STRICT_DEFAULTS, ...options.strict }
+        : undefined;
+  let posts = 0;
+
   const app = Fastify({ logger: false });
   void app.register(formbody);
 
@@ -211,9 +237,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const errors: FieldErrors = {};
         const params = parsePart(entry.pathParams, request.params, 'path', errors);
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        const coerced = entry.query ? coerceQuery(entry.query, rawQuery) : rawQuery;
         const query = parsePart(
           entry.query,
-          entry.query ? coerceQuery(entry.query, rawQuery) : rawQuery,
+          strict && entry.paginated ? cappedPageQuery(coerced, strict.maxPageSize) : coerced,
           'query',
           errors,
         );
@@ -228,14 +255,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           body,
           origin: `${request.protocol}://${request.host}`,
         } as HandlerInput<OperationName>);
+        if (strict) await new Promise((resolve) => setTimeout(resolve, strict.lateMs));
+        if (options.loseAnswer?.(name)) {
+          // Carried out, never answered: the caller sees the connection drop.
+          reply.hijack();
+          request.raw.socket.destroy();
+          return reply;
+        }
         if (result instanceof SandboxFile) {
           return reply
             .header('content-type', result.contentType)
             .header('content-disposition', `attachment; filename="${result.filename}"`)
             .send(result.data);
         }
-        const created = entry.method === 'POST' && /^create/.test(name);
-        return reply.status(created ? 201 : 200).send(result);
+        // The OpenAPI document gives 200 for every operation, creates included.
+        if (!strict) return reply.status(200).send(result);
+        if (entry.method === 'POST') posts += 1;
+        return reply
+          .status(strictStatusCode(entry.method, posts))
+          .send(strictAnswer(entry, result));
       },
     });
   }

@@ -253,6 +253,9 @@ export async function createServer(
     async track(reference, route) {
       if (payments) await payments.track(reference, route);
     },
+    async untrack(reference) {
+      if (payments) await payments.untrack(reference);
+    },
     async acknowledge(reference, outcome) {
       const won = payments ? await payments.acknowledge(reference, outcome) : false;
       // Told in the turn instead of pushed: still one outcome told to a user.
