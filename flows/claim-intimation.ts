@@ -9,13 +9,13 @@ import type {
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkDescription, checkIdentifier, checkNrc, checkPastDate } from './checks.js';
+import { statusWord } from './status-words.js';
 import {
   ask,
   CANCELLED,
   type Checked,
   choice,
   choiceOn,
-  dataChoice,
   end,
   type Failure,
   failedAt,
@@ -143,7 +143,7 @@ const failedOp =
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
     number: claim.number,
-    status: claim.status,
+    status: statusWord('claim', claim.status).key,
     payable: claim.payable === undefined ? '' : money(claim.payable),
     currency: claim.currency,
   };
@@ -584,7 +584,7 @@ export const claimIntimationMachine = setup({
           ask('claim.documented', 'choice', {
             params: {
               number: context.claim?.number ?? '',
-              status: context.claim?.status ?? '',
+              status: statusWord('claim', context.claim?.status ?? '').key,
               count: context.documents,
             },
             choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
@@ -705,7 +705,10 @@ export const claimIntimationMachine = setup({
         tries: 0,
         prompt: ({ context }) => {
           const choices: Choice[] = context.claims.map((c) =>
-            dataChoice(c.id, `${c.number} ${c.status}`),
+            choice(c.id, 'claim.line', {
+              number: c.number,
+              status: statusWord('claim', c.status).key,
+            }),
           );
           choices.push(choice('back', 'flow.choice.back'));
           return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
@@ -851,7 +854,10 @@ export const claimIntimationMachine = setup({
       entry: assign({
         prompt: ({ context }) =>
           context.claim
-            ? end('claim.end', { number: context.claim.number, status: context.claim.status })
+            ? end('claim.end', {
+                number: context.claim.number,
+                status: statusWord('claim', context.claim.status).key,
+              })
             : end('flow.end.thanks'),
       }),
     },

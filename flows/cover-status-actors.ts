@@ -8,8 +8,15 @@ import type { CoverState, PartnerClient, PolicyRecord } from '../src/api/index.j
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover } from './claim-intimation.js';
-import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
+import {
+  type CoverAnswer,
+  type Holding,
+  type HoldingLine,
+  holdingStatuses,
+  statusParams,
+} from './cover-status.js';
 import { type FlowDeps, keep, orNotFound } from './flow-deps.js';
+import { reportUnknownStatuses, statusWord } from './status-words.js';
 import { end } from './support.js';
 
 /** Raised when a flow asks for something the deployment cannot do (no SMS, no file store). */
@@ -76,20 +83,20 @@ function holderOf(policy: PolicyRecord): { idNumber: string; phone: string } {
   return { idNumber: text(holder.idNumber), phone: text(holder.phone) };
 }
 
-/** A loan's own status, sharpened by its policy's cover state while it is on risk. */
+/**
+ * A loan's own status, sharpened by its policy's cover state while the loan is Active: the cover
+ * state's own word (Pending on a prepaid policy with an unpaid period, InGrace, Lapsed, or one we
+ * never saw), never a word we made up. flows/status-words.ts puts it in the customer's words.
+ */
 function loanStatus(
   loanStatus: string,
   state: CoverState | null,
 ): { status: string; until?: string } {
   if (loanStatus.toLowerCase() !== 'active' || !state) return { status: loanStatus || 'Unknown' };
-  const s = state.status.toLowerCase();
-  if (s.includes('grace')) {
-    return state.graceEndsAt
-      ? { status: 'InGrace', until: day(state.graceEndsAt) }
-      : { status: 'InGrace' };
-  }
-  if (s.includes('laps')) return { status: 'Lapsed' };
-  return { status: 'Active' };
+  const until = state.graceEndsAt ? day(state.graceEndsAt) : '';
+  return statusWord('loan', state.status).key === 'status.inGrace' && until
+    ? { status: state.status, until }
+    : { status: state.status };
 }
 
 /** Reads every line the insurer keeps for one NRC. */
@@ -147,7 +154,13 @@ export async function coverByNrc(client: PartnerClient, nrc: string): Promise<Fo
         policyId: String(policy.id),
         subjectId: String(member.id),
       };
-      if (member.sumAssured != null) entry.amount = member.sumAssured;
+      if (member.sumAssured != null) {
+        // Cover above the free cover limit is not on risk until underwritten (spec, Errors 7):
+        // the screen shows what the cover pays, and says the rest waits for underwriting.
+        const excess = member.freeCoverExcess ?? 0;
+        entry.amount = member.sumAssured - Math.max(0, excess);
+        if (excess > 0) entry.awaitingUnderwriting = excess;
+      }
       return entry;
     }),
   );
@@ -283,7 +296,7 @@ function detailsSms(holdings: Holding[]): Prompt {
     const params: MessageParams = {
       line: h.line,
       number: h.number,
-      status: h.status,
+      ...statusParams(h),
       startDate: h.startDate || '?',
       endDate: h.endDate || '?',
       covers: h.covers ? `, ${h.covers}` : '',
@@ -306,16 +319,16 @@ export function coverStatusActors(deps: FlowDeps) {
           Promise.all(nrcs.map((nrc) => coverByNrc(client, nrc))),
           travelOfPhone(client, input.phone),
         ]);
-        return {
-          access: 'full',
-          holdings: unique([...found.flatMap((f) => f.holdings), ...travel]),
-        };
+        const holdings = unique([...found.flatMap((f) => f.holdings), ...travel]);
+        reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
+        return { access: 'full', holdings };
       },
     ),
     lookupCover: fromPromise(
       async ({ input }: { input: { nrc: string; phone?: string } }): Promise<CoverAnswer> => {
         const found = await coverByNrc(client, input.nrc);
         const holdings = unique(found.holdings);
+        reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
         if (input.phone && found.phones.some((phone) => sameMsisdn(phone, input.phone))) {
           return { access: 'full', holdings };
         }

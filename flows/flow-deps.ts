@@ -11,6 +11,7 @@ import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
+import type { UnknownStatusReporter } from './status-words.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
 
 /** One attempt at paying for one purchase, as the flows hand it to the payment service. */
@@ -103,6 +104,11 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Hears every insurer status no mapping knows (it is shown as "could not confirm"); the
+   * deployment logs it. Status words only: never personal data.
+   */
+  readonly onUnknownStatus?: UnknownStatusReporter;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -84,16 +84,33 @@ function interpolate(template: string, params: MessageParams | undefined, locale
   // A missing parameter stays visible as `{name}` rather than rendering "undefined".
   return plural.replace(
     PLACEHOLDER,
-    (whole, name: string, date: string | undefined, short: string | undefined) => {
+    (
+      whole,
+      name: string,
+      date: string | undefined,
+      short: string | undefined,
+      message: string | undefined,
+    ) => {
       if (!Object.hasOwn(params, name)) return whole;
       const value = String(params[name]);
+      // A nested message (a status in the customer's words) sees the same parameters, one level.
+      if (message) return t(value, nestedParams(params, name), locale);
       return date ? formatDate(value, locale, short ? 'dayMonth' : 'full') : value;
     },
   );
 }
 
-/** `{name}`, `{name, date}` or `{name, date, short}` (day and month only, for a tight label). */
-const PLACEHOLDER = /\{(\w+)(, date(, short)?)?\}/g;
+/** The parameters a nested message sees: the outer ones less its own key (no recursion). */
+function nestedParams(params: MessageParams, name: string): MessageParams {
+  const { [name]: _self, ...rest } = params;
+  return rest;
+}
+
+/**
+ * `{name}`, `{name, date}`, `{name, date, short}` (day and month only, for a tight label) or
+ * `{name, message}`: the parameter is a catalogue key, rendered in the same language.
+ */
+const PLACEHOLDER = /\{(\w+)(?:(, date(, short)?)|(, message))?\}/g;
 
 /** A date as flows and the insurer carry it: `YYYY-MM-DD`, optionally followed by a time. */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2}))?/;

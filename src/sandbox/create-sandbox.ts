@@ -77,6 +77,11 @@ export interface SandboxOptions {
    * answer is lost (the connection is closed before anything is sent back).
    */
   readonly loseAnswer?: (operation: OperationName) => boolean;
+  /**
+   * A fault for tests: the answer an operation sends instead of its own (a status word the
+   * sandbox never uses, say); return the answer unchanged to leave it be.
+   */
+  readonly answerAs?: (operation: OperationName, answer: unknown) => unknown;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -249,12 +254,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           throw new SandboxHttpError(400, 'Validation failed', errors);
         }
         const handler = handlers[name] as (input: HandlerInput<OperationName>) => unknown;
-        const result = handler({
+        const own = handler({
           params,
           query,
           body,
           origin: `${request.protocol}://${request.host}`,
         } as HandlerInput<OperationName>);
+        const result = options.answerAs ? options.answerAs(name, own) : own;
         if (strict) await new Promise((resolve) => setTimeout(resolve, strict.lateMs));
         if (options.loseAnswer?.(name)) {
           // Carried out, never answered: the caller sees the connection drop.

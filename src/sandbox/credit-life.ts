@@ -808,13 +808,13 @@ export function intimateCreditLifeClaim(
   // A loss date is a day, not an instant: every comparison below is made on days (YYYY-MM-DD).
   const lossDay = isoDate(lossDate);
   if (loan.status === 'Pending') throw ruleBroken('The loan is not on risk yet', 'loanId');
-  if (lossDay < dayOf(loan.startDate) || lossDay < dayOf(policy.startDate)) {
-    throw ruleBroken('The loss date is before the loan and its policy went on cover', 'lossDate');
-  }
   if (loan.status === 'Closed' && loan.closedAt && lossDay >= dayOf(loan.closedAt)) {
     throw ruleBroken('The loan was off cover on the loss date', 'lossDate');
   }
   assertNotifiedInTime(ctx, lossDate);
+  if (lossDay < dayOf(loan.startDate) || lossDay < dayOf(policy.startDate)) {
+    throw ruleBroken('The loss date is before the loan and its policy went on cover', 'lossDate');
+  }
   const state = coverState(ctx, policy);
   const lapsedNow =
     state.status === 'Lapsed' && state.graceEndsAt && lossDay >= dayOf(state.graceEndsAt);

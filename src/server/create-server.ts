@@ -327,6 +327,9 @@ export async function createServer(
         check: (reference, route) => attempts.check(reference, route),
       },
       reminders,
+      // A status word outside the spec's is shown as "could not confirm"; the log says which.
+      onUnknownStatus: (subject, status) =>
+        logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
     });
 
   let engine: TurnEngine;

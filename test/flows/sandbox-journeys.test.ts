@@ -123,13 +123,13 @@ describe('claims and cover against the sandbox insurer', () => {
     ]);
     const intimated = shown.at(-1);
     expect(intimated?.key, JSON.stringify(intimated)).toBe('claim.intimated.payable');
-    expect(intimated?.params?.status).toBe('Intimated');
+    expect(intimated?.params?.status).toBe('status.claimReceived');
     const documented = await converse('test:claim:1', [
       choose('attach'),
       { type: 'user.photo', url: 'https://files.test/f/death-certificate.jpg?sig=x' },
     ]);
     expect(documented.at(-1)?.key).toBe('claim.documented');
-    expect(documented.at(-1)?.params?.status).toBe('Documented');
+    expect(documented.at(-1)?.params?.status).toBe('status.documentsReceived');
   });
 
   it('intimates a group-life death claim by NRC', async () => {
@@ -164,10 +164,10 @@ describe('claims and cover against the sandbox insurer', () => {
     );
     const { payroll, prepaid, inGrace } = DEMO_BOOK.creditLife;
     expect(loans).toEqual({
-      [payroll.activeLoan.reference]: 'Active',
-      [payroll.closedLoan.reference]: 'Closed',
-      [prepaid.pendingLoan.reference]: 'Pending',
-      [inGrace.loan.reference]: 'InGrace',
+      [payroll.activeLoan.reference]: 'status.inForce',
+      [payroll.closedLoan.reference]: 'status.offCover',
+      [prepaid.pendingLoan.reference]: 'status.waitingPremium',
+      [inGrace.loan.reference]: 'status.inGraceUntil',
     });
     // In grace: the detail says until when.
     const grace = list?.choices?.find((c) => c.params?.number === inGrace.loan.reference);
@@ -288,8 +288,8 @@ describe('my cover after buying motor and travel cover', () => {
     expect(list?.key, JSON.stringify(list)).toBe('cover.list');
     const motor = list?.choices?.find((c) => c.label === 'cover.line.motor');
     const travel = list?.choices?.find((c) => c.label === 'cover.line.travel');
-    expect(motor?.params?.status).toBe('Active');
-    expect(travel?.params?.status).toBe('Active');
+    expect(motor?.params?.status).toBe('status.inForce');
+    expect(travel?.params?.status).toBe('status.inForce');
 
     const motorDetail = await converse(
       'test:mine:1',
@@ -373,14 +373,14 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     const number = String(intimated?.params?.number ?? '');
     expect(number).toMatch(/^CLC-/);
     expect(shown.at(-1)?.key).toBe('claim.documented');
-    expect(shown.at(-1)?.params?.status).toBe('Documented');
+    expect(shown.at(-1)?.params?.status).toBe('status.documentsReceived');
 
     // Tracked by the number, on USSD and from a chat that never shared a phone (Telegram).
     const onUssd = await trackByNumber('test:track:1', number, local(borrower.phoneNumber));
     expect(onUssd?.key).toBe('claim.detail');
-    expect(onUssd?.params).toMatchObject({ number, status: 'Documented' });
+    expect(onUssd?.params).toMatchObject({ number, status: 'status.documentsReceived' });
     const inChat = await trackByNumber('test:track:2', number.toLowerCase());
-    expect(inChat?.params).toMatchObject({ number, status: 'Documented' });
+    expect(inChat?.params).toMatchObject({ number, status: 'status.documentsReceived' });
   });
 
   it('intimates and documents a group-life claim on the member’s own membership', async () => {
@@ -393,7 +393,7 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     );
     expect(shown.find((p) => p.key.startsWith('claim.intimated'))).toBeDefined();
     expect(shown.at(-1)?.key).toBe('claim.documented');
-    expect(shown.at(-1)?.params?.status).toBe('Documented');
+    expect(shown.at(-1)?.params?.status).toBe('status.documentsReceived');
   });
 
   it('says so when no claim holds the number typed', async () => {

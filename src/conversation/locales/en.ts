@@ -241,10 +241,11 @@ export const en = {
   'claim.askDetails': 'What happened?',
   'claim.confirm.credit-life': 'Claim on loan {subject}, loss on {eventDate, date}.',
   'claim.confirm.group-life': 'Death claim for {subject} on {eventDate, date}.',
-  'claim.intimated': 'Claim {number} is {status}.',
-  'claim.intimated.payable': 'Claim {number} is {status}. Payable: {currency} {payable}.',
+  'claim.intimated': 'Claim {number}: {status, message}.',
+  'claim.intimated.payable':
+    'Claim {number}: {status, message}. If the claim is accepted, the cover pays {currency} {payable}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
-  'claim.documented': 'Claim {number} is {status}. Documents: {count}.',
+  'claim.documented': 'Claim {number}: {status, message}. Documents: {count}.',
   'claim.trackLine': 'Which claims?',
   'claim.choice.held': 'Claim on my cover',
   'claim.choice.other': 'Another policy',
@@ -258,8 +259,10 @@ export const en = {
   'claim.notFound': 'No claim {number} was found.',
   'claim.list': 'Your claims ({count}):',
   'claim.list.empty': 'You have no claims.',
-  'claim.detail': 'Claim {number}: {status}. Payable: {currency} {payable}.',
-  'claim.end': 'Claim {number} is {status}. Goodbye.',
+  'claim.line': '{number} {status, message}',
+  'claim.detail':
+    'Claim {number}: {status, message}. If the claim is accepted, the cover pays {currency} {payable}.',
+  'claim.end': 'Claim {number}: {status, message}. Goodbye.',
 
   // cover-status
   'cover.askContact': 'Share your phone number to see your cover, or look up by NRC.',
@@ -267,25 +270,27 @@ export const en = {
   'cover.list': 'Your cover ({count}):',
   'cover.none': 'No cover was found for this NRC.',
   'cover.mine.none': 'No policies were found for your phone number.',
-  'cover.line.motor': 'Motor {number} {status}',
-  'cover.line.travel': 'Travel {number} {status}',
-  'cover.line.life': 'Life {number} {status}',
-  'cover.line.funeral': 'Funeral {number} {status}',
-  'cover.line.groupLife': 'Group life {number} {status}',
-  'cover.line.creditLife': 'Loan {number} {status}',
+  'cover.line.motor': 'Motor {number} {status, message}',
+  'cover.line.travel': 'Travel {number} {status, message}',
+  'cover.line.life': 'Life {number} {status, message}',
+  'cover.line.funeral': 'Funeral {number} {status, message}',
+  'cover.line.groupLife': 'Group life {number} {status, message}',
+  'cover.line.creditLife': 'Loan {number} {status, message}',
   'cover.detail.motor':
-    'Motor {number}: {status}, {startDate, date} to {endDate, date}. Vehicle {covers}. Premium {currency} {amount}.',
+    'Motor {number}: {status, message}, {startDate, date} to {endDate, date}. Vehicle {covers}. Premium {currency} {amount}.',
   'cover.detail.travel':
-    'Travel {number}: {status}, {startDate, date} to {endDate, date}. {covers}. Premium {currency} {amount}.',
+    'Travel {number}: {status, message}, {startDate, date} to {endDate, date}. {covers}. Premium {currency} {amount}.',
   'cover.detail.life':
-    'Life {number}: {status}, {startDate, date} to {endDate, date}. Premium {currency} {amount}.',
+    'Life {number}: {status, message}, {startDate, date} to {endDate, date}. Premium {currency} {amount}.',
   'cover.detail.funeral':
-    'Funeral {number}: {status}, {startDate, date} to {endDate, date}. Household of {covers}. Premium {currency} {amount}.',
+    'Funeral {number}: {status, message}, {startDate, date} to {endDate, date}. Household of {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} to {endDate, date}. Member {covers}. Sum assured {currency} {amount}.',
+    'Group life {number}: {status, message}, {startDate, date} to {endDate, date}. Member {covers}. Cover {currency} {amount}.',
   'cover.detail.credit-life':
-    'Loan {number}: {status}, {startDate, date} to {endDate, date}. Policy {covers}. Amount {currency} {amount}.',
+    'Loan {number}: {status, message}, {startDate, date} to {endDate, date}. Policy {covers}. Amount {currency} {amount}.',
   'cover.note.until': 'Covered until {until, date}.',
+  'cover.note.freeCoverLimit':
+    'Cover above {currency} {limit} needs underwriting: until then it is not paid.',
   'cover.note.shareContact': 'Tap "Share my phone number", or type an NRC.',
   'cover.limited.covered':
     'This NRC has cover until {until, date}. Details go only to the phone on record.',
@@ -295,9 +300,10 @@ export const en = {
   'cover.certificate.sms': 'The certificate of {number} was sent to you by SMS.',
   'cover.sms.certificate': 'Your certificate for {number}:',
   'cover.sms.details': 'Your cover:',
-  'cover.sms.holding': '{line} {number}: {status}, {startDate, date} to {endDate, date}{covers}',
+  'cover.sms.holding':
+    '{line} {number}: {status, message}, {startDate, date} to {endDate, date}{covers}',
   'cover.sms.holdingUntil':
-    '{line} {number}: {status} until {until, date}, {startDate, date} to {endDate, date}{covers}',
+    '{line} {number}: {status, message}, {startDate, date} to {endDate, date}{covers}',
   'cover.sms.sent': 'The details were sent by SMS to the phone on record.',
   'cover.choice.another': 'Another NRC',
   'cover.choice.byNrc': 'Look up by NRC',
@@ -472,6 +478,23 @@ export const en = {
   'handoff.slack.customerSays': 'Customer: {text}',
   'handoff.slack.customerLeft': 'The customer ended the conversation.',
   'handoff.slack.notDelivered': 'Could not reach the customer with that message.',
+
+  // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
+  'status.inForce': 'in force',
+  'status.inGrace': 'in grace, premium due',
+  'status.inGraceUntil': 'in grace until {until, date}',
+  'status.waitingPremium': 'waiting for the premium',
+  'status.lapsed': 'lapsed, premium unpaid',
+  'status.offCover': 'off cover',
+  'status.ended': 'ended',
+  'status.cancelled': 'cancelled',
+  'status.notIssued': 'not issued yet',
+  'status.claimReceived': 'claim received',
+  'status.documentsReceived': 'documents received',
+  'status.paymentPending': 'waiting for payment',
+  'status.paid': 'paid',
+  'status.paymentFailed': 'payment failed',
+  'status.unconfirmed': 'we could not confirm this cover - call the insurer',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

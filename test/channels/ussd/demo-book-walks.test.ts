@@ -84,15 +84,17 @@ describe('the demo book through USSD', () => {
       '1',
       keyed(funeral.principal.nrcNumber),
     ]);
-    expect(household.at(-1)).toContain(`Funeral ${funeral.policyNumber} Active`);
+    expect(household.at(-1)).toContain(`Funeral ${funeral.policyNumber} in force`);
     const member = await walk(groupLife.member.phoneNumber, [MENU.cover]);
-    expect(member.at(-1)).toContain(`Group life ${groupLife.policyNumber} Active`);
+    expect(member.at(-1)).toContain(`Group life ${groupLife.policyNumber} in force`);
     const borrower = await walk(creditLife.borrower.phoneNumber, [MENU.cover, '98']);
     const both = borrower.slice(-2).join('\n');
-    expect(both).toContain(`Loan ${creditLife.payroll.activeLoan.reference} Active`);
-    expect(both).toContain(`Loan ${creditLife.payroll.closedLoan.reference} Closed`);
-    expect(both).toContain(`Loan ${creditLife.prepaid.pendingLoan.reference} Pending`);
-    expect(both).toContain(`Loan ${creditLife.inGrace.loan.reference} InGrace`);
+    expect(both).toContain(`Loan ${creditLife.payroll.activeLoan.reference} in force`);
+    expect(both).toContain(`Loan ${creditLife.payroll.closedLoan.reference} off cover`);
+    expect(both).toContain(
+      `Loan ${creditLife.prepaid.pendingLoan.reference} waiting for the premium`,
+    );
+    expect(both).toContain(`Loan ${creditLife.inGrace.loan.reference} in grace until`);
   });
 
   it('tells a phone not on record only that the NRC has cover, and until when', async () => {
@@ -110,16 +112,16 @@ describe('the demo book through USSD', () => {
   it('tracks the Intimated credit-life claim and the Documented group-life claim', async () => {
     // Claims: 1 on my cover, 2 credit life, 3 group life, 4 track (1 by number, 2 and 3 by line).
     const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '4', '2']);
-    expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} Intimated`);
+    expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} claim received`);
     const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '4', '3']);
-    expect(life.at(-1)).toContain(`${claims.documented.claimNumber} Documented`);
+    expect(life.at(-1)).toContain(`${claims.documented.claimNumber} documents received`);
     const byNumber = await walk(creditLife.borrower.phoneNumber, [
       MENU.claims,
       '4',
       '1',
       claims.intimated.claimNumber,
     ]);
-    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: Intimated`);
+    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
   });
 
   it('intimates a claim on the Active loan by its printed policy number and partner reference', async () => {
@@ -135,7 +137,9 @@ describe('the demo book through USSD', () => {
       'Road accident',
       '1',
     ]);
-    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25,000\.00\./);
+    expect(screens.at(-1)).toMatch(
+      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 25,000\.00\./,
+    );
   });
 
   it('intimates a claim on the borrower’s own Active loan, picked from their list', async () => {
@@ -157,7 +161,9 @@ describe('the demo book through USSD', () => {
       'Road accident',
       '1',
     ]);
-    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 25,000\.00\./);
+    expect(screens.at(-1)).toMatch(
+      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 25,000\.00\./,
+    );
   });
 
   // Last: it leaves a payment awaited on the policyholder's phone.
