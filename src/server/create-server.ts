@@ -95,6 +95,8 @@ export interface ServerInfo {
   bound: { readonly host: string; readonly port: number } | undefined;
   /** The embedded sandbox insurer's URL, when it runs. */
   sandboxUrl: string | undefined;
+  /** The embedded sandbox's API key, for a user to read what the insurer recorded. */
+  sandboxKey?: string;
   /** Channels with routes mounted: always `ussd` and `web` (outside production), plus the rest. */
   readonly channels: string[];
   /** `redis` or `memory`. */
@@ -220,6 +222,7 @@ export async function createServer(
     partnerUrl = started.url;
     partnerKey = sandbox.apiKey;
     info.sandboxUrl = started.url;
+    info.sandboxKey = sandbox.apiKey;
     const owned = sandbox;
     closers.push(() => owned.close());
   }
@@ -227,6 +230,8 @@ export async function createServer(
     baseUrl: partnerUrl,
     apiKey: partnerKey ?? '',
     connections: config.partnerApi.connections,
+    // The embedded sandbox serves the contract's own paths; overrides are for a real insurer.
+    pathOverrides: sandbox ? {} : config.partnerApi.pathOverrides,
     logger: logger.child({ module: 'api' }),
     onUpstreamError: countUpstreamErrors(metrics),
   });
