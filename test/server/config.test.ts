@@ -138,8 +138,8 @@ describe('loadConfig', () => {
   it('takes the paths of an insurer that differ from the assumed ones from PARTNER_API_PATHS', () => {
     expect(loadConfig({}).config.partnerApi.pathOverrides).toEqual({});
     expect(
-      loadConfig({ PARTNER_API_PATHS: '{"getCorporates":"/clients/corporates"}' }).config
-        .partnerApi.pathOverrides,
+      loadConfig({ PARTNER_API_PATHS: '{"getCorporates":"/clients/corporates"}' }).config.partnerApi
+        .pathOverrides,
     ).toEqual({ getCorporates: '/clients/corporates' });
     for (const bad of ['{"noSuchOperation":"/x"}', '{"getCorporates":"clients"}', 'not json']) {
       expect(() => loadConfig({ PARTNER_API_PATHS: bad })).toThrow(/PARTNER_API_PATHS/);
