@@ -20,6 +20,7 @@ import { type FieldErrors, SandboxHttpError } from './sandbox-error.js';
 import { SandboxFile } from './sandbox-file.js';
 import { seedState } from './seed.js';
 import { createSmsOutbox, type SmsOutbox } from './sms-outbox.js';
+import { missingSpecFields } from './spec-required.js';
 import { createEmptyState, type SandboxContext, type SandboxState } from './state.js';
 import {
   cappedPageQuery,
@@ -249,6 +250,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           'query',
           errors,
         );
+        // The spec's own required fields first, read apart from the client's schemas.
+        Object.assign(errors, missingSpecFields(name, request.body));
         const body = parsePart(entry.body, request.body, 'body', errors);
         if (Object.keys(errors).length > 0) {
           throw new SandboxHttpError(400, 'Validation failed', errors);

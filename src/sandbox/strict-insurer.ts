@@ -79,8 +79,11 @@ export function cappedPageQuery(
   query: Record<string, unknown>,
   maxPageSize: number,
 ): Record<string, unknown> {
-  const asked = typeof query.PageSize === 'number' ? query.PageSize : undefined;
-  return asked !== undefined && asked > maxPageSize ? { ...query, PageSize: maxPageSize } : query;
+  // Query text may still be a string here (a schema that coerces it later).
+  const asked = Number(query.PageSize);
+  return Number.isFinite(asked) && asked > maxPageSize
+    ? { ...query, PageSize: maxPageSize }
+    : query;
 }
 
 /**
