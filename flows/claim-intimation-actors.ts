@@ -3,10 +3,13 @@
  * read claims back. The staff desk reads claims through the same helpers.
  */
 import { fromPromise } from 'xstate';
+import { type Access, accessTo, type Principal, phoneOf } from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
 import type { ClaimLine, ClaimRequest, ClaimSummary, FoundClaim } from './claim-intimation.js';
 import { heldCover } from './cover-status-actors.js';
-import { type FlowDeps, firstPage } from './flow-deps.js';
+import type { FlowDeps } from './flow-deps.js';
+import { type OwnerLookup, ownerLookup } from './record-owners.js';
+import { end, RefusalError } from './support.js';
 
 function payableOf(claim: Claim): number | undefined {
   const payable = claim.payable as Record<string, unknown> | null | undefined;
@@ -34,13 +37,6 @@ export function getClaimOf(client: PartnerClient, line: ClaimLine, claimId: stri
     : client.call('getGroupLifeClaim', { path: { claimId } });
 }
 
-/** The first `max` claims of a line. */
-export async function listClaims(client: PartnerClient, line: ClaimLine, max: number) {
-  return line === 'credit-life'
-    ? firstPage(client.paginate('getCreditLifeClaims', { query: { PageSize: max } }), max)
-    : firstPage(client.paginate('getGroupLifeClaims', { query: { PageSize: max } }), max);
-}
-
 /**
  * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
  * given when no policy carries that number.
@@ -57,78 +53,196 @@ async function policyIdOf(client: PartnerClient, line: ClaimLine, typed: string)
   return typed;
 }
 
+/** Every claim of a line, read to its last page. */
+function allClaims(client: PartnerClient, line: ClaimLine): AsyncIterable<Claim> {
+  return line === 'credit-life'
+    ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
+    : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } });
+}
+
+/**
+ * A claim as `access` lets its asker see it: the payable amount only to whoever learns
+ * everything (the member's or borrower's own phone, staff); `mine` lets them add documents.
+ */
+function shownClaim(claim: Claim, access: Access): ClaimSummary {
+  const summary = claimSummary(claim);
+  if (access.learns !== 'everything') delete summary.payable;
+  summary.mine = access.mine;
+  return summary;
+}
+
+/** A claim through the access rule for `principal`: null when it may learn nothing of it. */
+async function claimFor(
+  owners: OwnerLookup,
+  principal: Principal,
+  line: ClaimLine,
+  claim: Claim,
+): Promise<ClaimSummary | null> {
+  const access = accessTo(principal, await owners.claimOwners(line, claim));
+  return access.learns === 'nothing' ? null : shownClaim(claim, access);
+}
+
+/** Claim states after which a claim is no longer open (the spec names only the first two). */
+const CLOSED = /settled|paid|rejected|declined|repudiated|closed|withdrawn/i;
+
+/** The open claim already made for this member or loan, if any. */
+async function openClaimFor(
+  client: PartnerClient,
+  input: ClaimRequest,
+  policyId: string,
+): Promise<Claim | undefined> {
+  const wanted = input.subject.toUpperCase();
+  for await (const claim of allClaims(client, input.line)) {
+    if (CLOSED.test(claim.status) || (claim.policyId && claim.policyId !== policyId)) continue;
+    const subject = (claim as Record<string, unknown>)[input.by];
+    if (subject != null && String(subject).toUpperCase() === wanted) return claim;
+  }
+  return undefined;
+}
+
 /** A claim of either line by the number the user was given; the books are read to the end. */
 export async function findClaimByNumber(
   client: PartnerClient,
   number: string,
-): Promise<FoundClaim | null> {
+): Promise<(Claim & { line: ClaimLine }) | null> {
   const wanted = number.toUpperCase();
   for (const line of ['credit-life', 'group-life'] as const) {
-    const claims =
-      line === 'credit-life'
-        ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
-        : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } });
-    for await (const claim of claims) {
-      if (claim.claimNumber.toUpperCase() === wanted) return { ...claimSummary(claim), line };
+    for await (const claim of allClaims(client, line)) {
+      if (claim.claimNumber.toUpperCase() === wanted) return { ...claim, line };
     }
   }
   return null;
 }
 
-/** The actors claim-intimation invokes. */
+/** The actors claim-intimation invokes; each answers through the access rule for its principal. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
   return {
-    intimateClaim: fromPromise(async ({ input }: { input: ClaimRequest }) => {
-      const path = { policyId: await policyIdOf(client, input.line, input.policyId) };
-      const claim =
-        input.line === 'credit-life'
-          ? await client.call('intimateCreditLifeClaim', {
-              path,
-              body: {
-                ...(input.by === 'loanId'
-                  ? { loanId: input.subject }
-                  : { partnerLoanReference: input.subject }),
-                // The sandbox and the spec name scopes of cover by their product names.
-                claimType: input.claimType === 'disability' ? 'Permanent disability' : 'Death',
-                lossDate: input.eventDate,
-                description: input.details,
-              },
-            })
-          : await client.call('intimateGroupLifeClaim', {
-              path,
-              body: {
-                ...(input.by === 'memberId'
-                  ? { memberId: input.subject }
-                  : { nrcNumber: input.subject }),
-                lossDate: input.eventDate,
-                causeOfDeath: input.details,
-              },
-            });
-      return claimSummary(claim);
-    }),
+    intimateClaim: fromPromise(
+      async ({ input }: { input: ClaimRequest & { principal: Principal } }) => {
+        const { principal, ...request } = input;
+        const owners = ownerLookup(client);
+        const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
+        // One open claim per member or loan: a second report of the same death is refused with
+        // the number the first one got, so the family follows that one.
+        const open = await openClaimFor(client, request, path.policyId);
+        if (open) {
+          // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
+          // else learns only that a claim is open.
+          const access = accessTo(principal, await owners.claimOwners(request.line, open));
+          throw new RefusalError(
+            access.mine
+              ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
+              : { key: 'claim.note.alreadyOpenElsewhere' },
+          );
+        }
+        const intimatedByPhone = phoneOf(principal);
+        const reporter = intimatedByPhone ? { intimatedByPhone } : {};
+        const claim =
+          request.line === 'credit-life'
+            ? await client.call('intimateCreditLifeClaim', {
+                path,
+                body: {
+                  ...(request.by === 'loanId'
+                    ? { loanId: request.subject }
+                    : { partnerLoanReference: request.subject }),
+                  // The sandbox and the spec name scopes of cover by their product names.
+                  claimType: request.claimType === 'disability' ? 'Permanent disability' : 'Death',
+                  lossDate: request.eventDate,
+                  description: request.details,
+                  ...reporter,
+                },
+              })
+            : await client.call('intimateGroupLifeClaim', {
+                path,
+                body: {
+                  ...(request.by === 'memberId'
+                    ? { memberId: request.subject }
+                    : { nrcNumber: request.subject }),
+                  lossDate: request.eventDate,
+                  causeOfDeath: request.details,
+                  ...reporter,
+                },
+              });
+        const access = accessTo(
+          principal,
+          await ownerLookup(client).claimOwners(request.line, claim),
+        );
+        // Reported from a phone not on record for the member or borrower: staff check with the
+        // family before anything is paid.
+        if (access.learns !== 'everything' && deps.staff) {
+          await deps.staff(
+            end('staff.claim.verify', {
+              number: claim.claimNumber,
+              line: request.line,
+              phone: intimatedByPhone ?? '-',
+            }),
+          );
+        }
+        return shownClaim(claim, access);
+      },
+    ),
     attachDocuments: fromPromise(
-      async ({ input }: { input: { line: ClaimLine; claimId: string; urls: string[] } }) => {
+      async ({
+        input,
+      }: {
+        input: { line: ClaimLine; claimId: string; urls: string[]; principal: Principal };
+      }) => {
+        const owners = ownerLookup(client);
+        const before = await getClaimOf(client, input.line, input.claimId);
+        const access = accessTo(input.principal, await owners.claimOwners(input.line, before));
+        if (!access.mine) throw new RefusalError({ key: 'claim.note.notYours' });
         const body = { documents: input.urls.map((url) => ({ url })) };
         const path = { claimId: input.claimId };
         const claim =
           input.line === 'credit-life'
             ? await client.call('attachCreditLifeClaimDocuments', { path, body })
             : await client.call('attachGroupLifeClaimDocuments', { path, body });
-        return claimSummary(claim);
+        return shownClaim(claim, access);
       },
     ),
-    trackClaims: fromPromise(async ({ input }: { input: { line: ClaimLine } }) =>
-      (await listClaims(client, input.line, 5)).map(claimSummary),
+    // "Track my claims": only the caller's own (their loans and memberships, and claims their
+    // phone reported), however far down the insurer's list they are.
+    trackClaims: fromPromise(
+      async ({ input }: { input: { line: ClaimLine; principal: Principal } }) => {
+        const owners = ownerLookup(client);
+        const mine: ClaimSummary[] = [];
+        if (input.principal.kind !== 'phone') return mine;
+        for await (const claim of allClaims(client, input.line)) {
+          const shown = await claimFor(owners, input.principal, input.line, claim);
+          if (shown?.mine) mine.push(shown);
+          if (mine.length >= MAX_TRACKED) break;
+        }
+        return mine;
+      },
     ),
-    getClaim: fromPromise(async ({ input }: { input: { line: ClaimLine; claimId: string } }) =>
-      claimSummary(await getClaimOf(client, input.line, input.claimId)),
+    getClaim: fromPromise(
+      async ({ input }: { input: { line: ClaimLine; claimId: string; principal: Principal } }) => {
+        const claim = await getClaimOf(client, input.line, input.claimId);
+        const shown = await claimFor(ownerLookup(client), input.principal, input.line, claim);
+        if (!shown) throw new RefusalError({ key: 'claim.note.notYours' });
+        return shown;
+      },
     ),
-    heldCover: fromPromise(async ({ input }: { input: { phone: string } }) =>
-      heldCover(client, input.phone),
-    ),
-    findClaim: fromPromise(async ({ input }: { input: { number: string } }) =>
-      findClaimByNumber(client, input.number),
+    // Holdings found from the principal's own phone: theirs by construction.
+    heldCover: fromPromise(async ({ input }: { input: { principal: Principal } }) => {
+      const phone = phoneOf(input.principal);
+      return phone ? heldCover(client, phone) : [];
+    }),
+    findClaim: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { number: string; principal: Principal };
+      }): Promise<FoundClaim | null> => {
+        const found = await findClaimByNumber(client, input.number);
+        if (!found) return null;
+        const shown = await claimFor(ownerLookup(client), input.principal, found.line, found);
+        return shown ? { ...shown, line: found.line } : null;
+      },
     ),
   };
 }
+
+/** The most claims "Track my claims" lists. */
+const MAX_TRACKED = 5;

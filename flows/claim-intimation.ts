@@ -1,4 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
+import { type Principal, phoneOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -8,7 +9,13 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkDescription, checkIdentifier, checkNrc, checkPastDate } from './checks.js';
+import {
+  checkDescription,
+  checkIdentifier,
+  checkNrc,
+  checkPastDate,
+  checkPhone,
+} from './checks.js';
 import { statusWord } from './status-words.js';
 import {
   ask,
@@ -62,6 +69,11 @@ export interface ClaimSummary {
   status: string;
   payable?: number;
   currency: string;
+  /**
+   * The caller's own claim (on their loan or membership, or reported from their phone): they may
+   * add documents. Absent or false: they see its status only.
+   */
+  mine?: boolean;
 }
 
 /** A loan or membership the caller holds, as a claim can start from it. */
@@ -83,8 +95,8 @@ export type FoundClaim = ClaimSummary & { line: ClaimLine };
 export interface ClaimIntimationContext extends FlowContextBase {
   tries: number;
   today: string;
-  /** The USSD caller's number: a claim can start from the cover it holds. */
-  callerPhone: string | null;
+  /** Who is asking: a claim can start from the cover a verified phone holds. */
+  principal: Principal;
   /** The caller's own loans and memberships in force, to claim against. */
   held: HeldCover[];
   /** The claim's loan or member was picked from `held` (Back returns to that list). */
@@ -149,6 +161,12 @@ function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   };
 }
 
+/** What a claim's screen says: everything for its own phone, else its status only. */
+function claimDetailKey(claim: ClaimSummary | null): string {
+  if (!claim?.mine) return 'claim.detail.status';
+  return claim.payable === undefined ? 'claim.detail.noPayable' : 'claim.detail';
+}
+
 const MAX_LISTED = 5;
 const MAX_HELD = 8;
 
@@ -161,15 +179,23 @@ export const claimIntimationMachine = setup({
     output: {} as FlowOutput,
   },
   actors: {
-    intimateClaim: notProvided<ClaimSummary, ClaimRequest>('intimateClaim'),
+    intimateClaim: notProvided<ClaimSummary, ClaimRequest & { principal: Principal }>(
+      'intimateClaim',
+    ),
     attachDocuments: notProvided<
       ClaimSummary,
-      { line: ClaimLine; claimId: string; urls: string[] }
+      { line: ClaimLine; claimId: string; urls: string[]; principal: Principal }
     >('attachDocuments'),
-    trackClaims: notProvided<ClaimSummary[], { line: ClaimLine }>('trackClaims'),
-    getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string }>('getClaim'),
-    heldCover: notProvided<HeldCover[], { phone: string }>('heldCover'),
-    findClaim: notProvided<FoundClaim | null, { number: string }>('findClaim'),
+    trackClaims: notProvided<ClaimSummary[], { line: ClaimLine; principal: Principal }>(
+      'trackClaims',
+    ),
+    getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string; principal: Principal }>(
+      'getClaim',
+    ),
+    heldCover: notProvided<HeldCover[], { principal: Principal }>('heldCover'),
+    findClaim: notProvided<FoundClaim | null, { number: string; principal: Principal }>(
+      'findClaim',
+    ),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -187,7 +213,7 @@ export const claimIntimationMachine = setup({
     validDetails: ({ event }) => event.type === 'user.text' && checkDetails(event.text).ok,
     // Only a caller whose phone the channel vouches for is offered their own cover.
     pickedHeldEntry: ({ context, event }) =>
-      isChoice('held')({ event }) && context.callerPhone !== null,
+      isChoice('held')({ event }) && phoneOf(context.principal) !== undefined,
     pickedHeld: ({ context, event }) =>
       event.type === 'user.choice' &&
       /^s\d+$/.test(event.id) &&
@@ -195,6 +221,8 @@ export const claimIntimationMachine = setup({
     heldCreditLife: ({ context }) => context.answers.line === 'credit-life',
     fromHeld: ({ context }) => context.fromHeld,
     validClaimNumber: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
+    attachable: ({ context, event }) =>
+      isChoice('attach')({ event }) && context.claim?.mine === true,
     listedClaim: ({ context, event }) =>
       event.type === 'user.choice' && context.claims.some((c) => c.id === event.id),
   },
@@ -204,7 +232,7 @@ export const claimIntimationMachine = setup({
     prompt: ask('claim.start', 'choice'),
     tries: 0,
     today: today(),
-    callerPhone: input.callerPhone ?? null,
+    principal: input.principal,
     held: [],
     fromHeld: false,
     claimNumber: '',
@@ -223,17 +251,37 @@ export const claimIntimationMachine = setup({
       entry: assign({
         tries: 0,
         fromHeld: false,
-        prompt: ({ context }) =>
-          ask('claim.start', 'choice', {
-            choices: [
-              ...(context.callerPhone ? [choice('held', 'claim.choice.held')] : []),
-              choice('credit-life', 'claim.choice.creditLife'),
-              choice('group-life', 'claim.choice.groupLife'),
-              choice('track', 'claim.choice.track'),
-            ],
-          }),
+        // A chat that has not shown whose phone it is may share its own contact here: its own
+        // claims and cover are listed only for a verified phone.
+        prompt: ({ context }) => {
+          const verified = phoneOf(context.principal) !== undefined;
+          return ask(
+            verified ? 'claim.start' : 'claim.start.contact',
+            verified ? 'choice' : 'contact',
+            {
+              choices: [
+                ...(verified ? [choice('held', 'claim.choice.held')] : []),
+                choice('credit-life', 'claim.choice.creditLife'),
+                choice('group-life', 'claim.choice.groupLife'),
+                choice('track', 'claim.choice.track'),
+              ],
+            },
+          );
+        },
       }),
       on: {
+        'user.contact': {
+          guard: ({ context, event }) =>
+            context.principal.kind === 'nobody' && checkPhone(event.phone).ok,
+          target: 'start',
+          reenter: true,
+          actions: assign({
+            principal: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok ? { kind: 'phone' as const, phone: phone.value } : context.principal;
+            },
+          }),
+        },
         'user.choice': [
           { guard: 'pickedHeldEntry', target: 'loadingHeld' },
           {
@@ -254,7 +302,7 @@ export const claimIntimationMachine = setup({
     loadingHeld: {
       invoke: {
         src: 'heldCover',
-        input: ({ context }) => ({ phone: context.callerPhone ?? '' }),
+        input: ({ context }) => ({ principal: context.principal }),
         onDone: {
           target: 'pickHeld',
           // Keeps the snapshot small: the first few loans and memberships in force.
@@ -500,6 +548,7 @@ export const claimIntimationMachine = setup({
           eventDate: context.answers.eventDate ?? '',
           details: context.answers.details ?? '',
           ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
+          principal: context.principal,
         }),
         onDone: {
           target: 'intimated',
@@ -519,7 +568,7 @@ export const claimIntimationMachine = setup({
             {
               params: context.claim ? claimParams(context.claim) : {},
               choices: [
-                choice('attach', 'claim.choice.attach'),
+                ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
                 choice('end', 'claim.choice.later'),
               ],
             },
@@ -527,7 +576,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
-          { guard: isChoice('attach'), target: 'awaitingDocument' },
+          { guard: 'attachable', target: 'awaitingDocument' },
           { guard: isChoice('end'), target: 'done' },
         ],
         // The claim exists now; Back cannot undo it, so it shows the claim again.
@@ -560,6 +609,7 @@ export const claimIntimationMachine = setup({
           line: context.answers.line ?? 'credit-life',
           claimId: context.claim?.id ?? '',
           urls: context.upload ? [context.upload] : [],
+          principal: context.principal,
         }),
         onDone: {
           target: 'documented',
@@ -655,7 +705,7 @@ export const claimIntimationMachine = setup({
     findingClaim: {
       invoke: {
         src: 'findClaim',
-        input: ({ context }) => ({ number: context.claimNumber }),
+        input: ({ context }) => ({ number: context.claimNumber, principal: context.principal }),
         onDone: [
           {
             guard: ({ event }) => event.output !== null,
@@ -687,7 +737,10 @@ export const claimIntimationMachine = setup({
     loadingClaims: {
       invoke: {
         src: 'trackClaims',
-        input: ({ context }) => ({ line: context.answers.line ?? 'credit-life' }),
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          principal: context.principal,
+        }),
         onDone: {
           target: 'claimList',
           // Keeps the snapshot small: the newest few claims only.
@@ -737,6 +790,7 @@ export const claimIntimationMachine = setup({
         input: ({ context }) => ({
           line: context.answers.line ?? 'credit-life',
           claimId: context.claim?.id ?? '',
+          principal: context.principal,
         }),
         onDone: { target: 'claimDetail', actions: assign({ claim: ({ event }) => event.output }) },
         onError: { target: 'failed', actions: assign({ failure: failedAt('get') }) },
@@ -746,11 +800,12 @@ export const claimIntimationMachine = setup({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
+        // Someone else's claim, typed by number: its status in words, nothing more.
         prompt: ({ context }) =>
-          ask('claim.detail', 'choice', {
+          ask(claimDetailKey(context.claim), 'choice', {
             params: context.claim ? claimParams(context.claim) : {},
             choices: [
-              choice('attach', 'claim.choice.attach'),
+              ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
               choice('back', 'flow.choice.back'),
               choice('end', 'flow.choice.end'),
             ],
@@ -758,7 +813,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
-          { guard: isChoice('attach'), target: 'awaitingDocument' },
+          { guard: 'attachable', target: 'awaitingDocument' },
           {
             guard: ({ event, context }) =>
               isChoice('back')({ event }) && context.claims.length === 0,
@@ -870,6 +925,6 @@ export const claimIntimationMachine = setup({
 /** Claim intimation as the engine registers it. */
 export const claimIntimationFlow: FlowDefinition<typeof claimIntimationMachine> = {
   id: 'claim-intimation',
-  version: 2,
+  version: 3,
   machine: claimIntimationMachine,
 };

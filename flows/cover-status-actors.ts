@@ -4,6 +4,7 @@
  * starts a claim from the same holdings.
  */
 import { fromPromise } from 'xstate';
+import { accessTo, type Principal } from '../src/access/index.js';
 import type { CoverState, PartnerClient, PolicyRecord } from '../src/api/index.js';
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
@@ -325,13 +326,12 @@ export function coverStatusActors(deps: FlowDeps) {
       },
     ),
     lookupCover: fromPromise(
-      async ({ input }: { input: { nrc: string; phone?: string } }): Promise<CoverAnswer> => {
+      async ({ input }: { input: { nrc: string; principal: Principal } }): Promise<CoverAnswer> => {
         const found = await coverByNrc(client, input.nrc);
         const holdings = unique(found.holdings);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
-        if (input.phone && found.phones.some((phone) => sameMsisdn(phone, input.phone))) {
-          return { access: 'full', holdings };
-        }
+        const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
+        if (access.learns === 'everything') return { access: 'full', holdings };
         // A stranger to this NRC learns only whether cover exists and until when.
         const until = coveredUntil(holdings);
         return {

@@ -1,4 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
+import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -214,7 +215,7 @@ export const coverStatusMachine = setup({
   },
   actors: {
     lookupMine: notProvided<CoverAnswer, { phone: string }>('lookupMine'),
-    lookupCover: notProvided<CoverAnswer, { nrc: string; phone?: string }>('lookupCover'),
+    lookupCover: notProvided<CoverAnswer, { nrc: string; principal: Principal }>('lookupCover'),
     sendDetails: notProvided<{ sent: boolean }, { nrc: string }>('sendDetails'),
     certificate: notProvided<
       { url: string },
@@ -249,7 +250,7 @@ export const coverStatusMachine = setup({
     tries: 0,
     answers: {},
     callerPhone: input.callerPhone ?? null,
-    phone: input.callerPhone ?? null,
+    phone: phoneOf(input.principal) ?? null,
     answer: null,
     picked: null,
     certificateUrl: null,
@@ -331,7 +332,7 @@ export const coverStatusMachine = setup({
         src: 'lookupCover',
         input: ({ context }) => ({
           nrc: context.answers.nrc ?? '',
-          ...(context.phone ? { phone: context.phone } : {}),
+          principal: principalOf(context.phone),
         }),
         onDone: {
           target: 'answered',

@@ -109,6 +109,12 @@ export interface FlowDeps {
    * deployment logs it. Status words only: never personal data.
    */
   readonly onUnknownStatus?: UnknownStatusReporter;
+  /**
+   * Tells the insurer's staff something to check, in their Slack channel: a claim reported from
+   * a phone not on record for its member or borrower. Without it nothing is posted. Never
+   * rejects: what it tells of has happened already.
+   */
+  readonly staff?: (prompt: Prompt) => Promise<void>;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -3,6 +3,8 @@
  * payment of either, and the certificate of the policy paid for.
  */
 import { fromPromise } from 'xstate';
+import { accessTo, type Principal } from '../src/access/index.js';
+import type { MotorPolicy, PartnerClient, Vehicle } from '../src/api/index.js';
 import {
   type FlowDeps,
   keep,
@@ -12,11 +14,46 @@ import {
   purchaseKeyOf,
 } from './flow-deps.js';
 import type {
+  HeldElsewhere,
   MotorCertificate,
   MotorCertificateInput,
   NewVehicle,
   RiskCategory,
 } from './motor-quote.js';
+import { ownerLookup } from './record-owners.js';
+import { end } from './support.js';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The vehicles registered under a plate, and the motor policies on it. */
+async function plateRecords(
+  client: PartnerClient,
+  plate: string,
+): Promise<{ vehicles: Vehicle[]; policies: MotorPolicy[] }> {
+  const registrationNumber = plate;
+  const [vehicles, policies] = await Promise.all([
+    orNotFound(client.call('searchVehicleByRegistration', { query: { registrationNumber } }), []),
+    orNotFound(client.call('getMotorPolicyByRegistration', { query: { registrationNumber } }), []),
+  ]);
+  return { vehicles, policies };
+}
+
+/** Phones on record for whoever holds a plate: its vehicle's client and its policies' holders. */
+async function platePhones(client: PartnerClient, plate: string): Promise<string[]> {
+  const owners = ownerLookup(client);
+  const { vehicles, policies } = await plateRecords(client, plate);
+  const clientIds = [
+    ...vehicles.map((v) => text(v.clientId)),
+    ...policies.map((p) => text(p.clientId)),
+  ].filter(Boolean);
+  const holders = policies.map((p) =>
+    text(
+      (p as Record<string, unknown> & { policyHolder?: { phone?: unknown } }).policyHolder?.phone,
+    ),
+  );
+  const phones = (await Promise.all([...new Set(clientIds)].map(owners.phonesOfClient))).flat();
+  return [...new Set([...phones, ...holders.filter(Boolean)])];
+}
 
 function addYear(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -28,6 +65,11 @@ function addYear(date: string): string {
 /** The actors motor-quote invokes, over the Partner API and the payment service. */
 export function motorQuoteActors(deps: FlowDeps) {
   const { client } = deps;
+  /** What a caller learns of another holder's plate: only that, and whether we can tell them. */
+  const elsewhere = (phones: string[]): HeldElsewhere => ({
+    heldElsewhere: true,
+    canTell: deps.sms !== undefined && phones.length > 0,
+  });
   return {
     listProducts: fromPromise(async ({ input }: { input: { page: number; pageSize: number } }) => {
       const page = await client.call('getMotorProducts', {
@@ -42,19 +84,28 @@ export function motorQuoteActors(deps: FlowDeps) {
         hasMore: page.pageNumber < page.totalPages,
       };
     }),
-    findVehicle: fromPromise(async ({ input }: { input: { plate: string } }) => {
-      const found = await orNotFound(
-        client.call('searchVehicleByRegistration', { query: { registrationNumber: input.plate } }),
-        [],
-      );
-      const v = found[0];
-      if (!v) return null;
-      return {
-        vehicleId: String(v.id),
-        ...(v.motorRiskCategoryId ? { riskCategoryId: v.motorRiskCategoryId } : {}),
-        description: [v.make, v.model].filter(Boolean).join(' '),
-      };
-    }),
+    // "Is ALB 2020 your Nissan Hardbody?" only to the phone on record for that car.
+    findVehicle: fromPromise(
+      async ({ input }: { input: { plate: string; principal: Principal } }) => {
+        const found = await orNotFound(
+          client.call('searchVehicleByRegistration', {
+            query: { registrationNumber: input.plate },
+          }),
+          [],
+        );
+        const v = found[0];
+        if (!v) return null;
+        const phones = await platePhones(client, input.plate);
+        if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
+          return elsewhere(phones);
+        }
+        return {
+          vehicleId: String(v.id),
+          ...(v.motorRiskCategoryId ? { riskCategoryId: v.motorRiskCategoryId } : {}),
+          description: [v.make, v.model].filter(Boolean).join(' '),
+        };
+      },
+    ),
     listRiskCategories: fromPromise<RiskCategory[], Record<string, never>>(async () => {
       const categories = await client.call('getMotorRiskCategories');
       return categories.map((c) => ({ id: String(c.id), name: c.name }));
@@ -91,16 +142,21 @@ export function motorQuoteActors(deps: FlowDeps) {
         }));
       },
     ),
-    findHolder: fromPromise(async ({ input }: { input: { phone?: string; nrc?: string } }) => {
-      const query = input.nrc ? { IdNumber: input.nrc } : { PhoneNumber: input.phone ?? '' };
-      const page = await client.call('getIndividuals', { query: { ...query, PageSize: 1 } });
-      const holder = page.data[0];
-      if (!holder) return null;
-      return {
-        clientId: String(holder.id),
-        name: [holder.firstName, holder.lastName].filter(Boolean).join(' '),
-      };
-    }),
+    // A person's name only to their own phone: anyone else registers the holder afresh.
+    findHolder: fromPromise(
+      async ({ input }: { input: { phone?: string; nrc?: string; principal: Principal } }) => {
+        const query = input.nrc ? { IdNumber: input.nrc } : { PhoneNumber: input.phone ?? '' };
+        const page = await client.call('getIndividuals', { query: { ...query, PageSize: 1 } });
+        const holder = page.data[0];
+        if (!holder) return null;
+        const person = { type: 'person' as const, phones: [holder.phoneNumber] };
+        if (accessTo(input.principal, person).learns !== 'everything') return null;
+        return {
+          clientId: String(holder.id),
+          name: [holder.firstName, holder.lastName].filter(Boolean).join(' '),
+        };
+      },
+    ),
     registerHolder: fromPromise(
       async ({
         input,
@@ -190,16 +246,33 @@ export function motorQuoteActors(deps: FlowDeps) {
         body: { reference, payment },
       });
     }),
-    findPolicy: fromPromise(async ({ input }: { input: { plate: string } }) => {
-      const policies = await orNotFound(
-        client.call('getMotorPolicyByRegistration', { query: { registrationNumber: input.plate } }),
-        [],
-      );
-      const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
-      return policy
-        ? { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' }
-        : null;
-    }),
+    // "Renew MTR-… ZMW …" only to the phone on record for the policy.
+    findPolicy: fromPromise(
+      async ({ input }: { input: { plate: string; principal: Principal } }) => {
+        const policies = await orNotFound(
+          client.call('getMotorPolicyByRegistration', {
+            query: { registrationNumber: input.plate },
+          }),
+          [],
+        );
+        const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
+        if (!policy) return null;
+        const phones = await platePhones(client, input.plate);
+        if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
+          return elsewhere(phones);
+        }
+        return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
+      },
+    ),
+    // The holder hears that someone asked about their car; the asker learns nothing more.
+    tellHolder: fromPromise(
+      async ({ input }: { input: { plate: string; mode: 'new' | 'renew' } }) => {
+        const [phone] = await platePhones(client, input.plate);
+        if (!deps.sms || !phone) return { told: false };
+        await deps.sms(phone, end(`motor.sms.asked.${input.mode}`, { plate: input.plate }));
+        return { told: true };
+      },
+    ),
     renewalPremiums: fromPromise(async ({ input }: { input: { policyId: string } }) => {
       const q = await client.call('getMotorRenewalPremiums', {
         path: { policyId: input.policyId },

@@ -1,4 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
+import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -115,6 +116,19 @@ export interface MotorQuote {
   purchase: string;
 }
 
+/**
+ * A plate that is registered or insured under another holder than the caller: they learn only
+ * that, and may have the holder told by SMS (when the deployment sends SMS and a phone is on record).
+ */
+export interface HeldElsewhere {
+  heldElsewhere: true;
+  canTell: boolean;
+}
+
+/** Whether an actor's answer is {@link HeldElsewhere}. */
+const isElsewhere = (found: unknown): found is HeldElsewhere =>
+  typeof found === 'object' && found !== null && 'heldElsewhere' in found;
+
 /** A motor policy found for renewal. */
 export interface MotorPolicyFound {
   policyId: string;
@@ -175,6 +189,7 @@ type Op =
   | 'status'
   | 'policy'
   | 'renewal'
+  | 'tell'
   | 'certificate';
 
 /** Context of motor-quote: answers typed so far, ids from the API, the payment in flight. */
@@ -182,6 +197,10 @@ export interface MotorQuoteContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
+  /** Who is asking: a plate's car and cover are shown only to the phone on record for them. */
+  principal: Principal;
+  /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
+  elsewhere?: { canTell: boolean; told: boolean } | undefined;
   route: TurnRoute | null;
   mode: 'new' | 'renew';
   page: number;
@@ -231,13 +250,18 @@ const motor = setup({
   },
   actors: {
     listProducts: notProvided<MotorProductPage, { page: number; pageSize: number }>('listProducts'),
-    findVehicle: notProvided<FoundVehicle | null, { plate: string }>('findVehicle'),
+    findVehicle: notProvided<
+      FoundVehicle | HeldElsewhere | null,
+      { plate: string; principal: Principal }
+    >('findVehicle'),
     listRiskCategories: notProvided<RiskCategory[], Record<string, never>>('listRiskCategories'),
     priceMotor: notProvided<
       PricingOption[],
       { productId: string; riskCategoryId: string; sumInsured?: number; startDate: string }
     >('priceMotor'),
-    findHolder: notProvided<Holder | null, { phone?: string; nrc?: string }>('findHolder'),
+    findHolder: notProvided<Holder | null, { phone?: string; nrc?: string; principal: Principal }>(
+      'findHolder',
+    ),
     registerHolder: notProvided<
       Holder,
       { firstName: string; lastName: string; phone: string; email: string; nrc: string }
@@ -260,7 +284,13 @@ const motor = setup({
     paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
       'paymentStatus',
     ),
-    findPolicy: notProvided<MotorPolicyFound | null, { plate: string }>('findPolicy'),
+    findPolicy: notProvided<
+      MotorPolicyFound | HeldElsewhere | null,
+      { plate: string; principal: Principal }
+    >('findPolicy'),
+    tellHolder: notProvided<{ told: boolean }, { plate: string; mode: 'new' | 'renew' }>(
+      'tellHolder',
+    ),
     renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
     motorCertificate: notProvided<MotorCertificate, MotorCertificateInput>('motorCertificate'),
   },
@@ -377,6 +407,7 @@ const RETRY: Record<Op, string> = {
   status: 'checkingPayment',
   policy: 'findingPolicy',
   renewal: 'loadingRenewal',
+  tell: 'tellingHolder',
   certificate: 'loadingCertificate',
 };
 
@@ -394,6 +425,7 @@ const BACK: Record<Op, string> = {
   status: 'awaitingPayment',
   policy: 'askRenewPlate',
   renewal: 'askRenewPlate',
+  tell: 'noPolicy',
   certificate: 'loadingCertificate',
 };
 
@@ -482,6 +514,7 @@ export const motorQuoteMachine = motor.createMachine({
     tries: 0,
     today: today(),
     callerPhone: input.callerPhone ?? null,
+    principal: input.principal,
     route: input.route ?? null,
     mode: input.start?.renewal ? 'renew' : 'new',
     page: 1,
@@ -530,7 +563,12 @@ export const motorQuoteMachine = motor.createMachine({
             target: 'loadingProducts',
             actions: assign({ mode: 'new', page: 1 }),
           },
-          { guard: isChoice('renew'), target: 'askRenewPlate', actions: assign({ mode: 'renew' }) },
+          {
+            guard: isChoice('renew'),
+            target: 'askRenewPlate',
+            // A renewal needs no product list: the snapshot stays small with the principal in it.
+            actions: assign({ mode: 'renew', products: [], hasMore: false }),
+          },
         ],
         'user.back': 'mainMenu',
       },
@@ -606,12 +644,28 @@ export const motorQuoteMachine = motor.createMachine({
     findingVehicle: {
       invoke: {
         src: 'findVehicle',
-        input: ({ context }) => ({ plate: context.answers.plate ?? '' }),
+        input: ({ context }) => ({
+          plate: context.answers.plate ?? '',
+          principal: context.principal,
+        }),
         onDone: [
+          {
+            guard: ({ event }) => isElsewhere(event.output),
+            target: 'noPolicy',
+            actions: assign({
+              vehicle: null,
+              elsewhere: ({ event }) => ({
+                canTell: isElsewhere(event.output) && event.output.canTell,
+                told: false,
+              }),
+            }),
+          },
           {
             guard: ({ event }) => event.output !== null,
             target: 'confirmVehicle',
-            actions: assign({ vehicle: ({ event }) => event.output }),
+            actions: assign({
+              vehicle: ({ event }) => (isElsewhere(event.output) ? null : event.output),
+            }),
           },
           { target: 'askMake', actions: assign({ vehicle: null }) },
         ],
@@ -829,6 +883,13 @@ export const motorQuoteMachine = motor.createMachine({
               const phone = checkPhone(event.phone);
               return phone.ok ? { ...context.answers, holderPhone: phone.value } : context.answers;
             },
+            // Channels pass on only the sender's own contact: it verifies who is asking.
+            principal: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok && context.principal.kind === 'nobody'
+                ? principalOf(phone.value)
+                : context.principal;
+            },
           }),
         },
         'user.text': [
@@ -855,8 +916,8 @@ export const motorQuoteMachine = motor.createMachine({
         src: 'findHolder',
         input: ({ context }) =>
           context.holderLookup === 'nrc'
-            ? { nrc: context.answers.holderNrc ?? '' }
-            : { phone: context.answers.holderPhone ?? '' },
+            ? { nrc: context.answers.holderNrc ?? '', principal: context.principal }
+            : { phone: context.answers.holderPhone ?? '', principal: context.principal },
         onDone: [
           {
             guard: ({ event }) => event.output !== null,
@@ -1013,14 +1074,31 @@ export const motorQuoteMachine = motor.createMachine({
     findingPolicy: {
       invoke: {
         src: 'findPolicy',
-        input: ({ context }) => ({ plate: context.answers.plate ?? '' }),
+        input: ({ context }) => ({
+          plate: context.answers.plate ?? '',
+          principal: context.principal,
+        }),
         onDone: [
+          {
+            guard: ({ event }) => isElsewhere(event.output),
+            target: 'noPolicy',
+            actions: assign({
+              elsewhere: ({ event }) => ({
+                canTell: isElsewhere(event.output) && event.output.canTell,
+                told: false,
+              }),
+            }),
+          },
           {
             guard: ({ event }) => event.output !== null,
             target: 'loadingRenewal',
-            actions: assign({ policy: ({ event }) => event.output }),
+            actions: assign({
+              elsewhere: undefined,
+              policy: ({ event }) =>
+                event.output === null || isElsewhere(event.output) ? null : event.output,
+            }),
           },
-          { target: 'noPolicy' },
+          { target: 'noPolicy', actions: assign({ elsewhere: undefined }) },
         ],
         onError: { target: 'failed', actions: assign({ failure: failedAt('policy') }) },
       },
@@ -1029,19 +1107,71 @@ export const motorQuoteMachine = motor.createMachine({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ({ context }) =>
-          ask('motor.noPolicy', 'choice', {
-            params: { plate: context.answers.plate ?? '' },
-            choices: [
-              choice('again', 'motor.choice.otherPlate'),
-              choice('new', 'motor.choice.new'),
-              choice('end', 'flow.choice.end'),
-            ],
-          }),
+        // Another holder's plate: that it is theirs, nothing about it, and what the caller can do.
+        prompt: ({ context }) => {
+          const elsewhere = context.elsewhere;
+          if (!elsewhere) {
+            return ask('motor.noPolicy', 'choice', {
+              params: { plate: context.answers.plate ?? '' },
+              choices: [
+                choice('again', 'motor.choice.otherPlate'),
+                choice('new', 'motor.choice.new'),
+                choice('end', 'flow.choice.end'),
+              ],
+            });
+          }
+          // A chat that showed no phone yet may share its own: the car may be theirs after all.
+          const unverified = context.principal.kind === 'nobody';
+          return ask(
+            `motor.heldElsewhere.${context.mode}${unverified ? '.contact' : ''}`,
+            unverified ? 'contact' : 'choice',
+            {
+              params: { plate: context.answers.plate ?? '' },
+              choices: [
+                ...(elsewhere.canTell && !elsewhere.told
+                  ? [choice('tell', 'motor.choice.tellHolder')]
+                  : []),
+                choice('again', 'motor.choice.otherPlate'),
+                choice('end', 'flow.choice.end'),
+              ],
+              note: elsewhere.told ? { key: 'motor.note.holderTold' } : null,
+            },
+          );
+        },
       }),
       on: {
+        'user.contact': {
+          guard: ({ context, event }) =>
+            context.elsewhere !== undefined &&
+            context.principal.kind === 'nobody' &&
+            checkPhone(event.phone).ok,
+          target: 'plateAgain',
+          actions: assign({
+            elsewhere: undefined,
+            principal: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok ? principalOf(phone.value) : context.principal;
+            },
+          }),
+        },
         'user.choice': [
-          { guard: isChoice('again'), target: 'askRenewPlate' },
+          {
+            guard: ({ context, event }) =>
+              isChoice('tell')({ event }) &&
+              context.elsewhere?.canTell === true &&
+              !context.elsewhere.told,
+            target: 'tellingHolder',
+          },
+          {
+            guard: ({ context, event }) => isChoice('again')({ event }) && context.mode === 'new',
+            target: 'askPlate',
+            actions: assign({ elsewhere: undefined }),
+          },
+          {
+            guard: isChoice('again'),
+            target: 'askRenewPlate',
+            actions: assign({ elsewhere: undefined }),
+          },
           {
             guard: isChoice('new'),
             target: 'loadingProducts',
@@ -1049,7 +1179,35 @@ export const motorQuoteMachine = motor.createMachine({
           },
           { guard: isChoice('end'), target: 'cancelled' },
         ],
-        'user.back': 'askRenewPlate',
+        'user.back': [
+          {
+            guard: ({ context }) => context.mode === 'new',
+            target: 'askPlate',
+            actions: assign({ elsewhere: undefined }),
+          },
+          { target: 'askRenewPlate', actions: assign({ elsewhere: undefined }) },
+        ],
+      },
+    },
+    // The plate looked up again for the phone just shared.
+    plateAgain: {
+      always: [
+        { guard: ({ context }) => context.mode === 'new', target: 'findingVehicle' },
+        { target: 'findingPolicy' },
+      ],
+    },
+    tellingHolder: {
+      invoke: {
+        src: 'tellHolder',
+        input: ({ context }) => ({ plate: context.answers.plate ?? '', mode: context.mode }),
+        onDone: {
+          target: 'noPolicy',
+          actions: assign({
+            elsewhere: ({ context }) =>
+              context.elsewhere ? { ...context.elsewhere, told: true } : undefined,
+          }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('tell') }) },
       },
     },
     loadingRenewal: {
@@ -1178,6 +1336,6 @@ export const motorQuoteMachine = motor.createMachine({
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
-  version: 3,
+  version: 4,
   machine: motorQuoteMachine,
 };

@@ -105,6 +105,20 @@ export interface Failure {
   field?: string;
   /** The insurer's own words about that answer, when they read as a sentence for the user. */
   said?: string;
+  /** Why we refused it ourselves (a claim already open), in the catalogue's words. */
+  note?: Note;
+}
+
+/**
+ * Raised by an actor that refuses a request itself, before or instead of the insurer: a second
+ * open claim for the same member or loan, a record that is not the caller's. The user is told
+ * `note` on a screen that offers no "Try again".
+ */
+export class RefusalError extends Error {
+  override readonly name = 'RefusalError';
+  constructor(readonly note: Note) {
+    super(`refused: ${note.key}`);
+  }
 }
 
 /**
@@ -145,6 +159,7 @@ function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Fa
  * src/api and the payment guard's. Anything else is `unknown`.
  */
 export function describeFailure(error: unknown): Failure {
+  if (error instanceof RefusalError) return { kind: 'rejected', note: error.note };
   if (error instanceof ApiTimeoutError || error instanceof ApiAbortedError) {
     return { kind: 'timeout' };
   }
@@ -304,13 +319,13 @@ const NAMED_FIELDS = new Set([
  * forward. A permanent failure offers no "Try again".
  */
 export function failurePrompt(failure: Failure): Prompt {
-  const notes: Note[] = [];
+  const notes: Note[] = failure.note ? [failure.note] : [];
   if (failure.said) notes.push({ key: 'flow.failed.said', params: { said: failure.said } });
   if (failure.field) {
     notes.push({
       key: NAMED_FIELDS.has(failure.field) ? `flow.field.${failure.field}` : 'flow.failed.check',
     });
-  } else if (failure.kind === 'rejected') {
+  } else if (failure.kind === 'rejected' && !failure.note) {
     notes.push({ key: 'flow.failed.check' });
   }
   const choices = PERMANENT.has(failure.kind) ? PERMANENT_FAILURE_CHOICES : FAILURE_CHOICES;

@@ -143,7 +143,12 @@ await serveForBench(async () => {
     const key = `${env.BENCH_PREFIX}${form.data.sessionId}`;
     await redis.get(key);
     const typed = newestSegment(form.data.text);
-    const input: FlowInput = { audience: 'policyholder', locale, callerPhone: msisdn };
+    const input: FlowInput = {
+      audience: 'policyholder',
+      locale,
+      principal: { kind: 'phone', phone: msisdn },
+      callerPhone: msisdn,
+    };
     let actor = actors.get(key);
     if (typed === undefined || !actor) {
       actor?.stop();

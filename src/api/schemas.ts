@@ -1568,6 +1568,8 @@ export const Claim = z
     payable: z.looseObject({}).nullish(),
     currency: optString,
     documents: z.array(z.looseObject({ url: z.string(), name: optString })).nullish(),
+    /** The phone that reported the claim (assumed field): a relative may report a death. */
+    intimatedByPhone: optString,
     createdAt: optString,
     updatedAt: optString,
   })
@@ -1584,6 +1586,8 @@ export const IntimateCreditLifeClaimBody = z
     lossDate: IsoDate,
     description: z.string().max(FIELD_LENGTHS.description).optional(),
     amountClaimed: z.number().positive().optional(),
+    /** The phone reporting the claim (assumed field), kept with it for the access rule. */
+    intimatedByPhone: z.string().min(1).optional(),
   })
   .superRefine(loanIdentityRule)
   .register(named, { id: 'IntimateCreditLifeClaimBody' });
@@ -1749,6 +1753,8 @@ export const IntimateGroupLifeClaimBody = z
     lossDate: IsoDate,
     causeOfDeath: z.string().optional(),
     description: z.string().max(FIELD_LENGTHS.description).optional(),
+    /** The phone reporting the death (assumed field): a relative's, kept with the claim. */
+    intimatedByPhone: z.string().min(1).optional(),
   })
   .superRefine(memberIdentityRule)
   .register(named, { id: 'IntimateGroupLifeClaimBody' });

@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
+import type { Principal } from '../access/index.js';
 import type { Prompt } from './prompt.js';
 import type { ChannelName } from './turn-engine.js';
 
@@ -16,11 +17,17 @@ export type Audience = 'policyholder' | 'funeral-member' | 'staff';
 
 /**
  * What every flow receives when it starts. JSON only: it is persisted with the snapshot.
- * `callerPhone` is the MSISDN the platform vouches for (USSD caller), already normalised.
+ * `callerPhone` is the USSD caller's MSISDN, already normalised: the number a payment can come
+ * from and a link can go to by SMS. Who may see what is decided by `principal` alone.
  */
 export interface FlowInput {
   readonly audience: Audience;
   readonly locale: string;
+  /**
+   * Who is asking, as the engine established it: flows hand it to their actors, which ask
+   * src/access what it may learn; flows never read channel fields for this.
+   */
+  readonly principal: Principal;
   readonly callerPhone?: string;
   /**
    * Where this conversation's user is reached outside a turn, set by the engine when the channel

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOBODY, Principal } from '../access/index.js';
 import type { Audience, FlowInput } from './flow.js';
 import { Prompt } from './prompt.js';
 import type { ChannelAddress } from './turn-engine.js';
@@ -27,6 +28,8 @@ export const SessionRecord = z.object({
   audience: AudienceSchema,
   locale: z.string(),
   callerPhone: z.string().optional(),
+  /** Who is asking; records written before it existed read as nobody verified. */
+  principal: Principal.optional(),
   address: ChannelAddressSchema.optional(),
   /** The Prompt the current state shows; re-shown after an interrupted turn. */
   prompt: Prompt,
@@ -45,11 +48,16 @@ export const SessionRecord = z.object({
 export type SessionRecord = z.infer<typeof SessionRecord>;
 
 /** The FlowInput a record's flows were started with. */
-export function flowInputOf(record: Pick<SessionRecord, 'audience' | 'locale' | 'callerPhone'>) {
+export function flowInputOf(
+  record: Pick<SessionRecord, 'audience' | 'locale' | 'callerPhone' | 'principal'>,
+) {
+  const base = {
+    audience: record.audience,
+    locale: record.locale,
+    principal: record.principal ?? NOBODY,
+  };
   const input: FlowInput =
-    record.callerPhone === undefined
-      ? { audience: record.audience, locale: record.locale }
-      : { audience: record.audience, locale: record.locale, callerPhone: record.callerPhone };
+    record.callerPhone === undefined ? base : { ...base, callerPhone: record.callerPhone };
   return input;
 }
 

@@ -1,3 +1,4 @@
+import { NOBODY, principalOf } from '../access/index.js';
 import type { Logger } from '../log/index.js';
 import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
 import type { ActorCache, CachedActor, FlowActor, RecordHead } from './actor-cache.js';
@@ -164,7 +165,14 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       return;
     }
     actor.send(reply);
-    await settleAndPersist(context, definition, actor, flowInputOf(record), [], 0);
+    await settleAndPersist(
+      context,
+      definition,
+      actor,
+      withContact(flowInputOf(record), reply),
+      [],
+      0,
+    );
   };
 
   /**
@@ -491,12 +499,31 @@ function answersOf(record: RecordHead | undefined, cached: CachedActor | undefin
 function freshInput(options: TurnOptions): FlowInput {
   const audience = options.audience ?? 'policyholder';
   const locale = options.address?.locale ?? 'en';
-  // Only the USSD gateway vouches for the caller's number; chats do not carry one.
+  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
+  // number; a chat is nobody until it shares its own contact (see `withContact`).
   if (options.address?.channel === 'ussd') {
     const callerPhone = callerPhoneOf(options.address.address);
-    if (callerPhone !== undefined) return { audience, locale, callerPhone };
+    if (callerPhone !== undefined) {
+      return { audience, locale, principal: principalOf(callerPhone), callerPhone };
+    }
   }
-  return { audience, locale };
+  // The Slack channel lets only its allow-list reach the staff menu: `team:channel:user`.
+  if (options.address?.channel === 'slack' && audience === 'staff') {
+    const member = options.address.address.split(':').at(-1) ?? '';
+    return { audience, locale, principal: { kind: 'staff', member } };
+  }
+  return { audience, locale, principal: NOBODY };
+}
+
+/**
+ * The input with the phone of a contact the user shared: channels pass on only a contact of the
+ * sender's own (Telegram checks its `user_id`), so it verifies them for the rest of the session.
+ * The flow that asked reads the contact itself; the flows it hands over to start with it.
+ */
+function withContact(input: FlowInput, reply: Reply): FlowInput {
+  if (reply.type !== 'user.contact' || input.principal.kind !== 'nobody') return input;
+  const phone = validateMsisdn(reply.phone);
+  return phone.ok ? { ...input, principal: principalOf(phone.value) } : input;
 }
 
 /** Caller numbers already validated; cleared when full (a bound, not an LRU). */

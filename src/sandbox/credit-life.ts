@@ -799,6 +799,7 @@ export function intimateCreditLifeClaim(
     claimType: string;
     lossDate: string;
     description?: string | undefined;
+    intimatedByPhone?: string | undefined;
     amountClaimed?: number | undefined;
   },
 ): Json {
@@ -856,6 +857,7 @@ export function intimateCreditLifeClaim(
     partnerLoanReference: loan.partnerLoanReference,
     claimType: body.claimType,
     lossDate: body.lossDate,
+    intimatedByPhone: body.intimatedByPhone ?? null,
     description: body.description ?? null,
     amountClaimed: body.amountClaimed ?? benefit,
     currency: policy.currency,

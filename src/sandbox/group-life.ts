@@ -359,6 +359,7 @@ export function intimateGroupLifeClaim(
     lossDate: string;
     causeOfDeath?: string | undefined;
     description?: string | undefined;
+    intimatedByPhone?: string | undefined;
   },
 ): Json {
   const policy = getGroupLifePolicy(ctx, policyId);
@@ -380,6 +381,7 @@ export function intimateGroupLifeClaim(
     nrcNumber: member.nrcNumber,
     claimType: 'Death',
     lossDate: body.lossDate,
+    intimatedByPhone: body.intimatedByPhone ?? null,
     description: body.description ?? body.causeOfDeath ?? null,
     amountClaimed: onRisk,
     currency: policy.currency,

@@ -20,6 +20,7 @@ import {
   type ConversationEngine,
   createTurnEngine,
   type FlowRegistry,
+  type Prompt,
   renderPrompt,
   type TurnEngine,
 } from '../conversation/index.js';
@@ -316,6 +317,22 @@ export async function createServer(
       return { url: files.signedUrl(id) };
     },
   };
+  /**
+   * Posts to the staff's Slack channel through the Slack channel's notifier. Never rejects: the
+   * claim it tells of exists already, so a failed post is logged rather than failing the caller.
+   */
+  const staffNotice = (channel: string) => async (prompt: Prompt) => {
+    try {
+      const slack = notifiers.findLast((candidate) => candidate.channel === 'slack');
+      if (!slack) throw new StaffChannelUnavailableError();
+      await slack.notify({ channel: 'slack', address: `:${channel}:`, locale: 'en' }, prompt);
+    } catch (error) {
+      logger.warn(
+        { event: 'staff.notice.failed', key: prompt.key, errorName: (error as Error).name },
+        'staff notice not posted',
+      );
+    }
+  };
   const flows =
     deps.flows ??
     createFlowRegistry({
@@ -335,6 +352,8 @@ export async function createServer(
       // A status word outside the spec's is shown as "could not confirm"; the log says which.
       onUnknownStatus: (subject, status) =>
         logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
+      // Claims reported from a phone not on record for the member: the staff's channel checks them.
+      ...(config.slack?.digestChannel ? { staff: staffNotice(config.slack.digestChannel) } : {}),
     });
 
   let engine: TurnEngine;
@@ -624,5 +643,14 @@ export class SmsUnavailableError extends Error {
   readonly status = 503;
   constructor() {
     super('no SMS provider is configured');
+  }
+}
+
+/** Raised when a flow tells staff something and Slack is not running (no bot token). */
+export class StaffChannelUnavailableError extends Error {
+  override readonly name = 'StaffChannelUnavailableError';
+  readonly code = 'STAFF_CHANNEL_UNAVAILABLE';
+  constructor() {
+    super('no Slack notifier reaches the staff channel');
   }
 }

@@ -508,8 +508,30 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
       address,
       audience: 'funeral-member',
       callerPhone: '260971234567',
+      principal: { kind: 'phone', phone: '260971234567' },
       snapshot: { context: { audience: 'funeral-member' } },
     });
+  });
+
+  it('starts a chat as nobody and keeps the phone of the contact it shares for later flows', async () => {
+    const store = makeStore();
+    const turns = engine(registry(counter), store);
+    const address = { channel: 'telegram', address: '4242', locale: 'en' } as const;
+    await turns.handle(KEY, text('hi'), { address });
+    const before = JSON.parse((await store.read(KEY))?.data ?? '{}');
+    expect(before.principal).toEqual({ kind: 'nobody' });
+    await turns.handle(KEY, { type: 'user.contact', phone: '+260 97 765 4321' }, { address });
+    const after = JSON.parse((await store.read(KEY))?.data ?? '{}');
+    expect(after.principal).toEqual({ kind: 'phone', phone: '260977654321' });
+  });
+
+  it('starts a Slack desk session as its staff member', async () => {
+    const store = makeStore();
+    const turns = engine(registry(counter), store);
+    const address = { channel: 'slack', address: 'T1:C1:U42', locale: 'en' } as const;
+    await turns.handle(KEY, text('hi'), { address, audience: 'staff' });
+    const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
+    expect(record.principal).toEqual({ kind: 'staff', member: 'U42' });
   });
 });
 

@@ -8,6 +8,7 @@ import { motorQuoteMachine } from '../../flows/motor-quote.js';
 import type { PaymentStarted } from '../../flows/payment-states.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
+import { NOBODY, type Principal } from '../../src/access/index.js';
 import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import type { FlowSnapshot } from './harness.js';
@@ -94,6 +95,7 @@ const claim: ClaimSummary = {
   status: 'Intimated',
   payable: 15000,
   currency: 'ZMW',
+  mine: true,
 };
 
 const held: HeldCover[] = [
@@ -351,6 +353,20 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
       heldCover: () => [],
       findClaim: () => null,
     },
+    // A stranger's view: someone else's claim typed by number, a death reported for a relative.
+    someoneElses: {
+      trackClaims: () => [],
+      heldCover: () => [],
+      // The reporter follows their report (documents) but is shown no payout.
+      intimateClaim: () => ({
+        id: 'clm_3',
+        number: 'GLC-000003',
+        status: 'Intimated',
+        currency: 'ZMW',
+        mine: true,
+      }),
+      findClaim: () => ({ ...claim, payable: undefined, mine: false, line: 'group-life' }),
+    },
   },
   'cover-status': {
     nothing: { lookupMine: () => noCover, lookupCover: () => noCover },
@@ -372,12 +388,21 @@ export const MACHINES: Record<FlowId, AnyStateMachine> = {
   'staff-desk': staffDeskMachine,
 };
 
+/** A member of the Slack desk, as the engine names one. */
+export const STAFF: Principal = { kind: 'staff', member: 'U123' };
+
 /** The input each flow starts with in tests. */
 export function inputFor(flow: FlowId): FlowInput {
   const audience = flow === 'staff-desk' ? 'staff' : 'policyholder';
   // A chat user who has not shared a phone yet: the walk also passes the contact request.
-  if (flow === 'cover-status') return { audience, locale: 'en' };
-  return { audience, locale: 'en', callerPhone: '260971234567' };
+  if (flow === 'cover-status') return { audience, locale: 'en', principal: NOBODY };
+  if (flow === 'staff-desk') return { audience, locale: 'en', principal: STAFF };
+  return {
+    audience,
+    locale: 'en',
+    principal: { kind: 'phone', phone: '260971234567' },
+    callerPhone: '260971234567',
+  };
 }
 
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {

@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { createFlowRegistry } from '../../flows/index.js';
 import { today } from '../../flows/support.js';
+import type { Principal } from '../../src/access/index.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { DEMO_BOOK, MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
@@ -173,6 +174,20 @@ async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared
     query: { nrcNumber: MEMBER_NRC },
   });
   if (!loan) throw new Error('the sandbox placed no loan');
+  // The walk's borrowers and members are on record with the demo borrower's phone, the claim
+  // walks' caller: the claims they make and track are their own (src/access).
+  for (const nrc of ['444444/10/1', '444444/10/2', MEMBER_NRC, CLAIMED_MEMBER_NRC]) {
+    await client.call('createIndividual', {
+      body: {
+        firstName: 'Walk',
+        lastName: 'Claimant',
+        phoneNumber: DEMO_BOOK.creditLife.borrower.phoneNumber,
+        email: 'walk@example.com',
+        idNumber: nrc,
+        idType: 'NRC',
+      },
+    });
+  }
   if (setup.holderPhone) {
     await client.call('updateIndividual', {
       path: { id: String(holder.id) },
@@ -249,7 +264,10 @@ async function motorData(world: SandboxWorld): Promise<Impl> {
       }),
     );
   }
-  const policy = await callActor(motor, 'findPolicy', { plate: SEED.vehicle.registrationNumber });
+  const policy = await callActor(motor, 'findPolicy', {
+    plate: SEED.vehicle.registrationNumber,
+    principal: HOLDER,
+  });
   const renewal = policy
     ? await callActor(motor, 'renewalPremiums', {
         policyId: (policy as { policyId: string }).policyId,
@@ -303,6 +321,9 @@ function both(...rewrites: Rewrite[]): Rewrite {
 const DECLINING = '0971234561';
 /** A phone on record for nobody. */
 const STRANGER_PHONE = '260955000001';
+const STRANGER: Principal = { kind: 'phone', phone: STRANGER_PHONE };
+/** The seeded motor holder, calling from the phone on record. */
+const HOLDER: Principal = { kind: 'phone', phone: SEED.individual.phoneNumber };
 /** An NRC nobody holds. */
 const UNKNOWN_NRC = '999999/99/1';
 /**
@@ -336,6 +357,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   const motorPaged = await motorData(pagedTemplate.world);
   const uncategorised = await callActor(registry['motor-quote'].machine, 'findVehicle', {
     plate: SEED.uncategorisedPlate,
+    principal: HOLDER,
   });
   const packages = await callActor(registry['travel-issue'].machine, 'listPackages', {});
   const cover = registry['cover-status'].machine;
@@ -345,16 +367,16 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   const mine = await callActor(cover, 'lookupMine', { phone: holderPhone });
   const ownNrc = await callActor(cover, 'lookupCover', {
     nrc: SEED.individual.idNumber,
-    phone: holderPhone,
+    principal: HOLDER,
   });
   const nobodysMine = await callActor(cover, 'lookupMine', { phone: STRANGER_PHONE });
   const strangerView = await callActor(cover, 'lookupCover', {
     nrc: SEED.individual.idNumber,
-    phone: STRANGER_PHONE,
+    principal: STRANGER,
   });
   const nothing = await callActor(cover, 'lookupCover', {
     nrc: UNKNOWN_NRC,
-    phone: STRANGER_PHONE,
+    principal: STRANGER,
   });
   const coverReplies = (phone: string, nrc: string): Rewrite =>
     both(
@@ -362,15 +384,26 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       typed(() => ({ '479974111': nrc.replaceAll('/', '') })),
     );
   const claims = registry['claim-intimation'].machine;
+  // A claim starts from the demo borrower's own loans, found from the phone they call from.
+  const borrowerPhone = DEMO_BOOK.creditLife.borrower.phoneNumber;
+  const borrowerCaller = `0${borrowerPhone.slice(3)}`;
+  const borrower: Principal = { kind: 'phone', phone: borrowerPhone };
   const claimsOf = async (machine: AnyStateMachine) => ({
-    'credit-life': await callActor(machine, 'trackClaims', { line: 'credit-life' }),
-    'group-life': await callActor(machine, 'trackClaims', { line: 'group-life' }),
+    'credit-life': await callActor(machine, 'trackClaims', {
+      line: 'credit-life',
+      principal: borrower,
+    }),
+    'group-life': await callActor(machine, 'trackClaims', {
+      line: 'group-life',
+      principal: borrower,
+    }),
   });
   const tracked = await claimsOf(claims);
   const trackedBare = await claimsOf(flows(bareTemplate.world)['claim-intimation'].machine);
   const claimDetail = await callActor(claims, 'getClaim', {
     line: 'credit-life',
     claimId: (tracked['credit-life'] as { id: string }[])[0]?.id,
+    principal: borrower,
   });
   const intimatedBare = await callActor(
     flows(bareTemplate.world)['claim-intimation'].machine,
@@ -383,14 +416,17 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       claimType: 'death',
       eventDate: daysAgo(5).iso,
       details: 'Accident on the road',
+      principal: borrower,
     },
   );
-  // A claim starts from the demo borrower's own loans, found from the phone they call from.
-  const borrowerPhone = DEMO_BOOK.creditLife.borrower.phoneNumber;
-  const borrowerCaller = `0${borrowerPhone.slice(3)}`;
-  const held = await callActor(claims, 'heldCover', { phone: borrowerPhone });
+  const held = await callActor(claims, 'heldCover', { principal: borrower });
   const claimNumber = (tracked['credit-life'] as { number: string }[])[0]?.number ?? '';
-  const found = await callActor(claims, 'findClaim', { number: claimNumber });
+  const found = await callActor(claims, 'findClaim', { number: claimNumber, principal: borrower });
+  // Someone else's claim, typed by its number from a phone on record nowhere.
+  const foundByStranger = await callActor(claims, 'findClaim', {
+    number: claimNumber,
+    principal: STRANGER,
+  });
   for (const t of [template, pagedTemplate, bareTemplate]) await t.world.close();
 
   // Mobile-money payments in the sandbox come back pending and settle when the walk says so.
@@ -527,6 +563,20 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       // No claim holds this number, in this world as in the model's.
       reply: typed((i, before) => ({ ...claimTexts(i, before), 'CLC-000001': 'CLC-NONE-0000' })),
       caller: () => borrowerCaller,
+    },
+    // A phone on record nowhere: no claims of its own, someone else's by number shows its status,
+    // and a claim it reports (a relative's death) is its own to follow but pays out to no one it
+    // is shown to.
+    'claim-intimation:someoneElses': {
+      sandbox: standard,
+      impl: {
+        trackClaims: () => [],
+        heldCover: () => [],
+        getClaim: () => claimDetail,
+        findClaim: () => foundByStranger,
+      },
+      reply: typed(claimTexts),
+      caller: () => `0${STRANGER_PHONE.slice(3)}`,
     },
     'cover-status:typical': {
       sandbox: standard,

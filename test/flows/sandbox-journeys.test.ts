@@ -35,7 +35,13 @@ async function converse(
 
 describe('motor cover against the sandbox insurer', () => {
   it('quotes a registered vehicle for a known policyholder and waits for mobile money', async () => {
-    const shown = await converse('test:motor:1', [type('hi'), choose('motor'), choose('new')]);
+    // The holder's own phone: a plate on record for someone else is not theirs to quote (issue 23).
+    const shown = await converse(
+      'test:motor:1',
+      [type('hi'), choose('motor'), choose('new')],
+      'policyholder',
+      '0971234567',
+    );
     const products = shown.at(-1);
     expect(products?.key).toBe('motor.pickProduct');
     const thirdParty = products?.choices?.find((c) => c.label === 'Motor Third Party');
@@ -110,17 +116,23 @@ describe('claims and cover against the sandbox insurer', () => {
   });
 
   it('intimates a credit-life claim by partner reference, shows the payable and documents it', async () => {
-    const shown = await converse('test:claim:1', [
-      type('hi'),
-      choose('claim'),
-      choose('credit-life'),
-      type(policies.creditPolicyId),
-      type('KL-JOURNEY-1'),
-      choose('death'),
-      type(daysAgo(10).typed),
-      type('Road accident'),
-      choose('submit'),
-    ]);
+    // From the borrower's own phone: only it is shown the payout (issue 23).
+    const shown = await converse(
+      'test:claim:1',
+      [
+        type('hi'),
+        choose('claim'),
+        choose('credit-life'),
+        type(policies.creditPolicyId),
+        type('KL-JOURNEY-1'),
+        choose('death'),
+        type(daysAgo(10).typed),
+        type('Road accident'),
+        choose('submit'),
+      ],
+      'policyholder',
+      '0971234567',
+    );
     const intimated = shown.at(-1);
     expect(intimated?.key, JSON.stringify(intimated)).toBe('claim.intimated.payable');
     expect(intimated?.params?.status).toBe('status.claimReceived');
@@ -366,7 +378,8 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     const shown = await claimFromList(
       'test:held:1',
       local(borrower.phoneNumber),
-      DEMO_BOOK.creditLife.payroll.activeLoan.reference,
+      // The active loan has the demo book's open claim: a second one is refused (issue 23).
+      DEMO_BOOK.creditLife.inGrace.loan.reference,
       [choose('death'), type(twoDaysAgo), type('Died in a road accident')],
     );
     const intimated = shown.find((p) => p.key.startsWith('claim.intimated'));

@@ -5,7 +5,7 @@ import {
   newPhone,
   startServer,
   type TestServer,
-  TO_PAYMENT_METHOD,
+  toPaymentMethod,
   type UssdPhone,
 } from './harness.js';
 
@@ -91,7 +91,7 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
     // Phones walk to the payment screen, their turns alternating between the two instances.
     const before = Array.from({ length: PHONES_BEFORE }, () => newPhone());
     for (const phone of before) {
-      const screens = await walkAcross(instances, phone, TO_PAYMENT_METHOD);
+      const screens = await walkAcross(instances, phone, toPaymentMethod(phone));
       expect(screens.at(-1)?.body).toMatch(/^CON .*Pay with/s);
     }
 
@@ -114,7 +114,7 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
     // After the failover every turn works: new phones walk the whole journey and pay.
     const after = Array.from({ length: PHONES_AFTER }, () => newPhone());
     for (const phone of after) {
-      const screens = await walkAcross(instances, phone, [...TO_PAYMENT_METHOD, '1']);
+      const screens = await walkAcross(instances, phone, [...toPaymentMethod(phone), '1']);
       for (const screen of screens) {
         expect(screen.status).toBe(200);
         expect(screen.body).not.toMatch(POLITE_ERROR);
@@ -164,7 +164,7 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
   it('answers politely and starts no payment while a whole shard is gone', async () => {
     const instances = servers;
     const phone = newPhone();
-    const screens = await walkAcross(instances, phone, TO_PAYMENT_METHOD);
+    const screens = await walkAcross(instances, phone, toPaymentMethod(phone));
     expect(screens.at(-1)?.body).toMatch(/^CON .*Pay with/s);
     const paymentsBefore = sandbox.payments.all().length;
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newPhone, startServer, type TestServer, TO_PAYMENT_METHOD, walk } from './harness.js';
+import { newPhone, startServer, type TestServer, toPaymentMethod, walk } from './harness.js';
 import { type RedisProcess, startRedisProcess } from './redis-process.js';
 
 /** Payments the sandbox holds, counted per quotation they pay for. */
@@ -43,7 +43,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('answers the turn during the outage with a clear message and starts no payment', async () => {
     const phone = newPhone();
-    expect(await walk(test, phone, TO_PAYMENT_METHOD)).toMatch(/^CON .*Pay with/s);
+    expect(await walk(test, phone, toPaymentMethod(phone))).toMatch(/^CON .*Pay with/s);
 
     await redis.kill();
     const duringOutage = await test.ussd(phone, '1');
@@ -54,7 +54,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('restarts the conversation politely on the next turn once Redis is back', async () => {
     const phone = newPhone();
-    await walk(test, phone, TO_PAYMENT_METHOD);
+    await walk(test, phone, toPaymentMethod(phone));
     await redis.kill();
     await test.ussd(phone, '1');
     await redis.restart();
@@ -69,7 +69,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('does not start a payment twice when the paying turn is repeated across a restart', async () => {
     const phone = newPhone();
-    await walk(test, phone, TO_PAYMENT_METHOD);
+    await walk(test, phone, toPaymentMethod(phone));
     const paying = await test.ussd(phone, '1');
     expect(paying.status).toBe(200);
     expect(paymentsPerQuote(test).size).toBe(1);

@@ -112,12 +112,12 @@ describe('cover states in the customer’s words, through the real server', () =
 
 describe('credit-life claim rules as the spec states them, through the real server', () => {
   it('refuses a loss dated before the loan and its policy went on cover', async () => {
-    // The payroll policy started 20 days ago; a loss 40 days ago is inside the 90 notification
+    // The in-grace policy started 35 days ago; a loss 55 days ago is inside the 90 notification
     // days, so only the start of cover refuses it.
     const screen = await claimOn(
-      creditLife.payroll.policyNumber,
-      creditLife.payroll.activeLoan.reference,
-      typedDaysAgo(creditLife.payroll.startedDaysAgo + 20),
+      creditLife.inGrace.policyNumber,
+      creditLife.inGrace.loan.reference,
+      typedDaysAgo(creditLife.inGrace.startedDaysAgo + 20),
     );
     expect(screen).toContain('The loss date is before the loan and its policy went on cover');
     expect(screen).not.toMatch(/claim received/);
@@ -181,6 +181,7 @@ describe('credit-life claim rules as the spec states them, through the real serv
     const inLapse = await claimOn(String(policy.policyNumber), reference, typedDaysAgo(1));
     expect(inLapse).toContain('lapsed period');
     const onPaymentDay = await claimOn(String(policy.policyNumber), reference, typedDaysAgo(0));
-    expect(onPaymentDay).toMatch(/^CON Claim CLC-\d+: claim received\. If the claim is accepted/);
+    // A phone not on record for the loan: the claim is taken, its payout not shown (issue 23).
+    expect(onPaymentDay).toMatch(/^CON Claim CLC-\d+: claim received\./);
   });
 });

@@ -1,5 +1,6 @@
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../payments/support.js';
 import {
@@ -244,12 +245,29 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
 
   const menu = await chat.command('/start');
   expect(chat.buttonsOf(menu).map((button) => button.text)).toContain('Claims');
-  const claims = await answered(() => chat.tap(menu, /claims/i));
-  expect(claims.calls.map(shown)).toEqual([
+  // A chat is nobody until it shares its own contact (issue 23): then the claim is the
+  // borrower's own, and so is its payout.
+  const asked = await answered(() => chat.tap(menu, /claims/i));
+  expect(asked.calls.map(shown)).toEqual([
     {
       method: 'editMessageText',
-      text: 'Claims:',
+      text: 'Claims. Share your phone number to see your own claims and cover.',
       buttons: ['Loan (credit life)', 'Death of a member (group life)', 'Track my claims'],
+    },
+  ]);
+  const claims = await answered(() =>
+    chat.shareOwnContact(`+${DEMO_BOOK.creditLife.borrower.phoneNumber}`),
+  );
+  expect(claims.calls.map(shown)).toEqual([
+    {
+      method: 'sendMessage',
+      text: 'Claims:',
+      buttons: [
+        'Claim on my cover',
+        'Loan (credit life)',
+        'Death of a member (group life)',
+        'Track my claims',
+      ],
     },
   ]);
   const policy = await answered(() => chat.tap(claims.sent, /credit life/i));
@@ -257,8 +275,9 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
   expect(policy.calls.map(shown)).toEqual([
     { method: 'editMessageText', text: 'Policy number (e.g. CL-DEMO-000001):', buttons: [] },
   ]);
-  expect((await chat.type('CL-DEMO-000001')).message.text).toBe('Your loan reference:');
-  let screen = await chat.type('KL-DEMO-ACTIVE');
+  expect((await chat.type('CL-DEMO-000003')).message.text).toBe('Your loan reference:');
+  // KL-DEMO-ACTIVE has the demo book's open claim: a second one would be refused.
+  let screen = await chat.type('KL-DEMO-GRACE');
   expect(screen.message.text).toBe('What happened to the borrower?');
   expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual([
     'Death',
@@ -270,7 +289,7 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
   ]);
   expect((await chat.type(loss.typed)).message.text).toBe('What happened?');
   screen = await chat.type(story);
-  expect(screen.message.text).toBe(`Claim on loan KL-DEMO-ACTIVE, loss on ${loss.typed}.`);
+  expect(screen.message.text).toBe(`Claim on loan KL-DEMO-GRACE, loss on ${loss.typed}.`);
   expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual(['Submit claim', 'Back']);
 
   const submitted = await answered(() => chat.tap(screen, /submit/i));
@@ -278,7 +297,7 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
     {
       method: 'editMessageText',
       text: expect.stringMatching(
-        /^Claim CLC-\d{6}: claim received\. If the claim is accepted, the cover pays ZMW 25,000\.00\.$/,
+        /^Claim CLC-\d{6}: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\.$/,
       ),
       buttons: ['Add documents', 'Later'],
     },
@@ -292,7 +311,7 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
   expect(recorded).toMatchObject({
     line: 'credit-life',
     status: 'Intimated',
-    partnerLoanReference: 'KL-DEMO-ACTIVE',
+    partnerLoanReference: 'KL-DEMO-GRACE',
     lossDate: loss.iso,
     description: story.trim(),
   });

@@ -165,6 +165,10 @@ export function answerMotorStep(chat: TelegramChat, screen: Sent): Promise<Sent>
   if (/^Motor insurance/i.test(text)) return chat.tap(screen, /new cover/i);
   if (/^Choose cover|Vehicle use|Choose a period/i.test(text)) return chat.tap(screen, /./);
   if (/number plate/i.test(text)) return chat.type('BCE 7781');
+  // Registered by an earlier walk: the holder shows it is theirs by sharing their own phone.
+  if (/If it is yours, share your phone number/i.test(text)) {
+    return chat.shareOwnContact('+260971234567');
+  }
   if (/make/i.test(text)) return chat.type('Toyota');
   if (/model/i.test(text)) return chat.type('Corolla');
   if (/Year of manufacture/i.test(text)) return chat.type('2017');

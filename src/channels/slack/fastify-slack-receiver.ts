@@ -5,6 +5,9 @@ import { z } from 'zod';
 import type { Logger } from '../../log/index.js';
 import type { OnceSet } from '../shared/index.js';
 
+/** How far a request's timestamp may be from our clock, either way (Slack's own rule: 5 min). */
+const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
+
 /** Options for {@link FastifySlackReceiver}. */
 export interface FastifySlackReceiverOptions {
   readonly signingSecret: string;
@@ -105,6 +108,10 @@ export class FastifySlackReceiver implements Receiver {
     const signature = header('x-slack-signature');
     // Bolt reads the headers as given: an absent one would surface as a TypeError, not a refusal.
     if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return 'missing';
+    const nowMs = (this.#options.now ?? Date.now)();
+    // Bolt refuses a request older than five minutes but not one dated ahead: a captured request
+    // signed for later could be replayed until then. Either way past the window is refused.
+    if (Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_SECONDS) return 'invalid';
     try {
       verifySlackRequest({
         signingSecret: this.#options.signingSecret,
@@ -113,7 +120,7 @@ export class FastifySlackReceiver implements Receiver {
           'x-slack-signature': signature,
           'x-slack-request-timestamp': Number(timestamp),
         },
-        nowMilliseconds: (this.#options.now ?? Date.now)(),
+        nowMilliseconds: nowMs,
       });
       return undefined;
     } catch {

@@ -6,7 +6,7 @@ export {
   type FastifySlackReceiverOptions,
 } from './fastify-slack-receiver.js';
 // Rendering and masking.
-export { maskName, maskNameParams, maskPersonalData } from './mask-personal-data.js';
+export { maskCsv, maskName, maskNameParams, maskPersonalData } from './mask-personal-data.js';
 export {
   type RenderPrompt,
   type SlackMessage,

@@ -40,3 +40,52 @@ export function maskNameParams<T extends Params | undefined>(params: T): T {
   }
   return out as T;
 }
+
+// CSV columns that hold a person's name (clientName, fullName, firstName, lastName, name…).
+const NAME_COLUMN = /name$/i;
+
+/** One CSV line split into fields (RFC 4180 quoting), and joined back. */
+function csvFields(line: string): string[] {
+  const fields: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const char = line[i];
+    if (quoted) {
+      if (char === '"' && line[i + 1] === '"') {
+        current += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else current += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      fields.push(current);
+      current = '';
+    } else current += char;
+  }
+  fields.push(current);
+  return fields;
+}
+
+const csvField = (value: string) =>
+  /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+
+/**
+ * A CSV file (a bordereau) for a shared channel: every name column reduced to initials, then
+ * NRCs and phones masked as in {@link maskPersonalData}. Quoted fields holding line breaks are
+ * not expected in a register and are masked line by line.
+ */
+export function maskCsv(csv: string): string {
+  const lines = csv.split(/\r?\n/);
+  const header = csvFields(lines[0] ?? '');
+  const nameColumns = new Set(
+    header.flatMap((name, index) => (NAME_COLUMN.test(name.trim()) ? [index] : [])),
+  );
+  const masked = lines.map((line, row) => {
+    if (row === 0 || line === '' || nameColumns.size === 0) return line;
+    return csvFields(line)
+      .map((value, index) => csvField(nameColumns.has(index) ? maskName(value) : value))
+      .join(',');
+  });
+  return maskPersonalData(masked.join('\r\n'));
+}

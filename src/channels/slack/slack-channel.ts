@@ -19,7 +19,7 @@ import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
-import { maskPersonalData } from './mask-personal-data.js';
+import { maskCsv, maskPersonalData } from './mask-personal-data.js';
 import {
   CHOICE_ACTION_PREFIX,
   LINK_ACTION_PREFIX,
@@ -266,7 +266,12 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       channel_id: channelId,
       filename: file.fileName,
       title: file.title,
-      content: mask ? maskPersonalData(content) : content,
+      // A register in a shared channel keeps its shape, not whom it lists.
+      content: mask
+        ? file.fileName.toLowerCase().endsWith('.csv')
+          ? maskCsv(content)
+          : maskPersonalData(content)
+        : content,
     });
   }
 

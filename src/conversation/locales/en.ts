@@ -167,6 +167,20 @@ export const en = {
   'motor.confirmQuote': '{label}: {currency} {amount} (premium {basic} + levy {levy}). Pay with:',
   'motor.askRenewPlate': 'Plate of the vehicle to renew:',
   'motor.noPolicy': 'No motor policy found for {plate}.',
+  'motor.heldElsewhere.new':
+    '{plate} is registered to another holder. Only the phone on record for it can insure it here.',
+  'motor.heldElsewhere.renew':
+    '{plate} is insured under another holder. Only the phone on record for the policy can renew it.',
+  'motor.heldElsewhere.new.contact':
+    '{plate} is registered to a holder. If it is yours, share your phone number; else:',
+  'motor.heldElsewhere.renew.contact':
+    '{plate} is insured under a holder. If it is yours, share your phone number; else:',
+  'motor.choice.tellHolder': 'SMS the holder',
+  'motor.note.holderTold': 'We sent the holder an SMS.',
+  'motor.sms.asked.new':
+    'Someone asked to insure {plate} through insurechat. If it was you, dial us from this phone.',
+  'motor.sms.asked.renew':
+    'Someone asked to renew the cover of {plate} through insurechat. If it was you, dial us from this phone.',
   'motor.confirmRenewal':
     'Renew {policyNumber} {startDate, date} to {endDate, date}: {currency} {amount}. Pay with:',
   'motor.done':
@@ -262,6 +276,14 @@ export const en = {
   'claim.line': '{number} {status, message}',
   'claim.detail':
     'Claim {number}: {status, message}. If the claim is accepted, the cover pays {currency} {payable}.',
+  'claim.detail.noPayable': 'Claim {number}: {status, message}.',
+  'claim.detail.status':
+    'Claim {number}: {status, message}. Its details go only to the phone on record for the member or loan.',
+  'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
+  'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
+  'claim.note.alreadyOpenElsewhere':
+    'A claim for this is already open. The family member who reported it has its number.',
+  'claim.note.notYours': 'Only the phone on record for this claim can do that.',
   'claim.end': 'Claim {number}: {status, message}. Goodbye.',
 
   // cover-status
@@ -312,6 +334,8 @@ export const en = {
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
+  'staff.claim.verify':
+    'Please verify claim {number} ({line}): it was reported from {phone}, a phone not on record for the member or borrower. No payout was shown to the caller.',
   'staff.desk': 'Type a command (e.g. policy ABC123) or pick:',
   'staff.choice.policy': 'Policy',
   'staff.choice.claim': 'Claim',

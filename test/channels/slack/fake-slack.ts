@@ -19,7 +19,7 @@ export interface SlackCall {
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
   readonly server: FastifyInstance = Fastify();
-  csv = 'policyNumber,nrc,phone\nP-1,479974/11/1,260971234567\n';
+  csv = 'policyNumber,clientName,nrc,phone\nP-1,Mwila Banda,479974/11/1,260971234567\n';
   baseUrl = '';
   /** Web API methods that answer as Slack does when it refuses a call (`ok: false`). */
   readonly refusing = new Set<string>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskPersonalData } from '../../../src/channels/slack/index.js';
+import { maskCsv, maskPersonalData } from '../../../src/channels/slack/index.js';
 
 describe('maskPersonalData', () => {
   it('hides every digit of an NRC', () => {
@@ -26,5 +26,20 @@ describe('maskPersonalData', () => {
     expect(maskPersonalData(csv)).toBe(
       'nrc,phone\n••••••/••/•,•••••••••567\n••••••/••/•,•••••••567\n',
     );
+  });
+});
+
+describe('maskCsv', () => {
+  it('reduces every name column of a register to initials and masks NRCs and phones', () => {
+    const csv =
+      'policyNumber,clientName,nrcNumber,phone\r\nCL-1,Natasha Phiri,345678/10/1,260966345678\r\nCL-1,"Banda, Mwila",479974/11/1,\r\n';
+    expect(maskCsv(csv)).toBe(
+      'policyNumber,clientName,nrcNumber,phone\r\nCL-1,N. P.,••••••/••/•,•••••••••678\r\nCL-1,B. M.,••••••/••/•,\r\n',
+    );
+  });
+
+  it('leaves a file without name columns to the NRC and phone masking alone', () => {
+    const csv = 'policyNumber,amount\r\nCL-1,1200\r\n';
+    expect(maskCsv(csv)).toBe(csv);
   });
 });

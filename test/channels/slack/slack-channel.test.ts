@@ -167,6 +167,8 @@ describe('Slack staff desk over the HTTP receiver', () => {
   it.each([
     ['unsigned', { unsigned: true }],
     ['stale', { timestamp: Math.floor(Date.now() / 1_000) - 6 * 60 }],
+    // Issue 23: Bolt alone let a request dated ten minutes ahead through.
+    ['future-dated', { timestamp: Math.floor(Date.now() / 1_000) + 10 * 60 }],
     ['wrongly signed', { secret: 'not-the-secret' }],
   ] as const)('rejects a %s request with 401 and no effect', async (_name, variant) => {
     const response = await post({ body: slashCommand('policy P-1'), ...variant });
@@ -348,6 +350,9 @@ describe('Slack staff desk over the HTTP receiver', () => {
       channel_id: 'C0OPS',
     });
     expect(String(slack.callsTo('/upload')[0]?.body)).not.toContain('479974/11/1');
+    // Issue 23: names too, reduced to initials.
+    expect(String(slack.callsTo('/upload')[0]?.body)).not.toContain('Mwila Banda');
+    expect(String(slack.callsTo('/upload')[0]?.body)).toContain('M. B.');
   });
 
   function bordereauAnswer() {

@@ -124,25 +124,26 @@ describe('the demo book through USSD', () => {
     expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
   });
 
-  it('intimates a claim on the Active loan by its printed policy number and partner reference', async () => {
+  // The Active loan has the demo book's open claim, so a new one goes on the loan in grace.
+  it('intimates a claim on the loan in grace by its printed policy number and partner reference', async () => {
     const lossDate = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     const [year, month, day] = lossDate.split('-');
     const screens = await walk(creditLife.borrower.phoneNumber, [
       MENU.claims,
       '2',
-      creditLife.payroll.policyNumber,
-      creditLife.payroll.activeLoan.reference,
+      creditLife.inGrace.policyNumber,
+      creditLife.inGrace.loan.reference,
       '1',
       `${day}/${month}/${year}`,
       'Road accident',
       '1',
     ]);
     expect(screens.at(-1)).toMatch(
-      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 25,000\.00\./,
+      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\./,
     );
   });
 
-  it('intimates a claim on the borrower’s own Active loan, picked from their list', async () => {
+  it('refuses a second claim on the borrower’s own Active loan, picked from their list, naming the open one', async () => {
     const lossDate = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     const [year, month, day] = lossDate.split('-');
     const list = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '1']);
@@ -161,9 +162,7 @@ describe('the demo book through USSD', () => {
       'Road accident',
       '1',
     ]);
-    expect(screens.at(-1)).toMatch(
-      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 25,000\.00\./,
-    );
+    expect(screens.at(-1)).toContain(`already open: ${DEMO_BOOK.claims.intimated.claimNumber}`);
   });
 
   // Last: it leaves a payment awaited on the policyholder's phone.

@@ -95,23 +95,21 @@ describe('USSD callers are never stranded', () => {
     expect(after).not.toMatch(/Travel start date/);
   });
 
-  it("names the refused answer in words and goes back to its question for the README's insured plate", async () => {
+  // Issue 23: a stranger learns at the plate step, without the car's details, that it is someone
+  // else's, not after typing their NRC, names and email.
+  it("tells a stranger at the plate step that the README's insured plate is another holder's, and takes another plate", async () => {
     const phone = caller();
     await phone.dial();
-    for (const input of ['1', '1', '1', 'AJQ 1909', '1', '1', '1', '111111/11/1', 'Jane', 'Doe']) {
-      await phone.send(input);
-    }
-    const refused = await phone.send('jane@mail.com');
-    expect(refused).toBe(
+    for (const input of ['1', '1', '1']) await phone.send(input);
+    expect(await phone.send('AJQ 1909')).toBe(
       [
-        'CON The insurer could not accept these details.',
-        'The vehicle is registered to another client.',
-        'Please check the number plate of the vehicle.',
-        '1. Change my answer',
-        '2. End',
+        'CON AJQ 1909 is registered to another holder. Only the phone on record for it can insure it here.',
+        '1. SMS the holder',
+        '2. Another plate',
+        '3. End',
       ].join('\n'),
     );
-    expect(await phone.send('1')).toBe('CON Vehicle number plate:');
+    expect(await phone.send('2')).toBe('CON Vehicle number plate:');
     // Another plate is taken up at once: the new car from the README moves on to its questions.
     expect(await phone.send('BCD 4321')).toMatch(/^CON Vehicle make/);
   });

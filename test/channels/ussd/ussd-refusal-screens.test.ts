@@ -30,7 +30,7 @@ function typedDaysAgo(days: number): string {
 const { creditLife } = DEMO_BOOK;
 
 /**
- * Dials from the demo borrower's phone and claims on the Active loan for a loss 100 days ago
+ * Dials from the demo borrower's phone and claims on the loan in grace for a loss 100 days ago
  * (the sandbox allows 90); returns the confirmation and the refusal after it. Hangs up with `00`
  * so the next dial from that phone starts afresh.
  */
@@ -40,8 +40,9 @@ async function claimTooLate(): Promise<{ confirm: string; refusal: string; calle
   for (const input of [
     '4',
     '2',
-    creditLife.payroll.policyNumber,
-    creditLife.payroll.activeLoan.reference,
+    // The loan in grace: the active loan has the demo book's open claim (issue 23).
+    creditLife.inGrace.policyNumber,
+    creditLife.inGrace.loan.reference,
     '1',
     typedDaysAgo(100),
   ]) {
@@ -59,7 +60,7 @@ describe('an insurer refusal on USSD', () => {
     await caller.send('00');
     // The confirmation names the loss date as the caller typed it.
     expect(confirm).toBe(
-      `CON Claim on loan KL-DEMO-ACTIVE, loss on ${typedDaysAgo(100)}.\n1. Submit claim\n2. Back`,
+      `CON Claim on loan KL-DEMO-GRACE, loss on ${typedDaysAgo(100)}.\n1. Submit claim\n2. Back`,
     );
     expect(refusal).toMatch(/^CON The insurer could not accept these details\.\n/);
     // The insurer's words, shortened on USSD so the ways out stay on this screen.

@@ -1,0 +1,15 @@
+/*
+ * The access rule: who is asking (a Principal, handed to every flow by the engine) and what they
+ * may learn of each record. Every actor that returns personal data to a flow asks `accessTo`.
+ */
+export {
+  type Access,
+  accessTo,
+  type Disclosure,
+  NOBODY,
+  Principal,
+  phoneOf,
+  principalOf,
+  type RecordOwners,
+  type RecordType,
+} from './access.js';
