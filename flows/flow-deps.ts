@@ -9,6 +9,7 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
 import type { UnknownStatusReporter } from './status-words.js';
@@ -115,6 +116,11 @@ export interface FlowDeps {
    * rejects: what it tells of has happened already.
    */
   readonly staff?: (prompt: Prompt) => Promise<void>;
+  /**
+   * Consent to the privacy notice and "My data"; without it no notice is asked and My data shows
+   * nothing held (nothing records consent).
+   */
+  readonly privacy?: PersonalData;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -13,6 +13,8 @@ import { mainMenuFlow } from './main-menu.js';
 import { mainMenuActors } from './main-menu-actors.js';
 import { motorQuoteFlow } from './motor-quote.js';
 import { motorQuoteActors } from './motor-quote-actors.js';
+import { myDataFlow } from './my-data.js';
+import { myDataActors } from './my-data-actors.js';
 import { staffDeskFlow } from './staff-desk.js';
 import { staffDeskActors } from './staff-desk-actors.js';
 import { travelIssueFlow } from './travel-issue.js';
@@ -45,6 +47,10 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
       ...staffDeskFlow,
       machine: staffDeskFlow.machine.provide({ actors: staffDeskActors(deps) }),
     },
+    'my-data': {
+      ...myDataFlow,
+      machine: myDataFlow.machine.provide({ actors: myDataActors(deps) }),
+    },
   };
 }
 
@@ -60,5 +66,6 @@ export type {
 } from './flow-deps.js';
 export { mainMenuFlow, mainMenuMachine } from './main-menu.js';
 export { motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
+export { myDataFlow, myDataMachine } from './my-data.js';
 export { parseStaffCommand, staffDeskFlow, staffDeskMachine } from './staff-desk.js';
 export { travelIssueFlow, travelIssueMachine } from './travel-issue.js';

@@ -1,6 +1,7 @@
 /*
  * main-menu's actors: the holder's renewals due (offered first) and the "Stop renewal reminders"
- * item, over the reminders the server wires in. Without them the menu is the plain list.
+ * item, over the reminders the server wires in (without them the menu is the plain list); the
+ * privacy notice's consent, over the personal-data service.
  */
 import { fromPromise } from 'xstate';
 import type { TurnRoute } from '../src/conversation/flow.js';
@@ -19,6 +20,13 @@ export function mainMenuActors(deps: FlowDeps) {
     }),
     startReminders: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
       if (deps.reminders && input.route) await deps.reminders.start(input.route);
+    }),
+    // Without the privacy service nothing could record consent: the notice is not asked.
+    consented: fromPromise<boolean, { route: TurnRoute | null }>(async ({ input }) =>
+      deps.privacy ? deps.privacy.consented(input.route) : true,
+    ),
+    agree: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
+      await deps.privacy?.agree(input.route);
     }),
   };
 }

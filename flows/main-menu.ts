@@ -18,7 +18,7 @@ import {
   RENEW_CHOICE_PREFIX,
   type RenewalOffer,
 } from '../src/reminders/index.js';
-import { ask, CANCELLED, choice, end, PICK_FROM_LIST } from './support.js';
+import { ask, CANCELLED, choice, end, isChoice, PICK_FROM_LIST } from './support.js';
 
 /** Menu entries per audience: choice id → the flow it hands over to. */
 const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
@@ -47,10 +47,29 @@ export interface MainMenuContext extends FlowContextBase {
   route: TurnRoute | null;
   holder: HolderOffers;
   answers: { next?: FlowId; start?: FlowStart };
+  /** The entry picked, held while the privacy notice is asked; answered once it is agreed. */
+  picked: { next?: FlowId; start?: FlowStart };
 }
 
 /** The menu entry that lists the renewals due when there are several. */
 const RENEW_LIST = 'renew-list';
+/** The menu entry "My data", last on a customer's menu: what the bot holds, and erasing it. */
+const MY_DATA = 'my-data';
+
+/** The closing screen of a declined notice: nothing is kept, the session included. */
+const DECLINED = end('privacy.declined');
+
+/** The privacy notice (s.15 consent): agree, decline, or read the full notice first. */
+function noticePrompt(full: boolean, note: boolean): Prompt {
+  return ask(full ? 'privacy.noticeFull' : 'privacy.notice', 'choice', {
+    choices: [
+      choice('agree', 'privacy.choice.agree'),
+      choice('decline', 'privacy.choice.decline'),
+      ...(full ? [] : [choice('full', 'privacy.choice.full')]),
+    ],
+    note: note ? PICK_FROM_LIST : null,
+  });
+}
 
 /**
  * The menu's one renewal entry, first: the reason most holders dial after a reminder. One entry
@@ -103,8 +122,9 @@ function menuPrompt(
       : policyholder && roomForSwitch && holder.remindersOff
         ? [choice(REMINDERS_ON, 'menu.choice.remindersOn')]
         : [];
+  const myData = policyholder ? [choice(MY_DATA, 'menu.choice.myData')] : [];
   return ask(`menu.${audience}`, 'choice', {
-    choices: [...renewals, ...entries, ...person, ...stop],
+    choices: [...renewals, ...entries, ...person, ...stop, ...myData],
     note: note ? PICK_FROM_LIST : null,
   });
 }
@@ -136,6 +156,8 @@ export const mainMenuMachine = setup({
     holderOffers: fromPromise<HolderOffers, { route: TurnRoute | null }>(async () => NO_OFFERS),
     stopReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
     startReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
+    consented: fromPromise<boolean, { route: TurnRoute | null }>(async () => true),
+    agree: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
   actions: {
     // The switch failed: the menu again, saying so.
@@ -146,19 +168,30 @@ export const mainMenuMachine = setup({
       }),
     }),
     startRenewal: assign({
-      answers: ({ context, event }) => {
+      picked: ({ context, event }) => {
         const offer = pickedRenewal(context, event);
         return offer
           ? {
               next: 'motor-quote' as const,
               start: { renewal: { policyId: offer.policyId, policyNumber: offer.policyNumber } },
             }
-          : context.answers;
+          : context.picked;
       },
     }),
+    pickEntry: assign({
+      picked: ({ context, event }) => {
+        assertEvent(event, 'user.choice');
+        const next = picked(context.audience, event);
+        return next ? { next } : context.picked;
+      },
+    }),
+    // The pick becomes the answer once the notice is agreed (or was already).
+    confirmPick: assign({ answers: ({ context }) => context.picked }),
   },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
+    isStaffEntry: ({ context, event }) =>
+      context.audience === 'staff' && picked(context.audience, event) !== undefined,
     isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
     isRenewalList: ({ event }) => event.type === 'user.choice' && event.id === RENEW_LIST,
     isRemindersOff: ({ context, event }) =>
@@ -168,6 +201,8 @@ export const mainMenuMachine = setup({
       event.type === 'user.choice' &&
       event.id === REMINDERS_ON,
     isPolicyholder: ({ context }) => context.audience === 'policyholder',
+    isMyData: ({ context, event }) =>
+      context.audience === 'policyholder' && event.type === 'user.choice' && event.id === MY_DATA,
   },
 }).createMachine({
   id: 'main-menu',
@@ -177,6 +212,7 @@ export const mainMenuMachine = setup({
     route: input.route ?? null,
     holder: NO_OFFERS,
     answers: {},
+    picked: {},
     prompt: menuPrompt({ audience: input.audience, holder: NO_OFFERS }, false),
   }),
   initial: 'opening',
@@ -217,11 +253,70 @@ export const mainMenuMachine = setup({
       },
     },
     remindersOn: { type: 'final', entry: assign({ prompt: end('menu.remindersOn') }) },
+    // Every flow a menu entry opens asks for personal data: the notice comes first, once per
+    // notice version (My data, which only shows and erases, needs none).
+    checkingConsent: {
+      invoke: {
+        src: 'consented',
+        input: ({ context }) => ({ route: context.route }),
+        onDone: [
+          { guard: ({ event }) => event.output, target: 'handOver', actions: 'confirmPick' },
+          { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
+        ],
+        onError: { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
+      },
+    },
+    notice: {
+      tags: 'awaitingInput',
+      on: {
+        'user.choice': [
+          { guard: isChoice('agree'), target: 'agreeing' },
+          { guard: isChoice('decline'), target: 'declined' },
+          { guard: isChoice('full'), actions: assign({ prompt: noticePrompt(true, false) }) },
+          {
+            actions: assign({
+              prompt: ({ context }) =>
+                noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+            }),
+          },
+        ],
+        'user.text': {
+          actions: assign({
+            prompt: ({ context }) =>
+              noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+          }),
+        },
+        'user.back': {
+          target: 'menu',
+          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+        },
+        'user.cancel': 'cancelled',
+      },
+    },
+    agreeing: {
+      invoke: {
+        src: 'agree',
+        input: ({ context }) => ({ route: context.route }),
+        onDone: { target: 'handOver', actions: 'confirmPick' },
+        // Unrecorded consent is no consent: the menu again, saying so.
+        onError: {
+          target: 'menu',
+          actions: assign({
+            prompt: ({ context }) => ({
+              ...menuPrompt(context, false),
+              notes: [{ key: 'privacy.note.notRecorded' }],
+            }),
+          }),
+        },
+      },
+    },
+    // Declined: nothing was asked, so nothing is kept; the session ends with this screen.
+    declined: { type: 'final', entry: assign({ prompt: DECLINED }) },
     menu: {
       tags: 'awaitingInput',
       on: {
         'user.choice': [
-          { guard: 'isRenewal', target: 'handOver', actions: 'startRenewal' },
+          { guard: 'isRenewal', target: 'checkingConsent', actions: 'startRenewal' },
           {
             guard: 'isRenewalList',
             target: 'renewals',
@@ -230,16 +325,13 @@ export const mainMenuMachine = setup({
           { guard: 'isRemindersOff', target: 'stoppingReminders' },
           { guard: 'isRemindersOn', target: 'startingReminders' },
           {
-            guard: 'isEntry',
+            guard: 'isMyData',
             target: 'handOver',
-            actions: assign({
-              answers: ({ context, event }) => {
-                assertEvent(event, 'user.choice');
-                const next = picked(context.audience, event);
-                return next ? { next } : context.answers;
-              },
-            }),
+            actions: assign({ answers: { next: 'my-data' as const } }),
           },
+          // Staff are not customers giving their data: their look-ups are audited instead.
+          { guard: 'isStaffEntry', target: 'handOver', actions: ['pickEntry', 'confirmPick'] },
+          { guard: 'isEntry', target: 'checkingConsent', actions: 'pickEntry' },
           {
             actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
           },
@@ -260,7 +352,7 @@ export const mainMenuMachine = setup({
       tags: 'awaitingInput',
       on: {
         'user.choice': [
-          { guard: 'isRenewal', target: 'handOver', actions: 'startRenewal' },
+          { guard: 'isRenewal', target: 'checkingConsent', actions: 'startRenewal' },
           {
             actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, true) }),
           },
@@ -284,12 +376,14 @@ export const mainMenuMachine = setup({
           next: context.answers.next,
           ...(context.answers.start ? { start: context.answers.start } : {}),
         }
-      : { prompt: context.prompt },
+      : context.prompt.key === DECLINED.key
+        ? { prompt: context.prompt, forget: true }
+        : { prompt: context.prompt },
 });
 
 /** The entry menu as the engine registers it. */
 export const mainMenuFlow: FlowDefinition<typeof mainMenuMachine> = {
   id: 'main-menu',
-  version: 3,
+  version: 4,
   machine: mainMenuMachine,
 };

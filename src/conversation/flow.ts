@@ -10,7 +10,8 @@ export type FlowId =
   | 'travel-issue'
   | 'claim-intimation'
   | 'cover-status'
-  | 'staff-desk';
+  | 'staff-desk'
+  | 'my-data';
 
 /** Who a session serves; picks the entry menu. */
 export type Audience = 'policyholder' | 'funeral-member' | 'staff';
@@ -72,6 +73,11 @@ export interface FlowOutput {
   readonly next?: FlowId;
   /** With `next`: where that flow starts. */
   readonly start?: FlowStart;
+  /**
+   * The session ends with this closing screen, even where the channel would keep it (a USSD
+   * gateway's retry, a late answer): the user declined the privacy notice or erased their data.
+   */
+  readonly forget?: true;
 }
 
 /** Tag on every state that waits for the user: a turn ends when the snapshot has it or is done. */

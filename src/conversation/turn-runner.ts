@@ -306,7 +306,8 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       );
       const channel = context.stateOf?.(closing);
       const unseen = context.late || context.system;
-      if (unseen || channel !== undefined) {
+      // A closing screen that erased the user's data (or kept none) takes the session with it.
+      if (output?.forget !== true && (unseen || channel !== undefined)) {
         // The user saw "still working" or was told out of turn: keep the closing screen for
         // their next turn. Or the channel pages through it: keep it until its last page.
         const flags = unseen
@@ -417,15 +418,23 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 }
 
 /** A flow's output as the engine reads it: undefined when none, false when malformed. */
-function flowOutputOf(
-  output: unknown,
-):
-  | { readonly prompt?: Prompt; readonly next?: string; readonly start?: FlowStart }
+function flowOutputOf(output: unknown):
+  | {
+      readonly prompt?: Prompt;
+      readonly next?: string;
+      readonly start?: FlowStart;
+      readonly forget?: true;
+    }
   | undefined
   | false {
   if (output === undefined) return undefined;
   if (typeof output !== 'object' || output === null) return false;
-  const { prompt, next, start } = output as { prompt?: unknown; next?: unknown; start?: unknown };
+  const { prompt, next, start, forget } = output as {
+    prompt?: unknown;
+    next?: unknown;
+    start?: unknown;
+    forget?: unknown;
+  };
   if (prompt !== undefined && !isPrompt(prompt)) return false;
   if (next !== undefined && typeof next !== 'string') return false;
   if (start !== undefined && (typeof start !== 'object' || start === null)) return false;
@@ -433,6 +442,7 @@ function flowOutputOf(
     ...(prompt === undefined ? {} : { prompt }),
     ...(next === undefined ? {} : { next }),
     ...(start === undefined ? {} : { start: start as FlowStart }),
+    ...(forget === true ? { forget } : {}),
   };
 }
 

@@ -1,6 +1,15 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -21,6 +30,11 @@ export type FileMeta = z.infer<typeof FileMeta>;
 export interface PutOptions {
   readonly contentType: string;
   readonly fileName: string;
+  /**
+   * Whose file it is (a data subject id such as `telegram:<chatId>`), so "Delete my data" finds
+   * it. Kept only as a keyed hash: no file on disk names the person.
+   */
+  readonly owner?: string;
 }
 
 /** Why a file could not be served. */
@@ -56,6 +70,12 @@ export interface FileStore {
   verify(id: string, exp: string | undefined, sig: string | undefined): void;
   /** Opens a stored file; throws {@link FileAccessError} `FILE_NOT_FOUND`. */
   open(id: string): Promise<OpenedFile>;
+  /** How many stored files `owner` uploaded (see {@link PutOptions.owner}). */
+  countOwned(owner: string): Promise<number>;
+  /** Deletes every file `owner` uploaded; resolves how many went. */
+  forgetOwner(owner: string): Promise<number>;
+  /** Deletes files (and owner lists) older than the store's retention; resolves how many went. */
+  sweep(): Promise<number>;
   /** Removes the folder when it was a temporary one this store made. */
   close(): Promise<void>;
 }
@@ -72,10 +92,16 @@ export interface FileStoreOptions {
   readonly now?: () => number;
   /** Largest file accepted, in bytes (default 10 MiB). */
   readonly maxBytes?: number;
+  /** How long a file is kept after upload before {@link FileStore.sweep} deletes it; 30 days. */
+  readonly retentionMs?: number;
 }
 
 const ID_PATTERN = /^[0-9a-f-]{36}$/;
 const ONE_WEEK_SECONDS = 7 * 24 * 3600;
+/** Files are kept 30 days: past the week a signed link lives, and the insurer's fetch of it. */
+export const FILE_RETENTION_MS = 30 * 86_400_000;
+/** Subfolder of the per-owner lists of file ids. */
+const OWNERS = 'owners';
 
 /** Creates a {@link FileStore} on local disk. */
 export async function createFileStore(options: FileStoreOptions): Promise<FileStore> {
@@ -94,6 +120,34 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
     createHmac('sha256', options.signingSecret).update(`${id}.${exp}`).digest('base64url');
   const dataPath = (id: string): string => join(dir, `${id}.bin`);
   const metaPath = (id: string): string => join(dir, `${id}.json`);
+  const retentionMs = options.retentionMs ?? FILE_RETENTION_MS;
+  // Keyed with the signing secret: the list's name says nothing about whose it is.
+  const ownerPath = (owner: string): string =>
+    join(
+      dir,
+      OWNERS,
+      createHmac('sha256', options.signingSecret).update(`owner:${owner}`).digest('hex'),
+    );
+  await mkdir(join(dir, OWNERS), { recursive: true });
+
+  /** The ids listed for `owner` whose files are still there. */
+  const ownedIds = async (owner: string): Promise<string[]> => {
+    let listed: string;
+    try {
+      listed = await readFile(ownerPath(owner), 'utf8');
+    } catch {
+      return [];
+    }
+    const ids = listed.split('\n').filter((id) => ID_PATTERN.test(id));
+    const present = await Promise.all(
+      ids.map(async (id) => ((await exists(metaPath(id))) ? id : undefined)),
+    );
+    return present.filter((id): id is string => id !== undefined);
+  };
+  const remove = async (id: string): Promise<void> => {
+    await rm(dataPath(id), { force: true });
+    await rm(metaPath(id), { force: true });
+  };
 
   return {
     async put(body, putOptions) {
@@ -124,6 +178,7 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
         createdAt: new Date(now()).toISOString(),
       });
       await writeFile(metaPath(id), JSON.stringify(meta));
+      if (putOptions.owner !== undefined) await appendFile(ownerPath(putOptions.owner), `${id}\n`);
       return { id };
     },
 
@@ -158,8 +213,64 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
       return { meta, body: createReadStream(dataPath(id)) };
     },
 
+    async countOwned(owner) {
+      return (await ownedIds(owner)).length;
+    },
+
+    async forgetOwner(owner) {
+      const ids = await ownedIds(owner);
+      for (const id of ids) await remove(id);
+      await rm(ownerPath(owner), { force: true });
+      return ids.length;
+    },
+
+    async sweep() {
+      const before = now() - retentionMs;
+      let removed = 0;
+      for (const name of await readdir(dir)) {
+        const id = /^([0-9a-f-]{36})\.json$/.exec(name)?.[1];
+        if (!id || !(await createdBefore(metaPath(id), before))) continue;
+        await remove(id);
+        removed += 1;
+      }
+      // An owner list is appended to at each upload: one untouched that long names no live file.
+      for (const name of await readdir(join(dir, OWNERS))) {
+        const path = join(dir, OWNERS, name);
+        if (await olderThan(path, before)) await rm(path, { force: true });
+      }
+      return removed;
+    },
+
     async close() {
       if (temporary) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the file at `path` was last written before `epochMs` (false when it is gone). */
+async function olderThan(path: string, epochMs: number): Promise<boolean> {
+  try {
+    return (await stat(path)).mtimeMs < epochMs;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the file whose meta is at `path` was stored before `epochMs` (by the store's clock). */
+async function createdBefore(path: string, epochMs: number): Promise<boolean> {
+  try {
+    const meta = FileMeta.parse(JSON.parse(await readFile(path, 'utf8')));
+    return Date.parse(meta.createdAt) < epochMs;
+  } catch {
+    return false;
+  }
 }

@@ -44,6 +44,11 @@ export interface HandoffStore {
    * the same moment on two instances).
    */
   close(handoff: OpenHandoff): Promise<boolean>;
+  /**
+   * Erases the session's handoff, open or being opened, with its thread's records ("Delete my
+   * data"); resolves whether there was one. The Slack thread itself is the desk's.
+   */
+  forget(sessionKey: string): Promise<boolean>;
 }
 
 /** How long a handoff is kept without being ended: staff may answer the next working day. */
@@ -125,6 +130,19 @@ export class RedisHandoffStore implements HandoffStore {
     }
     return true;
   }
+
+  async forget(sessionKey: string): Promise<boolean> {
+    const current = await this.bySession(sessionKey);
+    if (current === undefined) return false;
+    if (typeof current === 'object') {
+      await this.#redis.del(this.#thread(current.slackChannel, current.threadTs));
+      await this.#redis.del(
+        `${this.#prefix}replied:${threadId(current.slackChannel, current.threadTs)}`,
+      );
+    }
+    await this.#redis.del(this.#session(sessionKey));
+    return true;
+  }
 }
 
 /** The handoff store in process memory, for the embedded (single instance) default. */
@@ -179,6 +197,18 @@ export class MemoryHandoffStore implements HandoffStore {
     if (typeof current === 'object' && current.threadTs === handoff.threadTs) {
       this.#sessions.delete(handoff.sessionKey);
     }
+    return true;
+  }
+
+  async forget(sessionKey: string): Promise<boolean> {
+    const current = await this.bySession(sessionKey);
+    if (current === undefined) return false;
+    if (typeof current === 'object') {
+      const id = threadId(current.slackChannel, current.threadTs);
+      this.#threads.delete(id);
+      this.#replied.delete(id);
+    }
+    this.#sessions.delete(sessionKey);
     return true;
   }
 }

@@ -50,6 +50,7 @@ export {
   createPaymentService,
   DEFAULT_BACKOFF_MS,
   PAYMENT_PROMPTS,
+  type PaymentHolder,
   type PaymentQueueOptions,
   type PaymentService,
   type PaymentServiceOptions,

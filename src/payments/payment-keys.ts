@@ -1,7 +1,7 @@
 import { hashTag, type RedisConnection } from '../redis/index.js';
 
 /** What a payment-reference key holds: its route, delivery marker, callback hint or generation. */
-export type PaymentKeyKind = 'route' | 'delivered' | 'hint' | 'generation';
+export type PaymentKeyKind = 'route' | 'delivered' | 'hint' | 'generation' | 'holder';
 
 /**
  * The Redis key of one record of a payment reference. The reference is a hash tag, so all of one
@@ -39,6 +39,10 @@ export interface PaymentKeys {
   claim(key: string, outcome: string, ttlSeconds: number): Promise<boolean>;
   /** Clears the delivery marker unless it says `paid` (a paid reference stays paid). */
   restart(key: string): Promise<void>;
+  /** Adds `member` to the set under `key` and renews the set's TTL. */
+  addMember(key: string, member: string, ttlSeconds: number): Promise<void>;
+  /** The members of the set under `key` (none when missing or expired). */
+  members(key: string): Promise<string[]>;
 }
 
 // Both scripts keep the check and the write in one atomic step across instances.
@@ -80,6 +84,15 @@ export function createRedisPaymentKeys(redis: RedisConnection): PaymentKeys {
     },
     async restart(key) {
       await redis.eval(RESTART, 1, key);
+    },
+    async addMember(key, member, ttlSeconds) {
+      const [[addError] = [null], [expireError] = [null]] =
+        (await redis.multi().sadd(key, member).expire(key, ttlSeconds).exec()) ?? [];
+      if (addError) throw addError;
+      if (expireError) throw expireError;
+    },
+    async members(key) {
+      return redis.smembers(key);
     },
   };
 }
@@ -133,6 +146,14 @@ export function createMemoryPaymentKeys(now: () => number = Date.now): PaymentKe
     },
     async restart(key) {
       if (read(key) !== 'paid') entries.delete(key);
+    },
+    async addMember(key, member, ttlSeconds) {
+      const current = new Set<string>(JSON.parse(read(key) ?? '[]') as string[]);
+      current.add(member);
+      write(key, JSON.stringify([...current]), ttlSeconds);
+    },
+    async members(key) {
+      return JSON.parse(read(key) ?? '[]') as string[];
     },
   };
 }

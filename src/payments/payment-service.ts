@@ -98,6 +98,12 @@ export type CallbackResult =
   /** The status operation could not be read; the poller (or tracking) will try again. */
   | 'unconfirmed';
 
+/** Whose payments: the channel and address their outcomes go to (a route's). */
+export interface PaymentHolder {
+  readonly channel: string;
+  readonly address: string;
+}
+
 /** Payment outcomes pushed back into the chat, exactly once, from any instance. */
 export interface PaymentService {
   /**
@@ -137,6 +143,14 @@ export interface PaymentService {
   settled(options?: { readonly includeDelayed?: boolean }): Promise<void>;
   /** The route table the service writes. */
   readonly routes: PaymentRoutes;
+  /** How many of the holder's payments are still in flight (their outcome not yet told). */
+  inFlightFor(holder: PaymentHolder): Promise<number>;
+  /**
+   * Erases the holder's payment routes ("Delete my data") except those of payments in flight,
+   * which exactly-once delivery needs until their outcome is told or they expire (a day).
+   * Resolves how many were kept. The markers that say an outcome was told name no one and stay.
+   */
+  forgetHolder(holder: PaymentHolder): Promise<number>;
   /** Stops the worker and the queue (in-process: clears the timers); Redis itself stays open. */
   close(): Promise<void>;
 }
@@ -227,6 +241,19 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   const deliveredKey = (reference: string): string => paymentKey(prefix, 'delivered', reference);
   const hintKey = (reference: string): string => paymentKey(prefix, 'hint', reference);
   const generationKey = (reference: string): string => paymentKey(prefix, 'generation', reference);
+  const holderKey = (holder: PaymentHolder): string =>
+    paymentKey(prefix, 'holder', `${holder.channel}:${holder.address}`);
+
+  /** The holder's references: those told (`settled`) and those still in flight. */
+  async function referencesOf(holder: PaymentHolder) {
+    const settled: string[] = [];
+    const inFlight: string[] = [];
+    for (const reference of await keys.members(holderKey(holder))) {
+      const told = await keys.get(deliveredKey(reference));
+      (told === 'paid' || told === 'failed' ? settled : inFlight).push(reference);
+    }
+    return { settled, inFlight };
+  }
 
   // A poll that failed on its store (not on the insurer: that counts as "still pending") is
   // retried, so one blip does not end the schedule without anyone being told.
@@ -459,6 +486,8 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
     },
     async track(reference, route) {
       await routes.save(reference, route);
+      // Lets "Delete my data" find the routes that name this holder.
+      await keys.addMember(holderKey(route), reference, ttlSeconds);
       await keys.restart(deliveredKey(reference));
       const generation = await keys.incr(generationKey(reference), ttlSeconds);
       await scheduler.add(
@@ -527,6 +556,20 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
         { channel: route.channel, address: route.address, locale: route.locale },
         prompt,
       );
+    },
+
+    async inFlightFor(holder) {
+      return (await referencesOf(holder)).inFlight.length;
+    },
+
+    async forgetHolder(holder) {
+      const { settled, inFlight: pending } = await referencesOf(holder);
+      for (const reference of settled) {
+        await keys.del(routes.key(reference));
+        await keys.del(hintKey(reference));
+      }
+      if (pending.length === 0) await keys.del(holderKey(holder));
+      return pending.length;
     },
 
     async idle() {

@@ -66,6 +66,11 @@ export interface ContactBook {
    * the holder's session; undefined when the book is not in Redis.
    */
   cardKey?(holder: HolderAddress): string;
+  /**
+   * Erases a holder address: its card, the contacts of its policies and their due entries
+   * ("Delete my data"); resolves how many policies the card named.
+   */
+  forgetHolder(holder: HolderAddress): Promise<number>;
   /** Turns reminders off (`true`) or back on for every policy of the address. */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   isStopped(holder: HolderAddress): Promise<boolean>;
@@ -162,9 +167,27 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
       return cardFromFields(await redis.hgetall(keys.card(holder)));
     },
     cardKey: keys.card,
+    async forgetHolder(holder) {
+      const { policies } = cardFromFields(await redis.hgetall(keys.card(holder)));
+      for (const { policyId } of policies) {
+        // Only this holder's contact: a policy moved to another address since is theirs.
+        const contact = parse(await redis.get(keys.contact(policyId)));
+        if (contact && (contact.channel !== holder.channel || contact.address !== holder.address)) {
+          continue;
+        }
+        await redis.del(keys.contact(policyId));
+        await redis.zrem(keys.due, policyId);
+      }
+      await redis.del(keys.card(holder));
+      return policies.length;
+    },
     async setStopped(holder, stopped) {
-      if (stopped) await redis.hset(keys.card(holder), STOP_FIELD, '1');
-      else await redis.hdel(keys.card(holder), STOP_FIELD);
+      const card = keys.card(holder);
+      if (stopped) {
+        await redis.hset(card, STOP_FIELD, '1');
+        // A STOP from a number with no card yet makes one: it expires like any card.
+        await redis.expire(card, CONTACT_TTL_SECONDS, 'NX');
+      } else await redis.hdel(card, STOP_FIELD);
     },
     async isStopped(holder) {
       return (await redis.hexists(keys.card(holder), STOP_FIELD)) === 1;
@@ -208,6 +231,17 @@ export function createMemoryContactBook(now: () => number = Date.now): ContactBo
         .filter((record) => record.channel === holder.channel && record.address === holder.address)
         .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
       return { policies, stopped: stopped.has(holderId(holder)) };
+    },
+    async forgetHolder(holder) {
+      let count = 0;
+      for (const [id, record] of contacts) {
+        if (record.channel === holder.channel && record.address === holder.address) {
+          contacts.delete(id);
+          count += 1;
+        }
+      }
+      stopped.delete(holderId(holder));
+      return count;
     },
     async setStopped(holder, stop) {
       if (stop) stopped.add(holderId(holder));

@@ -139,6 +139,10 @@ export interface ReminderService {
    * offers cost the turn no round trip of its own; undefined when the book is in memory.
    */
   readonly prefetch?: TurnPrefetch;
+  /** The holder's card: the policies reminded of at this address, and whether they said STOP. */
+  cardOf(holder: HolderAddress): Promise<HolderCard>;
+  /** Erases the holder's card and contacts ("My data"); resolves how many policies it named. */
+  forget(holder: HolderAddress): Promise<number>;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
   setStopped(holder: HolderAddress, stopped: boolean): Promise<void>;
   /** The menu item: {@link setStopped} with true. */
@@ -442,6 +446,17 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
         deliver: (address, fields) => void peeked.set(holderId(address), fields),
       },
     }),
+
+    cardOf(holder) {
+      return book.cardOf(holder);
+    },
+
+    async forget(holder) {
+      peeked.delete(holderId(holder));
+      const count = await book.forgetHolder(holder);
+      log.info({ channel: holder.channel, policies: count }, 'renewal reminder contacts erased');
+      return count;
+    },
 
     async setStopped(holder, stopped) {
       peeked.delete(holderId(holder));

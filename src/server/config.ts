@@ -139,6 +139,13 @@ export const EnvSchema = z.object({
   SLACK_ALLOWED_TEAMS: commaList,
   /** Channel id (`C…`) the staff's morning digest is posted to; unset: no digest. */
   SLACK_DIGEST_CHANNEL: optionalSlackChannel,
+  /**
+   * Slack user ids (`U…`/`W…`) of the desk's admins, who may read the audit of staff look-ups
+   * (`/insure audit`); each must also be in SLACK_ALLOWED_USERS. Empty: nobody reads it.
+   */
+  SLACK_AUDIT_ADMINS: commaList.pipe(
+    z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user id such as U012AB3CD')),
+  ),
   PAYMENT_CALLBACK_SECRET: optionalString,
   /** Addresses the insurer's payment callback may come from; empty means any. */
   PAYMENT_CALLBACK_ALLOWED_IPS: commaList,
@@ -216,6 +223,8 @@ export interface Config {
         readonly handoffChannel: string | undefined;
         /** Where the morning digest goes (SLACK_DIGEST_CHANNEL); undefined: no digest. */
         readonly digestChannel: string | undefined;
+        /** Who may read the audit of staff look-ups (SLACK_AUDIT_ADMINS); empty: nobody. */
+        readonly auditAdmins: readonly string[];
       }
     | undefined;
   readonly payments: {
@@ -309,6 +318,14 @@ export function loadConfig(
   if (e.SLACK_HANDOFF_CHANNEL !== undefined && !slackOn) {
     missing.push({ variable: 'SLACK_HANDOFF_CHANNEL', message: 'needs SLACK_BOT_TOKEN' });
   }
+  const outsideDesk = e.SLACK_AUDIT_ADMINS.filter((id) => !e.SLACK_ALLOWED_USERS.includes(id));
+  if (outsideDesk.length > 0) {
+    // An admin must be able to use the desk at all: the allow-list runs before the audit.
+    missing.push({
+      variable: 'SLACK_AUDIT_ADMINS',
+      message: `names users not in SLACK_ALLOWED_USERS: ${outsideDesk.join(', ')}`,
+    });
+  }
   if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
   missing.push(...redisIssues(e));
   if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
@@ -361,6 +378,7 @@ export function loadConfig(
             apiUrl: e.SLACK_API_URL?.replace(/\/*$/, '/'),
             handoffChannel: e.SLACK_HANDOFF_CHANNEL,
             digestChannel: e.SLACK_DIGEST_CHANNEL,
+            auditAdmins: e.SLACK_AUDIT_ADMINS,
           }
         : undefined,
     payments: {

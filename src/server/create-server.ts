@@ -35,6 +35,7 @@ import {
   type PaymentService,
   registerPaymentCallback,
 } from '../payments/index.js';
+import type { PersonalData } from '../privacy/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import {
   type CreditLifeReminders,
@@ -49,6 +50,7 @@ import type { Config } from './config.js';
 import { installErrorBoundary } from './error-boundary.js';
 import { instrumentEngine } from './instrument-engine.js';
 import { metrics, metricsRegistry } from './metrics.js';
+import { createPersonalDataWiring } from './personal-data-wiring.js';
 import {
   circuitReadiness,
   type ReadinessCheck,
@@ -86,6 +88,11 @@ export interface ServerDeps {
   readonly notifiers?: readonly Notifier[];
   /** The renewal reminders' clock (epoch ms); tests pass a manual clock. */
   readonly reminderClock?: () => number;
+  /**
+   * Whether customers are asked to agree to the privacy notice before a flow collects personal
+   * data; default true. Tests of other journeys turn it off so their scripts stay as they were.
+   */
+  readonly askConsent?: boolean;
 }
 
 /** What is running, for the start-up banner and tests. */
@@ -132,6 +139,8 @@ export interface InsurechatServer {
 const BODY_LIMIT_BYTES = 256 * 1024;
 /** The number the simulator starts with: a sandbox number whose payments succeed. */
 const SIMULATOR_DEFAULT_NUMBER = '0971234567';
+/** How often files past their retention are deleted. */
+const FILE_SWEEP_INTERVAL_MS = 3_600_000;
 
 /**
  * Builds the whole insurechat server from its configuration: the upstream (embedded sandbox when
@@ -308,6 +317,37 @@ export async function createServer(
   });
   const reminders = reminderWiring.service;
   closers.unshift(() => reminderWiring.close());
+  // Files past their retention go hourly (and once at start); the timer never holds the process.
+  const sweepFiles = () =>
+    void files.sweep().catch((err: unknown) => logger.warn({ err }, 'file sweep failed'));
+  sweepFiles();
+  const fileSweep = setInterval(sweepFiles, FILE_SWEEP_INTERVAL_MS);
+  fileSweep.unref();
+  closers.push(async () => clearInterval(fileSweep));
+  const handoffStore = redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore();
+  /** SMS to a phone through the USSD channel's notifier (cover details, links, receipts). */
+  const sms = async (phone: string, prompt: Prompt): Promise<void> => {
+    const notifier = notifiers.find((candidate) => candidate.channel === 'ussd');
+    if (!notifier) throw new SmsUnavailableError();
+    await notifier.notify({ channel: 'ussd', address: phone, locale: 'en' }, prompt);
+  };
+  // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
+  const privacy = createPersonalDataWiring({
+    redis,
+    prefix: keyPrefix,
+    reminders: reminderWiring.service,
+    handoffs: handoffStore,
+    files,
+    payments: () => payments,
+    // Issue 25: add `holdingsIndexStore(holdings)` here so erasure reaches the holdings index.
+    extraStores: [],
+    sms,
+    logger,
+  });
+  const personalData: PersonalData =
+    deps.askConsent === false
+      ? { ...privacy.personalData, consented: async () => true }
+      : privacy.personalData;
   const flowFiles: FlowFileStore = {
     async save(file) {
       const { id } = await files.put(file.body, {
@@ -339,11 +379,7 @@ export async function createServer(
       client,
       files: flowFiles,
       // Cover details and certificate links by SMS, through the USSD channel's notifier.
-      sms: async (phone, prompt) => {
-        const notifier = notifiers.find((candidate) => candidate.channel === 'ussd');
-        if (!notifier) throw new SmsUnavailableError();
-        await notifier.notify({ channel: 'ussd', address: phone, locale: 'en' }, prompt);
-      },
+      sms,
       payments: {
         start: (attempt, pay) => attempts.start(attempt, pay),
         check: (reference, route) => attempts.check(reference, route),
@@ -354,6 +390,7 @@ export async function createServer(
         logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
       // Claims reported from a phone not on record for the member: the staff's channel checks them.
       ...(config.slack?.digestChannel ? { staff: staffNotice(config.slack.digestChannel) } : {}),
+      privacy: personalData,
     });
 
   let engine: TurnEngine;
@@ -376,7 +413,7 @@ export async function createServer(
   // Redis (memory when embedded); without SLACK_HANDOFF_CHANNEL the menu item says no one is there.
   const handoffChannel = config.slack?.handoffChannel;
   const handoff = createHandoffService({
-    store: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
+    store: handoffStore,
     engine,
     sessions,
     slack:
@@ -482,6 +519,7 @@ export async function createServer(
       logger: logger.child({ channel: 'slack' }),
       render: renderPrompt,
       intercept: (body) => handoff.fromSlack(body),
+      audit: { log: privacy.audit, admins: config.slack.auditAdmins },
       ...(redis ? { seenRequests: new RedisOnceSet(redis, `${keyPrefix}slack-request:`) } : {}),
       ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
     });

@@ -133,4 +133,41 @@ describe('FileStore', () => {
       }),
     ).rejects.toThrow(RangeError);
   });
+
+  it('finds and deletes the files one owner uploaded, and no file names the owner (issue 29)', async () => {
+    const { store, app } = await setup();
+    const mine = await store.put(Buffer.from('claim photo'), {
+      contentType: 'image/jpeg',
+      fileName: 'car.jpg',
+      owner: 'telegram:4242',
+    });
+    const theirs = await store.put(Buffer.from('other photo'), {
+      contentType: 'image/jpeg',
+      fileName: 'car.jpg',
+      owner: 'telegram:5151',
+    });
+    expect(await store.countOwned('telegram:4242')).toBe(1);
+    expect(await store.forgetOwner('telegram:4242')).toBe(1);
+    expect(await store.countOwned('telegram:4242')).toBe(0);
+    const gone = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(mine.id)) });
+    expect(gone.statusCode).toBe(404);
+    const kept = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(theirs.id)) });
+    expect(kept.body).toBe('other photo');
+  });
+
+  it('sweeps files older than its retention and keeps younger ones', async () => {
+    const { store, app } = await setup();
+    const old = await store.put(Buffer.from('old'), { contentType: 'text/plain', fileName: 'a' });
+    clock += 29 * 86_400_000;
+    const young = await store.put(Buffer.from('young'), {
+      contentType: 'text/plain',
+      fileName: 'b',
+    });
+    clock += 2 * 86_400_000;
+    expect(await store.sweep()).toBe(1);
+    const swept = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(old.id)) });
+    expect(swept.statusCode).toBe(404);
+    const kept = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(young.id)) });
+    expect(kept.body).toBe('young');
+  });
 });

@@ -40,6 +40,7 @@ const ENTRY: Record<FlowId, { audience: 'policyholder' | 'staff'; replies: Reply
   'claim-intimation': { audience: 'policyholder', replies: [{ type: 'user.choice', id: 'claim' }] },
   'cover-status': { audience: 'policyholder', replies: [{ type: 'user.choice', id: 'policies' }] },
   'staff-desk': { audience: 'staff', replies: [{ type: 'user.choice', id: 'desk' }] },
+  'my-data': { audience: 'policyholder', replies: [{ type: 'user.choice', id: 'my-data' }] },
 };
 
 /** What a screen is compared on: data such as names and amounts may differ, its shape may not. */

@@ -10,8 +10,14 @@ import { apiErrors } from './harness.js';
 const choose = (id: string): Reply => ({ type: 'user.choice', id });
 const type = (text: string): Reply => ({ type: 'user.text', text });
 
-/** Per flow: the first API call a user reaches, and the replies that reach it. */
-const FIRST_CALL: Record<Exclude<FlowId, 'main-menu'>, { actor: string; replies: Reply[] }> = {
+/**
+ * Per flow: the first API call a user reaches, and the replies that reach it. My data calls no
+ * insurer (its own failure screen is walked by the model tests).
+ */
+const FIRST_CALL: Record<
+  Exclude<FlowId, 'main-menu' | 'my-data'>,
+  { actor: string; replies: Reply[] }
+> = {
   'motor-quote': { actor: 'listProducts', replies: [choose('new')] },
   'travel-issue': { actor: 'listPackages', replies: [] },
   'claim-intimation': {
@@ -53,7 +59,7 @@ const ERRORS = [
 ] as const;
 
 const flows = Object.entries(FIRST_CALL) as [
-  Exclude<FlowId, 'main-menu'>,
+  Exclude<FlowId, 'main-menu' | 'my-data'>,
   (typeof FIRST_CALL)[keyof typeof FIRST_CALL],
 ][];
 
@@ -62,7 +68,7 @@ const flows = Object.entries(FIRST_CALL) as [
  * names a later call and the replies that reach it (default the flow's first call).
  */
 function start(
-  flow: Exclude<FlowId, 'main-menu'>,
+  flow: Exclude<FlowId, 'main-menu' | 'my-data'>,
   failures: number,
   error: unknown,
   call: { actor: string; replies: Reply[] } = FIRST_CALL[flow],

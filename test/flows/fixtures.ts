@@ -5,6 +5,7 @@ import type { CoverAnswer, Holding } from '../../flows/cover-status.js';
 import { coverStatusMachine } from '../../flows/cover-status.js';
 import { mainMenuMachine } from '../../flows/main-menu.js';
 import { motorQuoteMachine } from '../../flows/motor-quote.js';
+import { myDataMachine } from '../../flows/my-data.js';
 import type { PaymentStarted } from '../../flows/payment-states.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
@@ -141,6 +142,12 @@ const BASE: Record<FlowId, Impl> = {
     holderOffers: () => HOLDER_OFFERS,
     stopReminders: () => undefined,
     startReminders: () => undefined,
+    consented: () => true,
+    agree: () => undefined,
+  },
+  'my-data': {
+    held: () => ({ policies: 1, reminderCard: true, handoffs: 0, files: 2, payments: 0 }),
+    erase: () => ({ paymentsKept: 0 }),
   },
   'motor-quote': {
     // As the sandbox seeds them.
@@ -288,6 +295,11 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     severalRenewalsDue: {
       holderOffers: () => ({ ...HOLDER_OFFERS, offers: [...HOLDER_OFFERS.offers, SECOND_OFFER] }),
     },
+    // A caller who has not agreed to the current privacy notice: it comes before any flow.
+    noticeNotAgreed: { consented: () => false },
+  },
+  'my-data': {
+    paymentInFlight: { erase: () => ({ paymentsKept: 1 }) },
   },
   'motor-quote': {
     paged: {
@@ -386,6 +398,7 @@ export const MACHINES: Record<FlowId, AnyStateMachine> = {
   'claim-intimation': claimIntimationMachine,
   'cover-status': coverStatusMachine,
   'staff-desk': staffDeskMachine,
+  'my-data': myDataMachine,
 };
 
 /** A member of the Slack desk, as the engine names one. */
@@ -570,6 +583,7 @@ export function salient(flow: FlowId): (snapshot: FlowSnapshot) => string {
         (c.failure as { kind?: string } | null)?.kind,
       ],
       'staff-desk': () => [a.topic, (c.failure as { kind?: string } | null)?.kind],
+      'my-data': () => [c.reason],
     };
     return JSON.stringify([
       snapshot.status,

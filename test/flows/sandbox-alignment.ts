@@ -482,6 +482,10 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     },
     'main-menu:noRenewalDue': { sandbox: { noRenewalDue: true } },
     'main-menu:remindersOff': { sandbox: { remindersOff: true } },
+    'main-menu:noticeNotAgreed': {
+      sandbox: { noticeNotAgreed: true },
+      impl: { holderOffers: () => seededMotorOffers(template.world.sandbox) },
+    },
     'main-menu:severalRenewalsDue': {
       sandbox: { severalRenewalsDue: true },
       impl: {

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createFlowRegistry, type FlowDeps } from '../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createTurnEngine } from '../../src/conversation/index.js';
+import { NO_PERSONAL_DATA } from '../../src/privacy/index.js';
 import {
   createSandbox,
   type Sandbox,
@@ -47,6 +48,8 @@ export interface SandboxWorldOptions {
   readonly remindersOff?: boolean;
   /** The stricter sandbox: answers as a real insurer may (see src/sandbox/strict-insurer.ts). */
   readonly strict?: StrictInsurerOptions;
+  /** The caller has not agreed to the current privacy notice: it comes before any flow. */
+  readonly noticeNotAgreed?: boolean;
 }
 
 let worldDefaults: SandboxWorldOptions = {};
@@ -125,6 +128,16 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
       start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
+    ...(options.noticeNotAgreed
+      ? {
+          privacy: {
+            consented: async () => false,
+            agree: async () => undefined,
+            held: async () => NO_PERSONAL_DATA,
+            erase: async () => ({ paymentsKept: 0 }),
+          },
+        }
+      : {}),
     files: {
       async save(file: { fileName: string; body: Readable }) {
         let size = 0;

@@ -95,4 +95,13 @@ describe.each(subjects)('the handoff store %s', (_name, make) => {
     expect(await store.close(handoff('tg:5', '5.1'))).toBe(true);
     expect(await store.bySession('tg:5')).toEqual(handoff('tg:5', '5.2'));
   });
+
+  it("forgets a session's handoff from both sides when its data is erased (issue 29)", async () => {
+    const { store } = make();
+    await store.save(handoff('tg:6', '6.1'));
+    expect(await store.forget('tg:6')).toBe(true);
+    expect(await store.bySession('tg:6')).toBeUndefined();
+    expect(await store.byThread('C0HANDOFF', '6.1')).toBeUndefined();
+    expect(await store.forget('tg:6')).toBe(false);
+  });
 });

@@ -272,6 +272,24 @@ describe.each(backends)('payment service over $name', (backend) => {
   });
 });
 
+describe.each(backends)('payment service over $name, erasing a holder (issue 29)', (backend) => {
+  it("forgets the routes of a holder's settled payments and keeps the one in flight until it is told", async () => {
+    const h = harness(backend, { backoffMs: [60_000] });
+    const holder = { channel: 'telegram', address: '424242' };
+    await h.engine.startWaiting('tg:9');
+    await h.service.track('REF-SETTLED', telegramRoute('tg:9'));
+    await h.service.track('REF-IN-FLIGHT', telegramRoute('tg:9'));
+    h.board.statuses.set('REF-SETTLED', 'Success');
+    await h.service.handleCallback(webhook('REF-SETTLED', 'Success'));
+    await eventually('the settled payment is told', () => h.telegram.sent.length === 1);
+
+    expect(await h.service.inFlightFor(holder)).toBe(1);
+    expect(await h.service.forgetHolder(holder)).toBe(1);
+    expect(await h.service.routes.get('REF-SETTLED')).toBeUndefined();
+    expect(await h.service.routes.get('REF-IN-FLIGHT')).toMatchObject({ address: '424242' });
+  });
+});
+
 describe.each(redisBackends)('payment service over $name, across instances', (backend) => {
   it('tells the user once when the callback reaches instance A and the conversation was on instance B', async () => {
     const a = harness(backend, { backoffMs: [60_000] });

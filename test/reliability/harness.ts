@@ -105,6 +105,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   });
   const server = await createServer(config, {
     keyPrefix: prefix,
+    // These journeys are about logs, not the privacy notice (test/privacy walks it).
+    askConsent: false,
     logger: createLogger({ level: options.logLevel ?? 'info', destination: logs }),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.paymentBackoffMs ? { paymentBackoffMs: options.paymentBackoffMs } : {}),

@@ -160,6 +160,24 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes the audit admins as Slack user ids already allowed on the desk (issue 29)', () => {
+    const slack = {
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 'signing',
+      SLACK_ALLOWED_USERS: 'U0ADMIN,U0STAFF',
+    };
+    expect(
+      loadConfig({ ...slack, SLACK_AUDIT_ADMINS: 'U0ADMIN' }).config.slack?.auditAdmins,
+    ).toEqual(['U0ADMIN']);
+    expect(loadConfig(slack).config.slack?.auditAdmins).toEqual([]);
+    expect(() => loadConfig({ ...slack, SLACK_AUDIT_ADMINS: '@admin' })).toThrow(
+      /SLACK_AUDIT_ADMINS: a Slack user id/,
+    );
+    expect(() => loadConfig({ ...slack, SLACK_AUDIT_ADMINS: 'U0OUTSIDER' })).toThrow(
+      /SLACK_AUDIT_ADMINS: names users not in SLACK_ALLOWED_USERS: U0OUTSIDER/,
+    );
+  });
+
   it('requires the partner API key when a partner API URL is set', () => {
     expect(() => loadConfig({ PARTNER_API_URL: 'https://insurer.example/api/v1' })).toThrow(
       /PARTNER_API_KEY/,

@@ -74,6 +74,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'My cover',
     'Claims',
     'Talk to a person',
+    'My data',
   ]);
 
   // One renewal due: named on the menu itself, as the reminder SMS says, still on one page.
@@ -91,6 +92,7 @@ it('shows every main-menu item on the first USSD page when two renewals are due 
     'My cover',
     'Claims',
     'Talk to a person',
+    'My data',
   ]);
 });
 

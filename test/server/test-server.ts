@@ -62,6 +62,8 @@ export async function startTestServer(
     keyPrefix: prefix,
     sandbox: { settleDelayMs: 300 },
     paymentBackoffMs: [300, 600, 1200, 2400],
+    // Journeys about other things skip the privacy notice; test/privacy walks it (askConsent).
+    askConsent: false,
     ...deps,
   });
   const { url } = await server.listen();

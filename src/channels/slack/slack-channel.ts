@@ -17,6 +17,7 @@ import {
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
+import type { StaffAuditLog } from '../../privacy/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
 import { maskCsv, maskPersonalData } from './mask-personal-data.js';
@@ -63,6 +64,12 @@ export interface SlackChannelOptions {
    * Such requests skip the desk's allow-list: they come from the handoff channel's members.
    */
   readonly intercept?: (body: unknown) => (() => Promise<void>) | undefined;
+  /**
+   * The audit of staff look-ups: every desk command is appended (who, when, what, NRCs and phones
+   * masked) before it runs, and one that cannot be recorded is not run; `/insure audit` shows the
+   * latest to `admins` (Slack user ids) only. Without it nothing is recorded.
+   */
+  readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] };
 }
 
 /** A running Slack channel: the Bolt app plus the ways to feed it requests. */
@@ -115,6 +122,8 @@ const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () 
 const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
 
 const SESSION_PREFIX = 'slack:';
+/** How many look-ups `/insure audit` shows. */
+const AUDIT_SHOWN = 20;
 // The App Home's summary runs on its own session, apart from the desk's.
 const HOME_PREFIX = 'slack-home:';
 // The staff entry menu's message key (flows/main-menu.ts: `menu.<audience>`).
@@ -385,10 +394,43 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     }
   });
 
+  const audit = options.audit;
+  const admins = new Set(audit?.admins ?? []);
+  /** The latest look-ups for an admin, or the refusal; one ephemeral text either way. */
+  async function auditAnswer(userId: string): Promise<string> {
+    if (!audit || !admins.has(userId)) {
+      log.info({ event: 'audit.refused' }, 'audit asked for by a non-admin');
+      return text('slack.audit.refused');
+    }
+    const entries = await audit.log.latest(AUDIT_SHOWN);
+    if (entries.length === 0) return text('slack.audit.empty');
+    const lines = entries.map(
+      (entry) =>
+        render(
+          {
+            key: 'slack.audit.entry',
+            params: {
+              at: `${entry.at.slice(0, 16).replace('T', ' ')} UTC`,
+              who: `<@${entry.who.split(':').at(-1) ?? entry.who}>`,
+              what: entry.what,
+            },
+            input: 'none',
+            final: false,
+          },
+          locale,
+        ).text,
+    );
+    return [text('slack.audit.header'), ...lines].join('\n');
+  }
+
   app.command(commandName, async ({ command, ack, respond, client }) => {
     const mention = CHANNEL_MENTION.exec(command.text);
     const commandText = command.text.replace(CHANNEL_MENTION, ' ').trim();
     const word = (commandText.split(/\s+/)[0] ?? '').toLowerCase();
+    if (word === 'audit') {
+      await ack({ response_type: 'ephemeral', text: await auditAnswer(command.user_id) });
+      return;
+    }
     if (
       word === '' ||
       word === 'help' ||
@@ -419,6 +461,20 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     }
     // Acknowledge first: Slack shows an error after 3 s, and a turn may call the insurer.
     await ack();
+    if (audit) {
+      try {
+        await audit.log.append({
+          who: `${command.team_id}:${command.user_id}`,
+          at: new Date((options.now ?? Date.now)()).toISOString(),
+          what: maskPersonalData(commandText),
+        });
+      } catch (err) {
+        // An unrecorded look-up of a person is not made (Data Protection Act: accountability).
+        log.error({ err }, 'staff look-up not audited; refused');
+        await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
+        return;
+      }
+    }
     const to = target(command, respond, client, mention?.[1]);
     await deliver(await query(sessionOf(to), commandText, turnOptionsOf(to)), to);
   });

@@ -25,6 +25,7 @@ import {
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
+import { subjectId } from '../../privacy/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
@@ -544,7 +545,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }
     const fileName = document?.file_name ?? file.file_path.split('/').at(-1) ?? 'photo.jpg';
     const contentType = document?.mime_type ?? 'image/jpeg';
-    const stored = await files.put(bytes, { contentType, fileName });
+    // Owned by the chat, so "Delete my data" finds it.
+    const owner = subjectId({ channel: 'telegram', address: String(ctx.chat.id) });
+    const stored = await files.put(bytes, { contentType, fileName, owner });
     const url = files.signedUrl(stored.id);
     await turn(ctx, { type: 'user.photo', url, fileName });
   });

@@ -502,6 +502,43 @@ export const en = {
   'handoff.slack.customerSays': 'Customer: {text}',
   'handoff.slack.customerLeft': 'The customer ended the conversation.',
   'handoff.slack.notDelivered': 'Could not reach the customer with that message.',
+  // Personal data (Data Protection Act No. 3 of 2021): the notice, My data, the staff audit.
+  'menu.choice.myData': 'My data',
+  'privacy.notice':
+    'We keep your number, NRC, name and cover details to sell and serve your cover, up to 500 days after it ends. See or delete them in My data.',
+  'privacy.noticeFull':
+    'Privacy notice. insurechat keeps your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send, to sell and serve your cover and remind you before it ends. A conversation is kept 15 minutes, payment details 1 day, files 30 days, reminder details up to 500 days after your cover ends. Your insurer keeps its own records of your policies. In My data you can see what we hold, delete it, or stop us using it.',
+  'privacy.choice.agree': 'Agree',
+  'privacy.choice.decline': 'Decline',
+  'privacy.choice.full': 'Full notice',
+  'privacy.declined':
+    'You declined, so we kept nothing about you. Agree next time you dial to buy or check cover. Goodbye.',
+  'privacy.note.notRecorded': 'Sorry, we could not record your answer. Please try again.',
+  'mydata.overview':
+    'We hold: {policies, plural, one {# policy} other {# policies}} we track, {card, plural, =0 {no reminder card} other {a reminder card}}, {handoffs} open chats with a person, {files} files you sent. Your insurer keeps its own records.',
+  'mydata.choice.delete': 'Delete my data',
+  'mydata.choice.stop': 'Stop using my data',
+  'mydata.confirmDelete':
+    'Delete what we hold about you: conversations, reminder card, chats with a person, files? Your policies stay with the insurer.',
+  'mydata.choice.yesDelete': 'Yes, delete',
+  'mydata.confirmStop':
+    'Stop using your data? We delete what we hold, reminders stop, and we ask you again next time. Your policies stay with the insurer.',
+  'mydata.choice.yesStop': 'Yes, stop',
+  'mydata.deleted':
+    'Deleted. {paymentsKept, plural, =0 {} other {A payment in progress is kept until it ends (1 day at most). }}Your insurer keeps its records of your policies.',
+  'mydata.stopped':
+    'Done: we deleted your data and will not use it; reminders are off. {paymentsKept, plural, =0 {} other {A payment in progress is kept until it ends (1 day at most). }}Your insurer keeps its records.',
+  'mydata.failed': 'Sorry, we could not finish deleting your data. Please try again later.',
+  'mydata.receipt.deleted':
+    'Receipt: on your request we deleted the data insurechat held about this number. Your insurer keeps its records of your policies.',
+  'mydata.receipt.stopped':
+    'Receipt: on your request insurechat stopped using this number, deleted what it held and turned reminders off. Your insurer keeps its records.',
+  'slack.audit.header': '*Latest staff look-ups* (newest first)',
+  'slack.audit.entry': '{at} · {who} · {what}',
+  'slack.audit.empty': 'No staff look-ups are recorded.',
+  'slack.audit.refused': "Only the desk's admins may read the audit of staff look-ups.",
+  'slack.audit.unavailable':
+    'The look-up could not be written to the audit, so it was not made. Please try again.',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
   'status.inForce': 'in force',

@@ -170,6 +170,7 @@ it('buys motor cover with every tap answered by one edit in place and a named PD
     ['My cover'],
     ['Claims'],
     ['Talk to a person'],
+    ['My data'],
   ]);
   const menu = step.screen;
 

@@ -1,0 +1,44 @@
+/*
+ * Personal data as Zambia's Data Protection Act expects: consent to a versioned notice, what the
+ * bot holds about a phone or chat and its erasure, the retention table, and the append-only log of
+ * staff look-ups. Blocks say who each export is for.
+ */
+
+// Server: consent per subject.
+export {
+  CONSENT_NOTICE_VERSION,
+  CONSENT_TTL_SECONDS,
+  ConsentRecord,
+  type ConsentStore,
+  consentKey,
+  createMemoryConsentStore,
+  createRedisConsentStore,
+} from './consent-store.js';
+// Everyone: whose data a conversation touches (a phone or a chat).
+export { type DataSubject, dataSubjectOf, subjectId, subjectPhone } from './data-subject.js';
+// Server and flows: "My data" and erasure over every store of personal data.
+export {
+  createPersonalData,
+  ERASURE_RECEIPTS,
+  ErasureIncompleteError,
+  type ErasureReason,
+  type ErasureResult,
+  type HoldingsIndexHook,
+  holdingsIndexStore,
+  NO_PERSONAL_DATA,
+  type PersonalData,
+  type PersonalDataHeld,
+  type PersonalDataOptions,
+  type PersonalDataStore,
+} from './personal-data.js';
+// README and tests: every key and file, and when it goes.
+export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';
+// Server and the Slack desk: the staff look-up audit stream.
+export {
+  AUDIT_RETENTION_MS,
+  AuditEntry,
+  auditStreamKey,
+  createMemoryStaffAuditLog,
+  createRedisStaffAuditLog,
+  type StaffAuditLog,
+} from './staff-audit.js';

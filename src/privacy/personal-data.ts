@@ -1,0 +1,205 @@
+import type { Prompt, TurnRoute } from '../conversation/index.js';
+import type { Logger } from '../log/index.js';
+import { CONSENT_NOTICE_VERSION, type ConsentStore } from './consent-store.js';
+import { type DataSubject, dataSubjectOf, subjectPhone } from './data-subject.js';
+
+/** What the bot holds about one subject, in the words "My data" shows. */
+export interface PersonalDataHeld {
+  /** Policies the bot indexes for the subject (its reminder card, the holdings index). */
+  readonly policies: number;
+  /** A renewal-reminder card: where the subject is reminded, and of which covers. */
+  readonly reminderCard: boolean;
+  /** Handoffs to a person still open (their Slack thread's context). */
+  readonly handoffs: number;
+  /** Files the subject uploaded (claim photos and documents). */
+  readonly files: number;
+  /** Payments still in flight: their route is kept until the outcome is told (a day at most). */
+  readonly payments: number;
+}
+
+/** Nothing held: a subject the bot knows nothing about. */
+export const NO_PERSONAL_DATA: PersonalDataHeld = {
+  policies: 0,
+  reminderCard: false,
+  handoffs: 0,
+  files: 0,
+  payments: 0,
+};
+
+/**
+ * One place the bot keeps personal data (reminders, handoffs, files, payment routes, the holdings
+ * index): what it holds about a subject, and erasing it.
+ */
+export interface PersonalDataStore {
+  /** Names the store in logs (never the subject). */
+  readonly name: string;
+  /** What it holds about the subject. */
+  held(subject: DataSubject): Promise<Partial<PersonalDataHeld>>;
+  /**
+   * Erases what it holds about the subject; resolves how many records it had to keep (payments
+   * in flight, kept for exactly-once delivery until they expire).
+   */
+  forget(subject: DataSubject): Promise<{ readonly kept?: number }>;
+}
+
+/** Why the data is erased: "Delete my data", or "Stop using my data" (consent withdrawn). */
+export type ErasureReason = 'delete' | 'withdraw';
+
+/** What an erasure did. */
+export interface ErasureResult {
+  /** Payments in flight whose route is kept until the outcome is told (a day at most). */
+  readonly paymentsKept: number;
+}
+
+/** Raised when some store could not erase; the others did, and asking again finishes the job. */
+export class ErasureIncompleteError extends Error {
+  override readonly name = 'ErasureIncompleteError';
+  readonly code = 'ERASURE_INCOMPLETE';
+  readonly stores: readonly string[];
+  constructor(stores: readonly string[], options?: { cause?: unknown }) {
+    super(`personal data not erased from: ${stores.join(', ')}`, options);
+    this.stores = stores;
+  }
+}
+
+/** Options of {@link createPersonalData}. */
+export interface PersonalDataOptions {
+  readonly consent: ConsentStore;
+  readonly stores: readonly PersonalDataStore[];
+  /** Sends the erasure receipt to a subject (an SMS to a phone); without it none is sent. */
+  readonly receipt?: (subject: DataSubject, prompt: Prompt) => Promise<void>;
+  readonly logger: Logger;
+  readonly now?: () => number;
+  /** The notice version asked for; default {@link CONSENT_NOTICE_VERSION}. */
+  readonly noticeVersion?: number;
+}
+
+/**
+ * Consent and "My data" as the flows need them, per route: the subject is derived from the
+ * route in one place ({@link dataSubjectOf}). A route without a subject holds nothing and needs
+ * no consent (there is nothing to record it against).
+ */
+export interface PersonalData {
+  /** True when the route's subject agreed to the current notice. */
+  consented(route: TurnRoute | null): Promise<boolean>;
+  /** Records agreement to the current notice, now. */
+  agree(route: TurnRoute | null): Promise<void>;
+  /** What the bot holds about the route's subject. */
+  held(route: TurnRoute | null): Promise<PersonalDataHeld>;
+  /**
+   * Erases what the bot holds about the subject (not the insurer's records), forgets its
+   * consent and sends the receipt. The conversation's own session ends with the flow that asked.
+   * Throws {@link ErasureIncompleteError} when a store failed (after trying every store).
+   */
+  erase(route: TurnRoute | null, reason: ErasureReason): Promise<ErasureResult>;
+}
+
+/** Message keys of the erasure receipts. */
+export const ERASURE_RECEIPTS = {
+  delete: 'mydata.receipt.deleted',
+  withdraw: 'mydata.receipt.stopped',
+} as const satisfies Record<ErasureReason, string>;
+
+/** Creates {@link PersonalData} over the consent store and every store of personal data. */
+export function createPersonalData(options: PersonalDataOptions): PersonalData {
+  const { consent, stores } = options;
+  const now = options.now ?? Date.now;
+  const version = options.noticeVersion ?? CONSENT_NOTICE_VERSION;
+  const log = options.logger.child({ module: 'privacy' });
+
+  return {
+    async consented(route) {
+      const subject = dataSubjectOf(route);
+      if (!subject) return true;
+      return (await consent.get(subject))?.version === version;
+    },
+
+    async agree(route) {
+      const subject = dataSubjectOf(route);
+      if (!subject) return;
+      await consent.agree(subject, { version, agreedAt: new Date(now()).toISOString() });
+      log.info({ channel: subject.channel, version }, 'privacy notice agreed');
+    },
+
+    async held(route) {
+      const subject = dataSubjectOf(route);
+      if (!subject) return NO_PERSONAL_DATA;
+      const parts = await Promise.all(stores.map((store) => store.held(subject)));
+      return parts.reduce<PersonalDataHeld>(
+        (sum, part) => ({
+          policies: sum.policies + (part.policies ?? 0),
+          reminderCard: sum.reminderCard || part.reminderCard === true,
+          handoffs: sum.handoffs + (part.handoffs ?? 0),
+          files: sum.files + (part.files ?? 0),
+          payments: sum.payments + (part.payments ?? 0),
+        }),
+        NO_PERSONAL_DATA,
+      );
+    },
+
+    async erase(route, reason) {
+      const subject = dataSubjectOf(route);
+      if (!subject) return { paymentsKept: 0 };
+      const results = await Promise.allSettled([
+        ...stores.map((store) => store.forget(subject)),
+        consent.forget(subject).then((): { readonly kept?: number } => ({})),
+      ]);
+      const failed: string[] = [];
+      let kept = 0;
+      results.forEach((result, index) => {
+        const name = stores[index]?.name ?? 'consent';
+        if (result.status === 'fulfilled') kept += result.value.kept ?? 0;
+        else {
+          failed.push(name);
+          log.error({ err: result.reason, store: name }, 'personal data not erased');
+        }
+      });
+      if (failed.length > 0) throw new ErasureIncompleteError(failed);
+      log.info({ channel: subject.channel, reason, paymentsKept: kept }, 'personal data erased');
+      if (options.receipt) {
+        const receipt: Prompt = {
+          key: ERASURE_RECEIPTS[reason],
+          params: { paymentsKept: kept },
+          input: 'none',
+          final: true,
+        };
+        // The erasure stands whether or not the receipt goes out.
+        await options.receipt(subject, receipt).catch((err: unknown) => {
+          log.warn({ err }, 'erasure receipt not sent');
+        });
+      }
+      return { paymentsKept: kept };
+    },
+  };
+}
+
+/**
+ * The holdings index (issue 25: phone → NRCs → policies) as it is erased and counted. Only a
+ * phone subject has entries there.
+ */
+export interface HoldingsIndexHook {
+  /** Erases every index entry of the phone. */
+  forget(phone: string): Promise<void>;
+  /** How many policies the index names for the phone; without it "My data" counts none. */
+  count?(phone: string): Promise<number>;
+}
+
+/**
+ * The holdings index as a store of personal data: the server adds it to the stores it erases
+ * once issue 25's index is there (`holdingsIndexStore(holdings)`).
+ */
+export function holdingsIndexStore(index: HoldingsIndexHook): PersonalDataStore {
+  return {
+    name: 'holdings',
+    async held(subject) {
+      const phone = subjectPhone(subject);
+      if (phone === undefined || !index.count) return {};
+      return { policies: await index.count(phone) };
+    },
+    async forget(subject) {
+      const phone = subjectPhone(subject);
+      if (phone !== undefined) await index.forget(phone);
+      return {};
+    },
+  };
+}

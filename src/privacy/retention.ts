@@ -1,0 +1,115 @@
+/*
+ * Every key and file insurechat writes, and when it goes. The README's retention table is this
+ * table rendered (a test keeps them equal), and the Redis walk after the journeys fails on any
+ * key without a TTL that no row here marks as kept on purpose.
+ */
+
+/** One kind of record the bot keeps, and its expiry. */
+export interface RetentionRule {
+  /** What it is, in words. */
+  readonly what: string;
+  /** Where: the key after the deployment's prefix (`{…}` hash tags as written), or the place. */
+  readonly where: string;
+  /** When it goes. */
+  readonly expiry: string;
+  /**
+   * Redis keys of this rule that carry no TTL on purpose (structures trimmed otherwise, queue
+   * bookkeeping), as a pattern over the key with the deployment's prefix removed.
+   */
+  readonly keptWithoutTtl?: RegExp;
+}
+
+/** The retention table: one row per record kind, in the order the README shows them. */
+export const RETENTION: readonly RetentionRule[] = [
+  {
+    what: 'Conversation session (answers so far, the current screen)',
+    where: '`session:{<channel>:<id>}`, `lock:{…}`',
+    expiry: '15 minutes idle (a paused handoff: up to 7 days); deleted when the conversation ends',
+  },
+  {
+    what: 'Consent to the privacy notice (version and time)',
+    where: '`consent:{<channel>:<phone or chat>}`',
+    expiry: '1 year after last use; deleted by "Delete my data" and "Stop using my data"',
+  },
+  {
+    what: 'Renewal-reminder contact and card (address, policy numbers, end dates)',
+    where: '`reminder-contact:{<policyId>}`, `reminder-card:{<channel>:<address>}`',
+    expiry: '500 days after the last purchase or renewal; deleted by "My data"',
+  },
+  {
+    what: 'Reminders due (policy ids only)',
+    where: '`reminder-due`',
+    expiry: 'kept on purpose: each entry leaves 30 days after its cover ended, or with "My data"',
+    keptWithoutTtl: /^reminder-due$/,
+  },
+  {
+    what: 'Reminder sent markers (policy id and milestone)',
+    where: '`reminder-claim:{…}`',
+    expiry: '10 minutes while sending, 60 days once sent',
+  },
+  {
+    what: 'Payment route (where an outcome is told: channel and phone or chat)',
+    where: '`payment-route:{<reference>}`, `payment-holder:{<channel>:<address>}`',
+    expiry:
+      '1 day; "My data" deletes those of settled payments and keeps those in flight until then',
+  },
+  {
+    what: 'Payment exactly-once markers (no personal data)',
+    where:
+      '`payment-delivered:{<ref>}`, `payment-hint:{<ref>}`, `payment-generation:{<ref>}`, `pay:{<ref>}`',
+    expiry: '1 day; an attempt `pay:` 7 days (kept through "My data": money is told once)',
+  },
+  {
+    what: 'Payment and reminder jobs (BullMQ)',
+    where: '`{<prefix>bull}:payments:*`, `{<prefix>bull}:reminders:*`',
+    expiry:
+      "a job is removed when done (`removeOnComplete`); failed payment jobs after 1 day (`removeOnFail` age), failed scans after 50; the queues' own bookkeeping (meta, id, events trimmed by BullMQ to ~10 000, schedules, waiting and delayed jobs) is kept on purpose",
+    // The queues' own keys (one segment after the queue name), job logs and repeat schedules.
+    keptWithoutTtl: /^\{bull\}:(payments|reminders):([^:]+|[^:]+:logs|repeat:.+)$/,
+  },
+  {
+    what: 'Handoff to a person (session ↔ Slack thread, masked context)',
+    where: '`handoff:session:<session>`, `handoff:thread:<channel>:<ts>`, `handoff:replied:…`',
+    expiry: '7 days, or when resolved; deleted by "My data"',
+  },
+  {
+    what: 'Platform redelivery guards (update and request ids only)',
+    where: '`telegram-update:<id>`, `slack-request:<id>`',
+    expiry: '1 hour',
+  },
+  {
+    what: 'Staff look-ups (who, when, what; NRCs and phones masked)',
+    where: '`staff-audit` (a Redis stream)',
+    expiry:
+      'kept on purpose, append-only: entries older than 1 year are trimmed (MINID) on each append',
+    keptWithoutTtl: /^staff-audit$/,
+  },
+  {
+    what: 'Holdings index (phone → NRCs → policies; issue 25)',
+    where: '`holdings:*`',
+    expiry: 'per issue 25; erased through its `forget(phone)` hook by "My data"',
+  },
+  {
+    what: 'Uploaded files (claim photos, documents, certificates, bordereaux)',
+    where: '`FILES_DIR`',
+    expiry:
+      '30 days after upload (swept hourly); signed links 7 days; uploads deleted by "My data"',
+  },
+  {
+    what: 'Logs',
+    where: 'standard output (pino JSON)',
+    expiry:
+      "no phones, NRCs or names in clear; kept by the platform's log store (set it to 30 days)",
+  },
+];
+
+/** The retention table as the README shows it. */
+export function retentionMarkdown(): string {
+  const rows = RETENTION.map((rule) => `| ${rule.what} | ${rule.where} | ${rule.expiry} |`);
+  return ['| what | where | expiry |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** True when `key` (the deployment's prefix removed) is kept without a TTL on purpose. */
+export function keptWithoutTtl(key: string): boolean {
+  return RETENTION.some((rule) => rule.keptWithoutTtl?.test(key) === true);
+}
