@@ -5,9 +5,16 @@
 import { fromPromise } from 'xstate';
 import { type Access, accessTo, type Principal, phoneOf } from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
-import type { ClaimLine, ClaimRequest, ClaimSummary, FoundClaim } from './claim-intimation.js';
-import { heldCover } from './cover-status-actors.js';
-import type { FlowDeps } from './flow-deps.js';
+import type {
+  ClaimLine,
+  ClaimRequest,
+  ClaimSummary,
+  ClaimTerms,
+  FoundClaim,
+  IntimateInput,
+} from './claim-intimation.js';
+import { CoverUnavailableError, heldCover } from './cover-status-actors.js';
+import { type FlowDeps, orNotFound } from './flow-deps.js';
 import { type OwnerLookup, ownerLookup } from './record-owners.js';
 import { end, RefusalError } from './support.js';
 
@@ -37,20 +44,30 @@ export function getClaimOf(client: PartnerClient, line: ClaimLine, claimId: stri
     : client.call('getGroupLifeClaim', { path: { claimId } });
 }
 
-/**
- * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
- * given when no policy carries that number.
- */
-async function policyIdOf(client: PartnerClient, line: ClaimLine, typed: string): Promise<string> {
-  const wanted = typed.toUpperCase();
+/** A credit-life or group-life policy by its printed number (CL-…, GL-…); null when none. */
+export async function policyByNumber(client: PartnerClient, line: ClaimLine, number: string) {
+  const wanted = number.toUpperCase();
   const policies =
     line === 'credit-life'
       ? client.paginate('getCreditLifePolicies', { query: { PageSize: 50 } })
       : client.paginate('getGroupLifePolicies', { query: { PageSize: 50 } });
   for await (const policy of policies) {
-    if (policy.policyNumber?.toUpperCase() === wanted) return String(policy.id);
+    if (policy.policyNumber?.toUpperCase() === wanted) return policy;
   }
-  return typed;
+  return null;
+}
+
+/**
+ * Staff type the policy number printed on the schedule (CL-…, GL-…); the insurer's id is used as
+ * given when no policy carries that number.
+ */
+export async function policyIdOf(
+  client: PartnerClient,
+  line: ClaimLine,
+  typed: string,
+): Promise<string> {
+  const policy = await policyByNumber(client, line, typed);
+  return policy ? String(policy.id) : typed;
 }
 
 /** Every claim of a line, read to its last page. */
@@ -114,12 +131,95 @@ export async function findClaimByNumber(
   return null;
 }
 
+const names = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [])
+    .map((item) =>
+      typeof item === 'string'
+        ? item
+        : typeof item === 'object' && item !== null && 'name' in item
+          ? String(item.name)
+          : '',
+    )
+    .filter(Boolean);
+
+/**
+ * The claim terms of a credit-life policy's product: its scopes of cover (the claim types), what
+ * each requires, and the notice the product allows. The product is the policy's when the policy
+ * names it; otherwise the account's first credit-life product.
+ */
+export async function creditLifeClaimTerms(
+  client: PartnerClient,
+  policyId: string,
+): Promise<ClaimTerms> {
+  const [policy, products] = await Promise.all([
+    orNotFound(client.call('getCreditLifePolicy', { path: { policyId } }), null),
+    client.call('getCreditLifeProducts', {}),
+  ]);
+  const productId = (policy as Record<string, unknown> | null)?.productId;
+  const product =
+    products.find((candidate) => productId != null && String(candidate.id) === String(productId)) ??
+    products[0];
+  return {
+    scopes: (product?.scopesOfCover ?? [])
+      .filter((scope) => scope.name)
+      .map((scope) => ({
+        name: scope.name ?? '',
+        requirements: names(scope.claimRequirements),
+      })),
+    notificationDays: product?.claimNotificationDays ?? null,
+  };
+}
+
+/**
+ * The claim's one confirmation: its number, what happens next and how to add documents, to the
+ * user's own channel (an SMS with the upload link on USSD, a chat message elsewhere), and a line
+ * to the staff desk. Never fails the claim, which exists already.
+ */
+async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSummary) {
+  const params = {
+    number: claim.number,
+    claimType: input.claimType ?? '',
+    subject: input.label ?? '',
+    documents: input.requirements || '-',
+  };
+  const sends: Promise<void>[] = [];
+  if (input.route && deps.notify) {
+    const link =
+      input.phone && deps.claimUploads
+        ? deps.claimUploads.link({ line: input.line, claimId: claim.id, number: claim.number })
+        : null;
+    sends.push(
+      deps.notify(
+        input.route,
+        link
+          ? end('claim.notice.link', params, [
+              { kind: 'link', url: link, label: 'claim.uploadPage' },
+            ])
+          : end('claim.notice.chat', params),
+      ),
+    );
+  }
+  if (deps.staff) {
+    sends.push(
+      deps.staff(
+        end('claim.staff.intimated', {
+          number: claim.number,
+          line: input.line,
+          claimType: input.claimType ?? '',
+          status: claim.status,
+        }),
+      ),
+    );
+  }
+  await Promise.allSettled(sends);
+}
+
 /** The actors claim-intimation invokes; each answers through the access rule for its principal. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
   return {
     intimateClaim: fromPromise(
-      async ({ input }: { input: ClaimRequest & { principal: Principal } }) => {
+      async ({ input }: { input: IntimateInput & { principal: Principal } }) => {
         const { principal, ...request } = input;
         const owners = ownerLookup(client);
         const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
@@ -146,8 +246,8 @@ export function claimIntimationActors(deps: FlowDeps) {
                   ...(request.by === 'loanId'
                     ? { loanId: request.subject }
                     : { partnerLoanReference: request.subject }),
-                  // The sandbox and the spec name scopes of cover by their product names.
-                  claimType: request.claimType === 'disability' ? 'Permanent disability' : 'Death',
+                  // The scope of cover by the product's own name for it (Retrenchment, Death…).
+                  claimType: request.claimType ?? 'Death',
                   lossDate: request.eventDate,
                   description: request.details,
                   ...reporter,
@@ -179,7 +279,30 @@ export function claimIntimationActors(deps: FlowDeps) {
             }),
           );
         }
-        return shownClaim(claim, access);
+        const shown = shownClaim(claim, access);
+        await confirmClaim(deps, request, shown);
+        return shown;
+      },
+    ),
+    claimTerms: fromPromise(
+      async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>
+        creditLifeClaimTerms(client, await policyIdOf(client, input.line, input.policyId)),
+    ),
+    sendUploadLink: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { line: ClaimLine; claimId: string; number: string; phone: string };
+      }) => {
+        if (!deps.claimUploads || !deps.sms) throw new CoverUnavailableError('no upload page');
+        const url = deps.claimUploads.link(input);
+        await deps.sms(
+          input.phone,
+          end('claim.sms.upload', { number: input.number }, [
+            { kind: 'link', url, label: 'claim.uploadPage' },
+          ]),
+        );
+        return { sent: true };
       },
     ),
     attachDocuments: fromPromise(

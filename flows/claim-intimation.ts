@@ -1,11 +1,13 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { and, assertEvent, assign, setup } from 'xstate';
 import { type Principal, phoneOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
+  ClaimStart,
   FlowContextBase,
   FlowDefinition,
   FlowInput,
   FlowOutput,
+  TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -23,6 +25,7 @@ import {
   type Checked,
   choice,
   choiceOn,
+  dataChoice,
   end,
   type Failure,
   failedAt,
@@ -45,10 +48,20 @@ export type ClaimLine = 'credit-life' | 'group-life';
 /** How the covered loan or member is identified: exactly one of these, never both. */
 export type ClaimSubjectKey = 'loanId' | 'partnerLoanReference' | 'memberId' | 'nrcNumber';
 
-/** The credit-life scopes of cover a claim can be made under. */
-export type CreditLifeClaimType = 'death' | 'disability';
+/** A scope of cover a claim can be made under, as the insurer lists it on the product. */
+export interface ClaimScope {
+  /** The insurer's name for it (Death, Permanent disability, Retrenchment…), sent as claimType. */
+  name: string;
+  /** The documents the insurer requires for a claim under it (`claimRequirements`). */
+  requirements: string[];
+}
 
-const CLAIM_TYPES: readonly CreditLifeClaimType[] = ['death', 'disability'];
+/** What the product says about claims on a policy: its scopes and the notice it allows. */
+export interface ClaimTerms {
+  scopes: ClaimScope[];
+  /** Days after the loss within which the insurer wants to hear of it (`claimNotificationDays`). */
+  notificationDays: number | null;
+}
 
 /** What the user told us, sent to intimate the claim. */
 export interface ClaimRequest {
@@ -56,10 +69,24 @@ export interface ClaimRequest {
   policyId: string;
   by: ClaimSubjectKey;
   subject: string;
-  /** Credit life only: which scope of cover the loss falls under. */
-  claimType?: CreditLifeClaimType;
+  /** Which scope of cover the loss falls under, by the insurer's name for it. */
+  claimType?: string;
+  /** The loan or member as the customer knows it: partner reference or name, never an id. */
+  label?: string;
   eventDate: string;
   details: string;
+}
+
+/**
+ * What intimating sends: the claim, and where its one confirmation goes (the user's own channel,
+ * with the upload link when the caller is on USSD).
+ */
+export interface IntimateInput extends ClaimRequest {
+  /** The documents the claim's scope requires, as one line. */
+  requirements: string;
+  route?: TurnRoute;
+  /** The USSD caller's phone: their confirmation carries the documents link. */
+  phone?: string;
 }
 
 /** A claim as the flow keeps it: its id and status, and the payable amount when known. */
@@ -77,16 +104,7 @@ export interface ClaimSummary {
 }
 
 /** A loan or membership the caller holds, as a claim can start from it. */
-export interface HeldCover {
-  line: ClaimLine;
-  policyId: string;
-  by: 'loanId' | 'memberId';
-  subject: string;
-  /** The printed loan reference or policy number the caller knows it by. */
-  number: string;
-  /** Whose cover it is, or on which policy. */
-  covers: string;
-}
+export type HeldCover = ClaimStart;
 
 /** A claim found by the number the user was given, with the book it is on. */
 export type FoundClaim = ClaimSummary & { line: ClaimLine };
@@ -97,6 +115,8 @@ export interface ClaimIntimationContext extends FlowContextBase {
   today: string;
   /** Who is asking: a claim can start from the cover a verified phone holds. */
   principal: Principal;
+  /** The USSD caller's number: their documents come through a link sent there by SMS. */
+  callerPhone: string | null;
   /** The caller's own loans and memberships in force, to claim against. */
   held: HeldCover[];
   /** The claim's loan or member was picked from `held` (Back returns to that list). */
@@ -109,7 +129,63 @@ export interface ClaimIntimationContext extends FlowContextBase {
   documents: number;
   /** The last photo sent, so a retry re-attaches the same one. */
   upload: string | null;
-  failure: (Failure & { op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' }) | null;
+  /** The product's claim terms for the claim being made (credit life). */
+  terms: ClaimTerms | null;
+  /** Where the user is reached outside the turn: the claim's confirmation goes there. */
+  route: TurnRoute | null;
+  failure:
+    | (Failure & {
+        op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' | 'terms' | 'link';
+      })
+    | null;
+}
+
+/**
+ * What a group-life death claim needs. The spec lists no group-life product with scopes of cover
+ * (its one claim is death, paying the member's sum assured); a death claim needs the death
+ * certificate, as the demo book's documented claim shows.
+ */
+const GROUP_LIFE_TERMS: ClaimTerms = {
+  scopes: [{ name: 'Death', requirements: ['Death certificate'] }],
+  notificationDays: null,
+};
+
+/** The documents a claim's scope requires, as one line ("" when the insurer lists none). */
+function requirementsOf(context: ClaimIntimationContext): string {
+  const scope = context.terms?.scopes.find((s) => s.name === context.answers.claimType);
+  return scope?.requirements.join(', ') ?? '';
+}
+
+/** Whole days from the loss to today; null before a loss date is given. */
+function daysSinceLoss(context: ClaimIntimationContext): number | null {
+  const { eventDate } = context.answers;
+  if (!eventDate) return null;
+  return Math.floor((Date.parse(context.today) - Date.parse(eventDate)) / 86_400_000);
+}
+
+/** The late-notice warning when the loss is older than the product allows, else none. */
+function lateNote(context: ClaimIntimationContext) {
+  const days = daysSinceLoss(context);
+  const allowed = context.terms?.notificationDays;
+  return days !== null && allowed != null && days > allowed
+    ? { key: 'claim.note.late', params: { days, allowed } }
+    : null;
+}
+
+/** The claim's loan or member as the customer knows it. */
+function labelOf(held: HeldCover): string {
+  return held.line === 'credit-life' ? held.number : held.covers || held.number;
+}
+
+/** Answers preset from the loan or membership a claim starts from. */
+function heldAnswers(held: HeldCover): Partial<ClaimRequest> {
+  return {
+    line: held.line,
+    policyId: held.policyId,
+    by: held.by,
+    subject: held.subject,
+    label: labelOf(held),
+  };
 }
 
 /**
@@ -179,7 +255,7 @@ export const claimIntimationMachine = setup({
     output: {} as FlowOutput,
   },
   actors: {
-    intimateClaim: notProvided<ClaimSummary, ClaimRequest & { principal: Principal }>(
+    intimateClaim: notProvided<ClaimSummary, IntimateInput & { principal: Principal }>(
       'intimateClaim',
     ),
     attachDocuments: notProvided<
@@ -196,6 +272,11 @@ export const claimIntimationMachine = setup({
     findClaim: notProvided<FoundClaim | null, { number: string; principal: Principal }>(
       'findClaim',
     ),
+    claimTerms: notProvided<ClaimTerms, { line: ClaimLine; policyId: string }>('claimTerms'),
+    sendUploadLink: notProvided<
+      { sent: boolean },
+      { line: ClaimLine; claimId: string; number: string; phone: string }
+    >('sendUploadLink'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
@@ -220,6 +301,13 @@ export const claimIntimationMachine = setup({
       Number(event.id.slice(1)) < context.held.length,
     heldCreditLife: ({ context }) => context.answers.line === 'credit-life',
     fromHeld: ({ context }) => context.fromHeld,
+    handedOver: ({ context }) => context.fromHeld,
+    // A USSD caller cannot send a photo: their documents come through a link sent by SMS.
+    byLink: ({ context }) => context.callerPhone !== null,
+    pickedScope: ({ context, event }) =>
+      event.type === 'user.choice' &&
+      /^t\d+$/.test(event.id) &&
+      Number(event.id.slice(1)) < (context.terms?.scopes.length ?? 0),
     validClaimNumber: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
     attachable: ({ context, event }) =>
       isChoice('attach')({ event }) && context.claim?.mine === true,
@@ -228,24 +316,34 @@ export const claimIntimationMachine = setup({
   },
 }).createMachine({
   id: 'claim-intimation',
-  context: ({ input }) => ({
-    prompt: ask('claim.start', 'choice'),
-    tries: 0,
-    today: today(),
-    principal: input.principal,
-    held: [],
-    fromHeld: false,
-    claimNumber: '',
-    answers: {},
-    claim: null,
-    claims: [],
-    documents: 0,
-    upload: null,
-    failure: null,
-  }),
-  initial: 'start',
+  context: ({ input }) => {
+    const held = input.start?.claim;
+    return {
+      prompt: ask('claim.start', 'choice'),
+      tries: 0,
+      today: today(),
+      principal: input.principal,
+      callerPhone: input.callerPhone ?? null,
+      held: held ? [held] : [],
+      fromHeld: held !== undefined,
+      claimNumber: '',
+      answers: held ? heldAnswers(held) : {},
+      claim: null,
+      claims: [],
+      documents: 0,
+      upload: null,
+      terms: null,
+      route: input.route ?? null,
+      failure: null,
+    };
+  },
+  initial: 'entry',
   on: UNEXPECTED_REPLIES,
   states: {
+    // My cover's "Make a claim" opens the claim on the loan or membership it was made on.
+    entry: {
+      always: [{ guard: 'handedOver', target: 'heldPicked' }, { target: 'start' }],
+    },
     start: {
       tags: 'awaitingInput',
       entry: assign({
@@ -335,16 +433,7 @@ export const claimIntimationMachine = setup({
               assertEvent(event, 'user.choice');
               const held = context.held[Number(event.id.slice(1))];
               if (!held) return {};
-              return {
-                fromHeld: true,
-                answers: {
-                  ...context.answers,
-                  line: held.line,
-                  policyId: held.policyId,
-                  by: held.by,
-                  subject: held.subject,
-                },
-              };
+              return { fromHeld: true, answers: { ...context.answers, ...heldAnswers(held) } };
             }),
           },
           { guard: isChoice('other'), target: 'start' },
@@ -353,7 +442,31 @@ export const claimIntimationMachine = setup({
       },
     },
     heldPicked: {
-      always: [{ guard: 'heldCreditLife', target: 'pickClaimType' }, { target: 'askEventDate' }],
+      always: [{ guard: 'heldCreditLife', target: 'loadingTerms' }, { target: 'groupLifeTerms' }],
+    },
+    groupLifeTerms: {
+      always: {
+        target: 'askEventDate',
+        actions: assign(({ context }) => ({
+          terms: GROUP_LIFE_TERMS,
+          answers: { ...context.answers, claimType: 'Death' },
+        })),
+      },
+    },
+    // The claim types are the product's scopes of cover, as the insurer lists them.
+    loadingTerms: {
+      invoke: {
+        src: 'claimTerms',
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          policyId: context.answers.policyId ?? '',
+        }),
+        onDone: {
+          target: 'pickClaimType',
+          actions: assign({ terms: ({ event }) => event.output, failure: null }),
+        },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('terms') }) },
+      },
     },
     askPolicy: {
       tags: 'awaitingInput',
@@ -398,7 +511,7 @@ export const claimIntimationMachine = setup({
                 context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
                 event.text,
               ).ok,
-            target: 'pickClaimType',
+            target: 'loadingTerms',
             actions: assign({
               answers: ({ context, event }) => {
                 assertEvent(event, 'user.text');
@@ -407,14 +520,14 @@ export const claimIntimationMachine = setup({
                   event.text,
                 );
                 return subject.ok
-                  ? { ...context.answers, subject: subject.value }
+                  ? { ...context.answers, subject: subject.value, label: subject.value }
                   : context.answers;
               },
             }),
           },
           {
             guard: 'validSubject',
-            target: 'askEventDate',
+            target: 'groupLifeTerms',
             actions: assign({
               answers: ({ context, event }) => {
                 const subject = checkSubject(
@@ -422,7 +535,7 @@ export const claimIntimationMachine = setup({
                   event.text,
                 );
                 return subject.ok
-                  ? { ...context.answers, subject: subject.value }
+                  ? { ...context.answers, subject: subject.value, label: subject.value }
                   : context.answers;
               },
             }),
@@ -445,18 +558,25 @@ export const claimIntimationMachine = setup({
       tags: 'awaitingInput',
       entry: assign({
         tries: 0,
-        prompt: ask('claim.pickType', 'choice', {
-          choices: CLAIM_TYPES.map((t) => choice(t, `claim.type.${t}`)),
-        }),
+        prompt: ({ context }) =>
+          ask(
+            (context.terms?.scopes.length ?? 0) > 0 ? 'claim.pickType' : 'claim.pickType.none',
+            'choice',
+            {
+              choices: (context.terms?.scopes ?? []).map((scope, i) =>
+                dataChoice(`t${i}`, scope.name),
+              ),
+            },
+          ),
       }),
       on: {
         'user.choice': {
-          guard: ({ event }) => CLAIM_TYPES.some((t) => t === event.id),
+          guard: 'pickedScope',
           target: 'askEventDate',
           actions: assign({
             answers: ({ context, event }) => ({
               ...context.answers,
-              claimType: event.id === 'disability' ? 'disability' : 'death',
+              claimType: context.terms?.scopes[Number(event.id.slice(1))]?.name ?? '',
             }),
           }),
         },
@@ -529,10 +649,12 @@ export const claimIntimationMachine = setup({
         prompt: ({ context }) =>
           ask(`claim.confirm.${context.answers.line ?? 'credit-life'}`, 'choice', {
             params: {
-              subject: context.answers.subject ?? '',
+              subject: context.answers.label ?? context.answers.subject ?? '',
+              claimType: context.answers.claimType ?? '',
               eventDate: context.answers.eventDate ?? '',
             },
             choices: [choice('submit', 'claim.choice.submit'), choice('back', 'flow.choice.back')],
+            note: lateNote(context),
           }),
       }),
       on: choiceOn({ submit: 'intimating', back: 'askDetails' }, 'askDetails'),
@@ -548,6 +670,10 @@ export const claimIntimationMachine = setup({
           eventDate: context.answers.eventDate ?? '',
           details: context.answers.details ?? '',
           ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
+          ...(context.answers.label ? { label: context.answers.label } : {}),
+          requirements: requirementsOf(context),
+          ...(context.route ? { route: context.route } : {}),
+          ...(context.callerPhone ? { phone: context.callerPhone } : {}),
           principal: context.principal,
         }),
         onDone: {
@@ -566,7 +692,10 @@ export const claimIntimationMachine = setup({
             context.claim?.payable === undefined ? 'claim.intimated' : 'claim.intimated.payable',
             'choice',
             {
-              params: context.claim ? claimParams(context.claim) : {},
+              params: {
+                ...(context.claim ? claimParams(context.claim) : {}),
+                documents: requirementsOf(context) || '-',
+              },
               choices: [
                 ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
                 choice('end', 'claim.choice.later'),
@@ -576,12 +705,39 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
+          { guard: and(['attachable', 'byLink']), target: 'sendingLink' },
           { guard: 'attachable', target: 'awaitingDocument' },
           { guard: isChoice('end'), target: 'done' },
         ],
         // The claim exists now; Back cannot undo it, so it shows the claim again.
         'user.back': 'intimated',
       },
+    },
+    // A USSD caller gets a link by SMS to a page that takes photos and files from any phone.
+    sendingLink: {
+      invoke: {
+        src: 'sendUploadLink',
+        input: ({ context }) => ({
+          line: context.answers.line ?? 'credit-life',
+          claimId: context.claim?.id ?? '',
+          number: context.claim?.number ?? '',
+          phone: context.callerPhone ?? '',
+        }),
+        onDone: { target: 'linkSent', actions: assign({ failure: null }) },
+        onError: { target: 'failed', actions: assign({ failure: failedAt('link') }) },
+      },
+    },
+    linkSent: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ({ context }) =>
+          ask('claim.linkSent', 'choice', {
+            params: { number: context.claim?.number ?? '' },
+            choices: [choice('end', 'flow.choice.end')],
+          }),
+      }),
+      on: choiceOn({ end: 'done' }, 'intimated'),
     },
     awaitingDocument: {
       tags: 'awaitingInput',
@@ -813,6 +969,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.choice': [
+          { guard: and(['attachable', 'byLink']), target: 'sendingLink' },
           { guard: 'attachable', target: 'awaitingDocument' },
           {
             guard: ({ event, context }) =>
@@ -873,6 +1030,26 @@ export const claimIntimationMachine = setup({
           },
           {
             guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('terms')({ context }),
+            target: 'loadingTerms',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('retry')({ event }) && failedOp('link')({ context }),
+            target: 'sendingLink',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('terms')({ context }),
+            target: 'refusedSubject',
+          },
+          {
+            guard: ({ event, context }) =>
+              isChoice('back')({ event }) && failedOp('link')({ context }),
+            target: 'intimated',
+          },
+          {
+            guard: ({ event, context }) =>
               isChoice('back')({ event }) && failedOp('intimate')({ context }),
             target: 'confirm',
           },
@@ -900,6 +1077,8 @@ export const claimIntimationMachine = setup({
           { guard: failedOp('held'), target: 'start' },
           { guard: failedOp('find'), target: 'askClaimNumber' },
           { guard: failedOp('attach'), target: 'awaitingDocument' },
+          { guard: failedOp('terms'), target: 'refusedSubject' },
+          { guard: failedOp('link'), target: 'intimated' },
           { target: 'pickTrackLine' },
         ],
       },

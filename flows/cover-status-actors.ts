@@ -100,6 +100,26 @@ function loanStatus(
     : { status: state.status };
 }
 
+/**
+ * The household as its principal knows it: the principal's name, then each other member covered
+ * with their relationship. The spec leaves the household's member list unshown; the sandbox
+ * returns `members` (fullName, relationship), read here loosely.
+ */
+function householdOf(client: Record<string, unknown>, members: unknown): string {
+  const principal =
+    text(client.fullName) ||
+    [text(client.firstName), text(client.lastName)].filter(Boolean).join(' ');
+  const others = (Array.isArray(members) ? members : [])
+    .map(record)
+    .filter((member) => text(member.fullName) && text(member.fullName) !== principal)
+    .map((member) =>
+      text(member.relationship)
+        ? `${text(member.fullName)} (${text(member.relationship)})`
+        : text(member.fullName),
+    );
+  return [principal, ...others].filter(Boolean).join(', ');
+}
+
 /** Reads every line the insurer keeps for one NRC. */
 export async function coverByNrc(client: PartnerClient, nrc: string): Promise<Found> {
   const [people, household, groupLife, creditLife, travel] = await Promise.all([
@@ -125,9 +145,7 @@ export async function coverByNrc(client: PartnerClient, nrc: string): Promise<Fo
       status: text(policy.status) || 'Unknown',
       startDate: day(policy.startDate),
       endDate: day(policy.endDate),
-      covers:
-        text(client.fullName) ||
-        [text(client.firstName), text(client.lastName)].filter(Boolean).join(' '),
+      covers: householdOf(client, household.members),
       currency: text(policy.currency) || 'ZMW',
     };
     if (typeof policy.grossPremium === 'number') entry.amount = policy.grossPremium;

@@ -1,6 +1,7 @@
 import { assertEvent, assign, setup } from 'xstate';
 import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import type {
+  ClaimStart,
   FlowContextBase,
   FlowDefinition,
   FlowInput,
@@ -86,6 +87,8 @@ export interface CoverStatusContext extends FlowContextBase {
   certificateUrl: string | null;
   step: Step;
   failure: Failure | null;
+  /** The loan or membership "Make a claim" hands to claim-intimation. */
+  claim: ClaimStart | null;
 }
 
 /** Holdings kept in the snapshot; a USSD list pages them with "More". */
@@ -147,6 +150,20 @@ export function holdingStatuses(
   return holdings.map((h) => ({ subject: STATUS_SUBJECT[h.line], status: h.status }));
 }
 
+/** The claim a holding can start: loans and group-life memberships, the lines with claims. */
+function claimOf(h: Holding | undefined): ClaimStart | null {
+  if (!h?.policyId || !h.subjectId) return null;
+  if (h.line !== 'credit-life' && h.line !== 'group-life') return null;
+  return {
+    line: h.line,
+    policyId: h.policyId,
+    by: h.line === 'credit-life' ? 'loanId' : 'memberId',
+    subject: h.subjectId,
+    number: h.number,
+    covers: h.covers,
+  };
+}
+
 function certifiable(h: Holding | undefined): boolean {
   return h !== undefined && (h.line === 'motor' || h.line === 'travel') && h.policyId !== undefined;
 }
@@ -155,6 +172,7 @@ function detailPrompt(h: Holding | undefined): Prompt {
   if (!h)
     return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
   const choices: Choice[] = [];
+  if (claimOf(h)) choices.push(choice('claim', 'cover.choice.claim'));
   if (certifiable(h)) choices.push(choice('certificate', 'cover.choice.certificate'));
   choices.push(choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end'));
   const notes: Note[] = h.until ? [{ key: 'cover.note.until', params: { until: h.until } }] : [];
@@ -195,9 +213,9 @@ function nrcPrompt(note: Note | null = null): Prompt {
   return ask('cover.askNrc', 'nrc', { note });
 }
 
-const WHO_PROMPT: Prompt = ask('cover.askContact', 'contact', {
-  choices: [choice('nrc', 'cover.choice.byNrc')],
-});
+// No choices: on Telegram a screen with buttons cannot also carry the contact-request keyboard,
+// and an NRC is simply typed here.
+const WHO_PROMPT: Prompt = ask('cover.askContact', 'contact');
 
 const picked = (context: CoverStatusContext): Holding | undefined =>
   context.picked === null ? undefined : holdingsOf(context)[context.picked];
@@ -233,6 +251,8 @@ export const coverStatusMachine = setup({
       event.type === 'user.choice' &&
       /^h\d+$/.test(event.id) &&
       Number(event.id.slice(1)) < holdingsOf(context).length,
+    canClaim: ({ context, event }) =>
+      isChoice('claim')({ event }) && claimOf(picked(context)) !== null,
     canCertify: ({ context, event }) =>
       isChoice('certificate')({ event }) && certifiable(picked(context)),
     canSendDetails: ({ context, event }) =>
@@ -256,6 +276,7 @@ export const coverStatusMachine = setup({
     certificateUrl: null,
     step: 'lookingUpMine',
     failure: null,
+    claim: null,
   }),
   initial: 'start',
   on: UNEXPECTED_REPLIES,
@@ -375,6 +396,11 @@ export const coverStatusMachine = setup({
       }),
       on: {
         'user.choice': [
+          {
+            guard: 'canClaim',
+            target: 'claimHandOver',
+            actions: assign({ claim: ({ context }) => claimOf(picked(context)) }),
+          },
           { guard: 'canCertify', target: 'fetchingCertificate' },
           { guard: isChoice('list'), target: 'list' },
           { guard: isChoice('end'), target: 'done' },
@@ -483,8 +509,12 @@ export const coverStatusMachine = setup({
     done: { type: 'final', entry: assign({ tries: 0, prompt: end('flow.end.thanks') }) },
     cancelled: { type: 'final', entry: assign({ tries: 0, prompt: CANCELLED }) },
     mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
+    claimHandOver: { type: 'final' },
   },
-  output: flowOutput,
+  output: ({ context }): FlowOutput =>
+    context.claim
+      ? { next: 'claim-intimation', start: { claim: context.claim } }
+      : flowOutput({ context }),
 });
 
 function nrcAnswer(event: Reply): { nrc?: string } {
@@ -504,6 +534,6 @@ function trim(answer: CoverAnswer): CoverAnswer {
 /** Cover status as the engine registers it. */
 export const coverStatusFlow: FlowDefinition<typeof coverStatusMachine> = {
   id: 'cover-status',
-  version: 2,
+  version: 3,
   machine: coverStatusMachine,
 };

@@ -111,9 +111,16 @@ export interface FlowDeps {
    */
   readonly onUnknownStatus?: UnknownStatusReporter;
   /**
-   * Tells the insurer's staff something to check, in their Slack channel: a claim reported from
-   * a phone not on record for its member or borrower. Without it nothing is posted. Never
-   * rejects: what it tells of has happened already.
+   * Sends a Prompt to a conversation's user outside the turn, on their own channel (an SMS to a
+   * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.
+   */
+  readonly notify?: (route: TurnRoute, prompt: Prompt) => Promise<void>;
+  /** Claim documents from any phone; without it USSD callers are not offered the link. */
+  readonly claimUploads?: FlowClaimUploads;
+  /**
+   * Tells the insurer's staff something, in their Slack channel: each claim intimated, and a
+   * claim reported from a phone not on record for its member or borrower. Without it nothing is
+   * posted. Never rejects: what it tells of has happened already.
    */
   readonly staff?: (prompt: Prompt) => Promise<void>;
   /**
@@ -121,6 +128,12 @@ export interface FlowDeps {
    * nothing held (nothing records consent).
    */
   readonly privacy?: PersonalData;
+}
+
+/** The web page a claim's documents are sent from (src/claim-documents provides it). */
+export interface FlowClaimUploads {
+  /** A short signed link, for this claim only and expiring, to the page that takes its files. */
+  link(claim: { line: 'credit-life' | 'group-life'; claimId: string; number: string }): string;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

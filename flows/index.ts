@@ -57,6 +57,7 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
 export { claimIntimationFlow, claimIntimationMachine } from './claim-intimation.js';
 export { coverStatusFlow, coverStatusMachine } from './cover-status.js';
 export type {
+  FlowClaimUploads,
   FlowDeps,
   FlowFileStore,
   FlowPayments,

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
 import type { Claim, PartnerClient, PolicyRecord } from '../src/api/index.js';
 import { checkPlate } from './checks.js';
+import { policyByNumber, policyIdOf } from './claim-intimation-actors.js';
 import type {
   StaffBatch,
   StaffClaim,
@@ -76,6 +77,22 @@ function nameOf(record: Record<string, unknown> | null | undefined): string {
 }
 
 const day = (value: string | null | undefined) => (value ?? '').slice(0, 10);
+
+/** A printed claim number: CLC-000001, GLC-DEMO-0001. */
+const CLAIM_NUMBER = /^(CLC|GLC)-[A-Z0-9-]+$/;
+
+/** The line a printed policy number names by its prefix, for the books the general list skips. */
+function lineOfNumber(number: string): 'credit-life' | 'group-life' | 'funeral' | null {
+  if (/^CL-/i.test(number)) return 'credit-life';
+  if (/^GL-/i.test(number)) return 'group-life';
+  if (/^GF-/i.test(number)) return 'funeral';
+  return null;
+}
+
+// How many registered people the desk asks about to find a funeral policy by its number: the
+// insurer lists no funeral policies, only a household by its principal's NRC.
+const MAX_PEOPLE_SCANNED = 200;
+const PARALLEL_LOOKUPS = 10;
 
 /** Builds the staff desk's actors over the partner client. */
 export function staffDeskActors(deps: StaffDeskDeps) {
@@ -150,6 +167,70 @@ export function staffDeskActors(deps: StaffDeskDeps) {
       .sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''));
   };
 
+  /** A credit-life or group-life policy by its printed number, from the line's own list. */
+  const lifeBookPolicy = async (
+    line: 'credit-life' | 'group-life',
+    number: string,
+  ): Promise<StaffPolicy | null> => {
+    const policy = await policyByNumber(client, line, number);
+    if (policy) {
+      const record = policy as Record<string, unknown>;
+      const holder = policy.clientId
+        ? await orNull(client.call('getCorporate', { path: { id: String(policy.clientId) } }))
+        : null;
+      const out: StaffPolicy = {
+        policyNumber: policy.policyNumber ?? String(policy.id),
+        status: policy.status,
+        product: line === 'credit-life' ? 'Credit life' : 'Group life',
+        startDate: day(textOf(record, 'startDate')),
+        endDate: day(textOf(record, 'endDate')),
+        currency: policy.currency ?? 'ZMW',
+      };
+      const name = nameOf(holder as Record<string, unknown> | null);
+      if (name) out.holder = name;
+      return out;
+    }
+    return null;
+  };
+
+  /** A funeral policy by its printed number: the household of a registered principal. */
+  const funeralPolicy = async (number: string): Promise<StaffPolicy | null> => {
+    const wanted = number.toUpperCase();
+    const people = await firstOf(
+      client.paginate('getIndividuals', { query: { PageSize: 50 } }),
+      MAX_PEOPLE_SCANNED,
+    );
+    const nrcs = [
+      ...new Set(people.map((person) => person.idNumber).filter((nrc): nrc is string => !!nrc)),
+    ];
+    for (let i = 0; i < nrcs.length; i += PARALLEL_LOOKUPS) {
+      const households = await Promise.all(
+        nrcs
+          .slice(i, i + PARALLEL_LOOKUPS)
+          .map((nrc) =>
+            orNull(client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } })),
+          ),
+      );
+      for (const household of households) {
+        const policy = (household?.policy ?? {}) as Record<string, unknown>;
+        if (textOf(policy, 'policyNumber').toUpperCase() !== wanted) continue;
+        const out: StaffPolicy = {
+          policyNumber: textOf(policy, 'policyNumber'),
+          status: textOf(policy, 'status'),
+          product: 'Group funeral',
+          startDate: day(textOf(policy, 'startDate')),
+          endDate: day(textOf(policy, 'endDate')),
+          currency: textOf(policy, 'currency') || 'ZMW',
+        };
+        const principal = nameOf(household?.client as Record<string, unknown> | null | undefined);
+        if (principal) out.holder = principal;
+        if (typeof policy.grossPremium === 'number') out.premium = policy.grossPremium;
+        return out;
+      }
+    }
+    return null;
+  };
+
   const findPolicies = async (query: string): Promise<PolicyRecord[]> => {
     if (/^\d{6}\/\d{2}\/\d$/.test(query)) return policiesOfClient({ IdNumber: query });
     if (/^260\d{9}$/.test(query)) return policiesOfClient({ PhoneNumber: query });
@@ -212,6 +293,10 @@ export function staffDeskActors(deps: StaffDeskDeps) {
 
   return {
     findPolicy: fromPromise(async ({ input }: { input: { query: string } }) => {
+      // Credit life, group life and funeral are not in the general list: each has its own book.
+      const line = lineOfNumber(input.query);
+      if (line === 'funeral') return funeralPolicy(input.query);
+      if (line) return lifeBookPolicy(line, input.query);
       const [policy, ...others] = await findPolicies(input.query);
       return policy ? describePolicy(policy, others) : null;
     }),
@@ -219,7 +304,7 @@ export function staffDeskActors(deps: StaffDeskDeps) {
     getClaim: fromPromise(async ({ input }: { input: { claimId: string } }) => {
       const wanted = input.claimId.toUpperCase();
       // A printed number (CLC-000001 / GLC-…) says its line; the lists are searched for it.
-      if (/^[A-Z]{3}-\d+$/.test(wanted)) {
+      if (CLAIM_NUMBER.test(wanted)) {
         const line = wanted.startsWith('GLC-') ? 'group-life' : 'credit-life';
         const list = await firstOf(
           line === 'credit-life'
@@ -326,10 +411,14 @@ export function staffDeskActors(deps: StaffDeskDeps) {
       async ({ input }: { input: { policyId: string } }): Promise<StaffFile> => {
         const store = deps.files;
         if (!store) throw new StaffFileStoreMissingError('no file store for the bordereau');
-        const fileName = `bordereau-${input.policyId}.csv`;
-        const body = await client.download('getCreditLifeBordereau', {
-          path: { policyId: input.policyId },
-        });
+        // Staff type the printed number (CL-…, GL-…); an id is used as given.
+        const line = lineOfNumber(input.policyId) === 'group-life' ? 'group-life' : 'credit-life';
+        const policyId = await policyIdOf(client, line, input.policyId);
+        const fileName = `bordereau-${input.policyId.replace(/[^\w.-]/g, '')}.csv`;
+        const body =
+          line === 'credit-life'
+            ? await client.download('getCreditLifeBordereau', { path: { policyId } })
+            : await client.download('getGroupLifeBordereau', { path: { policyId } });
         const { url } = await store.save({ fileName, contentType: 'text/csv', body });
         return { url, fileName };
       },

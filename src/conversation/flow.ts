@@ -46,6 +46,22 @@ export interface FlowInput {
  */
 export interface FlowStart {
   readonly renewal?: { readonly policyId: string; readonly policyNumber: string };
+  /** My cover's "Make a claim": claim-intimation opens at the claim on this loan or membership. */
+  readonly claim?: ClaimStart;
+}
+
+/** A loan or membership a claim starts from, as My cover hands it to claim-intimation. */
+export interface ClaimStart {
+  readonly line: 'credit-life' | 'group-life';
+  /** The insurer's policy id. */
+  readonly policyId: string;
+  /** How the loan or member is identified to the insurer: its id on the policy. */
+  readonly by: 'loanId' | 'memberId';
+  readonly subject: string;
+  /** The printed loan reference or policy number the customer knows it by. */
+  readonly number: string;
+  /** Whose cover it is (the member's name) or on which policy (the loan's). */
+  readonly covers: string;
 }
 
 /** A conversation and the address its user is reached at (the shape of a payment route). */

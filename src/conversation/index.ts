@@ -11,6 +11,7 @@ export {
 export {
   type Audience,
   AWAITING_INPUT,
+  type ClaimStart,
   type FlowContextBase,
   type FlowDefinition,
   type FlowId,

@@ -111,6 +111,12 @@ export interface ReminderServiceOptions {
    * failing over, say): the menu shows the plain list, the contact is still written.
    */
   readonly answerWithinMs?: number;
+  /**
+   * How long a USSD buyer's "we will remind you" notice waits for the purchase's outcome SMS to
+   * carry it (see {@link ReminderService.takeNotice}) before it goes alone; default 3 000 ms.
+   * The outcome SMS is sent right after the turn that records the purchase, so it seldom waits.
+   */
+  readonly noticeWaitMs?: number;
   /** Metrics: one reminder sent. Must not throw. */
   readonly onSent?: (milestone: Milestone, channel: string) => void;
   /** Metrics: a renewal paid for a period a reminder was sent about. Must not throw. */
@@ -126,6 +132,11 @@ export interface ReminderService {
    * in the background for a new policy), so their one-page outcome screen stays one page.
    */
   recordPurchase(purchase: PurchaseRecord): Promise<{ readonly notice: boolean }>;
+  /**
+   * The reminder notice waiting for a USSD buyer's next SMS, taken (so it is told once): the
+   * SMS notifier adds it to the purchase's outcome SMS, one message where there were two.
+   */
+  takeNotice(address: string): Prompt | undefined;
   /**
    * Finds covers ending in 14 or in 3 days (by Lusaka's calendar) and reminds each holder once
    * per policy, period and milestone, across instances. In quiet hours it sends nothing: the
@@ -304,7 +315,15 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     return 'sent';
   }
 
-  /** Tells a USSD buyer by SMS that reminders will come and how to stop them; never waits. */
+  /** Notices waiting for a USSD buyer's outcome SMS, by number (in this process: see below). */
+  const pendingNotices = new Map<string, { prompt: Prompt; timer: NodeJS.Timeout }>();
+
+  /**
+   * Tells a USSD buyer that reminders will come and how to stop them, in the purchase's outcome
+   * SMS: the outcome is delivered by the same process right after the turn that recorded the
+   * purchase. Not taken within `noticeWaitMs` (the outcome was seen on screen, or failed), it
+   * goes by SMS alone. Never waits.
+   */
   function smsNotice(purchase: PurchaseRecord): void {
     const sms = options.notifiers.findLast((candidate) => candidate.channel === 'ussd');
     if (!sms) return;
@@ -314,9 +333,17 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       input: 'none',
       final: true,
     };
-    void sms
-      .notify(purchase.route, prompt)
-      .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
+    const address = purchase.route.address;
+    const earlier = pendingNotices.get(address);
+    if (earlier) clearTimeout(earlier.timer);
+    const timer = setTimeout(() => {
+      pendingNotices.delete(address);
+      void sms
+        .notify(purchase.route, prompt)
+        .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
+    }, options.noticeWaitMs ?? 3_000);
+    timer.unref();
+    pendingNotices.set(address, { prompt, timer });
   }
 
   /**
@@ -427,6 +454,14 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       }
       if (counts.sent + counts.failed > 0) log.info(counts, 'renewal reminder scan done');
       return { quiet: false, ...counts };
+    },
+
+    takeNotice(address) {
+      const pending = pendingNotices.get(address);
+      if (!pending) return undefined;
+      clearTimeout(pending.timer);
+      pendingNotices.delete(address);
+      return pending.prompt;
     },
 
     async offersFor(holder) {

@@ -360,4 +360,8 @@ export function seedDemoBook(base: SandboxContext): void {
     },
   );
   claim.claimNumber = intimated.claimNumber;
+  // The household's principal is a registered policyholder with that phone on record, as the
+  // insurer keeps every client: My cover finds the household from the phone (issue 30). Last,
+  // so the ids of every record above stay as they were.
+  person(ctx, book.funeral.principal, stamp);
 }

@@ -17,6 +17,11 @@ import {
 } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import {
+  createUploadLinks,
+  partnerClaimDocuments,
+  registerClaimDocumentsRoutes,
+} from '../claim-documents/index.js';
+import {
   type ConversationEngine,
   createTurnEngine,
   type FlowRegistry,
@@ -247,6 +252,18 @@ export async function createServer(
   });
   closers.push(() => client.close());
 
+  // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
+  const uploadLinks = createUploadLinks({
+    signingSecret: config.files.signingSecret,
+    publicUrl: () => config.publicUrl ?? info.url ?? `http://127.0.0.1:${config.port}`,
+  });
+  registerClaimDocumentsRoutes(app, {
+    links: uploadLinks,
+    files,
+    insurer: partnerClaimDocuments(client),
+    logger: logger.child({ module: 'claim-documents' }),
+  });
+
   /** The session store's connection: batched where it can be (see duplicateForBatching). */
   const sessionRedisOf = (shared: RedisConnection): RedisConnection => {
     const batching = duplicateForBatching(shared);
@@ -388,7 +405,22 @@ export async function createServer(
       // A status word outside the spec's is shown as "could not confirm"; the log says which.
       onUnknownStatus: (subject, status) =>
         logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
-      // Claims reported from a phone not on record for the member: the staff's channel checks them.
+      // A claim's confirmation, on the user's own channel (SMS for USSD callers).
+      notify: async (route, prompt) => {
+        const notifier = notifiers.findLast((candidate) => candidate.channel === route.channel);
+        try {
+          if (!notifier) throw new NoticeUnreachableError(route.channel);
+          await notifier.notify(route, prompt);
+        } catch (error) {
+          logger.warn({ err: error, channel: route.channel, key: prompt.key }, 'notice not sent');
+          throw error;
+        }
+      },
+      claimUploads: {
+        link: (claim) => uploadLinks.link({ line: claim.line, claimId: claim.claimId }),
+      },
+      // Every claim intimated, and those reported from a phone not on record for the member:
+      // the staff's channel hears of them.
       ...(config.slack?.digestChannel ? { staff: staffNotice(config.slack.digestChannel) } : {}),
       privacy: personalData,
     });
@@ -480,6 +512,8 @@ export async function createServer(
         username: config.sms.username,
         from: config.sms.from,
         render: renderPrompt,
+        // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
+        takeNotice: (address) => reminders.takeNotice(address),
       }),
     );
   }
@@ -670,6 +704,15 @@ export class HandoffUnreachableError extends Error {
   readonly code = 'HANDOFF_UNREACHABLE';
   constructor(channel: string) {
     super(`no notifier reaches ${channel} customers`);
+  }
+}
+
+/** Raised when a notice (a claim's confirmation) is for a channel with no notifier here. */
+export class NoticeUnreachableError extends Error {
+  override readonly name = 'NoticeUnreachableError';
+  readonly code = 'NOTICE_UNREACHABLE';
+  constructor(channel: string) {
+    super(`no notifier reaches ${channel} users`);
   }
 }
 

@@ -247,11 +247,24 @@ describe.each(WORLDS)(
   },
 );
 
+/**
+ * States this walk cannot reach, each walked elsewhere: it dials claims as a USSD caller, whose
+ * documents go through the SMS link's page (the chat's photo screens are walked by the model in
+ * test/flows/model.test.ts and over Telegram in test/server/claims-from-my-cover.test.ts), and
+ * its cover-status holder holds no loan or membership ("Make a claim": the same journey test).
+ */
+const NOT_THROUGH_THIS_WALK: Partial<Record<FlowId, readonly string[]>> = {
+  'claim-intimation': ['awaitingDocument', 'documented'],
+  'cover-status': ['claimHandOver'],
+};
+
 // Runs after the worlds above (tests in a file run in order).
 it('reaches every state of every flow through the engine', () => {
   const rows = FLOW_IDS.map((flow) => {
     const t = tally.get(flow) ?? { walked: 0, matched: 0, reached: new Set<string>() };
-    const model = visibleStates(worldMachine(flow));
+    const model = visibleStates(worldMachine(flow)).filter(
+      (id) => !NOT_THROUGH_THIS_WALK[flow]?.includes(id),
+    );
     const missing = model.filter((id) => !t.reached.has(id));
     return {
       flow,

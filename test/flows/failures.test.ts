@@ -26,7 +26,7 @@ const FIRST_CALL: Record<
       choose('credit-life'),
       type('pol_1'),
       type('L1'),
-      choose('death'),
+      choose('t0'),
       type('10/01/2025'),
       type('Accident on the road'),
       choose('submit'),

@@ -228,6 +228,16 @@ const BASE: Record<FlowId, Impl> = {
     getClaim: () => claim,
     heldCover: () => held,
     findClaim: () => ({ ...claim, line: 'credit-life' }),
+    claimTerms: () => ({
+      scopes: [
+        // The sandbox catalogue's credit-life scopes of cover, as the engine walk meets them.
+        { name: 'Death', requirements: ['Death certificate', 'Loan statement'] },
+        { name: 'Permanent disability', requirements: ['Medical report', 'Loan statement'] },
+        { name: 'Retrenchment', requirements: ['Termination letter'] },
+      ],
+      notificationDays: 90,
+    }),
+    sendUploadLink: () => ({ sent: true }),
   },
   'cover-status': {
     lookupMine: () => fullCover,
@@ -416,6 +426,24 @@ export function inputFor(flow: FlowId): FlowInput {
     principal: { kind: 'phone', phone: '260971234567' },
     callerPhone: '260971234567',
   };
+}
+
+/**
+ * Other ways a flow starts, walked beside the usual input: a claim made in a chat (photos in the
+ * chat, no SMS link) and one handed over from My cover's "Make a claim".
+ */
+export function otherInputsFor(flow: FlowId): { name: string; input: FlowInput }[] {
+  if (flow !== 'claim-intimation') return [];
+  // A Telegram user who shared their own contact: verified, but no USSD number to text.
+  const chat: FlowInput = {
+    audience: 'policyholder',
+    locale: 'en',
+    principal: { kind: 'phone', phone: '260971234567' },
+  };
+  return [
+    { name: 'chat', input: chat },
+    { name: 'from My cover', input: { ...chat, start: { claim: held[0] as HeldCover } } },
+  ];
 }
 
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {

@@ -115,7 +115,7 @@ describe('claims and cover against the sandbox insurer', () => {
     policies = await openCover('479974/11/1');
   });
 
-  it('intimates a credit-life claim by partner reference, shows the payable and documents it', async () => {
+  it('intimates a credit-life claim by partner reference, shows the payable and texts the documents link', async () => {
     // From the borrower's own phone: only it is shown the payout (issue 23).
     const shown = await converse(
       'test:claim:1',
@@ -125,7 +125,8 @@ describe('claims and cover against the sandbox insurer', () => {
         choose('credit-life'),
         type(policies.creditPolicyId),
         type('KL-JOURNEY-1'),
-        choose('death'),
+        // The product's first scope of cover, Death.
+        choose('t0'),
         type(daysAgo(10).typed),
         type('Road accident'),
         choose('submit'),
@@ -136,12 +137,15 @@ describe('claims and cover against the sandbox insurer', () => {
     const intimated = shown.at(-1);
     expect(intimated?.key, JSON.stringify(intimated)).toBe('claim.intimated.payable');
     expect(intimated?.params?.status).toBe('status.claimReceived');
-    const documented = await converse('test:claim:1', [
-      choose('attach'),
-      { type: 'user.photo', url: 'https://files.test/f/death-certificate.jpg?sig=x' },
-    ]);
-    expect(documented.at(-1)?.key).toBe('claim.documented');
-    expect(documented.at(-1)?.params?.status).toBe('status.documentsReceived');
+    // A USSD caller sends documents through the page the SMS links to (issue 30).
+    const documents = await converse(
+      'test:claim:1',
+      [choose('attach')],
+      'policyholder',
+      '0971234567',
+    );
+    expect(documents.at(-1)?.key).toBe('claim.linkSent');
+    expect(world.sms.at(-1)).toMatchObject({ key: 'claim.sms.upload' });
   });
 
   it('intimates a group-life death claim by NRC', async () => {
@@ -341,8 +345,8 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
   })();
   const local = (msisdn: string) => `0${msisdn.slice(3)}`;
-  const photo: Reply = { type: 'user.photo', url: 'https://files.test/f/certificate.jpg?sig=x' };
 
+  /** A USSD caller's claim on their own cover; "Add documents" sends them the page's link. */
   async function claimFromList(key: string, phone: string, pick: string, steps: Reply[]) {
     const listed = await converse(
       key,
@@ -356,7 +360,7 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     expect(item, JSON.stringify(list?.choices)).toBeDefined();
     const shown = await converse(
       key,
-      [choose(item?.id ?? ''), ...steps, choose('submit'), choose('attach'), photo],
+      [choose(item?.id ?? ''), ...steps, choose('submit'), choose('attach')],
       'policyholder',
       phone,
     );
@@ -373,20 +377,29 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     return shown.at(-1);
   }
 
-  it('intimates and documents a credit-life death claim on the borrower’s own loan, then finds it by its CLC number', async () => {
+  it('intimates a credit-life death claim on the borrower’s own loan, texts the documents link, then finds it by its CLC number', async () => {
     const borrower = DEMO_BOOK.creditLife.borrower;
     const shown = await claimFromList(
       'test:held:1',
       local(borrower.phoneNumber),
       // The active loan has the demo book's open claim: a second one is refused (issue 23).
       DEMO_BOOK.creditLife.inGrace.loan.reference,
-      [choose('death'), type(twoDaysAgo), type('Died in a road accident')],
+      [choose('t0'), type(twoDaysAgo), type('Died in a road accident')],
     );
     const intimated = shown.find((p) => p.key.startsWith('claim.intimated'));
     const number = String(intimated?.params?.number ?? '');
     expect(number).toMatch(/^CLC-/);
-    expect(shown.at(-1)?.key).toBe('claim.documented');
-    expect(shown.at(-1)?.params?.status).toBe('status.documentsReceived');
+    expect(intimated?.params?.documents).toBe('Death certificate, Loan statement');
+    expect(shown.at(-1)?.key).toBe('claim.linkSent');
+    expect(world.sms.at(-1)).toMatchObject({ key: 'claim.sms.upload' });
+    // Documented as the documents page does it: the stored file's URL posted to the claim.
+    const claimId = [...world.sandbox.state.claims.values()].find(
+      (c) => c.claimNumber === number,
+    )?.id;
+    await world.client.call('attachCreditLifeClaimDocuments', {
+      path: { claimId: claimId ?? '' },
+      body: { documents: [{ url: 'https://files.test/f/certificate.jpg?sig=x' }] },
+    });
 
     // Tracked by the number, on USSD and from a chat that never shared a phone (Telegram).
     const onUssd = await trackByNumber('test:track:1', number, local(borrower.phoneNumber));
@@ -396,7 +409,7 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     expect(inChat?.params).toMatchObject({ number, status: 'status.documentsReceived' });
   });
 
-  it('intimates and documents a group-life claim on the member’s own membership', async () => {
+  it('intimates a group-life claim on the member’s own membership and texts the documents link', async () => {
     const member = DEMO_BOOK.groupLife.member;
     const shown = await claimFromList(
       'test:held:2',
@@ -404,9 +417,10 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
       DEMO_BOOK.groupLife.policyNumber,
       [type(twoDaysAgo), type('Died after an illness')],
     );
-    expect(shown.find((p) => p.key.startsWith('claim.intimated'))).toBeDefined();
-    expect(shown.at(-1)?.key).toBe('claim.documented');
-    expect(shown.at(-1)?.params?.status).toBe('status.documentsReceived');
+    const intimated = shown.find((p) => p.key.startsWith('claim.intimated'));
+    expect(intimated?.params?.documents).toBe('Death certificate');
+    expect(shown.at(-1)?.key).toBe('claim.linkSent');
+    expect(world.sms.at(-1)).toMatchObject({ to: member.phoneNumber, key: 'claim.sms.upload' });
   });
 
   it('says so when no claim holds the number typed', async () => {

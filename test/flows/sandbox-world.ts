@@ -128,6 +128,7 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
       start: async () => undefined,
       recordPurchase: async () => ({ notice: false }),
     },
+    claimUploads: { link: (claim) => `https://docs.test/d/${claim.claimId}` },
     ...(options.noticeNotAgreed
       ? {
           privacy: {

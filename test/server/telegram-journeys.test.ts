@@ -168,7 +168,9 @@ const shown = (call: BotCall | undefined) =>
 it("shows my cover on Telegram: the phone shared, the borrower's four loans each in its own state, one in place and back, every tap answered by one edit", async () => {
   const { chat, answered } = recordedChat(8_800_001);
   let screen = await chat.command('/status');
-  expect(screen.message.text).toBe('Share your phone number to see your cover, or look up by NRC.');
+  expect(screen.message.text).toBe(
+    'Tap "Share my phone number" to see your cover, or type an NRC number to look one up.',
+  );
 
   // Natasha Phiri of the demo book, whose four loans are in four states.
   screen = await chat.shareOwnContact('+260966345678');
@@ -190,7 +192,7 @@ it("shows my cover on Telegram: the phone shared, the borrower's four loans each
       text: expect.stringMatching(
         /^Loan KL-DEMO-ACTIVE: in force, \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4}\. Policy CL-DEMO-000001\. Amount ZMW 25,000\.00\.$/,
       ),
-      buttons: ['Back to list', 'End'],
+      buttons: ['Make a claim', 'Back to list', 'End'],
     },
   ]);
   // Edited in place: the same message, no new one.
@@ -282,6 +284,7 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
   expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual([
     'Death',
     'Permanent disability',
+    'Retrenchment',
   ]);
   const date = await answered(() => chat.tap(screen, /^death$/i));
   expect(date.calls.map(shown)).toEqual([
@@ -289,22 +292,31 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
   ]);
   expect((await chat.type(loss.typed)).message.text).toBe('What happened?');
   screen = await chat.type(story);
-  expect(screen.message.text).toBe(`Claim on loan KL-DEMO-GRACE, loss on ${loss.typed}.`);
+  expect(screen.message.text).toBe(`Death claim on loan KL-DEMO-GRACE, loss on ${loss.typed}.`);
   expect(chat.buttonsOf(screen).map((button) => button.text)).toEqual(['Submit claim', 'Back']);
 
   const submitted = await answered(() => chat.tap(screen, /submit/i));
-  expect(submitted.calls.map(shown)).toEqual([
-    {
-      method: 'editMessageText',
-      text: expect.stringMatching(
-        /^Claim CLC-\d{6}: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\.$/,
-      ),
-      buttons: ['Add documents', 'Later'],
-    },
-  ]);
+  // The claim's screen in place, and its one confirmation as a message of its own (issue 30).
+  expect(submitted.calls.map(shown)).toEqual(
+    expect.arrayContaining([
+      {
+        method: 'editMessageText',
+        text: expect.stringMatching(
+          /^Claim CLC-\d{6}: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\. Documents needed: Death certificate, Loan statement\.$/,
+        ),
+        buttons: ['Add documents', 'Later'],
+      },
+      {
+        method: 'sendMessage',
+        text: expect.stringMatching(/^Claim CLC-\d{6} \(Death, KL-DEMO-GRACE\) is received\./),
+        buttons: [],
+      },
+    ]),
+  );
+  expect(submitted.calls).toHaveLength(2);
 
   // The insurer's own record: the claim under the number shown, on the loan, the whole story.
-  const claimNumber = /CLC-\d{6}/.exec(submitted.calls[0]?.text ?? '')?.[0];
+  const claimNumber = /CLC-\d{6}/.exec(submitted.calls.at(-1)?.text ?? '')?.[0];
   const recorded = [...(app.server.sandbox?.state.claims.values() ?? [])].find(
     (claim) => claim.claimNumber === claimNumber,
   );

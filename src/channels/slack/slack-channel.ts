@@ -8,6 +8,7 @@ import {
   type webApi,
 } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   type ChannelStateHook,
   type Prompt,
@@ -122,6 +123,23 @@ const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () 
 const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
 
 const SESSION_PREFIX = 'slack:';
+/** The staff desk's "Another lookup" choice: opens the lookup modal instead of a turn. */
+const ANOTHER_LOOKUP = 'another';
+const LOOKUP_CALLBACK = 'insure_lookup';
+const LOOKUP_BLOCK = 'lookup';
+const LOOKUP_INPUT = 'command';
+
+const ModalMetadata = z.object({ channelId: z.string().min(1).max(40) });
+
+/** The channel a lookup modal was opened from, kept in its private metadata. */
+function channelOfModal(metadata: string): string | undefined {
+  try {
+    const parsed = ModalMetadata.safeParse(JSON.parse(metadata));
+    return parsed.success ? parsed.data.channelId : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** How many look-ups `/insure audit` shows. */
 const AUDIT_SHOWN = 20;
 // The App Home's summary runs on its own session, apart from the desk's.
@@ -503,6 +521,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       const teamId = body.team?.id ?? body.user.team_id;
       const channelId = body.channel?.id ?? body.user.id;
       if (!teamId) return;
+      // "Another lookup" asks for a command the staff member types: a modal with a text field.
+      if (action.value === ANOTHER_LOOKUP && body.trigger_id) {
+        await client.views.open({
+          trigger_id: body.trigger_id,
+          view: lookupModal(channelId),
+        });
+        return;
+      }
       const to: Target = {
         teamId,
         userId: body.user.id,
@@ -519,6 +545,44 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       await deliver(prompt, to);
     },
   );
+
+  // The lookup modal's command, answered as the slash command answers it, in the channel the
+  // button was in (masked there when it is shared).
+  app.view(LOOKUP_CALLBACK, async ({ ack, body, view, client }) => {
+    const typed = view.state.values[LOOKUP_BLOCK]?.[LOOKUP_INPUT]?.value?.trim() ?? '';
+    const word = (typed.split(/\s+/)[0] ?? '').toLowerCase();
+    if (!(SLACK_SUBCOMMANDS as readonly string[]).includes(word)) {
+      await ack({
+        response_action: 'errors',
+        errors: { [LOOKUP_BLOCK]: text('slack.lookup.unknown') },
+      });
+      return;
+    }
+    await ack();
+    const teamId = body.team?.id ?? view.team_id;
+    const channelId = channelOfModal(view.private_metadata) ?? body.user.id;
+    const to: Target = { teamId, userId: body.user.id, channelId, client };
+    await deliver(await query(sessionOf(to), typed, turnOptionsOf(to)), to);
+  });
+
+  function lookupModal(channelId: string) {
+    return {
+      type: 'modal' as const,
+      callback_id: LOOKUP_CALLBACK,
+      private_metadata: JSON.stringify({ channelId }),
+      title: { type: 'plain_text' as const, text: text('slack.lookup.title') },
+      submit: { type: 'plain_text' as const, text: text('slack.lookup.submit') },
+      blocks: [
+        {
+          type: 'input' as const,
+          block_id: LOOKUP_BLOCK,
+          label: { type: 'plain_text' as const, text: text('slack.lookup.label') },
+          hint: { type: 'plain_text' as const, text: text('slack.lookup.hint') },
+          element: { type: 'plain_text_input' as const, action_id: LOOKUP_INPUT },
+        },
+      ],
+    };
+  }
 
   // Slack sends an action for URL buttons too; acknowledging is all there is to do.
   app.action(new RegExp(`^${LINK_ACTION_PREFIX}`), async ({ ack }) => {

@@ -62,6 +62,11 @@ export interface SmsNotifierOptions {
   readonly serviceCode?: string | undefined;
   /** Per-request time limit. Default 10 000 ms. */
   readonly timeoutMs?: number;
+  /**
+   * A notice waiting for this number's next SMS (a purchase's reminder notice), taken once and
+   * added below the message, so one SMS says both.
+   */
+  readonly takeNotice?: (address: string) => Prompt | undefined;
 }
 
 const SENT = 101;
@@ -86,7 +91,9 @@ export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
         !prompt.final && options.serviceCode
           ? [say('sms.continueHint', { serviceCode: options.serviceCode })]
           : [];
-      const message = [rendered.text, ...links, ...resume].join('\n');
+      const notice = options.takeNotice?.(address.address);
+      const noticeText = notice ? [options.render(notice, address.locale).text] : [];
+      const message = [rendered.text, ...links, ...resume, ...noticeText].join('\n');
       const form = new URLSearchParams({
         username: options.username,
         to: `+${address.address.replace(/^\+/, '')}`,

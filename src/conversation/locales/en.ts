@@ -246,18 +246,37 @@ export const en = {
   'claim.choice.more': 'Add another',
   'claim.askPolicy': 'Policy number (e.g. CL-DEMO-000001):',
   'claim.pickType': 'What happened to the borrower?',
-  'claim.type.death': 'Death',
-  'claim.type.disability': 'Permanent disability',
+  'claim.pickType.none': 'The insurer lists no cover to claim under on this policy.',
+  'claim.note.late':
+    'Loss {days} days ago: claims are due within {allowed} days and may be refused.',
   'claim.ask.partnerLoanReference': 'Your loan reference:',
   'claim.ask.nrcNumber': "Member's NRC number:",
   'claim.askDate.credit-life': 'Date of the loss (DD/MM/YYYY):',
   'claim.askDate.group-life': 'Date of death (DD/MM/YYYY):',
   'claim.askDetails': 'What happened?',
-  'claim.confirm.credit-life': 'Claim on loan {subject}, loss on {eventDate, date}.',
+  'claim.confirm.credit-life': '{claimType} claim on loan {subject}, loss on {eventDate, date}.',
   'claim.confirm.group-life': 'Death claim for {subject} on {eventDate, date}.',
-  'claim.intimated': 'Claim {number}: {status, message}.',
+  'claim.intimated': 'Claim {number}: {status, message}. Documents needed: {documents}.',
   'claim.intimated.payable':
-    'Claim {number}: {status, message}. If the claim is accepted, the cover pays {currency} {payable}.',
+    'Claim {number}: {status, message}. If the claim is accepted, the cover pays {currency} {payable}. Documents needed: {documents}.',
+  'claim.linkSent':
+    'We sent you an SMS with a link for claim {number}: open it to send photos or files.',
+  'claim.sms.upload': 'Send the documents for claim {number} (photos or files) here:',
+  'claim.uploadPage': 'Add documents',
+  'claim.notice.link':
+    'Claim {number} ({claimType}, {subject}) is received. The insurer checks it and contacts you. Documents needed: {documents}. Send photos or files here:',
+  'claim.notice.chat':
+    'Claim {number} ({claimType}, {subject}) is received. The insurer checks it and contacts you. Documents needed: {documents}. Send photos or files in this chat: Claims, Track my claims, then {number}.',
+  'documents.page.title': 'Claim documents',
+  'documents.page.claim': 'Claim {number}:',
+  'documents.page.held': 'Documents the insurer has: {count}.',
+  'documents.page.choose': 'Take a photo or choose files (photos or PDF, up to {mb} MB each)',
+  'documents.page.sending': 'sending…',
+  'documents.page.sent': 'sent',
+  'documents.page.tooLarge': 'too large: at most {mb} MB',
+  'documents.page.wrongType': 'only photos and PDF files can be sent',
+  'documents.page.failed': 'not sent; check your connection and try again',
+  'claim.staff.intimated': 'New {line} claim {number} ({claimType}): {status}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
   'claim.documented': 'Claim {number}: {status, message}. Documents: {count}.',
   'claim.trackLine': 'Which claims?',
@@ -287,7 +306,8 @@ export const en = {
   'claim.end': 'Claim {number}: {status, message}. Goodbye.',
 
   // cover-status
-  'cover.askContact': 'Share your phone number to see your cover, or look up by NRC.',
+  'cover.askContact':
+    'Tap "Share my phone number" to see your cover, or type an NRC number to look one up.',
   'cover.askNrc': 'Enter the NRC number:',
   'cover.list': 'Your cover ({count}):',
   'cover.none': 'No cover was found for this NRC.',
@@ -331,6 +351,7 @@ export const en = {
   'cover.choice.byNrc': 'Look up by NRC',
   'cover.choice.list': 'Back to list',
   'cover.choice.certificate': 'Certificate',
+  'cover.choice.claim': 'Make a claim',
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
@@ -438,6 +459,13 @@ export const en = {
   'telegram.command.human': 'Talk to a person',
 
   // slack: the staff desk's own notices
+  'slack.lookup.title': 'Another lookup',
+  'slack.lookup.submit': 'Look up',
+  'slack.lookup.label': 'What to look up',
+  'slack.lookup.hint':
+    'As after /insure: claim CLC-DEMO-0001, policy GL-DEMO-000001, txn <reference>…',
+  'slack.lookup.unknown':
+    'Start with a desk command: policy, claim, claims, txn, household, batch, bordereau or today.',
   'slack.refused':
     'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
   'slack.usage': 'Unknown command `{command}`.',

@@ -58,9 +58,9 @@ describe('an insurer refusal on USSD', () => {
   it('shows a claim refused for a 100-day-old loss with its choices on the first screen', async () => {
     const { confirm, refusal, caller } = await claimTooLate();
     await caller.send('00');
-    // The confirmation names the loss date as the caller typed it.
+    // The confirmation names the loss date as the caller typed it, and warns it is late.
     expect(confirm).toBe(
-      `CON Claim on loan KL-DEMO-GRACE, loss on ${typedDaysAgo(100)}.\n1. Submit claim\n2. Back`,
+      `CON Death claim on loan KL-DEMO-GRACE, loss on ${typedDaysAgo(100)}.\nLoss 100 days ago: claims are due within 90 days and may be refused.\n1. Submit claim\n2. Back`,
     );
     expect(refusal).toMatch(/^CON The insurer could not accept these details\.\n/);
     // The insurer's words, shortened on USSD so the ways out stay on this screen.

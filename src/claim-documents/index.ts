@@ -1,0 +1,24 @@
+// Claim documents from any phone: a short signed link sent by SMS opens a web page whose files
+// are kept in the file store and posted to the insurer as URLs.
+
+export {
+  ACCEPTED_TYPES,
+  type ClaimDocumentsInsurer,
+  type ClaimDocumentsRouteOptions,
+  type ClaimOnPage,
+  DOCUMENT_URL_TTL_SECONDS,
+  MAX_DOCUMENT_BYTES,
+  registerClaimDocumentsRoutes,
+} from './claim-documents-routes.js';
+export { partnerClaimDocuments } from './partner-insurer.js';
+export {
+  type ClaimDocumentsLine,
+  createUploadLinks,
+  type LinkedClaim,
+  UPLOAD_LINK_TTL_SECONDS,
+  UploadLinkError,
+  type UploadLinkErrorCode,
+  type UploadLinkOptions,
+  type UploadLinks,
+} from './upload-links.js';
+export { type UploadPageView, uploadPage } from './upload-page.js';

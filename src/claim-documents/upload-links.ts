@@ -1,0 +1,80 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The book a claim is on, as the link carries it. */
+export type ClaimDocumentsLine = 'credit-life' | 'group-life';
+
+/** The claim a link was signed for. */
+export interface LinkedClaim {
+  readonly line: ClaimDocumentsLine;
+  readonly claimId: string;
+}
+
+/** Why a documents link was refused. */
+export type UploadLinkErrorCode = 'LINK_MALFORMED' | 'LINK_FORGED' | 'LINK_EXPIRED';
+
+/** Raised when a documents link is malformed, forged or expired. */
+export class UploadLinkError extends Error {
+  override readonly name = 'UploadLinkError';
+  readonly code: UploadLinkErrorCode;
+  constructor(code: UploadLinkErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Options of {@link createUploadLinks}. */
+export interface UploadLinkOptions {
+  /** HMAC key; the same on every instance (FILES_SIGNING_SECRET). */
+  readonly signingSecret: string;
+  /** Base URL the links start with (PUBLIC_URL). */
+  readonly publicUrl: () => string;
+  /** How long a link works. Default 7 days: the claim's documents seldom take longer to find. */
+  readonly ttlSeconds?: number;
+  /** Clock in epoch ms; tests pass a manual one. */
+  readonly now?: () => number;
+}
+
+/** Links to a claim's documents page: short, signed, for one claim, expiring. */
+export interface UploadLinks {
+  /** The absolute link for this claim, `<PUBLIC_URL>/d/<token>`. */
+  link(claim: LinkedClaim): string;
+  /** The claim a token was signed for; throws {@link UploadLinkError} when it does not hold. */
+  verify(token: string): LinkedClaim;
+}
+
+/** Default life of a documents link: seven days. */
+export const UPLOAD_LINK_TTL_SECONDS = 7 * 24 * 3600;
+
+const LINE_CODES: Record<ClaimDocumentsLine, string> = { 'credit-life': 'c', 'group-life': 'g' };
+const TOKEN = /^([cg])\.([A-Za-z0-9_-]{1,64})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{22})$/;
+
+/** Creates the signer and checker of documents links. */
+export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlSeconds ?? UPLOAD_LINK_TTL_SECONDS;
+  // A key of its own, derived: a file URL's signature can never pass as a documents link's.
+  const key = createHmac('sha256', options.signingSecret).update('claim-documents').digest();
+  const sign = (payload: string) =>
+    createHmac('sha256', key).update(payload).digest('base64url').slice(0, 22);
+  return {
+    link(claim) {
+      const exp = Math.floor(now() / 1000 + ttl).toString(36);
+      const payload = `${LINE_CODES[claim.line]}.${claim.claimId}.${exp}`;
+      return `${options.publicUrl().replace(/\/+$/, '')}/d/${payload}.${sign(payload)}`;
+    },
+    verify(token) {
+      const match = TOKEN.exec(token);
+      if (!match) throw new UploadLinkError('LINK_MALFORMED', 'This link is not complete.');
+      const [, code, claimId = '', exp = '', sig = ''] = match;
+      const expected = Buffer.from(sign(`${code}.${claimId}.${exp}`));
+      const given = Buffer.from(sig);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        throw new UploadLinkError('LINK_FORGED', 'This link is not valid.');
+      }
+      if (Number.parseInt(exp, 36) * 1000 < now()) {
+        throw new UploadLinkError('LINK_EXPIRED', 'This link has expired.');
+      }
+      return { line: code === 'g' ? 'group-life' : 'credit-life', claimId };
+    },
+  };
+}
