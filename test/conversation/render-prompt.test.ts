@@ -21,9 +21,13 @@ describe('t', () => {
 
 describe('dates shown to users', () => {
   it('writes an ISO date as a Zambian reads it, day/month/year', () => {
-    expect(t('claim.confirm.credit-life', { subject: 'KL-1', eventDate: '2026-11-18' })).toBe(
-      'Claim on loan KL-1, loss on 18/11/2026.',
-    );
+    expect(
+      t('claim.confirm.credit-life', {
+        claimType: 'Death',
+        subject: 'KL-1',
+        eventDate: '2026-11-18',
+      }),
+    ).toBe('Death claim on loan KL-1, loss on 18/11/2026.');
     expect(formatDate('2026-11-18', 'en')).toBe('18/11/2026');
   });
 
