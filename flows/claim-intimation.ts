@@ -18,6 +18,7 @@ import {
   checkPastDate,
   checkPhone,
 } from './checks.js';
+import { statusWord } from './status-words.js';
 import {
   ask,
   CANCELLED,
@@ -230,7 +231,7 @@ const failedOp =
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
     number: claim.number,
-    status: claim.status,
+    status: statusWord('claim', claim.status).key,
     payable: claim.payable === undefined ? '' : money(claim.payable),
     currency: claim.currency,
   };
@@ -789,7 +790,7 @@ export const claimIntimationMachine = setup({
           ask('claim.documented', 'choice', {
             params: {
               number: context.claim?.number ?? '',
-              status: context.claim?.status ?? '',
+              status: statusWord('claim', context.claim?.status ?? '').key,
               count: context.documents,
             },
             choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
@@ -913,7 +914,10 @@ export const claimIntimationMachine = setup({
         tries: 0,
         prompt: ({ context }) => {
           const choices: Choice[] = context.claims.map((c) =>
-            dataChoice(c.id, `${c.number} ${c.status}`),
+            choice(c.id, 'claim.line', {
+              number: c.number,
+              status: statusWord('claim', c.status).key,
+            }),
           );
           choices.push(choice('back', 'flow.choice.back'));
           return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
@@ -1084,7 +1088,10 @@ export const claimIntimationMachine = setup({
       entry: assign({
         prompt: ({ context }) =>
           context.claim
-            ? end('claim.end', { number: context.claim.number, status: context.claim.status })
+            ? end('claim.end', {
+                number: context.claim.number,
+                status: statusWord('claim', context.claim.status).key,
+              })
             : end('flow.end.thanks'),
       }),
     },

@@ -16,8 +16,15 @@ import {
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
 import { type HoldingRef, type HoldingsIndex, refField } from '../src/holdings/index.js';
 import type { HeldCover } from './claim-intimation.js';
-import type { CoverAnswer, Holding, HoldingLine } from './cover-status.js';
+import {
+  type CoverAnswer,
+  type Holding,
+  type HoldingLine,
+  holdingStatuses,
+  statusParams,
+} from './cover-status.js';
 import { type FlowDeps, keep } from './flow-deps.js';
+import { reportUnknownStatuses, statusWord } from './status-words.js';
 import { end, isNotFound } from './support.js';
 
 /** Raised when a flow asks for something the deployment cannot do (no SMS, no file store). */
@@ -69,20 +76,20 @@ function policyHolding(line: HoldingLine, policy: PolicyRecord, covers: string):
   return holding;
 }
 
-/** A loan's own status, sharpened by its policy's cover state while it is on risk. */
+/**
+ * A loan's own status, sharpened by its policy's cover state while the loan is Active: the cover
+ * state's own word (Pending on a prepaid policy with an unpaid period, InGrace, Lapsed, or one we
+ * never saw), never a word we made up. flows/status-words.ts puts it in the customer's words.
+ */
 function loanStatus(
   loanStatus: string,
   state: CoverState | null,
 ): { status: string; until?: string } {
   if (loanStatus.toLowerCase() !== 'active' || !state) return { status: loanStatus || 'Unknown' };
-  const s = state.status.toLowerCase();
-  if (s.includes('grace')) {
-    return state.graceEndsAt
-      ? { status: 'InGrace', until: day(state.graceEndsAt) }
-      : { status: 'InGrace' };
-  }
-  if (s.includes('laps')) return { status: 'Lapsed' };
-  return { status: 'Active' };
+  const until = state.graceEndsAt ? day(state.graceEndsAt) : '';
+  return statusWord('loan', state.status).key === 'status.inGrace' && until
+    ? { status: state.status, until }
+    : { status: state.status };
 }
 
 /**
@@ -240,7 +247,13 @@ async function confirm(
         policyId: ref.policyId,
         subjectId: String(member.id),
       };
-      if (member.sumAssured != null) entry.amount = member.sumAssured;
+      if (member.sumAssured != null) {
+        // Cover above the free cover limit is not on risk until underwritten (spec, Errors 7):
+        // the screen shows what the cover pays, and says the rest waits for underwriting.
+        const excess = member.freeCoverExcess ?? 0;
+        entry.amount = member.sumAssured - Math.max(0, excess);
+        if (excess > 0) entry.awaitingUnderwriting = excess;
+      }
       return entry;
     }
     case 'credit-life': {
@@ -393,7 +406,7 @@ function detailsSms(holdings: Holding[]): Prompt {
     const params: MessageParams = {
       line: h.line,
       number: h.number,
-      status: h.status,
+      ...statusParams(h),
       startDate: h.startDate || '?',
       endDate: h.endDate || '?',
       covers: h.covers ? `, ${h.covers}` : '',
@@ -412,13 +425,16 @@ export function coverStatusActors(deps: FlowDeps) {
     lookupMine: fromPromise(
       async ({ input }: { input: { phone: string } }): Promise<CoverAnswer> => {
         const found = await findCover(deps, { phone: input.phone });
-        return { access: 'full', holdings: unique(found.holdings) };
+        const holdings = unique(found.holdings);
+        reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
+        return { access: 'full', holdings };
       },
     ),
     lookupCover: fromPromise(
       async ({ input }: { input: { nrc: string; principal: Principal } }): Promise<CoverAnswer> => {
         const found = await findCover(deps, { nrc: input.nrc });
         const holdings = unique(found.holdings);
+        reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
         const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
         if (access.learns === 'everything') return { access: 'full', holdings };
         // A stranger to this NRC learns only whether cover exists and until when.

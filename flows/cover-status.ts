@@ -10,6 +10,7 @@ import type {
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkNrc, checkPhone } from './checks.js';
+import { type StatusSubject, statusWord } from './status-words.js';
 import {
   ask,
   CANCELLED,
@@ -48,8 +49,13 @@ export interface Holding {
   endDate: string;
   /** What it covers: the plate, the destination, the member, the household, the loan's policy. */
   covers: string;
-  /** Premium (motor, travel, funeral), sum assured (group life) or loan amount (credit life). */
+  /**
+   * Premium (motor, travel, funeral), cover on risk (group life: the sum assured up to the free
+   * cover limit until the rest is underwritten) or loan amount (credit life).
+   */
   amount?: number;
+  /** Group life: the part of the sum assured above the free cover limit, not on risk yet. */
+  awaitingUnderwriting?: number;
   currency: string;
   /** The insurer's policy id: certificates are fetched by it. */
   policyId?: string;
@@ -117,12 +123,37 @@ function listPrompt(context: CoverStatusContext): Prompt {
     });
   }
   const choices: Choice[] = holdings.map((h, i) =>
-    h.unconfirmed
-      ? choice(`h${i}`, 'cover.line.unconfirmed', { number: h.number })
-      : choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, status: h.status }),
+    choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, ...statusParams(h) }),
   );
   choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
   return ask('cover.list', 'choice', { params: { count: holdings.length }, choices });
+}
+
+/** The record type whose status a holding of each line carries (flows/status-words.ts). */
+const STATUS_SUBJECT: Record<HoldingLine, StatusSubject> = {
+  motor: 'policy',
+  travel: 'policy',
+  life: 'policy',
+  funeral: 'household',
+  'group-life': 'member',
+  'credit-life': 'loan',
+};
+
+/** A holding's status in the customer's words: a catalogue key rendered by `{status, message}`. */
+export function statusParams(h: Holding): { status: string; until?: string } {
+  // A record the insurer did not confirm in time has no word of its own to map.
+  if (h.unconfirmed) return { status: 'status.unconfirmed' };
+  const status = statusWord(STATUS_SUBJECT[h.line], h.status, h.until).key;
+  return h.until ? { status, until: h.until } : { status };
+}
+
+/** The subjects of a lookup's holdings with their statuses, for reporting unknown ones. */
+export function holdingStatuses(
+  holdings: readonly Holding[],
+): { subject: StatusSubject; status: string }[] {
+  return holdings
+    .filter((h) => !h.unconfirmed)
+    .map((h) => ({ subject: STATUS_SUBJECT[h.line], status: h.status }));
 }
 
 /** The claim a holding can start: loans and group-life memberships, the lines with claims. */
@@ -147,9 +178,10 @@ function detailPrompt(h: Holding | undefined): Prompt {
   if (!h)
     return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
   if (h.unconfirmed) {
+    // Not confirmed in time: the list line's words again, with the way back.
     const back = [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')];
-    return ask('cover.detail.unconfirmed', 'choice', {
-      params: { number: h.number },
+    return ask(LISTED_LINES[h.line], 'choice', {
+      params: { number: h.number, ...statusParams(h) },
       choices: back,
     });
   }
@@ -158,11 +190,17 @@ function detailPrompt(h: Holding | undefined): Prompt {
   if (certifiable(h)) choices.push(choice('certificate', 'cover.choice.certificate'));
   choices.push(choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end'));
   const notes: Note[] = h.until ? [{ key: 'cover.note.until', params: { until: h.until } }] : [];
+  if (h.awaitingUnderwriting && h.amount !== undefined) {
+    notes.push({
+      key: 'cover.note.freeCoverLimit',
+      params: { currency: h.currency, limit: money(h.amount) },
+    });
+  }
   return {
     ...ask(`cover.detail.${h.line}`, 'choice', {
       params: {
         number: h.number,
-        status: h.status,
+        ...statusParams(h),
         startDate: h.startDate || '-',
         endDate: h.endDate || '-',
         covers: h.covers || '-',

@@ -13,6 +13,7 @@ import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { PaymentRequest, PaymentStarted } from './payment-states.js';
+import type { UnknownStatusReporter } from './status-words.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
 
 /** One attempt at paying for one purchase, as the flows hand it to the payment service. */
@@ -105,6 +106,11 @@ export interface FlowDeps {
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
+  /**
+   * Hears every insurer status no mapping knows (it is shown as "could not confirm"); the
+   * deployment logs it. Status words only: never personal data.
+   */
+  readonly onUnknownStatus?: UnknownStatusReporter;
   /**
    * Sends a Prompt to a conversation's user outside the turn, on their own channel (an SMS to a
    * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.

@@ -80,7 +80,7 @@ interface CompiledMessage {
 /** An argument of a template: its name, how it is written, and its text as the template says it. */
 interface MessageArgument {
   readonly name: string;
-  readonly kind: 'plain' | 'plural' | 'date' | 'dayMonth';
+  readonly kind: 'plain' | 'select' | 'plural' | 'date' | 'dayMonth';
   /** The value name the compiled message reads (a date's is its own, already written). */
   readonly valueName: string;
   /** `{name}`, `{name, date}`…: shown in place of a missing parameter. */
@@ -194,7 +194,7 @@ function withDatesAsText(
       if (element.type === TYPE.plural) {
         args.push({ name: element.value, kind: 'plural', valueName: element.value, source });
       } else {
-        args.push({ name: element.value, kind: 'plain', valueName: element.value, source });
+        args.push({ name: element.value, kind: 'select', valueName: element.value, source });
       }
       const options = Object.fromEntries(
         Object.entries(element.options).map(([selector, option]) => [
@@ -236,7 +236,11 @@ function formatMessage(
   let countless: Set<string> | undefined;
   for (const arg of message.args) {
     const given = Object.hasOwn(params, arg.name) ? params[arg.name] : undefined;
-    if (arg.kind === 'plain') values[arg.valueName] = given ?? arg.source;
+    if (arg.kind === 'plain') {
+      values[arg.valueName] = isStatusWords(given)
+        ? t(given, nestedParams(params, arg.name), locale)
+        : (given ?? arg.source);
+    } else if (arg.kind === 'select') values[arg.valueName] = given ?? arg.source;
     else if (arg.kind === 'plural') {
       const count = Number(given);
       if (given !== undefined && Number.isFinite(count)) values[arg.valueName] = count;
@@ -253,6 +257,25 @@ function formatMessage(
   }
   if (countless) return formatWithoutCounts(message, values, countless);
   return String(message.format.format(values));
+}
+
+/**
+ * A parameter holding a status in the customer's words (flows/status-words.ts): the catalogue key
+ * of those words (`status.inForce`), which a template's plain `{status}` shows as that message, in
+ * the template's language. Only the `status.` keys are read so: other parameters are data.
+ */
+function isStatusWords(value: string | number | undefined): value is string {
+  return (
+    typeof value === 'string' &&
+    value.startsWith('status.') &&
+    Object.hasOwn(LOCALES[DEFAULT_LOCALE] ?? {}, value)
+  );
+}
+
+/** The parameters a nested message sees: the outer ones less its own key (no recursion). */
+function nestedParams(params: MessageParams, name: string): MessageParams {
+  const { [name]: _self, ...rest } = params;
+  return rest;
 }
 
 /** The rare path: plural blocks without a count are shown as written, the rest formatted. */

@@ -45,6 +45,11 @@ export interface AttemptTracker {
   acknowledge(reference: string, outcome: 'paid' | 'failed'): Promise<boolean>;
   /** Tells the user something out of turn through the route's channel (the card link by SMS). */
   tell(route: PaymentRoute, prompt: Prompt): Promise<void>;
+  /**
+   * Stops following a reference tracked before its request left, once the insurer refused the
+   * request outright (nothing exists under it, so no outcome will ever come).
+   */
+  untrack?(reference: string): Promise<void>;
 }
 
 /** Options of {@link createPaymentAttempts}. */
@@ -102,6 +107,16 @@ function status(error: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
+/**
+ * Whether the insurer may have taken a request whose answer we did not get: no answer at all
+ * (timeout, network), a 5xx, 408 or 429, or an answer we could not read. Any other 4xx is the
+ * insurer refusing it.
+ */
+function answerMayBeLost(error: unknown): boolean {
+  const code = status(error);
+  return code === undefined || code >= 500 || code === 408 || code === 429;
+}
+
 /** Creates the attempt starter over the payment guard and the payment service's tracker. */
 export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentAttempts {
   const { tracker, readStatus } = options;
@@ -112,19 +127,57 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     schema: StartedAttempt,
   });
 
+  /**
+   * The insurer's transaction under `reference` (`GET /payments/transactions/{reference}/status`);
+   * `none` when it has none: nothing was charged under it.
+   */
+  async function lookUp(reference: string): Promise<{ status: string } | 'none'> {
+    try {
+      return await readStatus(reference);
+    } catch (error) {
+      if (status(error) === 404) return 'none';
+      throw error;
+    }
+  }
+
   /** Where the attempt before this one stands at the insurer; `none` when it never reached it. */
   async function previousOutcome(
     purchase: string,
     attempt: number,
   ): Promise<PaymentOutcome | 'none'> {
+    const previous = await lookUp(attemptReference(purchase, attempt - 1));
+    return previous === 'none' ? 'none' : classifyPaymentStatus(previous.status);
+  }
+
+  /**
+   * Sends the pay request only when the insurer has no transaction under `reference`: the spec
+   * does not promise that `/pay` de-duplicates references, so a repeat (after a timeout or a lost
+   * answer) is a lookup first. When the answer to the request is lost, the lookup tells whether
+   * the insurer took it; only a "none" lets the next try send it again.
+   */
+  async function payOnce(
+    reference: string,
+    pay: (reference: string) => Promise<PaymentStart>,
+  ): Promise<PaymentStart> {
+    const existing = await lookUp(reference);
+    if (existing !== 'none') {
+      log.info({ reference }, 'payment already at the insurer; not sent again');
+      return { status: existing.status };
+    }
     try {
-      return classifyPaymentStatus(
-        (await readStatus(attemptReference(purchase, attempt - 1))).status,
-      );
+      return await pay(reference);
     } catch (error) {
-      // The insurer never saw that reference: nothing was charged under it.
-      if (status(error) === 404) return 'none';
-      throw error;
+      if (!answerMayBeLost(error)) throw error;
+      let after: { status: string } | 'none';
+      try {
+        after = await lookUp(reference);
+      } catch {
+        // Unknown either way: the next try looks it up again before sending anything.
+        throw error;
+      }
+      if (after === 'none') throw error;
+      log.warn({ reference }, 'the answer to a payment was lost; the insurer has it');
+      return { status: after.status };
     }
   }
 
@@ -146,23 +199,43 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
         throw new PaymentAttemptError(reference, 'The previous attempt is still pending');
       }
     }
-    const result = await pay(reference);
-    const started: StartedAttempt = {
-      reference,
-      status: result.status,
-      ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
-    };
     const route = attempt.route;
-    if (route && classifyPaymentStatus(result.status) === 'pending') {
+    // Tracked before the request leaves: an attempt whose answer is lost still has its outcome
+    // polled and pushed.
+    if (route) {
       try {
         await tracker.track(reference, route);
       } catch (err) {
         // The flow's own "Check status" still sees the outcome; only the push is lost.
         log.error({ err, reference }, 'payment tracking failed');
       }
-      if (started.redirectUrl && route.channel === 'ussd') {
-        await sendCardLink(route, reference, started.redirectUrl, attempt.due);
+    }
+    let result: PaymentStart;
+    try {
+      result = await payOnce(reference, pay);
+    } catch (error) {
+      // Refused outright: nothing exists under the reference, so nothing is left to follow.
+      if (route && !answerMayBeLost(error)) {
+        await tracker.untrack?.(reference).catch((err: unknown) => {
+          log.warn({ err, reference }, 'payment untracking failed');
+        });
       }
+      throw error;
+    }
+    const started: StartedAttempt = {
+      reference,
+      status: result.status,
+      ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
+    };
+    const outcome = classifyPaymentStatus(started.status);
+    if (route && outcome !== 'pending') {
+      // The flow shows a final answer in this turn: the poller tracking it must not push it again.
+      await tracker.acknowledge(reference, outcome).catch((err: unknown) => {
+        log.warn({ err, reference }, 'payment acknowledgement failed');
+      });
+    }
+    if (route && started.redirectUrl && route.channel === 'ussd') {
+      await sendCardLink(route, reference, started.redirectUrl, attempt.due);
     }
     return started;
   }

@@ -112,6 +112,8 @@ export interface PaymentService {
    * it was already paid.
    */
   track(reference: string, route: PaymentRoute): Promise<void>;
+  /** Stops polling `reference` (its request was refused, so no outcome will come). */
+  untrack(reference: string): Promise<void>;
   /**
    * Handles an authenticated webhook body: confirms with the status operation, then delivers.
    * Throws PaymentError (`PAYMENT_CALLBACK_UNROUTABLE`) when the body names no reference.
@@ -478,6 +480,10 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   const service: PaymentService = {
     routes,
 
+    async untrack(reference) {
+      // A newer generation makes every scheduled poll and check of the old one a no-op.
+      await keys.incr(generationKey(reference), ttlSeconds);
+    },
     async track(reference, route) {
       await routes.save(reference, route);
       // Lets "Delete my data" find the routes that name this holder.

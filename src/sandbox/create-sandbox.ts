@@ -22,7 +22,15 @@ import { type FieldErrors, SandboxHttpError } from './sandbox-error.js';
 import { SandboxFile } from './sandbox-file.js';
 import { seedState } from './seed.js';
 import { createSmsOutbox, type SmsOutbox } from './sms-outbox.js';
+import { missingSpecFields } from './spec-required.js';
 import { createEmptyState, type SandboxContext, type SandboxState } from './state.js';
+import {
+  cappedPageQuery,
+  STRICT_DEFAULTS,
+  type StrictInsurerOptions,
+  strictAnswer,
+  strictStatusCode,
+} from './strict-insurer.js';
 
 /** The published base path every operation is served under. */
 export const SANDBOX_BASE_PATH = '/api/v1';
@@ -66,8 +74,27 @@ export interface SandboxOptions {
    * policies, and as many members and loans on 50 master policies. Default none.
    */
   readonly bookSize?: number;
-  /** Every API answer this late (a slow insurer); default 0. Settable later with setAnswerDelayMs. */
+  /**
+   * Every API answer this late, the request carried out first (a slow insurer); default the
+   * strict insurer's `lateMs`, else 0. Settable later with setAnswerDelayMs.
+   */
   readonly answerDelayMs?: number;
+  /**
+   * Answers as a real insurer may (see strict-insurer.ts): unknown extra fields, null optional
+   * fields left out, a transaction status word the client has not seen, 201 or 200 to a POST,
+   * pages capped at 50, every answer 1.5 s late. `true` takes the defaults; default off.
+   */
+  readonly strict?: boolean | StrictInsurerOptions;
+  /**
+   * A fault for tests: when it returns true for an operation, the request is carried out but its
+   * answer is lost (the connection is closed before anything is sent back).
+   */
+  readonly loseAnswer?: (operation: OperationName) => boolean;
+  /**
+   * A fault for tests: the answer an operation sends instead of its own (a status word the
+   * sandbox never uses, say); return the answer unchanged to leave it be.
+   */
+  readonly answerAs?: (operation: OperationName, answer: unknown) => unknown;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -180,9 +207,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     seedDemoBook(ctx);
     if (options.bookSize) seedLargeBook(ctx, options.bookSize);
   }
-  let answerDelayMs = options.answerDelayMs ?? 0;
   const smsOutbox = createSmsOutbox(() => clock.now());
   const handlers = createHandlers(ctx);
+
+  const strict =
+    options.strict === true
+      ? STRICT_DEFAULTS
+      : options.strict
+        ? { ...STRICT_DEFAULTS, ...options.strict }
+        : undefined;
+  let posts = 0;
+  // One lateness for both a slow insurer and the strict one: the request is carried out, then
+  // answered this late (a caller that gave up may have changed something all the same).
+  let answerDelayMs = options.answerDelayMs ?? strict?.lateMs ?? 0;
 
   const app = Fastify({ logger: false });
   void app.register(formbody);
@@ -217,7 +254,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       method: entry.method,
       url: toFastifyPath(entry.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        if (answerDelayMs > 0) await delay(answerDelayMs);
         const auth = request.headers.authorization ?? '';
         if (!auth.startsWith('Bearer ') || !sameKey(auth.slice('Bearer '.length), apiKey)) {
           throw new SandboxHttpError(401, 'Missing or invalid API key');
@@ -225,31 +261,46 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const errors: FieldErrors = {};
         const params = parsePart(entry.pathParams, request.params, 'path', errors);
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        const coerced = entry.query ? coerceQuery(entry.query, rawQuery) : rawQuery;
         const query = parsePart(
           entry.query,
-          entry.query ? coerceQuery(entry.query, rawQuery) : rawQuery,
+          strict && entry.paginated ? cappedPageQuery(coerced, strict.maxPageSize) : coerced,
           'query',
           errors,
         );
+        // The spec's own required fields first, read apart from the client's schemas.
+        Object.assign(errors, missingSpecFields(name, request.body));
         const body = parsePart(entry.body, request.body, 'body', errors);
         if (Object.keys(errors).length > 0) {
           throw new SandboxHttpError(400, 'Validation failed', errors);
         }
         const handler = handlers[name] as (input: HandlerInput<OperationName>) => unknown;
-        const result = handler({
+        const own = handler({
           params,
           query,
           body,
           origin: `${request.protocol}://${request.host}`,
         } as HandlerInput<OperationName>);
+        const result = options.answerAs ? options.answerAs(name, own) : own;
+        if (answerDelayMs > 0) await delay(answerDelayMs);
+        if (options.loseAnswer?.(name)) {
+          // Carried out, never answered: the caller sees the connection drop.
+          reply.hijack();
+          request.raw.socket.destroy();
+          return reply;
+        }
         if (result instanceof SandboxFile) {
           return reply
             .header('content-type', result.contentType)
             .header('content-disposition', `attachment; filename="${result.filename}"`)
             .send(result.data);
         }
-        const created = entry.method === 'POST' && /^create/.test(name);
-        return reply.status(created ? 201 : 200).send(result);
+        // The OpenAPI document gives 200 for every operation, creates included.
+        if (!strict) return reply.status(200).send(result);
+        if (entry.method === 'POST') posts += 1;
+        return reply
+          .status(strictStatusCode(entry.method, posts))
+          .send(strictAnswer(entry, result));
       },
     });
   }

@@ -671,7 +671,7 @@ export function renewAndPay(
       coverState: coverState(ctx, policy),
     };
   }
-  openOwedPeriods(ctx, policy);
+  // Checked before any period is opened: a rejected call writes nothing (no Renewal schedules).
   const unpaid = unpaidPeriods(ctx, policy);
   if (unpaid.length > 1) {
     throw new SandboxHttpError(
@@ -680,6 +680,7 @@ export function renewAndPay(
       { unpaidPeriods: unpaid.map((index) => `Period ${index} is unpaid`) },
     );
   }
+  openOwedPeriods(ctx, policy);
   const index = unpaid[0];
   const period = policy.periods.find((candidate) => candidate.index === index);
   if (index === undefined || !period?.scheduleId) {
@@ -828,22 +829,27 @@ export function intimateCreditLifeClaim(
   const policy = getCreditLifePolicyRecord(ctx, policyId);
   const loan = findLoan(ctx, policyId, body);
   const lossDate = requireDate(body.lossDate, 'lossDate');
+  // A loss date is a day, not an instant: every comparison below is made on days (YYYY-MM-DD).
+  const lossDay = isoDate(lossDate);
   if (loan.status === 'Pending') throw ruleBroken('The loan is not on risk yet', 'loanId');
-  if (loan.status === 'Closed' && loan.closedAt && lossDate >= new Date(loan.closedAt)) {
+  if (loan.status === 'Closed' && loan.closedAt && lossDay >= dayOf(loan.closedAt)) {
     throw ruleBroken('The loan was off cover on the loss date', 'lossDate');
   }
   assertNotifiedInTime(ctx, lossDate);
+  if (lossDay < dayOf(loan.startDate) || lossDay < dayOf(policy.startDate)) {
+    throw ruleBroken('The loss date is before the loan and its policy went on cover', 'lossDate');
+  }
   const state = coverState(ctx, policy);
   const lapsedNow =
-    state.status === 'Lapsed' &&
-    state.graceEndsAt &&
-    lossDate >= new Date(String(state.graceEndsAt));
+    state.status === 'Lapsed' && state.graceEndsAt && lossDay >= dayOf(state.graceEndsAt);
   // Arrears only partly paid leave the lapse open: cover is reinstated when the last arrear is
   // cleared, so a loss from the lapse onward stays uncovered until then.
   const inOpenLapse =
-    typeof policy.lapsedSince === 'string' && lossDate >= new Date(policy.lapsedSince);
+    typeof policy.lapsedSince === 'string' && lossDay >= dayOf(policy.lapsedSince);
+  // Reinstated "from the date of payment onward": a loss on the day the arrears were paid is
+  // covered.
   const inPastLapse = policy.lapses.some(
-    (lapse) => lossDate >= new Date(lapse.from) && lossDate < new Date(lapse.to),
+    (lapse) => lossDay >= dayOf(lapse.from) && lossDay < dayOf(lapse.to),
   );
   if (lapsedNow || inOpenLapse || inPastLapse) {
     throw ruleBroken(
@@ -918,7 +924,12 @@ function prepaidPeriodOnRisk(policy: CreditLifePolicyRecord, lossDate: Date): bo
   while (periodBounds(policy, index + 1).start <= lossDate) index += 1;
   if (index === 0) return true;
   const period = policy.periods.find((candidate) => candidate.index === index);
-  return period?.paidAt != null && new Date(period.paidAt) <= lossDate;
+  return period?.paidAt != null && dayOf(period.paidAt) <= isoDate(lossDate);
+}
+
+/** The day (`YYYY-MM-DD`, UTC) of a stored date or date-time. */
+function dayOf(value: unknown): string {
+  return isoDate(new Date(String(value)));
 }
 
 function unearnedPremium(ctx: SandboxContext, loan: LoanRecord): number {

@@ -252,7 +252,7 @@ export function createHandlers(ctx: SandboxContext): Handlers {
       retail.generalPolicyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'general', body)),
     extendGeneralPolicy: ({ params, body }) => {
       const policy = retail.getPolicy(ctx, params.policyId);
-      retail.extendPolicy(ctx, policy, body.endDate);
+      retail.extendPolicy(ctx, policy, body.endDate, 'general');
       return retail.generalPolicyView(ctx, policy);
     },
     renewGeneralPolicy: ({ params, body }) => {

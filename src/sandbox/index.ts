@@ -33,6 +33,13 @@ export type {
 export { DEFAULT_LEVY_RATE } from './premium.js';
 export { SEED } from './seed.js';
 export type { OutboxSms, SmsOutbox } from './sms-outbox.js';
+// The stricter sandbox: what a real insurer may send
+export {
+  STRICT_DEFAULTS,
+  type StrictInsurerOptions,
+  UNKNOWN_FIELDS,
+  UNSEEN_PENDING_STATUS,
+} from './strict-insurer.js';
 // For the README, the web simulator and the startup banner
 export {
   outcomeForMsisdn,

@@ -453,11 +453,17 @@ function policyByReference(ctx: SandboxContext, reference: string | undefined) {
  */
 export function motorInstantIssue(
   ctx: SandboxContext,
-  body: MotorInquiryInput & { policyHolder?: Json | undefined; reference?: string | undefined },
+  body: MotorInquiryInput & {
+    policyHolder?: Json | undefined;
+    reference?: string | undefined;
+    payment?: PaymentInput | undefined;
+  },
 ): Json {
   const again = policyByReference(ctx, body.reference);
   if (again) return { status: 'Success', message: 'Policy issued', policy: policyView(ctx, again) };
-  assertDeferredBilling(ctx, 'Instant issue');
+  // The spec names this operation "for PayLater or external settlement": External needs no
+  // deferred billing, the partner settles outside the platform.
+  if (body.payment?.method !== 'External') assertDeferredBilling(ctx, 'Instant issue');
   const quotation = motorQuotationFromInquiry(ctx, body);
   const policy = issueFromQuotation(ctx, quotation, false);
   if (body.reference) policy.reference = body.reference;
@@ -630,13 +636,18 @@ export function renewPolicy(
   return policyView(ctx, policy);
 }
 
-/** Extends a policy to a new end date without payment (PayLater, so deferred billing only). */
+/**
+ * Extends a policy to a new end date without payment. Motor extension without payment is
+ * PayLater (deferred billing only); "Extend general policy" takes only an endDate in the spec,
+ * which states no billing rule for it, so `general` extends for any partner.
+ */
 export function extendPolicy(
   ctx: SandboxContext,
   policy: PolicyRecord,
   endDate: string | undefined,
+  line: 'motor' | 'general' = 'motor',
 ): Json {
-  assertDeferredBilling(ctx, 'Extending a policy');
+  if (line === 'motor') assertDeferredBilling(ctx, 'Extending a policy');
   const quote = extensionQuote(ctx, policy, endDate);
   applyPeriod(ctx, policy, quote, false);
   return policyView(ctx, policy);

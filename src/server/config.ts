@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { type OperationName, operationNames } from '../api/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
@@ -28,6 +29,31 @@ const commaList = z.preprocess(
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item.length > 0),
+  ),
+);
+
+/**
+ * Paths of the insurer's operations that differ from the contract table's (the 81 assumed ones):
+ * a JSON object of operation name → path template, e.g. `{"getCorporates":"/clients/corporates"}`.
+ */
+const partnerApiPaths = z.preprocess(
+  (value, ctx) => {
+    if (typeof value !== 'string' || value.trim() === '') return {};
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a JSON object such as {"getCorporates":"/clients/corporates"}',
+      });
+      return z.NEVER;
+    }
+  },
+  z.partialRecord(
+    z.enum(operationNames as unknown as [OperationName, ...OperationName[]], {
+      error: 'names an operation the contract table does not have',
+    }),
+    z.string().regex(/^\/\S*$/, 'a path template starting with /, such as /clients/{id}'),
   ),
 );
 
@@ -73,6 +99,8 @@ export const EnvSchema = z.object({
   REDIS_PASSWORD: optionalString,
   PARTNER_API_URL: optionalUrl,
   PARTNER_API_KEY: optionalString,
+  /** Operation name → path, for an insurer whose paths differ from the assumed ones. */
+  PARTNER_API_PATHS: partnerApiPaths,
   /**
    * Keep-alive connections to the insurer. A USSD caller's turn waits for one call at a time, so
    * a slow insurer needs a connection per concurrent caller or calls queue past the deadline.
@@ -165,6 +193,8 @@ export interface Config {
     readonly apiKey: string | undefined;
     /** Keep-alive connections to the insurer (PARTNER_API_CONNECTIONS). */
     readonly connections: number;
+    /** Paths that differ from the contract table's (PARTNER_API_PATHS). */
+    readonly pathOverrides: Partial<Record<OperationName, string>>;
   };
   readonly ussd: {
     readonly gatewaySecret: string;
@@ -325,6 +355,7 @@ export function loadConfig(
       url: e.PARTNER_API_URL,
       apiKey: e.PARTNER_API_KEY,
       connections: e.PARTNER_API_CONNECTIONS,
+      pathOverrides: e.PARTNER_API_PATHS,
     },
     ussd: {
       gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),

@@ -119,6 +119,8 @@ export interface ServerInfo {
   bound: { readonly host: string; readonly port: number } | undefined;
   /** The embedded sandbox insurer's URL, when it runs. */
   sandboxUrl: string | undefined;
+  /** The embedded sandbox's API key, for a user to read what the insurer recorded. */
+  sandboxKey?: string;
   /** Channels with routes mounted: always `ussd` and `web` (outside production), plus the rest. */
   readonly channels: string[];
   /** `redis` or `memory`. */
@@ -250,6 +252,7 @@ export async function createServer(
     partnerUrl = started.url;
     partnerKey = sandbox.apiKey;
     info.sandboxUrl = started.url;
+    info.sandboxKey = sandbox.apiKey;
     const owned = sandbox;
     closers.push(() => owned.close());
   }
@@ -257,6 +260,8 @@ export async function createServer(
     baseUrl: partnerUrl,
     apiKey: partnerKey ?? '',
     connections: config.partnerApi.connections,
+    // The embedded sandbox serves the contract's own paths; overrides are for a real insurer.
+    pathOverrides: sandbox ? {} : config.partnerApi.pathOverrides,
     logger: logger.child({ module: 'api' }),
     onUpstreamError: countUpstreamErrors(metrics),
   });
@@ -294,6 +299,9 @@ export async function createServer(
   const paymentTracker: AttemptTracker = {
     async track(reference, route) {
       if (payments) await payments.track(reference, route);
+    },
+    async untrack(reference) {
+      if (payments) await payments.untrack(reference);
     },
     async acknowledge(reference, outcome) {
       const won = payments ? await payments.acknowledge(reference, outcome) : false;
@@ -444,6 +452,9 @@ export async function createServer(
       },
       reminders,
       holdings,
+      // A status word outside the spec's is shown as "could not confirm"; the log says which.
+      onUnknownStatus: (subject, status) =>
+        logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
       // A claim's confirmation, on the user's own channel (SMS for USSD callers).
       notify: async (route, prompt) => {
         const notifier = notifiers.findLast((candidate) => candidate.channel === route.channel);

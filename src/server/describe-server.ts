@@ -23,6 +23,12 @@ export function describeServer(
   lines.push(
     `  insurer:          ${info.sandboxUrl ? `embedded sandbox at ${info.sandboxUrl}` : (config.partnerApi.url ?? 'not configured')}`,
   );
+  if (info.sandboxUrl && info.sandboxKey) {
+    // So a user can see what the insurer recorded (policies, payments, claims) for themselves.
+    lines.push(
+      `  sandbox API key:  ${info.sandboxKey}  (curl -H "Authorization: Bearer ${info.sandboxKey}" ${info.sandboxUrl}/policies)`,
+    );
+  }
   lines.push(`  sessions:         ${describeSessions(info, config)}`);
   lines.push(`  channels:         ${info.channels.join(', ')}`);
   lines.push(`  USSD gateway:     POST ${url}/ussd/africastalking, POST ${url}/ussd/hubtel`);

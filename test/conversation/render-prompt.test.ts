@@ -19,15 +19,43 @@ describe('t', () => {
   });
 });
 
+describe("statuses in the customer's words", () => {
+  it('writes a status key as its words, in the language of the conversation', () => {
+    const line = (locale: string) =>
+      t('cover.line.motor', { number: 'MTR-1', status: 'status.inForce' }, locale);
+    expect(line('en')).toBe('Motor MTR-1 in force');
+    for (const code of ['bem', 'ny']) {
+      expect(line(code)).toBe(
+        t('cover.line.motor', { number: 'MTR-1', status: t('status.inForce', {}, code) }, code),
+      );
+      expect(line(code)).not.toContain('status.');
+      expect(line(code)).not.toBe(line('en'));
+    }
+  });
+
+  it('gives the status words the parameters of the message around them', () => {
+    const params = { number: 'KL-1', status: 'status.inGraceUntil', until: '2027-01-05' };
+    expect(t('cover.line.creditLife', params)).toBe('Loan KL-1 in grace until 05/01/2027');
+    expect(t('cover.line.creditLife', params, 'ny')).toContain('05/01/2027');
+  });
+
+  it('shows any other value as it came, a status word of the insurer included', () => {
+    expect(t('cover.line.motor', { number: 'MTR-1', status: 'Active' })).toBe('Motor MTR-1 Active');
+    expect(t('cover.line.motor', { number: 'MTR-1', status: 'status.noSuchWords' })).toBe(
+      'Motor MTR-1 status.noSuchWords',
+    );
+  });
+});
+
 describe('dates shown to users', () => {
   it('writes an ISO date as a Zambian reads it, day/month/year', () => {
     expect(
       t('claim.confirm.credit-life', {
-        claimType: 'Retrenchment',
+        claimType: 'Death',
         subject: 'KL-1',
         eventDate: '2026-11-18',
       }),
-    ).toBe('Retrenchment claim on loan KL-1, loss on 18/11/2026.');
+    ).toBe('Death claim on loan KL-1, loss on 18/11/2026.');
     expect(formatDate('2026-11-18', 'en')).toBe('18/11/2026');
   });
 

@@ -140,9 +140,10 @@ async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared
     (q) => q.status === 'Approved',
   );
   if (!creditQuotation || !groupQuotation) throw new Error('the sandbox lost its quotations');
-  // Started today: its first period is unpaid but in grace, so cover reads "in grace".
+  // Started ten days ago: its first period is unpaid but in grace (30 days), so cover reads "in
+  // grace", and the losses the walk types (3 and 5 days ago) fall after cover began.
   const credit = await client.call('createCreditLifePolicy', {
-    body: { quotationId: String(creditQuotation.id), startDate: today() },
+    body: { quotationId: String(creditQuotation.id), startDate: daysAgo(10).iso },
   });
   const batch = await client.call('placeLoans', {
     path: { policyId: credit.id },

@@ -136,7 +136,7 @@ describe('claims and cover against the sandbox insurer', () => {
     );
     const intimated = shown.at(-1);
     expect(intimated?.key, JSON.stringify(intimated)).toBe('claim.intimated.payable');
-    expect(intimated?.params?.status).toBe('Intimated');
+    expect(intimated?.params?.status).toBe('status.claimReceived');
     // A USSD caller sends documents through the page the SMS links to (issue 30).
     const documents = await converse(
       'test:claim:1',
@@ -180,10 +180,10 @@ describe('claims and cover against the sandbox insurer', () => {
     );
     const { payroll, prepaid, inGrace } = DEMO_BOOK.creditLife;
     expect(loans).toEqual({
-      [payroll.activeLoan.reference]: 'Active',
-      [payroll.closedLoan.reference]: 'Closed',
-      [prepaid.pendingLoan.reference]: 'Pending',
-      [inGrace.loan.reference]: 'InGrace',
+      [payroll.activeLoan.reference]: 'status.inForce',
+      [payroll.closedLoan.reference]: 'status.offCover',
+      [prepaid.pendingLoan.reference]: 'status.waitingPremium',
+      [inGrace.loan.reference]: 'status.inGraceUntil',
     });
     // In grace: the detail says until when.
     const grace = list?.choices?.find((c) => c.params?.number === inGrace.loan.reference);
@@ -309,8 +309,8 @@ describe('my cover after buying motor and travel cover', () => {
       (c) => c.label === 'cover.line.motor' && !String(c.params?.number).startsWith('MTR-DEMO-'),
     );
     const travel = list?.choices?.find((c) => c.label === 'cover.line.travel');
-    expect(motor?.params?.status).toBe('Active');
-    expect(travel?.params?.status).toBe('Active');
+    expect(motor?.params?.status).toBe('status.inForce');
+    expect(travel?.params?.status).toBe('status.inForce');
 
     const motorDetail = await converse(
       'test:mine:1',
@@ -409,9 +409,9 @@ describe('claims from the caller’s own cover, tracked by the number given', ()
     // Tracked by the number, on USSD and from a chat that never shared a phone (Telegram).
     const onUssd = await trackByNumber('test:track:1', number, local(borrower.phoneNumber));
     expect(onUssd?.key).toBe('claim.detail');
-    expect(onUssd?.params).toMatchObject({ number, status: 'Documented' });
+    expect(onUssd?.params).toMatchObject({ number, status: 'status.documentsReceived' });
     const inChat = await trackByNumber('test:track:2', number.toLowerCase());
-    expect(inChat?.params).toMatchObject({ number, status: 'Documented' });
+    expect(inChat?.params).toMatchObject({ number, status: 'status.documentsReceived' });
   });
 
   it('intimates a group-life claim on the member’s own membership and texts the documents link', async () => {

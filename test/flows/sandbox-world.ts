@@ -14,6 +14,7 @@ import {
   type Sandbox,
   type SandboxCatalogue,
   SEED,
+  type StrictInsurerOptions,
 } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
 import { directPayments } from './direct-payments.js';
@@ -54,8 +55,20 @@ export interface SandboxWorldOptions {
   readonly severalRenewalsDue?: boolean;
   /** No renewal is due and the holder turned reminders off: the menu offers them back. */
   readonly remindersOff?: boolean;
+  /** The stricter sandbox: answers as a real insurer may (see src/sandbox/strict-insurer.ts). */
+  readonly strict?: StrictInsurerOptions;
   /** The caller has not agreed to the current privacy notice: it comes before any flow. */
   readonly noticeNotAgreed?: boolean;
+}
+
+let worldDefaults: SandboxWorldOptions = {};
+
+/**
+ * Options every world of this test file starts with, under its own: a file that runs another
+ * file's journeys against the stricter sandbox sets them before importing it.
+ */
+export function setWorldDefaults(defaults: SandboxWorldOptions): void {
+  worldDefaults = defaults;
 }
 
 /**
@@ -80,8 +93,10 @@ export function seededMotorOffers(sandbox: Sandbox) {
 }
 
 /** Starts a sandbox world (see {@link SandboxWorldOptions}). */
-export async function startSandboxWorld(options: SandboxWorldOptions = {}): Promise<SandboxWorld> {
+export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promise<SandboxWorld> {
+  const options = { ...worldDefaults, ...given };
   const sandbox = createSandbox({
+    ...(options.strict ? { strict: options.strict } : {}),
     settleDelayMs: options.settleDelayMs ?? 600_000,
     ...(options.settleAtOnce ? { settleAtOnce: true } : {}),
     ...(options.catalogue ? { catalogue: options.catalogue } : {}),

@@ -56,7 +56,7 @@ describe('My cover from the holdings index', () => {
   it('lists a policy bought through the bot at once, without waiting for the sync', async () => {
     const phone = ussdCaller(() => harness.url, 'bought');
     const number = await buyMotor(phone, plate(), []);
-    expect(await myCover(phone)).toContain(`Motor ${number} Active`);
+    expect(await myCover(phone)).toContain(`Motor ${number} in force`);
   }, 60_000);
 
   it('lists a policy added at the insurer once the sync job has run, and stops when it is removed there', async () => {
@@ -88,7 +88,7 @@ describe('My cover from the holdings index', () => {
     expect(await myCover(phone)).not.toContain(number);
 
     await harness.server.holdingsSync.runNow();
-    expect(await myCover(phone)).toContain(`Travel ${number} Active`);
+    expect(await myCover(phone)).toContain(`Travel ${number} in force`);
 
     sandbox().state.policies.delete(id);
     expect(await myCover(phone)).not.toContain(number);
@@ -107,7 +107,7 @@ describe('with every insurer answer 1.5 s late', () => {
       const seen: string[] = [];
       const number = await buyMotor(phone, plate(), seen);
       const cover = await myCover(phone, seen);
-      expect(cover).toContain(`Motor ${number} Active`);
+      expect(cover).toContain(`Motor ${number} in force`);
       // The insurer was slower than the USSD deadline: "still working" was shown, and kept the
       // call open (CON) like every other screen before the purchase's closing one.
       expect(seen.some(isStillWorking)).toBe(true);

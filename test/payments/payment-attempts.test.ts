@@ -189,4 +189,58 @@ describe('payment attempts', () => {
     );
     expect(told).toEqual([]);
   });
+
+  it('looks a reference up before sending it: an attempt the insurer already holds is never sent again', async () => {
+    const world = insurer();
+    const reference = attemptReference('quote:q7.k', 1);
+    // Sent before (a timed-out try whose claim was dropped): the insurer has it.
+    world.statuses.set(reference, 'Pending');
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const started = await attempts.start({ purchase: 'quote:q7.k', attempt: 1 }, (r) =>
+      world.pay(r),
+    );
+    expect(started).toEqual({ reference, status: 'Pending' });
+    expect(world.started).toEqual([]);
+  });
+
+  it('takes a pay request whose answer was lost: tracked before it left, looked up, never sent twice, and the next attempt only once the first failed', async () => {
+    const world = insurer();
+    const { tracker, tracked } = recordingTracker();
+    const attempts = attemptsOver(world, tracker, connect(), newPrefix());
+    const lostAnswer = async (reference: string) => {
+      await world.pay(reference);
+      throw Object.assign(new Error('socket hang up'), { code: 'API_NETWORK' });
+    };
+    const first = await attempts.start(
+      { purchase: 'quote:q8.k', attempt: 1, route: ussd },
+      lostAnswer,
+    );
+    expect(first).toEqual({ reference: attemptReference('quote:q8.k', 1), status: 'Pending' });
+    expect(tracked).toEqual([first.reference]);
+    expect(world.started).toEqual([first.reference]);
+    await expect(
+      attempts.start({ purchase: 'quote:q8.k', attempt: 2, route: ussd }, (r) => world.pay(r)),
+    ).rejects.toBeInstanceOf(PaymentAttemptError);
+    expect(world.started).toHaveLength(1);
+    world.statuses.set(first.reference, 'Failed');
+    const second = await attempts.start({ purchase: 'quote:q8.k', attempt: 2, route: ussd }, (r) =>
+      world.pay(r),
+    );
+    expect(world.started).toEqual([first.reference, second.reference]);
+  });
+
+  it('sends again a request whose answer was lost only when the lookup says the insurer has none', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const neverArrived = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'API_NETWORK' });
+    };
+    await expect(
+      attempts.start({ purchase: 'quote:q9.k', attempt: 1 }, neverArrived),
+    ).rejects.toThrow(/ECONNREFUSED/);
+    const retried = await attempts.start({ purchase: 'quote:q9.k', attempt: 1 }, (r) =>
+      world.pay(r),
+    );
+    expect(world.started).toEqual([retried.reference]);
+  });
 });

@@ -356,6 +356,21 @@ describe('credit-life cover state', () => {
     expect(harness.sandbox.payments.get('two-periods')).toBeUndefined();
   });
 
+  it('"Renew-and-pay … with arrears spanning more than one period: rejected": the rejected call opens no period and writes no Renewal schedule', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('T-2') });
+    harness.clock.advanceDays(62);
+    const before = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    const response = await raw(harness, 'POST', `/credit-life/policies/${policyId}/renew/pay`, {
+      reference: 'two-periods-2',
+      mobileMoneyAccountNumber: '0977123456',
+    });
+    expect(response.status).toBe(422);
+    const after = await harness.client.call('getCreditLifeBatches', { path: { policyId } });
+    expect(after.data.filter((batch) => batch.type === 'Renewal')).toEqual([]);
+    expect(after.totalItems).toBe(before.totalItems);
+  });
+
   it('clearing arrears reinstates cover from the date of payment onward, and a loss in the lapsed period stays uncovered', async () => {
     const policyId = await openPolicy();
     await harness.client.call('placeSingleLoan', { path: { policyId }, body: loanRow('L-1') });
@@ -517,6 +532,29 @@ describe('credit-life cover rules of the spec (issue 12)', () => {
     const claim = await claimOn(policyId, 'LW-2', '2026-05-05');
     expect(claim.status).toBe(422);
     expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
+  });
+
+  it('"cover reinstated from the date of payment onward": a loss dated on the day the last arrear was paid is covered', async () => {
+    const { policyId, renewals } = await lapsedWithTwoPeriodsOwed('LW-4');
+    // Paid at 08:00; a loss date is a day, so that day is covered, whatever the hour.
+    for (const [index, renewal] of renewals.entries()) await payRenewal(renewal.id, `pd-${index}`);
+    const sameDay = await claimOn(policyId, 'LW-4', '2026-05-10');
+    expect(sameDay.status).toBe(200);
+    expect(sameDay.body.status).toBe('Intimated');
+  });
+
+  it('a loss dated before the loan and its policy went on cover is refused', async () => {
+    const policyId = await openPolicy();
+    await harness.client.call('placeSingleLoan', {
+      path: { policyId },
+      body: { ...loanRow('BC-1'), startDate: '2026-03-02' },
+    });
+    harness.clock.set(new Date('2026-03-20T08:00:00.000Z'));
+    const claims = harness.sandbox.state.claims.size;
+    const before = await claimOn(policyId, 'BC-1', '2026-01-02');
+    expect(before.status).toBe(422);
+    expect(before.body.errors?.lossDate?.[0]).toMatch(/before the loan and its policy/);
+    expect(harness.sandbox.state.claims.size).toBe(claims);
   });
 
   it('reinstatement runs from the payment date: a loss after the last arrear is paid is covered, one the day before is not', async () => {

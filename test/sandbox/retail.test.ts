@@ -245,3 +245,58 @@ describe('retail rules of the spec (issue 12)', () => {
     expect(unknownFarm.status).toBe(404);
   });
 });
+
+/* Issue 24: rules the sandbox enforced that the spec never states, or refused that it names. */
+describe('retail rules in the spec’s own words (issue 24)', () => {
+  const motorBody = {
+    productId: 101,
+    duration: 1,
+    currency: 'ZMW',
+    startDate: '2026-03-02',
+    policyHolder: { type: 'Individual', name: 'Mwila Banda', phone: '260971234567' },
+    risks: [{ motorRiskCategoryId: 'mrc_private', registrationNumber: 'EXT 24' }],
+  };
+
+  it('"Instant issue motor policy, no payment … for PayLater or external settlement": External issues without deferred billing', async () => {
+    harness = await startHarness();
+    const external = await raw(harness, 'POST', '/policies/motor/instant/issue', {
+      ...motorBody,
+      reference: 'external-24',
+      payment: { method: 'External' },
+    });
+    expect(external.status).toBe(200);
+    expect((external.body as { policy?: { status?: string } }).policy?.status).toBe('Active');
+    // PayLater still needs a partner set up for deferred billing.
+    const payLater = await raw(harness, 'POST', '/policies/motor/instant/issue', {
+      ...motorBody,
+      reference: 'paylater-24',
+    });
+    expect(payLater.status).toBe(422);
+  });
+
+  it('"Extend general policy: body: endDate": extends for a partner without deferred billing', async () => {
+    harness = await startHarness();
+    const issue = () =>
+      harness.client.call('instantIssueGeneralPolicy', {
+        body: {
+          productId: 401,
+          startDate: '2026-03-02',
+          endDate: '2027-03-01',
+          policyHolder: { clientType: 'Individual', name: 'Natasha Phiri' },
+          risks: [{ description: 'House contents', sumInsured: 150_000 }],
+          reference: 'general-24',
+          // Settled outside the platform: issued at once, no deferred billing involved.
+          payment: { method: 'External' },
+        },
+      });
+    await issue();
+    // The same reference again answers with the policy it issued.
+    const policy = await issue();
+    expect(policy.status).toBe('Active');
+    const extended = await raw(harness, 'POST', `/policies/${policy.id}/issue`, {
+      endDate: '2027-06-30',
+    });
+    expect(extended.status).toBe(200);
+    expect(extended.body.endDate).toBe('2027-06-30');
+  });
+});

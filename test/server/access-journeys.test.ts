@@ -100,7 +100,7 @@ describe('a stranger on USSD', () => {
       /number/i,
       claims.intimated.claimNumber,
     ]);
-    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: Intimated`);
+    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
 
     const renew = await ussd(STRANGER, [/motor/i, /renew/i, motor.insured.registrationNumber]);
     expect(renew.at(-1)).toContain('insured under another holder');
@@ -125,7 +125,7 @@ describe('the records’ own phones on USSD', () => {
     const tracked = await ussd(borrower, [/claims/i, /track/i, /loan/i]);
     expect(tracked.at(-1)).toContain(claims.intimated.claimNumber);
     const opened = await ussd(borrower, [/claims/i, /track/i, /loan/i, /CLC-DEMO/]);
-    expect(opened.at(-1)).toMatch(/Payable: ZMW [\d,]+\.\d\d/);
+    expect(opened.at(-1)).toMatch(/If the claim is accepted, the cover pays ZMW [\d,]+\.\d\d/);
     expect(opened.at(-1)).toContain('Add documents');
 
     const renew = await ussd(`+${motor.holder.phoneNumber}`, [
@@ -152,8 +152,8 @@ describe('a relative reporting a death', () => {
       ]);
     const first = (await report(relative)).at(-1) ?? '';
     const number = /GLC-\d+/.exec(first)?.[0];
-    expect(first).toMatch(/Claim GLC-\d+ is Intimated/);
-    expect(first).not.toContain('Payable');
+    expect(first).toMatch(/Claim GLC-\d+: claim received/);
+    expect(first).not.toContain('cover pays');
     await eventually('staff were asked to verify', () =>
       slack
         .callsTo('/api/chat.postMessage')
@@ -200,7 +200,7 @@ describe('a stranger on Telegram who shared no contact', () => {
     screen = await keep(chat.tap(screen, /track/i));
     screen = await keep(chat.tap(screen, /number/i));
     screen = await keep(chat.type(claims.intimated.claimNumber));
-    expect(screen.message.text).toContain(`Claim ${claims.intimated.claimNumber}: Intimated`);
+    expect(screen.message.text).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
     expect(chat.buttonsOf(screen).map((b) => b.text)).not.toContain('Add documents');
 
     screen = await keep(chat.command('/start'));

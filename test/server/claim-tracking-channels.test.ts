@@ -85,7 +85,7 @@ it('tracks a claim made on USSD from the caller’s own loans by its CLC number 
     await ussd(['4', '1', pick ?? '', '1', `${day}/${month}/${year}`, 'Road accident', '1'])
   ).at(-1);
   const claimNumber = /CLC-\d+/.exec(made ?? '')?.[0];
-  expect(made).toMatch(/^CON Claim CLC-\d+ is Intimated/);
+  expect(made).toMatch(/^CON Claim CLC-\d+: claim received/);
 
   // Telegram: Claims → track → by claim number, typing the number the customer was given.
   const chat = telegramChat({
@@ -99,7 +99,7 @@ it('tracks a claim made on USSD from the caller’s own loans by its CLC number 
   screen = await chat.tap(screen, /track/i);
   screen = await chat.tap(screen, /number/i);
   screen = await chat.type(claimNumber ?? '');
-  expect(screen.message.text).toContain(`Claim ${claimNumber}: Intimated`);
+  expect(screen.message.text).toContain(`Claim ${claimNumber}: claim received`);
 
   // Slack: staff type the same number on the desk.
   const body = new URLSearchParams({

@@ -90,7 +90,7 @@ it('makes a credit-life retrenchment claim from My cover, named by the loan refe
   await chat.tap(screen, /Submit/);
   // The claim's screen, and its confirmation, each a message of its own.
   const intimated = () =>
-    chat.sent().find((sent) => /^Claim CLC-\d+ is Intimated/.test(sent.message.text ?? ''));
+    chat.sent().find((sent) => /^Claim CLC-\d+: claim received/.test(sent.message.text ?? ''));
   await eventually('the claim was shown', () => intimated() !== undefined);
   expect(intimated()?.message.text).toMatch(/Documents needed: Termination letter\./);
   const number = /CLC-\d+/.exec(intimated()?.message.text ?? '')?.[0] ?? '';
@@ -120,7 +120,7 @@ it('makes a group-life death claim from My cover that names the member', async (
   expect(screen.message.text).toContain(`Death claim for ${name}`);
   await chat.tap(screen, /Submit/);
   const intimated = () =>
-    chat.sent().find((sent) => /^Claim GLC-\d+ is Intimated/.test(sent.message.text ?? ''));
+    chat.sent().find((sent) => /^Claim GLC-\d+: claim received/.test(sent.message.text ?? ''));
   await eventually('the claim was shown', () => intimated() !== undefined);
   expect(intimated()?.message.text).toMatch(/Documents needed: Death certificate\./);
   const number = /GLC-\d+/.exec(intimated()?.message.text ?? '')?.[0] ?? '';

@@ -110,7 +110,7 @@ it('makes a credit-life retrenchment claim from My cover, confirms it by one SMS
   expect(screen).not.toMatch(/loan_|clm_|ln_/);
   screen = await choose(borrower, screen, /Submit/);
   expect(screen).toMatch(
-    /^CON Claim CLC-\d+ is Intimated\..*Documents needed: Termination letter\./s,
+    /^CON Claim CLC-\d+: claim received\..*Documents needed: Termination letter\./s,
   );
   const number = /CLC-\d+/.exec(screen)?.[0] ?? '';
 
@@ -215,7 +215,7 @@ it('shows the funeral principal’s own phone the household in My cover', async 
   const principal = ussdCaller(() => app.url, 'funeral', `+${funeral.principal.phoneNumber}`);
   let screen = await principal.dial();
   screen = await choose(principal, screen, /My cover/);
-  expect(screen).toContain(`Funeral ${funeral.policyNumber} Active`);
+  expect(screen).toContain(`Funeral ${funeral.policyNumber} in force`);
   screen = await choose(principal, screen, new RegExp(funeral.policyNumber));
   expect(screen).toContain(
     'Household of Chanda Mulenga, Bwalya Mulenga (Spouse), Mutale Mulenga (Child)',

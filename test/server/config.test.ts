@@ -135,6 +135,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the paths of an insurer that differ from the assumed ones from PARTNER_API_PATHS', () => {
+    expect(loadConfig({}).config.partnerApi.pathOverrides).toEqual({});
+    expect(
+      loadConfig({ PARTNER_API_PATHS: '{"getCorporates":"/clients/corporates"}' }).config.partnerApi
+        .pathOverrides,
+    ).toEqual({ getCorporates: '/clients/corporates' });
+    for (const bad of ['{"noSuchOperation":"/x"}', '{"getCorporates":"clients"}', 'not json']) {
+      expect(() => loadConfig({ PARTNER_API_PATHS: bad })).toThrow(/PARTNER_API_PATHS/);
+    }
+  });
+
   it('takes the handoff channel as a Slack channel id, only with the Slack bot token', () => {
     const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'signing' };
     expect(

@@ -31,4 +31,21 @@ describe('the start-up banner', () => {
       'in memory (set REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES for Redis)',
     );
   });
+
+  it('prints the embedded sandbox’s URL and API key, so a user can read what the insurer recorded', () => {
+    const { config } = loadConfig({});
+    const info: ServerInfo = {
+      url: 'http://127.0.0.1:3000',
+      bound: undefined,
+      sandboxUrl: 'http://127.0.0.1:4567/api/v1',
+      sandboxKey: 'sbx_demo',
+      channels: ['ussd'],
+      sessions: 'memory',
+    };
+    const text = describeServer(info, config, 'http://127.0.0.1:3000', []);
+    expect(text).toContain('insurer:          embedded sandbox at http://127.0.0.1:4567/api/v1');
+    expect(text).toContain(
+      'sandbox API key:  sbx_demo  (curl -H "Authorization: Bearer sbx_demo" http://127.0.0.1:4567/api/v1/policies)',
+    );
+  });
 });

@@ -22,6 +22,8 @@ class RecordingSms implements Notifier {
 
 const sms = new RecordingSms();
 let harness: TestServer;
+/** While set, the insurer carries out the next pay request and its answer is lost. */
+let loseNextPay = false;
 
 /** Answers to each screen of a motor purchase for a new car, by the screen's first line. */
 const answers = (): ReadonlyArray<readonly [RegExp, () => string]> => [
@@ -81,7 +83,14 @@ describe.each(runnableModes())(
         { PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET },
         {
           // Nothing settles, polls or calls back by itself: each test decides the order.
-          sandbox: { settleDelayMs: 600_000 },
+          sandbox: {
+            settleDelayMs: 600_000,
+            loseAnswer: (operation) => {
+              if (!loseNextPay || operation !== 'payQuotation') return false;
+              loseNextPay = false;
+              return true;
+            },
+          },
           paymentBackoffMs: [600_000],
           notifiers: [sms],
         },
@@ -121,6 +130,32 @@ describe.each(runnableModes())(
       );
       await harness.server.payments.settled({ includeDelayed: false });
       expect(toCaller(phone.number)).toHaveLength(1);
+    });
+
+    it('takes a pay request whose answer was lost once: one transaction, the outcome reaches the caller, and a second attempt only after the first failed', async () => {
+      loseNextPay = true;
+      const { phone, reference, sandbox } = await payPending();
+      expect(loseNextPay).toBe(false);
+      const fromCaller = () =>
+        sandbox.payments
+          .all()
+          .filter((transaction) => transaction.msisdn?.endsWith(phone.number.slice(-9)));
+      // Looked up, not sent again: the insurer holds exactly one transaction.
+      expect(fromCaller().map((transaction) => transaction.reference)).toEqual([reference]);
+
+      // The attempt was tracked before its request left, so the outcome is pushed to the caller.
+      sandbox.payments.settleNow(reference, 'failed');
+      await postCallback(reference);
+      expect(toCaller(phone.number).map((sent) => sent.prompt.key)).toEqual(['pay.failed']);
+
+      // The screen the caller still has moved on with the flow; the insurer confirms the first
+      // attempt Failed, so "Pay again" sends one new request, under a new reference.
+      expect(await phone.send('1')).toMatch(/did not go through[\s\S]*1\. Pay again/);
+      expect(await phone.send('1')).toMatch(/Pay with:\n1\. My number/);
+      const again = await phone.send('1');
+      expect(again, again).toMatch(/Approve .* on your phone/);
+      expect(fromCaller()).toHaveLength(2);
+      expect(fromCaller()[1]?.reference).not.toBe(reference);
     });
   },
 );

@@ -175,10 +175,10 @@ it("shows my cover on Telegram: the phone shared, the borrower's four loans each
   // Natasha Phiri of the demo book, whose four loans are in four states.
   screen = await chat.shareOwnContact('+260966345678');
   const LIST = [
-    'Loan KL-DEMO-ACTIVE Active',
-    'Loan KL-DEMO-GRACE InGrace',
-    'Loan KL-DEMO-CLOSED Closed',
-    'Loan KL-DEMO-PENDING Pending',
+    'Loan KL-DEMO-ACTIVE in force',
+    expect.stringMatching(/^Loan KL-DEMO-GRACE in grace until \d\d\/\d\d\/\d{4}$/),
+    'Loan KL-DEMO-CLOSED off cover',
+    'Loan KL-DEMO-PENDING waiting for the premium',
     'Another NRC',
     'End',
   ];
@@ -190,7 +190,7 @@ it("shows my cover on Telegram: the phone shared, the borrower's four loans each
     {
       method: 'editMessageText',
       text: expect.stringMatching(
-        /^Loan KL-DEMO-ACTIVE: Active, \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4}\. Policy CL-DEMO-000001\. Amount ZMW 25,000\.00\.$/,
+        /^Loan KL-DEMO-ACTIVE: in force, \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4}\. Policy CL-DEMO-000001\. Amount ZMW 25,000\.00\.$/,
       ),
       buttons: ['Make a claim', 'Back to list', 'End'],
     },
@@ -210,14 +210,14 @@ it('sends the certificate of an insured car from My cover on Telegram: the scree
   // Mwila Banda of the demo book: the insured car AJQ 1909 (and whatever this file bought).
   const list = await chat.shareOwnContact('+260971234567');
   expect(chat.buttonsOf(list).map((button) => button.text)).toContain(
-    'Motor MTR-DEMO-000001 Active',
+    'Motor MTR-DEMO-000001 in force',
   );
   const detail = await answered(() => chat.tap(list, /MTR-DEMO-000001/));
   expect(detail.calls.map(shown)).toEqual([
     {
       method: 'editMessageText',
       text: expect.stringMatching(
-        /^Motor MTR-DEMO-000001: Active, \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4}\. Vehicle AJQ 1909\. Premium ZMW [\d,]+\.\d\d\.$/,
+        /^Motor MTR-DEMO-000001: in force, \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4}\. Vehicle AJQ 1909\. Premium ZMW [\d,]+\.\d\d\.$/,
       ),
       buttons: ['Certificate', 'Back to list', 'End'],
     },
@@ -302,7 +302,7 @@ it("makes a credit-life claim on Telegram from the demo book's loan, with a 600-
       {
         method: 'editMessageText',
         text: expect.stringMatching(
-          /^Claim CLC-\d{6} is Intimated\. Payable: ZMW 12,000\.00\. Documents needed: Death certificate, Loan statement\.$/,
+          /^Claim CLC-\d{6}: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\. Documents needed: Death certificate, Loan statement\.$/,
         ),
         buttons: ['Add documents', 'Later'],
       },

@@ -224,11 +224,11 @@ export const bem: Catalogue = {
   'claim.confirm.credit-life':
     'Claim ya {claimType} pa ngongole {subject}, ukulufya pa {eventDate, date}.',
   'claim.confirm.group-life': 'Claim ya mfwa ya {subject} pa {eventDate, date}.',
-  'claim.intimated': 'Claim {number} ili {status}. Amapepala yalefwaikwa: {documents}.',
+  'claim.intimated': 'Claim {number}: {status}. Amapepala yalefwaikwa: {documents}.',
   'claim.intimated.payable':
-    'Claim {number} ili {status}. Ubulipilo: {currency} {payable}. Amapepala yalefwaikwa: {documents}.',
+    'Claim {number}: {status}. Nga claim yasuminwa, inshuwalansi ikalipila {currency} {payable}. Amapepala yalefwaikwa: {documents}.',
   'claim.askDocument': 'Tumeni icikope nangu ifayilo ya claim {number} ({count} fyatumwa).',
-  'claim.documented': 'Claim {number} ili {status}. Amapepala: {count}.',
+  'claim.documented': 'Claim {number}: {status}. Amapepala: {count}.',
   'claim.trackLine': 'Ama claim nshi?',
   'claim.choice.held': 'Claim pa nshuwalansi yandi',
   'claim.choice.other': 'Policy imbi',
@@ -241,9 +241,11 @@ export const bem: Catalogue = {
   'claim.askNumber': 'Lembeni nambala ya claim iyo mwapeelwe (nga CLC-000001):',
   'claim.notFound': 'Tapali claim {number}.',
   'claim.list': 'Ama claim yenu ({count}):',
+  'claim.line': '{number} {status}',
   'claim.list.empty': 'Tamwakwata ama claim.',
-  'claim.detail': 'Claim {number}: {status}. Ubulipilo: {currency} {payable}.',
-  'claim.end': 'Claim {number} ili {status}. Shaleni bwino.',
+  'claim.detail':
+    'Claim {number}: {status}. Nga claim yasuminwa, inshuwalansi ikalipila {currency} {payable}.',
+  'claim.end': 'Claim {number}: {status}. Shaleni bwino.',
 
   // cover-status
   'cover.askContact':
@@ -267,10 +269,12 @@ export const bem: Catalogue = {
   'cover.detail.funeral':
     'Icililo {number}: {status}, {startDate, date} ukufika {endDate, date}. Ulupwa lwa {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Sum assured {currency} {amount}.',
+    'Group life {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
   'cover.detail.credit-life':
     'Ingongole {number}: {status}, {startDate, date} ukufika {endDate, date}. Policy {covers}. Indalama {currency} {amount}.',
   'cover.note.until': 'Mwaba ne nshuwalansi ukufika {until, date}.',
+  'cover.note.freeCoverLimit':
+    'Inshuwalansi ukucila {currency} {limit} ilefwaya ukupimwa (underwriting): ukufika apo tailipilwa.',
   'cover.note.shareContact': 'Tinyeni "Peeleni nambala yandi ya foni", nangu lembeni NRC.',
   'cover.limited.covered':
     'Iyi NRC ili ne nshuwalansi ukufika {until, date}. Ifyebo fiya fye ku foni iyalembwa.',
@@ -283,7 +287,7 @@ export const bem: Catalogue = {
   'cover.sms.holding':
     '{line} {number}: {status}, {startDate, date} ukufika {endDate, date}{covers}',
   'cover.sms.holdingUntil':
-    '{line} {number}: {status} ukufika {until, date}, {startDate, date} ukufika {endDate, date}{covers}',
+    '{line} {number}: {status}, {startDate, date} ukufika {endDate, date}{covers}',
   'cover.sms.sent': 'Ifyebo fyatumwa pa SMS ku foni iyalembwa.',
   'cover.choice.another': 'NRC imbi',
   'cover.choice.byNrc': 'Fwaileni na NRC',
@@ -449,4 +453,21 @@ export const bem: Catalogue = {
   'documents.page.wrongType': 'ifikope na mafayilo ya PDF fye e fingatumwa',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
   'cover.choice.claim': 'Lombeni claim',
+
+  // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
+  'status.inForce': 'ilebomba',
+  'status.inGrace': 'ilebomba, lipileni premium',
+  'status.inGraceUntil': 'ilebomba ukufika {until, date}, lipileni premium',
+  'status.waitingPremium': 'ilelolela premium',
+  'status.lapsed': 'yaleka ukubomba, premium tailipilwe',
+  'status.offCover': 'tamwaba ne nshuwalansi',
+  'status.ended': 'yapwa',
+  'status.cancelled': 'yalekeshiwa',
+  'status.notIssued': 'tailapeelwa',
+  'status.claimReceived': 'claim yapokelelwa',
+  'status.documentsReceived': 'amapepala yapokelelwa',
+  'status.paymentPending': 'ilelolela ubulipilo',
+  'status.paid': 'yalipilwa',
+  'status.paymentFailed': 'ukulipila tafyapitile',
+  'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
 };

@@ -256,9 +256,9 @@ export const en = {
   'claim.askDetails': 'What happened?',
   'claim.confirm.credit-life': '{claimType} claim on loan {subject}, loss on {eventDate, date}.',
   'claim.confirm.group-life': 'Death claim for {subject} on {eventDate, date}.',
-  'claim.intimated': 'Claim {number} is {status}. Documents needed: {documents}.',
+  'claim.intimated': 'Claim {number}: {status}. Documents needed: {documents}.',
   'claim.intimated.payable':
-    'Claim {number} is {status}. Payable: {currency} {payable}. Documents needed: {documents}.',
+    'Claim {number}: {status}. If the claim is accepted, the cover pays {currency} {payable}. Documents needed: {documents}.',
   'claim.linkSent':
     'We sent you an SMS with a link for claim {number}: open it to send photos or files.',
   'claim.sms.upload': 'Send the documents for claim {number} (photos or files) here:',
@@ -278,7 +278,7 @@ export const en = {
   'documents.page.failed': 'not sent; check your connection and try again',
   'claim.staff.intimated': 'New {line} claim {number} ({claimType}): {status}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
-  'claim.documented': 'Claim {number} is {status}. Documents: {count}.',
+  'claim.documented': 'Claim {number}: {status}. Documents: {count}.',
   'claim.trackLine': 'Which claims?',
   'claim.choice.held': 'Claim on my cover',
   'claim.choice.other': 'Another policy',
@@ -292,7 +292,9 @@ export const en = {
   'claim.notFound': 'No claim {number} was found.',
   'claim.list': 'Your claims ({count}):',
   'claim.list.empty': 'You have no claims.',
-  'claim.detail': 'Claim {number}: {status}. Payable: {currency} {payable}.',
+  'claim.line': '{number} {status}',
+  'claim.detail':
+    'Claim {number}: {status}. If the claim is accepted, the cover pays {currency} {payable}.',
   'claim.detail.noPayable': 'Claim {number}: {status}.',
   'claim.detail.status':
     'Claim {number}: {status}. Its details go only to the phone on record for the member or loan.',
@@ -301,7 +303,7 @@ export const en = {
   'claim.note.alreadyOpenElsewhere':
     'A claim for this is already open. The family member who reported it has its number.',
   'claim.note.notYours': 'Only the phone on record for this claim can do that.',
-  'claim.end': 'Claim {number} is {status}. Goodbye.',
+  'claim.end': 'Claim {number}: {status}. Goodbye.',
 
   // cover-status
   'cover.askContact':
@@ -316,9 +318,6 @@ export const en = {
   'cover.line.funeral': 'Funeral {number} {status}',
   'cover.line.groupLife': 'Group life {number} {status}',
   'cover.line.creditLife': 'Loan {number} {status}',
-  'cover.line.unconfirmed': '{number} could not be confirmed now',
-  'cover.detail.unconfirmed':
-    '{number} could not be confirmed now: the insurer did not answer in time. Try again later.',
   'cover.detail.motor':
     'Motor {number}: {status}, {startDate, date} to {endDate, date}. Vehicle {covers}. Premium {currency} {amount}.',
   'cover.detail.travel':
@@ -328,10 +327,12 @@ export const en = {
   'cover.detail.funeral':
     'Funeral {number}: {status}, {startDate, date} to {endDate, date}. Household of {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} to {endDate, date}. Member {covers}. Sum assured {currency} {amount}.',
+    'Group life {number}: {status}, {startDate, date} to {endDate, date}. Member {covers}. Cover {currency} {amount}.',
   'cover.detail.credit-life':
     'Loan {number}: {status}, {startDate, date} to {endDate, date}. Policy {covers}. Amount {currency} {amount}.',
   'cover.note.until': 'Covered until {until, date}.',
+  'cover.note.freeCoverLimit':
+    'Cover above {currency} {limit} needs underwriting: until then it is not paid.',
   'cover.note.shareContact': 'Tap "Share my phone number", or type an NRC.',
   'cover.limited.covered':
     'This NRC has cover until {until, date}. Details go only to the phone on record.',
@@ -343,7 +344,7 @@ export const en = {
   'cover.sms.details': 'Your cover:',
   'cover.sms.holding': '{line} {number}: {status}, {startDate, date} to {endDate, date}{covers}',
   'cover.sms.holdingUntil':
-    '{line} {number}: {status} until {until, date}, {startDate, date} to {endDate, date}{covers}',
+    '{line} {number}: {status}, {startDate, date} to {endDate, date}{covers}',
   'cover.sms.sent': 'The details were sent by SMS to the phone on record.',
   'cover.choice.another': 'Another NRC',
   'cover.choice.byNrc': 'Look up by NRC',
@@ -572,6 +573,23 @@ export const en = {
   'language.changed': 'Your language is now English.',
   'menu.choice.language': 'Language',
   'telegram.command.language': 'Change the language',
+
+  // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
+  'status.inForce': 'in force',
+  'status.inGrace': 'in grace, premium due',
+  'status.inGraceUntil': 'in grace until {until, date}',
+  'status.waitingPremium': 'waiting for the premium',
+  'status.lapsed': 'lapsed, premium unpaid',
+  'status.offCover': 'off cover',
+  'status.ended': 'ended',
+  'status.cancelled': 'cancelled',
+  'status.notIssued': 'not issued yet',
+  'status.claimReceived': 'claim received',
+  'status.documentsReceived': 'documents received',
+  'status.paymentPending': 'waiting for payment',
+  'status.paid': 'paid',
+  'status.paymentFailed': 'payment failed',
+  'status.unconfirmed': 'we could not confirm this cover - call the insurer',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

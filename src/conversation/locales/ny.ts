@@ -224,11 +224,11 @@ export const ny: Catalogue = {
   'claim.confirm.credit-life':
     'Claim ya {claimType} pa ngongole {subject}, kutayika pa {eventDate, date}.',
   'claim.confirm.group-life': 'Claim ya imfa ya {subject} pa {eventDate, date}.',
-  'claim.intimated': 'Claim {number} ili {status}. Zikalata zofunika: {documents}.',
+  'claim.intimated': 'Claim {number}: {status}. Zikalata zofunika: {documents}.',
   'claim.intimated.payable':
-    'Claim {number} ili {status}. Malipiro: {currency} {payable}. Zikalata zofunika: {documents}.',
+    'Claim {number}: {status}. Ngati claim yavomerezedwa, inshuwalansi idzalipira {currency} {payable}. Zikalata zofunika: {documents}.',
   'claim.askDocument': 'Tumizani chithunzi kapena fayilo ya claim {number} ({count} zatumizidwa).',
-  'claim.documented': 'Claim {number} ili {status}. Zikalata: {count}.',
+  'claim.documented': 'Claim {number}: {status}. Zikalata: {count}.',
   'claim.trackLine': 'Ma claim ati?',
   'claim.choice.held': 'Claim pa inshuwalansi yanga',
   'claim.choice.other': 'Policy ina',
@@ -241,9 +241,11 @@ export const ny: Catalogue = {
   'claim.askNumber': 'Lembani nambala ya claim imene munapatsidwa (monga CLC-000001):',
   'claim.notFound': 'Palibe claim {number}.',
   'claim.list': 'Ma claim anu ({count}):',
+  'claim.line': '{number} {status}',
   'claim.list.empty': 'Mulibe ma claim.',
-  'claim.detail': 'Claim {number}: {status}. Malipiro: {currency} {payable}.',
-  'claim.end': 'Claim {number} ili {status}. Tsalani bwino.',
+  'claim.detail':
+    'Claim {number}: {status}. Ngati claim yavomerezedwa, inshuwalansi idzalipira {currency} {payable}.',
+  'claim.end': 'Claim {number}: {status}. Tsalani bwino.',
 
   // cover-status
   'cover.askContact':
@@ -267,10 +269,12 @@ export const ny: Catalogue = {
   'cover.detail.funeral':
     'Maliro {number}: {status}, {startDate, date} mpaka {endDate, date}. Banja la {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} mpaka {endDate, date}. Membala {covers}. Sum assured {currency} {amount}.',
+    'Group life {number}: {status}, {startDate, date} mpaka {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
   'cover.detail.credit-life':
     'Ngongole {number}: {status}, {startDate, date} mpaka {endDate, date}. Policy {covers}. Ndalama {currency} {amount}.',
   'cover.note.until': 'Muli ndi inshuwalansi mpaka {until, date}.',
+  'cover.note.freeCoverLimit':
+    'Inshuwalansi yoposa {currency} {limit} ikufunika kuunikidwa (underwriting): mpaka pamenepo siilipidwa.',
   'cover.note.shareContact': 'Dinani "Gawani nambala yanga ya foni", kapena lembani NRC.',
   'cover.limited.covered':
     'NRC iyi ili ndi inshuwalansi mpaka {until, date}. Zambiri zimapita ku foni yolembedwa yokha.',
@@ -282,7 +286,7 @@ export const ny: Catalogue = {
   'cover.sms.details': 'Inshuwalansi yanu:',
   'cover.sms.holding': '{line} {number}: {status}, {startDate, date} mpaka {endDate, date}{covers}',
   'cover.sms.holdingUntil':
-    '{line} {number}: {status} mpaka {until, date}, {startDate, date} mpaka {endDate, date}{covers}',
+    '{line} {number}: {status}, {startDate, date} mpaka {endDate, date}{covers}',
   'cover.sms.sent': 'Zambiri zatumizidwa pa SMS ku foni yolembedwa.',
   'cover.choice.another': 'NRC ina',
   'cover.choice.byNrc': 'Fufuzani ndi NRC',
@@ -444,4 +448,21 @@ export const ny: Catalogue = {
   'documents.page.wrongType': 'zithunzi ndi mafayilo a PDF okha ndi amene angatumizidwe',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
   'cover.choice.claim': 'Pemphani claim',
+
+  // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
+  'status.inForce': 'ikugwira ntchito',
+  'status.inGrace': 'ikugwira ntchito, lipirani premium',
+  'status.inGraceUntil': 'ikugwira ntchito mpaka {until, date}, lipirani premium',
+  'status.waitingPremium': 'ikudikira premium',
+  'status.lapsed': 'yasiya kugwira ntchito, premium sinalipidwe',
+  'status.offCover': 'mulibe inshuwalansi',
+  'status.ended': 'yatha',
+  'status.cancelled': 'yathetsedwa',
+  'status.notIssued': 'sinaperekedwe',
+  'status.claimReceived': 'claim yalandiridwa',
+  'status.documentsReceived': 'zikalata zalandiridwa',
+  'status.paymentPending': 'ikudikira malipiro',
+  'status.paid': 'yalipidwa',
+  'status.paymentFailed': 'malipiro sanapite',
+  'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
 };

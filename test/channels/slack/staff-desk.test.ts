@@ -239,8 +239,9 @@ it('finds a claim by the CLC number staff quote and lists recent claims', async 
     (q) => q.status === 'Approved' && !q.requiresPrepayment,
   );
   if (!quotation) throw new Error('the sandbox lost its quotations');
+  // Started before the loss: a loss before cover began is refused (issue 24).
   const credit = await client.call('createCreditLifePolicy', {
-    body: { quotationId: String(quotation.id), startDate: today() },
+    body: { quotationId: String(quotation.id), startDate: daysAgo(20) },
   });
   await client.call('placeLoans', {
     path: { policyId: credit.id },

@@ -80,15 +80,17 @@ describe('the demo book through USSD', () => {
   it('shows the funeral household by NRC to its phone on record, and the member’s and the borrower’s own cover from their phones', async () => {
     // The principal's own phone is on record: My cover lists the household (issue 30).
     const household = await walk(funeral.principal.phoneNumber, [MENU.cover]);
-    expect(household.at(-1)).toContain(`Funeral ${funeral.policyNumber} Active`);
+    expect(household.at(-1)).toContain(`Funeral ${funeral.policyNumber} in force`);
     const member = await walk(groupLife.member.phoneNumber, [MENU.cover]);
-    expect(member.at(-1)).toContain(`Group life ${groupLife.policyNumber} Active`);
+    expect(member.at(-1)).toContain(`Group life ${groupLife.policyNumber} in force`);
     const borrower = await walk(creditLife.borrower.phoneNumber, [MENU.cover, '98']);
     const both = borrower.slice(-2).join('\n');
-    expect(both).toContain(`Loan ${creditLife.payroll.activeLoan.reference} Active`);
-    expect(both).toContain(`Loan ${creditLife.payroll.closedLoan.reference} Closed`);
-    expect(both).toContain(`Loan ${creditLife.prepaid.pendingLoan.reference} Pending`);
-    expect(both).toContain(`Loan ${creditLife.inGrace.loan.reference} InGrace`);
+    expect(both).toContain(`Loan ${creditLife.payroll.activeLoan.reference} in force`);
+    expect(both).toContain(`Loan ${creditLife.payroll.closedLoan.reference} off cover`);
+    expect(both).toContain(
+      `Loan ${creditLife.prepaid.pendingLoan.reference} waiting for the premium`,
+    );
+    expect(both).toContain(`Loan ${creditLife.inGrace.loan.reference} in grace until`);
   });
 
   it('tells a phone not on record only that the NRC has cover, and until when', async () => {
@@ -106,16 +108,16 @@ describe('the demo book through USSD', () => {
   it('tracks the Intimated credit-life claim and the Documented group-life claim', async () => {
     // Claims: 1 on my cover, 2 credit life, 3 group life, 4 track (1 by number, 2 and 3 by line).
     const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '4', '2']);
-    expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} Intimated`);
+    expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} claim received`);
     const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '4', '3']);
-    expect(life.at(-1)).toContain(`${claims.documented.claimNumber} Documented`);
+    expect(life.at(-1)).toContain(`${claims.documented.claimNumber} documents received`);
     const byNumber = await walk(creditLife.borrower.phoneNumber, [
       MENU.claims,
       '4',
       '1',
       claims.intimated.claimNumber,
     ]);
-    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: Intimated`);
+    expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
   });
 
   // The Active loan has the demo book's open claim, so a new one goes on the loan in grace.
@@ -132,7 +134,9 @@ describe('the demo book through USSD', () => {
       'Road accident',
       '1',
     ]);
-    expect(screens.at(-1)).toMatch(/^CON Claim CLC-\d+ is Intimated\. Payable: ZMW 12,000\.00\./);
+    expect(screens.at(-1)).toMatch(
+      /^CON Claim CLC-\d+: claim received\. If the claim is accepted, the cover pays ZMW 12,000\.00\./,
+    );
   });
 
   it('refuses a second claim on the borrower’s own Active loan, picked from their list, naming the open one', async () => {

@@ -122,7 +122,7 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     await phone.send('1');
     await phone.send('654321101');
     const detail = await phone.send('1');
-    expect(detail).toMatch(/^CON Funeral GF-[\d-]+: Active, \d{2}\/\d{2}\/\d{4} to /);
+    expect(detail).toMatch(/^CON Funeral GF-[\d-]+: in force, \d{2}\/\d{2}\/\d{4} to /);
     expect(detail).toMatch(/Chanda Mwansa[^\n]*\.\.\.\n1\. Back to list\n2\. End$/);
     expect(detail.length - 4).toBeLessThanOrEqual(182);
     // The way out the caller sees works.
