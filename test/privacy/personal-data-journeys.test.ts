@@ -9,7 +9,7 @@ import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
-import { type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { answersFor, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
 
 // Issue 29 through the real server, Redis and sandbox: the privacy notice asked once, "My data"
 // erasing everything the bot holds about a phone, a decline keeping nothing, every key expiring
@@ -56,33 +56,14 @@ function sandbox() {
   return found;
 }
 
-/** Answers to each screen of a motor purchase, by the screen's first line. */
-const PURCHASE: ReadonlyArray<readonly [RegExp, () => string]> = [
-  [/^Motor insurance:/, () => '1'],
-  [/^Choose cover/, () => '1'],
-  [/number plate/i, () => `BCP ${1000 + Math.floor(Math.random() * 8999)}`],
-  [/make/i, () => 'Toyota'],
-  [/model/i, () => 'Corolla'],
-  [/Year of manufacture/i, () => '2015'],
-  [/Vehicle use/i, () => '1'],
-  [/Chassis/i, () => 'CH123456'],
-  [/Engine number/i, () => 'EN123456'],
-  [/Choose a period/i, () => '1'],
-  [/mobile number/i, () => '1'],
-  [/NRC/, () => `${100_000 + Math.floor(Math.random() * 899_999)}101`],
-  [/first name/i, () => 'Mwila'],
-  [/last name|surname/i, () => 'Banda'],
-  [/e-?mail/i, () => 'mwila@example.com'],
-  [/Correct\?/, () => '1'],
-  [/^Is .* your /, () => '1'],
-];
-
 /** From the motor menu to a paid policy on the caller's own number; resolves the policy number. */
 async function buyMotorCover(phone: UssdCaller, first: string): Promise<string> {
   let screen = first;
+  // The shared answers, for a new car of the caller's own each purchase.
+  const answers = answersFor(`BCP ${1000 + Math.floor(Math.random() * 8999)}`);
   for (let step = 0; step < 30 && !/Pay with:/.test(screen); step += 1) {
     const text = screen.replace(/^(CON|END) /, '');
-    const answer = PURCHASE.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
+    const answer = answers.find(([pattern]) => pattern.test(text.split('\n')[0] ?? ''))?.[1];
     if (!answer) throw new Error(`no answer for screen:\n${screen}`);
     screen = await phone.send(answer());
   }
