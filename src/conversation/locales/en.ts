@@ -88,7 +88,7 @@ export const en = {
   'flow.end.mainMenu': 'Main menu',
   'flow.end.cancelled': 'Cancelled. Nothing more was done. Goodbye.',
   'flow.end.thanks': 'Thank you. Goodbye.',
-  'flow.note.pickFromList': 'Please pick one of the options.',
+  'flow.note.pickFromList': 'Please pick one.',
   'flow.note.typeAnswer': 'Please type your answer.',
   'flow.note.stuck':
     'Or go Back (0) to change an earlier answer or reach the menu. Your answers are kept.',
