@@ -282,9 +282,11 @@ async function motorData(world: SandboxWorld): Promise<Impl> {
   };
 }
 
+/** The flows over a world's insurer and its holdings index, as its engine runs them. */
 function flows(world: SandboxWorld) {
   return createFlowRegistry({
     client: world.client,
+    holdings: world.holdings,
     payments: {
       start: async () => ({ reference: 'unused', status: 'Pending' }),
       check: async () => 'pending',
@@ -625,9 +627,11 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   };
   const world = (flow: FlowId, variant: string): AlignedWorld => {
     if (variant === DOWN) {
-      return flow === 'cover-status'
-        ? { sandbox: { outage: true }, caller: () => CHAT_CALLER }
-        : { sandbox: { outage: true } };
+      // Callers the index names (synced before the outage): their look-ups must reach the insurer.
+      if (flow === 'cover-status') return { sandbox: { outage: true }, caller: () => CHAT_CALLER };
+      if (flow === 'claim-intimation')
+        return { sandbox: { outage: true }, caller: () => borrowerCaller };
+      return { sandbox: { outage: true } };
     }
     const own = worlds[`${flow}:${variant}`];
     if (!own) throw new Error(`no sandbox world for ${flow} (${variant})`);

@@ -47,7 +47,10 @@ export interface SandboxWorldOptions {
   readonly settleAtOnce?: boolean;
   /** Products on offer instead of the standard catalogue. */
   readonly catalogue?: Partial<SandboxCatalogue>;
-  /** The insurer is down: every call is answered 500. */
+  /**
+   * The insurer is down: every call is answered 500. It goes down after the holdings sync filled
+   * the index, as in production, where the index (Redis) outlives an outage of the insurer.
+   */
   readonly outage?: boolean;
   /** The holder has no renewal due (reminders still on): the menu offers Stop reminders. */
   readonly noRenewalDue?: boolean;
@@ -101,10 +104,13 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
     ...(options.settleAtOnce ? { settleAtOnce: true } : {}),
     ...(options.catalogue ? { catalogue: options.catalogue } : {}),
   });
+  // Hooks are added before the sandbox listens; this one answers 500 once the insurer is down.
+  let down = false;
   if (options.outage) {
-    sandbox.app.addHook('onRequest', async (_request, reply) =>
-      reply.code(500).send({ status: 500, message: 'Internal sandbox error', errors: {} }),
-    );
+    sandbox.app.addHook('onRequest', async (_request, reply) => {
+      if (down)
+        return reply.code(500).send({ status: 500, message: 'Internal sandbox error', errors: {} });
+    });
   }
   const { url } = await sandbox.listen();
   const client = createPartnerClient({
@@ -120,7 +126,8 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
   const sync = async () => {
     await syncHoldings({ client, index: holdings, logger: pino({ level: 'silent' }) });
   };
-  if (!options.outage) await sync();
+  await sync();
+  if (options.outage) down = true;
   const deps: FlowDeps = {
     client,
     holdings,
