@@ -554,7 +554,7 @@ export async function createServer(
         from: config.sms.from,
         render: renderPrompt,
         // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
-        takeNotice: (address) => reminders.takeNotice(address),
+        takeNotice: (address, prompt) => reminders.takeNotice(address, prompt),
       }),
     );
   }
