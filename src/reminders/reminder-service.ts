@@ -165,6 +165,12 @@ export interface ReminderService {
   readonly languages: CallerLanguages;
   /** The holder's card: the policies reminded of at this address, and whether they said STOP. */
   cardOf(holder: HolderAddress): Promise<HolderCard>;
+  /**
+   * The caller at `caller` may SMS `recipient` on their next turn (a plate's holder told that
+   * someone asked): the recipient's language is then read with that turn's session, where the
+   * store can, instead of in a round trip of its own. Forgotten after a minute.
+   */
+  expectSms(caller: HolderAddress, recipient: HolderAddress): void;
   /** Erases the holder's card and contacts ("My data"); resolves how many policies it named. */
   forget(holder: HolderAddress): Promise<number>;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
@@ -185,6 +191,9 @@ const FORGET_AFTER_DAYS = 30;
  * well past the wait before it goes alone.
  */
 const NOTICE_CLAIM_TTL_SECONDS = 60;
+
+/** How long a caller's expected SMS recipient waits for the caller's next turn: 1 to 2 min. */
+const EXPECTED_SMS_TTL_MS = 60_000;
 
 /** A card handed over with a session is for that turn's menu: kept 5 to 10 s, then dropped. */
 const PEEKED_TTL_MS = 5_000;
@@ -246,6 +255,9 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   /** Languages read with a session, for the channel deciding that turn ('' = never chose). */
   const peekedLanguages = new TurnHandover<string>(PEEKED_TTL_MS, now);
   const cardKey = book.cardKey?.bind(book);
+  /** Recipients a caller's next turn may SMS, by the caller; and whose card each key is. */
+  const expectedSms = new TurnHandover<HolderAddress[]>(EXPECTED_SMS_TTL_MS, now);
+  const recipientOfCard = new TurnHandover<string>(PEEKED_TTL_MS, now);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
 
@@ -537,8 +549,27 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
           peeked.set(id, fields);
           peekedLanguages.set(id, languageFromFields(fields) ?? '');
         },
+        alsoKeysOf: (address) =>
+          (expectedSms.take(holderId(address)) ?? []).map((recipient) => {
+            const key = cardKey(recipient);
+            recipientOfCard.set(key, holderId(recipient));
+            return key;
+          }),
+        deliverAlso: (key, fields) => {
+          const id = recipientOfCard.take(key);
+          if (id !== undefined) peekedLanguages.set(id, languageFromFields(fields) ?? '');
+        },
       },
     }),
+
+    expectSms(caller, recipient) {
+      if (!cardKey) return;
+      const id = holderId(caller);
+      const others = (expectedSms.take(id) ?? []).filter(
+        (r) => holderId(r) !== holderId(recipient),
+      );
+      expectedSms.set(id, [...others, recipient]);
+    },
 
     languages: {
       chosen(holder) {
