@@ -104,6 +104,11 @@ export interface FlowDeps {
    * a USSD caller. Without it neither is offered.
    */
   readonly sms?: (phone: string, prompt: Prompt) => Promise<void>;
+  /**
+   * The caller `from` (a phone) may be offered to SMS `phone` on their next turn: what that SMS
+   * needs (the recipient's language) is then read with that turn's session. A hint only.
+   */
+  readonly smsSoon?: (from: string, phone: string) => void;
   /** Renewal reminders; without them nothing is recorded and the menu offers no renewal. */
   readonly reminders?: FlowReminders;
   /**

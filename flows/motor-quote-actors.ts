@@ -66,11 +66,15 @@ function addYear(date: string): string {
 /** The actors motor-quote invokes, over the Partner API and the payment service. */
 export function motorQuoteActors(deps: FlowDeps) {
   const { client } = deps;
-  /** What a caller learns of another holder's plate: only that, and whether we can tell them. */
-  const elsewhere = (phones: string[]): HeldElsewhere => ({
-    heldElsewhere: true,
-    canTell: deps.sms !== undefined && phones.length > 0,
-  });
+  /**
+   * What a caller learns of another holder's plate: only that, and whether we can tell them (the
+   * first phone on record, as `tellHolder` does, which the caller's next turn may then SMS).
+   */
+  const elsewhere = (phones: string[], principal: Principal): HeldElsewhere => {
+    const [holder] = phones;
+    if (deps.sms && holder && principal.kind === 'phone') deps.smsSoon?.(principal.phone, holder);
+    return { heldElsewhere: true, canTell: deps.sms !== undefined && holder !== undefined };
+  };
   return {
     listProducts: fromPromise(async ({ input }: { input: { page: number; pageSize: number } }) => {
       const page = await client.call('getMotorProducts', {
@@ -98,7 +102,7 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (!v) return null;
         const phones = await platePhones(client, input.plate);
         if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
-          return elsewhere(phones);
+          return elsewhere(phones, input.principal);
         }
         return {
           vehicleId: String(v.id),
@@ -260,7 +264,7 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (!policy) return null;
         const phones = await platePhones(client, input.plate);
         if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
-          return elsewhere(phones);
+          return elsewhere(phones, input.principal);
         }
         return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
       },

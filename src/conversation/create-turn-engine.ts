@@ -97,7 +97,8 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     const held = cache.take(sessionKey);
     const address = turnOptions.address;
     const peek = address ? prefetch?.keyOf(sessionKey, address) : undefined;
-    const locked = await gate.lock(sessionKey, deadlineAt, held?.version, peek);
+    const also = address ? prefetch?.alsoKeysOf?.(address) : undefined;
+    const locked = await gate.lock(sessionKey, deadlineAt, held?.version, peek, also);
     if (locked.status !== 'acquired') {
       leave();
       if (held) cache.put(sessionKey, held);
@@ -119,6 +120,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       return stillWorkingPrompt(ENGINE_PROMPTS.busy);
     }
     if (address && locked.peeked) prefetch?.deliver(address, locked.peeked);
+    for (const [key, fields] of locked.alsoPeeked ?? []) prefetch?.deliverAlso?.(key, fields);
     // A version this instance did not write: its cached actor is stale.
     const cached = locked.unchanged ? held : undefined;
     if (held && !cached) held.actor.stop();

@@ -89,6 +89,13 @@ export interface TurnPrefetch {
   keyOf(sessionKey: string, address: ChannelAddress): string | undefined;
   /** What was read (the hash's fields; {} when it does not exist). */
   deliver(address: ChannelAddress, fields: Readonly<Record<string, string>>): void;
+  /**
+   * Other keys the turn may need (the card of a holder the caller may SMS), read with the session
+   * where the store can; none by default.
+   */
+  alsoKeysOf?(address: ChannelAddress): readonly string[];
+  /** What was read of one of {@link alsoKeysOf}'s keys. */
+  deliverAlso?(key: string, fields: Readonly<Record<string, string>>): void;
 }
 
 /** The channel-facing surface of the conversation engine: one Reply in, one Prompt out. */

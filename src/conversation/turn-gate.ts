@@ -34,14 +34,15 @@ export class TurnGate {
   /**
    * Takes the store's lock and reads the record, waiting up to `deadlineAt`. `knownVersion` is
    * the version the caller holds a copy of: the store leaves the data out when it is current.
-   * `peek` is a key read with the record (see `AcquireOptions.peek`). Never throws: a store
-   * failure is a `failed` result.
+   * `peek` is a key read with the record (see `AcquireOptions.peek`), `also` others (see
+   * `AcquireOptions.also`). Never throws: a store failure is a `failed` result.
    */
   async lock(
     sessionKey: string,
     deadlineAt: number,
     knownVersion: number | undefined,
     peek?: string,
+    also?: readonly string[],
   ): Promise<LockResult> {
     try {
       return await this.options.store.acquire(sessionKey, {
@@ -49,6 +50,7 @@ export class TurnGate {
         lockTtlMs: this.options.lockTtlMs,
         ...(knownVersion === undefined ? {} : { knownVersion }),
         ...(peek === undefined ? {} : { peek }),
+        ...(also === undefined || also.length === 0 ? {} : { also }),
       });
     } catch (error) {
       return { status: 'failed', error };

@@ -43,9 +43,9 @@ export const RETENTION: readonly RetentionRule[] = [
     keptWithoutTtl: /^reminder-due$/,
   },
   {
-    what: 'Reminder sent markers (policy id and milestone)',
+    what: 'Reminder sent markers (policy id and milestone), reminder notices not yet sent (policy number)',
     where: '`reminder-claim:{…}`',
-    expiry: '10 minutes while sending, 60 days once sent',
+    expiry: '10 minutes while sending, 60 days once sent; a notice 1 minute',
   },
   {
     what: 'Payment route (where an outcome is told: channel and phone or chat)',

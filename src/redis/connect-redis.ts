@@ -78,6 +78,11 @@ export function connectRedis(
   }
 }
 
+/** True for a Redis Cluster: a script there may touch only keys of one slot. */
+export function isCluster(connection: RedisConnection): boolean {
+  return connection instanceof Cluster;
+}
+
 /**
  * A second connection to the same Redis for commands that block (BullMQ workers): same target
  * and password, but commands never give up, as BullMQ requires.

@@ -7,6 +7,7 @@ export {
   duplicateForBatching,
   duplicateForBlocking,
   hashTag,
+  isCluster,
   type RedisConnection,
 } from './connect-redis.js';
 export { HostPort, RedisTarget } from './redis-target.js';

@@ -86,6 +86,8 @@ export interface ContactBook {
   /** Replaces a held claim's value and lifetime (sending → sent). */
   confirm(key: string, value: string, ttlSeconds: number): Promise<void>;
   release(key: string): Promise<void>;
+  /** Takes a held claim away (read and deleted at once): true when it was held till now. */
+  take(key: string): Promise<boolean>;
 }
 
 /** How long a contact is kept after its last write: past a year's cover and its grace. */
@@ -228,6 +230,9 @@ export function createRedisContactBook(redis: RedisConnection, prefix: string): 
     async release(key) {
       await redis.del(keys.claim(key));
     },
+    async take(key) {
+      return (await redis.getdel(keys.claim(key))) !== null;
+    },
   };
 }
 
@@ -293,6 +298,11 @@ export function createMemoryContactBook(now: () => number = Date.now): ContactBo
     },
     async release(key) {
       claims.delete(key);
+    },
+    async take(key) {
+      const held = claims.get(key);
+      claims.delete(key);
+      return held !== undefined && held.expiresAt > now();
     },
   };
 }

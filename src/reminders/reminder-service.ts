@@ -140,9 +140,11 @@ export interface ReminderService {
   recordPurchase(purchase: PurchaseRecord): Promise<{ readonly notice: boolean }>;
   /**
    * The reminder notice waiting for a USSD buyer's next SMS, taken (so it is told once): the
-   * SMS notifier adds it to the purchase's outcome SMS, one message where there were two.
+   * SMS notifier adds it to the purchase's outcome SMS, one message where there were two. The
+   * notice waits in this process, and in the book for an outcome `sms` naming its policy that
+   * another instance sends (any instance's payment worker may tell the outcome).
    */
-  takeNotice(address: string): Prompt | undefined;
+  takeNotice(address: string, sms?: Prompt): Prompt | undefined | Promise<Prompt | undefined>;
   /**
    * Finds covers ending in 14 or in 3 days (by Lusaka's calendar) and reminds each holder once
    * per policy, period and milestone, across instances. In quiet hours it sends nothing: the
@@ -163,6 +165,12 @@ export interface ReminderService {
   readonly languages: CallerLanguages;
   /** The holder's card: the policies reminded of at this address, and whether they said STOP. */
   cardOf(holder: HolderAddress): Promise<HolderCard>;
+  /**
+   * The caller at `caller` may SMS `recipient` on their next turn (a plate's holder told that
+   * someone asked): the recipient's language is then read with that turn's session, where the
+   * store can, instead of in a round trip of its own. Forgotten after a minute.
+   */
+  expectSms(caller: HolderAddress, recipient: HolderAddress): void;
   /** Erases the holder's card and contacts ("My data"); resolves how many policies it named. */
   forget(holder: HolderAddress): Promise<number>;
   /** Turns the holder's reminders off (`STOP`, the menu item) or on again (`START`). */
@@ -177,6 +185,15 @@ const SENDING_TTL_SECONDS = 600;
 const SENT_TTL_SECONDS = 60 * 86_400;
 /** Covers ended this long ago leave the due index. */
 const FORGET_AFTER_DAYS = 30;
+
+/**
+ * How long a purchase's reminder notice is held in the book for another instance's outcome SMS:
+ * well past the wait before it goes alone.
+ */
+const NOTICE_CLAIM_TTL_SECONDS = 60;
+
+/** How long a caller's expected SMS recipient waits for the caller's next turn: 1 to 2 min. */
+const EXPECTED_SMS_TTL_MS = 60_000;
 
 /** A card handed over with a session is for that turn's menu: kept 5 to 10 s, then dropped. */
 const PEEKED_TTL_MS = 5_000;
@@ -238,6 +255,9 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
   /** Languages read with a session, for the channel deciding that turn ('' = never chose). */
   const peekedLanguages = new TurnHandover<string>(PEEKED_TTL_MS, now);
   const cardKey = book.cardKey?.bind(book);
+  /** Recipients a caller's next turn may SMS, by the caller; and whose card each key is. */
+  const expectedSms = new TurnHandover<HolderAddress[]>(EXPECTED_SMS_TTL_MS, now);
+  const recipientOfCard = new TurnHandover<string>(PEEKED_TTL_MS, now);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
 
@@ -334,35 +354,52 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     return 'sent';
   }
 
-  /** Notices waiting for a USSD buyer's outcome SMS, by number (in this process: see below). */
-  const pendingNotices = new Map<string, { prompt: Prompt; timer: NodeJS.Timeout }>();
+  /** Notices waiting for a USSD buyer's outcome SMS, by number, in this process. */
+  const pendingNotices = new Map<string, { prompt: Prompt; key: string; timer: NodeJS.Timeout }>();
+
+  /** The book's claim on a policy's pending notice: whoever takes it says it, once. */
+  const noticeKey = (policyNumber: string) => `notice:${policyNumber}`;
+  const noticePrompt = (policyNumber: string): Prompt => ({
+    key: 'reminder.smsNotice',
+    params: { policyNumber },
+    input: 'none',
+    final: true,
+  });
 
   /**
    * Tells a USSD buyer that reminders will come and how to stop them, in the purchase's outcome
-   * SMS: the outcome is delivered by the same process right after the turn that recorded the
-   * purchase. Not taken within `noticeWaitMs` (the outcome was seen on screen, or failed), it
-   * goes by SMS alone. Never waits.
+   * SMS. The outcome is usually told by this process right after the turn that recorded the
+   * purchase; another instance's payment worker may tell it, so the notice is also held in the
+   * book for {@link NOTICE_CLAIM_TTL_SECONDS}. Not taken within `noticeWaitMs` (the outcome was
+   * seen on screen, or failed), it goes by SMS alone, unless another instance took it meanwhile.
    */
-  function smsNotice(purchase: PurchaseRecord): void {
+  async function smsNotice(purchase: PurchaseRecord): Promise<void> {
     const sms = options.notifiers.findLast((candidate) => candidate.channel === 'ussd');
     if (!sms) return;
-    const prompt: Prompt = {
-      key: 'reminder.smsNotice',
-      params: { policyNumber: purchase.policyNumber },
-      input: 'none',
-      final: true,
-    };
+    const prompt = noticePrompt(purchase.policyNumber);
+    const key = noticeKey(purchase.policyNumber);
+    // Written before the turn that recorded the purchase commits, so an outcome SMS sent after
+    // it from another instance finds it. Unwritten, the notice still goes from here.
+    const held = await book.confirm(key, '1', NOTICE_CLAIM_TTL_SECONDS).then(
+      () => true,
+      (err: unknown) => {
+        log.warn({ err }, 'reminder notice not shared with other instances');
+        return false;
+      },
+    );
     const address = purchase.route.address;
     const earlier = pendingNotices.get(address);
     if (earlier) clearTimeout(earlier.timer);
     const timer = setTimeout(() => {
       pendingNotices.delete(address);
-      void sms
-        .notify(purchase.route, prompt)
+      // An unreadable book sends it: two messages rather than none.
+      const ours = held ? book.take(key).catch(() => true) : Promise.resolve(true);
+      void ours
+        .then((send) => (send ? sms.notify(purchase.route, prompt) : undefined))
         .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
     }, options.noticeWaitMs ?? 3_000);
     timer.unref();
-    pendingNotices.set(address, { prompt, timer });
+    pendingNotices.set(address, { prompt, key, timer });
   }
 
   /**
@@ -431,7 +468,7 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       );
       const on = !(await book.isStopped(holder));
       if (on && holder.channel === 'ussd') {
-        if (!purchase.renewal) smsNotice(purchase);
+        if (!purchase.renewal) await smsNotice(purchase);
         return { notice: false };
       }
       return { notice: on };
@@ -475,12 +512,22 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       return { quiet: false, ...counts };
     },
 
-    takeNotice(address) {
+    takeNotice(address, sms) {
       const pending = pendingNotices.get(address);
-      if (!pending) return undefined;
-      clearTimeout(pending.timer);
-      pendingNotices.delete(address);
-      return pending.prompt;
+      if (pending) {
+        clearTimeout(pending.timer);
+        pendingNotices.delete(address);
+        void book.release(pending.key).catch(() => undefined);
+        return pending.prompt;
+      }
+      // Only a payment's outcome naming its policy asks the book: no other SMS pays a read.
+      const policyNumber = sms?.params?.policyNumber;
+      if (sms?.params?.reference === undefined) return undefined;
+      if (typeof policyNumber !== 'string' || policyNumber === '') return undefined;
+      return book.take(noticeKey(policyNumber)).then(
+        (taken) => (taken ? noticePrompt(policyNumber) : undefined),
+        () => undefined,
+      );
     },
 
     async offersFor(holder) {
@@ -502,8 +549,27 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
           peeked.set(id, fields);
           peekedLanguages.set(id, languageFromFields(fields) ?? '');
         },
+        alsoKeysOf: (address) =>
+          (expectedSms.take(holderId(address)) ?? []).map((recipient) => {
+            const key = cardKey(recipient);
+            recipientOfCard.set(key, holderId(recipient));
+            return key;
+          }),
+        deliverAlso: (key, fields) => {
+          const id = recipientOfCard.take(key);
+          if (id !== undefined) peekedLanguages.set(id, languageFromFields(fields) ?? '');
+        },
       },
     }),
+
+    expectSms(caller, recipient) {
+      if (!cardKey) return;
+      const id = holderId(caller);
+      const others = (expectedSms.take(id) ?? []).filter(
+        (r) => holderId(r) !== holderId(recipient),
+      );
+      expectedSms.set(id, [...others, recipient]);
+    },
 
     languages: {
       chosen(holder) {

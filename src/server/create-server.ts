@@ -446,6 +446,16 @@ export async function createServer(
       files: flowFiles,
       // Cover details and certificate links by SMS, through the USSD channel's notifier.
       sms,
+      // The SMS's language (smsLocaleOf) read with the caller's next turn, not on its own.
+      smsSoon: (from, phone) => {
+        const caller = normaliseCaller(from);
+        const recipient = normaliseCaller(phone);
+        if (!caller || !recipient) return;
+        reminders.expectSms(
+          { channel: 'ussd', address: caller },
+          { channel: 'ussd', address: recipient },
+        );
+      },
       payments: {
         start: (attempt, pay) => attempts.start(attempt, pay),
         check: (reference, route) => attempts.check(reference, route),
@@ -565,7 +575,7 @@ export async function createServer(
         from: config.sms.from,
         render: renderPrompt,
         // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
-        takeNotice: (address) => reminders.takeNotice(address),
+        takeNotice: (address, prompt) => reminders.takeNotice(address, prompt),
       }),
     );
   }

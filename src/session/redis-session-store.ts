@@ -1,3 +1,4 @@
+import { isCluster } from '../redis/index.js';
 import { LuaScript, type RedisConnection } from './lua-script.js';
 import {
   type AcquireOptions,
@@ -19,24 +20,28 @@ import { SessionStoreError } from './session-store-error.js';
 // (see `hold`: a write then never shortens the record's expiry).
 
 /**
- * KEYS: record, lock[, peek]. ARGV: token, lock ttl ms, version the caller holds ('0' = none).
- * Takes the lock and reads the record (and the peek hash). Reply: {0, lock ms left} or
- * {1, version, data, interrupted, unchanged[, peek fields]}; data is left out (unchanged = 1)
- * when the caller's version is current.
+ * KEYS: record, lock[, peek…]. ARGV: token, lock ttl ms, version the caller holds ('0' = none).
+ * Takes the lock and reads the record (and each peek hash). Reply: {0, lock ms left} or
+ * {1, version, data, interrupted, unchanged[, fields of each peek]}; data is left out
+ * (unchanged = 1) when the caller's version is current.
  */
 const ACQUIRE = new LuaScript(`
 if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {0, redis.call('PTTL', KEYS[2])}
 end
-local peek = nil
-if KEYS[3] then peek = redis.call('HGETALL', KEYS[3]) end
+local peeks = {}
+for i = 3, #KEYS do peeks[#peeks + 1] = redis.call('HGETALL', KEYS[i]) end
 local rec = redis.call('HMGET', KEYS[1], 'v', 'd', 'm')
-if not rec[1] then return {1, false, false, 0, 0, peek} end
-local interrupted = 0
-if rec[3] then interrupted = 1 end
-redis.call('HSET', KEYS[1], 'm', ARGV[1])
-if rec[1] == ARGV[3] then return {1, rec[1], false, interrupted, 1, peek} end
-return {1, rec[1], rec[2], interrupted, 0, peek}
+local reply = {1, false, false, 0, 0}
+if rec[1] then
+  local interrupted = 0
+  if rec[3] then interrupted = 1 end
+  redis.call('HSET', KEYS[1], 'm', ARGV[1])
+  if rec[1] == ARGV[3] then reply = {1, rec[1], false, interrupted, 1}
+  else reply = {1, rec[1], rec[2], interrupted, 0} end
+end
+for i = 1, #peeks do reply[5 + i] = peeks[i] end
+return reply
 `);
 
 /**
@@ -112,7 +117,7 @@ type AcquireReply =
       data: string | null,
       interrupted: number,
       unchanged: number,
-      peeked: readonly string[] | undefined,
+      peeked: readonly (readonly string[])[],
     ];
 
 /** COMMIT's and REMOVE's reply: committed at a version, deleted, lock lost, or conflict. */
@@ -124,17 +129,18 @@ type WriteReply = readonly [1, number] | readonly [2] | readonly [0] | readonly 
  */
 function acquireReplyOf(reply: unknown): AcquireReply {
   if (Array.isArray(reply)) {
-    const [taken, a, b, c, d, e] = reply as unknown[];
+    const [taken, a, b, c, d, ...peeks] = reply as unknown[];
     if (taken === 0 && typeof a === 'number' && reply.length === 2) return [0, a];
     if (
       taken === 1 &&
-      (reply.length === 5 || (reply.length === 6 && Array.isArray(e))) &&
+      reply.length >= 5 &&
+      peeks.every(Array.isArray) &&
       (a === null || typeof a === 'string') &&
       (b === null || typeof b === 'string') &&
       typeof c === 'number' &&
       typeof d === 'number'
     ) {
-      return [1, a, b, c, d, e as readonly string[] | undefined];
+      return [1, a, b, c, d, peeks as (readonly string[])[]];
     }
   }
   throw new TypeError('unexpected reply from the acquire script');
@@ -200,7 +206,11 @@ export class RedisSessionStore implements SessionStore {
     const knownVersion = String(options.knownVersion ?? 0);
     const keys: string[] = this.keys(key);
     // Another slot's key would make the script fail on a Cluster: such a peek is not read.
-    if (options.peek !== undefined && hashTagOf(options.peek) === key) keys.push(options.peek);
+    const peek = options.peek !== undefined && hashTagOf(options.peek) === key;
+    if (peek) keys.push(options.peek as string);
+    const anySlot = !isCluster(this.redis);
+    const also = (options.also ?? []).filter((other) => anySlot || hashTagOf(other) === key);
+    keys.push(...also);
     const attempt = async (): Promise<LockAttempt> => {
       const token = newLockToken();
       const reply = acquireReplyOf(
@@ -208,7 +218,7 @@ export class RedisSessionStore implements SessionStore {
       );
       if (reply[0] === 0)
         return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
-      const [, rawVersion, data, interrupted, unchanged, peeked] = reply;
+      const [, rawVersion, data, interrupted, unchanged, peeks] = reply;
       const version = rawVersion === null ? undefined : Number(rawVersion);
       const record: StoredSession | undefined =
         version !== undefined && data !== null ? { version, data } : undefined;
@@ -220,7 +230,14 @@ export class RedisSessionStore implements SessionStore {
           record,
           interrupted: interrupted === 1,
           ...(unchanged === 1 ? { unchanged: true as const } : {}),
-          ...(keys.length > 2 ? { peeked: fieldsOf(peeked) } : {}),
+          ...(peek ? { peeked: fieldsOf(peeks[0]) } : {}),
+          ...(also.length > 0
+            ? {
+                alsoPeeked: new Map(
+                  also.map((other, i) => [other, fieldsOf(peeks[i + (peek ? 1 : 0)])]),
+                ),
+              }
+            : {}),
         },
       };
     };

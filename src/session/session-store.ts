@@ -41,6 +41,8 @@ export type AcquireResult =
        * it itself.
        */
       readonly peeked?: Readonly<Record<string, string>>;
+      /** The fields of each {@link AcquireOptions.also} hash the store read, by key. */
+      readonly alsoPeeked?: ReadonlyMap<string, Readonly<Record<string, string>>>;
     }
   | { readonly status: 'busy' };
 
@@ -71,6 +73,12 @@ export interface AcquireOptions {
    * Cluster slot); otherwise `peeked` is left out.
    */
   readonly peek?: string;
+  /**
+   * Other hashes a turn may need (the card of a holder the caller may SMS), read with the record
+   * where the store can: a standalone Redis reads any key, a Cluster only the session's slot.
+   * Those not read are left out of `alsoPeeked`, and the caller reads them itself.
+   */
+  readonly also?: readonly string[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
@@ -257,6 +257,48 @@ describe('two instances sharing Redis', () => {
     const sent = [...one.sms.sent, ...two.sms.sent].map((s) => s.address.address).sort();
     expect(sent).toHaveLength(10);
     expect(new Set(sent).size).toBe(5);
+  });
+
+  it("put a USSD buyer's reminder notice on the outcome SMS the other instance sends, and do not send it again alone", async () => {
+    // The notice's wait runs on fake timers; Redis answers as usual.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const notices: string[] = [];
+      const noticeSms: Notifier = {
+        channel: 'ussd',
+        async notify(address, prompt) {
+          notices.push(`${address.address} ${renderPrompt(prompt, address.locale).text}`);
+        },
+      };
+      const one = setup(createRedisContactBook(shared.redis, prefix), {
+        notifiers: [noticeSms],
+      });
+      const two = setup(createRedisContactBook(shared.redis, prefix));
+      await one.service.recordPurchase(bought('ussd', 'n1', '260971000091'));
+      const outcome: Prompt = {
+        key: 'payment.outcome.paid',
+        params: { reference: 'IC-N1', policyNumber: 'MTR-n1' },
+        input: 'none',
+        final: true,
+      };
+      const carried = await two.service.takeNotice('260971000091', outcome);
+      expect(carried && renderPrompt(carried, 'en').text).toContain(
+        'We will remind you by SMS before MTR-n1 ends',
+      );
+      expect(await two.service.takeNotice('260971000091', outcome)).toBeUndefined();
+      // Another purchase whose outcome no instance sent by SMS (seen on screen): its notice goes
+      // alone. Its wait ends after the first's, on the same connection: once it has arrived,
+      // the first notice's turn to go alone has passed.
+      await one.service.recordPurchase(bought('ussd', 'n2', '260971000092'));
+      await vi.advanceTimersByTimeAsync(3_000);
+      vi.useRealTimers();
+      await vi.waitFor(() => expect(notices).toHaveLength(1));
+      expect(notices).toEqual([
+        '260971000092 We will remind you by SMS before MTR-n2 ends, so you can renew in time. Reply STOP to opt out.',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keep one job scheduler for the scan, on the hour from 07:00 to 19:00 in Lusaka, however many instances start', async () => {

@@ -64,9 +64,12 @@ export interface SmsNotifierOptions {
   readonly timeoutMs?: number;
   /**
    * A notice waiting for this number's next SMS (a purchase's reminder notice), taken once and
-   * added below the message, so one SMS says both.
+   * added below the message, so one SMS says both; `prompt` is the message it would ride on.
    */
-  readonly takeNotice?: (address: string) => Prompt | undefined;
+  readonly takeNotice?: (
+    address: string,
+    prompt: Prompt,
+  ) => Prompt | undefined | Promise<Prompt | undefined>;
 }
 
 const SENT = 101;
@@ -91,7 +94,7 @@ export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
         !prompt.final && options.serviceCode
           ? [say('sms.continueHint', { serviceCode: options.serviceCode })]
           : [];
-      const notice = options.takeNotice?.(address.address);
+      const notice = await options.takeNotice?.(address.address, prompt);
       const noticeText = notice ? [options.render(notice, address.locale).text] : [];
       const message = [rendered.text, ...links, ...resume, ...noticeText].join('\n');
       const form = new URLSearchParams({

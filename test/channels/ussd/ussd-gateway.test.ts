@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
-import { GATEWAY_SECRET, startTestServer, type TestServer } from '../../server/test-server.js';
+import {
+  GATEWAY_SECRET,
+  sandboxOf,
+  startTestServer,
+  type TestServer,
+} from '../../server/test-server.js';
 
 let harness: TestServer;
 let counter = 0;
@@ -260,6 +265,30 @@ describe('USSD Redis cost', () => {
     }
     expect(screen).toMatch(/^CON /);
     expect(costs).toEqual(costs.map(() => 2));
+  });
+
+  it("SMSes a plate's holder in the language they chose, within the turn's two round trips", async () => {
+    const holder = { channel: 'ussd' as const, address: '260971234567' };
+    await harness.server.reminders.languages.choose(holder, 'bem');
+    try {
+      const phone = caller();
+      await phone.dial();
+      for (const input of ['1', '1', '1']) await phone.send(input);
+      expect(await phone.send('AJQ 1909')).toContain('1. SMS the holder');
+      const before = sandboxOf(harness).smsOutbox.list('+260971234567').length;
+      let screen = '';
+      const cost = await redisCommandsOf(async () => {
+        screen = await phone.send('1');
+      });
+      expect(screen).toContain('We sent the holder an SMS.');
+      expect(cost).toBe(2);
+      const sent = sandboxOf(harness).smsOutbox.list('+260971234567').slice(before);
+      expect(sent.map((sms) => sms.message)).toEqual([
+        'Umuntu alomba inshuwalansi ya AJQ 1909 pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
+      ]);
+    } finally {
+      await harness.server.reminders.languages.choose(holder, 'en');
+    }
   });
 
   it('costs at most two Redis round trips to page, to resume and to start again', async () => {
