@@ -49,6 +49,9 @@ await serveForBench(async () => {
     redis,
     keyPrefix: env.BENCH_PREFIX,
     logger: createLogger({ level: 'silent' }),
+    // Every bench caller is a new phone: the one-time privacy notice would stand before each
+    // journey, which the floors do not have. The notice's own cost is one read with the session.
+    askConsent: false,
   });
   // Round trips per turn are counted against the requests this server took in (once they have
   // settled), so turns whose client hung up when a load run stopped still count as turns.
