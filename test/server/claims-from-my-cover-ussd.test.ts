@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { eventually } from '../payments/support.js';
+import { launchChromium, type TestBrowser } from '../support/chromium.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 
@@ -21,7 +19,7 @@ const { creditLife, groupLife, funeral } = DEMO_BOOK;
 let app: TestServer;
 let slack: FakeSlack;
 let browser: BrowserContext;
-let profile: string;
+let chrome: TestBrowser | undefined;
 
 beforeAll(async () => {
   slack = new FakeSlack();
@@ -32,29 +30,14 @@ beforeAll(async () => {
     SLACK_API_URL: `${slack.baseUrl}/api/`,
     SLACK_DIGEST_CHANNEL: STAFF_CHANNEL,
   });
-  profile = await mkdtemp(join(tmpdir(), 'insurechat-chromium-'));
-  // Launched as the simulator's browser test launches it.
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chrome = await launchChromium();
+  browser = chrome.context;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   await app?.close();
   await slack?.stop();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 function sandbox(): Sandbox {

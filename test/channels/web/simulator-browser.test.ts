@@ -1,38 +1,24 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/test-server.js';
+import { launchChromium, type TestBrowser } from '../../support/chromium.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 let harness: TestServer;
 let context: BrowserContext;
-let profile: string;
+let chrome: TestBrowser | undefined;
 
 beforeAll(async () => {
   harness = await startTestServer();
-  profile = await mkdtemp(join(tmpdir(), 'insurechat-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chrome = await launchChromium();
+  context = chrome.context;
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await chrome?.close();
   await harness?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 /** What a customer types on each screen of the motor purchase, chosen by what the screen asks. */
