@@ -14,6 +14,7 @@ import {
   registerAfricasTalkingRoute,
   registerHubtelRoute,
   type UssdCore,
+  ussdMiddleware,
 } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import {
@@ -497,7 +498,7 @@ export async function createServer(
       logger: logger.child({ module: 'engine' }),
       // The holder's renewal card comes with the session: the entry menu costs no round trip.
       ...(prefetch ? { prefetch } : {}),
-    });
+    }).use(ussdMiddleware);
     engine = ownedEngine;
   }
 

@@ -18,15 +18,13 @@ export {
 } from './sms-notifier.js';
 export {
   createUssdCore,
-  type RenderPrompt,
   type UssdCore,
   type UssdCoreOptions,
-  type UssdRequest,
   type UssdResponse,
-  ussdInputToReply,
-  ussdSessionKey,
 } from './ussd-core.js';
 export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
+export { ussdInputToReply, ussdSessionKey } from './ussd-input.js';
+export type { RenderPrompt } from './ussd-layout.js';
 export {
   GSM7_TEXT,
   type RenderedPrompt,
@@ -35,3 +33,5 @@ export {
   USSD_MAX_CHARS,
   USSD_MORE_KEY,
 } from './ussd-screens.js';
+// The engine middleware the USSD core needs (src/server adds it with `engine.use`).
+export { type UssdRequest, ussdMiddleware } from './ussd-turn.js';
