@@ -22,6 +22,8 @@ export {
   type UssdCoreOptions,
   type UssdResponse,
 } from './ussd-core.js';
+// The engine middleware the USSD core needs (src/server adds it with `engine.use`).
+export type { UssdRequest } from './ussd-decision.js';
 export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
 export { ussdInputToReply, ussdSessionKey } from './ussd-input.js';
 export type { RenderPrompt } from './ussd-layout.js';
@@ -33,5 +35,4 @@ export {
   USSD_MAX_CHARS,
   USSD_MORE_KEY,
 } from './ussd-screens.js';
-// The engine middleware the USSD core needs (src/server adds it with `engine.use`).
-export { type UssdRequest, ussdMiddleware } from './ussd-turn.js';
+export { ussdMiddleware } from './ussd-turn.js';

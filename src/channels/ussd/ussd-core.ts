@@ -1,15 +1,15 @@
 import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import { ussdSessionKey } from './ussd-input.js';
-import { type RenderPrompt, UssdLayout } from './ussd-layout.js';
 import {
   DIAL,
   LATE,
   type UssdOutcome,
   type UssdRequest,
-  UssdTurn,
   type UssdTurnDeps,
-} from './ussd-turn.js';
+} from './ussd-decision.js';
+import { ussdSessionKey } from './ussd-input.js';
+import { type RenderPrompt, UssdLayout } from './ussd-layout.js';
+import { UssdTurn } from './ussd-turn.js';
 
 /** What the gateway shows: a screen, and whether the call ends with it. */
 export interface UssdResponse {
