@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { createPaymentGuard, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
+import { formatMoney } from '../money/index.js';
 import type { RedisConnection } from '../session/index.js';
 import { PaymentAttemptError } from './payment-errors.js';
 import type { PaymentRoute } from './payment-routes.js';
@@ -93,13 +94,6 @@ export const CARD_LINK_PROMPT = 'pay.sms.cardLink';
 export function attemptReference(purchase: string, attempt: number): string {
   const digest = createHash('sha256').update(`insurechat:pay:${purchase}#${attempt}`).digest('hex');
   return `IC${digest.slice(0, 20).toUpperCase()}`;
-}
-
-const AMOUNT = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** An amount as users read it: `13,125.00`. */
-export function formatAmount(amount: number): string {
-  return AMOUNT.format(amount);
 }
 
 function status(error: unknown): number | undefined {
@@ -249,7 +243,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     // A USSD screen cannot hold a link: the card page goes by SMS, with the amount it charges.
     const prompt: Prompt = {
       key: CARD_LINK_PROMPT,
-      params: { amount: formatAmount(due?.amount ?? 0), currency: due?.currency ?? '', url },
+      params: { amount: formatMoney(due?.amount ?? 0), currency: due?.currency ?? '', url },
       input: 'none',
       final: true,
     };
