@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ApiError, classifyApiError } from '../api/index.js';
 import { createPaymentGuard, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { formatMoney } from '../money/index.js';
@@ -96,19 +97,15 @@ export function attemptReference(purchase: string, attempt: number): string {
   return `IC${digest.slice(0, 20).toUpperCase()}`;
 }
 
-function status(error: unknown): number | undefined {
-  const value = (error as { status?: unknown } | null | undefined)?.status;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /**
  * Whether the insurer may have taken a request whose answer we did not get: no answer at all
  * (timeout, network), a 5xx, 408 or 429, or an answer we could not read. Any other 4xx is the
  * insurer refusing it.
  */
 function answerMayBeLost(error: unknown): boolean {
-  const code = status(error);
-  return code === undefined || code >= 500 || code === 408 || code === 429;
+  if (!(error instanceof ApiError)) return true;
+  // 408 is no class of its own (src/api leaves it `unknown`): the insurer gave up mid-request.
+  return classifyApiError(error) === 'unavailable' || error.status === 408;
 }
 
 /** Creates the attempt starter over the payment guard and the payment service's tracker. */
@@ -129,7 +126,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     try {
       return await readStatus(reference);
     } catch (error) {
-      if (status(error) === 404) return 'none';
+      if (classifyApiError(error) === 'notFound') return 'none';
       throw error;
     }
   }
