@@ -351,6 +351,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       locale,
     },
     audience: 'staff',
+    caller: { kind: 'staff', member: target.userId },
   });
 
   /**
