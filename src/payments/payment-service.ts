@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import {
   ENGINE_PROMPTS,
   type PaymentSettledEvent,
@@ -10,7 +11,6 @@ import type { Logger } from '../log/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
 import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
-import type { Notifier } from './notifier.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
 import {
   createMemoryPaymentKeys,

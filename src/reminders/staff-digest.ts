@@ -1,7 +1,7 @@
 import { firstOf, type PartnerClient } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import { formatDate, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import type { Notifier } from '../payments/index.js';
 import type { ContactBook } from './contact-book.js';
 import { dayNumber, lusakaNow } from './lusaka-time.js';
 

@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { z } from 'zod';
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { createPartnerClient } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import { RedisOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
@@ -47,7 +48,6 @@ import {
   type AttemptTracker,
   createPaymentAttempts,
   createPaymentService,
-  type Notifier,
   type PaymentService,
   registerPaymentCallback,
 } from '../payments/index.js';
