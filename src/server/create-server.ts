@@ -11,7 +11,6 @@ import { createTelegramChannel, type TelegramChannel } from '../channels/telegra
 import {
   createSmsNotifier,
   createUssdCore,
-  createUssdGuard,
   registerAfricasTalkingRoute,
   registerHubtelRoute,
   type UssdCore,
@@ -64,6 +63,7 @@ import { createSandbox, SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/in
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import type { Config } from './config.js';
 import { installErrorBoundary } from './error-boundary.js';
+import { createGatewayGuard } from './gateway-guard.js';
 import { instrumentEngine } from './instrument-engine.js';
 import { metrics, metricsRegistry } from './metrics.js';
 import { createPersonalDataWiring } from './personal-data-wiring.js';
@@ -546,7 +546,7 @@ export async function createServer(
     logger: logger.child({ channel: 'ussd' }),
     ...(deps.ussdAnswerWithinMs === undefined ? {} : { answerWithinMs: deps.ussdAnswerWithinMs }),
   });
-  const guard = createUssdGuard({
+  const guard = createGatewayGuard({
     secret: config.ussd.gatewaySecret,
     allowedIps: config.ussd.allowedIps,
     logger,
