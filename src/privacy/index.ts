@@ -11,6 +11,7 @@ export {
   ConsentRecord,
   type ConsentStore,
   consentKey,
+  createConsentStore,
   createMemoryConsentStore,
   createRedisConsentStore,
 } from './consent-store.js';
