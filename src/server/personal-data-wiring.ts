@@ -9,10 +9,9 @@ import type { HandoffStore } from '../handoff/index.js';
 import type { Logger } from '../log/index.js';
 import type { PaymentService } from '../payments/index.js';
 import {
-  createMemoryConsentStore,
+  createConsentStore,
   createMemoryStaffAuditLog,
   createPersonalData,
-  createRedisConsentStore,
   createRedisStaffAuditLog,
   type DataSubject,
   type PersonalData,
@@ -23,15 +22,19 @@ import {
 } from '../privacy/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { ReminderService } from '../reminders/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
 /** What {@link createPersonalDataWiring} erases from and reports on. */
 export interface PersonalDataWiringOptions {
+  /** For the audit stream; without it the audit log stays in this process. */
   readonly redis: RedisConnection | undefined;
+  /** Where consent lives (the server's key-value store). */
+  readonly store: KeyValueStore;
   readonly prefix: string;
   readonly reminders: Pick<ReminderService, 'cardOf' | 'forget'>;
   readonly handoffs: Pick<HandoffStore, 'bySession' | 'forget'>;
   readonly files: Pick<FileStore, 'countOwned' | 'forgetOwner'>;
-  /** Late-bound: the payment service is built after the flows that use this. */
+  /** The payment service, once built (it is built after the flows that use this). */
   readonly payments: () => Pick<PaymentService, 'inFlightFor' | 'forgetHolder'> | undefined;
   /**
    * Further stores: issue 25's holdings index goes here as `holdingsIndexStore(holdings)` (its
@@ -105,7 +108,7 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     ...(options.extraStores ?? []),
   ];
   const personalData = createPersonalData({
-    consent: redis ? createRedisConsentStore(redis, prefix) : createMemoryConsentStore(),
+    consent: createConsentStore(options.store, prefix),
     stores,
     receipt: async (subject, prompt) => {
       // A chat sees the closing screen; only a phone is told again, by SMS.
