@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
+import type { Notifier } from '../channels/index.js';
 import { RedisOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
@@ -174,10 +175,7 @@ function buildTelegram(
     ...(apiRoot ? { apiRoot } : {}),
   });
   telegram.registerWebhook(inputs.app);
-  inputs.notifiers.add(telegram.notifier);
-  context.closers.last(() => telegram.stop());
-  context.info.channels.push('telegram');
-  return telegram;
+  return started(context, inputs, telegram);
 }
 
 /** Slack: Socket Mode with an app token, otherwise signed HTTP requests at /slack/events. */
@@ -204,8 +202,17 @@ function buildSlack(
     ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
   });
   slack.registerRoutes(inputs.app);
-  inputs.notifiers.add(slack.notifier);
-  context.closers.last(() => slack.stop());
-  context.info.channels.push('slack');
-  return slack;
+  return started(context, inputs, slack);
+}
+
+/** A chat channel's common wiring: its notifier added, stopped at close, named in the info. */
+function started<T extends { readonly notifier: Notifier; stop(): Promise<void> }>(
+  context: ServerContext,
+  inputs: ChannelInputs,
+  channel: T,
+): T {
+  inputs.notifiers.add(channel.notifier);
+  context.closers.last(() => channel.stop());
+  context.info.channels.push(channel.notifier.channel);
+  return channel;
 }

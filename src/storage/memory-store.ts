@@ -80,9 +80,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
     const entry = live(key);
     if (entry) entry.expiresAt = expiry(ttlSeconds);
   };
-  /** A collection left empty is gone, as in Redis. */
-  const dropIfEmpty = (key: string, size: number) => {
-    if (size === 0) entries.delete(key);
+  /** Edits an existing collection; one left empty is gone, as in Redis. */
+  const shrink = <K extends 'hash' | 'sorted'>(
+    key: string,
+    kind: K,
+    edit: (value: Extract<Value, { kind: K }>) => number,
+  ) => {
+    const value = existing(key, kind);
+    if (value && edit(value) === 0) entries.delete(key);
   };
 
   return {
@@ -136,10 +141,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
       if (ttlSeconds !== undefined) setLifetime(key, ttlSeconds);
     },
     async hashDelete(key, field) {
-      const hash = existing(key, 'hash');
-      if (!hash) return;
-      hash.fields.delete(field);
-      dropIfEmpty(key, hash.fields.size);
+      shrink(key, 'hash', ({ fields }) => {
+        fields.delete(field);
+        return fields.size;
+      });
     },
     async hashHas(key, field) {
       return existing(key, 'hash')?.fields.has(field) ?? false;
@@ -161,16 +166,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
         .map(([member]) => member);
     },
     async sortedRemove(key, member) {
-      const sorted = existing(key, 'sorted');
-      if (!sorted) return;
-      sorted.scores.delete(member);
-      dropIfEmpty(key, sorted.scores.size);
+      shrink(key, 'sorted', ({ scores }) => {
+        scores.delete(member);
+        return scores.size;
+      });
     },
     async sortedRemoveBelow(key, score) {
-      const sorted = existing(key, 'sorted');
-      if (!sorted) return;
-      for (const [member, at] of sorted.scores) if (at < score) sorted.scores.delete(member);
-      dropIfEmpty(key, sorted.scores.size);
+      shrink(key, 'sorted', ({ scores }) => {
+        for (const [member, at] of scores) if (at < score) scores.delete(member);
+        return scores.size;
+      });
     },
   };
 }
