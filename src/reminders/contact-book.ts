@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { dayNumber } from '../clock/index.js';
 import type { ChannelName } from '../conversation/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
-import { dayNumber } from './lusaka-time.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 
