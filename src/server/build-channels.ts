@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
 import type { Notifier } from '../channels/index.js';
-import { RedisOnceSet } from '../channels/shared/index.js';
+import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
 import {
@@ -160,7 +160,7 @@ function buildTelegram(
 ): TelegramChannel | undefined {
   const { config, logger, keyPrefix } = context;
   if (!config.telegram) return undefined;
-  const { redis, files } = inputs.stores;
+  const { redis, store, files } = inputs.stores;
   const apiRoot = config.telegram.apiRoot;
   const telegram = createTelegramChannel({
     token: config.telegram.botToken,
@@ -171,7 +171,7 @@ function buildTelegram(
     files,
     handoff,
     languages: inputs.services.reminders.service.languages,
-    ...(redis ? { seenUpdates: new RedisOnceSet(redis, `${keyPrefix}telegram-update:`) } : {}),
+    ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),
     ...(apiRoot ? { apiRoot } : {}),
   });
   telegram.registerWebhook(inputs.app);
@@ -186,7 +186,7 @@ function buildSlack(
 ): SlackChannel | undefined {
   const { config, logger, keyPrefix } = context;
   if (!config.slack) return undefined;
-  const { redis } = inputs.stores;
+  const { redis, store } = inputs.stores;
   const slack = createSlackChannel({
     botToken: config.slack.botToken,
     signingSecret: config.slack.signingSecret,
@@ -198,7 +198,7 @@ function buildSlack(
     render: renderPrompt,
     intercept: (body) => handoff.fromSlack(body),
     audit: { log: inputs.services.audit, admins: config.slack.auditAdmins },
-    ...(redis ? { seenRequests: new RedisOnceSet(redis, `${keyPrefix}slack-request:`) } : {}),
+    ...(redis ? { seenRequests: new StoreOnceSet(store, `${keyPrefix}slack-request:`) } : {}),
     ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
   });
   slack.registerRoutes(inputs.app);
