@@ -41,5 +41,6 @@ export {
   auditStreamKey,
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
+  createStaffAuditLog,
   type StaffAuditLog,
 } from './staff-audit.js';

@@ -71,7 +71,6 @@ export async function buildServices(
   const sms = smsSender(reminders, inputs.notifiers);
   // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
   const privacy = createPersonalDataWiring({
-    redis: stores.redis,
     store: stores.store,
     prefix: keyPrefix,
     reminders: reminders.service,

@@ -10,9 +10,8 @@ import type { Logger } from '../log/index.js';
 import type { PaymentService } from '../payments/index.js';
 import {
   createConsentStore,
-  createMemoryStaffAuditLog,
   createPersonalData,
-  createRedisStaffAuditLog,
+  createStaffAuditLog,
   type DataSubject,
   type PersonalData,
   type PersonalDataStore,
@@ -20,15 +19,12 @@ import {
   subjectId,
   subjectPhone,
 } from '../privacy/index.js';
-import type { RedisConnection } from '../redis/index.js';
 import type { ReminderService } from '../reminders/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
 /** What {@link createPersonalDataWiring} erases from and reports on. */
 export interface PersonalDataWiringOptions {
-  /** For the audit stream; without it the audit log stays in this process. */
-  readonly redis: RedisConnection | undefined;
-  /** Where consent lives (the server's key-value store). */
+  /** Where consent and the audit stream live (the server's key-value store). */
   readonly store: KeyValueStore;
   readonly prefix: string;
   readonly reminders: Pick<ReminderService, 'cardOf' | 'forget'>;
@@ -54,7 +50,7 @@ export interface PersonalDataWiring {
 
 /** Builds consent, "My data" and the audit log over the server's stores. */
 export function createPersonalDataWiring(options: PersonalDataWiringOptions): PersonalDataWiring {
-  const { redis, prefix } = options;
+  const { prefix } = options;
   const holder = (subject: DataSubject) => ({
     channel: subject.channel,
     address: subject.address,
@@ -117,6 +113,6 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
   });
-  const audit = redis ? createRedisStaffAuditLog(redis, prefix) : createMemoryStaffAuditLog();
+  const audit = createStaffAuditLog(options.store, prefix);
   return { personalData, audit };
 }

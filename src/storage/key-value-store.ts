@@ -64,4 +64,16 @@ export interface KeyValueStore {
   sortedRemove(key: string, member: string): Promise<void>;
   /** Removes the members scored below `score` (strictly). */
   sortedRemoveBelow(key: string, score: number): Promise<void>;
+
+  /**
+   * Appends an entry to the stream under `key` (its id from the store's clock) and drops the
+   * entries older than `oldestMs` in the same command (XADD MINID, exact).
+   */
+  streamAppend(
+    key: string,
+    fields: Readonly<Record<string, string>>,
+    oldestMs: number,
+  ): Promise<void>;
+  /** The latest `count` entries of the stream under `key`, newest first. */
+  streamLatest(key: string, count: number): Promise<Array<Record<string, string>>>;
 }

@@ -4,7 +4,11 @@ type Value =
   | { readonly kind: 'string'; value: string }
   | { readonly kind: 'hash'; readonly fields: Map<string, string> }
   | { readonly kind: 'set'; readonly members: Set<string> }
-  | { readonly kind: 'sorted'; readonly scores: Map<string, number> };
+  | { readonly kind: 'sorted'; readonly scores: Map<string, number> }
+  | {
+      readonly kind: 'stream';
+      readonly items: Array<{ readonly atMs: number; readonly fields: Record<string, string> }>;
+    };
 
 interface Entry {
   value: Value;
@@ -66,7 +70,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
         ? { kind, fields: new Map() }
         : kind === 'set'
           ? { kind, members: new Set() }
-          : { kind, scores: new Map() }
+          : kind === 'sorted'
+            ? { kind, scores: new Map() }
+            : { kind, items: [] }
     ) as Extract<Value, { kind: K }>;
     entries.set(key, { value: made, expiresAt: undefined });
     swept();
@@ -176,6 +182,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
         for (const [member, at] of scores) if (at < score) scores.delete(member);
         return scores.size;
       });
+    },
+    async streamAppend(key, fields, oldestMs) {
+      const { items } = collection(key, 'stream');
+      items.push({ atMs: now(), fields: { ...fields } });
+      while (items[0] && items[0].atMs < oldestMs) items.shift();
+    },
+    async streamLatest(key, count) {
+      const items = existing(key, 'stream')?.items ?? [];
+      return items
+        .slice(-count)
+        .reverse()
+        .map(({ fields }) => ({ ...fields }));
     },
   };
 }

@@ -100,5 +100,17 @@ export function createRedisStore(redis: RedisConnection): KeyValueStore {
     async sortedRemoveBelow(key, score) {
       await redis.zremrangebyscore(key, '-inf', `(${score}`);
     },
+    async streamAppend(key, fields, oldestMs) {
+      await redis.xadd(key, 'MINID', String(oldestMs), '*', ...Object.entries(fields).flat());
+    },
+    async streamLatest(key, count) {
+      const rows = await redis.xrevrange(key, '+', '-', 'COUNT', count);
+      return rows.map(([, flat]) => {
+        const record: Record<string, string> = {};
+        for (let i = 0; i + 1 < flat.length; i += 2)
+          record[flat[i] as string] = flat[i + 1] as string;
+        return record;
+      });
+    },
   };
 }

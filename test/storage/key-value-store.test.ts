@@ -87,3 +87,12 @@ describe('the key-value store in memory', () => {
     expect(await store.get('a')).toBeUndefined();
   });
 });
+
+describe.each(adapters)('a stream in the key-value store $name', ({ make }) => {
+  it('gives the latest entries newest first', async () => {
+    const store = make();
+    const stream = `${prefix}${Math.random()}:stream`;
+    for (const n of ['1', '2', '3']) await store.streamAppend(stream, { n }, 0);
+    expect(await store.streamLatest(stream, 2)).toEqual([{ n: '3' }, { n: '2' }]);
+  });
+});
