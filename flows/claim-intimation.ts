@@ -20,6 +20,7 @@ import {
 } from './checks.js';
 import { statusWord } from './status-words.js';
 import {
+  answered,
   answeredGuard,
   ask,
   CANCELLED,
@@ -38,6 +39,7 @@ import {
   money,
   notProvided,
   refusedOn,
+  rejectAnswer,
   rejectedAnswer,
   replyGuards,
   TO_MAIN_MENU,
@@ -230,13 +232,6 @@ const CHECKS = {
   details: checkDetails,
   claimNumber: checkLookup,
 };
-
-/** Guard reference: the typed answer for `field` passes its check. */
-const answered = (field: keyof typeof CHECKS) => ({ type: 'answered', params: { field } }) as const;
-
-/** Action reference: the same question again, saying why the answer for `field` failed. */
-const rejectAnswer = (field: keyof typeof CHECKS) =>
-  ({ type: 'rejectAnswer', params: { field } }) as const;
 
 /** The call a failure screen is about, so Try again repeats it and Back returns before it. */
 type ClaimOp = NonNullable<ClaimIntimationContext['failure']>['op'];

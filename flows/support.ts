@@ -550,6 +550,14 @@ export function failureTransitions(
   };
 }
 
+/** Guard reference: the typed answer for `field` passes its check (see {@link answeredGuard}). */
+export const answered = <TField extends string>(field: TField) =>
+  ({ type: 'answered', params: { field } }) as const;
+
+/** Action reference: the same question again, saying why the answer for `field` failed. */
+export const rejectAnswer = <TField extends string>(field: TField) =>
+  ({ type: 'rejectAnswer', params: { field } }) as const;
+
 /**
  * The `answered` guard of a flow: the typed answer passes the check of `params.field`, one of
  * the flow's `checks` (`{ type: 'answered', params: { field: 'details' } }`). Only for
