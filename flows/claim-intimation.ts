@@ -5,8 +5,8 @@ import type {
   ClaimStart,
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
@@ -43,7 +43,6 @@ import {
   rejectedAnswer,
   replyGuards,
   TO_MAIN_MENU,
-  today,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -342,7 +341,7 @@ export const claimIntimationMachine = setup({
   types: {
     context: {} as ClaimIntimationContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -425,7 +424,7 @@ export const claimIntimationMachine = setup({
     return {
       prompt: ask('claim.start', 'choice'),
       tries: 0,
-      today: today(),
+      today: input.today,
       principal: input.principal,
       callerPhone: input.callerPhone ?? null,
       held: held ? [held] : [],
