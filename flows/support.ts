@@ -248,12 +248,21 @@ export function failureOn<TContext extends { failure: Failure | null }>(
   refused: ReturnType<typeof toRefusedQuestion<TContext>>,
   targets: { retry: string; back: string; end: string },
 ) {
+  return failureMenu(refused, targets, isChoice);
+}
+
+/** A failure screen's transitions with `guardOf(id)` guarding each choice. */
+function failureMenu<TChoice, TBack, TGuard>(
+  refused: { choice: TChoice[]; back: TBack[] },
+  targets: { retry: string; back: string; end: string },
+  guardOf: (id: string) => TGuard,
+) {
   return {
     'user.choice': [
       ...refused.choice,
-      { guard: isChoice('retry'), target: targets.retry },
-      { guard: isChoice('back'), target: targets.back },
-      { guard: isChoice('end'), target: targets.end },
+      { guard: guardOf('retry'), target: targets.retry },
+      { guard: guardOf('back'), target: targets.back },
+      { guard: guardOf('end'), target: targets.end },
     ],
     'user.back': [...refused.back, { target: targets.back }],
   };
@@ -413,7 +422,7 @@ export const notProvided = <TOutput, TInput>(name: string) =>
 export const isChoice =
   (id: string) =>
   ({ event }: { event: Reply }): boolean =>
-    event.type === 'user.choice' && event.id === id;
+    replyGuards.chose({ event }, { id });
 
 /**
  * The transitions of a menu screen: each choice id goes to its state, in the order listed, and
@@ -421,12 +430,22 @@ export const isChoice =
  * which would change the order the guards are tried in.
  */
 export function choiceOn(targets: Readonly<Record<string, string>>, back: string) {
+  return menuTransitions('choiceOn', targets, back, isChoice);
+}
+
+/** A menu's transitions with `guardOf(id)` guarding each choice: {@link choiceOn}, {@link menuOn}. */
+function menuTransitions<TGuard>(
+  name: string,
+  targets: Readonly<Record<string, string>>,
+  back: string,
+  guardOf: (id: string) => TGuard,
+) {
   const entries = Object.entries(targets);
   for (const [id] of entries) {
-    if (/^\d+$/.test(id)) throw new Error(`choiceOn: id ${id} would be reordered; list it by hand`);
+    if (/^\d+$/.test(id)) throw new Error(`${name}: id ${id} would be reordered; list it by hand`);
   }
   return {
-    'user.choice': entries.map(([id, target]) => ({ guard: isChoice(id), target })),
+    'user.choice': entries.map(([id, target]) => ({ guard: guardOf(id), target })),
     'user.back': back,
   };
 }
@@ -470,14 +489,7 @@ export const chose = (id: string) => ({ type: 'chose', params: { id } }) as cons
  * those keys first, which would change the order the guards are tried in.
  */
 export function menuOn(targets: Readonly<Record<string, string>>, back: string) {
-  const entries = Object.entries(targets);
-  for (const [id] of entries) {
-    if (/^\d+$/.test(id)) throw new Error(`menuOn: id ${id} would be reordered; list it by hand`);
-  }
-  return {
-    'user.choice': entries.map(([id, target]) => ({ guard: chose(id), target })),
-    'user.back': back,
-  };
+  return menuTransitions('menuOn', targets, back, chose);
 }
 
 /**
@@ -503,15 +515,7 @@ export function failureTransitions(
   refused: ReturnType<typeof refusedOn>,
   targets: { retry: string; back: string; end: string },
 ) {
-  return {
-    'user.choice': [
-      ...refused.choice,
-      { guard: chose('retry'), target: targets.retry },
-      { guard: chose('back'), target: targets.back },
-      { guard: chose('end'), target: targets.end },
-    ],
-    'user.back': [...refused.back, { target: targets.back }],
-  };
+  return failureMenu(refused, targets, chose);
 }
 
 /** Guard reference: the typed answer for `field` passes its check (see {@link answeredGuard}). */
