@@ -450,7 +450,6 @@ function menuTransitions<TGuard>(
   };
 }
 
-// ---------------------------------------------------------------------------------------------
 // Named, parameterised guards. A flow registers these in its setup() (`guards: { ...replyGuards
 // }`) and its transitions name them (`guard: chose('retry')`), so every guard is one style: a
 // name and params, the event narrowed with assertEvent where the guard reads it.
