@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../src/redis/index.js';
 import {
   createMemoryStore,
@@ -8,15 +8,9 @@ import {
 import { connectTestRedis } from '../support/redis.js';
 import { deleteKeys, testPrefix } from '../support/redis-modes.js';
 
-let redis: RedisConnection;
+const redis: RedisConnection = connectTestRedis();
 const prefix = testPrefix();
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  redis.disconnect();
-});
+afterAll(() => deleteKeys(redis, prefix).finally(() => redis.disconnect()));
 
 // Both adapters answer the same contract: the parts written over the port behave alike.
 const adapters: ReadonlyArray<{ name: string; make: () => KeyValueStore }> = [
