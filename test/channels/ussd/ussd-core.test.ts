@@ -73,4 +73,22 @@ describe('USSD core answer backstop', () => {
       end: false,
     });
   });
+
+  it('calls the engine once per request, handing it the request for the USSD middleware (issue 26)', async () => {
+    const calls: unknown[] = [];
+    const core = createUssdCore({
+      engine: engineOf({
+        handle: async (_key, _reply, options) => {
+          calls.push(options?.channelRequest);
+          return menu;
+        },
+      }),
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+    });
+    await core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    await core.handle({ sessionId: 's1', msisdn: '260977000005', input: '1' });
+    expect(calls).toHaveLength(2);
+    expect(calls.every((request) => typeof request === 'object' && request !== null)).toBe(true);
+  });
 });
