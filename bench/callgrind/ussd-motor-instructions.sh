@@ -4,7 +4,7 @@
 # bench/callgrind/ussd-motor-instructions.ts, which starts each server under callgrind with
 # collection on only around its measured blocks (the blocks alternate between the two), then
 # prints instructions per turn by round and server, and insurechat ÷ floor. Needs the local
-# Redis (REDIS_URL, default redis://127.0.0.1:6379). Takes about half an hour on a busy machine.
+# Redis (REDIS_URL, default redis://127.0.0.1:6379). Takes about 20 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/callgrind.sh"

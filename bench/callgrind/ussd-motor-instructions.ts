@@ -27,8 +27,8 @@ if (wrap.length === 0)
   throw new Error('CALLGRIND_WRAP: the valgrind command the servers run under');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const rounds = Math.floor(envNumber('CALLGRIND_ROUNDS', 5));
-const blockJourneys = Math.floor(envNumber('CALLGRIND_BLOCK_JOURNEYS', 10));
-const warmUpJourneys = Math.floor(envNumber('CALLGRIND_WARM_UP_JOURNEYS', 50));
+const blockJourneys = Math.floor(envNumber('CALLGRIND_BLOCK_JOURNEYS', 20));
+const warmUpJourneys = Math.floor(envNumber('CALLGRIND_WARM_UP_JOURNEYS', 150));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const holderWalk: UssdWalk = {
   msisdn: '+260971234567',
