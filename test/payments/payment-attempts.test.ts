@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiErrorFromResponse } from '../../src/api/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import {
   type AttemptTracker,
@@ -56,7 +57,9 @@ function insurer() {
     },
     async readStatus(reference: string) {
       const status = statuses.get(reference);
-      if (!status) throw Object.assign(new Error('not found'), { status: 404 });
+      if (!status) {
+        throw apiErrorFromResponse({ status: 404, operation: 'getTransactionStatus', rawBody: '' });
+      }
       return { status };
     },
   };
