@@ -11,7 +11,7 @@ const AudienceSchema = z.enum([
 ]) satisfies z.ZodType<Audience>;
 
 const ChannelAddressSchema = z.object({
-  channel: z.enum(['ussd', 'telegram', 'slack', 'web']),
+  channel: z.enum(['ussd', 'telegram', 'slack', 'web', 'whatsapp']),
   address: z.string(),
   locale: z.string(),
 }) satisfies z.ZodType<ChannelAddress>;

@@ -2,7 +2,7 @@ import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
 
 /** The platforms insurechat speaks on. */
-export type ChannelName = 'ussd' | 'telegram' | 'slack' | 'web';
+export type ChannelName = 'ussd' | 'telegram' | 'slack' | 'web' | 'whatsapp';
 
 /**
  * Where a session's user can be reached outside a turn (for payment outcomes): the MSISDN for

@@ -509,9 +509,9 @@ function answersOf(record: RecordHead | undefined, cached: CachedActor | undefin
 function freshInput(options: TurnOptions): FlowInput {
   const audience = options.audience ?? 'policyholder';
   const locale = options.address?.locale ?? 'en';
-  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
-  // number; a chat is nobody until it shares its own contact (see `withContact`).
-  if (options.address?.channel === 'ussd') {
+  // Only the USSD gateway (and the simulator, which speaks through it) and WhatsApp (the sender's
+  // wa_id) vouch for the caller's number; a chat is nobody until it shares its own contact.
+  if (options.address?.channel === 'ussd' || options.address?.channel === 'whatsapp') {
     const callerPhone = callerPhoneOf(options.address.address);
     if (callerPhone !== undefined) {
       return { audience, locale, principal: principalOf(callerPhone), callerPhone };

@@ -5,7 +5,7 @@ import type { RedisConnection } from '../redis/index.js';
 export const OpenHandoff = z.object({
   sessionKey: z.string(),
   address: z.object({
-    channel: z.enum(['ussd', 'telegram', 'slack', 'web']),
+    channel: z.enum(['ussd', 'telegram', 'slack', 'web', 'whatsapp']),
     address: z.string(),
     locale: z.string(),
   }),

@@ -4,13 +4,20 @@ import type { RedisConnection } from '../redis/index.js';
 import { PaymentRouteError } from './payment-errors.js';
 import { createRedisPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
 
-const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
+const CHANNELS = [
+  'ussd',
+  'telegram',
+  'slack',
+  'web',
+  'whatsapp',
+] as const satisfies readonly ChannelName[];
 // Fails to compile when a channel is added to the engine contract but not here.
 const everyChannel: Record<ChannelName, true> = {
   ussd: true,
   telegram: true,
   slack: true,
   web: true,
+  whatsapp: true,
 };
 void everyChannel;
 

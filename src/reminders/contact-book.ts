@@ -3,7 +3,13 @@ import type { ChannelName } from '../conversation/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { dayNumber } from './lusaka-time.js';
 
-const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
+const CHANNELS = [
+  'ussd',
+  'telegram',
+  'slack',
+  'web',
+  'whatsapp',
+] as const satisfies readonly ChannelName[];
 
 /**
  * Where the holder of one policy bought through insurechat is reached, recorded when it was paid

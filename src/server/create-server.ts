@@ -16,6 +16,7 @@ import {
   type UssdCore,
 } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
+import { wireWhatsApp } from '../channels/whatsapp/index.js';
 import {
   createUploadLinks,
   partnerClaimDocuments,
@@ -627,6 +628,23 @@ export async function createServer(
     info.channels.push('slack');
   }
 
+  // WhatsApp Cloud API, when its variables are set: webhook, notifier and shutdown in one call.
+  if (config.whatsapp) {
+    const wiring = { engine: instrumentEngine(engine, 'whatsapp', metrics), render: renderPrompt };
+    await wireWhatsApp(app, {
+      ...wiring,
+      config: config.whatsapp,
+      logger,
+      files,
+      handoff,
+      languages: reminders.languages,
+      redis,
+      keyPrefix,
+      notifiers,
+      closers,
+      channels: info.channels,
+    });
+  }
   notifiers.push(...(deps.notifiers ?? []));
 
   // Without Redis the payment service keeps its routes and timers in this process: the same

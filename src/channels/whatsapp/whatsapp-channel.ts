@@ -1,0 +1,238 @@
+import {
+  type CallerLanguages,
+  CHOOSE_LANGUAGE,
+  type ChannelStateHook,
+  type Handoff,
+  LANGUAGE_PROMPT,
+  localeOfChoice,
+  type Prompt,
+  type Reply,
+  TALK_TO_A_PERSON,
+  type TurnEngine,
+  type TurnOptions,
+} from '../../conversation/index.js';
+import type { FileStore } from '../../files/index.js';
+import type { Logger } from '../../log/index.js';
+import { subjectId } from '../../privacy/index.js';
+import { isMenuShortcut } from '../../reminders/index.js';
+import type { OnceSet } from '../shared/index.js';
+import { type RenderPrompt, renderKey } from '../telegram/index.js';
+import { type GraphClient, MediaTooLargeError } from './graph-client.js';
+import { PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
+import type { InboundMessage, MessageStatus } from './webhook-payload.js';
+import type { WhatsAppStore } from './whatsapp-store.js';
+
+/** Options of {@link createWhatsAppChannel}. */
+export interface WhatsAppChannelOptions {
+  readonly engine: TurnEngine;
+  readonly graph: GraphClient;
+  readonly store: WhatsAppStore;
+  /** Remembers handled message ids: WhatsApp redelivers a webhook it thinks failed. */
+  readonly seenMessages: OnceSet;
+  readonly render: RenderPrompt;
+  readonly logger: Logger;
+  /** Keeps claim photos and documents; without it a file gets "cannot take files here". */
+  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  readonly handoff?: Handoff;
+  readonly languages?: CallerLanguages;
+  /** Locale of a customer who chose none; default `en`. */
+  readonly locale?: string;
+  /** How long a turn may take before "still working"; default 8 000 ms. */
+  readonly turnDeadlineMs?: number;
+  /** Largest file taken for a claim; default 20 MB. */
+  readonly maxFileBytes?: number;
+}
+
+/** The platform-free part of the channel: one inbound message or status at a time. */
+export interface WhatsAppChannel {
+  /** Handles one customer message: at most one engine call, then its answer sent. */
+  handleMessage(message: InboundMessage): Promise<void>;
+  /** Records a delivery status; it never reaches the conversation. */
+  recordStatus(status: MessageStatus): Promise<void>;
+}
+
+/** One customer message being handled: who wrote, in which language. */
+interface Inbound {
+  readonly waId: string;
+  readonly locale: string;
+}
+
+/** A step to show again (`keep`), or the entry menu when no conversation is open (`restart`). */
+const SHOW_STEP: ChannelStateHook = {
+  decide: (glance) =>
+    glance.prompt && !glance.prompt.final
+      ? { kind: 'keep', state: glance.state }
+      : { kind: 'restart', state: () => undefined },
+};
+const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
+
+/**
+ * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
+ * policyholder; the sender's number is the verified phone (WhatsApp vouches for it, as a USSD
+ * gateway does for the caller). Every message calls the engine once at most.
+ */
+export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
+  const { engine, graph, store, render, logger } = options;
+  const log = logger.child({ channel: 'whatsapp' });
+  const defaultLocale = options.locale ?? 'en';
+  const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
+  const sessionOf = (waId: string) => `wa:${waId}`;
+  const say = (key: string, locale: string) => renderKey(render, key, locale);
+  const turnOptions = (at: Inbound, channelState?: ChannelStateHook): TurnOptions => ({
+    deadlineMs: options.turnDeadlineMs ?? 8_000,
+    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+    audience: 'policyholder',
+    ...(channelState ? { channelState } : {}),
+  });
+
+  async function show(at: Inbound, prompt: Prompt, before: string[] = [], page?: number) {
+    const opts = { before, ...(page === undefined ? {} : { page }) };
+    for (const message of toWhatsAppMessages(prompt, render, at.locale, opts)) {
+      await graph.send(at.waId, message);
+    }
+  }
+  const notice = async (at: Inbound, key: string): Promise<void> => {
+    await graph.send(at.waId, { type: 'text', text: { body: say(key, at.locale) } });
+  };
+  const turn = async (at: Inbound, reply: Reply) =>
+    show(at, await engine.handle(sessionOf(at.waId), reply, turnOptions(at)));
+  /** The step the conversation waits on (or the menu), under a channel notice. */
+  const showStep = async (at: Inbound, leadKey?: string, page?: number) => {
+    const reply: Reply = { type: 'user.text', text: '' };
+    const step = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, SHOW_STEP));
+    await show(at, step, leadKey ? [say(leadKey, at.locale)] : [], page);
+  };
+
+  async function askForPerson(at: Inbound): Promise<void> {
+    const opening = options.handoff
+      ? await options.handoff.open({
+          sessionKey: sessionOf(at.waId),
+          address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+        })
+      : 'unavailable';
+    if (opening === 'opened' || opening === 'already') await notice(at, `handoff.${opening}`);
+    else await showStep(at, `handoff.${opening}`);
+  }
+
+  async function choose(at: Inbound, id: string): Promise<void> {
+    if (id.startsWith(PAGE_PREFIX))
+      return showStep(at, undefined, Number(id.slice(PAGE_PREFIX.length)) || 0);
+    if (id === CHOOSE_LANGUAGE) return show(at, LANGUAGE_PROMPT);
+    const picked = localeOfChoice(id);
+    if (picked !== undefined) {
+      await options.languages
+        ?.choose({ channel: 'whatsapp', address: at.waId }, picked)
+        .catch((error: unknown) => log.warn({ errorName: nameOf(error) }, 'language not saved'));
+      return showStep({ ...at, locale: picked }, 'language.changed');
+    }
+    if (id === TALK_TO_A_PERSON) return askForPerson(at);
+    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
+    // A reminder's "Renew now" belongs to no step: the menu afresh, which offers the renewal.
+    if (isMenuShortcut(id)) {
+      const menu = await engine.handle(
+        sessionOf(at.waId),
+        { type: 'user.cancel' },
+        turnOptions(at, RESTART),
+      );
+      return show(at, menu);
+    }
+    return turn(at, { type: 'user.choice', id });
+  }
+
+  async function text(at: Inbound, body: string): Promise<void> {
+    // While a person has the conversation, what the customer writes is for them, not the flow.
+    const forwarded = await options.handoff?.forward(sessionOf(at.waId), body);
+    if (forwarded === 'forwarded') return;
+    if (forwarded === 'failed') return notice(at, 'handoff.forwardFailed');
+    return turn(at, { type: 'user.text', text: body });
+  }
+
+  /**
+   * A photo or document: downloaded and kept only when the step asks for one, decided under the
+   * session lock in the one engine call; any other step is shown again with a hint.
+   */
+  async function media(at: Inbound, message: InboundMessage): Promise<void> {
+    const source = message.image ?? message.document;
+    const files = options.files;
+    if (!source) return;
+    if (!files) return notice(at, 'telegram.filesUnavailable');
+    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
+    let lead: string | undefined;
+    const upload: ChannelStateHook = {
+      async decide(glance) {
+        if (glance.prompt?.input !== 'photo') {
+          lead = 'telegram.unexpectedFile';
+          return glance.prompt
+            ? { kind: 'keep', state: glance.state }
+            : { kind: 'restart', state: () => undefined };
+        }
+        try {
+          const { bytes, mimeType } = await graph.download(source.id, maxFileBytes);
+          const fileName = source.filename ?? `${source.id}.${mimeType.split('/')[1] ?? 'jpg'}`;
+          // Owned by the phone's conversation, so "Delete my data" finds it.
+          const owner = subjectId({ channel: 'whatsapp', address: at.waId });
+          const stored = await files.put(bytes, { contentType: mimeType, fileName, owner });
+          const url = files.signedUrl(stored.id);
+          return {
+            kind: 'reply',
+            reply: { type: 'user.photo', url, fileName },
+            state: () => undefined,
+          };
+        } catch (error) {
+          if (!(error instanceof MediaTooLargeError)) throw error;
+          lead = 'telegram.fileTooLarge';
+          return { kind: 'keep', state: glance.state };
+        }
+      },
+    };
+    const reply: Reply = { type: 'user.text', text: '' };
+    const prompt = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, upload));
+    await show(at, prompt, lead ? [say(lead, at.locale)] : []);
+  }
+
+  async function dispatch(at: Inbound, message: InboundMessage): Promise<void> {
+    const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+    if (reply) return choose(at, reply.id);
+    if (message.button) return choose(at, message.button.payload ?? message.button.text);
+    if (message.text) return text(at, message.text.body);
+    if (message.image || message.document) return media(at, message);
+    // Stickers, voice notes, locations, contacts: the step again, with what we cannot use.
+    return showStep(at, 'telegram.unsupported');
+  }
+
+  return {
+    async handleMessage(message) {
+      if (!(await options.seenMessages.claim(message.id))) {
+        log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
+        return;
+      }
+      await store.touch(message.from);
+      const chosen = await Promise.resolve(
+        options.languages?.chosen({ channel: 'whatsapp', address: message.from }),
+      ).catch(() => undefined);
+      const at: Inbound = { waId: message.from, locale: chosen ?? defaultLocale };
+      try {
+        await dispatch(at, message);
+      } catch (error) {
+        // The one error boundary: logged without what the customer wrote, and an apology.
+        log.error(
+          { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
+          'whatsapp message failed',
+        );
+        await notice(at, 'engine.error').catch(() => undefined);
+      }
+    },
+    async recordStatus(status) {
+      await store.recordStatus(status.id, status.status);
+      if (status.status === 'failed') {
+        const codes = (status.errors ?? []).map((error) => error.code);
+        log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
+      }
+    },
+  };
+}
+
+/** An error's name only: its message could echo what the customer wrote. */
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
