@@ -58,12 +58,19 @@ export interface SessionGlance {
 /**
  * What a channel decided about a request:
  * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
+ *   `seen` says the user has the unseen prompt already (a channel that pushed it), so the reply
+ *   answers it instead of showing it again;
  * - `restart`: drop the conversation and start the entry menu afresh, likewise;
  * - `keep`: answer without the flow (a page of the same screen): the record is kept with the
  *   new state, or, for a closing screen, forgotten once `state` is undefined.
  */
 export type ChannelDecision =
-  | { readonly kind: 'reply'; readonly reply: Reply; readonly state: ChannelStateOf }
+  | {
+      readonly kind: 'reply';
+      readonly reply: Reply;
+      readonly state: ChannelStateOf;
+      readonly seen?: boolean;
+    }
   | { readonly kind: 'restart'; readonly state: ChannelStateOf }
   | { readonly kind: 'keep'; readonly state: string | undefined };
 

@@ -84,6 +84,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const parsed = cached || !stored ? undefined : parseSessionRecord(stored.data);
     const record: RecordHead | undefined = cached?.record ?? parsed;
     const hook = context.options.channelState;
+    let seen = false;
     if (hook) {
       // Channels decide synchronously (USSD does): awaited only when they answer a promise.
       const decided = hook.decide(glanceOf(record, cached));
@@ -99,6 +100,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         throw new TurnError('bad_reply', 'The channel decided a bad Reply');
       }
       reply = decision.reply;
+      seen = decision.seen === true;
     }
     const isUserReply = reply.type.startsWith('user.');
     // System events (a payment outcome) continue a conversation; they never start one.
@@ -137,7 +139,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       await startFlow(context, 'main-menu', flowInputOf(record), [ENGINE_PROMPTS.restarted]);
       return;
     }
-    if (isUserReply && (interrupted || record.unseen || context.options.resume)) {
+    if (isUserReply && (interrupted || (record.unseen && !seen) || context.options.resume)) {
       // Interrupted: the last turn died mid-way, so its effect is unknown and the user's retry
       // is guarded by idempotency downstream. Unseen: the user has not read this prompt yet.
       // Resume: a re-dial carries no answer to the current question. System events (a

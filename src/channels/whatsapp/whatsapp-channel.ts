@@ -37,7 +37,10 @@ export interface WhatsAppChannelOptions {
   readonly languages?: CallerLanguages;
   /** Locale of a customer who chose none; default `en`. */
   readonly locale?: string;
-  /** How long a turn may take before "still working"; default 8 000 ms. */
+  /**
+   * How long a turn may take before "still working"; default 15 000 ms, long enough that a result
+   * is never left unseen (see `answering`) and short of Meta's webhook timeout.
+   */
   readonly turnDeadlineMs?: number;
   /** Largest file taken for a claim; default 20 MB. */
   readonly maxFileBytes?: number;
@@ -65,6 +68,17 @@ const SHOW_STEP: ChannelStateHook = {
       : { kind: 'restart', state: () => undefined },
 };
 const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
+/**
+ * A customer's reply. A screen the engine counts as unseen was pushed to them (a payment's
+ * outcome: WhatsApp turns run to the end within the deadline, so no late result waits unseen):
+ * the reply answers it, and after a pushed closing screen they get the menu afresh.
+ */
+const answering = (reply: Reply): ChannelStateHook => ({
+  decide: (glance) =>
+    glance.unseen && glance.prompt?.final
+      ? { kind: 'restart', state: () => undefined }
+      : { kind: 'reply', reply, state: () => undefined, seen: glance.unseen },
+});
 
 /**
  * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
@@ -79,7 +93,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
   const sessionOf = (waId: string) => `wa:${waId}`;
   const say = (key: string, locale: string) => renderKey(render, key, locale);
   const turnOptions = (at: Inbound, channelState?: ChannelStateHook): TurnOptions => ({
-    deadlineMs: options.turnDeadlineMs ?? 8_000,
+    deadlineMs: options.turnDeadlineMs ?? 15_000,
     address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
     audience: 'policyholder',
     ...(channelState ? { channelState } : {}),
@@ -95,7 +109,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     await graph.send(at.waId, { type: 'text', text: { body: say(key, at.locale) } });
   };
   const turn = async (at: Inbound, reply: Reply) =>
-    show(at, await engine.handle(sessionOf(at.waId), reply, turnOptions(at)));
+    show(at, await engine.handle(sessionOf(at.waId), reply, turnOptions(at, answering(reply))));
   /** The step the conversation waits on (or the menu), under a channel notice. */
   const showStep = async (at: Inbound, leadKey?: string, page?: number) => {
     const reply: Reply = { type: 'user.text', text: '' };
