@@ -511,13 +511,19 @@ function answersOf(record: RecordHead | undefined, cached: CachedActor | undefin
 function freshInput(options: TurnOptions): FlowInput {
   const audience = options.audience ?? 'policyholder';
   const locale = options.address?.locale ?? 'en';
-  // Only the USSD gateway (and the simulator, which speaks through it) and WhatsApp (the sender's
-  // wa_id) vouch for the caller's number; a chat is nobody until it shares its own contact.
-  if (options.address?.channel === 'ussd' || options.address?.channel === 'whatsapp') {
+  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
+  // number; a chat is nobody until it shares its own contact (see `withContact`).
+  if (options.address?.channel === 'ussd') {
     const callerPhone = callerPhoneOf(options.address.address);
     if (callerPhone !== undefined) {
       return { audience, locale, principal: principalOf(callerPhone), callerPhone };
     }
+  }
+  // WhatsApp vouches for the sender's number (wa_id): the principal, but no USSD caller (its
+  // files come in the chat, not by an SMS link; its number is offered as a button).
+  if (options.address?.channel === 'whatsapp') {
+    const phone = callerPhoneOf(options.address.address);
+    if (phone !== undefined) return { audience, locale, principal: principalOf(phone) };
   }
   // The Slack channel lets only its allow-list reach the staff menu: `team:channel:user`.
   if (options.address?.channel === 'slack' && audience === 'staff') {

@@ -57,6 +57,8 @@ export type WhatsAppMessage =
 
 /** A list row's id that asks for the next page of a long list: `wa.page:<n>`. */
 export const PAGE_PREFIX = 'wa.page:';
+/** A button answering a phone question with the sender's own number, which WhatsApp vouches for. */
+export const OWN_NUMBER = 'wa.own-number';
 /** The list's own button ("Choose"), in the customer's language. */
 const CHOOSE: Readonly<Record<string, string>> = { en: 'Choose', bem: 'Salapo', ny: 'Sankhani' };
 
@@ -152,13 +154,19 @@ export function toWhatsAppMessages(
   const rendered = render(prompt, locale);
   const text = [...(options.before ?? []), rendered.text].join('\n\n');
   const out: WhatsAppMessage[] = [];
-  if (rendered.choices.length === 0) out.push(...texts(text));
+  // Telegram's "share my contact", without the sharing: the number the message came from.
+  const asksPhone = prompt.input === 'contact' || prompt.input === 'phone';
+  const choices =
+    rendered.choices.length === 0 && asksPhone
+      ? [{ id: OWN_NUMBER, label: renderKey(render, 'ussd.useMyNumber', locale) }]
+      : rendered.choices;
+  if (choices.length === 0) out.push(...texts(text));
   else {
     const parts = splitText(text, WHATSAPP_LIMITS.interactiveBody);
     const body = parts.pop() ?? '';
     if (parts.length > 0) out.push(...texts(parts.join('\n')));
     const more = renderKey(render, 'ussd.more', locale);
-    out.push(choiceMessage(body, pageOf(rendered.choices, options.page ?? 0, more), locale));
+    out.push(choiceMessage(body, pageOf(choices, options.page ?? 0, more), locale));
   }
   for (const attachment of prompt.attachments ?? []) {
     const label = renderKey(render, attachment.label, locale);

@@ -18,7 +18,7 @@ import { isMenuShortcut } from '../../reminders/index.js';
 import type { OnceSet } from '../shared/index.js';
 import { type RenderPrompt, renderKey } from '../telegram/index.js';
 import { type GraphClient, MediaTooLargeError } from './graph-client.js';
-import { PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
+import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { InboundMessage, MessageStatus } from './webhook-payload.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
 
@@ -132,6 +132,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (id.startsWith(PAGE_PREFIX))
       return showStep(at, undefined, Number(id.slice(PAGE_PREFIX.length)) || 0);
     if (id === CHOOSE_LANGUAGE) return show(at, LANGUAGE_PROMPT);
+    if (id === OWN_NUMBER) return turn(at, { type: 'user.contact', phone: `+${at.waId}` });
     const picked = localeOfChoice(id);
     if (picked !== undefined) {
       await options.languages

@@ -12,7 +12,7 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
   [/Year of manufacture/i, '2017'],
   [/Chassis/i, 'CHASSIS'],
   [/Engine number/i, 'ENGINE'],
-  [/mobile number/i, /my number/i],
+  [/mobile number/i, /use this number/i],
   [/NRC/i, '479974/11/1'],
   [/first name/i, 'Mwila'],
   [/last name/i, 'Banda'],
@@ -21,19 +21,35 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
 ];
 
 /**
- * Walks a motor purchase from the first message to the "Pay with" screen and taps `payWith`;
+ * Pays from the "Pay with" screen by mobile money: the sender's own number (one tap), or the
+ * number typed; resolves the approval wait.
+ */
+export async function payByMobileMoney(
+  chat: WhatsAppChat,
+  payWith: Screen,
+  from: 'own' | string,
+): Promise<Screen> {
+  const ask = await chat.tap(payWith, /another number/i);
+  if (from === 'own') return chat.tap(ask, /use this number/i);
+  return chat.text(from);
+}
+
+/**
+ * Walks a motor purchase from the first message to the "Pay with" screen and pays from `from`;
  * resolves the screen after it (the approval wait) and the texts seen on the way.
  */
 export async function buyMotorUntilPaying(
   chat: WhatsAppChat,
   plate: string,
-  payWith: RegExp,
+  from: 'own' | string,
 ): Promise<{ screen: Screen; seen: string[] }> {
   let screen = await chat.text('Hello');
   const seen: string[] = [];
   for (let step = 0; step < 30; step += 1) {
     seen.push(screen.text);
-    if (/Pay with/i.test(screen.text)) return { screen: await chat.tap(screen, payWith), seen };
+    if (/Pay with/i.test(screen.text)) {
+      return { screen: await payByMobileMoney(chat, screen, from), seen };
+    }
     const answer = MOTOR_ANSWERS.find(([pattern]) => pattern.test(screen.text))?.[1];
     if (answer === undefined) throw new Error(`unexpected screen: ${screen.text}`);
     if (typeof answer !== 'string') screen = await chat.tap(screen, answer);
