@@ -13,11 +13,11 @@ import {
 } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
-import { subjectId } from '../../privacy/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
 import type { OnceSet } from '../shared/index.js';
 import { type RenderPrompt, renderKey } from '../telegram/index.js';
-import { type GraphClient, MediaTooLargeError } from './graph-client.js';
+import { claimUpload } from './claim-upload.js';
+import type { GraphClient } from './graph-client.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { InboundMessage, MessageStatus } from './webhook-payload.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
@@ -172,36 +172,10 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (!source) return;
     if (!files) return notice(at, 'telegram.filesUnavailable');
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    let lead: string | undefined;
-    const upload: ChannelStateHook = {
-      async decide(glance) {
-        if (glance.prompt?.input !== 'photo') {
-          lead = 'telegram.unexpectedFile';
-          return glance.prompt
-            ? { kind: 'keep', state: glance.state }
-            : { kind: 'restart', state: () => undefined };
-        }
-        try {
-          const { bytes, mimeType } = await graph.download(source.id, maxFileBytes);
-          const fileName = source.filename ?? `${source.id}.${mimeType.split('/')[1] ?? 'jpg'}`;
-          // Owned by the phone's conversation, so "Delete my data" finds it.
-          const owner = subjectId({ channel: 'whatsapp', address: at.waId });
-          const stored = await files.put(bytes, { contentType: mimeType, fileName, owner });
-          const url = files.signedUrl(stored.id);
-          return {
-            kind: 'reply',
-            reply: { type: 'user.photo', url, fileName },
-            state: () => undefined,
-          };
-        } catch (error) {
-          if (!(error instanceof MediaTooLargeError)) throw error;
-          lead = 'telegram.fileTooLarge';
-          return { kind: 'keep', state: glance.state };
-        }
-      },
-    };
+    const upload = claimUpload({ media: source, waId: at.waId, graph, files, maxFileBytes });
     const reply: Reply = { type: 'user.text', text: '' };
-    const prompt = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, upload));
+    const prompt = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, upload.hook));
+    const lead = upload.lead();
     await show(at, prompt, lead ? [say(lead, at.locale)] : []);
   }
 
