@@ -64,15 +64,27 @@ export async function buyMotorUntilPaying(
   throw new Error(`never reached paying after: ${seen.join(' | ')}`);
 }
 
-/** Waits until the chat has been sent a message whose text matches; resolves it as a screen. */
-export async function pushed(chat: WhatsAppChat, text: RegExp, from = 0): Promise<Screen> {
+/**
+ * Waits until the chat has been sent a message whose text matches, and what follows it satisfies
+ * `complete` (its certificate sent after it); resolves them as a screen.
+ */
+export async function pushed(
+  chat: WhatsAppChat,
+  text: RegExp,
+  from = 0,
+  complete: (screen: Screen) => boolean = () => true,
+): Promise<Screen> {
   const find = () =>
     chat
       .sent()
       .slice(from)
       .findIndex((message) => text.test(screenOf([message]).text));
-  await eventually(`a message matching ${text} was sent`, () => find() >= 0, 15_000);
-  const at = from + find();
   // The message and what followed it in the same push (its document, its link).
-  return screenOf(chat.sent().slice(at));
+  const screen = () => screenOf(chat.sent().slice(from + find()));
+  await eventually(
+    `a message matching ${text} was sent`,
+    () => find() >= 0 && complete(screen()),
+    15_000,
+  );
+  return screen();
 }

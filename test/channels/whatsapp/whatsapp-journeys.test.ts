@@ -38,7 +38,7 @@ it('buys motor cover from the first message to the certificate as a document mes
   // The sender's number is the verified phone: offered as a button, never asked to be shared.
   expect(seen.some((text) => /share your phone/i.test(text))).toBe(false);
   expect(screen.text).toMatch(/Approve ZMW [\d,.]+ on your phone/);
-  const paid = await pushed(chat, /^Paid ZMW/);
+  const paid = await pushed(chat, /^Paid ZMW/, 0, (sent) => sent.documents.length > 0);
   expect(paid.text).toMatch(/BCE 7781.*Your policy number is MTR-/s);
   const certificate = paid.documents[0];
   expect(certificate?.filename).toMatch(/^MTR-[\w.-]+-certificate\.pdf$/);
