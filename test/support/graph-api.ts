@@ -90,6 +90,11 @@ export async function startGraphApi(options: {
     failNext: (count, status = 500) => {
       failures = { count, status };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets the server's undici pool holds open would delay the close.
+        server.closeAllConnections();
+      }),
   };
 }

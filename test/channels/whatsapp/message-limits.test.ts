@@ -7,7 +7,7 @@ import {
   WHATSAPP_LIMITS,
   type WhatsAppMessage,
 } from '../../../src/channels/whatsapp/index.js';
-import type { FlowInput } from '../../../src/conversation/flow.js';
+import type { FlowStartInput } from '../../../src/conversation/flow.js';
 import {
   ENGINE_PROMPTS,
   LANGUAGE_PROMPT,
@@ -116,7 +116,7 @@ function visiblePrompt(snapshot: FlowSnapshot): Prompt | undefined {
 }
 
 /** A WhatsApp customer: verified by the sender's number, no USSD caller. */
-const whatsappInput = (flow: (typeof FLOW_IDS)[number]): FlowInput => {
+const whatsappInput = (flow: (typeof FLOW_IDS)[number]): FlowStartInput => {
   const { callerPhone: _none, ...rest } = inputFor(flow);
   return rest;
 };
