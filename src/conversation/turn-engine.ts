@@ -1,8 +1,8 @@
+import type { ChannelName } from './channel-names.js';
 import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
 
-/** The platforms insurechat speaks on. */
-export type ChannelName = 'ussd' | 'telegram' | 'slack' | 'web' | 'whatsapp';
+export type { ChannelName };
 
 /**
  * Where a session's user can be reached outside a turn (for payment outcomes): the MSISDN for
