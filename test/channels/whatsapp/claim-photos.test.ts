@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
+import { daysAgo } from '../../flows/fixtures.js';
 import { eventually } from '../../payments/support.js';
-import { sandboxOf, startTestServer, type TestServer } from '../../server/test-server.js';
-import { type GraphApi, startGraphApi } from '../../support/graph-api.js';
-import { ACCESS_TOKEN, PHONE_NUMBER_ID, whatsappChat, whatsappEnv } from './whatsapp-chat.js';
+import { sandboxOf } from '../../server/test-server.js';
+import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*
  * A claim on WhatsApp with the README's demo borrower: My cover opens without asking for the
@@ -12,34 +12,12 @@ import { ACCESS_TOKEN, PHONE_NUMBER_ID, whatsappChat, whatsappEnv } from './what
  */
 
 const { creditLife } = DEMO_BOOK;
-let graph: GraphApi;
-let app: TestServer;
-
-beforeAll(async () => {
-  graph = await startGraphApi({ phoneNumberId: PHONE_NUMBER_ID, accessToken: ACCESS_TOKEN });
-  app = await startTestServer(whatsappEnv(graph));
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await graph?.close();
-}, 30_000);
-
-const typedDaysAgo = (days: number) => {
-  const [year, month, day] = new Date(Date.now() - days * 86_400_000)
-    .toISOString()
-    .slice(0, 10)
-    .split('-');
-  return `${day}/${month}/${year}`;
-};
+const server = useWhatsAppServer();
 
 it('makes a claim from My cover and two photos sent in the chat move it to Documented', async () => {
   const waId = creditLife.borrower.phoneNumber.replace(/^\+/, '');
-  const chat = whatsappChat({
-    graph,
-    serverUrl: `http://127.0.0.1:${app.server.info.bound?.port}`,
-    waId,
-  });
+  const { graph, app } = server;
+  const chat = whatsappChat({ graph, serverUrl: server.url, waId });
   let screen = await chat.text('Hi');
   // My cover opens on the sender's number: no contact to share.
   screen = await chat.tap(screen, /my cover/i);
@@ -47,7 +25,7 @@ it('makes a claim from My cover and two photos sent in the chat move it to Docum
   screen = await chat.tap(screen, new RegExp(creditLife.inGrace.loan.reference));
   screen = await chat.tap(screen, /Make a claim/);
   screen = await chat.tap(screen, /Retrenchment/);
-  screen = await chat.text(typedDaysAgo(2));
+  screen = await chat.text(daysAgo(2).typed);
   screen = await chat.text('Retrenched when the branch closed');
   screen = await chat.tap(screen, /Submit/);
   const number = /CLC-\d+/.exec(screen.text)?.[0] ?? '';

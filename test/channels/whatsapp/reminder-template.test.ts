@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test-server.js';
-import { type GraphApi, startGraphApi } from '../../support/graph-api.js';
+import { expect, it } from 'vitest';
 import { advanceRedisTtls, type ManualClock, manualClock } from '../../support/manual-clock.js';
 import { buyMotorUntilPaying, pushed } from './motor-journey.js';
-import { ACCESS_TOKEN, PHONE_NUMBER_ID, whatsappChat, whatsappEnv } from './whatsapp-chat.js';
+import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*
  * Renewal reminders on WhatsApp: inside the customer's 24-hour window an ordinary message with
@@ -14,23 +12,11 @@ import { ACCESS_TOKEN, PHONE_NUMBER_ID, whatsappChat, whatsappEnv } from './what
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-let graph: GraphApi;
-let app: TestServer;
-let clock: ManualClock;
-
-beforeAll(async () => {
-  graph = await startGraphApi({ phoneNumberId: PHONE_NUMBER_ID, accessToken: ACCESS_TOKEN });
-  clock = manualClock();
-  app = await startTestServer(
-    { ...whatsappEnv(graph), WHATSAPP_TEMPLATE_REMINDER: 'renewal_due' },
-    { reminderClock: clock.now },
-  );
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await graph?.close();
-}, 30_000);
+const clock: ManualClock = manualClock();
+const server = useWhatsAppServer(
+  { WHATSAPP_TEMPLATE_REMINDER: 'renewal_due' },
+  { reminderClock: clock.now },
+);
 
 /** Sets the reminder clock to `hour` o'clock in Lusaka (UTC+2), `daysBefore` days before `date`. */
 function setLusakaTime(date: string, daysBefore: number, hour: number): void {
@@ -40,11 +26,8 @@ function setLusakaTime(date: string, daysBefore: number, hour: number): void {
 
 it('reminds inside the window as a message with buttons, and outside it as the approved template', async () => {
   const waId = '260971234568';
-  const chat = whatsappChat({
-    graph,
-    serverUrl: `http://127.0.0.1:${app.server.info.bound?.port}`,
-    waId,
-  });
+  const { app } = server;
+  const chat = whatsappChat({ graph: server.graph, serverUrl: server.url, waId });
   await buyMotorUntilPaying(chat, 'BDR 5511', 'own');
   const paid = await pushed(chat, /^Paid ZMW/);
   const policy = /policy number is (MTR-\S+)\./.exec(paid.text)?.[1] ?? '';

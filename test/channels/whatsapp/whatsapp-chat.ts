@@ -1,6 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { signatureOf } from '../../../src/channels/whatsapp/index.js';
-import type { GraphApi, GraphSent } from '../../support/graph-api.js';
+import type { ServerDeps } from '../../../src/server/index.js';
+import { startTestServer, type TestServer } from '../../server/test-server.js';
+import { type GraphApi, type GraphSent, startGraphApi } from '../../support/graph-api.js';
 
 export const PHONE_NUMBER_ID = '100200300';
 export const ACCESS_TOKEN = 'test-whatsapp-token';
@@ -15,6 +17,27 @@ export const whatsappEnv = (graph: GraphApi): Record<string, string> => ({
   WHATSAPP_APP_SECRET: APP_SECRET,
   WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
 });
+
+/**
+ * A whole test server with WhatsApp on against a local Graph API, started before the file's
+ * tests and closed after them; read `graph`, `app` and `url` inside a test.
+ */
+export function useWhatsAppServer(env: Record<string, string> = {}, deps: ServerDeps = {}) {
+  const state = {} as { graph: GraphApi; app: TestServer; url: string };
+  beforeAll(async () => {
+    state.graph = await startGraphApi({
+      phoneNumberId: PHONE_NUMBER_ID,
+      accessToken: ACCESS_TOKEN,
+    });
+    state.app = await startTestServer({ ...whatsappEnv(state.graph), ...env }, deps);
+    state.url = `http://127.0.0.1:${state.app.server.info.bound?.port}`;
+  }, 60_000);
+  afterAll(async () => {
+    await state.app?.close();
+    await state.graph?.close();
+  }, 30_000);
+  return state;
+}
 
 /** What the customer saw after one act: the texts, the choices, the links and the files. */
 export interface Screen {

@@ -1,38 +1,19 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test-server.js';
-import { type GraphApi, startGraphApi } from '../../support/graph-api.js';
+import { expect, it } from 'vitest';
+import { signatureOf } from '../../../src/channels/whatsapp/index.js';
 import { buyMotorUntilPaying, payByMobileMoney, pushed } from './motor-journey.js';
-import {
-  ACCESS_TOKEN,
-  APP_SECRET,
-  PHONE_NUMBER_ID,
-  VERIFY_TOKEN,
-  whatsappChat,
-  whatsappEnv,
-} from './whatsapp-chat.js';
+import { APP_SECRET, useWhatsAppServer, VERIFY_TOKEN, whatsappChat } from './whatsapp-chat.js';
 
 /*
  * Customers on WhatsApp through the whole server: their messages posted to /whatsapp/webhook
  * signed with the app secret, the answers read from the local Graph API the server sends to.
  */
 
-let graph: GraphApi;
-let app: TestServer;
-const serverUrl = () => `http://127.0.0.1:${app.server.info.bound?.port}`;
-
-beforeAll(async () => {
-  graph = await startGraphApi({ phoneNumberId: PHONE_NUMBER_ID, accessToken: ACCESS_TOKEN });
-  app = await startTestServer(whatsappEnv(graph));
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await graph?.close();
-}, 30_000);
+const server = useWhatsAppServer();
+const serverUrl = () => server.url;
 
 it('buys motor cover from the first message to the certificate as a document message', async () => {
   // Sandbox numbers ending in 1, 2 or 3 fail; this sender pays from their own number.
-  const chat = whatsappChat({ graph, serverUrl: serverUrl(), waId: '260971234567' });
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260971234567' });
   const { screen, seen } = await buyMotorUntilPaying(chat, 'BCE 7781', 'own');
   expect(seen[0]).toMatch(/What would you like/);
   // The sender's number is the verified phone: offered as a button, never asked to be shared.
@@ -47,7 +28,7 @@ it('buys motor cover from the first message to the certificate as a document mes
 }, 90_000);
 
 it('tells a declined payment and takes the money on a second try from another number', async () => {
-  const chat = whatsappChat({ graph, serverUrl: serverUrl(), waId: '260971234561' });
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260971234561' });
   await buyMotorUntilPaying(chat, 'BCE 7782', 'own');
   const declined = await pushed(chat, /did not go through/);
   expect(declined.text).toMatch(/Reason: The customer declined the payment prompt/);
@@ -71,43 +52,44 @@ it('answers the webhook verification with the challenge, and refuses a wrong ver
 });
 
 it('refuses a forged or unsigned POST, and sends nothing', async () => {
-  const chat = whatsappChat({ graph, serverUrl: serverUrl(), waId: '260977000001' });
-  const before = graph.sent.length;
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000001' });
+  const before = server.graph.sent.length;
   const body = chat.messageBody({ type: 'text', text: { body: 'Hello' } });
   expect((await chat.post(body, null)).status).toBe(401);
   expect((await chat.post(body, `sha256=${'0'.repeat(64)}`)).status).toBe(401);
   expect((await chat.post(body, 'sha256=not-hex')).status).toBe(401);
   // Signed with another app's secret: as forged as no signature at all.
-  const { signatureOf } = await import('../../../src/channels/whatsapp/index.js');
   expect((await chat.post(body, signatureOf(JSON.stringify(body), `${APP_SECRET}x`))).status).toBe(
     401,
   );
-  expect(graph.sent.length).toBe(before);
+  expect(server.graph.sent.length).toBe(before);
   // The same body, rightly signed, is a message like any other.
   expect((await chat.post(body)).status).toBe(200);
-  expect(graph.sent.length).toBeGreaterThan(before);
+  expect(server.graph.sent.length).toBeGreaterThan(before);
 });
 
 it('records delivery statuses without turning them into turns', async () => {
-  const chat = whatsappChat({ graph, serverUrl: serverUrl(), waId: '260977000002' });
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000002' });
   const menu = await chat.text('Hello');
   const sentId = menu.messages.at(-1)?.id ?? '';
-  const before = graph.sent.length;
+  const before = server.graph.sent.length;
   for (const status of ['sent', 'delivered', 'read'] as const) {
     const body = chat.envelope({
       statuses: [{ id: sentId, status, timestamp: '1764000000', recipient_id: '260977000002' }],
     });
     expect((await chat.post(body)).status).toBe(200);
   }
-  expect(graph.sent.length).toBe(before);
-  expect(await app.redis.get(`${app.prefix}whatsapp-status:{${sentId}}`)).toBe('read');
+  expect(server.graph.sent.length).toBe(before);
+  expect(await server.app.redis.get(`${server.app.prefix}whatsapp-status:{${sentId}}`)).toBe(
+    'read',
+  );
   // The conversation did not move: the next tap still answers the menu.
   const motor = await chat.tap(menu, /motor/i);
   expect(motor.text).toMatch(/^Motor insurance/);
 });
 
 it('handles a message WhatsApp delivers twice once', async () => {
-  const chat = whatsappChat({ graph, serverUrl: serverUrl(), waId: '260977000003' });
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000003' });
   const menu = await chat.text('Hello');
   const tap = {
     type: 'interactive',
@@ -119,6 +101,6 @@ it('handles a message WhatsApp delivers twice once', async () => {
   expect(again.messages).toHaveLength(0);
   expect(menu.choices.length).toBeGreaterThan(3);
   // The window is open: the phone's key lives 24 hours.
-  const ttl = await app.redis.ttl(`${app.prefix}whatsapp-window:{260977000003}`);
+  const ttl = await server.app.redis.ttl(`${server.app.prefix}whatsapp-window:{260977000003}`);
   expect(ttl).toBeGreaterThan(23 * 3600);
 });
