@@ -129,7 +129,11 @@ it('catches what breaks a limit, and pages a long list 9 rows and More at a time
     interactive: { type: 'button', body: { text: 'Pick' }, action },
   };
   expect(broken(four)).toBe('4 buttons');
-  const choices = Array.from({ length: 23 }, (_, i) => ({ id: `c${i}`, label: `Choice ${i}`, literal: true }));
+  const choices = Array.from({ length: 23 }, (_, i) => ({
+    id: `c${i}`,
+    label: `Choice ${i}`,
+    literal: true,
+  }));
   const prompt: Prompt = { key: 'menu.renewals', input: 'choice', final: false, choices };
   const rows = (page: number) => offered(toWhatsAppMessages(prompt, renderPrompt, 'en', { page }));
   expect(rows(0)).toEqual([...choices.slice(0, 9).map((c) => c.id), `${PAGE_PREFIX}1`]);

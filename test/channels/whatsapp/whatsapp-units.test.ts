@@ -10,6 +10,7 @@ import {
   whatsappConfigOf,
 } from '../../../src/channels/whatsapp/index.js';
 import { type Prompt, renderPrompt } from '../../../src/conversation/index.js';
+import { ConfigError, loadConfig } from '../../../src/server/index.js';
 
 /** A Graph client that records what it is asked to send. */
 function recordingGraph() {
@@ -90,5 +91,12 @@ describe('the WhatsApp configuration', () => {
     expect(all.config?.apiUrl).toBe('https://graph.facebook.com/v21.0');
     expect(all.config?.templates.reminder).toBe('insurechat_renewal_reminder');
     expect(() => parse({ WHATSAPP_TEMPLATE_PAYMENT: 'Not A Name' })).toThrow();
+  });
+
+  it('stops the server at start-up when only part of it is set, naming what is missing', () => {
+    const partial = () => loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_ACCESS_TOKEN: 't' });
+    expect(partial).toThrow(ConfigError);
+    expect(partial).toThrow(/WHATSAPP_APP_SECRET[\s\S]*WHATSAPP_VERIFY_TOKEN/);
+    expect(loadConfig({}).config.whatsapp).toBeUndefined();
   });
 });
