@@ -35,7 +35,7 @@ export function useWhatsAppServer(env: Record<string, string> = {}, deps: Server
   afterAll(async () => {
     await state.app?.close();
     await state.graph?.close();
-  }, 30_000);
+  }, 60_000);
   return state;
 }
 
