@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES } from '../conversation/index.js';
-import type { RedisConnection } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 import { PaymentRouteError } from './payment-errors.js';
-import { createRedisPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
+import { createPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
 
 /**
  * Where a payment's outcome goes: the conversation to move on (`sessionKey`) and the user to tell
@@ -37,12 +37,12 @@ export interface PaymentRoutes {
   key(reference: string): string;
 }
 
-/** Creates the route table over `redis`; throws PaymentRouteError when a stored route is unreadable. */
+/** Creates the route table over `store`; throws PaymentRouteError when a stored route is unreadable. */
 export function createPaymentRoutes(
-  redis: RedisConnection,
+  store: KeyValueStore,
   options: PaymentRoutesOptions,
 ): PaymentRoutes {
-  return paymentRoutesOver(createRedisPaymentKeys(redis), options);
+  return paymentRoutesOver(createPaymentKeys(store), options);
 }
 
 /** The route table over any {@link PaymentKeys} (Redis or in-process). */

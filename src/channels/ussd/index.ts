@@ -25,7 +25,6 @@ export {
   ussdInputToReply,
   ussdSessionKey,
 } from './ussd-core.js';
-export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
 export {
   GSM7_TEXT,
   type RenderedPrompt,

@@ -31,9 +31,8 @@ export {
 } from './whatsapp-config.js';
 export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
+  createWhatsAppStore,
   type DeliveryStatus,
-  memoryWhatsAppStore,
-  redisWhatsAppStore,
   SERVICE_WINDOW_SECONDS,
   type WhatsAppStore,
 } from './whatsapp-store.js';

@@ -1,5 +1,5 @@
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
-import type { Notifier } from '../../payments/index.js';
+import type { Notifier } from '../index.js';
 import type { RenderPrompt } from '../telegram/index.js';
 import type { GraphClient, TemplateMessage } from './graph-client.js';
 import { templateText, toWhatsAppMessages } from './render-whatsapp-message.js';

@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import type { RedisConnection } from '../../redis/index.js';
+import type { KeyValueStore } from '../../storage/index.js';
 
 /** WhatsApp's customer service window: free-form messages only within 24 h of their last one. */
 export const SERVICE_WINDOW_SECONDS = 24 * 3_600;
@@ -26,51 +25,28 @@ export interface WhatsAppStore {
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
-const asStatus = (value: string | null | undefined): DeliveryStatus | undefined =>
-  value && STATUSES.has(value) ? (value as DeliveryStatus) : undefined;
 
 /**
- * The store in Redis: `whatsapp-window:{<wa_id>}` (24 h) and `whatsapp-status:{<message id>}`
- * (1 day), both in the retention table.
+ * The channel's keys on the server's key-value store (Redis, or this process):
+ * `whatsapp-window:{<wa_id>}` (24 h) and `whatsapp-status:{<message id>}` (1 day), both in the
+ * retention table.
  */
-export function redisWhatsAppStore(redis: RedisConnection, prefix: string): WhatsAppStore {
+export function createWhatsAppStore(store: KeyValueStore, prefix: string): WhatsAppStore {
   const windowKey = (waId: string) => `${prefix}whatsapp-window:{${waId}}`;
   const statusKey = (id: string) => `${prefix}whatsapp-status:{${id}}`;
   return {
     async touch(waId) {
-      await redis.set(windowKey(waId), '1', 'EX', SERVICE_WINDOW_SECONDS);
+      await store.set(windowKey(waId), '1', SERVICE_WINDOW_SECONDS);
     },
     async isOpen(waId) {
-      return (await redis.exists(windowKey(waId))) === 1;
+      return (await store.get(windowKey(waId))) !== undefined;
     },
     async recordStatus(messageId, status) {
-      await redis.set(statusKey(messageId), status, 'EX', STATUS_TTL_SECONDS);
+      await store.set(statusKey(messageId), status, STATUS_TTL_SECONDS);
     },
     async statusOf(messageId) {
-      return asStatus(await redis.get(statusKey(messageId)));
-    },
-  };
-}
-
-/** The store in this process (no Redis): lost on restart, when templates go until they write. */
-export function memoryWhatsAppStore(): WhatsAppStore {
-  const windows = new LRUCache<string, true>({ max: 100_000, ttl: SERVICE_WINDOW_SECONDS * 1_000 });
-  const statuses = new LRUCache<string, DeliveryStatus>({
-    max: 100_000,
-    ttl: STATUS_TTL_SECONDS * 1_000,
-  });
-  return {
-    async touch(waId) {
-      windows.set(waId, true);
-    },
-    async isOpen(waId) {
-      return windows.has(waId);
-    },
-    async recordStatus(messageId, status) {
-      statuses.set(messageId, status);
-    },
-    async statusOf(messageId) {
-      return statuses.get(messageId);
+      const status = await store.get(statusKey(messageId));
+      return status !== undefined && STATUSES.has(status) ? (status as DeliveryStatus) : undefined;
     },
   };
 }

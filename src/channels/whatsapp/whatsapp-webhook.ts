@@ -24,14 +24,15 @@ export interface WhatsAppWebhookOptions {
  * `hub.challenge` is echoed), and POSTs whose `X-Hub-Signature-256` is the HMAC of the raw body
  * under the app secret. An unsigned or forged POST gets 401 and has no effect.
  */
-export async function registerWhatsAppWebhook(
+export function registerWhatsAppWebhook(
   app: FastifyInstance,
   options: WhatsAppWebhookOptions,
-): Promise<void> {
+): void {
   const path = options.path ?? '/whatsapp/webhook';
   const log = options.logger.child({ channel: 'whatsapp' });
   const track = options.track ?? (<T>(work: Promise<T>) => work);
-  await app.register(async (scope) => {
+  // Registered as fastify plugins are: loaded with the app, before it listens.
+  void app.register(async (scope) => {
     // The signature is over the bytes Meta sent: the body is kept raw here and parsed after.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(

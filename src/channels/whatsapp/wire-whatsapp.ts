@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/index.js';
-import type { RedisConnection } from '../../redis/index.js';
-import { MemoryOnceSet, RedisOnceSet } from '../shared/index.js';
+import type { KeyValueStore } from '../../storage/index.js';
+import type { Notifier } from '../index.js';
+import { StoreOnceSet } from '../shared/index.js';
 import type { RenderPrompt } from '../telegram/index.js';
 import { createGraphClient } from './graph-client.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
 import { createWhatsAppNotifier } from './whatsapp-notifier.js';
-import { memoryWhatsAppStore, redisWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
+import { createWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
 import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
 
 /** What the server hands the WhatsApp channel. */
@@ -22,43 +22,39 @@ export interface WhatsAppWiring {
   readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
   readonly handoff?: Handoff;
   readonly languages?: CallerLanguages;
-  /** Redis for the window, statuses and handled ids; this process's memory without it. */
-  readonly redis?: RedisConnection | undefined;
+  /** The server's key-value store: the window, statuses and handled message ids. */
+  readonly store: KeyValueStore;
   readonly keyPrefix: string;
   /** The server's notifiers: the channel's is added. */
-  readonly notifiers: Notifier[];
-  /** The server's shutdown steps: waiting for webhooks in flight is added first. */
-  readonly closers: Array<() => Promise<void>>;
+  readonly notifiers: { add(notifier: Notifier): void };
+  /** The server's shutdown: waiting for webhooks and pushes in flight is added. */
+  readonly closers: { last(close: () => Promise<void>): void };
   /** The server's channel names: `whatsapp` is added. */
   readonly channels: string[];
 }
 
-/** The mounted channel: its notifier for the server's list, and what close must wait for. */
+/** The mounted channel: its notifier, its store, and what close waits for. */
 export interface WiredWhatsApp {
   readonly notifier: Notifier;
   readonly store: WhatsAppStore;
-  /** Resolves once the webhooks being handled have finished. */
+  /** Resolves once the webhooks and pushes being handled have finished. */
   idle(): Promise<void>;
 }
 
 /**
- * Builds the WhatsApp channel from its configuration and mounts its webhook on `app`
- * (`/whatsapp/webhook`): the server's one call to put WhatsApp on.
+ * Builds the WhatsApp channel from its configuration, mounts its webhook on `app`
+ * (`/whatsapp/webhook`) and adds its notifier and shutdown to the server's: the server's one
+ * call to put WhatsApp on.
  */
-export async function wireWhatsApp(
-  app: FastifyInstance,
-  wiring: WhatsAppWiring,
-): Promise<WiredWhatsApp> {
-  const { config, redis, keyPrefix } = wiring;
+export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): WiredWhatsApp {
+  const { config, keyPrefix } = wiring;
   const graph = createGraphClient(config);
-  const store = redis ? redisWhatsAppStore(redis, keyPrefix) : memoryWhatsAppStore();
+  const store = createWhatsAppStore(wiring.store, keyPrefix);
   const channel = createWhatsAppChannel({
     engine: wiring.engine,
     graph,
     store,
-    seenMessages: redis
-      ? new RedisOnceSet(redis, `${keyPrefix}whatsapp-message:`)
-      : new MemoryOnceSet(),
+    seenMessages: new StoreOnceSet(wiring.store, `${keyPrefix}whatsapp-message:`),
     render: wiring.render,
     logger: wiring.logger,
     ...(wiring.files ? { files: wiring.files } : {}),
@@ -71,7 +67,7 @@ export async function wireWhatsApp(
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };
-  await registerWhatsAppWebhook(app, {
+  registerWhatsAppWebhook(app, {
     channel,
     phoneNumberId: config.phoneNumberId,
     appSecret: config.appSecret,
@@ -95,8 +91,8 @@ export async function wireWhatsApp(
       await Promise.allSettled([...inFlight]);
     },
   };
-  wiring.notifiers.push(wired.notifier);
-  wiring.closers.unshift(() => wired.idle());
+  wiring.notifiers.add(wired.notifier);
+  wiring.closers.last(() => wired.idle());
   wiring.channels.push('whatsapp');
   return wired;
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createWhatsAppNotifier,
+  createWhatsAppStore,
   type GraphClient,
-  memoryWhatsAppStore,
   signatureOf,
   verifySignature,
   WhatsAppEnv,
@@ -11,6 +11,7 @@ import {
 } from '../../../src/channels/whatsapp/index.js';
 import { type Prompt, renderPrompt } from '../../../src/conversation/index.js';
 import { ConfigError, loadConfig } from '../../../src/server/index.js';
+import { createMemoryStore } from '../../../src/storage/index.js';
 
 /** A Graph client that records what it is asked to send. */
 function recordingGraph() {
@@ -40,7 +41,7 @@ const declined: Prompt = {
 describe('the WhatsApp notifier', () => {
   it('sends a payment outcome as ordinary messages inside the window, as the payment template outside it', async () => {
     const { graph, sent } = recordingGraph();
-    const store = memoryWhatsAppStore();
+    const store = createWhatsAppStore(createMemoryStore(), 'test:');
     const notifier = createWhatsAppNotifier({ graph, store, render: renderPrompt, templates });
     const address = { channel: 'whatsapp' as const, address: '260971234567', locale: 'bem' };
     await notifier.notify(address, declined);
