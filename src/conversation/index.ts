@@ -1,4 +1,5 @@
 // Channels: run turns and render what they return.
+export { CHANNEL_NAMES } from './channel-names.js';
 export {
   type ConversationEngine,
   createTurnEngine,

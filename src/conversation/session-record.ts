@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOBODY, Principal } from '../access/index.js';
+import { CHANNEL_NAMES } from './channel-names.js';
 import type { Audience, FlowInput } from './flow.js';
 import { Prompt } from './prompt.js';
 import type { ChannelAddress } from './turn-engine.js';
@@ -11,7 +12,7 @@ const AudienceSchema = z.enum([
 ]) satisfies z.ZodType<Audience>;
 
 const ChannelAddressSchema = z.object({
-  channel: z.enum(['ussd', 'telegram', 'slack', 'web']),
+  channel: z.enum(CHANNEL_NAMES),
   address: z.string(),
   locale: z.string(),
 }) satisfies z.ZodType<ChannelAddress>;

@@ -1,9 +1,9 @@
+import type { ChannelName } from './channel-names.js';
 import type { FlowStart } from './flow.js';
 import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
 
-/** The platforms insurechat speaks on. */
-export type ChannelName = 'ussd' | 'telegram' | 'slack' | 'web';
+export type { ChannelName };
 
 /**
  * Where a session's user can be reached outside a turn (for payment outcomes): the MSISDN for
@@ -21,6 +21,11 @@ export interface ChannelAddress {
  */
 export type VouchedCaller =
   | { readonly kind: 'phone'; readonly phone: string }
+  /**
+   * A messaging platform's verified sender (WhatsApp's wa_id): the principal, but not a handset
+   * on a call, so flows get no `callerPhone` (documents come in the chat, not by an SMS link).
+   */
+  | { readonly kind: 'sender'; readonly phone: string }
   | { readonly kind: 'staff'; readonly member: string };
 
 /** Options of one turn. */
@@ -77,12 +82,19 @@ export interface SessionGlance {
 /**
  * What a channel decided about a request:
  * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
+ *   `seen` says the user has the unseen prompt already (a channel that pushed it), so the reply
+ *   answers it instead of showing it again;
  * - `restart`: drop the conversation and start the entry menu afresh, likewise;
  * - `keep`: answer without the flow (a page of the same screen): the record is kept with the
  *   new state, or, for a closing screen, forgotten once `state` is undefined.
  */
 export type ChannelDecision =
-  | { readonly kind: 'reply'; readonly reply: Reply; readonly state: ChannelStateOf }
+  | {
+      readonly kind: 'reply';
+      readonly reply: Reply;
+      readonly state: ChannelStateOf;
+      readonly seen?: boolean;
+    }
   | { readonly kind: 'restart'; readonly state: ChannelStateOf }
   | { readonly kind: 'keep'; readonly state: string | undefined };
 

@@ -55,6 +55,10 @@ export function freshInput(options: TurnOptions): FlowInput {
       return { audience, locale, principal: principalOf(callerPhone), callerPhone };
     }
   }
+  if (caller?.kind === 'sender') {
+    const phone = callerPhoneOf(caller.phone);
+    if (phone !== undefined) return { audience, locale, principal: principalOf(phone) };
+  }
   if (caller?.kind === 'staff' && audience === 'staff') {
     return { audience, locale, principal: { kind: 'staff', member: caller.member } };
   }

@@ -8,7 +8,15 @@ import type { ChannelStateOf, SessionGlance, TurnOptions } from './turn-engine.j
  * the conversation and open the entry menu afresh (`restart`).
  */
 export type TurnRequest =
-  | { readonly kind: 'reply'; readonly reply: Reply }
+  | {
+      readonly kind: 'reply';
+      readonly reply: Reply;
+      /**
+       * The user has the session's unseen prompt already (a channel pushed it to them), so the
+       * reply answers it instead of showing it again.
+       */
+      readonly seen?: boolean;
+    }
   | { readonly kind: 'peek' }
   | { readonly kind: 'start'; readonly flowId: string; readonly start?: FlowStart | undefined }
   | { readonly kind: 'restart' };

@@ -82,7 +82,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const { record, cached } = session;
     switch (request.kind) {
       case 'reply':
-        return applyReply(turn, session, request.reply);
+        return applyReply(turn, session, request.reply, request.seen === true);
       case 'peek':
         return peek(turn, record, cached);
       case 'start': {
@@ -127,6 +127,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     turn: RunningTurn,
     session: HeldSession,
     reply: Reply,
+    seen: boolean,
   ): Promise<void> => {
     const { acquired, parsed, record, cached } = session;
     const isUserReply = reply.type.startsWith('user.');
@@ -162,7 +163,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       return startEntry(turn, flowInputOf(record), [ENGINE_PROMPTS.restarted]);
     }
     const interrupted = acquired.interrupted;
-    if (isUserReply && (interrupted || record.unseen || turn.options.resume)) {
+    if (isUserReply && (interrupted || (record.unseen && !seen) || turn.options.resume)) {
       // Interrupted: the last turn died mid-way, so its effect is unknown and the user's retry
       // is guarded by idempotency downstream. Unseen: the user has not read this prompt yet.
       // Resume: a re-dial carries no answer to the current question. System events (a
@@ -262,7 +263,9 @@ function fromChannelState(hook: ChannelStateHook): TurnMiddleware {
     if (decision.kind === 'keep') return context.keep(decision.state);
     context.stateOf = decision.state;
     context.request =
-      decision.kind === 'restart' ? { kind: 'restart' } : { kind: 'reply', reply: decision.reply };
+      decision.kind === 'restart'
+        ? { kind: 'restart' }
+        : { kind: 'reply', reply: decision.reply, seen: decision.seen === true };
     return next();
   };
 }

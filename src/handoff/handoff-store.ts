@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { CHANNEL_NAMES } from '../conversation/index.js';
 import type { RedisConnection } from '../redis/index.js';
 
 /** An open handoff: whose conversation, and the Slack thread staff answer in. */
 export const OpenHandoff = z.object({
   sessionKey: z.string(),
   address: z.object({
-    channel: z.enum(['ussd', 'telegram', 'slack', 'web']),
+    channel: z.enum(CHANNEL_NAMES),
     address: z.string(),
     locale: z.string(),
   }),

@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import type { ChannelName } from '../conversation/index.js';
+import { CHANNEL_NAMES } from '../conversation/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 import { PaymentRouteError } from './payment-errors.js';
 import { createPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
-
-const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
-// Fails to compile when a channel is added to the engine contract but not here.
-const everyChannel: Record<ChannelName, true> = {
-  ussd: true,
-  telegram: true,
-  slack: true,
-  web: true,
-};
-void everyChannel;
 
 /**
  * Where a payment's outcome goes: the conversation to move on (`sessionKey`) and the user to tell
@@ -20,7 +10,7 @@ void everyChannel;
  */
 export const PaymentRoute = z.object({
   sessionKey: z.string().min(1),
-  channel: z.enum(CHANNELS),
+  channel: z.enum(CHANNEL_NAMES),
   address: z.string().min(1),
   locale: z.string().min(1),
   /** The quotation being paid, when there is one; lets a flow look the policy up again. */

@@ -75,8 +75,13 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Platform redelivery guards (update and request ids only)',
-    where: '`telegram-update:<id>`, `slack-request:<id>`',
+    where: '`telegram-update:<id>`, `slack-request:<id>`, `whatsapp-message:<id>`',
     expiry: '1 hour',
+  },
+  {
+    what: "WhatsApp service window (the phone's last message) and delivery statuses (message id and status only)",
+    where: '`whatsapp-window:{<wa_id>}`, `whatsapp-status:{<message id>}`',
+    expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
   },
   {
     what: 'Staff look-ups (who, when, what; NRCs and phones masked)',

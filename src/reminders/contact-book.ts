@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { dayNumber } from '../clock/index.js';
-import type { ChannelName } from '../conversation/index.js';
+import { CHANNEL_NAMES, type ChannelName } from '../conversation/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
-
-const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 
 /**
  * Where the holder of one policy bought through insurechat is reached, recorded when it was paid
@@ -19,7 +17,7 @@ export const ContactRecord = z.object({
   what: z.string(),
   /** Last day of cover, `YYYY-MM-DD`. */
   endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  channel: z.enum(CHANNELS),
+  channel: z.enum(CHANNEL_NAMES),
   address: z.string().min(1),
   locale: z.string().min(1),
   /** Reminders agreed (opt-out: true at purchase, with a notice saying how to stop). */

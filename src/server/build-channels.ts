@@ -11,6 +11,7 @@ import {
   registerHubtelRoute,
   type UssdCore,
 } from '../channels/ussd/index.js';
+import { wireWhatsApp } from '../channels/whatsapp/index.js';
 import { renderPrompt, type TurnEngine } from '../conversation/index.js';
 import { createHandoffService, type HandoffService } from '../handoff/index.js';
 import { registerInboundSms } from '../reminders/index.js';
@@ -51,6 +52,20 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
   const ussd = buildUssd(context, inputs, handoff);
   const telegram = context.config.telegram ? buildTelegram(context, inputs, handoff) : undefined;
   const slack = context.config.slack ? buildSlack(context, inputs, handoff) : undefined;
+  // WhatsApp Cloud API, when its variables are set: webhook, notifier and shutdown in one call.
+  if (context.config.whatsapp) {
+    wireWhatsApp(inputs.app, {
+      ...context,
+      ...inputs,
+      ...inputs.stores,
+      config: context.config.whatsapp,
+      engine: instrumentEngine(inputs.engine, 'whatsapp', metrics),
+      render: renderPrompt,
+      handoff,
+      languages: inputs.services.reminders.service.languages,
+      channels: context.info.channels,
+    });
+  }
   for (const notifier of context.deps.notifiers ?? []) inputs.notifiers.add(notifier);
   return { ussd, telegram, slack };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
+import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
@@ -122,6 +123,7 @@ export const EnvSchema = z.object({
   ),
   /** `false` skips the language screen on a phone's first dial (the menu's Language stays). */
   USSD_ASK_LANGUAGE: z.enum(['true', 'false']).default('true'),
+  ...WhatsAppEnv,
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_WEBHOOK_SECRET: optionalString,
   /** Another Bot API server (a local `telegram-bot-api`, or telegram-test-api); default Telegram's. */
@@ -203,6 +205,8 @@ export interface Config {
     /** Whether a phone's first dial asks for the language (USSD_ASK_LANGUAGE, default true). */
     readonly askLanguage: boolean;
   };
+  /** Present when the four WHATSAPP_ variables are set. */
+  readonly whatsapp: WhatsAppConfig | undefined;
   /** Present when `TELEGRAM_BOT_TOKEN` is set. */
   readonly telegram:
     | {
@@ -333,6 +337,9 @@ export function loadConfig(
   if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
   missing.push(...redisIssues(e));
   if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
+  const whatsapp = whatsappConfigOf(e);
+  for (const variable of whatsapp.missing)
+    missing.push({ variable, message: 'must be set with the other WHATSAPP_ variables' });
   if (missing.length > 0) throw new ConfigError(missing);
 
   const generated: { variable: string; value: string }[] = [];
@@ -363,6 +370,7 @@ export function loadConfig(
       serviceCode: e.USSD_SERVICE_CODE,
       askLanguage: e.USSD_ASK_LANGUAGE === 'true',
     },
+    whatsapp: whatsapp.config,
     telegram:
       telegramToken !== undefined
         ? {

@@ -2,7 +2,9 @@
 
 // Rendering, exported for tests and for the channel-neutral renderer's shape.
 export {
+  documentFileName,
   type RenderPrompt,
+  renderKey,
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';

@@ -510,6 +510,7 @@ export const en = {
   'handoff.ussd.end': 'End it and carry on',
   'handoff.slack.title': 'A customer on {channel} asks for a person',
   'handoff.slack.channel.telegram': 'Telegram',
+  'handoff.slack.channel.whatsapp': 'WhatsApp',
   'handoff.slack.channel.ussd': 'USSD',
   'handoff.slack.channel.web': 'the web',
   'handoff.slack.channel.slack': 'Slack',

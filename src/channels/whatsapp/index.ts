@@ -1,0 +1,39 @@
+// For src/server: configure and mount the WhatsApp Cloud API channel.
+
+// For tests and other adapters: the pieces, each usable alone.
+export {
+  createGraphClient,
+  type GraphClient,
+  MediaTooLargeError,
+  type TemplateMessage,
+  WhatsAppGraphError,
+} from './graph-client.js';
+export {
+  clip,
+  PAGE_PREFIX,
+  splitText,
+  toWhatsAppMessages,
+  WHATSAPP_LIMITS,
+  type WhatsAppMessage,
+} from './render-whatsapp-message.js';
+export { signatureOf, verifySignature } from './verify-signature.js';
+export { InboundMessage, MessageStatus, WebhookBody } from './webhook-payload.js';
+export {
+  createWhatsAppChannel,
+  type WhatsAppChannel,
+  type WhatsAppChannelOptions,
+} from './whatsapp-channel.js';
+export {
+  type WhatsAppConfig,
+  WhatsAppEnv,
+  type WhatsAppTemplates,
+  whatsappConfigOf,
+} from './whatsapp-config.js';
+export { createWhatsAppNotifier } from './whatsapp-notifier.js';
+export {
+  createWhatsAppStore,
+  type DeliveryStatus,
+  SERVICE_WINDOW_SECONDS,
+  type WhatsAppStore,
+} from './whatsapp-store.js';
+export { type WhatsAppWiring, type WiredWhatsApp, wireWhatsApp } from './wire-whatsapp.js';

@@ -1,0 +1,208 @@
+import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
+import { documentFileName, type RenderPrompt, renderKey } from '../telegram/index.js';
+
+/** WhatsApp's published limits on what one message may carry. */
+export const WHATSAPP_LIMITS = {
+  textBody: 4096,
+  interactiveBody: 1024,
+  buttons: 3,
+  buttonTitle: 20,
+  listRows: 10,
+  rowTitle: 24,
+  rowDescription: 72,
+  listButton: 20,
+  ctaDisplayText: 20,
+  caption: 1024,
+} as const;
+
+/** One reply button or list row: the id comes back in the customer's reply. */
+interface Row {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+}
+
+/** One outgoing message, as the Graph API's `/messages` takes it (without `to`). */
+export type WhatsAppMessage =
+  | { readonly type: 'text'; readonly text: { readonly body: string } }
+  | {
+      readonly type: 'interactive';
+      readonly interactive:
+        | {
+            readonly type: 'button';
+            readonly body: { readonly text: string };
+            readonly action: { readonly buttons: readonly { type: 'reply'; reply: Row }[] };
+          }
+        | {
+            readonly type: 'list';
+            readonly body: { readonly text: string };
+            readonly action: {
+              readonly button: string;
+              readonly sections: readonly { readonly rows: readonly Row[] }[];
+            };
+          }
+        | {
+            readonly type: 'cta_url';
+            readonly body: { readonly text: string };
+            readonly action: {
+              readonly name: 'cta_url';
+              readonly parameters: { readonly display_text: string; readonly url: string };
+            };
+          };
+    }
+  | {
+      readonly type: 'document';
+      readonly document: { readonly link: string; readonly filename: string; caption: string };
+    };
+
+/** A list row's id that asks for the next page of a long list: `wa.page:<n>`. */
+export const PAGE_PREFIX = 'wa.page:';
+/** A button answering a phone question with the sender's own number, which WhatsApp vouches for. */
+export const OWN_NUMBER = 'wa.own-number';
+/** The list's own button ("Choose"), in the customer's language. */
+const CHOOSE: Readonly<Record<string, string>> = { en: 'Choose', bem: 'Salapo', ny: 'Sankhani' };
+
+/** Cuts `text` to `max` characters, ending with an ellipsis when something was cut. */
+export function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Splits text into parts of at most `max` characters, at line breaks where it can. */
+export function splitText(text: string, max: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const cut = rest.lastIndexOf('\n', max);
+    const at = cut > 0 ? cut : max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, '');
+  }
+  if (rest.length > 0 || parts.length === 0) parts.push(rest);
+  return parts;
+}
+
+/** Text messages of at most 4096 characters each. */
+const texts = (text: string): WhatsAppMessage[] =>
+  splitText(text, WHATSAPP_LIMITS.textBody).map((body) => ({ type: 'text', text: { body } }));
+
+/** The choices of one page of a long list: 9 and a "More" row while more follow. */
+function pageOf(choices: RenderedPrompt['choices'], page: number, more: string) {
+  const size = WHATSAPP_LIMITS.listRows - 1;
+  const start = Math.min(page, Math.floor((choices.length - 1) / size)) * size;
+  if (choices.length <= WHATSAPP_LIMITS.listRows) return [...choices];
+  const shown = choices.slice(start, start + size);
+  const next = start + size < choices.length ? start / size + 1 : 0;
+  return [...shown, { id: `${PAGE_PREFIX}${next}`, label: more }];
+}
+
+/** A list row: the label as title, and whole in the description when the title had to be cut. */
+function rowOf(choice: { readonly id: string; readonly label: string }): Row {
+  const title = clip(choice.label, WHATSAPP_LIMITS.rowTitle);
+  if (title === choice.label) return { id: choice.id, title };
+  return { id: choice.id, title, description: clip(choice.label, WHATSAPP_LIMITS.rowDescription) };
+}
+
+/** The interactive message for the choices, with `body` as its text (≤ 1024 characters). */
+function choiceMessage(
+  body: string,
+  choices: RenderedPrompt['choices'],
+  locale: string,
+): WhatsAppMessage {
+  const short = choices.every((choice) => [...choice.label].length <= WHATSAPP_LIMITS.buttonTitle);
+  if (choices.length <= WHATSAPP_LIMITS.buttons && short) {
+    const buttons = choices.map((choice) => ({
+      type: 'reply' as const,
+      reply: { id: choice.id, title: choice.label },
+    }));
+    return {
+      type: 'interactive',
+      interactive: { type: 'button', body: { text: body }, action: { buttons } },
+    };
+  }
+  const button = clip(CHOOSE[locale] ?? CHOOSE.en ?? 'Choose', WHATSAPP_LIMITS.listButton);
+  return {
+    type: 'interactive',
+    interactive: {
+      type: 'list',
+      body: { text: body },
+      action: { button, sections: [{ rows: choices.map(rowOf) }] },
+    },
+  };
+}
+
+/** Options of {@link toWhatsAppMessages}. */
+export interface WhatsAppRenderOptions {
+  /** Channel notices shown above the screen's text (a hint). */
+  readonly before?: readonly string[];
+  /** Which page of a list longer than 10 choices; default the first. */
+  readonly page?: number;
+}
+
+/**
+ * Turns a Prompt into WhatsApp messages: the text with its choices as up to 3 reply buttons or a
+ * list of up to 10 rows (longer lists paged, "More" last), each link as a URL button, each document
+ * as a document message under its file name. Text too long for an interactive body goes first as
+ * plain text, split at line breaks.
+ */
+export function toWhatsAppMessages(
+  prompt: Prompt,
+  render: RenderPrompt,
+  locale: string,
+  options: WhatsAppRenderOptions = {},
+): WhatsAppMessage[] {
+  const rendered = render(prompt, locale);
+  const text = [...(options.before ?? []), rendered.text].join('\n\n');
+  const out: WhatsAppMessage[] = [];
+  // Telegram's "share my contact", without the sharing: the number the message came from.
+  const asksPhone = prompt.input === 'contact' || prompt.input === 'phone';
+  const choices =
+    rendered.choices.length === 0 && asksPhone
+      ? [{ id: OWN_NUMBER, label: renderKey(render, 'ussd.useMyNumber', locale) }]
+      : rendered.choices;
+  if (choices.length === 0) out.push(...texts(text));
+  else {
+    const parts = splitText(text, WHATSAPP_LIMITS.interactiveBody);
+    const body = parts.pop() ?? '';
+    if (parts.length > 0) out.push(...texts(parts.join('\n')));
+    const more = renderKey(render, 'ussd.more', locale);
+    out.push(choiceMessage(body, pageOf(choices, options.page ?? 0, more), locale));
+  }
+  for (const attachment of prompt.attachments ?? []) {
+    const label = renderKey(render, attachment.label, locale);
+    if (attachment.kind === 'link') {
+      out.push({
+        type: 'interactive',
+        interactive: {
+          type: 'cta_url',
+          body: { text: clip(label, WHATSAPP_LIMITS.interactiveBody) },
+          action: {
+            name: 'cta_url',
+            parameters: {
+              display_text: clip(label, WHATSAPP_LIMITS.ctaDisplayText),
+              url: attachment.url,
+            },
+          },
+        },
+      });
+    } else {
+      out.push({
+        type: 'document',
+        document: {
+          link: attachment.url,
+          filename: documentFileName(prompt, attachment.fileName),
+          caption: clip(label, WHATSAPP_LIMITS.caption),
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** The text a template carries: WhatsApp refuses parameters with line breaks or tabs. */
+export function templateText(prompt: Prompt, render: RenderPrompt, locale: string): string {
+  const flat = render(prompt, locale)
+    .text.replace(/\s*\n+\s*/g, ' · ')
+    .replace(/[\t ]{2,}/g, ' ');
+  return clip(flat, WHATSAPP_LIMITS.interactiveBody);
+}

@@ -1,0 +1,229 @@
+import {
+  type CallerLanguages,
+  CHOOSE_LANGUAGE,
+  type ChannelStateHook,
+  type Handoff,
+  LANGUAGE_PROMPT,
+  localeOfChoice,
+  type Prompt,
+  type Reply,
+  TALK_TO_A_PERSON,
+  type TurnEngine,
+  type TurnOptions,
+} from '../../conversation/index.js';
+import type { FileStore } from '../../files/index.js';
+import type { Logger } from '../../log/index.js';
+import { isMenuShortcut } from '../../reminders/index.js';
+import type { OnceSet } from '../shared/index.js';
+import { type RenderPrompt, renderKey } from '../telegram/index.js';
+import { claimUpload } from './claim-upload.js';
+import type { GraphClient } from './graph-client.js';
+import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
+import type { InboundMessage, MessageStatus } from './webhook-payload.js';
+import type { WhatsAppStore } from './whatsapp-store.js';
+
+/** Options of {@link createWhatsAppChannel}. */
+export interface WhatsAppChannelOptions {
+  readonly engine: TurnEngine;
+  readonly graph: GraphClient;
+  readonly store: WhatsAppStore;
+  /** Remembers handled message ids: WhatsApp redelivers a webhook it thinks failed. */
+  readonly seenMessages: OnceSet;
+  readonly render: RenderPrompt;
+  readonly logger: Logger;
+  /** Keeps claim photos and documents; without it a file gets "cannot take files here". */
+  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  readonly handoff?: Handoff;
+  readonly languages?: CallerLanguages;
+  /** Locale of a customer who chose none; default `en`. */
+  readonly locale?: string;
+  /**
+   * How long a turn may take before "still working"; default 15 000 ms, long enough that a result
+   * is never left unseen (see `answering`) and short of Meta's webhook timeout.
+   */
+  readonly turnDeadlineMs?: number;
+  /** Largest file taken for a claim; default 20 MB. */
+  readonly maxFileBytes?: number;
+}
+
+/** The platform-free part of the channel: one inbound message or status at a time. */
+export interface WhatsAppChannel {
+  /** Handles one customer message: at most one engine call, then its answer sent. */
+  handleMessage(message: InboundMessage): Promise<void>;
+  /** Records a delivery status; it never reaches the conversation. */
+  recordStatus(status: MessageStatus): Promise<void>;
+}
+
+/** One customer message being handled: who wrote, in which language. */
+interface Inbound {
+  readonly waId: string;
+  readonly locale: string;
+}
+
+/** A step to show again (`keep`), or the entry menu when no conversation is open (`restart`). */
+const SHOW_STEP: ChannelStateHook = {
+  decide: (glance) =>
+    glance.prompt && !glance.prompt.final
+      ? { kind: 'keep', state: glance.state }
+      : { kind: 'restart', state: () => undefined },
+};
+const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
+/**
+ * A customer's reply. A screen the engine counts as unseen was pushed to them (a payment's
+ * outcome: WhatsApp turns run to the end within the deadline, so no late result waits unseen):
+ * the reply answers it, and after a pushed closing screen they get the menu afresh.
+ */
+const answering = (reply: Reply): ChannelStateHook => ({
+  decide: (glance) =>
+    glance.unseen && glance.prompt?.final
+      ? { kind: 'restart', state: () => undefined }
+      : { kind: 'reply', reply, state: () => undefined, seen: glance.unseen },
+});
+
+/**
+ * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
+ * policyholder; the sender's number is the verified phone (WhatsApp vouches for it, as a USSD
+ * gateway does for the caller). Every message calls the engine once at most.
+ */
+export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
+  const { engine, graph, store, render, logger } = options;
+  const log = logger.child({ channel: 'whatsapp' });
+  const defaultLocale = options.locale ?? 'en';
+  const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
+  const sessionOf = (waId: string) => `wa:${waId}`;
+  const say = (key: string, locale: string) => renderKey(render, key, locale);
+  const turnOptions = (at: Inbound, channelState?: ChannelStateHook): TurnOptions => ({
+    deadlineMs: options.turnDeadlineMs ?? 15_000,
+    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
+    caller: { kind: 'sender', phone: at.waId },
+    audience: 'policyholder',
+    ...(channelState ? { channelState } : {}),
+  });
+
+  async function show(at: Inbound, prompt: Prompt, before: string[] = [], page?: number) {
+    const opts = { before, ...(page === undefined ? {} : { page }) };
+    for (const message of toWhatsAppMessages(prompt, render, at.locale, opts)) {
+      await graph.send(at.waId, message);
+    }
+  }
+  const notice = async (at: Inbound, key: string): Promise<void> => {
+    await graph.send(at.waId, { type: 'text', text: { body: say(key, at.locale) } });
+  };
+  const turn = async (at: Inbound, reply: Reply) =>
+    show(at, await engine.handle(sessionOf(at.waId), reply, turnOptions(at, answering(reply))));
+  /** The step the conversation waits on (or the menu), under a channel notice. */
+  const showStep = async (at: Inbound, leadKey?: string, page?: number) => {
+    const reply: Reply = { type: 'user.text', text: '' };
+    const step = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, SHOW_STEP));
+    await show(at, step, leadKey ? [say(leadKey, at.locale)] : [], page);
+  };
+
+  async function askForPerson(at: Inbound): Promise<void> {
+    const opening = options.handoff
+      ? await options.handoff.open({
+          sessionKey: sessionOf(at.waId),
+          address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+        })
+      : 'unavailable';
+    if (opening === 'opened' || opening === 'already') await notice(at, `handoff.${opening}`);
+    else await showStep(at, `handoff.${opening}`);
+  }
+
+  async function choose(at: Inbound, id: string): Promise<void> {
+    if (id.startsWith(PAGE_PREFIX))
+      return showStep(at, undefined, Number(id.slice(PAGE_PREFIX.length)) || 0);
+    if (id === CHOOSE_LANGUAGE) return show(at, LANGUAGE_PROMPT);
+    if (id === OWN_NUMBER) return turn(at, { type: 'user.contact', phone: `+${at.waId}` });
+    const picked = localeOfChoice(id);
+    if (picked !== undefined) {
+      await options.languages
+        ?.choose({ channel: 'whatsapp', address: at.waId }, picked)
+        .catch((error: unknown) => log.warn({ errorName: nameOf(error) }, 'language not saved'));
+      return showStep({ ...at, locale: picked }, 'language.changed');
+    }
+    if (id === TALK_TO_A_PERSON) return askForPerson(at);
+    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
+    // A reminder's "Renew now" belongs to no step: the menu afresh, which offers the renewal.
+    if (isMenuShortcut(id)) {
+      const menu = await engine.handle(
+        sessionOf(at.waId),
+        { type: 'user.cancel' },
+        turnOptions(at, RESTART),
+      );
+      return show(at, menu);
+    }
+    return turn(at, { type: 'user.choice', id });
+  }
+
+  async function text(at: Inbound, body: string): Promise<void> {
+    // While a person has the conversation, what the customer writes is for them, not the flow.
+    const forwarded = await options.handoff?.forward(sessionOf(at.waId), body);
+    if (forwarded === 'forwarded') return;
+    if (forwarded === 'failed') return notice(at, 'handoff.forwardFailed');
+    return turn(at, { type: 'user.text', text: body });
+  }
+
+  /**
+   * A photo or document: downloaded and kept only when the step asks for one, decided under the
+   * session lock in the one engine call; any other step is shown again with a hint.
+   */
+  async function media(at: Inbound, message: InboundMessage): Promise<void> {
+    const source = message.image ?? message.document;
+    const files = options.files;
+    if (!source) return;
+    if (!files) return notice(at, 'telegram.filesUnavailable');
+    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
+    const upload = claimUpload({ media: source, waId: at.waId, graph, files, maxFileBytes });
+    const reply: Reply = { type: 'user.text', text: '' };
+    const prompt = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, upload.hook));
+    const lead = upload.lead();
+    await show(at, prompt, lead ? [say(lead, at.locale)] : []);
+  }
+
+  async function dispatch(at: Inbound, message: InboundMessage): Promise<void> {
+    const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+    if (reply) return choose(at, reply.id);
+    if (message.button) return choose(at, message.button.payload ?? message.button.text);
+    if (message.text) return text(at, message.text.body);
+    if (message.image || message.document) return media(at, message);
+    // Stickers, voice notes, locations, contacts: the step again, with what we cannot use.
+    return showStep(at, 'telegram.unsupported');
+  }
+
+  return {
+    async handleMessage(message) {
+      if (!(await options.seenMessages.claim(message.id))) {
+        log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
+        return;
+      }
+      await store.touch(message.from);
+      const chosen = await Promise.resolve(
+        options.languages?.chosen({ channel: 'whatsapp', address: message.from }),
+      ).catch(() => undefined);
+      const at: Inbound = { waId: message.from, locale: chosen ?? defaultLocale };
+      try {
+        await dispatch(at, message);
+      } catch (error) {
+        // The one error boundary: logged without what the customer wrote, and an apology.
+        log.error(
+          { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
+          'whatsapp message failed',
+        );
+        await notice(at, 'engine.error').catch(() => undefined);
+      }
+    },
+    async recordStatus(status) {
+      await store.recordStatus(status.id, status.status);
+      if (status.status === 'failed') {
+        const codes = (status.errors ?? []).map((error) => error.code);
+        log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
+      }
+    },
+  };
+}
+
+/** An error's name only: its message could echo what the customer wrote. */
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../../log/index.js';
+import { verifySignature } from './verify-signature.js';
+import { eventsOf, WebhookBody } from './webhook-payload.js';
+import type { WhatsAppChannel } from './whatsapp-channel.js';
+
+/** Options of {@link registerWhatsAppWebhook}. */
+export interface WhatsAppWebhookOptions {
+  readonly channel: WhatsAppChannel;
+  readonly phoneNumberId: string;
+  readonly appSecret: string;
+  readonly verifyToken: string;
+  readonly logger: Logger;
+  /** Route path; default `/whatsapp/webhook`. */
+  readonly path?: string;
+  /** Largest body taken; default 256 KiB (a webhook carries a few messages, never media). */
+  readonly bodyLimitBytes?: number;
+  /** Work still running (the server waits for it on close). */
+  readonly track?: <T>(work: Promise<T>) => Promise<T>;
+}
+
+/**
+ * Mounts the Cloud API webhook: the GET subscription check (`hub.verify_token` must match; the
+ * `hub.challenge` is echoed), and POSTs whose `X-Hub-Signature-256` is the HMAC of the raw body
+ * under the app secret. An unsigned or forged POST gets 401 and has no effect.
+ */
+export function registerWhatsAppWebhook(
+  app: FastifyInstance,
+  options: WhatsAppWebhookOptions,
+): void {
+  const path = options.path ?? '/whatsapp/webhook';
+  const log = options.logger.child({ channel: 'whatsapp' });
+  const track = options.track ?? (<T>(work: Promise<T>) => work);
+  // Registered as fastify plugins are: loaded with the app, before it listens.
+  void app.register(async (scope) => {
+    // The signature is over the bytes Meta sent: the body is kept raw here and parsed after.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 256 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    scope.get(path, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const token = query['hub.verify_token'];
+      if (
+        query['hub.mode'] !== 'subscribe' ||
+        typeof token !== 'string' ||
+        token !== options.verifyToken
+      ) {
+        return reply.code(403).send({ error: 'verification failed' });
+      }
+      return reply.type('text/plain').send(String(query['hub.challenge'] ?? ''));
+    });
+    scope.post(path, async (request, reply) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      if (!verifySignature(raw, request.headers['x-hub-signature-256'], options.appSecret)) {
+        log.warn(
+          { event: 'whatsapp.badSignature' },
+          'whatsapp webhook with a missing or wrong signature',
+        );
+        return reply.code(401).send({ error: 'bad signature' });
+      }
+      const body = WebhookBody.safeParse(parseJson(raw));
+      if (!body.success) return reply.code(400).send({ error: 'not a WhatsApp webhook' });
+      const { messages, statuses } = eventsOf(body.data, options.phoneNumberId);
+      await track(
+        (async () => {
+          for (const status of statuses) await options.channel.recordStatus(status);
+          // In order: one customer's messages in one POST must reach the flow as they wrote them.
+          for (const message of messages) await options.channel.handleMessage(message);
+        })(),
+      );
+      return reply.send({ ok: true });
+    });
+  });
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
