@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, forwardTo, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -22,23 +22,23 @@ import {
   checkYear,
 } from './checks.js';
 import {
-  again,
-  answered,
-  chosenFrom,
-  errorOf,
   newPayment,
-  outputOf,
-  PAYMENT_GUARDS,
-  type PaymentRequest,
-  type PaymentStarted,
+  PAYMENT_ACTOR_ID,
+  PAYMENT_SCREENS,
+  type PaymentOutput,
+  type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentFailedPrompt,
-  paymentPhonePrompt,
-  paymentStates,
-  paymentWaitPrompt,
-  settled,
-} from './payment-states.js';
+  paymentInput,
+  paymentMachine,
+  paymentOutputOf,
+  paymentResult,
+  paymentScreen,
+  paymentWaits,
+  resumePayment,
+  type Way,
+  way,
+} from './payment-machine.js';
 import {
   ask,
   CANCELLED,
@@ -203,7 +203,8 @@ export interface MotorQuoteContext extends FlowContextBase {
   principal: Principal;
   /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
   elsewhere?: { canTell: boolean; told: boolean } | undefined;
-  route: TurnRoute | null;
+  /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
+  route?: TurnRoute | undefined;
   mode: 'new' | 'renew';
   page: number;
   products: MotorProduct[];
@@ -232,7 +233,10 @@ export interface MotorQuoteContext extends FlowContextBase {
   holderLookup: 'phone' | 'nrc';
   quote: MotorQuote | null;
   policy: (MotorPolicyFound & { renewal?: RenewalQuote }) | null;
-  pay: PayState | null;
+  /** The payment of what is priced; absent while the payment child holds it. */
+  pay?: PayState | null | undefined;
+  /** Where the payment child starts: the confirm screen, or where the failure screen sends it. */
+  payAt?: PaymentStep | undefined;
   policyNumber: string | null;
   /** The period of the policy paid for, once known. */
   period: { startDate: string; endDate: string } | null;
@@ -282,10 +286,7 @@ const motor = setup({
         startDate: string;
       }
     >('createQuote'),
-    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
-    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
-      'paymentStatus',
-    ),
+    paymentMachine,
     findPolicy: notProvided<
       MotorPolicyFound | HeldElsewhere | null,
       { plate: string; principal: Principal }
@@ -298,34 +299,18 @@ const motor = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
-    payConfirmScreen: assign({ tries: 0, prompt: ({ context }) => confirmPrompt(context) }),
-    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
-    payAnswered: assign({
-      pay: ({ context, event }) => answered(context.pay, outputOf(event)),
-    }),
-    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
-    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
-    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
-    payFailedScreen: assign({
-      tries: 0,
-      prompt: ({ context }) => paymentFailedPrompt(context.pay),
-    }),
-    payStartFailed: assign({
-      failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }),
-    }),
-    payCheckFailed: assign({
-      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
-    }),
-    payPhoneRejected: assign(({ context, event }) =>
-      rejected(
-        context,
-        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
-      ),
+    toPayment: forwardTo(PAYMENT_ACTOR_ID),
+    showPaymentScreen: assign(({ context, event }) =>
+      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
+    paymentResult: assign(({ event }) => paymentResult(event)),
+    payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
   },
   guards: {
-    ...PAYMENT_GUARDS,
+    paymentWaits: ({ event }) => paymentWaits(event),
+    paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
+      paymentOutputOf(event)?.outcome === params.outcome,
+    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
     listedCategory: ({ context, event }) =>
@@ -396,7 +381,7 @@ const asString = <T>(checked: Checked<T>): Checked<string> =>
   checked.ok ? { ok: true, value: String(checked.value) } : checked;
 
 /** Where Retry goes after each failed call: the call again. */
-const RETRY: Record<Op, string> = {
+const RETRY: Record<Op, Way> = {
   products: 'loadingProducts',
   vehicle: 'findingVehicle',
   categories: 'loadingCategories',
@@ -405,8 +390,8 @@ const RETRY: Record<Op, string> = {
   register: 'registeringHolder',
   registerVehicle: 'registeringVehicle',
   quote: 'quoting',
-  pay: 'paying',
-  status: 'checkingPayment',
+  pay: resumePayment('paying'),
+  status: resumePayment('checking'),
   policy: 'findingPolicy',
   renewal: 'loadingRenewal',
   tell: 'tellingHolder',
@@ -414,7 +399,7 @@ const RETRY: Record<Op, string> = {
 };
 
 /** Where Back goes after each failed call: the question before it. */
-const BACK: Record<Op, string> = {
+const BACK: Record<Op, Way> = {
   products: 'mode',
   vehicle: 'askPlate',
   categories: 'askYear',
@@ -423,8 +408,8 @@ const BACK: Record<Op, string> = {
   register: 'askEmail',
   registerVehicle: 'askHolderPhone',
   quote: 'pickDuration',
-  pay: 'pickPayment',
-  status: 'awaitingPayment',
+  pay: resumePayment('confirm'),
+  status: resumePayment('wait'),
   policy: 'askRenewPlate',
   renewal: 'askRenewPlate',
   tell: 'noPolicy',
@@ -459,11 +444,6 @@ const BACK_TO_QUESTION = toRefusedQuestion<MotorQuoteContext>(
   QUESTION_OF,
   (context) => context.mode !== 'renew',
 );
-
-function checkPhoneReason(text: string) {
-  const checked = checkPhone(text);
-  return checked.ok ? 'flow.note.typeAnswer' : checked;
-}
 
 /** What is bought, in the user's words: the cover and the vehicle. */
 function purchaseOf(context: MotorQuoteContext): string {
@@ -517,7 +497,7 @@ export const motorQuoteMachine = motor.createMachine({
     today: today(),
     callerPhone: input.callerPhone ?? null,
     principal: input.principal,
-    route: input.route ?? null,
+    ...(input.route ? { route: input.route } : {}),
     mode: input.start?.renewal ? 'renew' : 'new',
     page: 1,
     products: [],
@@ -866,7 +846,7 @@ export const motorQuoteMachine = motor.createMachine({
       }),
       on: {
         'user.choice': {
-          guard: 'payOwnNumber',
+          guard: 'ownNumber',
           target: 'findingHolder',
           actions: assign({
             holderLookup: 'phone',
@@ -1048,7 +1028,7 @@ export const motorQuoteMachine = motor.createMachine({
           ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
         }),
         onDone: {
-          target: 'pickPayment',
+          target: 'payment',
           actions: assign(({ context, event }) => ({
             quote: event.output,
             pay: newPayment(
@@ -1217,7 +1197,7 @@ export const motorQuoteMachine = motor.createMachine({
         src: 'renewalPremiums',
         input: ({ context }) => ({ policyId: context.policy?.policyId ?? '' }),
         onDone: {
-          target: 'pickPayment',
+          target: 'payment',
           actions: assign(({ context, event }) => ({
             policy: context.policy ? { ...context.policy, renewal: event.output } : null,
             pay: newPayment(
@@ -1234,12 +1214,37 @@ export const motorQuoteMachine = motor.createMachine({
     },
 
     // ---------------------------------------------------------------- payment
-    ...paymentStates({
-      back: 'paymentBack',
-      paid: 'loadingCertificate',
-      failed: 'failed',
-      cancelled: 'cancelled',
-    }),
+    payment: {
+      invoke: {
+        id: PAYMENT_ACTOR_ID,
+        src: 'paymentMachine',
+        input: ({ context }) => paymentInput(context, context.payAt),
+        onSnapshot: [
+          { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
+          { target: '.working' },
+        ],
+        onDone: [
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'paid' } },
+            target: 'loadingCertificate',
+            actions: 'paymentResult',
+          },
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'back' } },
+            target: 'paymentBack',
+            actions: 'paymentResult',
+          },
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'failed' } },
+            target: 'failed',
+            actions: 'paymentResult',
+          },
+          { target: 'cancelled', actions: 'paymentResult' },
+        ],
+      },
+      exit: assign({ payAt: undefined }),
+      ...PAYMENT_SCREENS,
+    },
     paymentBack: {
       always: [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
     },
@@ -1290,13 +1295,13 @@ export const motorQuoteMachine = motor.createMachine({
           ...OPS.map((op) => ({
             guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
               isChoice('retry')({ event }) && context.failure?.op === op,
-            target: RETRY[op],
+            ...way(RETRY[op]),
           })),
           ...BACK_TO_QUESTION.choice,
           ...OPS.map((op) => ({
             guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
               isChoice('back')({ event }) && context.failure?.op === op,
-            target: BACK[op],
+            ...way(BACK[op]),
           })),
           { guard: isChoice('end'), target: 'cancelled' },
         ],
@@ -1304,7 +1309,7 @@ export const motorQuoteMachine = motor.createMachine({
           ...BACK_TO_QUESTION.back,
           ...OPS.map((op) => ({
             guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
-            target: BACK[op],
+            ...way(BACK[op]),
           })),
           { target: 'mode' },
         ],
@@ -1342,6 +1347,7 @@ export const motorQuoteMachine = motor.createMachine({
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
-  version: 4,
+  // 5: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
+  version: 5,
   machine: motorQuoteMachine,
 };

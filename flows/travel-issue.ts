@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, forwardTo, setup } from 'xstate';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -9,25 +9,23 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkFutureDate, checkName, checkNrc, checkPhone, checkWords } from './checks.js';
+import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
-  again,
-  answered,
-  chosenFrom,
-  errorOf,
   newPayment,
-  outputOf,
-  PAYMENT_GUARDS,
-  type PaymentRequest,
-  type PaymentStarted,
+  PAYMENT_ACTOR_ID,
+  PAYMENT_SCREENS,
+  type PaymentOutput,
+  type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentFailedPrompt,
-  paymentPhonePrompt,
-  paymentStates,
-  paymentWaitPrompt,
-  settled,
-} from './payment-states.js';
+  paymentInput,
+  paymentMachine,
+  paymentOutputOf,
+  paymentResult,
+  paymentScreen,
+  paymentWaits,
+  resumePayment,
+} from './payment-machine.js';
 import {
   ask,
   CANCELLED,
@@ -104,7 +102,8 @@ export interface TravelIssueContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
-  route: TurnRoute | null;
+  /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
+  route?: TurnRoute | undefined;
   packages: TravelPackage[];
   /** Every package priced for this trip and party, shown before the traveller chooses. */
   quotes: TravelQuote[];
@@ -118,7 +117,10 @@ export interface TravelIssueContext extends FlowContextBase {
     travellers?: Traveller[];
     travellerName?: string;
   };
-  pay: PayState | null;
+  /** The payment of what is priced; absent while the payment child holds it. */
+  pay?: PayState | null | undefined;
+  /** Where the payment child starts: the confirm screen, or where the failure screen sends it. */
+  payAt?: PaymentStep | undefined;
   policy: TravelCertificate | null;
   certificateUrl: string | null;
   failure: (Failure & { op: 'packages' | 'quote' | 'pay' | 'status' }) | null;
@@ -185,9 +187,19 @@ function tripOf(context: TravelIssueContext, packageId: string): string {
   return `${name} to ${context.answers.destination ?? ''}`;
 }
 
-function checkPhoneReason(text: string) {
-  const checked = checkPhone(text);
-  return checked.ok ? 'flow.note.typeAnswer' : checked;
+/** The screen that shows the trip and party for how much and asks how to pay. */
+function confirmPrompt(context: TravelIssueContext) {
+  return ask('travel.confirmQuote', 'choice', {
+    params: {
+      what: context.pay?.what ?? '',
+      amount: money(context.pay?.amount ?? 0),
+      currency: context.pay?.currency ?? '',
+      travellers: (context.answers.travellers?.length ?? 0) + 1,
+      startDate: context.answers.startDate ?? '',
+      endDate: tripEnd(context.answers.startDate ?? '', Number(context.answers.days ?? 1)),
+    },
+    choices: paymentChoices(context),
+  });
 }
 
 const travel = setup({
@@ -200,52 +212,22 @@ const travel = setup({
   actors: {
     listPackages: notProvided<TravelPackage[], Record<string, never>>('listPackages'),
     quoteTravel: notProvided<TravelQuote[], { requests: TravelQuoteRequest[] }>('quoteTravel'),
-    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
-    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
-      'paymentStatus',
-    ),
+    paymentMachine,
     travelCertificate: notProvided<TravelCertificate, TravelCertificateInput>('travelCertificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
-    payConfirmScreen: assign({
-      tries: 0,
-      prompt: ({ context }) =>
-        ask('travel.confirmQuote', 'choice', {
-          params: {
-            what: context.pay?.what ?? '',
-            amount: money(context.pay?.amount ?? 0),
-            currency: context.pay?.currency ?? '',
-            travellers: (context.answers.travellers?.length ?? 0) + 1,
-            startDate: context.answers.startDate ?? '',
-            endDate: tripEnd(context.answers.startDate ?? '', Number(context.answers.days ?? 1)),
-          },
-          choices: paymentChoices(context),
-        }),
-    }),
-    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
-    payAnswered: assign({ pay: ({ context, event }) => answered(context.pay, outputOf(event)) }),
-    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
-    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
-    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
-    payFailedScreen: assign({
-      tries: 0,
-      prompt: ({ context }) => paymentFailedPrompt(context.pay),
-    }),
-    payStartFailed: assign({ failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }) }),
-    payCheckFailed: assign({
-      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
-    }),
-    payPhoneRejected: assign(({ context, event }) =>
-      rejected(
-        context,
-        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
-      ),
+    toPayment: forwardTo(PAYMENT_ACTOR_ID),
+    showPaymentScreen: assign(({ context, event }) =>
+      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
+    paymentResult: assign(({ event }) => paymentResult(event)),
+    payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
   },
   guards: {
-    ...PAYMENT_GUARDS,
+    paymentWaits: ({ event }) => paymentWaits(event),
+    paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
+      paymentOutputOf(event)?.outcome === params.outcome,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
     canAddTraveller: ({ context, event }) =>
@@ -302,7 +284,7 @@ export const travelIssueMachine = travel.createMachine({
     tries: 0,
     today: today(),
     callerPhone: input.callerPhone ?? null,
-    route: input.route ?? null,
+    ...(input.route ? { route: input.route } : {}),
     packages: [],
     quotes: [],
     answers: {},
@@ -368,7 +350,7 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.choice': {
           guard: 'listedPackage',
-          target: 'pickPayment',
+          target: 'payment',
           actions: assign(({ context, event }) => {
             const id = event.type === 'user.choice' ? event.id : '';
             const quote = context.quotes.find((q) => q.packageId === id);
@@ -478,12 +460,37 @@ export const travelIssueMachine = travel.createMachine({
         'user.back': 'askTravellerName',
       },
     },
-    ...paymentStates({
-      back: 'pickPackage',
-      paid: 'loadingCertificate',
-      failed: 'failed',
-      cancelled: 'cancelled',
-    }),
+    payment: {
+      invoke: {
+        id: PAYMENT_ACTOR_ID,
+        src: 'paymentMachine',
+        input: ({ context }) => paymentInput(context, context.payAt),
+        onSnapshot: [
+          { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
+          { target: '.working' },
+        ],
+        onDone: [
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'paid' } },
+            target: 'loadingCertificate',
+            actions: 'paymentResult',
+          },
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'back' } },
+            target: 'pickPackage',
+            actions: 'paymentResult',
+          },
+          {
+            guard: { type: 'paymentEnded', params: { outcome: 'failed' } },
+            target: 'failed',
+            actions: 'paymentResult',
+          },
+          { target: 'cancelled', actions: 'paymentResult' },
+        ],
+      },
+      exit: assign({ payAt: undefined }),
+      ...PAYMENT_SCREENS,
+    },
     loadingCertificate: {
       invoke: {
         src: 'travelCertificate',
@@ -525,9 +532,9 @@ export const travelIssueMachine = travel.createMachine({
           {
             guard: ({ context, event }) =>
               isChoice('retry')({ event }) && context.failure?.op === 'pay',
-            target: 'paying',
+            ...resumePayment('paying'),
           },
-          { guard: isChoice('retry'), target: 'checkingPayment' },
+          { guard: isChoice('retry'), ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
           { guard: isChoice('back'), target: 'failedBack' },
           { guard: isChoice('end'), target: 'cancelled' },
@@ -537,8 +544,11 @@ export const travelIssueMachine = travel.createMachine({
     },
     failedBack: {
       always: [
-        { guard: ({ context }) => context.failure?.op === 'status', target: 'awaitingPayment' },
-        { guard: ({ context }) => context.failure?.op === 'pay', target: 'pickPayment' },
+        {
+          guard: ({ context }) => context.failure?.op === 'status',
+          ...resumePayment('wait'),
+        },
+        { guard: ({ context }) => context.failure?.op === 'pay', ...resumePayment('confirm') },
         { guard: ({ context }) => context.failure?.op === 'quote', target: 'travellers' },
         { target: 'cancelled' },
       ],
@@ -572,6 +582,7 @@ export const travelIssueMachine = travel.createMachine({
 /** Travel cover as the engine registers it. */
 export const travelIssueFlow: FlowDefinition<typeof travelIssueMachine> = {
   id: 'travel-issue',
-  version: 2,
+  // 3: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
+  version: 3,
   machine: travelIssueMachine,
 };

@@ -9,7 +9,7 @@ import {
   paymentFailedPrompt,
   paymentPhonePrompt,
   paymentWaitPrompt,
-} from '../../flows/payment-states.js';
+} from '../../flows/payment-machine.js';
 
 const fresh = () =>
   newPayment(
@@ -29,7 +29,7 @@ const context = (over: Partial<PayingContext> = {}): PayingContext => ({
   ...over,
 });
 
-describe('payment states', () => {
+describe('the payment machine', () => {
   it('shows the amount due, formatted with thousands, on the wait screen', () => {
     const pay = { ...fresh(), method: { method: 'mobileMoney' as const, msisdn: '260971234567' } };
     expect(paymentWaitPrompt(pay)).toMatchObject({
@@ -79,7 +79,7 @@ describe('payment states', () => {
     const pending = { ...fresh(), status: 'pending' as const, reference: 'R1' };
     expect(again(pending)?.attempt).toBe(1);
     const next = again({ ...pending, status: 'failed' });
-    expect(next).toMatchObject({ attempt: 2, status: 'unpaid', reference: null });
+    expect(next).toMatchObject({ attempt: 2, status: 'unpaid', reference: undefined });
   });
 
   it('takes the caller own number, a typed number or card as the way to pay', () => {
