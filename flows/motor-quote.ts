@@ -1,4 +1,4 @@
-import { assertEvent, assign, forwardTo, setup } from 'xstate';
+import { assign, forwardTo, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -10,6 +10,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
 import {
   checkAmount,
   checkEmail,
@@ -55,7 +56,6 @@ import {
   notProvided,
   passes,
   type RefusedQuestions,
-  rejected,
   rejectedBy,
   TO_MAIN_MENU,
   today,
@@ -247,6 +247,37 @@ export interface MotorQuoteContext extends FlowContextBase {
 
 const PAGE_SIZE = 5;
 
+const asString = <T>(checked: Checked<T>): Checked<string> =>
+  checked.ok ? { ok: true, value: String(checked.value) } : checked;
+
+/** The check of each answer typed to a question of {@link askText}. */
+const CHECKS: AnswerChecks<MotorQuoteContext, TextField> = {
+  plate: (t) => checkPlate(t),
+  make: (t) => checkWords(t, FIELD_LENGTHS.make),
+  model: (t) => checkWords(t, FIELD_LENGTHS.model),
+  year: (t, c) => asString(checkYear(t, c.today)),
+  chassis: (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
+  engine: (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
+  sumInsured: (t) => asString(checkAmount(t)),
+  holderNrc: (t) => checkNrc(t),
+  firstName: (t) => checkName(t, FIELD_LENGTHS.firstName),
+  lastName: (t) => checkName(t, FIELD_LENGTHS.lastName),
+  email: (t) => checkEmail(t),
+};
+
+type TextField =
+  | 'plate'
+  | 'make'
+  | 'model'
+  | 'year'
+  | 'chassis'
+  | 'engine'
+  | 'sumInsured'
+  | 'holderNrc'
+  | 'firstName'
+  | 'lastName'
+  | 'email';
+
 const motor = setup({
   types: {
     context: {} as MotorQuoteContext,
@@ -299,6 +330,9 @@ const motor = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    ask: assign(asked),
+    keepAnswer: assign(keptBy(CHECKS)),
+    refuseAnswer: assign(refusedBy(CHECKS)),
     toPayment: forwardTo(PAYMENT_ACTOR_ID),
     showPaymentScreen: assign(({ context, event }) =>
       paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
@@ -307,6 +341,8 @@ const motor = setup({
     payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
   },
   guards: {
+    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    answered: answeredBy(CHECKS),
     paymentWaits: ({ event }) => paymentWaits(event),
     paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
       paymentOutputOf(event)?.outcome === params.outcome,
@@ -325,60 +361,6 @@ const motor = setup({
     isRenewal: ({ context }) => context.mode === 'renew',
   },
 });
-
-type TextField =
-  | 'plate'
-  | 'make'
-  | 'model'
-  | 'year'
-  | 'chassis'
-  | 'engine'
-  | 'sumInsured'
-  | 'holderPhone'
-  | 'holderNrc'
-  | 'firstName'
-  | 'lastName'
-  | 'email';
-
-// One typed question: a valid answer is kept and moves on; a bad one re-asks with the reason and
-// keeps every earlier answer; the third bad one ends politely.
-const askText = (
-  key: string,
-  input: 'text' | 'nrc' | 'phone' | 'amount',
-  field: TextField,
-  check: (text: string, context: MotorQuoteContext) => Checked<string>,
-  target: string,
-  back: string,
-) =>
-  motor.createStateConfig({
-    tags: 'awaitingInput',
-    entry: motor.assign({ tries: 0, prompt: ask(key, input) }),
-    on: {
-      'user.text': [
-        {
-          guard: ({ context, event }) =>
-            event.type === 'user.text' && check(event.text, context).ok,
-          target,
-          actions: motor.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
-          }),
-        },
-        {
-          actions: motor.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
-          }),
-        },
-      ],
-      'user.back': back,
-    },
-  });
-
-const asString = <T>(checked: Checked<T>): Checked<string> =>
-  checked.ok ? { ok: true, value: String(checked.value) } : checked;
 
 /** Where Retry goes after each failed call: the call again. */
 const RETRY: Record<Op, Way> = {
@@ -541,12 +523,12 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           {
-            guard: isChoice('new'),
+            guard: { type: 'chose', params: { id: 'new' } },
             target: 'loadingProducts',
             actions: assign({ mode: 'new', page: 1 }),
           },
           {
-            guard: isChoice('renew'),
+            guard: { type: 'chose', params: { id: 'renew' } },
             target: 'askRenewPlate',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
             actions: assign({ mode: 'renew', products: [], hasMore: false }),
@@ -601,7 +583,7 @@ export const motorQuoteMachine = motor.createMachine({
             target: 'loadingProducts',
             actions: assign({ page: ({ context }) => context.page + 1 }),
           },
-          { guard: isChoice('back'), target: 'mode' },
+          { guard: { type: 'chose', params: { id: 'back' } }, target: 'mode' },
         ],
         'user.back': [
           {
@@ -615,14 +597,7 @@ export const motorQuoteMachine = motor.createMachine({
     },
 
     // ---------------------------------------------------------------- vehicle
-    askPlate: askText(
-      'motor.askPlate',
-      'text',
-      'plate',
-      (t) => checkPlate(t),
-      'findingVehicle',
-      'pickProduct',
-    ),
+    askPlate: askText('motor.askPlate', 'text', 'plate', 'findingVehicle', 'pickProduct'),
     findingVehicle: {
       invoke: {
         src: 'findVehicle',
@@ -680,36 +655,19 @@ export const motorQuoteMachine = motor.createMachine({
               }),
             }),
           },
-          { guard: isChoice('yes'), target: 'loadingCategories' },
-          { guard: isChoice('no'), target: 'askPlate', actions: assign({ vehicle: null }) },
+          { guard: { type: 'chose', params: { id: 'yes' } }, target: 'loadingCategories' },
+          {
+            guard: { type: 'chose', params: { id: 'no' } },
+            target: 'askPlate',
+            actions: assign({ vehicle: null }),
+          },
         ],
         'user.back': { target: 'askPlate', actions: assign({ vehicle: null }) },
       },
     },
-    askMake: askText(
-      'motor.askMake',
-      'text',
-      'make',
-      (t) => checkWords(t, FIELD_LENGTHS.make),
-      'askModel',
-      'askPlate',
-    ),
-    askModel: askText(
-      'motor.askModel',
-      'text',
-      'model',
-      (t) => checkWords(t, FIELD_LENGTHS.model),
-      'askYear',
-      'askMake',
-    ),
-    askYear: askText(
-      'motor.askYear',
-      'text',
-      'year',
-      (t, c) => asString(checkYear(t, c.today)),
-      'loadingCategories',
-      'askModel',
-    ),
+    askMake: askText('motor.askMake', 'text', 'make', 'askModel', 'askPlate'),
+    askModel: askText('motor.askModel', 'text', 'model', 'askYear', 'askMake'),
+    askYear: askText('motor.askYear', 'text', 'year', 'loadingCategories', 'askModel'),
     loadingCategories: {
       invoke: {
         src: 'listRiskCategories',
@@ -756,33 +714,12 @@ export const motorQuoteMachine = motor.createMachine({
         'user.back': [{ guard: 'hasVehicleId', target: 'confirmVehicle' }, { target: 'askYear' }],
       },
     },
-    askChassis: askText(
-      'motor.askChassis',
-      'text',
-      'chassis',
-      (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
-      'askEngine',
-      'pickCategory',
-    ),
-    askEngine: askText(
-      'motor.askEngine',
-      'text',
-      'engine',
-      (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
-      'afterVehicle',
-      'askChassis',
-    ),
+    askChassis: askText('motor.askChassis', 'text', 'chassis', 'askEngine', 'pickCategory'),
+    askEngine: askText('motor.askEngine', 'text', 'engine', 'afterVehicle', 'askChassis'),
     afterVehicle: {
       always: [{ guard: 'needsSumInsured', target: 'askSumInsured' }, { target: 'pricing' }],
     },
-    askSumInsured: askText(
-      'motor.askSumInsured',
-      'amount',
-      'sumInsured',
-      (t) => asString(checkAmount(t)),
-      'pricing',
-      'askPlate',
-    ),
+    askSumInsured: askText('motor.askSumInsured', 'amount', 'sumInsured', 'pricing', 'askPlate'),
 
     // ---------------------------------------------------------------- pricing
     pricing: {
@@ -828,7 +765,7 @@ export const motorQuoteMachine = motor.createMachine({
               answers: ({ context, event }) => ({ ...context.answers, duration: Number(event.id) }),
             }),
           },
-          { guard: isChoice('back'), target: 'askPlate' },
+          { guard: { type: 'chose', params: { id: 'back' } }, target: 'askPlate' },
         ],
         'user.back': 'askPlate',
       },
@@ -928,47 +865,23 @@ export const motorQuoteMachine = motor.createMachine({
       }),
       on: {
         'user.choice': [
-          { guard: isChoice('yes'), target: 'registeringVehicle' },
-          { guard: isChoice('no'), target: 'askHolderPhone', actions: assign({ holder: null }) },
+          { guard: { type: 'chose', params: { id: 'yes' } }, target: 'registeringVehicle' },
+          {
+            guard: { type: 'chose', params: { id: 'no' } },
+            target: 'askHolderPhone',
+            actions: assign({ holder: null }),
+          },
         ],
         'user.back': { target: 'askHolderPhone', actions: assign({ holder: null }) },
       },
     },
     askHolderNrc: {
-      ...askText(
-        'motor.askHolderNrc',
-        'nrc',
-        'holderNrc',
-        (t) => checkNrc(t),
-        'findingHolder',
-        'askHolderPhone',
-      ),
+      ...askText('motor.askHolderNrc', 'nrc', 'holderNrc', 'findingHolder', 'askHolderPhone'),
       exit: assign({ holderLookup: 'nrc' }),
     },
-    askFirstName: askText(
-      'motor.askFirstName',
-      'text',
-      'firstName',
-      (t) => checkName(t, FIELD_LENGTHS.firstName),
-      'askLastName',
-      'askHolderNrc',
-    ),
-    askLastName: askText(
-      'motor.askLastName',
-      'text',
-      'lastName',
-      (t) => checkName(t, FIELD_LENGTHS.lastName),
-      'askEmail',
-      'askFirstName',
-    ),
-    askEmail: askText(
-      'motor.askEmail',
-      'text',
-      'email',
-      (t) => checkEmail(t),
-      'registeringHolder',
-      'askLastName',
-    ),
+    askFirstName: askText('motor.askFirstName', 'text', 'firstName', 'askLastName', 'askHolderNrc'),
+    askLastName: askText('motor.askLastName', 'text', 'lastName', 'askEmail', 'askFirstName'),
+    askEmail: askText('motor.askEmail', 'text', 'email', 'registeringHolder', 'askLastName'),
     registeringHolder: {
       invoke: {
         src: 'registerHolder',
@@ -1045,14 +958,7 @@ export const motorQuoteMachine = motor.createMachine({
     },
 
     // ---------------------------------------------------------------- renewal
-    askRenewPlate: askText(
-      'motor.askRenewPlate',
-      'text',
-      'plate',
-      (t) => checkPlate(t),
-      'findingPolicy',
-      'mode',
-    ),
+    askRenewPlate: askText('motor.askRenewPlate', 'text', 'plate', 'findingPolicy', 'mode'),
     findingPolicy: {
       invoke: {
         src: 'findPolicy',
@@ -1150,16 +1056,16 @@ export const motorQuoteMachine = motor.createMachine({
             actions: assign({ elsewhere: undefined }),
           },
           {
-            guard: isChoice('again'),
+            guard: { type: 'chose', params: { id: 'again' } },
             target: 'askRenewPlate',
             actions: assign({ elsewhere: undefined }),
           },
           {
-            guard: isChoice('new'),
+            guard: { type: 'chose', params: { id: 'new' } },
             target: 'loadingProducts',
             actions: assign({ mode: 'new', page: 1 }),
           },
-          { guard: isChoice('end'), target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
         ],
         'user.back': [
           {
@@ -1303,7 +1209,7 @@ export const motorQuoteMachine = motor.createMachine({
               isChoice('back')({ event }) && context.failure?.op === op,
             ...way(BACK[op]),
           })),
-          { guard: isChoice('end'), target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
         ],
         'user.back': [
           ...BACK_TO_QUESTION.back,

@@ -1,4 +1,4 @@
-import { assertEvent, assign, forwardTo, setup } from 'xstate';
+import { assign, forwardTo, setup } from 'xstate';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -9,6 +9,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
 import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
   newPayment,
@@ -40,7 +41,6 @@ import {
   isChoice,
   money,
   notProvided,
-  rejected,
   TO_MAIN_MENU,
   today,
   toRefusedQuestion,
@@ -202,6 +202,18 @@ function confirmPrompt(context: TravelIssueContext) {
   });
 }
 
+type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travellerName';
+
+/** The check of each answer typed to a question of {@link askText}. */
+const CHECKS: AnswerChecks<TravelIssueContext, TextField> = {
+  destination: (t) => checkWords(t, FIELD_LENGTHS.destination),
+  startDate: (t, c) => checkFutureDate(t, c.today),
+  days: (t) => checkDays(t),
+  name: (t) => checkFullName(t),
+  nrc: (t) => checkNrc(t),
+  travellerName: (t) => checkFullName(t),
+};
+
 const travel = setup({
   types: {
     context: {} as TravelIssueContext,
@@ -217,6 +229,9 @@ const travel = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    ask: assign(asked),
+    keepAnswer: assign(keptBy(CHECKS)),
+    refuseAnswer: assign(refusedBy(CHECKS)),
     toPayment: forwardTo(PAYMENT_ACTOR_ID),
     showPaymentScreen: assign(({ context, event }) =>
       paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
@@ -225,6 +240,8 @@ const travel = setup({
     payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
   },
   guards: {
+    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    answered: answeredBy(CHECKS),
     paymentWaits: ({ event }) => paymentWaits(event),
     paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
       paymentOutputOf(event)?.outcome === params.outcome,
@@ -236,45 +253,6 @@ const travel = setup({
       event.type === 'user.choice' && RELATIONSHIPS.some((r) => r === event.id),
   },
 });
-
-type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travellerName';
-
-// One question answered by typing: a valid answer is kept and moves on; a bad one re-asks with
-// the reason and keeps every earlier answer; the third bad one ends politely.
-const askText = (
-  key: string,
-  input: 'text' | 'date' | 'nrc' | 'amount',
-  field: TextField,
-  check: (text: string, context: TravelIssueContext) => Checked<string>,
-  target: string,
-  back: string,
-) =>
-  travel.createStateConfig({
-    tags: 'awaitingInput',
-    entry: travel.assign({ tries: 0, prompt: ask(key, input) }),
-    on: {
-      'user.text': [
-        {
-          guard: ({ context, event }) =>
-            event.type === 'user.text' && check(event.text, context).ok,
-          target,
-          actions: travel.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
-          }),
-        },
-        {
-          actions: travel.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
-          }),
-        },
-      ],
-      'user.back': back,
-    },
-  });
 
 /** Travel cover: package, destination, start date, travellers, payment, policy and certificate. */
 export const travelIssueMachine = travel.createMachine({
@@ -375,35 +353,13 @@ export const travelIssueMachine = travel.createMachine({
       'travel.askDestination',
       'text',
       'destination',
-      (t) => checkWords(t, FIELD_LENGTHS.destination),
       'askStartDate',
       'mainMenu',
     ),
-    askStartDate: askText(
-      'travel.askStartDate',
-      'date',
-      'startDate',
-      (t, c) => checkFutureDate(t, c.today),
-      'askDays',
-      'askDestination',
-    ),
-    askDays: askText(
-      'travel.askDays',
-      'amount',
-      'days',
-      (t) => checkDays(t),
-      'askName',
-      'askStartDate',
-    ),
-    askName: askText(
-      'travel.askName',
-      'text',
-      'name',
-      (t) => checkFullName(t),
-      'askNrc',
-      'askDays',
-    ),
-    askNrc: askText('travel.askNrc', 'nrc', 'nrc', (t) => checkNrc(t), 'travellers', 'askName'),
+    askStartDate: askText('travel.askStartDate', 'date', 'startDate', 'askDays', 'askDestination'),
+    askDays: askText('travel.askDays', 'amount', 'days', 'askName', 'askStartDate'),
+    askName: askText('travel.askName', 'text', 'name', 'askNrc', 'askDays'),
+    askNrc: askText('travel.askNrc', 'nrc', 'nrc', 'travellers', 'askName'),
     travellers: {
       tags: 'awaitingInput',
       entry: assign({
@@ -419,7 +375,7 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.choice': [
           { guard: 'canAddTraveller', target: 'askTravellerName' },
-          { guard: isChoice('continue'), target: 'quoting' },
+          { guard: { type: 'chose', params: { id: 'continue' } }, target: 'quoting' },
         ],
         'user.back': 'askNrc',
       },
@@ -428,7 +384,6 @@ export const travelIssueMachine = travel.createMachine({
       'travel.askTravellerName',
       'text',
       'travellerName',
-      (t) => checkFullName(t),
       'askRelationship',
       'travellers',
     ),
@@ -534,10 +489,10 @@ export const travelIssueMachine = travel.createMachine({
               isChoice('retry')({ event }) && context.failure?.op === 'pay',
             ...resumePayment('paying'),
           },
-          { guard: isChoice('retry'), ...resumePayment('checking') },
+          { guard: { type: 'chose', params: { id: 'retry' } }, ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
-          { guard: isChoice('back'), target: 'failedBack' },
-          { guard: isChoice('end'), target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'back' } }, target: 'failedBack' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
         ],
         'user.back': [...BACK_TO_QUESTION.back, { target: 'failedBack' }],
       },
