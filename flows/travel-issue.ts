@@ -152,12 +152,12 @@ const MAX_PACKAGES = 6;
  * name is not listed: the quote's own Back goes to the list of travellers.
  */
 const BACK_TO_QUESTION = toRefusedQuestion<TravelIssueContext>({
-  destination: 'askDestination',
-  startDate: 'askStartDate',
-  endDate: 'askDays',
-  name: 'askName',
-  idNumber: 'askNrc',
-  nrcNumber: 'askNrc',
+  destination: '#travel-issue.trip.askDestination',
+  startDate: '#travel-issue.trip.askStartDate',
+  endDate: '#travel-issue.trip.askDays',
+  name: '#travel-issue.holder.askName',
+  idNumber: '#travel-issue.holder.askNrc',
+  nrcNumber: '#travel-issue.holder.askNrc',
 });
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
 
@@ -281,138 +281,191 @@ export const travelIssueMachine = travel.createMachine({
         onDone: [
           {
             guard: ({ event }) => event.output.length === 0,
-            target: 'noPackages',
+            target: '#travel-issue.noPackages',
           },
           {
-            target: 'askDestination',
+            target: '#travel-issue.trip.askDestination',
             actions: assign({
               packages: ({ event }) =>
                 event.output.slice(0, MAX_PACKAGES).map((p) => ({ id: p.id, name: p.name })),
             }),
           },
         ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('packages') }) },
+        onError: {
+          target: '#travel-issue.failed',
+          actions: assign({ failure: failedAt('packages') }),
+        },
       },
     },
     noPackages: {
       type: 'final',
       entry: assign({ prompt: end('travel.noPackages') }),
     },
-    quoting: {
-      invoke: {
-        src: 'quoteTravel',
-        input: ({ context }) => ({ requests: quoteRequests(context) }),
-        onDone: {
-          target: 'pickPackage',
-          actions: assign({ quotes: ({ event }) => event.output, failure: null }),
+    pricing: {
+      initial: 'quoting',
+      states: {
+        quoting: {
+          invoke: {
+            src: 'quoteTravel',
+            input: ({ context }) => ({ requests: quoteRequests(context) }),
+            onDone: {
+              target: '#travel-issue.pricing.pickPackage',
+              actions: assign({ quotes: ({ event }) => event.output, failure: null }),
+            },
+            onError: {
+              target: '#travel-issue.failed',
+              actions: assign({ failure: failedAt('quote') }),
+            },
+          },
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
-      },
-    },
-    // Every package with its premium for this trip and party: the price comes first.
-    pickPackage: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('travel.pickPackage', 'choice', {
-            params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
-            choices: context.quotes.map((q) =>
-              dataChoice(
-                q.packageId,
-                `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
-              ),
-            ),
+        // Every package with its premium for this trip and party: the price comes first.
+        pickPackage: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('travel.pickPackage', 'choice', {
+                params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
+                choices: context.quotes.map((q) =>
+                  dataChoice(
+                    q.packageId,
+                    `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
+                  ),
+                ),
+              }),
           }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'listedPackage',
-          target: 'payment',
-          actions: assign(({ context, event }) => {
-            const id = event.type === 'user.choice' ? event.id : '';
-            const quote = context.quotes.find((q) => q.packageId === id);
-            return {
-              answers: { ...context.answers, packageId: id },
-              pay: quote
-                ? newPayment(
-                    { kind: 'quote', quoteId: quote.quoteId },
-                    quote.purchase,
-                    tripOf(context, id),
-                    quote.premium,
-                    quote.currency,
-                  )
-                : null,
-            };
-          }),
+          on: {
+            'user.choice': {
+              guard: 'listedPackage',
+              target: '#travel-issue.payment',
+              actions: assign(({ context, event }) => {
+                const id = event.type === 'user.choice' ? event.id : '';
+                const quote = context.quotes.find((q) => q.packageId === id);
+                return {
+                  answers: { ...context.answers, packageId: id },
+                  pay: quote
+                    ? newPayment(
+                        { kind: 'quote', quoteId: quote.quoteId },
+                        quote.purchase,
+                        tripOf(context, id),
+                        quote.premium,
+                        quote.currency,
+                      )
+                    : null,
+                };
+              }),
+            },
+            'user.back': '#travel-issue.party.travellers',
+          },
         },
-        'user.back': 'travellers',
       },
     },
-    askDestination: askText(
-      'travel.askDestination',
-      'text',
-      'destination',
-      'askStartDate',
-      'mainMenu',
-    ),
-    askStartDate: askText('travel.askStartDate', 'date', 'startDate', 'askDays', 'askDestination'),
-    askDays: askText('travel.askDays', 'amount', 'days', 'askName', 'askStartDate'),
-    askName: askText('travel.askName', 'text', 'name', 'askNrc', 'askDays'),
-    askNrc: askText('travel.askNrc', 'nrc', 'nrc', 'travellers', 'askName'),
-    travellers: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) => {
-          const count = context.answers.travellers?.length ?? 0;
-          const choices: Choice[] = [];
-          if (count < MAX_TRAVELLERS) choices.push(choice('add', 'travel.choice.addTraveller'));
-          choices.push(choice('continue', 'travel.choice.continue'));
-          return ask('travel.travellers', 'choice', { params: { count: count + 1 }, choices });
-        },
-      }),
-      on: {
-        'user.choice': [
-          { guard: 'canAddTraveller', target: 'askTravellerName' },
-          { guard: { type: 'chose', params: { id: 'continue' } }, target: 'quoting' },
-        ],
-        'user.back': 'askNrc',
+    trip: {
+      initial: 'askDestination',
+      states: {
+        askDestination: askText(
+          'travel.askDestination',
+          'text',
+          'destination',
+          '#travel-issue.trip.askStartDate',
+          '#travel-issue.mainMenu',
+        ),
+        askStartDate: askText(
+          'travel.askStartDate',
+          'date',
+          'startDate',
+          '#travel-issue.trip.askDays',
+          '#travel-issue.trip.askDestination',
+        ),
+        askDays: askText(
+          'travel.askDays',
+          'amount',
+          'days',
+          '#travel-issue.holder.askName',
+          '#travel-issue.trip.askStartDate',
+        ),
       },
     },
-    askTravellerName: askText(
-      'travel.askTravellerName',
-      'text',
-      'travellerName',
-      'askRelationship',
-      'travellers',
-    ),
-    askRelationship: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('travel.askRelationship', 'choice', {
-          choices: RELATIONSHIPS.map((r) => choice(r, `travel.relationship.${r}`)),
-        }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'pickedRelationship',
-          target: 'travellers',
-          actions: assign({
-            answers: ({ context, event }) => {
-              const relationship = RELATIONSHIPS.find((r) => r === event.id) ?? 'other';
-              return {
-                ...context.answers,
-                travellers: [
-                  ...(context.answers.travellers ?? []),
-                  { name: context.answers.travellerName ?? '', relationship },
-                ],
-              };
+    holder: {
+      initial: 'askName',
+      states: {
+        askName: askText(
+          'travel.askName',
+          'text',
+          'name',
+          '#travel-issue.holder.askNrc',
+          '#travel-issue.trip.askDays',
+        ),
+        askNrc: askText(
+          'travel.askNrc',
+          'nrc',
+          'nrc',
+          '#travel-issue.party.travellers',
+          '#travel-issue.holder.askName',
+        ),
+      },
+    },
+    party: {
+      initial: 'travellers',
+      states: {
+        travellers: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => {
+              const count = context.answers.travellers?.length ?? 0;
+              const choices: Choice[] = [];
+              if (count < MAX_TRAVELLERS) choices.push(choice('add', 'travel.choice.addTraveller'));
+              choices.push(choice('continue', 'travel.choice.continue'));
+              return ask('travel.travellers', 'choice', { params: { count: count + 1 }, choices });
             },
           }),
+          on: {
+            'user.choice': [
+              { guard: 'canAddTraveller', target: '#travel-issue.party.askTravellerName' },
+              {
+                guard: { type: 'chose', params: { id: 'continue' } },
+                target: '#travel-issue.pricing.quoting',
+              },
+            ],
+            'user.back': '#travel-issue.holder.askNrc',
+          },
         },
-        'user.back': 'askTravellerName',
+        askTravellerName: askText(
+          'travel.askTravellerName',
+          'text',
+          'travellerName',
+          '#travel-issue.party.askRelationship',
+          '#travel-issue.party.travellers',
+        ),
+        askRelationship: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ask('travel.askRelationship', 'choice', {
+              choices: RELATIONSHIPS.map((r) => choice(r, `travel.relationship.${r}`)),
+            }),
+          }),
+          on: {
+            'user.choice': {
+              guard: 'pickedRelationship',
+              target: '#travel-issue.party.travellers',
+              actions: assign({
+                answers: ({ context, event }) => {
+                  const relationship = RELATIONSHIPS.find((r) => r === event.id) ?? 'other';
+                  return {
+                    ...context.answers,
+                    travellers: [
+                      ...(context.answers.travellers ?? []),
+                      { name: context.answers.travellerName ?? '', relationship },
+                    ],
+                  };
+                },
+              }),
+            },
+            'user.back': '#travel-issue.party.askTravellerName',
+          },
+        },
       },
     },
     payment: {
@@ -427,20 +480,20 @@ export const travelIssueMachine = travel.createMachine({
         onDone: [
           {
             guard: { type: 'paymentEnded', params: { outcome: 'paid' } },
-            target: 'loadingCertificate',
+            target: '#travel-issue.loadingCertificate',
             actions: 'paymentResult',
           },
           {
             guard: { type: 'paymentEnded', params: { outcome: 'back' } },
-            target: 'pickPackage',
+            target: '#travel-issue.pricing.pickPackage',
             actions: 'paymentResult',
           },
           {
             guard: { type: 'paymentEnded', params: { outcome: 'failed' } },
-            target: 'failed',
+            target: '#travel-issue.failed',
             actions: 'paymentResult',
           },
-          { target: 'cancelled', actions: 'paymentResult' },
+          { target: '#travel-issue.cancelled', actions: 'paymentResult' },
         ],
       },
       exit: assign({ payAt: undefined }),
@@ -456,14 +509,14 @@ export const travelIssueMachine = travel.createMachine({
           holder: { phone: context.callerPhone ?? '', nrc: context.answers.nrc ?? '' },
         }),
         onDone: {
-          target: 'done',
+          target: '#travel-issue.done',
           actions: assign({
             certificateUrl: ({ event }) => event.output.url ?? null,
             policy: ({ event }) => event.output,
           }),
         },
         // The policy is paid for: a missing certificate must not hide the policy number.
-        onError: { target: 'done' },
+        onError: { target: '#travel-issue.done' },
       },
     },
     failed: {
@@ -477,12 +530,12 @@ export const travelIssueMachine = travel.createMachine({
           {
             guard: ({ context, event }) =>
               isChoice('retry')({ event }) && context.failure?.op === 'packages',
-            target: 'loadingPackages',
+            target: '#travel-issue.loadingPackages',
           },
           {
             guard: ({ context, event }) =>
               isChoice('retry')({ event }) && context.failure?.op === 'quote',
-            target: 'quoting',
+            target: '#travel-issue.pricing.quoting',
           },
           {
             guard: ({ context, event }) =>
@@ -491,10 +544,10 @@ export const travelIssueMachine = travel.createMachine({
           },
           { guard: { type: 'chose', params: { id: 'retry' } }, ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
-          { guard: { type: 'chose', params: { id: 'back' } }, target: 'failedBack' },
-          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'back' } }, target: '#travel-issue.failedBack' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: '#travel-issue.cancelled' },
         ],
-        'user.back': [...BACK_TO_QUESTION.back, { target: 'failedBack' }],
+        'user.back': [...BACK_TO_QUESTION.back, { target: '#travel-issue.failedBack' }],
       },
     },
     failedBack: {
@@ -504,8 +557,11 @@ export const travelIssueMachine = travel.createMachine({
           ...resumePayment('wait'),
         },
         { guard: ({ context }) => context.failure?.op === 'pay', ...resumePayment('confirm') },
-        { guard: ({ context }) => context.failure?.op === 'quote', target: 'travellers' },
-        { target: 'cancelled' },
+        {
+          guard: ({ context }) => context.failure?.op === 'quote',
+          target: '#travel-issue.party.travellers',
+        },
+        { target: '#travel-issue.cancelled' },
       ],
     },
     done: {
