@@ -1,4 +1,4 @@
-import { assign, forwardTo, setup } from 'xstate';
+import { and, assign, forwardTo, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -359,6 +359,15 @@ const motor = setup({
     vehicleHasCategory: ({ context }) => context.vehicle?.riskCategoryId !== undefined,
     hasVehicleId: ({ context }) => context.vehicle !== null,
     isRenewal: ({ context }) => context.mode === 'renew',
+    inMode: ({ context }, params: { mode: MotorQuoteContext['mode'] }) =>
+      context.mode === params.mode,
+    hasPolicy: ({ context }) => context.policy !== null,
+    canTellHolder: ({ context }) => context.elsewhere?.canTell === true && !context.elsewhere.told,
+    pastFirstPage: ({ context }) => context.page > 1,
+    lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
+    failedAt: ({ context, event }, params: { op: Op; choice?: 'retry' | 'back' }) =>
+      (params.choice === undefined || isChoice(params.choice)({ event })) &&
+      context.failure?.op === params.op,
   },
 });
 
@@ -506,7 +515,7 @@ export const motorQuoteMachine = motor.createMachine({
     opening: {
       always: [
         {
-          guard: ({ context }) => context.mode === 'renew' && context.policy !== null,
+          guard: and([{ type: 'inMode', params: { mode: 'renew' } } as const, 'hasPolicy']),
           target: '#motor-quote.renewal.loadingRenewal',
         },
         { target: '#motor-quote.mode' },
@@ -592,7 +601,7 @@ export const motorQuoteMachine = motor.createMachine({
             ],
             'user.back': [
               {
-                guard: ({ context }) => context.page > 1,
+                guard: 'pastFirstPage',
                 target: '#motor-quote.product.loadingProducts',
                 actions: assign({ page: ({ context }) => context.page - 1 }),
               },
@@ -662,8 +671,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               {
-                guard: ({ context, event }) =>
-                  isChoice('yes')({ event }) && context.vehicle?.riskCategoryId !== undefined,
+                guard: and([{ type: 'chose', params: { id: 'yes' } }, 'vehicleHasCategory']),
                 target: '#motor-quote.vehicle.afterVehicle',
                 actions: assign({
                   answers: ({ context }) => ({
@@ -939,7 +947,7 @@ export const motorQuoteMachine = motor.createMachine({
                 actions: assign({ holder: ({ event }) => event.output }),
               },
               {
-                guard: ({ context }) => context.holderLookup === 'phone',
+                guard: 'lookedUpByPhone',
                 target: '#motor-quote.holder.askHolderNrc',
                 actions: assign({ holder: null }),
               },
@@ -1194,15 +1202,14 @@ export const motorQuoteMachine = motor.createMachine({
             },
             'user.choice': [
               {
-                guard: ({ context, event }) =>
-                  isChoice('tell')({ event }) &&
-                  context.elsewhere?.canTell === true &&
-                  !context.elsewhere.told,
+                guard: and([{ type: 'chose', params: { id: 'tell' } }, 'canTellHolder']),
                 target: '#motor-quote.renewal.tellingHolder',
               },
               {
-                guard: ({ context, event }) =>
-                  isChoice('again')({ event }) && context.mode === 'new',
+                guard: and([
+                  { type: 'chose', params: { id: 'again' } },
+                  { type: 'inMode', params: { mode: 'new' } } as const,
+                ]),
                 target: '#motor-quote.vehicle.askPlate',
                 actions: assign({ elsewhere: undefined }),
               },
@@ -1220,7 +1227,7 @@ export const motorQuoteMachine = motor.createMachine({
             ],
             'user.back': [
               {
-                guard: ({ context }) => context.mode === 'new',
+                guard: { type: 'inMode', params: { mode: 'new' } },
                 target: '#motor-quote.vehicle.askPlate',
                 actions: assign({ elsewhere: undefined }),
               },
@@ -1235,7 +1242,7 @@ export const motorQuoteMachine = motor.createMachine({
         plateAgain: {
           always: [
             {
-              guard: ({ context }) => context.mode === 'new',
+              guard: { type: 'inMode', params: { mode: 'new' } },
               target: '#motor-quote.vehicle.findingVehicle',
             },
             { target: '#motor-quote.renewal.findingPolicy' },
@@ -1369,14 +1376,12 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           ...OPS.map((op) => ({
-            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
-              isChoice('retry')({ event }) && context.failure?.op === op,
+            guard: { type: 'failedAt', params: { op, choice: 'retry' } } as const,
             ...way(RETRY[op]),
           })),
           ...BACK_TO_QUESTION.choice,
           ...OPS.map((op) => ({
-            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
-              isChoice('back')({ event }) && context.failure?.op === op,
+            guard: { type: 'failedAt', params: { op, choice: 'back' } } as const,
             ...way(BACK[op]),
           })),
           { guard: { type: 'chose', params: { id: 'end' } }, target: '#motor-quote.cancelled' },
@@ -1384,7 +1389,7 @@ export const motorQuoteMachine = motor.createMachine({
         'user.back': [
           ...BACK_TO_QUESTION.back,
           ...OPS.map((op) => ({
-            guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
+            guard: { type: 'failedAt', params: { op } } as const,
             ...way(BACK[op]),
           })),
           { target: '#motor-quote.mode' },

@@ -242,6 +242,12 @@ const travel = setup({
   guards: {
     chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
     answered: answeredBy(CHECKS),
+    failedAt: (
+      { context, event },
+      params: { op: NonNullable<TravelIssueContext['failure']>['op']; choice?: 'retry' | 'back' },
+    ) =>
+      (params.choice === undefined || isChoice(params.choice)({ event })) &&
+      context.failure?.op === params.op,
     paymentWaits: ({ event }) => paymentWaits(event),
     paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
       paymentOutputOf(event)?.outcome === params.outcome,
@@ -528,18 +534,15 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.choice': [
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'packages',
+            guard: { type: 'failedAt', params: { op: 'packages', choice: 'retry' } },
             target: '#travel-issue.loadingPackages',
           },
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'quote',
+            guard: { type: 'failedAt', params: { op: 'quote', choice: 'retry' } },
             target: '#travel-issue.pricing.quoting',
           },
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'pay',
+            guard: { type: 'failedAt', params: { op: 'pay', choice: 'retry' } },
             ...resumePayment('paying'),
           },
           { guard: { type: 'chose', params: { id: 'retry' } }, ...resumePayment('checking') },
@@ -553,12 +556,12 @@ export const travelIssueMachine = travel.createMachine({
     failedBack: {
       always: [
         {
-          guard: ({ context }) => context.failure?.op === 'status',
+          guard: { type: 'failedAt', params: { op: 'status' } },
           ...resumePayment('wait'),
         },
-        { guard: ({ context }) => context.failure?.op === 'pay', ...resumePayment('confirm') },
+        { guard: { type: 'failedAt', params: { op: 'pay' } }, ...resumePayment('confirm') },
         {
-          guard: ({ context }) => context.failure?.op === 'quote',
+          guard: { type: 'failedAt', params: { op: 'quote' } },
           target: '#travel-issue.party.travellers',
         },
         { target: '#travel-issue.cancelled' },
