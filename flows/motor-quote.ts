@@ -1,4 +1,4 @@
-import { and, assign, forwardTo, setup } from 'xstate';
+import { and, assertEvent, assign, forwardTo, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -364,6 +364,12 @@ const motor = setup({
     hasPolicy: ({ context }) => context.policy !== null,
     canTellHolder: ({ context }) => context.elsewhere?.canTell === true && !context.elsewhere.told,
     pastFirstPage: ({ context }) => context.page > 1,
+    heldElsewhere: ({ context }) => context.elsewhere !== undefined,
+    unverified: ({ context }) => context.principal.kind === 'nobody',
+    validContact: ({ event }) => {
+      assertEvent(event, 'user.contact');
+      return checkPhone(event.phone).ok;
+    },
     lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
     failedAt: ({ context, event }, params: { op: Op; choice?: 'retry' | 'back' }) =>
       (params.choice === undefined || isChoice(params.choice)({ event })) &&
@@ -746,10 +752,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               {
-                guard: ({ context, event }) =>
-                  event.type === 'user.choice' &&
-                  context.vehicle !== null &&
-                  context.categories.some((c) => c.id === event.id),
+                guard: and(['listedCategory', 'hasVehicleId']),
                 target: '#motor-quote.vehicle.afterVehicle',
                 actions: assign({
                   answers: ({ context, event }) => ({
@@ -895,7 +898,7 @@ export const motorQuoteMachine = motor.createMachine({
               }),
             },
             'user.contact': {
-              guard: ({ event }) => checkPhone(event.phone).ok,
+              guard: 'validContact',
               target: '#motor-quote.holder.findingHolder',
               actions: assign({
                 holderLookup: 'phone',
@@ -1187,10 +1190,7 @@ export const motorQuoteMachine = motor.createMachine({
           }),
           on: {
             'user.contact': {
-              guard: ({ context, event }) =>
-                context.elsewhere !== undefined &&
-                context.principal.kind === 'nobody' &&
-                checkPhone(event.phone).ok,
+              guard: and(['heldElsewhere', 'unverified', 'validContact']),
               target: '#motor-quote.renewal.plateAgain',
               actions: assign({
                 elsewhere: undefined,
