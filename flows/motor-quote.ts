@@ -25,17 +25,14 @@ import {
 import {
   newPayment,
   PAYMENT_ACTOR_ID,
-  PAYMENT_SCREENS,
-  type PaymentOutput,
+  PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentInput,
   paymentMachine,
-  paymentOutputOf,
   paymentResult,
   paymentScreen,
-  paymentWaits,
+  paymentStage,
   resumePayment,
   type Way,
   way,
@@ -338,14 +335,12 @@ const motor = setup({
       paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
     paymentResult: assign(({ event }) => paymentResult(event)),
-    payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
+    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
     chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
     answered: answeredBy(CHECKS),
-    paymentWaits: ({ event }) => paymentWaits(event),
-    paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
-      paymentOutputOf(event)?.outcome === params.outcome,
+    ...PAYMENT_GUARDS,
     ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
@@ -1291,37 +1286,12 @@ export const motorQuoteMachine = motor.createMachine({
       },
     },
     // ---------------------------------------------------------------- payment
-    payment: {
-      invoke: {
-        id: PAYMENT_ACTOR_ID,
-        src: 'paymentMachine',
-        input: ({ context }) => paymentInput(context, context.payAt),
-        onSnapshot: [
-          { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
-          { target: '.working' },
-        ],
-        onDone: [
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'paid' } },
-            target: '#motor-quote.loadingCertificate',
-            actions: 'paymentResult',
-          },
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'back' } },
-            target: '#motor-quote.paymentBack',
-            actions: 'paymentResult',
-          },
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'failed' } },
-            target: '#motor-quote.failed',
-            actions: 'paymentResult',
-          },
-          { target: '#motor-quote.cancelled', actions: 'paymentResult' },
-        ],
-      },
-      exit: assign({ payAt: undefined }),
-      ...PAYMENT_SCREENS,
-    },
+    payment: paymentStage({
+      paid: '#motor-quote.loadingCertificate',
+      back: '#motor-quote.paymentBack',
+      failed: '#motor-quote.failed',
+      cancelled: '#motor-quote.cancelled',
+    }),
     paymentBack: {
       always: [
         { guard: 'isRenewal', target: '#motor-quote.renewal.askRenewPlate' },

@@ -661,3 +661,57 @@ export type Way = string | ReturnType<typeof resumePayment>;
 
 /** A transition's target (and action) for a {@link Way}. */
 export const way = (to: Way) => (typeof to === 'string' ? { target: to } : to);
+
+/** Guards a paying flow names in its setup for the state {@link paymentStage} makes. */
+export const PAYMENT_GUARDS = {
+  paymentWaits: ({ event }: { event: unknown }) => paymentWaits(event),
+  paymentEnded: (
+    { event }: { event: unknown },
+    params: { outcome: PaymentOutput['outcome'] },
+  ): boolean => paymentOutputOf(event)?.outcome === params.outcome,
+};
+
+/**
+ * The flow's state that pays: invokes the payment child (under {@link PAYMENT_ACTOR_ID}, src
+ * `paymentMachine`), mirrors its screens, and leaves by how it ended: to `exits`. The flow names
+ * in its setup the guards {@link PAYMENT_GUARDS} and the actions `toPayment`,
+ * `showPaymentScreen` ({@link paymentScreen}), `paymentResult` ({@link paymentResult}) and
+ * `payFrom` (sets `payAt`, where the child starts).
+ */
+export function paymentStage(exits: {
+  paid: string;
+  back: string;
+  failed: string;
+  cancelled: string;
+}) {
+  const ended = (outcome: PaymentOutput['outcome'], target: string) =>
+    ({
+      guard: { type: 'paymentEnded', params: { outcome } },
+      target,
+      actions: 'paymentResult',
+    }) as const;
+  return {
+    invoke: {
+      id: PAYMENT_ACTOR_ID,
+      src: 'paymentMachine',
+      input: ({
+        context,
+      }: {
+        context: Parameters<typeof paymentInput>[0] & { payAt?: PaymentStep | undefined };
+      }) => paymentInput(context, context.payAt),
+      onSnapshot: [
+        { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
+        { target: '.working' },
+      ],
+      onDone: [
+        ended('paid', exits.paid),
+        ended('back', exits.back),
+        ended('failed', exits.failed),
+        { target: exits.cancelled, actions: 'paymentResult' },
+      ],
+    },
+    // Started again from the confirm screen next time, unless a failure screen says where.
+    exit: { type: 'payFrom', params: { step: undefined } },
+    ...PAYMENT_SCREENS,
+  } as const;
+}

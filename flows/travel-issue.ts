@@ -14,17 +14,14 @@ import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
   newPayment,
   PAYMENT_ACTOR_ID,
-  PAYMENT_SCREENS,
-  type PaymentOutput,
+  PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentInput,
   paymentMachine,
-  paymentOutputOf,
   paymentResult,
   paymentScreen,
-  paymentWaits,
+  paymentStage,
   resumePayment,
 } from './payment-machine.js';
 import {
@@ -237,7 +234,7 @@ const travel = setup({
       paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
     paymentResult: assign(({ event }) => paymentResult(event)),
-    payFrom: assign((_, params: { step: PaymentStep }) => ({ payAt: params.step })),
+    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
     chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
@@ -248,9 +245,7 @@ const travel = setup({
     ) =>
       (params.choice === undefined || isChoice(params.choice)({ event })) &&
       context.failure?.op === params.op,
-    paymentWaits: ({ event }) => paymentWaits(event),
-    paymentEnded: ({ event }, params: { outcome: PaymentOutput['outcome'] }) =>
-      paymentOutputOf(event)?.outcome === params.outcome,
+    ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
     canAddTraveller: ({ context, event }) =>
@@ -474,37 +469,12 @@ export const travelIssueMachine = travel.createMachine({
         },
       },
     },
-    payment: {
-      invoke: {
-        id: PAYMENT_ACTOR_ID,
-        src: 'paymentMachine',
-        input: ({ context }) => paymentInput(context, context.payAt),
-        onSnapshot: [
-          { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
-          { target: '.working' },
-        ],
-        onDone: [
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'paid' } },
-            target: '#travel-issue.loadingCertificate',
-            actions: 'paymentResult',
-          },
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'back' } },
-            target: '#travel-issue.pricing.pickPackage',
-            actions: 'paymentResult',
-          },
-          {
-            guard: { type: 'paymentEnded', params: { outcome: 'failed' } },
-            target: '#travel-issue.failed',
-            actions: 'paymentResult',
-          },
-          { target: '#travel-issue.cancelled', actions: 'paymentResult' },
-        ],
-      },
-      exit: assign({ payAt: undefined }),
-      ...PAYMENT_SCREENS,
-    },
+    payment: paymentStage({
+      paid: '#travel-issue.loadingCertificate',
+      back: '#travel-issue.pricing.pickPackage',
+      failed: '#travel-issue.failed',
+      cancelled: '#travel-issue.cancelled',
+    }),
     loadingCertificate: {
       invoke: {
         src: 'travelCertificate',
