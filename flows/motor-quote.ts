@@ -4,8 +4,8 @@ import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
@@ -55,7 +55,6 @@ import {
   type RefusedQuestions,
   rejectedBy,
   TO_MAIN_MENU,
-  today,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -279,7 +278,7 @@ const motor = setup({
   types: {
     context: {} as MotorQuoteContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -486,7 +485,7 @@ export const motorQuoteMachine = motor.createMachine({
   context: ({ input }) => ({
     prompt: ask('motor.mode', 'choice'),
     tries: 0,
-    today: today(),
+    today: input.today,
     callerPhone: input.callerPhone ?? null,
     principal: input.principal,
     ...(input.route ? { route: input.route } : {}),

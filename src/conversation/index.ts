@@ -19,6 +19,7 @@ export {
   type FlowOutput,
   type FlowRegistry,
   type FlowStart,
+  type FlowStartInput,
   type TurnRoute,
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).
@@ -65,7 +66,6 @@ export {
   t,
 } from './render-prompt.js';
 export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
-export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
 export type {
   ChannelAddress,
   ChannelDecision,
@@ -79,7 +79,6 @@ export type {
 } from './turn-engine.js';
 export {
   type AmountOptions,
-  compactZambianMobile,
   type DateOptions,
   type DateRule,
   type Validation,

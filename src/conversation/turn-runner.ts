@@ -1,5 +1,7 @@
 import { NOBODY, principalOf } from '../access/index.js';
+import { lusakaToday } from '../clock/index.js';
 import type { Logger } from '../log/index.js';
+import { checkZambianMobile } from '../msisdn/index.js';
 import type { AcquireResult, SessionLease, SessionStore } from '../session/index.js';
 import type { ActorCache, CachedActor, FlowActor, RecordHead } from './actor-cache.js';
 import { settleWithin, startWatched } from './deadline.js';
@@ -16,13 +18,13 @@ import {
   type FlowInput,
   type FlowRegistry,
   type FlowStart,
+  type FlowStartInput,
 } from './flow.js';
 import { isPrompt, type Prompt } from './prompt.js';
 import { isReply, type Reply } from './reply.js';
 import { flowInputOf, parseSessionRecord, type SessionRecord } from './session-record.js';
 import type { ChannelStateOf, SessionGlance, TurnOptions } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
-import { validateMsisdn } from './validators.js';
 
 /** One running turn: its lease, deadline and the way to answer the channel once. */
 export interface TurnContext {
@@ -248,7 +250,8 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const routed: FlowInput = address
       ? { ...input, route: { sessionKey: context.sessionKey, ...address } }
       : input;
-    const actor = startWatched(definition.machine, { input: routed });
+    const started: FlowStartInput = { ...routed, today: lusakaToday(now()) };
+    const actor = startWatched(definition.machine, { input: started });
     await settleAndPersist(context, definition, actor, input, notes, handovers);
   };
 
@@ -532,20 +535,12 @@ function freshInput(options: TurnOptions): FlowInput {
  */
 function withContact(input: FlowInput, reply: Reply): FlowInput {
   if (reply.type !== 'user.contact' || input.principal.kind !== 'nobody') return input;
-  const phone = validateMsisdn(reply.phone);
-  return phone.ok ? { ...input, principal: principalOf(phone.value) } : input;
+  const phone = checkZambianMobile(reply.phone);
+  return phone.ok ? { ...input, principal: principalOf(phone.msisdn) } : input;
 }
 
-/** Caller numbers already validated; cleared when full (a bound, not an LRU). */
-const callerPhones = new Map<string, string | undefined>();
-const MAX_CALLER_PHONES = 10_000;
-
-/** The caller's number as a flow may use it; libphonenumber is not cheap, and callers redial. */
+/** The caller's number as a flow may use it: a Zambian mobile (src/msisdn caches the parse). */
 function callerPhoneOf(address: string): string | undefined {
-  if (callerPhones.has(address)) return callerPhones.get(address);
-  const phone = validateMsisdn(address);
-  const value = phone.ok ? phone.value : undefined;
-  if (callerPhones.size >= MAX_CALLER_PHONES) callerPhones.clear();
-  callerPhones.set(address, value);
-  return value;
+  const phone = checkZambianMobile(address);
+  return phone.ok ? phone.msisdn : undefined;
 }

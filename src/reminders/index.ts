@@ -8,7 +8,9 @@
 // Server: where contacts and send claims are kept (Redis, or this process).
 export {
   type ContactBook,
+  type ContactBookOptions,
   ContactRecord,
+  createContactBook,
   createMemoryContactBook,
   createRedisContactBook,
   type HolderAddress,
@@ -27,8 +29,8 @@ export {
   type InboundSmsOptions,
   registerInboundSms,
 } from './inbound-sms.js';
-// Tests and the digest: Lusaka's calendar and quiet hours.
-export { DEFAULT_QUIET_HOURS, lusakaNow, type QuietHours } from './lusaka-time.js';
+// Server: the quiet hours of Lusaka's night (the calendar is src/clock's).
+export { DEFAULT_QUIET_HOURS, type QuietHours } from './quiet-hours.js';
 // Server: the scan's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
   type BullReminderSchedulerOptions,

@@ -1,3 +1,5 @@
+import type { Notifier } from '../channels/index.js';
+import { dayNumber, lusakaNow } from '../clock/index.js';
 import type {
   CallerLanguages,
   ChannelAddress,
@@ -5,7 +7,6 @@ import type {
   TurnPrefetch,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import type { Notifier } from '../payments/index.js';
 import {
   type ContactBook,
   type ContactRecord,
@@ -14,13 +15,7 @@ import {
   type HolderCard,
   languageFromFields,
 } from './contact-book.js';
-import {
-  DEFAULT_QUIET_HOURS,
-  dayNumber,
-  isQuiet,
-  lusakaNow,
-  type QuietHours,
-} from './lusaka-time.js';
+import { DEFAULT_QUIET_HOURS, isQuiet, type QuietHours } from './quiet-hours.js';
 
 /** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
 export const RENEW_CHOICE_PREFIX = 'renew:';

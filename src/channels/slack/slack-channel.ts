@@ -17,8 +17,8 @@ import {
   type TurnOptions,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/index.js';
 import type { StaffAuditLog } from '../../privacy/index.js';
+import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
 import { maskCsv, maskPersonalData } from './mask-personal-data.js';

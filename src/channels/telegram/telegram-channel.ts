@@ -30,9 +30,9 @@ import {
 } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/index.js';
 import { subjectId } from '../../privacy/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
+import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
   parseCallbackData,

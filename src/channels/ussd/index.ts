@@ -8,7 +8,6 @@ export {
   toAfricasTalkingText,
 } from './africastalking-adapter.js';
 export { HubtelUssdBody, registerHubtelRoute } from './hubtel-adapter.js';
-export { normaliseMsisdn } from './normalise-msisdn.js';
 export {
   AfricasTalkingSmsResponse,
   createSmsNotifier,
@@ -26,7 +25,6 @@ export {
   ussdInputToReply,
   ussdSessionKey,
 } from './ussd-core.js';
-export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
 export {
   GSM7_TEXT,
   type RenderedPrompt,
