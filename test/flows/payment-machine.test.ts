@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createActor, type Snapshot } from 'xstate';
 import {
   again,
   answered,
@@ -10,6 +11,8 @@ import {
   paymentPhonePrompt,
   paymentWaitPrompt,
 } from '../../flows/payment-machine.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import { inputFor, worldMachine } from './fixtures.js';
 
 const fresh = () =>
   newPayment(
@@ -99,5 +102,41 @@ describe('the payment machine', () => {
   it('formats times in Lusaka time and nothing for no time', () => {
     expect(clockTime('2026-11-23T22:05:00Z')).toBe('00:05');
     expect(clockTime(null)).toBe('');
+  });
+});
+
+describe("the payment machine as a flow's child", () => {
+  // Issue 26: a persisted flow restores with its payment child, which the outcome then reaches.
+  it('waits on its screen through the flow, restores with it and takes the pushed outcome', () => {
+    const machine = worldMachine('travel-issue');
+    const input = inputFor('travel-issue');
+    const first = createActor(machine, { input }).start();
+    const replies: Reply[] = [
+      { type: 'user.text', text: 'South Africa' },
+      { type: 'user.text', text: '2099-01-15' },
+      { type: 'user.text', text: '14' },
+      { type: 'user.text', text: 'Mwila Banda' },
+      { type: 'user.text', text: '479974/11/1' },
+      { type: 'user.choice', id: 'continue' },
+      { type: 'user.choice', id: '201' },
+      { type: 'user.choice', id: 'own' },
+    ];
+    for (const reply of replies) first.send(reply);
+    expect(first.getSnapshot().hasTag('awaitingInput')).toBe(true);
+    expect(first.getSnapshot().context.prompt.key).toBe('pay.waitPhone');
+    const persisted = JSON.parse(JSON.stringify(first.getPersistedSnapshot()));
+    first.stop();
+
+    const restored = createActor(machine, {
+      input,
+      snapshot: persisted as Snapshot<unknown>,
+    }).start();
+    restored.send({ type: 'user.choice', id: 'nonsense' });
+    expect(restored.getSnapshot().context.prompt.notes).toEqual([
+      { key: 'flow.note.pickFromList' },
+    ]);
+    restored.send({ type: 'payment.settled', reference: 'PAY-tq_1', outcome: 'paid' });
+    expect(restored.getSnapshot().status).toBe('done');
+    expect(restored.getSnapshot().output.prompt.key).toBe('travel.done');
   });
 });
