@@ -12,7 +12,7 @@ import type { Prompt } from '../src/conversation/prompt.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
-import type { PaymentRequest, PaymentStarted } from './payment-states.js';
+import { type PaymentRequest, type PaymentStarted, providedPayment } from './payment-machine.js';
 import type { UnknownStatusReporter } from './status-words.js';
 import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
 
@@ -208,8 +208,9 @@ export function purchaseKeyOf(deps: FlowDeps, subject: string): string {
 }
 
 /**
- * The two payment actors every paying flow invokes: `startPayment` starts the attempt through
- * the payment service (`pay` is the insurer call for the subject), `paymentStatus` checks it.
+ * The payment child every paying flow invokes, with its two calls: `startPayment` starts the
+ * attempt through the payment service (`pay` is the insurer call for the subject),
+ * `paymentStatus` checks it.
  */
 export function paymentActors(
   deps: FlowDeps,
@@ -227,7 +228,7 @@ export function paymentActors(
       return undefined;
     }
   };
-  return {
+  return providedPayment({
     startPayment: fromPromise<PaymentStarted, PaymentRequest>(async ({ input }) => {
       const startedAt = new Date().toISOString();
       const result = await deps.payments.start(
@@ -256,5 +257,5 @@ export function paymentActors(
         return { reference: input.reference, status, ...(reason ? { reason } : {}) };
       },
     ),
-  };
+  });
 }

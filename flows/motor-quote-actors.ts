@@ -238,7 +238,7 @@ export function motorQuoteActors(deps: FlowDeps) {
     ),
     // A quotation is paid through the quotation; a renewal through renew-and-pay, each attempt
     // under the reference the payment service made for it.
-    ...paymentActors(deps, async (request, reference) => {
+    paymentMachine: paymentActors(deps, async (request, reference) => {
       const payment = paymentObject(request.payment, deps);
       if (request.subject.kind === 'renewal') {
         return client.call('renewAndPayMotorPolicy', {

@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { and, assertEvent, assign, forwardTo, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -10,6 +10,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
 import {
   checkAmount,
   checkEmail,
@@ -22,23 +23,20 @@ import {
   checkYear,
 } from './checks.js';
 import {
-  again,
-  answered,
-  chosenFrom,
-  errorOf,
   newPayment,
-  outputOf,
+  PAYMENT_ACTOR_ID,
   PAYMENT_GUARDS,
-  type PaymentRequest,
-  type PaymentStarted,
+  type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentFailedPrompt,
-  paymentPhonePrompt,
-  paymentStates,
-  paymentWaitPrompt,
-  settled,
-} from './payment-states.js';
+  paymentMachine,
+  paymentResult,
+  paymentScreen,
+  paymentStage,
+  resumePayment,
+  type Way,
+  way,
+} from './payment-machine.js';
 import {
   ask,
   CANCELLED,
@@ -55,7 +53,6 @@ import {
   notProvided,
   passes,
   type RefusedQuestions,
-  rejected,
   rejectedBy,
   TO_MAIN_MENU,
   toRefusedQuestion,
@@ -202,7 +199,8 @@ export interface MotorQuoteContext extends FlowContextBase {
   principal: Principal;
   /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
   elsewhere?: { canTell: boolean; told: boolean } | undefined;
-  route: TurnRoute | null;
+  /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
+  route?: TurnRoute | undefined;
   mode: 'new' | 'renew';
   page: number;
   products: MotorProduct[];
@@ -231,7 +229,10 @@ export interface MotorQuoteContext extends FlowContextBase {
   holderLookup: 'phone' | 'nrc';
   quote: MotorQuote | null;
   policy: (MotorPolicyFound & { renewal?: RenewalQuote }) | null;
-  pay: PayState | null;
+  /** The payment of what is priced; absent while the payment child holds it. */
+  pay?: PayState | null | undefined;
+  /** Where the payment child starts: the confirm screen, or where the failure screen sends it. */
+  payAt?: PaymentStep | undefined;
   policyNumber: string | null;
   /** The period of the policy paid for, once known. */
   period: { startDate: string; endDate: string } | null;
@@ -241,6 +242,37 @@ export interface MotorQuoteContext extends FlowContextBase {
 }
 
 const PAGE_SIZE = 5;
+
+const asString = <T>(checked: Checked<T>): Checked<string> =>
+  checked.ok ? { ok: true, value: String(checked.value) } : checked;
+
+/** The check of each answer typed to a question of {@link askText}. */
+const CHECKS: AnswerChecks<MotorQuoteContext, TextField> = {
+  plate: (t) => checkPlate(t),
+  make: (t) => checkWords(t, FIELD_LENGTHS.make),
+  model: (t) => checkWords(t, FIELD_LENGTHS.model),
+  year: (t, c) => asString(checkYear(t, c.today)),
+  chassis: (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
+  engine: (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
+  sumInsured: (t) => asString(checkAmount(t)),
+  holderNrc: (t) => checkNrc(t),
+  firstName: (t) => checkName(t, FIELD_LENGTHS.firstName),
+  lastName: (t) => checkName(t, FIELD_LENGTHS.lastName),
+  email: (t) => checkEmail(t),
+};
+
+type TextField =
+  | 'plate'
+  | 'make'
+  | 'model'
+  | 'year'
+  | 'chassis'
+  | 'engine'
+  | 'sumInsured'
+  | 'holderNrc'
+  | 'firstName'
+  | 'lastName'
+  | 'email';
 
 const motor = setup({
   types: {
@@ -281,10 +313,7 @@ const motor = setup({
         startDate: string;
       }
     >('createQuote'),
-    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
-    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
-      'paymentStatus',
-    ),
+    paymentMachine,
     findPolicy: notProvided<
       MotorPolicyFound | HeldElsewhere | null,
       { plate: string; principal: Principal }
@@ -297,34 +326,21 @@ const motor = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
-    payConfirmScreen: assign({ tries: 0, prompt: ({ context }) => confirmPrompt(context) }),
-    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
-    payAnswered: assign({
-      pay: ({ context, event }) => answered(context.pay, outputOf(event)),
-    }),
-    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
-    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
-    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
-    payFailedScreen: assign({
-      tries: 0,
-      prompt: ({ context }) => paymentFailedPrompt(context.pay),
-    }),
-    payStartFailed: assign({
-      failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }),
-    }),
-    payCheckFailed: assign({
-      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
-    }),
-    payPhoneRejected: assign(({ context, event }) =>
-      rejected(
-        context,
-        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
-      ),
+    ask: assign(asked),
+    keepAnswer: assign(keptBy(CHECKS)),
+    refuseAnswer: assign(refusedBy(CHECKS)),
+    toPayment: forwardTo(PAYMENT_ACTOR_ID),
+    showPaymentScreen: assign(({ context, event }) =>
+      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
+    paymentResult: assign(({ event }) => paymentResult(event)),
+    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
+    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    answered: answeredBy(CHECKS),
     ...PAYMENT_GUARDS,
+    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
     listedCategory: ({ context, event }) =>
@@ -337,97 +353,58 @@ const motor = setup({
     vehicleHasCategory: ({ context }) => context.vehicle?.riskCategoryId !== undefined,
     hasVehicleId: ({ context }) => context.vehicle !== null,
     isRenewal: ({ context }) => context.mode === 'renew',
+    inMode: ({ context }, params: { mode: MotorQuoteContext['mode'] }) =>
+      context.mode === params.mode,
+    hasPolicy: ({ context }) => context.policy !== null,
+    canTellHolder: ({ context }) => context.elsewhere?.canTell === true && !context.elsewhere.told,
+    pastFirstPage: ({ context }) => context.page > 1,
+    heldElsewhere: ({ context }) => context.elsewhere !== undefined,
+    unverified: ({ context }) => context.principal.kind === 'nobody',
+    validContact: ({ event }) => {
+      assertEvent(event, 'user.contact');
+      return checkPhone(event.phone).ok;
+    },
+    lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
+    failedAt: ({ context, event }, params: { op: Op; choice?: 'retry' | 'back' }) =>
+      (params.choice === undefined || isChoice(params.choice)({ event })) &&
+      context.failure?.op === params.op,
   },
 });
 
-type TextField =
-  | 'plate'
-  | 'make'
-  | 'model'
-  | 'year'
-  | 'chassis'
-  | 'engine'
-  | 'sumInsured'
-  | 'holderPhone'
-  | 'holderNrc'
-  | 'firstName'
-  | 'lastName'
-  | 'email';
-
-// One typed question: a valid answer is kept and moves on; a bad one re-asks with the reason and
-// keeps every earlier answer; the third bad one ends politely.
-const askText = (
-  key: string,
-  input: 'text' | 'nrc' | 'phone' | 'amount',
-  field: TextField,
-  check: (text: string, context: MotorQuoteContext) => Checked<string>,
-  target: string,
-  back: string,
-) =>
-  motor.createStateConfig({
-    tags: 'awaitingInput',
-    entry: motor.assign({ tries: 0, prompt: ask(key, input) }),
-    on: {
-      'user.text': [
-        {
-          guard: ({ context, event }) =>
-            event.type === 'user.text' && check(event.text, context).ok,
-          target,
-          actions: motor.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
-          }),
-        },
-        {
-          actions: motor.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
-          }),
-        },
-      ],
-      'user.back': back,
-    },
-  });
-
-const asString = <T>(checked: Checked<T>): Checked<string> =>
-  checked.ok ? { ok: true, value: String(checked.value) } : checked;
-
 /** Where Retry goes after each failed call: the call again. */
-const RETRY: Record<Op, string> = {
-  products: 'loadingProducts',
-  vehicle: 'findingVehicle',
-  categories: 'loadingCategories',
-  pricing: 'pricing',
-  holder: 'findingHolder',
-  register: 'registeringHolder',
-  registerVehicle: 'registeringVehicle',
-  quote: 'quoting',
-  pay: 'paying',
-  status: 'checkingPayment',
-  policy: 'findingPolicy',
-  renewal: 'loadingRenewal',
-  tell: 'tellingHolder',
-  certificate: 'loadingCertificate',
+const RETRY: Record<Op, Way> = {
+  products: '#motor-quote.product.loadingProducts',
+  vehicle: '#motor-quote.vehicle.findingVehicle',
+  categories: '#motor-quote.vehicle.loadingCategories',
+  pricing: '#motor-quote.pricing.loadingPrices',
+  holder: '#motor-quote.holder.findingHolder',
+  register: '#motor-quote.holder.registeringHolder',
+  registerVehicle: '#motor-quote.holder.registeringVehicle',
+  quote: '#motor-quote.quoting',
+  pay: resumePayment('paying'),
+  status: resumePayment('checking'),
+  policy: '#motor-quote.renewal.findingPolicy',
+  renewal: '#motor-quote.renewal.loadingRenewal',
+  tell: '#motor-quote.renewal.tellingHolder',
+  certificate: '#motor-quote.loadingCertificate',
 };
 
 /** Where Back goes after each failed call: the question before it. */
-const BACK: Record<Op, string> = {
-  products: 'mode',
-  vehicle: 'askPlate',
-  categories: 'askYear',
-  pricing: 'pickProduct',
-  holder: 'askHolderPhone',
-  register: 'askEmail',
-  registerVehicle: 'askHolderPhone',
-  quote: 'pickDuration',
-  pay: 'pickPayment',
-  status: 'awaitingPayment',
-  policy: 'askRenewPlate',
-  renewal: 'askRenewPlate',
-  tell: 'noPolicy',
-  certificate: 'loadingCertificate',
+const BACK: Record<Op, Way> = {
+  products: '#motor-quote.mode',
+  vehicle: '#motor-quote.vehicle.askPlate',
+  categories: '#motor-quote.vehicle.askYear',
+  pricing: '#motor-quote.product.pickProduct',
+  holder: '#motor-quote.holder.askHolderPhone',
+  register: '#motor-quote.holder.askEmail',
+  registerVehicle: '#motor-quote.holder.askHolderPhone',
+  quote: '#motor-quote.pricing.pickDuration',
+  pay: resumePayment('confirm'),
+  status: resumePayment('wait'),
+  policy: '#motor-quote.renewal.askRenewPlate',
+  renewal: '#motor-quote.renewal.askRenewPlate',
+  tell: '#motor-quote.renewal.noPolicy',
+  certificate: '#motor-quote.loadingCertificate',
 };
 
 const OPS = Object.keys(RETRY) as Op[];
@@ -438,19 +415,19 @@ const OPS = Object.keys(RETRY) as Op[];
  * screen. Renewals ask only for the plate, so their refusals keep {@link BACK}.
  */
 const QUESTION_OF: RefusedQuestions = {
-  registrationNumber: 'askPlate',
-  vehicleId: 'askPlate',
-  make: 'askMake',
-  model: 'askModel',
-  yearOfManufacture: 'askYear',
-  chassisNumber: 'askChassis',
-  engineNumber: 'askEngine',
-  sumInsured: 'askSumInsured',
-  idNumber: 'askHolderNrc',
-  nrcNumber: 'askHolderNrc',
-  firstName: 'askFirstName',
-  lastName: 'askLastName',
-  email: 'askEmail',
+  registrationNumber: '#motor-quote.vehicle.askPlate',
+  vehicleId: '#motor-quote.vehicle.askPlate',
+  make: '#motor-quote.vehicle.askMake',
+  model: '#motor-quote.vehicle.askModel',
+  yearOfManufacture: '#motor-quote.vehicle.askYear',
+  chassisNumber: '#motor-quote.vehicle.askChassis',
+  engineNumber: '#motor-quote.vehicle.askEngine',
+  sumInsured: '#motor-quote.vehicle.askSumInsured',
+  idNumber: '#motor-quote.holder.askHolderNrc',
+  nrcNumber: '#motor-quote.holder.askHolderNrc',
+  firstName: '#motor-quote.holder.askFirstName',
+  lastName: '#motor-quote.holder.askLastName',
+  email: '#motor-quote.holder.askEmail',
 };
 
 /** Back from a failure: to the question whose answer the insurer refused, when it said which. */
@@ -458,11 +435,6 @@ const BACK_TO_QUESTION = toRefusedQuestion<MotorQuoteContext>(
   QUESTION_OF,
   (context) => context.mode !== 'renew',
 );
-
-function checkPhoneReason(text: string) {
-  const checked = checkPhone(text);
-  return checked.ok ? 'flow.note.typeAnswer' : checked;
-}
 
 /** What is bought, in the user's words: the cover and the vehicle. */
 function purchaseOf(context: MotorQuoteContext): string {
@@ -516,7 +488,7 @@ export const motorQuoteMachine = motor.createMachine({
     today: input.today,
     callerPhone: input.callerPhone ?? null,
     principal: input.principal,
-    route: input.route ?? null,
+    ...(input.route ? { route: input.route } : {}),
     mode: input.start?.renewal ? 'renew' : 'new',
     page: 1,
     products: [],
@@ -543,10 +515,10 @@ export const motorQuoteMachine = motor.createMachine({
     opening: {
       always: [
         {
-          guard: ({ context }) => context.mode === 'renew' && context.policy !== null,
-          target: 'loadingRenewal',
+          guard: and([{ type: 'inMode', params: { mode: 'renew' } } as const, 'hasPolicy']),
+          target: '#motor-quote.renewal.loadingRenewal',
         },
-        { target: 'mode' },
+        { target: '#motor-quote.mode' },
       ],
     },
     mode: {
@@ -560,479 +532,542 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           {
-            guard: isChoice('new'),
-            target: 'loadingProducts',
+            guard: { type: 'chose', params: { id: 'new' } },
+            target: '#motor-quote.product.loadingProducts',
             actions: assign({ mode: 'new', page: 1 }),
           },
           {
-            guard: isChoice('renew'),
-            target: 'askRenewPlate',
+            guard: { type: 'chose', params: { id: 'renew' } },
+            target: '#motor-quote.renewal.askRenewPlate',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
             actions: assign({ mode: 'renew', products: [], hasMore: false }),
           },
         ],
-        'user.back': 'mainMenu',
+        'user.back': '#motor-quote.mainMenu',
       },
     },
 
-    // ---------------------------------------------------------------- product
-    loadingProducts: {
-      invoke: {
-        src: 'listProducts',
-        input: ({ context }) => ({ page: context.page, pageSize: PAGE_SIZE }),
-        onDone: {
-          target: 'pickProduct',
-          actions: assign({
-            products: ({ event }) => event.output.products.slice(0, PAGE_SIZE),
-            hasMore: ({ event }) => event.output.hasMore,
-          }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('products') }) },
-      },
-    },
-    pickProduct: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) => {
-          const choices: Choice[] = context.products.map((p) => dataChoice(p.id, p.name));
-          if (context.hasMore) choices.push(choice('more', 'flow.choice.more'));
-          return ask(
-            context.products.length > 0 ? 'motor.pickProduct' : 'motor.noProducts',
-            'choice',
-            {
-              choices: choices.length > 0 ? choices : [choice('back', 'flow.choice.back')],
-            },
-          );
-        },
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'listedProduct',
-            target: 'askPlate',
-            actions: assign({
-              answers: ({ context, event }) => ({ ...context.answers, productId: event.id }),
-            }),
-          },
-          {
-            guard: 'moreProducts',
-            target: 'loadingProducts',
-            actions: assign({ page: ({ context }) => context.page + 1 }),
-          },
-          { guard: isChoice('back'), target: 'mode' },
-        ],
-        'user.back': [
-          {
-            guard: ({ context }) => context.page > 1,
-            target: 'loadingProducts',
-            actions: assign({ page: ({ context }) => context.page - 1 }),
-          },
-          { target: 'mode' },
-        ],
-      },
-    },
-
-    // ---------------------------------------------------------------- vehicle
-    askPlate: askText(
-      'motor.askPlate',
-      'text',
-      'plate',
-      (t) => checkPlate(t),
-      'findingVehicle',
-      'pickProduct',
-    ),
-    findingVehicle: {
-      invoke: {
-        src: 'findVehicle',
-        input: ({ context }) => ({
-          plate: context.answers.plate ?? '',
-          principal: context.principal,
-        }),
-        onDone: [
-          {
-            guard: ({ event }) => isElsewhere(event.output),
-            target: 'noPolicy',
-            actions: assign({
-              vehicle: null,
-              elsewhere: ({ event }) => ({
-                canTell: isElsewhere(event.output) && event.output.canTell,
-                told: false,
+    product: {
+      initial: 'loadingProducts',
+      states: {
+        loadingProducts: {
+          invoke: {
+            src: 'listProducts',
+            input: ({ context }) => ({ page: context.page, pageSize: PAGE_SIZE }),
+            onDone: {
+              target: '#motor-quote.product.pickProduct',
+              actions: assign({
+                products: ({ event }) => event.output.products.slice(0, PAGE_SIZE),
+                hasMore: ({ event }) => event.output.hasMore,
               }),
-            }),
-          },
-          {
-            guard: ({ event }) => event.output !== null,
-            target: 'confirmVehicle',
-            actions: assign({
-              vehicle: ({ event }) => (isElsewhere(event.output) ? null : event.output),
-            }),
-          },
-          { target: 'askMake', actions: assign({ vehicle: null }) },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('vehicle') }) },
-      },
-    },
-    confirmVehicle: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('motor.confirmVehicle', 'choice', {
-            params: {
-              plate: context.answers.plate ?? '',
-              vehicle: context.vehicle?.description ?? '',
             },
-            choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: ({ context, event }) =>
-              isChoice('yes')({ event }) && context.vehicle?.riskCategoryId !== undefined,
-            target: 'afterVehicle',
-            actions: assign({
-              answers: ({ context }) => ({
-                ...context.answers,
-                riskCategoryId: context.vehicle?.riskCategoryId ?? '',
-              }),
-            }),
-          },
-          { guard: isChoice('yes'), target: 'loadingCategories' },
-          { guard: isChoice('no'), target: 'askPlate', actions: assign({ vehicle: null }) },
-        ],
-        'user.back': { target: 'askPlate', actions: assign({ vehicle: null }) },
-      },
-    },
-    askMake: askText(
-      'motor.askMake',
-      'text',
-      'make',
-      (t) => checkWords(t, FIELD_LENGTHS.make),
-      'askModel',
-      'askPlate',
-    ),
-    askModel: askText(
-      'motor.askModel',
-      'text',
-      'model',
-      (t) => checkWords(t, FIELD_LENGTHS.model),
-      'askYear',
-      'askMake',
-    ),
-    askYear: askText(
-      'motor.askYear',
-      'text',
-      'year',
-      (t, c) => asString(checkYear(t, c.today)),
-      'loadingCategories',
-      'askModel',
-    ),
-    loadingCategories: {
-      invoke: {
-        src: 'listRiskCategories',
-        input: () => ({}),
-        onDone: {
-          target: 'pickCategory',
-          actions: assign({
-            categories: ({ event }) =>
-              event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
-          }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('categories') }) },
-      },
-    },
-    pickCategory: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('motor.pickCategory', 'choice', {
-            choices: context.categories.map((c) => dataChoice(c.id, c.name)),
-          }),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: ({ context, event }) =>
-              event.type === 'user.choice' &&
-              context.vehicle !== null &&
-              context.categories.some((c) => c.id === event.id),
-            target: 'afterVehicle',
-            actions: assign({
-              answers: ({ context, event }) => ({ ...context.answers, riskCategoryId: event.id }),
-            }),
-          },
-          {
-            guard: 'listedCategory',
-            target: 'askChassis',
-            actions: assign({
-              answers: ({ context, event }) => ({ ...context.answers, riskCategoryId: event.id }),
-            }),
-          },
-        ],
-        'user.back': [{ guard: 'hasVehicleId', target: 'confirmVehicle' }, { target: 'askYear' }],
-      },
-    },
-    askChassis: askText(
-      'motor.askChassis',
-      'text',
-      'chassis',
-      (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
-      'askEngine',
-      'pickCategory',
-    ),
-    askEngine: askText(
-      'motor.askEngine',
-      'text',
-      'engine',
-      (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
-      'afterVehicle',
-      'askChassis',
-    ),
-    afterVehicle: {
-      always: [{ guard: 'needsSumInsured', target: 'askSumInsured' }, { target: 'pricing' }],
-    },
-    askSumInsured: askText(
-      'motor.askSumInsured',
-      'amount',
-      'sumInsured',
-      (t) => asString(checkAmount(t)),
-      'pricing',
-      'askPlate',
-    ),
-
-    // ---------------------------------------------------------------- pricing
-    pricing: {
-      invoke: {
-        src: 'priceMotor',
-        input: ({ context }) => ({
-          productId: context.answers.productId ?? '',
-          riskCategoryId: context.answers.riskCategoryId ?? '',
-          startDate: context.today,
-          ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
-        }),
-        onDone: {
-          target: 'pickDuration',
-          actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('pricing') }) },
-      },
-    },
-    pickDuration: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(context.options.length > 0 ? 'motor.pickDuration' : 'motor.noPricing', 'choice', {
-            choices:
-              context.options.length > 0
-                ? context.options.map((o) =>
-                    choice(String(o.duration), 'motor.durationOption', {
-                      label: o.label,
-                      gross: money(o.gross),
-                      currency: o.currency,
-                    }),
-                  )
-                : [choice('back', 'flow.choice.back')],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'listedOption',
-            target: 'askHolderPhone',
-            actions: assign({
-              answers: ({ context, event }) => ({ ...context.answers, duration: Number(event.id) }),
-            }),
-          },
-          { guard: isChoice('back'), target: 'askPlate' },
-        ],
-        'user.back': 'askPlate',
-      },
-    },
-
-    // ---------------------------------------------------------------- policyholder
-    askHolderPhone: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('motor.askHolderPhone', 'phone', {
-            ...(context.callerPhone ? { choices: [choice('own', 'pay.choice.ownNumber')] } : {}),
-          }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'payOwnNumber',
-          target: 'findingHolder',
-          actions: assign({
-            holderLookup: 'phone',
-            answers: ({ context }) => ({
-              ...context.answers,
-              holderPhone: context.callerPhone ?? '',
-            }),
-          }),
-        },
-        'user.contact': {
-          guard: ({ event }) => checkPhone(event.phone).ok,
-          target: 'findingHolder',
-          actions: assign({
-            holderLookup: 'phone',
-            answers: ({ context, event }) => {
-              const phone = checkPhone(event.phone);
-              return phone.ok ? { ...context.answers, holderPhone: phone.value } : context.answers;
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('products') }),
             },
-            // Channels pass on only the sender's own contact: it verifies who is asking.
-            principal: ({ context, event }) => {
-              const phone = checkPhone(event.phone);
-              return phone.ok && context.principal.kind === 'nobody'
-                ? principalOf(phone.value)
-                : context.principal;
+          },
+        },
+        pickProduct: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => {
+              const choices: Choice[] = context.products.map((p) => dataChoice(p.id, p.name));
+              if (context.hasMore) choices.push(choice('more', 'flow.choice.more'));
+              return ask(
+                context.products.length > 0 ? 'motor.pickProduct' : 'motor.noProducts',
+                'choice',
+                {
+                  choices: choices.length > 0 ? choices : [choice('back', 'flow.choice.back')],
+                },
+              );
             },
           }),
-        },
-        'user.text': [
-          {
-            guard: passes(checkPhone),
-            target: 'findingHolder',
-            actions: assign({
-              holderLookup: 'phone',
-              answers: ({ context, event }) => {
-                const phone = checkPhone(event.text);
-                return phone.ok
-                  ? { ...context.answers, holderPhone: phone.value }
-                  : context.answers;
+          on: {
+            'user.choice': [
+              {
+                guard: 'listedProduct',
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({
+                  answers: ({ context, event }) => ({ ...context.answers, productId: event.id }),
+                }),
               },
-            }),
+              {
+                guard: 'moreProducts',
+                target: '#motor-quote.product.loadingProducts',
+                actions: assign({ page: ({ context }) => context.page + 1 }),
+              },
+              { guard: { type: 'chose', params: { id: 'back' } }, target: '#motor-quote.mode' },
+            ],
+            'user.back': [
+              {
+                guard: 'pastFirstPage',
+                target: '#motor-quote.product.loadingProducts',
+                actions: assign({ page: ({ context }) => context.page - 1 }),
+              },
+              { target: '#motor-quote.mode' },
+            ],
           },
-          { actions: assign(rejectedBy(checkPhone)) },
-        ],
-        'user.back': 'pickDuration',
-      },
-    },
-    findingHolder: {
-      invoke: {
-        src: 'findHolder',
-        input: ({ context }) =>
-          context.holderLookup === 'nrc'
-            ? { nrc: context.answers.holderNrc ?? '', principal: context.principal }
-            : { phone: context.answers.holderPhone ?? '', principal: context.principal },
-        onDone: [
-          {
-            guard: ({ event }) => event.output !== null,
-            target: 'confirmHolder',
-            actions: assign({ holder: ({ event }) => event.output }),
-          },
-          {
-            guard: ({ context }) => context.holderLookup === 'phone',
-            target: 'askHolderNrc',
-            actions: assign({ holder: null }),
-          },
-          { target: 'askFirstName', actions: assign({ holder: null }) },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('holder') }) },
-      },
-    },
-    confirmHolder: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('motor.confirmHolder', 'choice', {
-            params: { name: context.holder?.name ?? '' },
-            choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('yes'), target: 'registeringVehicle' },
-          { guard: isChoice('no'), target: 'askHolderPhone', actions: assign({ holder: null }) },
-        ],
-        'user.back': { target: 'askHolderPhone', actions: assign({ holder: null }) },
-      },
-    },
-    askHolderNrc: {
-      ...askText(
-        'motor.askHolderNrc',
-        'nrc',
-        'holderNrc',
-        (t) => checkNrc(t),
-        'findingHolder',
-        'askHolderPhone',
-      ),
-      exit: assign({ holderLookup: 'nrc' }),
-    },
-    askFirstName: askText(
-      'motor.askFirstName',
-      'text',
-      'firstName',
-      (t) => checkName(t, FIELD_LENGTHS.firstName),
-      'askLastName',
-      'askHolderNrc',
-    ),
-    askLastName: askText(
-      'motor.askLastName',
-      'text',
-      'lastName',
-      (t) => checkName(t, FIELD_LENGTHS.lastName),
-      'askEmail',
-      'askFirstName',
-    ),
-    askEmail: askText(
-      'motor.askEmail',
-      'text',
-      'email',
-      (t) => checkEmail(t),
-      'registeringHolder',
-      'askLastName',
-    ),
-    registeringHolder: {
-      invoke: {
-        src: 'registerHolder',
-        input: ({ context }) => ({
-          firstName: context.answers.firstName ?? '',
-          lastName: context.answers.lastName ?? '',
-          phone: context.answers.holderPhone ?? '',
-          email: context.answers.email ?? '',
-          nrc: context.answers.holderNrc ?? '',
-        }),
-        onDone: {
-          target: 'registeringVehicle',
-          actions: assign({ holder: ({ event }) => event.output }),
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('register') }) },
       },
     },
-    registeringVehicle: {
-      always: { guard: 'hasVehicleId', target: 'quoting' },
-      invoke: {
-        src: 'registerVehicle',
-        input: ({ context }) => ({
-          clientId: context.holder?.clientId ?? '',
-          plate: context.answers.plate ?? '',
-          make: context.answers.make ?? '',
-          model: context.answers.model ?? '',
-          year: Number(context.answers.year ?? 0),
-          chassis: context.answers.chassis ?? '',
-          engine: context.answers.engine ?? '',
-          riskCategoryId: context.answers.riskCategoryId ?? '',
-        }),
-        onDone: {
-          target: 'quoting',
-          actions: assign({
-            vehicle: ({ context, event }) => ({
-              vehicleId: event.output.vehicleId,
+    vehicle: {
+      initial: 'askPlate',
+      states: {
+        askPlate: askText(
+          'motor.askPlate',
+          'text',
+          'plate',
+          '#motor-quote.vehicle.findingVehicle',
+          '#motor-quote.product.pickProduct',
+        ),
+        findingVehicle: {
+          invoke: {
+            src: 'findVehicle',
+            input: ({ context }) => ({
+              plate: context.answers.plate ?? '',
+              principal: context.principal,
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => isElsewhere(event.output),
+                target: '#motor-quote.renewal.noPolicy',
+                actions: assign({
+                  vehicle: null,
+                  elsewhere: ({ event }) => ({
+                    canTell: isElsewhere(event.output) && event.output.canTell,
+                    told: false,
+                  }),
+                }),
+              },
+              {
+                guard: ({ event }) => event.output !== null,
+                target: '#motor-quote.vehicle.confirmVehicle',
+                actions: assign({
+                  vehicle: ({ event }) => (isElsewhere(event.output) ? null : event.output),
+                }),
+              },
+              { target: '#motor-quote.vehicle.askMake', actions: assign({ vehicle: null }) },
+            ],
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('vehicle') }),
+            },
+          },
+        },
+        confirmVehicle: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.confirmVehicle', 'choice', {
+                params: {
+                  plate: context.answers.plate ?? '',
+                  vehicle: context.vehicle?.description ?? '',
+                },
+                choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([{ type: 'chose', params: { id: 'yes' } }, 'vehicleHasCategory']),
+                target: '#motor-quote.vehicle.afterVehicle',
+                actions: assign({
+                  answers: ({ context }) => ({
+                    ...context.answers,
+                    riskCategoryId: context.vehicle?.riskCategoryId ?? '',
+                  }),
+                }),
+              },
+              {
+                guard: { type: 'chose', params: { id: 'yes' } },
+                target: '#motor-quote.vehicle.loadingCategories',
+              },
+              {
+                guard: { type: 'chose', params: { id: 'no' } },
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({ vehicle: null }),
+              },
+            ],
+            'user.back': {
+              target: '#motor-quote.vehicle.askPlate',
+              actions: assign({ vehicle: null }),
+            },
+          },
+        },
+        askMake: askText(
+          'motor.askMake',
+          'text',
+          'make',
+          '#motor-quote.vehicle.askModel',
+          '#motor-quote.vehicle.askPlate',
+        ),
+        askModel: askText(
+          'motor.askModel',
+          'text',
+          'model',
+          '#motor-quote.vehicle.askYear',
+          '#motor-quote.vehicle.askMake',
+        ),
+        askYear: askText(
+          'motor.askYear',
+          'text',
+          'year',
+          '#motor-quote.vehicle.loadingCategories',
+          '#motor-quote.vehicle.askModel',
+        ),
+        loadingCategories: {
+          invoke: {
+            src: 'listRiskCategories',
+            input: () => ({}),
+            onDone: {
+              target: '#motor-quote.vehicle.pickCategory',
+              actions: assign({
+                categories: ({ event }) =>
+                  event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
+              }),
+            },
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('categories') }),
+            },
+          },
+        },
+        pickCategory: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.pickCategory', 'choice', {
+                choices: context.categories.map((c) => dataChoice(c.id, c.name)),
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and(['listedCategory', 'hasVehicleId']),
+                target: '#motor-quote.vehicle.afterVehicle',
+                actions: assign({
+                  answers: ({ context, event }) => ({
+                    ...context.answers,
+                    riskCategoryId: event.id,
+                  }),
+                }),
+              },
+              {
+                guard: 'listedCategory',
+                target: '#motor-quote.vehicle.askChassis',
+                actions: assign({
+                  answers: ({ context, event }) => ({
+                    ...context.answers,
+                    riskCategoryId: event.id,
+                  }),
+                }),
+              },
+            ],
+            'user.back': [
+              { guard: 'hasVehicleId', target: '#motor-quote.vehicle.confirmVehicle' },
+              { target: '#motor-quote.vehicle.askYear' },
+            ],
+          },
+        },
+        askChassis: askText(
+          'motor.askChassis',
+          'text',
+          'chassis',
+          '#motor-quote.vehicle.askEngine',
+          '#motor-quote.vehicle.pickCategory',
+        ),
+        askEngine: askText(
+          'motor.askEngine',
+          'text',
+          'engine',
+          '#motor-quote.vehicle.afterVehicle',
+          '#motor-quote.vehicle.askChassis',
+        ),
+        afterVehicle: {
+          always: [
+            { guard: 'needsSumInsured', target: '#motor-quote.vehicle.askSumInsured' },
+            { target: '#motor-quote.pricing.loadingPrices' },
+          ],
+        },
+        askSumInsured: askText(
+          'motor.askSumInsured',
+          'amount',
+          'sumInsured',
+          '#motor-quote.pricing.loadingPrices',
+          '#motor-quote.vehicle.askPlate',
+        ),
+      },
+    },
+    pricing: {
+      initial: 'loadingPrices',
+      states: {
+        loadingPrices: {
+          invoke: {
+            src: 'priceMotor',
+            input: ({ context }) => ({
+              productId: context.answers.productId ?? '',
               riskCategoryId: context.answers.riskCategoryId ?? '',
-              description: `${context.answers.make ?? ''} ${context.answers.model ?? ''}`.trim(),
+              startDate: context.today,
+              ...(context.answers.sumInsured
+                ? { sumInsured: Number(context.answers.sumInsured) }
+                : {}),
             }),
-          }),
+            onDone: {
+              target: '#motor-quote.pricing.pickDuration',
+              actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
+            },
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('pricing') }),
+            },
+          },
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('registerVehicle') }) },
+        pickDuration: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(context.options.length > 0 ? 'motor.pickDuration' : 'motor.noPricing', 'choice', {
+                choices:
+                  context.options.length > 0
+                    ? context.options.map((o) =>
+                        choice(String(o.duration), 'motor.durationOption', {
+                          label: o.label,
+                          gross: money(o.gross),
+                          currency: o.currency,
+                        }),
+                      )
+                    : [choice('back', 'flow.choice.back')],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: 'listedOption',
+                target: '#motor-quote.holder.askHolderPhone',
+                actions: assign({
+                  answers: ({ context, event }) => ({
+                    ...context.answers,
+                    duration: Number(event.id),
+                  }),
+                }),
+              },
+              {
+                guard: { type: 'chose', params: { id: 'back' } },
+                target: '#motor-quote.vehicle.askPlate',
+              },
+            ],
+            'user.back': '#motor-quote.vehicle.askPlate',
+          },
+        },
       },
     },
-
+    holder: {
+      initial: 'askHolderPhone',
+      states: {
+        askHolderPhone: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.askHolderPhone', 'phone', {
+                ...(context.callerPhone
+                  ? { choices: [choice('own', 'pay.choice.ownNumber')] }
+                  : {}),
+              }),
+          }),
+          on: {
+            'user.choice': {
+              guard: 'ownNumber',
+              target: '#motor-quote.holder.findingHolder',
+              actions: assign({
+                holderLookup: 'phone',
+                answers: ({ context }) => ({
+                  ...context.answers,
+                  holderPhone: context.callerPhone ?? '',
+                }),
+              }),
+            },
+            'user.contact': {
+              guard: 'validContact',
+              target: '#motor-quote.holder.findingHolder',
+              actions: assign({
+                holderLookup: 'phone',
+                answers: ({ context, event }) => {
+                  const phone = checkPhone(event.phone);
+                  return phone.ok
+                    ? { ...context.answers, holderPhone: phone.value }
+                    : context.answers;
+                },
+                // Channels pass on only the sender's own contact: it verifies who is asking.
+                principal: ({ context, event }) => {
+                  const phone = checkPhone(event.phone);
+                  return phone.ok && context.principal.kind === 'nobody'
+                    ? principalOf(phone.value)
+                    : context.principal;
+                },
+              }),
+            },
+            'user.text': [
+              {
+                guard: passes(checkPhone),
+                target: '#motor-quote.holder.findingHolder',
+                actions: assign({
+                  holderLookup: 'phone',
+                  answers: ({ context, event }) => {
+                    const phone = checkPhone(event.text);
+                    return phone.ok
+                      ? { ...context.answers, holderPhone: phone.value }
+                      : context.answers;
+                  },
+                }),
+              },
+              { actions: assign(rejectedBy(checkPhone)) },
+            ],
+            'user.back': '#motor-quote.pricing.pickDuration',
+          },
+        },
+        findingHolder: {
+          invoke: {
+            src: 'findHolder',
+            input: ({ context }) =>
+              context.holderLookup === 'nrc'
+                ? { nrc: context.answers.holderNrc ?? '', principal: context.principal }
+                : { phone: context.answers.holderPhone ?? '', principal: context.principal },
+            onDone: [
+              {
+                guard: ({ event }) => event.output !== null,
+                target: '#motor-quote.holder.confirmHolder',
+                actions: assign({ holder: ({ event }) => event.output }),
+              },
+              {
+                guard: 'lookedUpByPhone',
+                target: '#motor-quote.holder.askHolderNrc',
+                actions: assign({ holder: null }),
+              },
+              { target: '#motor-quote.holder.askFirstName', actions: assign({ holder: null }) },
+            ],
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('holder') }),
+            },
+          },
+        },
+        confirmHolder: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.confirmHolder', 'choice', {
+                params: { name: context.holder?.name ?? '' },
+                choices: [choice('yes', 'flow.choice.yes'), choice('no', 'flow.choice.no')],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: { type: 'chose', params: { id: 'yes' } },
+                target: '#motor-quote.holder.registeringVehicle',
+              },
+              {
+                guard: { type: 'chose', params: { id: 'no' } },
+                target: '#motor-quote.holder.askHolderPhone',
+                actions: assign({ holder: null }),
+              },
+            ],
+            'user.back': {
+              target: '#motor-quote.holder.askHolderPhone',
+              actions: assign({ holder: null }),
+            },
+          },
+        },
+        askHolderNrc: {
+          ...askText(
+            'motor.askHolderNrc',
+            'nrc',
+            'holderNrc',
+            '#motor-quote.holder.findingHolder',
+            '#motor-quote.holder.askHolderPhone',
+          ),
+          exit: assign({ holderLookup: 'nrc' }),
+        },
+        askFirstName: askText(
+          'motor.askFirstName',
+          'text',
+          'firstName',
+          '#motor-quote.holder.askLastName',
+          '#motor-quote.holder.askHolderNrc',
+        ),
+        askLastName: askText(
+          'motor.askLastName',
+          'text',
+          'lastName',
+          '#motor-quote.holder.askEmail',
+          '#motor-quote.holder.askFirstName',
+        ),
+        askEmail: askText(
+          'motor.askEmail',
+          'text',
+          'email',
+          '#motor-quote.holder.registeringHolder',
+          '#motor-quote.holder.askLastName',
+        ),
+        registeringHolder: {
+          invoke: {
+            src: 'registerHolder',
+            input: ({ context }) => ({
+              firstName: context.answers.firstName ?? '',
+              lastName: context.answers.lastName ?? '',
+              phone: context.answers.holderPhone ?? '',
+              email: context.answers.email ?? '',
+              nrc: context.answers.holderNrc ?? '',
+            }),
+            onDone: {
+              target: '#motor-quote.holder.registeringVehicle',
+              actions: assign({ holder: ({ event }) => event.output }),
+            },
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('register') }),
+            },
+          },
+        },
+        registeringVehicle: {
+          always: { guard: 'hasVehicleId', target: '#motor-quote.quoting' },
+          invoke: {
+            src: 'registerVehicle',
+            input: ({ context }) => ({
+              clientId: context.holder?.clientId ?? '',
+              plate: context.answers.plate ?? '',
+              make: context.answers.make ?? '',
+              model: context.answers.model ?? '',
+              year: Number(context.answers.year ?? 0),
+              chassis: context.answers.chassis ?? '',
+              engine: context.answers.engine ?? '',
+              riskCategoryId: context.answers.riskCategoryId ?? '',
+            }),
+            onDone: {
+              target: '#motor-quote.quoting',
+              actions: assign({
+                vehicle: ({ context, event }) => ({
+                  vehicleId: event.output.vehicleId,
+                  riskCategoryId: context.answers.riskCategoryId ?? '',
+                  description:
+                    `${context.answers.make ?? ''} ${context.answers.model ?? ''}`.trim(),
+                }),
+              }),
+            },
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('registerVehicle') }),
+            },
+          },
+        },
+      },
+    },
     // ---------------------------------------------------------------- quotation
     quoting: {
       invoke: {
@@ -1047,7 +1082,7 @@ export const motorQuoteMachine = motor.createMachine({
           ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
         }),
         onDone: {
-          target: 'pickPayment',
+          target: '#motor-quote.payment',
           actions: assign(({ context, event }) => ({
             quote: event.output,
             pay: newPayment(
@@ -1059,188 +1094,208 @@ export const motorQuoteMachine = motor.createMachine({
             ),
           })),
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
+        onError: { target: '#motor-quote.failed', actions: assign({ failure: failedAt('quote') }) },
       },
     },
 
-    // ---------------------------------------------------------------- renewal
-    askRenewPlate: askText(
-      'motor.askRenewPlate',
-      'text',
-      'plate',
-      (t) => checkPlate(t),
-      'findingPolicy',
-      'mode',
-    ),
-    findingPolicy: {
-      invoke: {
-        src: 'findPolicy',
-        input: ({ context }) => ({
-          plate: context.answers.plate ?? '',
-          principal: context.principal,
-        }),
-        onDone: [
-          {
-            guard: ({ event }) => isElsewhere(event.output),
-            target: 'noPolicy',
-            actions: assign({
-              elsewhere: ({ event }) => ({
-                canTell: isElsewhere(event.output) && event.output.canTell,
-                told: false,
+    renewal: {
+      initial: 'askRenewPlate',
+      states: {
+        askRenewPlate: askText(
+          'motor.askRenewPlate',
+          'text',
+          'plate',
+          '#motor-quote.renewal.findingPolicy',
+          '#motor-quote.mode',
+        ),
+        findingPolicy: {
+          invoke: {
+            src: 'findPolicy',
+            input: ({ context }) => ({
+              plate: context.answers.plate ?? '',
+              principal: context.principal,
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => isElsewhere(event.output),
+                target: '#motor-quote.renewal.noPolicy',
+                actions: assign({
+                  elsewhere: ({ event }) => ({
+                    canTell: isElsewhere(event.output) && event.output.canTell,
+                    told: false,
+                  }),
+                }),
+              },
+              {
+                guard: ({ event }) => event.output !== null,
+                target: '#motor-quote.renewal.loadingRenewal',
+                actions: assign({
+                  elsewhere: undefined,
+                  policy: ({ event }) =>
+                    event.output === null || isElsewhere(event.output) ? null : event.output,
+                }),
+              },
+              {
+                target: '#motor-quote.renewal.noPolicy',
+                actions: assign({ elsewhere: undefined }),
+              },
+            ],
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('policy') }),
+            },
+          },
+        },
+        noPolicy: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            // Another holder's plate: that it is theirs, nothing about it, and what the caller can do.
+            prompt: ({ context }) => {
+              const elsewhere = context.elsewhere;
+              if (!elsewhere) {
+                return ask('motor.noPolicy', 'choice', {
+                  params: { plate: context.answers.plate ?? '' },
+                  choices: [
+                    choice('again', 'motor.choice.otherPlate'),
+                    choice('new', 'motor.choice.new'),
+                    choice('end', 'flow.choice.end'),
+                  ],
+                });
+              }
+              // A chat that showed no phone yet may share its own: the car may be theirs after all.
+              const unverified = context.principal.kind === 'nobody';
+              return ask(
+                `motor.heldElsewhere.${context.mode}${unverified ? '.contact' : ''}`,
+                unverified ? 'contact' : 'choice',
+                {
+                  params: { plate: context.answers.plate ?? '' },
+                  choices: [
+                    ...(elsewhere.canTell && !elsewhere.told
+                      ? [choice('tell', 'motor.choice.tellHolder')]
+                      : []),
+                    choice('again', 'motor.choice.otherPlate'),
+                    choice('end', 'flow.choice.end'),
+                  ],
+                  note: elsewhere.told ? { key: 'motor.note.holderTold' } : null,
+                },
+              );
+            },
+          }),
+          on: {
+            'user.contact': {
+              guard: and(['heldElsewhere', 'unverified', 'validContact']),
+              target: '#motor-quote.renewal.plateAgain',
+              actions: assign({
+                elsewhere: undefined,
+                principal: ({ context, event }) => {
+                  const phone = checkPhone(event.phone);
+                  return phone.ok ? principalOf(phone.value) : context.principal;
+                },
               }),
-            }),
+            },
+            'user.choice': [
+              {
+                guard: and([{ type: 'chose', params: { id: 'tell' } }, 'canTellHolder']),
+                target: '#motor-quote.renewal.tellingHolder',
+              },
+              {
+                guard: and([
+                  { type: 'chose', params: { id: 'again' } },
+                  { type: 'inMode', params: { mode: 'new' } } as const,
+                ]),
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({ elsewhere: undefined }),
+              },
+              {
+                guard: { type: 'chose', params: { id: 'again' } },
+                target: '#motor-quote.renewal.askRenewPlate',
+                actions: assign({ elsewhere: undefined }),
+              },
+              {
+                guard: { type: 'chose', params: { id: 'new' } },
+                target: '#motor-quote.product.loadingProducts',
+                actions: assign({ mode: 'new', page: 1 }),
+              },
+              { guard: { type: 'chose', params: { id: 'end' } }, target: '#motor-quote.cancelled' },
+            ],
+            'user.back': [
+              {
+                guard: { type: 'inMode', params: { mode: 'new' } },
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({ elsewhere: undefined }),
+              },
+              {
+                target: '#motor-quote.renewal.askRenewPlate',
+                actions: assign({ elsewhere: undefined }),
+              },
+            ],
           },
-          {
-            guard: ({ event }) => event.output !== null,
-            target: 'loadingRenewal',
-            actions: assign({
-              elsewhere: undefined,
-              policy: ({ event }) =>
-                event.output === null || isElsewhere(event.output) ? null : event.output,
-            }),
-          },
-          { target: 'noPolicy', actions: assign({ elsewhere: undefined }) },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('policy') }) },
-      },
-    },
-    noPolicy: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        // Another holder's plate: that it is theirs, nothing about it, and what the caller can do.
-        prompt: ({ context }) => {
-          const elsewhere = context.elsewhere;
-          if (!elsewhere) {
-            return ask('motor.noPolicy', 'choice', {
-              params: { plate: context.answers.plate ?? '' },
-              choices: [
-                choice('again', 'motor.choice.otherPlate'),
-                choice('new', 'motor.choice.new'),
-                choice('end', 'flow.choice.end'),
-              ],
-            });
-          }
-          // A chat that showed no phone yet may share its own: the car may be theirs after all.
-          const unverified = context.principal.kind === 'nobody';
-          return ask(
-            `motor.heldElsewhere.${context.mode}${unverified ? '.contact' : ''}`,
-            unverified ? 'contact' : 'choice',
+        },
+        // The plate looked up again for the phone just shared.
+        plateAgain: {
+          always: [
             {
-              params: { plate: context.answers.plate ?? '' },
-              choices: [
-                ...(elsewhere.canTell && !elsewhere.told
-                  ? [choice('tell', 'motor.choice.tellHolder')]
-                  : []),
-                choice('again', 'motor.choice.otherPlate'),
-                choice('end', 'flow.choice.end'),
-              ],
-              note: elsewhere.told ? { key: 'motor.note.holderTold' } : null,
+              guard: { type: 'inMode', params: { mode: 'new' } },
+              target: '#motor-quote.vehicle.findingVehicle',
             },
-          );
+            { target: '#motor-quote.renewal.findingPolicy' },
+          ],
         },
-      }),
-      on: {
-        'user.contact': {
-          guard: ({ context, event }) =>
-            context.elsewhere !== undefined &&
-            context.principal.kind === 'nobody' &&
-            checkPhone(event.phone).ok,
-          target: 'plateAgain',
-          actions: assign({
-            elsewhere: undefined,
-            principal: ({ context, event }) => {
-              const phone = checkPhone(event.phone);
-              return phone.ok ? principalOf(phone.value) : context.principal;
+        tellingHolder: {
+          invoke: {
+            src: 'tellHolder',
+            input: ({ context }) => ({ plate: context.answers.plate ?? '', mode: context.mode }),
+            onDone: {
+              target: '#motor-quote.renewal.noPolicy',
+              actions: assign({
+                elsewhere: ({ context }) =>
+                  context.elsewhere ? { ...context.elsewhere, told: true } : undefined,
+              }),
             },
-          }),
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('tell') }),
+            },
+          },
         },
-        'user.choice': [
-          {
-            guard: ({ context, event }) =>
-              isChoice('tell')({ event }) &&
-              context.elsewhere?.canTell === true &&
-              !context.elsewhere.told,
-            target: 'tellingHolder',
+        loadingRenewal: {
+          invoke: {
+            src: 'renewalPremiums',
+            input: ({ context }) => ({ policyId: context.policy?.policyId ?? '' }),
+            onDone: {
+              target: '#motor-quote.payment',
+              actions: assign(({ context, event }) => ({
+                policy: context.policy ? { ...context.policy, renewal: event.output } : null,
+                pay: newPayment(
+                  { kind: 'renewal', policyId: context.policy?.policyId ?? '' },
+                  event.output.purchase,
+                  purchaseOf(context),
+                  event.output.gross,
+                  event.output.currency,
+                ),
+              })),
+            },
+            onError: {
+              target: '#motor-quote.failed',
+              actions: assign({ failure: failedAt('renewal') }),
+            },
           },
-          {
-            guard: ({ context, event }) => isChoice('again')({ event }) && context.mode === 'new',
-            target: 'askPlate',
-            actions: assign({ elsewhere: undefined }),
-          },
-          {
-            guard: isChoice('again'),
-            target: 'askRenewPlate',
-            actions: assign({ elsewhere: undefined }),
-          },
-          {
-            guard: isChoice('new'),
-            target: 'loadingProducts',
-            actions: assign({ mode: 'new', page: 1 }),
-          },
-          { guard: isChoice('end'), target: 'cancelled' },
-        ],
-        'user.back': [
-          {
-            guard: ({ context }) => context.mode === 'new',
-            target: 'askPlate',
-            actions: assign({ elsewhere: undefined }),
-          },
-          { target: 'askRenewPlate', actions: assign({ elsewhere: undefined }) },
-        ],
+        },
       },
     },
-    // The plate looked up again for the phone just shared.
-    plateAgain: {
-      always: [
-        { guard: ({ context }) => context.mode === 'new', target: 'findingVehicle' },
-        { target: 'findingPolicy' },
-      ],
-    },
-    tellingHolder: {
-      invoke: {
-        src: 'tellHolder',
-        input: ({ context }) => ({ plate: context.answers.plate ?? '', mode: context.mode }),
-        onDone: {
-          target: 'noPolicy',
-          actions: assign({
-            elsewhere: ({ context }) =>
-              context.elsewhere ? { ...context.elsewhere, told: true } : undefined,
-          }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('tell') }) },
-      },
-    },
-    loadingRenewal: {
-      invoke: {
-        src: 'renewalPremiums',
-        input: ({ context }) => ({ policyId: context.policy?.policyId ?? '' }),
-        onDone: {
-          target: 'pickPayment',
-          actions: assign(({ context, event }) => ({
-            policy: context.policy ? { ...context.policy, renewal: event.output } : null,
-            pay: newPayment(
-              { kind: 'renewal', policyId: context.policy?.policyId ?? '' },
-              event.output.purchase,
-              purchaseOf(context),
-              event.output.gross,
-              event.output.currency,
-            ),
-          })),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('renewal') }) },
-      },
-    },
-
     // ---------------------------------------------------------------- payment
-    ...paymentStates({
-      back: 'paymentBack',
-      paid: 'loadingCertificate',
-      failed: 'failed',
-      cancelled: 'cancelled',
+    payment: paymentStage({
+      paid: '#motor-quote.loadingCertificate',
+      back: '#motor-quote.paymentBack',
+      failed: '#motor-quote.failed',
+      cancelled: '#motor-quote.cancelled',
     }),
     paymentBack: {
-      always: [{ guard: 'isRenewal', target: 'askRenewPlate' }, { target: 'pickDuration' }],
+      always: [
+        { guard: 'isRenewal', target: '#motor-quote.renewal.askRenewPlate' },
+        { target: '#motor-quote.pricing.pickDuration' },
+      ],
     },
     loadingCertificate: {
       invoke: {
@@ -1263,7 +1318,7 @@ export const motorQuoteMachine = motor.createMachine({
           };
         },
         onDone: {
-          target: 'done',
+          target: '#motor-quote.done',
           actions: assign({
             policyNumber: ({ event }) => event.output.policyNumber,
             period: ({ event }) =>
@@ -1274,7 +1329,10 @@ export const motorQuoteMachine = motor.createMachine({
             remindersNotice: ({ event }) => event.output.remindersNotice === true,
           }),
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('certificate') }) },
+        onError: {
+          target: '#motor-quote.failed',
+          actions: assign({ failure: failedAt('certificate') }),
+        },
       },
     },
 
@@ -1287,25 +1345,23 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           ...OPS.map((op) => ({
-            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
-              isChoice('retry')({ event }) && context.failure?.op === op,
-            target: RETRY[op],
+            guard: { type: 'failedAt', params: { op, choice: 'retry' } } as const,
+            ...way(RETRY[op]),
           })),
           ...BACK_TO_QUESTION.choice,
           ...OPS.map((op) => ({
-            guard: ({ context, event }: { context: MotorQuoteContext; event: Reply }) =>
-              isChoice('back')({ event }) && context.failure?.op === op,
-            target: BACK[op],
+            guard: { type: 'failedAt', params: { op, choice: 'back' } } as const,
+            ...way(BACK[op]),
           })),
-          { guard: isChoice('end'), target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: '#motor-quote.cancelled' },
         ],
         'user.back': [
           ...BACK_TO_QUESTION.back,
           ...OPS.map((op) => ({
-            guard: ({ context }: { context: MotorQuoteContext }) => context.failure?.op === op,
-            target: BACK[op],
+            guard: { type: 'failedAt', params: { op } } as const,
+            ...way(BACK[op]),
           })),
-          { target: 'mode' },
+          { target: '#motor-quote.mode' },
         ],
       },
     },
@@ -1341,6 +1397,7 @@ export const motorQuoteMachine = motor.createMachine({
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
-  version: 4,
+  // 5: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
+  version: 5,
   machine: motorQuoteMachine,
 };

@@ -78,7 +78,7 @@ export function travelIssueActors(deps: FlowDeps) {
         }),
       ),
     ),
-    ...paymentActors(deps, async (request, reference) =>
+    paymentMachine: paymentActors(deps, async (request, reference) =>
       client.call('payQuotation', {
         path: { quoteId: request.subject.kind === 'quote' ? request.subject.quoteId : '' },
         body: { reference, payment: paymentObject(request.payment, deps) },

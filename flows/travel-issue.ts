@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assign, forwardTo, setup } from 'xstate';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -9,25 +9,21 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { checkFutureDate, checkName, checkNrc, checkPhone, checkWords } from './checks.js';
+import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
+import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
-  again,
-  answered,
-  chosenFrom,
-  errorOf,
   newPayment,
-  outputOf,
+  PAYMENT_ACTOR_ID,
   PAYMENT_GUARDS,
-  type PaymentRequest,
-  type PaymentStarted,
+  type PaymentStep,
   type PayState,
   paymentChoices,
-  paymentFailedPrompt,
-  paymentPhonePrompt,
-  paymentStates,
-  paymentWaitPrompt,
-  settled,
-} from './payment-states.js';
+  paymentMachine,
+  paymentResult,
+  paymentScreen,
+  paymentStage,
+  resumePayment,
+} from './payment-machine.js';
 import {
   ask,
   CANCELLED,
@@ -42,7 +38,6 @@ import {
   isChoice,
   money,
   notProvided,
-  rejected,
   TO_MAIN_MENU,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
@@ -103,7 +98,8 @@ export interface TravelIssueContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
-  route: TurnRoute | null;
+  /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
+  route?: TurnRoute | undefined;
   packages: TravelPackage[];
   /** Every package priced for this trip and party, shown before the traveller chooses. */
   quotes: TravelQuote[];
@@ -117,7 +113,10 @@ export interface TravelIssueContext extends FlowContextBase {
     travellers?: Traveller[];
     travellerName?: string;
   };
-  pay: PayState | null;
+  /** The payment of what is priced; absent while the payment child holds it. */
+  pay?: PayState | null | undefined;
+  /** Where the payment child starts: the confirm screen, or where the failure screen sends it. */
+  payAt?: PaymentStep | undefined;
   policy: TravelCertificate | null;
   certificateUrl: string | null;
   failure: (Failure & { op: 'packages' | 'quote' | 'pay' | 'status' }) | null;
@@ -149,12 +148,12 @@ const MAX_PACKAGES = 6;
  * name is not listed: the quote's own Back goes to the list of travellers.
  */
 const BACK_TO_QUESTION = toRefusedQuestion<TravelIssueContext>({
-  destination: 'askDestination',
-  startDate: 'askStartDate',
-  endDate: 'askDays',
-  name: 'askName',
-  idNumber: 'askNrc',
-  nrcNumber: 'askNrc',
+  destination: '#travel-issue.trip.askDestination',
+  startDate: '#travel-issue.trip.askStartDate',
+  endDate: '#travel-issue.trip.askDays',
+  name: '#travel-issue.holder.askName',
+  idNumber: '#travel-issue.holder.askNrc',
+  nrcNumber: '#travel-issue.holder.askNrc',
 });
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
 
@@ -184,10 +183,32 @@ function tripOf(context: TravelIssueContext, packageId: string): string {
   return `${name} to ${context.answers.destination ?? ''}`;
 }
 
-function checkPhoneReason(text: string) {
-  const checked = checkPhone(text);
-  return checked.ok ? 'flow.note.typeAnswer' : checked;
+/** The screen that shows the trip and party for how much and asks how to pay. */
+function confirmPrompt(context: TravelIssueContext) {
+  return ask('travel.confirmQuote', 'choice', {
+    params: {
+      what: context.pay?.what ?? '',
+      amount: money(context.pay?.amount ?? 0),
+      currency: context.pay?.currency ?? '',
+      travellers: (context.answers.travellers?.length ?? 0) + 1,
+      startDate: context.answers.startDate ?? '',
+      endDate: tripEnd(context.answers.startDate ?? '', Number(context.answers.days ?? 1)),
+    },
+    choices: paymentChoices(context),
+  });
 }
+
+type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travellerName';
+
+/** The check of each answer typed to a question of {@link askText}. */
+const CHECKS: AnswerChecks<TravelIssueContext, TextField> = {
+  destination: (t) => checkWords(t, FIELD_LENGTHS.destination),
+  startDate: (t, c) => checkFutureDate(t, c.today),
+  days: (t) => checkDays(t),
+  name: (t) => checkFullName(t),
+  nrc: (t) => checkNrc(t),
+  travellerName: (t) => checkFullName(t),
+};
 
 const travel = setup({
   types: {
@@ -199,51 +220,30 @@ const travel = setup({
   actors: {
     listPackages: notProvided<TravelPackage[], Record<string, never>>('listPackages'),
     quoteTravel: notProvided<TravelQuote[], { requests: TravelQuoteRequest[] }>('quoteTravel'),
-    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
-    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
-      'paymentStatus',
-    ),
+    paymentMachine,
     travelCertificate: notProvided<TravelCertificate, TravelCertificateInput>('travelCertificate'),
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
-    payConfirmScreen: assign({
-      tries: 0,
-      prompt: ({ context }) =>
-        ask('travel.confirmQuote', 'choice', {
-          params: {
-            what: context.pay?.what ?? '',
-            amount: money(context.pay?.amount ?? 0),
-            currency: context.pay?.currency ?? '',
-            travellers: (context.answers.travellers?.length ?? 0) + 1,
-            startDate: context.answers.startDate ?? '',
-            endDate: tripEnd(context.answers.startDate ?? '', Number(context.answers.days ?? 1)),
-          },
-          choices: paymentChoices(context),
-        }),
-    }),
-    payChoose: assign({ pay: ({ context, event }) => chosenFrom(context, event) }),
-    payAnswered: assign({ pay: ({ context, event }) => answered(context.pay, outputOf(event)) }),
-    paySettled: assign({ pay: ({ context, event }) => settled(context.pay, event) }),
-    payAgain: assign({ pay: ({ context }) => again(context.pay) }),
-    payPhoneScreen: assign({ tries: 0, prompt: ({ context }) => paymentPhonePrompt(context.pay) }),
-    payWaitScreen: assign({ tries: 0, prompt: ({ context }) => paymentWaitPrompt(context.pay) }),
-    payFailedScreen: assign({
-      tries: 0,
-      prompt: ({ context }) => paymentFailedPrompt(context.pay),
-    }),
-    payStartFailed: assign({ failure: ({ event }) => failedAt('pay')({ event: errorOf(event) }) }),
-    payCheckFailed: assign({
-      failure: ({ event }) => failedAt('status')({ event: errorOf(event) }),
-    }),
-    payPhoneRejected: assign(({ context, event }) =>
-      rejected(
-        context,
-        event.type === 'user.text' ? checkPhoneReason(event.text) : 'flow.note.typeAnswer',
-      ),
+    ask: assign(asked),
+    keepAnswer: assign(keptBy(CHECKS)),
+    refuseAnswer: assign(refusedBy(CHECKS)),
+    toPayment: forwardTo(PAYMENT_ACTOR_ID),
+    showPaymentScreen: assign(({ context, event }) =>
+      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
     ),
+    paymentResult: assign(({ event }) => paymentResult(event)),
+    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
+    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    answered: answeredBy(CHECKS),
+    failedAt: (
+      { context, event },
+      params: { op: NonNullable<TravelIssueContext['failure']>['op']; choice?: 'retry' | 'back' },
+    ) =>
+      (params.choice === undefined || isChoice(params.choice)({ event })) &&
+      context.failure?.op === params.op,
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
@@ -254,45 +254,6 @@ const travel = setup({
   },
 });
 
-type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travellerName';
-
-// One question answered by typing: a valid answer is kept and moves on; a bad one re-asks with
-// the reason and keeps every earlier answer; the third bad one ends politely.
-const askText = (
-  key: string,
-  input: 'text' | 'date' | 'nrc' | 'amount',
-  field: TextField,
-  check: (text: string, context: TravelIssueContext) => Checked<string>,
-  target: string,
-  back: string,
-) =>
-  travel.createStateConfig({
-    tags: 'awaitingInput',
-    entry: travel.assign({ tries: 0, prompt: ask(key, input) }),
-    on: {
-      'user.text': [
-        {
-          guard: ({ context, event }) =>
-            event.type === 'user.text' && check(event.text, context).ok,
-          target,
-          actions: travel.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return checked.ok ? { answers: { ...context.answers, [field]: checked.value } } : {};
-          }),
-        },
-        {
-          actions: travel.assign(({ context, event }) => {
-            assertEvent(event, 'user.text');
-            const checked = check(event.text, context);
-            return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
-          }),
-        },
-      ],
-      'user.back': back,
-    },
-  });
-
 /** Travel cover: package, destination, start date, travellers, payment, policy and certificate. */
 export const travelIssueMachine = travel.createMachine({
   id: 'travel-issue',
@@ -301,7 +262,7 @@ export const travelIssueMachine = travel.createMachine({
     tries: 0,
     today: input.today,
     callerPhone: input.callerPhone ?? null,
-    route: input.route ?? null,
+    ...(input.route ? { route: input.route } : {}),
     packages: [],
     quotes: [],
     answers: {},
@@ -320,168 +281,198 @@ export const travelIssueMachine = travel.createMachine({
         onDone: [
           {
             guard: ({ event }) => event.output.length === 0,
-            target: 'noPackages',
+            target: '#travel-issue.noPackages',
           },
           {
-            target: 'askDestination',
+            target: '#travel-issue.trip.askDestination',
             actions: assign({
               packages: ({ event }) =>
                 event.output.slice(0, MAX_PACKAGES).map((p) => ({ id: p.id, name: p.name })),
             }),
           },
         ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('packages') }) },
+        onError: {
+          target: '#travel-issue.failed',
+          actions: assign({ failure: failedAt('packages') }),
+        },
       },
     },
     noPackages: {
       type: 'final',
       entry: assign({ prompt: end('travel.noPackages') }),
     },
-    quoting: {
-      invoke: {
-        src: 'quoteTravel',
-        input: ({ context }) => ({ requests: quoteRequests(context) }),
-        onDone: {
-          target: 'pickPackage',
-          actions: assign({ quotes: ({ event }) => event.output, failure: null }),
+    pricing: {
+      initial: 'quoting',
+      states: {
+        quoting: {
+          invoke: {
+            src: 'quoteTravel',
+            input: ({ context }) => ({ requests: quoteRequests(context) }),
+            onDone: {
+              target: '#travel-issue.pricing.pickPackage',
+              actions: assign({ quotes: ({ event }) => event.output, failure: null }),
+            },
+            onError: {
+              target: '#travel-issue.failed',
+              actions: assign({ failure: failedAt('quote') }),
+            },
+          },
         },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('quote') }) },
-      },
-    },
-    // Every package with its premium for this trip and party: the price comes first.
-    pickPackage: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('travel.pickPackage', 'choice', {
-            params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
-            choices: context.quotes.map((q) =>
-              dataChoice(
-                q.packageId,
-                `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
-              ),
-            ),
+        // Every package with its premium for this trip and party: the price comes first.
+        pickPackage: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('travel.pickPackage', 'choice', {
+                params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
+                choices: context.quotes.map((q) =>
+                  dataChoice(
+                    q.packageId,
+                    `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
+                  ),
+                ),
+              }),
           }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'listedPackage',
-          target: 'pickPayment',
-          actions: assign(({ context, event }) => {
-            const id = event.type === 'user.choice' ? event.id : '';
-            const quote = context.quotes.find((q) => q.packageId === id);
-            return {
-              answers: { ...context.answers, packageId: id },
-              pay: quote
-                ? newPayment(
-                    { kind: 'quote', quoteId: quote.quoteId },
-                    quote.purchase,
-                    tripOf(context, id),
-                    quote.premium,
-                    quote.currency,
-                  )
-                : null,
-            };
-          }),
+          on: {
+            'user.choice': {
+              guard: 'listedPackage',
+              target: '#travel-issue.payment',
+              actions: assign(({ context, event }) => {
+                const id = event.type === 'user.choice' ? event.id : '';
+                const quote = context.quotes.find((q) => q.packageId === id);
+                return {
+                  answers: { ...context.answers, packageId: id },
+                  pay: quote
+                    ? newPayment(
+                        { kind: 'quote', quoteId: quote.quoteId },
+                        quote.purchase,
+                        tripOf(context, id),
+                        quote.premium,
+                        quote.currency,
+                      )
+                    : null,
+                };
+              }),
+            },
+            'user.back': '#travel-issue.party.travellers',
+          },
         },
-        'user.back': 'travellers',
       },
     },
-    askDestination: askText(
-      'travel.askDestination',
-      'text',
-      'destination',
-      (t) => checkWords(t, FIELD_LENGTHS.destination),
-      'askStartDate',
-      'mainMenu',
-    ),
-    askStartDate: askText(
-      'travel.askStartDate',
-      'date',
-      'startDate',
-      (t, c) => checkFutureDate(t, c.today),
-      'askDays',
-      'askDestination',
-    ),
-    askDays: askText(
-      'travel.askDays',
-      'amount',
-      'days',
-      (t) => checkDays(t),
-      'askName',
-      'askStartDate',
-    ),
-    askName: askText(
-      'travel.askName',
-      'text',
-      'name',
-      (t) => checkFullName(t),
-      'askNrc',
-      'askDays',
-    ),
-    askNrc: askText('travel.askNrc', 'nrc', 'nrc', (t) => checkNrc(t), 'travellers', 'askName'),
-    travellers: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) => {
-          const count = context.answers.travellers?.length ?? 0;
-          const choices: Choice[] = [];
-          if (count < MAX_TRAVELLERS) choices.push(choice('add', 'travel.choice.addTraveller'));
-          choices.push(choice('continue', 'travel.choice.continue'));
-          return ask('travel.travellers', 'choice', { params: { count: count + 1 }, choices });
-        },
-      }),
-      on: {
-        'user.choice': [
-          { guard: 'canAddTraveller', target: 'askTravellerName' },
-          { guard: isChoice('continue'), target: 'quoting' },
-        ],
-        'user.back': 'askNrc',
+    trip: {
+      initial: 'askDestination',
+      states: {
+        askDestination: askText(
+          'travel.askDestination',
+          'text',
+          'destination',
+          '#travel-issue.trip.askStartDate',
+          '#travel-issue.mainMenu',
+        ),
+        askStartDate: askText(
+          'travel.askStartDate',
+          'date',
+          'startDate',
+          '#travel-issue.trip.askDays',
+          '#travel-issue.trip.askDestination',
+        ),
+        askDays: askText(
+          'travel.askDays',
+          'amount',
+          'days',
+          '#travel-issue.holder.askName',
+          '#travel-issue.trip.askStartDate',
+        ),
       },
     },
-    askTravellerName: askText(
-      'travel.askTravellerName',
-      'text',
-      'travellerName',
-      (t) => checkFullName(t),
-      'askRelationship',
-      'travellers',
-    ),
-    askRelationship: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('travel.askRelationship', 'choice', {
-          choices: RELATIONSHIPS.map((r) => choice(r, `travel.relationship.${r}`)),
-        }),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'pickedRelationship',
-          target: 'travellers',
-          actions: assign({
-            answers: ({ context, event }) => {
-              const relationship = RELATIONSHIPS.find((r) => r === event.id) ?? 'other';
-              return {
-                ...context.answers,
-                travellers: [
-                  ...(context.answers.travellers ?? []),
-                  { name: context.answers.travellerName ?? '', relationship },
-                ],
-              };
+    holder: {
+      initial: 'askName',
+      states: {
+        askName: askText(
+          'travel.askName',
+          'text',
+          'name',
+          '#travel-issue.holder.askNrc',
+          '#travel-issue.trip.askDays',
+        ),
+        askNrc: askText(
+          'travel.askNrc',
+          'nrc',
+          'nrc',
+          '#travel-issue.party.travellers',
+          '#travel-issue.holder.askName',
+        ),
+      },
+    },
+    party: {
+      initial: 'travellers',
+      states: {
+        travellers: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => {
+              const count = context.answers.travellers?.length ?? 0;
+              const choices: Choice[] = [];
+              if (count < MAX_TRAVELLERS) choices.push(choice('add', 'travel.choice.addTraveller'));
+              choices.push(choice('continue', 'travel.choice.continue'));
+              return ask('travel.travellers', 'choice', { params: { count: count + 1 }, choices });
             },
           }),
+          on: {
+            'user.choice': [
+              { guard: 'canAddTraveller', target: '#travel-issue.party.askTravellerName' },
+              {
+                guard: { type: 'chose', params: { id: 'continue' } },
+                target: '#travel-issue.pricing.quoting',
+              },
+            ],
+            'user.back': '#travel-issue.holder.askNrc',
+          },
         },
-        'user.back': 'askTravellerName',
+        askTravellerName: askText(
+          'travel.askTravellerName',
+          'text',
+          'travellerName',
+          '#travel-issue.party.askRelationship',
+          '#travel-issue.party.travellers',
+        ),
+        askRelationship: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ask('travel.askRelationship', 'choice', {
+              choices: RELATIONSHIPS.map((r) => choice(r, `travel.relationship.${r}`)),
+            }),
+          }),
+          on: {
+            'user.choice': {
+              guard: 'pickedRelationship',
+              target: '#travel-issue.party.travellers',
+              actions: assign({
+                answers: ({ context, event }) => {
+                  const relationship = RELATIONSHIPS.find((r) => r === event.id) ?? 'other';
+                  return {
+                    ...context.answers,
+                    travellers: [
+                      ...(context.answers.travellers ?? []),
+                      { name: context.answers.travellerName ?? '', relationship },
+                    ],
+                  };
+                },
+              }),
+            },
+            'user.back': '#travel-issue.party.askTravellerName',
+          },
+        },
       },
     },
-    ...paymentStates({
-      back: 'pickPackage',
-      paid: 'loadingCertificate',
-      failed: 'failed',
-      cancelled: 'cancelled',
+    payment: paymentStage({
+      paid: '#travel-issue.loadingCertificate',
+      back: '#travel-issue.pricing.pickPackage',
+      failed: '#travel-issue.failed',
+      cancelled: '#travel-issue.cancelled',
     }),
     loadingCertificate: {
       invoke: {
@@ -493,14 +484,14 @@ export const travelIssueMachine = travel.createMachine({
           holder: { phone: context.callerPhone ?? '', nrc: context.answers.nrc ?? '' },
         }),
         onDone: {
-          target: 'done',
+          target: '#travel-issue.done',
           actions: assign({
             certificateUrl: ({ event }) => event.output.url ?? null,
             policy: ({ event }) => event.output,
           }),
         },
         // The policy is paid for: a missing certificate must not hide the policy number.
-        onError: { target: 'done' },
+        onError: { target: '#travel-issue.done' },
       },
     },
     failed: {
@@ -512,34 +503,37 @@ export const travelIssueMachine = travel.createMachine({
       on: {
         'user.choice': [
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'packages',
-            target: 'loadingPackages',
+            guard: { type: 'failedAt', params: { op: 'packages', choice: 'retry' } },
+            target: '#travel-issue.loadingPackages',
           },
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'quote',
-            target: 'quoting',
+            guard: { type: 'failedAt', params: { op: 'quote', choice: 'retry' } },
+            target: '#travel-issue.pricing.quoting',
           },
           {
-            guard: ({ context, event }) =>
-              isChoice('retry')({ event }) && context.failure?.op === 'pay',
-            target: 'paying',
+            guard: { type: 'failedAt', params: { op: 'pay', choice: 'retry' } },
+            ...resumePayment('paying'),
           },
-          { guard: isChoice('retry'), target: 'checkingPayment' },
+          { guard: { type: 'chose', params: { id: 'retry' } }, ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
-          { guard: isChoice('back'), target: 'failedBack' },
-          { guard: isChoice('end'), target: 'cancelled' },
+          { guard: { type: 'chose', params: { id: 'back' } }, target: '#travel-issue.failedBack' },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: '#travel-issue.cancelled' },
         ],
-        'user.back': [...BACK_TO_QUESTION.back, { target: 'failedBack' }],
+        'user.back': [...BACK_TO_QUESTION.back, { target: '#travel-issue.failedBack' }],
       },
     },
     failedBack: {
       always: [
-        { guard: ({ context }) => context.failure?.op === 'status', target: 'awaitingPayment' },
-        { guard: ({ context }) => context.failure?.op === 'pay', target: 'pickPayment' },
-        { guard: ({ context }) => context.failure?.op === 'quote', target: 'travellers' },
-        { target: 'cancelled' },
+        {
+          guard: { type: 'failedAt', params: { op: 'status' } },
+          ...resumePayment('wait'),
+        },
+        { guard: { type: 'failedAt', params: { op: 'pay' } }, ...resumePayment('confirm') },
+        {
+          guard: { type: 'failedAt', params: { op: 'quote' } },
+          target: '#travel-issue.party.travellers',
+        },
+        { target: '#travel-issue.cancelled' },
       ],
     },
     done: {
@@ -571,6 +565,7 @@ export const travelIssueMachine = travel.createMachine({
 /** Travel cover as the engine registers it. */
 export const travelIssueFlow: FlowDefinition<typeof travelIssueMachine> = {
   id: 'travel-issue',
-  version: 2,
+  // 3: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
+  version: 3,
   machine: travelIssueMachine,
 };

@@ -70,20 +70,22 @@ function handedTo(snapshot: FlowSnapshot): FlowId | undefined {
 /** The live payment of a session's flow: the reference the sandbox issued and the policy paid for. */
 async function livePayment(world: SandboxWorld, key: string) {
   const stored = await world.store.read(key);
+  type Pay = {
+    reference?: string | null;
+    policyId?: string | null;
+    subject?: { kind: string; policyId?: string };
+  } | null;
   const record = stored
     ? (JSON.parse(stored.data) as {
         snapshot?: {
-          context?: {
-            pay?: {
-              reference?: string | null;
-              policyId?: string | null;
-              subject?: { kind: string; policyId?: string };
-            } | null;
-          };
+          context?: { pay?: Pay };
+          // While it is being paid, the payment is the flow's payment child's.
+          children?: { payment?: { snapshot?: { context?: { pay?: Pay } } } };
         };
       })
     : undefined;
-  const pay = record?.snapshot?.context?.pay;
+  const pay =
+    record?.snapshot?.context?.pay ?? record?.snapshot?.children?.payment?.snapshot?.context?.pay;
   const renewed = pay?.subject?.kind === 'renewal' ? pay.subject.policyId : undefined;
   return { reference: pay?.reference ?? undefined, policyId: pay?.policyId ?? renewed };
 }

@@ -6,7 +6,7 @@ import { coverStatusMachine } from '../../flows/cover-status.js';
 import { mainMenuMachine } from '../../flows/main-menu.js';
 import { motorQuoteMachine } from '../../flows/motor-quote.js';
 import { myDataMachine } from '../../flows/my-data.js';
-import type { PaymentStarted } from '../../flows/payment-states.js';
+import { type PaymentStarted, providedPayment } from '../../flows/payment-machine.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
 import { NOBODY, type Principal } from '../../src/access/index.js';
@@ -451,11 +451,25 @@ export function otherInputsFor(flow: FlowId): { name: string; input: FlowStartIn
   ];
 }
 
+/** The payment child's own calls: a paying flow hands them to it, provided as `paymentMachine`. */
+const PAYMENT_CALLS = new Set(['startPayment', 'paymentStatus']);
+
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {
   const machine = MACHINES[flow];
+  const stand = ([name, fn]: [string, unknown]) => [
+    name,
+    syncActor(fn as (input: unknown) => unknown),
+  ];
+  const entries = Object.entries(impl);
+  const calls = entries.filter(([name]) => PAYMENT_CALLS.has(name));
   const actors = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [name, syncActor(fn as (input: unknown) => unknown)]),
+    entries.filter(([name]) => !PAYMENT_CALLS.has(name)).map(stand),
   );
+  if (calls.length > 0) {
+    actors.paymentMachine = providedPayment(
+      Object.fromEntries(calls.map(stand)) as Parameters<typeof providedPayment>[0],
+    );
+  }
   return machine.provide({ actors } as Parameters<typeof machine.provide>[0]);
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createActor, type Snapshot } from 'xstate';
 import {
   again,
   answered,
@@ -9,7 +10,9 @@ import {
   paymentFailedPrompt,
   paymentPhonePrompt,
   paymentWaitPrompt,
-} from '../../flows/payment-states.js';
+} from '../../flows/payment-machine.js';
+import type { Reply } from '../../src/conversation/reply.js';
+import { inputFor, worldMachine } from './fixtures.js';
 
 const fresh = () =>
   newPayment(
@@ -29,7 +32,7 @@ const context = (over: Partial<PayingContext> = {}): PayingContext => ({
   ...over,
 });
 
-describe('payment states', () => {
+describe('the payment machine', () => {
   it('shows the amount due, formatted with thousands, on the wait screen', () => {
     const pay = { ...fresh(), method: { method: 'mobileMoney' as const, msisdn: '260971234567' } };
     expect(paymentWaitPrompt(pay)).toMatchObject({
@@ -79,7 +82,7 @@ describe('payment states', () => {
     const pending = { ...fresh(), status: 'pending' as const, reference: 'R1' };
     expect(again(pending)?.attempt).toBe(1);
     const next = again({ ...pending, status: 'failed' });
-    expect(next).toMatchObject({ attempt: 2, status: 'unpaid', reference: null });
+    expect(next).toMatchObject({ attempt: 2, status: 'unpaid', reference: undefined });
   });
 
   it('takes the caller own number, a typed number or card as the way to pay', () => {
@@ -99,5 +102,41 @@ describe('payment states', () => {
   it('formats times in Lusaka time and nothing for no time', () => {
     expect(clockTime('2026-11-23T22:05:00Z')).toBe('00:05');
     expect(clockTime(null)).toBe('');
+  });
+});
+
+describe("the payment machine as a flow's child", () => {
+  // Issue 26: a persisted flow restores with its payment child, which the outcome then reaches.
+  it('waits on its screen through the flow, restores with it and takes the pushed outcome', () => {
+    const machine = worldMachine('travel-issue');
+    const input = inputFor('travel-issue');
+    const first = createActor(machine, { input }).start();
+    const replies: Reply[] = [
+      { type: 'user.text', text: 'South Africa' },
+      { type: 'user.text', text: '2099-01-15' },
+      { type: 'user.text', text: '14' },
+      { type: 'user.text', text: 'Mwila Banda' },
+      { type: 'user.text', text: '479974/11/1' },
+      { type: 'user.choice', id: 'continue' },
+      { type: 'user.choice', id: '201' },
+      { type: 'user.choice', id: 'own' },
+    ];
+    for (const reply of replies) first.send(reply);
+    expect(first.getSnapshot().hasTag('awaitingInput')).toBe(true);
+    expect(first.getSnapshot().context.prompt.key).toBe('pay.waitPhone');
+    const persisted = JSON.parse(JSON.stringify(first.getPersistedSnapshot()));
+    first.stop();
+
+    const restored = createActor(machine, {
+      input,
+      snapshot: persisted as Snapshot<unknown>,
+    }).start();
+    restored.send({ type: 'user.choice', id: 'nonsense' });
+    expect(restored.getSnapshot().context.prompt.notes).toEqual([
+      { key: 'flow.note.pickFromList' },
+    ]);
+    restored.send({ type: 'payment.settled', reference: 'PAY-tq_1', outcome: 'paid' });
+    expect(restored.getSnapshot().status).toBe('done');
+    expect(restored.getSnapshot().output.prompt.key).toBe('travel.done');
   });
 });

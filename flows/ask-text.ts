@@ -1,0 +1,84 @@
+/*
+ * One typed question, the same in every flow that asks them: a valid answer is kept and moves
+ * on; a bad one re-asks with the reason and keeps every earlier answer; every third bad one in a
+ * row also explains the ways out. A flow lists a check per field it asks for (its `AnswerChecks`)
+ * and names, in its `setup`, the guard `answered` and the actions `ask`, `keepAnswer` and
+ * `refuseAnswer` made here from those checks; `askText` then only says which field and where to.
+ */
+import { assertEvent } from 'xstate';
+import type { InputKind, Prompt } from '../src/conversation/prompt.js';
+import type { Reply } from '../src/conversation/reply.js';
+import { ask, type Checked, rejected } from './support.js';
+
+/** A flow's check of each field it asks for by typing, which may read its context (today). */
+export type AnswerChecks<TContext, TField extends string> = Readonly<
+  Record<TField, (text: string, context: TContext) => Checked<string>>
+>;
+
+interface Args<TContext> {
+  context: TContext;
+  event: Reply;
+}
+
+/** The guard `answered`: the typed text passes the check of `params.field`. */
+export const answeredBy =
+  <TContext, TField extends string>(checks: AnswerChecks<TContext, TField>) =>
+  ({ context, event }: Args<TContext>, params: { field: TField }): boolean => {
+    assertEvent(event, 'user.text');
+    return checks[params.field](event.text, context).ok;
+  };
+
+/** The action `keepAnswer` (an assigner): the checked answer kept under `params.field`. */
+export const keptBy =
+  <TContext extends { answers: object }, TField extends string>(
+    checks: AnswerChecks<TContext, TField>,
+  ) =>
+  ({ context, event }: Args<TContext>, params: { field: TField }): Partial<TContext> => {
+    assertEvent(event, 'user.text');
+    const checked = checks[params.field](event.text, context);
+    return checked.ok
+      ? ({ answers: { ...context.answers, [params.field]: checked.value } } as Partial<TContext>)
+      : {};
+  };
+
+/** The action `refuseAnswer` (an assigner): the same question, with why the answer failed. */
+export const refusedBy =
+  <TContext extends { prompt: Prompt; tries: number }, TField extends string>(
+    checks: AnswerChecks<TContext, TField>,
+  ) =>
+  ({ context, event }: Args<TContext>, params: { field: TField }) => {
+    assertEvent(event, 'user.text');
+    const checked = checks[params.field](event.text, context);
+    return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
+  };
+
+/** The action `ask` (an assigner): the question `params.key`, tries starting over. */
+export const asked = (_: unknown, params: { key: string; input: InputKind }) => ({
+  tries: 0,
+  prompt: ask(params.key, params.input),
+});
+
+/** The state of one typed question for `field`: on to `target` once answered, Back to `back`. */
+export function askText<TField extends string>(
+  key: string,
+  input: InputKind,
+  field: TField,
+  target: string,
+  back: string,
+) {
+  return {
+    tags: 'awaitingInput',
+    entry: { type: 'ask', params: { key, input } },
+    on: {
+      'user.text': [
+        {
+          guard: { type: 'answered', params: { field } },
+          target,
+          actions: { type: 'keepAnswer', params: { field } },
+        },
+        { actions: { type: 'refuseAnswer', params: { field } } },
+      ],
+      'user.back': back,
+    },
+  } as const;
+}

@@ -1,0 +1,717 @@
+/*
+ * The payment every paying flow shares, as one machine a flow invokes as a child actor: confirm
+ * amount and choose method → start → wait → outcome → pay again / change method. The flow hands
+ * it the priced purchase and its own confirm screen (input) and learns how it ended (output);
+ * while it runs, the flow mirrors the screen the child waits on from its snapshots (see
+ * {@link paymentStage}), so the engine reads the flow's `awaitingInput` tag and `context.prompt`
+ * as for any other state, and a persisted flow restores with its child.
+ */
+import { assertEvent, assign, setup } from 'xstate';
+import { AWAITING_INPUT, type TurnRoute } from '../src/conversation/flow.js';
+import type { Prompt } from '../src/conversation/prompt.js';
+import type { Reply } from '../src/conversation/reply.js';
+import { checkPhone } from './checks.js';
+import {
+  ask,
+  choice,
+  type Failure,
+  failedAt,
+  isChoice,
+  money,
+  notProvided,
+  type PaymentChoice,
+  rejected,
+  unexpected,
+} from './support.js';
+
+/** What is paid for: a quotation, or the renewal of a policy. */
+export type PaymentSubject =
+  | { kind: 'quote'; quoteId: string }
+  | { kind: 'renewal'; policyId: string };
+
+/** Where a flow's payment stands; `null` in the flow's context until a price is known. */
+export interface PayState {
+  subject: PaymentSubject;
+  /** Unique per purchase: the subject and a key made when it was priced (see flows' actors). */
+  purchase: string;
+  /** What is bought, in the user's words (a product and plate, a trip). */
+  what: string;
+  amount: number;
+  currency: string;
+  /** 1, then one more for each Pay again after a confirmed failure. */
+  attempt: number;
+  // What is not known yet is left out rather than null: the payment is persisted with every
+  // turn of a paying flow, in its payment child's snapshot.
+  method?: PaymentChoice | undefined;
+  reference?: string | undefined;
+  status: 'unpaid' | 'pending' | 'paid' | 'failed';
+  redirectUrl?: string | undefined;
+  /** When the attempt started (ISO), for "still waiting since 10:42". */
+  since?: string | undefined;
+  /** True once Check status found it still pending. */
+  checked?: true | undefined;
+  /** Why the insurer said it failed, when it said. */
+  reason?: string | undefined;
+  /** The policy paid for, when the outcome named it. */
+  policyId?: string | undefined;
+  policyNumber?: string | undefined;
+}
+
+/** The part of the payment machine's context its screens and requests read. */
+export interface PayingContext {
+  prompt: Prompt;
+  tries: number;
+  callerPhone: string | null;
+  route: TurnRoute | null;
+  pay: PayState | null;
+}
+
+/** What `startPayment` is given: one attempt of one purchase. */
+export interface PaymentRequest {
+  subject: PaymentSubject;
+  purchase: string;
+  attempt: number;
+  payment: PaymentChoice;
+  amount: number;
+  currency: string;
+  route?: TurnRoute;
+}
+
+/** What `startPayment` and `paymentStatus` resolve to. */
+export interface PaymentStarted {
+  reference: string;
+  status: 'pending' | 'paid' | 'failed';
+  redirectUrl?: string;
+  /** When the attempt started (ISO). */
+  startedAt?: string;
+  reason?: string;
+  policyId?: string;
+  policyNumber?: string;
+}
+
+/** A fresh payment for a priced purchase. */
+export function newPayment(
+  subject: PaymentSubject,
+  purchase: string,
+  what: string,
+  amount: number,
+  currency: string,
+): PayState {
+  return {
+    subject,
+    purchase,
+    what,
+    amount,
+    currency,
+    attempt: 1,
+    status: 'unpaid',
+  };
+}
+
+/** The request for the current attempt. */
+export function paymentRequest(context: {
+  pay: PayState | null;
+  route?: TurnRoute | null | undefined;
+}): PaymentRequest {
+  const pay = context.pay;
+  return {
+    subject: pay?.subject ?? { kind: 'quote', quoteId: '' },
+    purchase: pay?.purchase ?? '',
+    attempt: pay?.attempt ?? 1,
+    payment: pay?.method ?? { method: 'card' },
+    amount: pay?.amount ?? 0,
+    currency: pay?.currency ?? '',
+    ...(context.route ? { route: context.route } : {}),
+  };
+}
+
+const LUSAKA_TIME = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Africa/Lusaka',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** A time as users in Zambia read it: `10:42`. */
+export function clockTime(iso: string | null | undefined): string {
+  const date = iso ? new Date(iso) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? LUSAKA_TIME.format(date) : '';
+}
+
+/** The choices of every screen that asks how to pay. */
+export function paymentChoices(context: Pick<PayingContext, 'callerPhone'>) {
+  return [
+    ...(context.callerPhone ? [choice('own', 'pay.choice.ownNumber')] : []),
+    choice('other', 'pay.choice.otherNumber'),
+    choice('card', 'pay.choice.card'),
+  ];
+}
+
+/**
+ * The screen while a payment is with the phone or the card page: the amount due, a Check button
+ * and, for card, the link to the insurer's payment page; after a check, since when it waits.
+ */
+export function paymentWaitPrompt(pay: PayState | null): Prompt {
+  const card = pay?.method?.method === 'card';
+  const url = pay?.redirectUrl;
+  const prompt = ask(card ? 'pay.waitCard' : 'pay.waitPhone', 'choice', {
+    params: {
+      amount: money(pay?.amount ?? 0),
+      currency: pay?.currency ?? '',
+      what: pay?.what ?? '',
+    },
+    choices: [choice('check', 'pay.choice.check')],
+    ...(card && url
+      ? { attachments: [{ kind: 'link' as const, url, label: 'pay.cardLink' }] }
+      : {}),
+  });
+  if (pay?.checked) {
+    prompt.notes = [{ key: 'pay.note.stillPending', params: { since: clockTime(pay.since) } }];
+  }
+  return prompt;
+}
+
+/** The question of the number to pay from, with the amount it will be asked to approve. */
+export function paymentPhonePrompt(pay: PayState | null): Prompt {
+  return ask('pay.askPhone', 'phone', {
+    params: { amount: money(pay?.amount ?? 0), currency: pay?.currency ?? '' },
+  });
+}
+
+/** The screen after a failed payment: which purchase, why if known, and Pay again or End. */
+export function paymentFailedPrompt(pay: PayState | null): Prompt {
+  const prompt = ask('pay.failed', 'choice', {
+    params: {
+      amount: money(pay?.amount ?? 0),
+      currency: pay?.currency ?? '',
+      what: pay?.what ?? '',
+    },
+    choices: [choice('retry', 'pay.choice.tryAgain'), choice('end', 'flow.choice.end')],
+  });
+  if (pay?.reason) prompt.notes = [{ key: 'pay.note.reason', params: { reason: pay.reason } }];
+  return prompt;
+}
+
+// ------------------------------------------------------------------ context changes (assigners)
+
+/** `pay` after the user chose how to pay. */
+export function chosen(pay: PayState | null, method: PaymentChoice): PayState | null {
+  return pay ? { ...pay, method } : null;
+}
+
+/** `pay` after the user picked their own number, typed one or shared a contact. */
+export function chosenFrom(
+  context: Pick<PayingContext, 'pay' | 'callerPhone'>,
+  event: Reply,
+): PayState | null {
+  if (event.type === 'user.choice' && event.id === 'card') {
+    return chosen(context.pay, { method: 'card' });
+  }
+  const phone =
+    event.type === 'user.text'
+      ? event.text
+      : event.type === 'user.contact'
+        ? event.phone
+        : event.type === 'user.choice' && event.id === 'own'
+          ? (context.callerPhone ?? '')
+          : '';
+  const checked = checkPhone(phone);
+  return checked.ok
+    ? chosen(context.pay, { method: 'mobileMoney', msisdn: checked.value })
+    : context.pay;
+}
+
+/** `pay` once the start (or a status read) answered. */
+export function answered(pay: PayState | null, output: PaymentStarted): PayState | null {
+  if (!pay) return null;
+  return {
+    ...pay,
+    reference: output.reference,
+    status: output.status,
+    redirectUrl: output.redirectUrl ?? pay.redirectUrl,
+    since: output.startedAt ?? pay.since,
+    reason: output.reason ?? pay.reason,
+    policyId: output.policyId ?? pay.policyId,
+    policyNumber: output.policyNumber ?? pay.policyNumber,
+    checked:
+      pay.checked || (output.startedAt === undefined && output.status === 'pending') || undefined,
+  };
+}
+
+/** `pay` once the outcome was pushed into the conversation. */
+export function settled(pay: PayState | null, event: Reply): PayState | null {
+  if (!pay || event.type !== 'payment.settled') return pay;
+  // Still pending after every poll: the wait screen says since when, and that it goes on.
+  if (event.outcome === 'pending') return { ...pay, checked: true };
+  return {
+    ...pay,
+    status: event.outcome === 'paid' ? 'paid' : 'failed',
+    reason: event.reason ?? pay.reason,
+    policyId: event.policyId ?? pay.policyId,
+    policyNumber: event.policyNumber ?? pay.policyNumber,
+  };
+}
+
+/** `pay` for the next attempt, after the insurer confirmed this one failed. */
+export function again(pay: PayState | null): PayState | null {
+  if (pay?.status !== 'failed') return pay;
+  return {
+    ...pay,
+    attempt: pay.attempt + 1,
+    reference: undefined,
+    status: 'unpaid',
+    redirectUrl: undefined,
+    since: undefined,
+    checked: undefined,
+    reason: undefined,
+  };
+}
+
+// ------------------------------------------------------------------ the machine
+
+/** Where a payment (re)starts: the confirm screen, or again after the flow's failure screen. */
+export type PaymentStep = 'confirm' | 'paying' | 'wait' | 'checking';
+
+/**
+ * What a flow hands the payment machine: the priced purchase. The confirm screen (what is bought
+ * for how much, and how to pay) is the flow's own: the flow makes it (see {@link paymentScreen}).
+ */
+export interface PaymentInput {
+  pay: PayState;
+  callerPhone: string | null;
+  route: TurnRoute | null;
+  /** Where to start; the confirm screen unless the flow's failure screen retries or goes back. */
+  at?: PaymentStep | undefined;
+}
+
+/** A call of the payment machine that failed: the flow shows its failure screen for it. */
+export type PaymentFailure = Failure & { op: 'pay' | 'status' };
+
+/** How a payment ended, with the payment as it stands: the flow goes on from there. */
+export type PaymentOutput =
+  | { outcome: 'paid' | 'back' | 'cancelled'; pay: PayState }
+  | { outcome: 'failed'; pay: PayState; failure: PaymentFailure };
+
+/** The states that show a screen, each named after it; its Prompt is made from it (see screenOf). */
+type PaymentScreen = 'confirm' | 'phone' | 'wait' | 'failed';
+
+/**
+ * The payment machine's context. The screen shown follows from the state, and the context keeps
+ * only its notes rather than the Prompt itself: a persisted flow carries its child's snapshot.
+ */
+interface PaymentContext {
+  /** The notes of a re-asked screen (what to fix), until the screen changes. */
+  notes?: NonNullable<Prompt['notes']> | undefined;
+  tries: number;
+  callerPhone: string | null;
+  /** Where the outcome goes, when the conversation has an address (absent, not null: small). */
+  route?: TurnRoute | undefined;
+  pay: PayState;
+  /** Where it starts (see PaymentInput); cleared once started. */
+  at?: PaymentStep | undefined;
+  failure?: PaymentFailure | undefined;
+  /** How it ended, once it did (for the output). */
+  ended?: PaymentOutput['outcome'] | undefined;
+}
+
+/** The Prompt of `screen`, with the flow's confirm screen. */
+function screenOf(
+  screen: PaymentScreen,
+  context: PaymentContext,
+  confirm: (pay: PayState) => Prompt,
+): Prompt {
+  const prompt =
+    screen === 'confirm'
+      ? confirm(context.pay)
+      : screen === 'phone'
+        ? paymentPhonePrompt(context.pay)
+        : screen === 'wait'
+          ? paymentWaitPrompt(context.pay)
+          : paymentFailedPrompt(context.pay);
+  return context.notes ? { ...prompt, notes: context.notes } : prompt;
+}
+
+/**
+ * The context change for a screen re-asked by `reask` (a support helper on a Prompt): only the
+ * notes it adds are kept, and they depend only on what the screen takes (`input`).
+ */
+function reasked(
+  context: PaymentContext,
+  input: 'choice' | 'phone',
+  reask: (shown: { prompt: Prompt; tries: number }) => { prompt: Prompt; tries: number },
+): Pick<PaymentContext, 'notes' | 'tries'> {
+  const { prompt, tries } = reask({ prompt: ask('pay.screen', input), tries: context.tries });
+  return { notes: prompt.notes, tries };
+}
+
+/** The id a flow invokes the payment machine under: events are forwarded to it by this id. */
+export const PAYMENT_ACTOR_ID = 'payment';
+
+const payment = setup({
+  types: {
+    context: {} as PaymentContext,
+    events: {} as Reply,
+    input: {} as PaymentInput,
+    output: {} as PaymentOutput,
+  },
+  actors: {
+    startPayment: notProvided<PaymentStarted, PaymentRequest>('startPayment'),
+    paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
+      'paymentStatus',
+    ),
+  },
+  actions: {
+    shown: assign({ notes: undefined, tries: 0 }),
+    unexpected: assign(({ context }, params: { input: 'choice' | 'phone' }) =>
+      reasked(context, params.input, unexpected),
+    ),
+    end: assign((_, params: { outcome: PaymentOutput['outcome'] }) => ({ ended: params.outcome })),
+    choose: assign({ pay: ({ context, event }) => chosenFrom(context, event) ?? context.pay }),
+    settle: assign({ pay: ({ context, event }) => settled(context.pay, event) ?? context.pay }),
+    again: assign({ pay: ({ context }) => again(context.pay) ?? context.pay }),
+    phoneRejected: assign(({ context, event }) => {
+      assertEvent(event, 'user.text');
+      const checked = checkPhone(event.text);
+      return reasked(context, 'phone', (shown) =>
+        rejected(shown, checked.ok ? 'flow.note.typeAnswer' : checked),
+      );
+    }),
+  },
+  guards: {
+    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
+    validPhone: ({ event }) =>
+      (event.type === 'user.text' && checkPhone(event.text).ok) ||
+      (event.type === 'user.contact' && checkPhone(event.phone).ok),
+    settledHere: ({ context, event }) =>
+      event.type === 'payment.settled' && event.reference === context.pay.reference,
+    status: ({ context }, params: { status: PayState['status'] }) =>
+      context.pay.status === params.status,
+    startsAt: ({ context }, params: { step: PaymentStep }) => context.at === params.step,
+  },
+});
+
+const WAITS = { tags: AWAITING_INPUT } as const;
+// A reply a screen did not expect: the same screen, a note saying what to do. Every screen but the
+// phone question offers choices.
+const UNEXPECTED_CHOICE = { type: 'unexpected', params: { input: 'choice' } } as const;
+const UNEXPECTED_PHONE = { type: 'unexpected', params: { input: 'phone' } } as const;
+
+/**
+ * One payment of one priced purchase: `pickPayment` (confirm amount, choose method),
+ * `askPayPhone`, `paying` (start the attempt), `paymentStarted` (route by outcome),
+ * `awaitingPayment`, `checkingPayment`, `paymentFailed` (Pay again goes back to choosing a method
+ * for a new attempt). Ends `paid`, `back` (from the confirm screen), `cancelled` (End after a
+ * failure) or `failed` (a call failed: the flow's failure screen, which may start it again `at`
+ * the call or the screen before it).
+ */
+export const paymentMachine = payment.createMachine({
+  id: 'payment',
+  context: ({ input }) => ({
+    tries: 0,
+    callerPhone: input.callerPhone,
+    ...(input.route ? { route: input.route } : {}),
+    pay: input.pay,
+    at: input.at,
+  }),
+  initial: 'opening',
+  on: {
+    'user.text': { actions: UNEXPECTED_CHOICE },
+    'user.choice': { actions: UNEXPECTED_CHOICE },
+    'user.photo': { actions: UNEXPECTED_CHOICE },
+    'user.contact': { actions: UNEXPECTED_CHOICE },
+  },
+  states: {
+    opening: {
+      exit: assign({ at: undefined }),
+      always: [
+        { guard: { type: 'startsAt', params: { step: 'paying' } }, target: 'paying' },
+        {
+          guard: { type: 'startsAt', params: { step: 'wait' } },
+          target: 'wait',
+        },
+        {
+          guard: { type: 'startsAt', params: { step: 'checking' } },
+          target: 'checking',
+        },
+        { target: 'confirm' },
+      ],
+    },
+    confirm: {
+      ...WAITS,
+      entry: 'shown',
+      on: {
+        'user.choice': [
+          { guard: 'ownNumber', target: 'paying', actions: 'choose' },
+          { guard: { type: 'chose', params: { id: 'other' } }, target: 'phone' },
+          { guard: { type: 'chose', params: { id: 'card' } }, target: 'paying', actions: 'choose' },
+        ],
+        'user.back': 'back',
+      },
+    },
+    phone: {
+      ...WAITS,
+      entry: 'shown',
+      on: {
+        'user.text': [
+          { guard: 'validPhone', target: 'paying', actions: 'choose' },
+          { actions: 'phoneRejected' },
+        ],
+        'user.contact': [
+          { guard: 'validPhone', target: 'paying', actions: 'choose' },
+          { actions: UNEXPECTED_PHONE },
+        ],
+        'user.choice': { actions: UNEXPECTED_PHONE },
+        'user.photo': { actions: UNEXPECTED_PHONE },
+        'user.back': 'confirm',
+      },
+    },
+    paying: {
+      invoke: {
+        src: 'startPayment',
+        input: ({ context }) => paymentRequest(context),
+        onDone: {
+          target: 'started',
+          actions: assign({
+            pay: ({ context, event }) => answered(context.pay, event.output) ?? context.pay,
+          }),
+        },
+        onError: { target: 'callFailed', actions: assign({ failure: failedAt('pay') }) },
+      },
+    },
+    started: {
+      always: [
+        { guard: { type: 'status', params: { status: 'paid' } }, target: 'paid' },
+        { guard: { type: 'status', params: { status: 'failed' } }, target: 'failed' },
+        { target: 'wait' },
+      ],
+    },
+    wait: {
+      ...WAITS,
+      entry: 'shown',
+      on: {
+        'payment.settled': { guard: 'settledHere', target: 'started', actions: 'settle' },
+        'user.choice': {
+          guard: { type: 'chose', params: { id: 'check' } },
+          target: 'checking',
+        },
+        // The payment is with the phone or the card page now: Back shows this screen again.
+        'user.back': 'wait',
+      },
+    },
+    checking: {
+      invoke: {
+        src: 'paymentStatus',
+        input: ({ context }) => ({
+          reference: context.pay.reference ?? '',
+          ...(context.route ? { route: context.route } : {}),
+        }),
+        onDone: {
+          target: 'started',
+          actions: assign({
+            pay: ({ context, event }) => answered(context.pay, event.output) ?? context.pay,
+          }),
+        },
+        onError: { target: 'callFailed', actions: assign({ failure: failedAt('status') }) },
+      },
+    },
+    failed: {
+      ...WAITS,
+      entry: 'shown',
+      on: {
+        'user.choice': [
+          {
+            guard: { type: 'chose', params: { id: 'retry' } },
+            target: 'confirm',
+            actions: 'again',
+          },
+          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
+        ],
+        'user.back': { target: 'confirm', actions: 'again' },
+      },
+    },
+    paid: { type: 'final', entry: { type: 'end', params: { outcome: 'paid' } } },
+    back: { type: 'final', entry: { type: 'end', params: { outcome: 'back' } } },
+    cancelled: { type: 'final', entry: { type: 'end', params: { outcome: 'cancelled' } } },
+    callFailed: { type: 'final', entry: { type: 'end', params: { outcome: 'failed' } } },
+  },
+  output: ({ context }): PaymentOutput =>
+    context.ended === 'failed' && context.failure
+      ? { outcome: 'failed', pay: context.pay, failure: context.failure }
+      : {
+          outcome: context.ended === 'failed' ? 'cancelled' : (context.ended ?? 'cancelled'),
+          pay: context.pay,
+        },
+});
+
+/** The flow's payment child, started where a flow's failure screen sends it back (see PaymentInput). */
+export function paymentInput(
+  context: {
+    callerPhone: string | null;
+    route?: TurnRoute | null | undefined;
+    pay?: PayState | null | undefined;
+  },
+  at?: PaymentStep,
+): PaymentInput {
+  return {
+    pay: context.pay ?? newPayment({ kind: 'quote', quoteId: '' }, '', '', 0, ''),
+    callerPhone: context.callerPhone,
+    route: context.route ?? null,
+    ...(at ? { at } : {}),
+  };
+}
+
+/** The child's snapshot from a flow's `onSnapshot` event (typed as the flow's own events there). */
+interface ChildSnapshot {
+  value: unknown;
+  context: PaymentContext;
+  tags: Set<string>;
+}
+
+function childSnapshot(event: unknown): ChildSnapshot | undefined {
+  return (event as { snapshot?: ChildSnapshot }).snapshot;
+}
+
+const SCREENS: ReadonlySet<unknown> = new Set<PaymentScreen>([
+  'confirm',
+  'phone',
+  'wait',
+  'failed',
+]);
+
+/** Guard for a flow's `onSnapshot`: its payment child waits on a screen. */
+export function paymentWaits(event: unknown): boolean {
+  return childSnapshot(event)?.tags.has(AWAITING_INPUT) === true;
+}
+
+/**
+ * A flow's context change from its payment child's snapshot: the screen the child shows, the
+ * confirm screen being the flow's own (`confirm`, for the payment as it stands). The child holds
+ * the payment while it runs (its output hands it back), so the flow keeps none meanwhile.
+ */
+export function paymentScreen(
+  event: unknown,
+  confirm: (pay: PayState) => Prompt,
+): { prompt?: Prompt; tries?: number; pay?: undefined } {
+  const snapshot = childSnapshot(event);
+  if (!snapshot || !SCREENS.has(snapshot.value)) return {};
+  const screen = snapshot.value as PaymentScreen;
+  const context = snapshot.context;
+  return context
+    ? { prompt: screenOf(screen, context, confirm), tries: context.tries, pay: undefined }
+    : {};
+}
+
+/** How a flow's payment child ended, from the done event (typed as the flow's own events). */
+export function paymentOutputOf(event: unknown): PaymentOutput | undefined {
+  return (event as { output?: PaymentOutput }).output;
+}
+
+/** A flow's context change once its payment child ended: the payment, and any failed call. */
+export function paymentResult(event: unknown): { pay?: PayState; failure?: PaymentFailure } {
+  const output = paymentOutputOf(event);
+  if (!output) return {};
+  return output.outcome === 'failed'
+    ? { pay: output.pay, failure: output.failure }
+    : { pay: output.pay };
+}
+
+/**
+ * The replies a flow passes on to its payment child while that waits on a screen: the flow
+ * names `toPayment` in its setup as `forwardTo(PAYMENT_ACTOR_ID)`.
+ */
+export const TO_PAYMENT = {
+  'user.text': { actions: 'toPayment' },
+  'user.choice': { actions: 'toPayment' },
+  'user.photo': { actions: 'toPayment' },
+  'user.contact': { actions: 'toPayment' },
+  'user.back': { actions: 'toPayment' },
+  'payment.settled': { actions: 'toPayment' },
+} as const;
+
+/**
+ * The substates of the flow's state that invokes the payment child: `working` while the child
+ * calls the insurer, `waiting` (tagged) while it shows a screen, every reply passed on to it.
+ * The flow's `onSnapshot` moves between them (see {@link paymentWaits}).
+ */
+export const PAYMENT_SCREENS = {
+  initial: 'working',
+  states: {
+    working: {},
+    waiting: { tags: AWAITING_INPUT, on: TO_PAYMENT },
+  },
+} as const;
+
+/**
+ * The payment machine with its two calls provided: what a paying flow's actors give it under
+ * `paymentMachine` (the calls are the child's own; a flow's `provide` does not reach them).
+ */
+export function providedPayment(actors: PaymentActors) {
+  return paymentMachine.provide({ actors });
+}
+
+/** The two calls the payment machine makes: start an attempt, read where it stands. */
+export type PaymentActors = NonNullable<Parameters<typeof paymentMachine.provide>[0]['actors']>;
+
+/** The payment child started again at `step`: where a flow's failure screen sends Retry or Back. */
+export const resumePayment = (step: PaymentStep) =>
+  ({ target: 'payment', actions: { type: 'payFrom', params: { step } } }) as const;
+
+/** Where a flow's failure screen leads: a state, or back into the payment child. */
+export type Way = string | ReturnType<typeof resumePayment>;
+
+/** A transition's target (and action) for a {@link Way}. */
+export const way = (to: Way) => (typeof to === 'string' ? { target: to } : to);
+
+/** Guards a paying flow names in its setup for the state {@link paymentStage} makes. */
+export const PAYMENT_GUARDS = {
+  paymentWaits: ({ event }: { event: unknown }) => paymentWaits(event),
+  paymentEnded: (
+    { event }: { event: unknown },
+    params: { outcome: PaymentOutput['outcome'] },
+  ): boolean => paymentOutputOf(event)?.outcome === params.outcome,
+};
+
+/**
+ * The flow's state that pays: invokes the payment child (under {@link PAYMENT_ACTOR_ID}, src
+ * `paymentMachine`), mirrors its screens, and leaves by how it ended: to `exits`. The flow names
+ * in its setup the guards {@link PAYMENT_GUARDS} and the actions `toPayment`,
+ * `showPaymentScreen` ({@link paymentScreen}), `paymentResult` ({@link paymentResult}) and
+ * `payFrom` (sets `payAt`, where the child starts).
+ */
+export function paymentStage(exits: {
+  paid: string;
+  back: string;
+  failed: string;
+  cancelled: string;
+}) {
+  const ended = (outcome: PaymentOutput['outcome'], target: string) =>
+    ({
+      guard: { type: 'paymentEnded', params: { outcome } },
+      target,
+      actions: 'paymentResult',
+    }) as const;
+  return {
+    invoke: {
+      id: PAYMENT_ACTOR_ID,
+      src: 'paymentMachine',
+      input: ({
+        context,
+      }: {
+        context: Parameters<typeof paymentInput>[0] & { payAt?: PaymentStep | undefined };
+      }) => paymentInput(context, context.payAt),
+      onSnapshot: [
+        { guard: 'paymentWaits', target: '.waiting', actions: 'showPaymentScreen' },
+        { target: '.working' },
+      ],
+      onDone: [
+        ended('paid', exits.paid),
+        ended('back', exits.back),
+        ended('failed', exits.failed),
+        { target: exits.cancelled, actions: 'paymentResult' },
+      ],
+    },
+    // Started again from the confirm screen next time, unless a failure screen says where.
+    exit: { type: 'payFrom', params: { step: undefined } },
+    ...PAYMENT_SCREENS,
+  } as const;
+}
