@@ -8,9 +8,8 @@ export {
 } from './render-telegram-message.js';
 export {
   createTelegramChannel,
-  TELEGRAM_COMMANDS,
   type TelegramChannel,
   type TelegramChannelOptions,
-  TelegramFileError,
-  TelegramUpdateError,
 } from './telegram-channel.js';
+export { TELEGRAM_COMMANDS } from './telegram-commands.js';
+export { TelegramFileError, TelegramUpdateError } from './telegram-errors.js';

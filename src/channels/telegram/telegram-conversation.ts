@@ -1,0 +1,148 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Api, Context } from 'grammy';
+import type {
+  ChannelStateHook,
+  Prompt,
+  Reply,
+  TurnEngine,
+  TurnOptions,
+} from '../../conversation/index.js';
+import {
+  type RenderPrompt,
+  renderKey,
+  type TelegramMessage,
+  toTelegramMessage,
+} from './render-telegram-message.js';
+import type { TelegramSender } from './telegram-sender.js';
+
+const SESSION_PREFIX = 'tg:';
+
+/**
+ * What the update handlers share: a chat's session and turn options, the update's language, and
+ * the engine calls a handler makes (one per update) with the screen they answer sent back.
+ */
+export interface TelegramConversation {
+  readonly engine: TurnEngine;
+  readonly sender: TelegramSender;
+  /** The language of the update being handled (see {@link inLocale}); else the default. */
+  locale(): string;
+  /** Runs `work` with `locale` as the update's language. */
+  inLocale<T>(locale: string, work: () => Promise<T>): Promise<T>;
+  /** One message key's text in the update's language. */
+  say(key: string): string;
+  /** The session key of a chat: `tg:<chatId>`. */
+  sessionOf(chatId: number | string): string;
+  /** The options of a turn for a chat: its address, audience policyholder, the deadline. */
+  optionsOf(chatId: number | string): TurnOptions;
+  /** A Prompt as a Telegram message in the update's language, `before` lines above its text. */
+  messageOf(prompt: Prompt, before?: readonly string[]): TelegramMessage;
+  sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void>;
+  /** Answers with one message key's text, no keyboard. */
+  notice(ctx: Context, key: string): Promise<void>;
+  /** Applies `reply` to the chat's conversation and sends the screen it answers. */
+  turn(ctx: Context, reply: Reply): Promise<void>;
+  /** The step the chat's conversation waits on; undefined when there is none to continue. */
+  currentStep(chatId: number): Promise<Prompt | undefined>;
+  /** Ends whatever conversation was open and returns the entry menu. */
+  startOver(chatId: number): Promise<Prompt>;
+  /**
+   * Answers something the bot cannot use (a sticker, a voice note, a location, a photo where none
+   * is asked for): a short hint of what the current step expects, with that step again.
+   */
+  hint(ctx: Context, leadKey: string, current?: Prompt): Promise<void>;
+}
+
+/** How {@link createTelegramConversation} reaches the engine and the chat. */
+export interface TelegramConversationOptions {
+  readonly engine: TurnEngine;
+  readonly render: RenderPrompt;
+  readonly sender: TelegramSender;
+  readonly defaultLocale: string;
+  readonly deadlineMs: number;
+}
+
+/** Creates the {@link TelegramConversation} the handlers share. */
+export function createTelegramConversation(
+  options: TelegramConversationOptions,
+): TelegramConversation {
+  const { engine, render, sender, defaultLocale, deadlineMs } = options;
+  const updateLocale = new AsyncLocalStorage<string>();
+  const locale = (): string => updateLocale.getStore() ?? defaultLocale;
+  const say = (key: string) => renderKey(render, key, locale());
+  const sessionOf = (chatId: number | string) => `${SESSION_PREFIX}${chatId}`;
+  const optionsOf = (chatId: number | string): TurnOptions => ({
+    deadlineMs,
+    address: { channel: 'telegram', address: String(chatId), locale: locale() },
+    audience: 'policyholder',
+  });
+  const messageOf = (prompt: Prompt, before: readonly string[] = []) =>
+    toTelegramMessage(prompt, render, locale(), { before: [...before] });
+  const sendPrompt = (api: Api, chatId: string | number, prompt: Prompt) =>
+    sender.send(api, chatId, messageOf(prompt));
+
+  /**
+   * The step the chat's conversation waits on, read under the session lock without touching the
+   * flow (the engine's `keep` decision); undefined when there is none to continue.
+   */
+  async function currentStep(chatId: number): Promise<Prompt | undefined> {
+    let current: Prompt | undefined;
+    const peek: ChannelStateHook = {
+      decide: (glance) => {
+        current = glance.prompt;
+        return { kind: 'keep', state: glance.state };
+      },
+    };
+    await engine.handle(
+      sessionOf(chatId),
+      { type: 'user.text', text: '' },
+      { ...optionsOf(chatId), channelState: peek },
+    );
+    return current?.final ? undefined : current;
+  }
+
+  /**
+   * On a session that exists the cancel closes it (its closing screen is not shown) and the next
+   * turn opens the menu; on a fresh session the cancel itself opens the menu.
+   */
+  async function startOver(chatId: number): Promise<Prompt> {
+    const key = sessionOf(chatId);
+    const turnOptions = optionsOf(chatId);
+    const closing = await engine.handle(key, { type: 'user.cancel' }, turnOptions);
+    if (!closing.final) return closing;
+    return engine.handle(key, { type: 'user.text', text: '' }, turnOptions);
+  }
+
+  return {
+    engine,
+    sender,
+    locale,
+    inLocale: (spoken, work) => updateLocale.run(spoken, work),
+    say,
+    sessionOf,
+    optionsOf,
+    messageOf,
+    sendPrompt,
+    async notice(ctx, key) {
+      await ctx.reply(say(key));
+    },
+    async turn(ctx, reply) {
+      const chatId = ctx.chat?.id;
+      if (chatId === undefined) return;
+      const prompt = await engine.handle(sessionOf(chatId), reply, optionsOf(chatId));
+      await sendPrompt(ctx.api, chatId, prompt);
+    },
+    currentStep,
+    startOver,
+    async hint(ctx, leadKey, current) {
+      const chatId = ctx.chat?.id;
+      if (chatId === undefined) return;
+      const step = current ?? (await currentStep(chatId));
+      if (!step) {
+        await ctx.reply([say(leadKey), say('telegram.expect.start')].join(' '));
+        return;
+      }
+      const lead = `${say(leadKey)} ${say(`telegram.expect.${step.input}`)}`;
+      await sender.send(ctx.api, chatId, messageOf(step, [lead]));
+    },
+  };
+}
