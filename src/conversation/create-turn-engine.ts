@@ -9,7 +9,7 @@ import { isReply } from './reply.js';
 import type { ChannelStateOf, TurnEngine, TurnOptions, TurnPrefetch } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { TurnGate } from './turn-gate.js';
-import { createTurnRunner, type TurnContext } from './turn-runner.js';
+import { createTurnRunner, type TurnContext, type TurnRequest } from './turn-runner.js';
 
 export { ENGINE_PROMPTS } from './engine-prompts.js';
 export { TurnError, type TurnErrorCode } from './turn-error.js';
@@ -81,14 +81,23 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   /** Turns still running, past their answer or not; `idle` waits for them. */
   const background = new Set<Promise<void>>();
 
-  const handle: TurnEngine['handle'] = async (sessionKey, reply, turnOptions = {}) => {
+  const turn: TurnEngine['turn'] = (sessionKey, reply, turnOptions = {}) => {
     if (!isReply(reply)) {
       logger.warn(
         { event: 'turn.badReply', sessionId: hashKey(sessionKey) },
         'reply does not match the contract',
       );
-      return errorPrompt;
+      return Promise.resolve(errorPrompt);
     }
+    return underLock(sessionKey, { kind: 'reply', reply }, turnOptions);
+  };
+
+  /** Runs one request under the session's lock: ordered, locked, run, answered once. */
+  const underLock = async (
+    sessionKey: string,
+    request: TurnRequest,
+    turnOptions: TurnOptions,
+  ): Promise<Prompt> => {
     const deadlineAt = Date.now() + (turnOptions.deadlineMs ?? defaultDeadlineMs);
     const ordered = gate.order(sessionKey, deadlineAt);
     const leave = typeof ordered === 'function' ? ordered : await ordered;
@@ -96,18 +105,18 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     // Held by this turn until it commits; put back untouched when the lock is not ours.
     const held = cache.take(sessionKey);
     const address = turnOptions.address;
-    const peek = address ? prefetch?.keyOf(sessionKey, address) : undefined;
+    const prefetched = address ? prefetch?.keyOf(sessionKey, address) : undefined;
     const also = address ? prefetch?.alsoKeysOf?.(address) : undefined;
-    const locked = await gate.lock(sessionKey, deadlineAt, held?.version, peek, also);
-    if (locked.status !== 'acquired') {
+    const acquired = await gate.lock(sessionKey, deadlineAt, held?.version, prefetched, also);
+    if (acquired.status !== 'acquired') {
       leave();
       if (held) cache.put(sessionKey, held);
-      if (locked.status === 'failed') {
+      if (acquired.status === 'failed') {
         logger.error(
           {
             event: 'turn.storeFailed',
             sessionId: hashKey(sessionKey),
-            err: locked.error,
+            err: acquired.error,
           },
           'store unavailable',
         );
@@ -119,10 +128,10 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
       );
       return stillWorkingPrompt(ENGINE_PROMPTS.busy);
     }
-    if (address && locked.peeked) prefetch?.deliver(address, locked.peeked);
-    for (const [key, fields] of locked.alsoPeeked ?? []) prefetch?.deliverAlso?.(key, fields);
+    if (address && acquired.peeked) prefetch?.deliver(address, acquired.peeked);
+    for (const [key, fields] of acquired.alsoPeeked ?? []) prefetch?.deliverAlso?.(key, fields);
     // A version this instance did not write: its cached actor is stale.
-    const cached = locked.unchanged ? held : undefined;
+    const cached = acquired.unchanged ? held : undefined;
     if (held && !cached) held.actor.stop();
 
     let answer!: (prompt: Prompt) => void;
@@ -131,13 +140,13 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     });
     const context = new Turn(
       sessionKey,
-      locked.lease,
+      acquired.lease,
       deadlineAt,
       turnOptions,
-      !reply.type.startsWith('user.'),
+      request.kind === 'reply' && !request.reply.type.startsWith('user.'),
       answer,
     );
-    const work: Promise<void> = runTurn(context, locked, cached, reply).then(
+    const work: Promise<void> = runTurn(context, acquired, cached, request).then(
       () => {
         background.delete(work);
         leave();
@@ -148,7 +157,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
           { event: 'turn.failed', sessionId: context.sessionId, code, err: error },
           'turn failed',
         );
-        await store.release(locked.lease).catch(() => undefined);
+        await store.release(acquired.lease).catch(() => undefined);
         answer(errorPrompt);
         background.delete(work);
         leave();
@@ -159,7 +168,11 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   };
 
   return {
-    handle,
+    turn,
+    peek: (sessionKey, turnOptions = {}) => underLock(sessionKey, { kind: 'peek' }, turnOptions),
+    start: (sessionKey, flowId, { start, ...turnOptions } = {}) =>
+      underLock(sessionKey, { kind: 'start', flowId, start }, turnOptions),
+    handle: turn,
     async idle() {
       while (background.size > 0) await Promise.all([...background]);
     },

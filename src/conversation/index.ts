@@ -73,6 +73,7 @@ export type {
   ChannelStateHook,
   ChannelStateOf,
   SessionGlance,
+  StartOptions,
   TurnEngine,
   TurnOptions,
   TurnPrefetch,

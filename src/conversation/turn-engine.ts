@@ -1,3 +1,4 @@
+import type { FlowStart } from './flow.js';
 import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
 
@@ -98,7 +99,23 @@ export interface TurnPrefetch {
   deliverAlso?(key: string, fields: Readonly<Record<string, string>>): void;
 }
 
-/** The channel-facing surface of the conversation engine: one Reply in, one Prompt out. */
+/** Options of {@link TurnEngine.start}: a turn's options plus where the flow starts. */
+export interface StartOptions extends TurnOptions {
+  /** Where the started flow opens (a renewal, a claim); its first question when absent. */
+  readonly start?: FlowStart;
+}
+
+/** The channel-facing surface of the conversation engine: one request in, one Prompt out. */
 export interface TurnEngine {
+  /** Applies one Reply to the session's conversation (a fresh session opens the entry menu). */
+  turn(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt>;
+  /**
+   * The Prompt the session waits on, without applying anything; for a session with nothing,
+   * the entry menu's first prompt, as a fresh turn would show it (and keep it).
+   */
+  peek(sessionKey: string, options?: TurnOptions): Promise<Prompt>;
+  /** Drops the session's current conversation and starts `flowId` (a registered flow). */
+  start(sessionKey: string, flowId: string, options?: StartOptions): Promise<Prompt>;
+  /** @deprecated Use {@link TurnEngine.turn}; kept while the channels move over. */
   handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt>;
 }

@@ -59,15 +59,25 @@ export interface TurnRunnerOptions {
   readonly lockTtlMs: number;
 }
 
+/**
+ * What a turn asks of the session: apply a Reply, show what it waits on, or start a flow afresh.
+ */
+export type TurnRequest =
+  | { readonly kind: 'reply'; readonly reply: Reply }
+  | { readonly kind: 'peek' }
+  | { readonly kind: 'start'; readonly flowId: string; readonly start?: FlowStart | undefined };
+
 /** Runs one turn once its lock is held; see {@link createTurnRunner}. */
 export type TurnRunner = (
   context: TurnContext,
   acquired: AcquireResult & { status: 'acquired' },
   cached: CachedActor | undefined,
-  reply: Reply,
+  request: TurnRequest,
 ) => Promise<void>;
 
 const MAX_HANDOVERS = 5;
+/** The flow a fresh session opens on. */
+const ENTRY_FLOW = 'main-menu';
 
 /**
  * The turn runner: everything a turn does once it holds the lock. It decides what the reply
@@ -78,11 +88,20 @@ const MAX_HANDOVERS = 5;
 export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   const { store, flows, logger, cache, now, maxTurnMs, lockTtlMs } = options;
 
-  const run: TurnRunner = async (context, acquired, cached, reply) => {
+  const run: TurnRunner = async (context, acquired, cached, request) => {
     const { record: stored, interrupted } = acquired;
     // A cache hit keeps the record's head; the snapshot is the live actor's.
     const parsed = cached || !stored ? undefined : parseSessionRecord(stored.data);
     const record: RecordHead | undefined = cached?.record ?? parsed;
+    if (request.kind === 'start') {
+      cached?.actor.stop();
+      const input = freshInput(context.options);
+      const started = request.start ? { ...input, start: request.start } : input;
+      await startFlow(context, request.flowId, started, []);
+      return;
+    }
+    if (request.kind === 'peek') return peek(context, record, cached);
+    let reply = request.reply;
     const hook = context.options.channelState;
     if (hook) {
       // Channels decide synchronously (USSD does): awaited only when they answer a promise.
@@ -92,7 +111,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       context.stateOf = decision.state;
       if (decision.kind === 'restart') {
         cached?.actor.stop();
-        await startFlow(context, 'main-menu', freshInput(context.options), []);
+        await startFlow(context, ENTRY_FLOW, freshInput(context.options), []);
         return;
       }
       if (!isReply(decision.reply)) {
@@ -104,15 +123,13 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     // System events (a payment outcome) continue a conversation; they never start one.
     if (!stored && !cached) {
       if (!isUserReply) return endWithoutFlow(context);
-      await startFlow(context, 'main-menu', freshInput(context.options), []);
+      await startFlow(context, ENTRY_FLOW, freshInput(context.options), []);
       return;
     }
     if (!record && !isUserReply) return endWithoutFlow(context);
     if (!record) {
       logger.warn({ event: 'turn.restarted', sessionId: context.sessionId, reason: 'corrupt' });
-      await startFlow(context, 'main-menu', freshInput(context.options), [
-        ENGINE_PROMPTS.restarted,
-      ]);
+      await startFlow(context, ENTRY_FLOW, freshInput(context.options), [ENGINE_PROMPTS.restarted]);
       return;
     }
     if (record.ended) {
@@ -134,7 +151,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         flowId: record.flowId,
         flowVersion: record.flowVersion,
       });
-      await startFlow(context, 'main-menu', flowInputOf(record), [ENGINE_PROMPTS.restarted]);
+      await startFlow(context, ENTRY_FLOW, flowInputOf(record), [ENGINE_PROMPTS.restarted]);
       return;
     }
     if (isUserReply && (interrupted || record.unseen || context.options.resume)) {
@@ -161,7 +178,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         reason: 'restore',
         flowId: record.flowId,
       });
-      await startFlow(context, 'main-menu', flowInputOf(record), [ENGINE_PROMPTS.restarted]);
+      await startFlow(context, ENTRY_FLOW, flowInputOf(record), [ENGINE_PROMPTS.restarted]);
       return;
     }
     actor.send(reply);
@@ -207,6 +224,26 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     context.answer(record.prompt);
   };
 
+  /**
+   * Answers with the Prompt the session waits on, writing nothing; a session with nothing (or
+   * nothing readable) opens the entry menu, as a fresh turn would.
+   */
+  const peek = async (
+    context: TurnContext,
+    record: RecordHead | undefined,
+    cached: CachedActor | undefined,
+  ): Promise<void> => {
+    if (!record) {
+      cached?.actor.stop();
+      await startFlow(context, ENTRY_FLOW, freshInput(context.options), []);
+      return;
+    }
+    await store.release(context.lease);
+    // The version is unchanged: the live actor is still the record's.
+    if (cached) cache.put(context.sessionKey, cached);
+    context.answer(record.ended ? { ...record.prompt, final: true } : record.prompt);
+  };
+
   /** Answers a system event that has no usable conversation to go to; nothing is written. */
   const endWithoutFlow = async (context: TurnContext): Promise<void> => {
     await store.release(context.lease);
@@ -236,7 +273,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 
   const startFlow = async (
     context: TurnContext,
-    flowId: FlowId,
+    flowId: string,
     input: FlowInput,
     notes: readonly string[],
     handovers = 0,
@@ -297,7 +334,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         // The start point is for the flow handed over to only, never inherited further.
         const { start: _previous, ...base } = input;
         const nextInput: FlowInput = output?.start ? { ...base, start: output.start } : base;
-        await startFlow(context, next as FlowId, nextInput, notes, handovers + 1);
+        await startFlow(context, next, nextInput, notes, handovers + 1);
         return;
       }
       const closing: Prompt = withNotes(
@@ -485,7 +522,7 @@ function glanceOf(record: RecordHead | undefined, cached: CachedActor | undefine
       record !== undefined &&
       record.ended !== true &&
       !record.prompt.final &&
-      record.flowId !== 'main-menu',
+      record.flowId !== ENTRY_FLOW,
     state: record?.channel,
     flowId: record?.flowId,
     // Read only when a channel asks (a handoff's context): most turns never do.

@@ -1,3 +1,4 @@
+import type { Prompt } from '../conversation/prompt.js';
 import type { ChannelName, TurnEngine } from '../conversation/turn-engine.js';
 import type { Metrics } from './metrics.js';
 
@@ -30,19 +31,23 @@ export function instrumentEngine(
     found.count();
     found.observe((performance.now() - startedAt) / 1e3);
   };
+  const timed = (work: Promise<Prompt>): Promise<Prompt> => {
+    const startedAt = performance.now();
+    return work.then(
+      (prompt) => {
+        record(flowOf(prompt.key), startedAt);
+        return prompt;
+      },
+      (error: unknown) => {
+        record('error', startedAt);
+        throw error;
+      },
+    );
+  };
   return {
-    handle(sessionKey, reply, options) {
-      const startedAt = performance.now();
-      return engine.handle(sessionKey, reply, options).then(
-        (prompt) => {
-          record(flowOf(prompt.key), startedAt);
-          return prompt;
-        },
-        (error: unknown) => {
-          record('error', startedAt);
-          throw error;
-        },
-      );
-    },
+    turn: (sessionKey, reply, options) => timed(engine.turn(sessionKey, reply, options)),
+    peek: (sessionKey, options) => timed(engine.peek(sessionKey, options)),
+    start: (sessionKey, flowId, options) => timed(engine.start(sessionKey, flowId, options)),
+    handle: (sessionKey, reply, options) => timed(engine.turn(sessionKey, reply, options)),
   };
 }

@@ -17,6 +17,7 @@ import {
   STANDALONE_URL,
   testPrefix,
 } from '../support/redis-modes.js';
+import { HandleEngine } from '../support/turn-engine-double.js';
 
 /** A silent logger for tests. */
 export const quietLogger = createLogger({ level: 'silent' });
@@ -94,13 +95,15 @@ export class MemoryState implements TestState {
  * A small TurnEngine standing in for the real one: one waiting-for-payment flow whose state lives
  * in a {@link TestState}; over Redis, two engine instances share conversations.
  */
-export class TestPaymentEngine implements TurnEngine {
+export class TestPaymentEngine extends HandleEngine implements TurnEngine {
   readonly handled: Reply[] = [];
 
   constructor(
     private readonly redis: TestState,
     private readonly prefix: string,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Puts a session in the state that waits for the payment outcome. */
   async startWaiting(sessionKey: string): Promise<void> {

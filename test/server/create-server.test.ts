@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
+import { engineOf } from '../support/turn-engine-double.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
 
 let harness: TestServer;
@@ -249,14 +250,14 @@ describe('graceful shutdown', () => {
     const slow = await startTestServer(
       {},
       {
-        engine: {
+        engine: engineOf({
           handle: () => {
             started();
             return new Promise<Prompt>((resolve) => {
               release = resolve;
             });
           },
-        },
+        }),
       },
     );
     const answer = fetch(`${slow.url}/simulator/ussd`, {

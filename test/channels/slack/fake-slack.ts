@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
+import { HandleEngine } from '../../support/turn-engine-double.js';
 
 /** One request the fake Slack received. */
 export interface SlackCall {
@@ -88,7 +89,7 @@ export interface EngineCall {
 }
 
 /** An engine that answers with the queued prompts first, then with `answer` every time. */
-export class AnsweringEngine implements TurnEngine {
+export class AnsweringEngine extends HandleEngine implements TurnEngine {
   readonly calls: EngineCall[] = [];
   readonly queue: Prompt[] = [];
   answer: Prompt = { key: 'staff.menu', input: 'text', final: false };

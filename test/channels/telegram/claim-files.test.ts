@@ -10,6 +10,7 @@ import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { engineOf, HandleEngine } from '../../support/turn-engine-double.js';
 import { eventually, silentLogger, testRender, textUpdate } from './test-support.js';
 
 const TOKEN = '123456:files-token';
@@ -21,7 +22,7 @@ const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
  * An engine whose conversation waits on `step`: a channel that peeks (`keep`) sees it, a reply
  * the channel decides to apply is recorded and answered with a thank-you.
  */
-class StepEngine implements TurnEngine {
+class StepEngine extends HandleEngine implements TurnEngine {
   readonly calls: Reply[] = [];
   step: Prompt = { key: 'claim.askDocument', input: 'photo', final: false };
 
@@ -282,7 +283,9 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     const failing = createTelegramChannel({
       token: TOKEN,
       webhookSecret: SECRET,
-      engine: { handle: async () => Promise.reject(new Error('no session for 0971234567')) },
+      engine: engineOf({
+        handle: async () => Promise.reject(new Error('no session for 0971234567')),
+      }),
       render: testRender,
       logger,
       apiRoot: api.url,

@@ -4,6 +4,7 @@ import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createLogger } from '../../../src/log/index.js';
+import { HandleEngine } from '../../support/turn-engine-double.js';
 
 /** A free TCP port: telegram-test-api cannot listen on port 0. */
 export async function freePort(): Promise<number> {
@@ -44,7 +45,7 @@ export interface EngineCall {
  * a certificate document. It stands in for the real engine only where the test is about the
  * channel's translation, not the flows.
  */
-export class ScriptedEngine implements TurnEngine {
+export class ScriptedEngine extends HandleEngine implements TurnEngine {
   readonly calls: EngineCall[] = [];
   readonly #step = new Map<string, number>();
   failWith: Error | undefined;

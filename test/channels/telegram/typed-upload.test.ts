@@ -6,6 +6,7 @@ import {
 } from '../../../src/channels/telegram/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { TurnEngine } from '../../../src/conversation/turn-engine.js';
+import { HandleEngine } from '../../support/turn-engine-double.js';
 import { silentLogger, testRender, textUpdate } from './test-support.js';
 
 const TOKEN = '424242:pdf-token';
@@ -15,8 +16,10 @@ const POLICY_NUMBER = 'P-2026-000042';
 const PDF_BYTES = Buffer.from('%PDF-1.4\n% a certificate, as far as this test cares\n%%EOF\n');
 
 /** Every turn closes with the policy number and its certificate, as a paid motor flow does. */
-class CertificateEngine implements TurnEngine {
-  constructor(private readonly certificateUrl: string) {}
+class CertificateEngine extends HandleEngine implements TurnEngine {
+  constructor(private readonly certificateUrl: string) {
+    super();
+  }
 
   async handle(): Promise<Prompt> {
     return {

@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createUssdCore } from '../../../src/channels/ussd/index.js';
 import { type Prompt, renderPrompt, type TurnEngine, t } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { engineOf } from '../../support/turn-engine-double.js';
 
 const menu: Prompt = { key: 'menu.title', input: 'choice', final: false, choices: [] };
 
 describe('USSD core answer backstop', () => {
   it('answers "we will SMS you" once a turn runs past the backstop, and stays busy until it ends', async () => {
     let finish!: (prompt: Prompt) => void;
-    const engine: TurnEngine = {
+    const engine: TurnEngine = engineOf({
       handle: () => new Promise<Prompt>((resolve) => (finish = resolve)),
-    };
+    });
     const core = createUssdCore({
       engine,
       render: renderPrompt,
@@ -31,9 +32,9 @@ describe('USSD core answer backstop', () => {
   });
 
   it('answers a turn that finishes in time with its screen, however many run at once', async () => {
-    const engine: TurnEngine = {
+    const engine: TurnEngine = engineOf({
       handle: () => new Promise<Prompt>((resolve) => setTimeout(() => resolve(menu), 5)),
-    };
+    });
     const core = createUssdCore({
       engine,
       render: renderPrompt,
@@ -60,7 +61,7 @@ describe('USSD core answer backstop', () => {
       final: false,
       choices: [{ id: 'refresh', label: 'engine.checkAgain' }],
     };
-    const engine: TurnEngine = { handle: async () => busy };
+    const engine: TurnEngine = engineOf({ handle: async () => busy });
     const core = createUssdCore({
       engine,
       render: renderPrompt,

@@ -9,6 +9,7 @@ import {
   type TurnEngine,
 } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { engineOf } from '../../support/turn-engine-double.js';
 
 /** A made-up language with only the USSD channel's keys, longer than English to stress paging. */
 const TEST_LOCALE = 'x-ussd';
@@ -41,11 +42,11 @@ describe('the USSD channel speaks from the locale catalogue', () => {
 
   it('apologises in the catalogue words when a turn fails', async () => {
     locales[TEST_LOCALE] = translated;
-    const failing: TurnEngine = {
+    const failing: TurnEngine = engineOf({
       handle: async () => {
         throw new Error('engine down');
       },
-    };
+    });
     const core = createUssdCore({
       engine: failing,
       render: renderPrompt,
@@ -69,18 +70,19 @@ describe('the USSD channel speaks from the locale catalogue', () => {
 describe("the caller's own language", () => {
   const menu: Prompt = { key: 'menu.policyholder', input: 'choice', final: false, choices: [] };
   /** An engine that lets the channel decide on an empty session and answers the menu. */
-  const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine => ({
-    handle: async (_key, _reply, options) => {
-      await options?.channelState?.decide({
-        prompt: undefined,
-        unseen: false,
-        resumable: false,
-        state: undefined,
-      });
-      seen.locale = options?.address?.locale;
-      return menu;
-    },
-  });
+  const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine =>
+    engineOf({
+      handle: async (_key, _reply, options) => {
+        await options?.channelState?.decide({
+          prompt: undefined,
+          unseen: false,
+          resumable: false,
+          state: undefined,
+        });
+        seen.locale = options?.address?.locale;
+        return menu;
+      },
+    });
   const coreWith = (languages: CallerLanguages, seen: { locale?: string | undefined } = {}) =>
     createUssdCore({
       engine: engineSeeing(seen),

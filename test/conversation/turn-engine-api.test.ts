@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ConversationEngine,
+  createTurnEngine,
+  type FlowDefinition,
+  type Reply,
+} from '../../src/conversation/index.js';
+import { createLogger } from '../../src/log/index.js';
+import { MemorySessionStore } from '../../src/session/index.js';
+import { counterMachine, menuMachine, registry } from './test-flows.js';
+
+const KEY = 'telegram:42';
+const text = (value: string | number): Reply => ({ type: 'user.text', text: String(value) });
+const counter: Omit<FlowDefinition, 'id'> = { version: 1, machine: counterMachine };
+const menu: Omit<FlowDefinition, 'id'> = { version: 1, machine: menuMachine };
+const engines: ConversationEngine[] = [];
+
+function engine(store = new MemorySessionStore()): ConversationEngine {
+  const created = createTurnEngine({
+    store,
+    flows: registry(menu, { 'motor-quote': counter }),
+    logger: createLogger({ level: 'silent' }),
+    defaultDeadlineMs: 20_000,
+  });
+  engines.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  for (const created of engines.splice(0)) {
+    await created.idle();
+    created.close();
+  }
+});
+
+describe('the engine API: turn, peek, start', () => {
+  it('turn applies a reply, as handle did', async () => {
+    const turns = engine();
+    expect((await turns.turn(KEY, text('hi'))).key).toBe('test.menu');
+    expect(await turns.turn(KEY, { type: 'user.choice', id: 'go' })).toMatchObject({
+      key: 'test.count',
+      params: { count: 0 },
+    });
+    expect((await turns.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+  });
+
+  it('peek shows the entry menu on an empty session and keeps it for the next turn', async () => {
+    const store = new MemorySessionStore();
+    const turns = engine(store);
+    expect((await turns.peek(KEY)).key).toBe('test.menu');
+    expect(await store.read(KEY)).toBeDefined();
+    // The menu is now what the session waits on: a choice is applied to it.
+    expect((await turns.turn(KEY, { type: 'user.choice', id: 'go' })).key).toBe('test.count');
+  });
+
+  it('peek shows what the session waits on without applying anything', async () => {
+    const store = new MemorySessionStore();
+    const turns = engine(store);
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, { type: 'user.choice', id: 'go' });
+    await turns.turn(KEY, text(1));
+    const before = await store.read(KEY);
+    expect((await turns.peek(KEY)).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect((await turns.peek(KEY)).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect(await store.read(KEY)).toEqual(before);
+    expect((await turns.turn(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
+  });
+
+  it('peek reads a session another instance wrote', async () => {
+    const store = new MemorySessionStore();
+    await engine(store).turn(KEY, text('dial'));
+    await engines[0]?.turn(KEY, { type: 'user.choice', id: 'go' });
+    expect((await engine(store).peek(KEY)).key).toBe('test.count');
+  });
+
+  it('start drops the conversation and opens the flow asked for', async () => {
+    const turns = engine();
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, { type: 'user.choice', id: 'go' });
+    await turns.turn(KEY, text(1));
+    expect((await turns.start(KEY, 'main-menu')).key).toBe('test.menu');
+    expect((await turns.start(KEY, 'motor-quote')).params).toEqual({ count: 0, inOrder: 'yes' });
+    expect((await turns.turn(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+  });
+
+  it('start on an empty session opens the flow at once', async () => {
+    const turns = engine();
+    expect((await turns.start(KEY, 'motor-quote')).params).toEqual({ count: 0, inOrder: 'yes' });
+  });
+
+  it('start answers engine.error for a flow that is not registered, keeping the session', async () => {
+    const turns = engine();
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.start(KEY, 'no-such-flow')).key).toBe('engine.error');
+    expect((await turns.peek(KEY)).key).toBe('test.menu');
+  });
+});
