@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type {
   Audience,
   FlowContextBase,
@@ -50,6 +50,8 @@ export interface MainMenuContext extends FlowContextBase {
   answers: { next?: FlowId; start?: FlowStart };
   /** The entry picked, held while the privacy notice is asked; answered once it is agreed. */
   picked: { next?: FlowId; start?: FlowStart };
+  /** An entry chosen before the menu opened (FlowStart.pick), taken once the menu shows. */
+  startPick?: string | null;
 }
 
 /** The menu entry that lists the renewals due when there are several. */
@@ -190,6 +192,12 @@ export const mainMenuMachine = setup({
     }),
     // The pick becomes the answer once the notice is agreed (or was already).
     confirmPick: assign({ answers: ({ context }) => context.picked }),
+    // As if tapped on the menu: one turn opens the menu and takes the entry.
+    takeStartPick: enqueueActions(({ context, enqueue }) => {
+      if (!context.startPick) return;
+      enqueue.assign({ startPick: null });
+      enqueue.raise({ type: 'user.choice', id: context.startPick });
+    }),
   },
   guards: {
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
@@ -216,6 +224,7 @@ export const mainMenuMachine = setup({
     holder: NO_OFFERS,
     answers: {},
     picked: {},
+    startPick: input.start?.pick ?? null,
     prompt: menuPrompt({ audience: input.audience, holder: NO_OFFERS }, false),
   }),
   initial: 'opening',
@@ -317,6 +326,7 @@ export const mainMenuMachine = setup({
     declined: { type: 'final', entry: assign({ prompt: DECLINED }) },
     menu: {
       tags: 'awaitingInput',
+      entry: 'takeStartPick',
       on: {
         'user.choice': [
           { guard: 'isRenewal', target: 'checkingConsent', actions: 'startRenewal' },

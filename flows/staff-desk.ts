@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -210,6 +210,8 @@ export interface StaffDeskContext extends FlowContextBase {
   tries: number;
   answers: { topic?: StaffTopic; args?: string[] };
   failure: Failure | null;
+  /** The command the desk was opened with (FlowStart.command), run once the desk shows. */
+  startCommand?: string | null;
 }
 
 const DESK_CHOICES: Choice[] = [
@@ -388,6 +390,12 @@ export const staffDeskMachine = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    // As if typed at the desk: one turn opens the desk and answers the command.
+    runStartCommand: enqueueActions(({ context, enqueue }) => {
+      if (!context.startCommand) return;
+      enqueue.assign({ startCommand: null });
+      enqueue.raise({ type: 'user.text', text: context.startCommand });
+    }),
   },
   guards: {
     validCommand: ({ event }) => event.type === 'user.text' && parseStaffCommand(event.text).ok,
@@ -403,13 +411,19 @@ export const staffDeskMachine = setup({
   },
 }).createMachine({
   id: 'staff-desk',
-  context: () => ({ prompt: deskPrompt(), tries: 0, answers: {}, failure: null }),
+  context: ({ input }) => ({
+    prompt: deskPrompt(),
+    tries: 0,
+    answers: {},
+    failure: null,
+    startCommand: input.start?.command ?? null,
+  }),
   initial: 'desk',
   on: UNEXPECTED_REPLIES,
   states: {
     desk: {
       tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: deskPrompt }),
+      entry: [assign({ tries: 0, prompt: deskPrompt }), 'runStartCommand'],
       on: {
         'user.text': [
           {

@@ -1,20 +1,12 @@
-import type {
-  ChannelStateHook,
-  Prompt,
-  Reply,
-  TurnEngine,
-  TurnOptions,
-} from '../../conversation/index.js';
+import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../conversation/index.js';
 import type { SlackTarget } from './slack-delivery.js';
 
-// Every slash command is a fresh query: whatever screen the session was on is dropped, and the
-// desk is entered anew (the engine's `restart` decision, under the session lock).
-const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
 const SESSION_PREFIX = 'slack:';
 // The App Home's summary runs on its own session, apart from the desk's.
 const HOME_PREFIX = 'slack-home:';
-// The staff entry menu's message key (flows/main-menu.ts: `menu.<audience>`).
-const STAFF_MENU_KEY = 'menu.staff';
+// Every desk command is a fresh query: the staff desk flow (flows/staff-desk.ts) started anew,
+// running the command at once.
+const DESK_FLOW = 'staff-desk';
 
 /** The staff desk's conversations as the Slack handlers reach them: one engine call each. */
 export interface SlackDesk {
@@ -38,25 +30,16 @@ export function createSlackDesk(engine: TurnEngine, locale: string, deadlineMs: 
     audience: 'staff',
   });
 
-  /**
-   * Runs one desk command as a fresh query on `sessionKey`: the session restarts on the staff
-   * menu, whose only entry is the desk; the desk is entered and the command typed there.
-   */
-  async function query(sessionKey: string, command: string, options: TurnOptions): Promise<Prompt> {
-    const typed = { type: 'user.text', text: command } as const;
-    const menu = await engine.handle(sessionKey, typed, { ...options, channelState: RESTART });
-    const [only, ...others] = menu.choices ?? [];
-    if (menu.key !== STAFF_MENU_KEY || !only || others.length > 0) return menu;
-    const entered = await engine.handle(sessionKey, { type: 'user.choice', id: only.id }, options);
-    return entered.final ? entered : engine.handle(sessionKey, typed, options);
-  }
+  /** Runs one desk command as a fresh query on `sessionKey`: whatever screen it was on is dropped. */
+  const query = (sessionKey: string, command: string, target: SlackTarget): Promise<Prompt> =>
+    engine.start(sessionKey, DESK_FLOW, { ...optionsOf(target), start: { command } });
 
   return {
     query: (target, command) =>
-      query(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, command, optionsOf(target)),
+      query(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, command, target),
     queryHome: (target, command) =>
-      query(`${HOME_PREFIX}${target.teamId}:${target.userId}`, command, optionsOf(target)),
+      query(`${HOME_PREFIX}${target.teamId}:${target.userId}`, command, target),
     reply: (target, reply) =>
-      engine.handle(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, reply, optionsOf(target)),
+      engine.turn(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, reply, optionsOf(target)),
   };
 }

@@ -44,8 +44,8 @@ export function registerTelegramCommands(
   bot.command(
     'status',
     leavingPerson(async (ctx) => {
-      await conversation.startOver(ctx.chat?.id ?? 0);
-      await conversation.turn(ctx, { type: 'user.choice', id: STATUS_MENU_CHOICE });
+      const chatId = ctx.chat?.id ?? 0;
+      await sendPrompt(ctx.api, chatId, await conversation.startOver(chatId, STATUS_MENU_CHOICE));
     }),
   );
   bot.command('human', handoff.askForPerson);

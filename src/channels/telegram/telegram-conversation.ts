@@ -1,12 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Api, Context } from 'grammy';
-import type {
-  ChannelStateHook,
-  Prompt,
-  Reply,
-  TurnEngine,
-  TurnOptions,
-} from '../../conversation/index.js';
+import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../conversation/index.js';
 import {
   type RenderPrompt,
   renderKey,
@@ -16,6 +10,8 @@ import {
 import type { TelegramSender } from './telegram-sender.js';
 
 const SESSION_PREFIX = 'tg:';
+// The policyholder's entry menu (flows/main-menu.ts), which /start opens afresh.
+const ENTRY_FLOW = 'main-menu';
 
 /**
  * What the update handlers share: a chat's session and turn options, the update's language, and
@@ -41,10 +37,16 @@ export interface TelegramConversation {
   notice(ctx: Context, key: string): Promise<void>;
   /** Applies `reply` to the chat's conversation and sends the screen it answers. */
   turn(ctx: Context, reply: Reply): Promise<void>;
-  /** The step the chat's conversation waits on; undefined when there is none to continue. */
+  /**
+   * The step the chat's conversation waits on (a chat with none gets the entry menu, kept);
+   * undefined when the conversation has ended.
+   */
   currentStep(chatId: number): Promise<Prompt | undefined>;
-  /** Ends whatever conversation was open and returns the entry menu. */
-  startOver(chatId: number): Promise<Prompt>;
+  /**
+   * Ends whatever conversation was open and opens the entry menu, taking `pick` there first when
+   * given (a menu entry chosen from outside the menu).
+   */
+  startOver(chatId: number, pick?: string): Promise<Prompt>;
   /**
    * Answers something the bot cannot use (a sticker, a voice note, a location, a photo where none
    * is asked for): a short hint of what the current step expects, with that step again.
@@ -80,36 +82,16 @@ export function createTelegramConversation(
   const sendPrompt = (api: Api, chatId: string | number, prompt: Prompt) =>
     sender.send(api, chatId, messageOf(prompt));
 
-  /**
-   * The step the chat's conversation waits on, read under the session lock without touching the
-   * flow (the engine's `keep` decision); undefined when there is none to continue.
-   */
   async function currentStep(chatId: number): Promise<Prompt | undefined> {
-    let current: Prompt | undefined;
-    const peek: ChannelStateHook = {
-      decide: (glance) => {
-        current = glance.prompt;
-        return { kind: 'keep', state: glance.state };
-      },
-    };
-    await engine.handle(
-      sessionOf(chatId),
-      { type: 'user.text', text: '' },
-      { ...optionsOf(chatId), channelState: peek },
-    );
-    return current?.final ? undefined : current;
+    const step = await engine.peek(sessionOf(chatId), optionsOf(chatId));
+    return step.final ? undefined : step;
   }
 
-  /**
-   * On a session that exists the cancel closes it (its closing screen is not shown) and the next
-   * turn opens the menu; on a fresh session the cancel itself opens the menu.
-   */
-  async function startOver(chatId: number): Promise<Prompt> {
-    const key = sessionOf(chatId);
-    const turnOptions = optionsOf(chatId);
-    const closing = await engine.handle(key, { type: 'user.cancel' }, turnOptions);
-    if (!closing.final) return closing;
-    return engine.handle(key, { type: 'user.text', text: '' }, turnOptions);
+  function startOver(chatId: number, pick?: string): Promise<Prompt> {
+    return engine.start(sessionOf(chatId), ENTRY_FLOW, {
+      ...optionsOf(chatId),
+      ...(pick === undefined ? {} : { start: { pick } }),
+    });
   }
 
   return {
@@ -128,7 +110,7 @@ export function createTelegramConversation(
     async turn(ctx, reply) {
       const chatId = ctx.chat?.id;
       if (chatId === undefined) return;
-      const prompt = await engine.handle(sessionOf(chatId), reply, optionsOf(chatId));
+      const prompt = await engine.turn(sessionOf(chatId), reply, optionsOf(chatId));
       await sendPrompt(ctx.api, chatId, prompt);
     },
     currentStep,

@@ -48,8 +48,7 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
         await sender.send(ctx.api, chatId, messageOf(step, [lead]));
         return;
       }
-      await ctx.reply(lead);
-      await conversation.sendPrompt(ctx.api, chatId, await conversation.startOver(chatId));
+      await ctx.reply([lead, say('telegram.expect.start')].join(' '));
     });
   }
 
@@ -79,8 +78,7 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
     if (isMenuShortcut(id)) {
       // A reminder's "Renew now" or "Stop reminders" belongs to no step of the conversation: it
       // opens the menu afresh and picks there, in a new message under the reminder.
-      await conversation.startOver(chatId);
-      await conversation.turn(ctx, choice);
+      await conversation.sendPrompt(ctx.api, chatId, await conversation.startOver(chatId, id));
       return;
     }
     let stale = false;
@@ -99,7 +97,7 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
         return { kind: 'keep', state: glance.state };
       },
     };
-    const prompt = await engine.handle(sessionOf(chatId), choice, {
+    const prompt = await engine.turn(sessionOf(chatId), choice, {
       ...optionsOf(chatId),
       // Keyboards sent before screens carried a token are taken as they are.
       ...(token === undefined ? {} : { channelState: current }),
