@@ -2,6 +2,7 @@
 import { assign, setup } from 'xstate';
 import type { Prompt, Reply } from '../src/conversation/index.js';
 import {
+  AUDIENCES,
   AWAITING_INPUT,
   type FlowContextBase,
   type FlowDefinition,
@@ -66,5 +67,13 @@ const ids: readonly FlowId[] = [
 
 /** A registry where every entry is the loop, so a fresh session starts on it. */
 export const loopRegistry: FlowRegistry = Object.fromEntries(
-  ids.map((id): [FlowId, FlowDefinition] => [id, { id, version: 1, machine: loopMachine }]),
+  ids.map((id): [FlowId, FlowDefinition] => [
+    id,
+    {
+      id,
+      version: 1,
+      machine: loopMachine,
+      ...(id === 'main-menu' ? { entryFor: AUDIENCES } : {}),
+    },
+  ]),
 ) as Record<FlowId, FlowDefinition>;

@@ -3,7 +3,7 @@
  * actors live beside it (`<flow>-actors.ts`) and are built from the same deps, so production and
  * tests differ only in the deps they pass to createFlowRegistry.
  */
-import type { FlowRegistry } from '../src/conversation/flow.js';
+import { AUDIENCES, type FlowRegistry } from '../src/conversation/flow.js';
 import { claimIntimationFlow } from './claim-intimation.js';
 import { claimIntimationActors } from './claim-intimation-actors.js';
 import { coverStatusFlow } from './cover-status.js';
@@ -25,6 +25,8 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
   return {
     'main-menu': {
       ...mainMenuFlow,
+      // The entry menu of every audience: the engine opens it on a fresh session.
+      entryFor: AUDIENCES,
       machine: mainMenuFlow.machine.provide({ actors: mainMenuActors(deps) }),
     },
     'motor-quote': {

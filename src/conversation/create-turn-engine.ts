@@ -6,10 +6,12 @@ import { ENGINE_PROMPTS, errorPrompt, stillWorkingPrompt } from './engine-prompt
 import type { FlowRegistry } from './flow.js';
 import type { Prompt } from './prompt.js';
 import { isReply } from './reply.js';
+import type { RunningTurn } from './running-turn.js';
 import type { ChannelStateOf, TurnEngine, TurnOptions, TurnPrefetch } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { TurnGate } from './turn-gate.js';
-import { createTurnRunner, type TurnContext, type TurnRequest } from './turn-runner.js';
+import type { TurnMiddleware, TurnRequest } from './turn-middleware.js';
+import { createTurnRunner } from './turn-runner.js';
 
 export { ENGINE_PROMPTS } from './engine-prompts.js';
 export { TurnError, type TurnErrorCode } from './turn-error.js';
@@ -17,7 +19,7 @@ export { TurnError, type TurnErrorCode } from './turn-error.js';
 /** Options of {@link createTurnEngine}. */
 export interface TurnEngineOptions {
   readonly store: SessionStore;
-  /** Flows by id, actors provided; a fresh session starts `main-menu`. */
+  /** Flows by id, actors provided; a fresh session opens the one `entryFor` its audience. */
   readonly flows: FlowRegistry;
   readonly logger: Logger;
   /** Clock for `updatedAt`, epoch ms. Default `Date.now`. */
@@ -44,6 +46,12 @@ export interface ConversationEngine extends TurnEngine {
   idle(): Promise<void>;
   /** Stops cached actors; in-flight turns finish on their own. */
   close(): void;
+  /**
+   * Adds middleware around every later turn, after those added before (grammY's `bot.use`):
+   * what only one channel needs (USSD paging, a gateway's retry) or what stands in front of the
+   * flows (a handoff). Returns the engine, for chaining.
+   */
+  use(...middleware: TurnMiddleware[]): ConversationEngine;
 }
 
 /**
@@ -69,7 +77,9 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
   const lockTtlMs = options.lockTtlMs ?? 30_000;
   const gate = new TurnGate({ store, lockTtlMs });
   const cache = new ActorCache(options.cache);
+  const middleware: TurnMiddleware[] = [];
   const runTurn = createTurnRunner({
+    middleware,
     store,
     flows: options.flows,
     logger,
@@ -167,7 +177,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     return answered;
   };
 
-  return {
+  const engine: ConversationEngine = {
     turn,
     peek: (sessionKey, turnOptions = {}) => underLock(sessionKey, { kind: 'peek' }, turnOptions),
     start: (sessionKey, flowId, { start, ...turnOptions } = {}) =>
@@ -179,7 +189,12 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     close() {
       cache.clear();
     },
+    use(...added) {
+      middleware.push(...added);
+      return engine;
+    },
   };
+  return engine;
 }
 
 /**
@@ -187,7 +202,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
  * object of a known shape, and its session id is hashed only when something is logged (most
  * turns log nothing).
  */
-class Turn implements TurnContext {
+class Turn implements RunningTurn {
   late = false;
   stateOf: ChannelStateOf | undefined = undefined;
   private hashed: string | undefined = undefined;
@@ -198,7 +213,7 @@ class Turn implements TurnContext {
     readonly deadlineAt: number,
     readonly options: TurnOptions,
     readonly system: boolean,
-    readonly answer: (prompt: Prompt) => void,
+    public answer: (prompt: Prompt) => void,
   ) {}
 
   get sessionId(): string {

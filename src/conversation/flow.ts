@@ -3,7 +3,11 @@ import type { Principal } from '../access/index.js';
 import type { Prompt } from './prompt.js';
 import type { ChannelName } from './turn-engine.js';
 
-/** The conversations insurechat offers; one machine per id, one file per machine in `flows/`. */
+/**
+ * The ids `flows/index.ts` registers. The engine names no flow: it takes ids as strings and
+ * opens the flow whose definition is `entryFor` a fresh session's audience.
+ * Flows and their tests use it; it moves to `flows/` with the registry.
+ */
 export type FlowId =
   | 'main-menu'
   | 'motor-quote'
@@ -15,6 +19,9 @@ export type FlowId =
 
 /** Who a session serves; picks the entry menu. */
 export type Audience = 'policyholder' | 'funeral-member' | 'staff';
+
+/** Every audience, for an entry flow that serves them all (see {@link FlowDefinition.entryFor}). */
+export const AUDIENCES: readonly Audience[] = ['policyholder', 'funeral-member', 'staff'];
 
 /**
  * What every flow receives when it starts. JSON only: it is persisted with the snapshot.
@@ -114,6 +121,8 @@ export interface FlowDefinition<TMachine extends AnyStateMachine = AnyStateMachi
   readonly id: FlowId;
   readonly version: number;
   readonly machine: TMachine;
+  /** The audiences whose fresh sessions open this flow (the entry menu); none by default. */
+  readonly entryFor?: readonly Audience[];
 }
 
 /** Flows by id, with their actors already provided (production or test implementations). */

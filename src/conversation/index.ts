@@ -9,6 +9,7 @@ export {
 } from './create-turn-engine.js';
 // Flows: the flow contract, input validators and the bad-answer counter.
 export {
+  AUDIENCES,
   type Audience,
   AWAITING_INPUT,
   type ClaimStart,
@@ -78,6 +79,12 @@ export type {
   TurnOptions,
   TurnPrefetch,
 } from './turn-engine.js';
+export {
+  composeMiddleware,
+  type TurnContext,
+  type TurnMiddleware,
+  type TurnRequest,
+} from './turn-middleware.js';
 export {
   type AmountOptions,
   compactZambianMobile,

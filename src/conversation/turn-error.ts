@@ -5,7 +5,8 @@ export type TurnErrorCode =
   | 'write_refused'
   | 'handover_loop'
   | 'turn_abandoned'
-  | 'bad_reply';
+  | 'bad_reply'
+  | 'bad_middleware';
 
 /** Raised inside a turn when a flow breaks the engine's contract or a write is refused. */
 export class TurnError extends Error {

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import {
+  AUDIENCES,
   AWAITING_INPUT,
   type FlowDefinition,
   type FlowId,
@@ -200,7 +201,10 @@ export function registry(
   others: Partial<Record<FlowId, Omit<FlowDefinition, 'id'>>> = {},
 ): FlowRegistry {
   return Object.fromEntries(
-    FLOW_IDS.map((id) => [id, { id, ...(id === 'main-menu' ? entry : (others[id] ?? entry)) }]),
+    FLOW_IDS.map((id) => [
+      id,
+      { id, ...(id === 'main-menu' ? { ...entry, entryFor: AUDIENCES } : (others[id] ?? entry)) },
+    ]),
   ) as Record<FlowId, FlowDefinition>;
 }
 

@@ -3,6 +3,7 @@ import {
   type ConversationEngine,
   createTurnEngine,
   type FlowDefinition,
+  type Prompt,
   type Reply,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
@@ -93,5 +94,105 @@ describe('the engine API: turn, peek, start', () => {
     await turns.turn(KEY, text('dial'));
     expect((await turns.start(KEY, 'no-such-flow')).key).toBe('engine.error');
     expect((await turns.peek(KEY)).key).toBe('test.menu');
+  });
+});
+
+describe('engine middleware', () => {
+  it('runs middleware in the order added, around the turn, with the session it read', async () => {
+    const turns = engine();
+    const seen: string[] = [];
+    turns.use(
+      async (context, next) => {
+        seen.push(`outer:${context.session.flowId ?? 'none'}`);
+        const prompt = await next();
+        seen.push(`outer:${prompt.key}`);
+        return prompt;
+      },
+      async (_context, next) => {
+        seen.push('inner');
+        return next();
+      },
+    );
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, { type: 'user.choice', id: 'go' });
+    expect(seen).toEqual([
+      'outer:none',
+      'inner',
+      'outer:test.menu',
+      'outer:main-menu',
+      'inner',
+      'outer:test.count',
+    ]);
+  });
+
+  it('lets middleware read the request as another Reply', async () => {
+    const turns = engine();
+    turns.use((context, next) => {
+      const { request } = context;
+      if (request.kind === 'reply' && request.reply.type === 'user.text') {
+        context.request = { kind: 'reply', reply: { type: 'user.choice', id: request.reply.text } };
+      }
+      return next();
+    });
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text('go'))).key).toBe('test.count');
+  });
+
+  it('answers from middleware without the flow, writing nothing', async () => {
+    const store = new MemorySessionStore();
+    const turns = engine(store);
+    await turns.turn(KEY, text('dial'));
+    const before = await store.read(KEY);
+    const own: Prompt = { key: 'test.own', input: 'none', final: false };
+    turns.use(async () => own);
+    expect(await turns.turn(KEY, { type: 'user.choice', id: 'go' })).toBe(own);
+    expect(await store.read(KEY)).toEqual(before);
+  });
+
+  it('keeps the record with a channel state, and shows it to the next turn', async () => {
+    const turns = engine();
+    const states: (string | undefined)[] = [];
+    turns.use(async (context, next) => {
+      states.push(context.session.state);
+      if (context.session.state === 'page-1') return context.keep('page-2');
+      context.stateOf = () => 'page-1';
+      return next();
+    });
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text('more'))).key).toBe('test.menu');
+    await turns.turn(KEY, text('again'));
+    expect(states).toEqual([undefined, 'page-1', 'page-2']);
+  });
+
+  it('restarts the conversation on the entry menu when middleware asks', async () => {
+    const turns = engine();
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, { type: 'user.choice', id: 'go' });
+    turns.use((context, next) => {
+      context.request = { kind: 'restart' };
+      return next();
+    });
+    expect((await turns.turn(KEY, text(1))).key).toBe('test.menu');
+  });
+
+  it('answers engine.error and frees the session when middleware throws', async () => {
+    const turns = engine();
+    let fail = true;
+    turns.use((_context, next) => {
+      if (fail) throw new Error('middleware broke');
+      return next();
+    });
+    expect((await turns.turn(KEY, text('dial'))).key).toBe('engine.error');
+    fail = false;
+    expect((await turns.turn(KEY, text('dial'))).key).toBe('test.menu');
+  });
+
+  it('refuses a turn that middleware ends twice', async () => {
+    const turns = engine();
+    turns.use(async (_context, next) => {
+      await next();
+      return next();
+    });
+    expect((await turns.turn(KEY, text('dial'))).key).toBe('engine.error');
   });
 });

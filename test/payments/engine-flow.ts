@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import {
+  AUDIENCES,
   AWAITING_INPUT,
   type FlowDefinition,
   type FlowId,
@@ -85,7 +86,12 @@ export const paymentTestMachine = setup({
   },
 });
 
-const definition: FlowDefinition = { id: 'main-menu', version: 1, machine: paymentTestMachine };
+const definition: FlowDefinition = {
+  id: 'main-menu',
+  version: 1,
+  machine: paymentTestMachine,
+  entryFor: AUDIENCES,
+};
 
 const FLOW_IDS: readonly FlowId[] = [
   'main-menu',

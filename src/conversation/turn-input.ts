@@ -1,0 +1,87 @@
+import { NOBODY, principalOf } from '../access/index.js';
+import type { CachedActor, RecordHead } from './actor-cache.js';
+import type { FlowInput } from './flow.js';
+import type { Reply } from './reply.js';
+import type { SessionRecord } from './session-record.js';
+import type { SessionGlance, TurnOptions } from './turn-engine.js';
+import { validateMsisdn } from './validators.js';
+
+/** What middleware (and a channel's `decide`) sees of a record (or of none). */
+export function glanceOf(
+  record: RecordHead | undefined,
+  cached: CachedActor | undefined,
+  isEntry: (flowId: string) => boolean,
+): SessionGlance {
+  return {
+    prompt: record?.prompt,
+    unseen: record?.unseen === true,
+    // Only a conversation past the entry menu is worth a "Continue".
+    resumable:
+      record !== undefined &&
+      record.ended !== true &&
+      !record.prompt.final &&
+      !isEntry(record.flowId),
+    state: record?.channel,
+    flowId: record?.flowId,
+    // Read only when a channel asks (a handoff's context): most turns never do.
+    get answers() {
+      return answersOf(record, cached);
+    },
+  };
+}
+
+/** The flow's `context.answers`: from the stored snapshot, or the live actor on a cache hit. */
+function answersOf(record: RecordHead | undefined, cached: CachedActor | undefined): unknown {
+  if (!record) return undefined;
+  const context: unknown =
+    'snapshot' in record
+      ? (record as SessionRecord).snapshot.context
+      : cached?.actor.getSnapshot().context;
+  if (typeof context !== 'object' || context === null) return undefined;
+  return (context as { answers?: unknown }).answers;
+}
+
+/** The input of a flow a fresh session (or a restart) opens. */
+export function freshInput(options: TurnOptions): FlowInput {
+  const audience = options.audience ?? 'policyholder';
+  const locale = options.address?.locale ?? 'en';
+  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
+  // number; a chat is nobody until it shares its own contact (see `withContact`).
+  if (options.address?.channel === 'ussd') {
+    const callerPhone = callerPhoneOf(options.address.address);
+    if (callerPhone !== undefined) {
+      return { audience, locale, principal: principalOf(callerPhone), callerPhone };
+    }
+  }
+  // The Slack channel lets only its allow-list reach the staff menu: `team:channel:user`.
+  if (options.address?.channel === 'slack' && audience === 'staff') {
+    const member = options.address.address.split(':').at(-1) ?? '';
+    return { audience, locale, principal: { kind: 'staff', member } };
+  }
+  return { audience, locale, principal: NOBODY };
+}
+
+/**
+ * The input with the phone of a contact the user shared: channels pass on only a contact of the
+ * sender's own (Telegram checks its `user_id`), so it verifies them for the rest of the session.
+ * The flow that asked reads the contact itself; the flows it hands over to start with it.
+ */
+export function withContact(input: FlowInput, reply: Reply): FlowInput {
+  if (reply.type !== 'user.contact' || input.principal.kind !== 'nobody') return input;
+  const phone = validateMsisdn(reply.phone);
+  return phone.ok ? { ...input, principal: principalOf(phone.value) } : input;
+}
+
+/** Caller numbers already validated; cleared when full (a bound, not an LRU). */
+const callerPhones = new Map<string, string | undefined>();
+const MAX_CALLER_PHONES = 10_000;
+
+/** The caller's number as a flow may use it; libphonenumber is not cheap, and callers redial. */
+function callerPhoneOf(address: string): string | undefined {
+  if (callerPhones.has(address)) return callerPhones.get(address);
+  const phone = validateMsisdn(address);
+  const value = phone.ok ? phone.value : undefined;
+  if (callerPhones.size >= MAX_CALLER_PHONES) callerPhones.clear();
+  callerPhones.set(address, value);
+  return value;
+}

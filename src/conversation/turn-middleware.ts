@@ -1,0 +1,59 @@
+import type { FlowStart } from './flow.js';
+import type { Prompt } from './prompt.js';
+import type { Reply } from './reply.js';
+import type { ChannelStateOf, SessionGlance, TurnOptions } from './turn-engine.js';
+
+/**
+ * What a request asks of a session: apply a Reply, show what it waits on, start a flow, or drop
+ * the conversation and open the entry menu afresh (`restart`).
+ */
+export type TurnRequest =
+  | { readonly kind: 'reply'; readonly reply: Reply }
+  | { readonly kind: 'peek' }
+  | { readonly kind: 'start'; readonly flowId: string; readonly start?: FlowStart | undefined }
+  | { readonly kind: 'restart' };
+
+/**
+ * One request as engine middleware sees it, under the session lock, with the session already
+ * read (so middleware costs no store round trip of its own).
+ */
+export interface TurnContext {
+  readonly sessionKey: string;
+  readonly options: TurnOptions;
+  /** What `next()` will do; middleware may replace it first (a keypress read as a Reply). */
+  request: TurnRequest;
+  /** The session as read under the lock. */
+  readonly session: SessionGlance;
+  /**
+   * What a channel keeps with the Prompt `next()` answers (its paging state), computed before
+   * the record is written; undefined keeps none.
+   */
+  stateOf: ChannelStateOf | undefined;
+  /**
+   * Ends the turn without the flow: the record is kept as it is with `state` as the channel's
+   * (a closing screen whose state is undefined is forgotten). Answers the record's Prompt.
+   */
+  keep(state: string | undefined): Promise<Prompt>;
+}
+
+/**
+ * Engine middleware, composed like grammY's: it may change the request, answer on its own
+ * (`keep`, or returning a Prompt of its own, which writes nothing) or call `next()` and look at
+ * (or replace) what the rest of the chain answered. A turn ends once: `next` or `keep`, not both.
+ */
+export type TurnMiddleware = (context: TurnContext, next: () => Promise<Prompt>) => Promise<Prompt>;
+
+/** Composes middleware around `last` (grammY's `Composer`): the first registered runs first. */
+export function composeMiddleware(
+  middleware: readonly TurnMiddleware[],
+  last: () => Promise<Prompt>,
+): (context: TurnContext) => Promise<Prompt> {
+  return (context) => {
+    const at = (index: number): Promise<Prompt> => {
+      const current = middleware[index];
+      if (!current) return last();
+      return current(context, () => at(index + 1));
+    };
+    return at(0);
+  };
+}
