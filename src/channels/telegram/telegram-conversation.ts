@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Api, Context } from 'grammy';
-import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../conversation/index.js';
+import type {
+  ChannelStateHook,
+  Prompt,
+  Reply,
+  TurnEngine,
+  TurnOptions,
+} from '../../conversation/index.js';
 import {
   type RenderPrompt,
   renderKey,
@@ -10,6 +16,10 @@ import {
 import type { TelegramSender } from './telegram-sender.js';
 
 const SESSION_PREFIX = 'tg:';
+// A chat with no conversation has no step to show: its answers say "send /start" instead of
+// opening the menu, as the engine's own peek of an empty session would (the session as it is,
+// kept; with none, the engine's closing "session ended").
+const AS_IT_IS: ChannelStateHook = { decide: (glance) => ({ kind: 'keep', state: glance.state }) };
 // The policyholder's entry menu (flows/main-menu.ts), which /start opens afresh.
 const ENTRY_FLOW = 'main-menu';
 
@@ -37,10 +47,7 @@ export interface TelegramConversation {
   notice(ctx: Context, key: string): Promise<void>;
   /** Applies `reply` to the chat's conversation and sends the screen it answers. */
   turn(ctx: Context, reply: Reply): Promise<void>;
-  /**
-   * The step the chat's conversation waits on (a chat with none gets the entry menu, kept);
-   * undefined when the conversation has ended.
-   */
+  /** The step the chat's conversation waits on; undefined when there is none to continue. */
   currentStep(chatId: number): Promise<Prompt | undefined>;
   /**
    * Ends whatever conversation was open and opens the entry menu, taking `pick` there first when
@@ -83,7 +90,8 @@ export function createTelegramConversation(
     sender.send(api, chatId, messageOf(prompt));
 
   async function currentStep(chatId: number): Promise<Prompt | undefined> {
-    const step = await engine.peek(sessionOf(chatId), optionsOf(chatId));
+    const options = { ...optionsOf(chatId), channelState: AS_IT_IS };
+    const step = await engine.peek(sessionOf(chatId), options);
     return step.final ? undefined : step;
   }
 

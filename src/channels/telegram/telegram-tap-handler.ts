@@ -43,8 +43,9 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
     }
     await conversation.inLocale(picked, async () => {
       const lead = say('language.changed');
-      const step = await conversation.currentStep(chatId);
-      if (step) {
+      // The step the conversation is on, or (a chat with none) the entry menu, opened.
+      const step = await engine.peek(sessionOf(chatId), optionsOf(chatId));
+      if (!step.final) {
         await sender.send(ctx.api, chatId, messageOf(step, [lead]));
         return;
       }
