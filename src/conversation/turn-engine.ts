@@ -29,6 +29,14 @@ export interface TurnOptions {
    */
   readonly resume?: boolean;
   /**
+   * The channel's own request, for that channel's engine middleware (a USSD gateway's call id
+   * and history, with what it showed); opaque to the engine, which hands it on untouched.
+   */
+  readonly channelRequest?: object;
+  /**
+   * @deprecated Engine middleware (`engine.use`) and `peek`/`start` replace it; kept while
+   * Telegram, Slack and the handoff move over.
+   *
    * A channel's own per-session state (USSD paging, its gateway session), kept in the engine's
    * record and decided under the session lock, so a request costs the turn's two store round
    * trips and nothing more. With it, the `reply` given to `handle` is ignored: `decide` says

@@ -13,6 +13,7 @@ import {
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { SessionStore } from '../session/index.js';
+import { ConversationRead } from './conversation-read.js';
 import { HANDOFF_TTL_MS, type HandoffStore, type OpenHandoff } from './handoff-store.js';
 import {
   customerText,
@@ -39,7 +40,10 @@ export type NotifyCustomer = (address: ChannelAddress, prompt: Prompt) => Promis
 /** Options of {@link createHandoffService}. */
 export interface HandoffServiceOptions {
   readonly store: HandoffStore;
-  /** The engine, to read (never advance) a conversation: its step, flow and answers. */
+  /**
+   * The engine, to read (never advance) a conversation: its step, flow and answers. It reads
+   * them through {@link handoffMiddleware}, which must be added to it (`engine.use`).
+   */
   readonly engine: TurnEngine;
   /**
    * The engine's session store, to keep a paused conversation for as long as its handoff may
@@ -68,7 +72,6 @@ export interface HandoffService extends Handoff {
 
 /** How long a handoff may take to open before another request may try again. */
 const OPENING_TTL_MS = 30_000;
-const PEEK: { readonly type: 'user.text'; readonly text: string } = { type: 'user.text', text: '' };
 
 const notice = (key: string, params?: Record<string, string>): Prompt => ({
   key,
@@ -99,18 +102,13 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     sessionKey: string;
     address: ChannelAddress;
   }): Promise<SessionGlance | undefined> {
-    let seen: SessionGlance | undefined;
-    await engine.handle(handoff.sessionKey, PEEK, {
+    const read = new ConversationRead();
+    await engine.peek(handoff.sessionKey, {
       address: handoff.address,
       audience: 'policyholder',
-      channelState: {
-        decide: (glance) => {
-          seen = glance;
-          return { kind: 'keep', state: glance.state };
-        },
-      },
+      channelRequest: read,
     });
-    return seen;
+    return read.glance;
   }
 
   async function post(

@@ -1,6 +1,8 @@
 // Human handoff: a conversation handed to a person in a Slack thread, for src/server's wiring.
 // Channels see it through src/conversation's `Handoff`.
 
+// The engine middleware the handoff reads conversations through (src/server adds it).
+export { handoffMiddleware } from './conversation-read.js';
 export {
   createHandoffService,
   type HandoffMetrics,

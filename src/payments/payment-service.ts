@@ -386,7 +386,7 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
         ...(data.policyId === undefined ? {} : { policyId: data.policyId }),
         ...(data.reason === undefined ? {} : { reason: data.reason }),
       };
-      prompt = await engine.handle(route.sessionKey, event, {
+      prompt = await engine.turn(route.sessionKey, event, {
         address,
         deadlineMs: turnDeadlineMs,
       });

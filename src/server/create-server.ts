@@ -14,6 +14,7 @@ import {
   registerAfricasTalkingRoute,
   registerHubtelRoute,
   type UssdCore,
+  ussdMiddleware,
 } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import {
@@ -31,7 +32,12 @@ import {
   type TurnEngine,
 } from '../conversation/index.js';
 import { createFileStore, type FileStore, registerFileRoutes } from '../files/index.js';
-import { createHandoffService, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
+import {
+  createHandoffService,
+  handoffMiddleware,
+  MemoryHandoffStore,
+  RedisHandoffStore,
+} from '../handoff/index.js';
 import {
   createBullHoldingsScheduler,
   createMemoryHoldingsIndex,
@@ -497,7 +503,7 @@ export async function createServer(
       logger: logger.child({ module: 'engine' }),
       // The holder's renewal card comes with the session: the entry menu costs no round trip.
       ...(prefetch ? { prefetch } : {}),
-    });
+    }).use(handoffMiddleware, ussdMiddleware);
     engine = ownedEngine;
   }
 

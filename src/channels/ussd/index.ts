@@ -18,15 +18,15 @@ export {
 } from './sms-notifier.js';
 export {
   createUssdCore,
-  type RenderPrompt,
   type UssdCore,
   type UssdCoreOptions,
-  type UssdRequest,
   type UssdResponse,
-  ussdInputToReply,
-  ussdSessionKey,
 } from './ussd-core.js';
+// The engine middleware the USSD core needs (src/server adds it with `engine.use`).
+export type { UssdRequest } from './ussd-decision.js';
 export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
+export { ussdInputToReply, ussdSessionKey } from './ussd-input.js';
+export type { RenderPrompt } from './ussd-layout.js';
 export {
   GSM7_TEXT,
   type RenderedPrompt,
@@ -35,3 +35,4 @@ export {
   USSD_MAX_CHARS,
   USSD_MORE_KEY,
 } from './ussd-screens.js';
+export { ussdMiddleware } from './ussd-turn.js';

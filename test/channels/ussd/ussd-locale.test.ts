@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUssdCore, toUssdScreens, USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
+import {
+  createUssdCore,
+  toUssdScreens,
+  USSD_MAX_CHARS,
+  ussdMiddleware,
+} from '../../../src/channels/ussd/index.js';
 import {
   type CallerLanguages,
   type Catalogue,
@@ -72,14 +77,19 @@ describe("the caller's own language", () => {
   /** An engine that lets the channel decide on an empty session and answers the menu. */
   const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine =>
     engineOf({
-      handle: async (_key, _reply, options) => {
-        await options?.channelState?.decide({
-          prompt: undefined,
-          unseen: false,
-          resumable: false,
-          state: undefined,
-        });
-        seen.locale = options?.address?.locale;
+      handle: async (sessionKey, reply, options = {}) => {
+        await ussdMiddleware(
+          {
+            sessionKey,
+            options,
+            request: { kind: 'reply', reply },
+            session: { prompt: undefined, unseen: false, resumable: false, state: undefined },
+            stateOf: undefined,
+            keep: async () => menu,
+          },
+          async () => menu,
+        );
+        seen.locale = options.address?.locale;
         return menu;
       },
     });

@@ -1,0 +1,112 @@
+import {
+  type CallerLanguages,
+  ENGINE_PROMPTS,
+  type Handoff,
+  type Prompt,
+  type Reply,
+  type SessionGlance,
+} from '../../conversation/index.js';
+import type { Logger } from '../../log/index.js';
+import type { UssdLayout } from './ussd-layout.js';
+import { type UssdMemo, ussdMemo } from './ussd-memo.js';
+
+/** One gateway request, already authenticated and reduced to what the core needs. */
+export interface UssdRequest {
+  /** The gateway's id for this call; a new id from the same phone means the last call dropped. */
+  readonly sessionId: string;
+  /** The caller's MSISDN, normalised (`260971234567`). */
+  readonly msisdn: string;
+  /** The newest thing the user typed; `undefined` on the dial that opens a call. */
+  readonly input: string | undefined;
+  /**
+   * What identifies this request within the call, so that a gateway's retry of it is known:
+   * Africa's Talking's whole `*`-joined history, Hubtel's sequence number with the message.
+   * Undefined where the gateway gives nothing that tells a retry from a new keypress.
+   */
+  readonly history?: string | undefined;
+}
+
+/** What a request's turn came to: the engine's Prompt, too late for the gateway, or a failure. */
+export type UssdOutcome = Prompt | typeof LATE | { readonly failed: unknown };
+/** The outcome of a turn still running at the answer backstop. */
+export const LATE: unique symbol = Symbol('late');
+
+/** What every request of one core shares. */
+export interface UssdTurnDeps {
+  readonly layout: UssdLayout;
+  readonly logger: Logger;
+  readonly languages: CallerLanguages | undefined;
+  /** Whether a phone that never chose a language is asked first. */
+  readonly askLanguage: boolean;
+  readonly handoff: Handoff | undefined;
+}
+
+/**
+ * What a request decided about the session, once read:
+ * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
+ * - `restart`: drop the conversation and start the entry menu afresh, likewise;
+ * - `keep`: answer without the flow (a page of the same screen) with the new state (a closing
+ *   screen is forgotten once `state` is undefined).
+ */
+export type UssdDecision =
+  | { readonly kind: 'reply'; readonly reply: Reply; readonly state: MemoOf }
+  | { readonly kind: 'restart'; readonly state: MemoOf }
+  | { readonly kind: 'keep'; readonly state: string | undefined };
+
+/** The memo to store with the Prompt a turn answered; undefined stores none. */
+export type MemoOf = (answered: Prompt) => string | undefined;
+
+/** What one request showed, as decided under the session lock. */
+export type Screen =
+  | { readonly kind: 'answer' }
+  | { readonly kind: 'prompt'; readonly prompt: Prompt; readonly page: number }
+  | { readonly kind: 'resume'; readonly page: number }
+  | { readonly kind: 'replay'; readonly text: string; readonly end: boolean };
+
+/** The request went to the flow (or the entry menu): the engine's Prompt is the screen. */
+export const ANSWERED: Screen = { kind: 'answer' };
+/** What a request knows of the session before the engine has shown it anything. */
+export const NOTHING_HELD: SessionGlance = {
+  prompt: undefined,
+  unseen: false,
+  resumable: false,
+  state: undefined,
+};
+
+export const ENGINE_NOTES: ReadonlySet<string> = new Set(Object.values(ENGINE_PROMPTS));
+
+/**
+ * The Reply a dial sends. The engine starts the entry menu on it when it holds no conversation
+ * (the reply itself is dropped) and re-shows a result the caller has not seen yet.
+ */
+export const DIAL: Reply = { type: 'user.text', text: '' };
+/** Choice id of "End it and carry on" on the handoff screen. */
+export const END_HANDOFF = 'handoff.end';
+/** A screen while a person has the caller's request: its one choice ends the handoff. */
+const handoffScreen = (key: string): Prompt => ({
+  key,
+  input: 'choice',
+  final: false,
+  choices: [{ id: END_HANDOFF, label: 'handoff.ussd.end' }],
+});
+export const WAITING_FOR_PERSON = handoffScreen('handoff.ussd.waiting');
+export const SENT_TO_PERSON = handoffScreen('handoff.ussd.sent');
+export const NOT_SENT_TO_PERSON = handoffScreen('handoff.ussd.notSent');
+export const HANDOFF_SCREENS: ReadonlySet<string> = new Set(
+  [WAITING_FOR_PERSON, SENT_TO_PERSON, NOT_SENT_TO_PERSON].map((screen) => screen.key),
+);
+/** Shorter input on a handoff screen is a stray key, not a message for the person. */
+export const MIN_MESSAGE_CHARS = 3;
+
+/** What a request answered, kept so that the gateway's retry of it gets the same screen. */
+export function answered(
+  position: UssdMemo,
+  page: number,
+  h: string | undefined,
+  text: string | undefined,
+  end: boolean,
+): UssdMemo {
+  return h === undefined || text === undefined
+    ? ussdMemo(position.g, position.m, page, position.s)
+    : ussdMemo(position.g, position.m, page, position.s, h, text, end ? true : undefined);
+}

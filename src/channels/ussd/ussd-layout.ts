@@ -1,0 +1,75 @@
+import { type MessageKey, type Prompt, t } from '../../conversation/index.js';
+import { type RenderedPrompt, toUssdScreens } from './ussd-screens.js';
+
+/** Renders a Prompt through the locale catalogue (src/conversation's `renderPrompt`). */
+export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+
+/** Choice id of the extra "Use this number" line on a contact prompt. */
+const USE_CALLER_NUMBER = 'ussd.useCallerNumber';
+/** How many phones' last language a process remembers; cleared when full (a bound, not an LRU). */
+const MAX_LOCALE_HINTS = 10_000;
+
+/**
+ * How USSD lays out what it shows, shared by every request of one core: Prompts as screens of
+ * at most 182 characters, the resume menu, the channel's own words, and the language each phone
+ * was last seen in (a hint for screens shown before the session is read).
+ */
+export class UssdLayout {
+  /** The resume menu's pages per locale, laid out once each. */
+  private readonly resumeLayouts = new Map<string, string[]>();
+  private readonly lastLocales = new Map<string, string>();
+
+  constructor(
+    private readonly render: RenderPrompt,
+    /** Locale of a caller who has not chosen one (gateways do not tell). */
+    readonly defaultLocale: string,
+  ) {}
+
+  /** One of the channel's own sentences. */
+  say(key: `ussd.${string}` & MessageKey, locale: string): string {
+    return t(key, undefined, locale);
+  }
+
+  /** The language a phone was last seen in on this process, else the default. */
+  localeHint(msisdn: string): string {
+    return this.lastLocales.get(msisdn) ?? this.defaultLocale;
+  }
+
+  /** Remembers the language a phone was seen in. */
+  rememberLocale(msisdn: string, locale: string): void {
+    if (this.lastLocales.get(msisdn) === locale) return;
+    if (this.lastLocales.size >= MAX_LOCALE_HINTS) this.lastLocales.clear();
+    this.lastLocales.set(msisdn, locale);
+  }
+
+  /** A Prompt as USSD screens; a contact prompt gets a "Use this number" line. */
+  screensOf(prompt: Prompt, locale: string): string[] {
+    const rendered = this.render(prompt, locale);
+    if (prompt.input !== 'contact') return toUssdScreens(rendered, locale);
+    const withCaller: RenderedPrompt = {
+      text: rendered.text,
+      choices: [
+        ...rendered.choices,
+        { id: USE_CALLER_NUMBER, label: this.say('ussd.useMyNumber', locale) },
+      ],
+    };
+    return toUssdScreens(withCaller, locale);
+  }
+
+  /** The "Continue / Start again" menu after a dropped call. */
+  resumeScreensOf(locale: string): string[] {
+    let screens = this.resumeLayouts.get(locale);
+    if (!screens) {
+      const resumeMenu: RenderedPrompt = {
+        text: this.say('ussd.resumeTitle', locale),
+        choices: [
+          { id: 'continue', label: this.say('ussd.resumeContinue', locale) },
+          { id: 'restart', label: this.say('ussd.resumeRestart', locale) },
+        ],
+      };
+      screens = toUssdScreens(resumeMenu, locale);
+      this.resumeLayouts.set(locale, screens);
+    }
+    return screens;
+  }
+}
