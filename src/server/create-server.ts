@@ -6,7 +6,11 @@ import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { createPartnerClient } from '../api/index.js';
 import { RedisOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
-import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
+import {
+  createTelegramChannel,
+  type TelegramChannel,
+  telegramEngineMiddleware,
+} from '../channels/telegram/index.js';
 import {
   createSmsNotifier,
   createUssdCore,
@@ -503,7 +507,7 @@ export async function createServer(
       logger: logger.child({ module: 'engine' }),
       // The holder's renewal card comes with the session: the entry menu costs no round trip.
       ...(prefetch ? { prefetch } : {}),
-    }).use(handoffMiddleware, ussdMiddleware);
+    }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware);
     engine = ownedEngine;
   }
 

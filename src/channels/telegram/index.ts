@@ -12,4 +12,6 @@ export {
   type TelegramChannelOptions,
 } from './telegram-channel.js';
 export { TELEGRAM_COMMANDS } from './telegram-commands.js';
+// For src/server: the engine middleware the channel's taps and step reads need (`engine.use`).
+export { telegramEngineMiddleware } from './telegram-engine-middleware.js';
 export { TelegramFileError, TelegramUpdateError } from './telegram-errors.js';

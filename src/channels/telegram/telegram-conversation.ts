@@ -1,25 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Api, Context } from 'grammy';
-import type {
-  ChannelStateHook,
-  Prompt,
-  Reply,
-  TurnEngine,
-  TurnOptions,
-} from '../../conversation/index.js';
+import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../conversation/index.js';
 import {
   type RenderPrompt,
   renderKey,
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';
+import { StepRead } from './telegram-engine-middleware.js';
 import type { TelegramSender } from './telegram-sender.js';
 
 const SESSION_PREFIX = 'tg:';
-// A chat with no conversation has no step to show: its answers say "send /start" instead of
-// opening the menu, as the engine's own peek of an empty session would (the session as it is,
-// kept; with none, the engine's closing "session ended").
-const AS_IT_IS: ChannelStateHook = { decide: (glance) => ({ kind: 'keep', state: glance.state }) };
 // The policyholder's entry menu (flows/main-menu.ts), which /start opens afresh.
 const ENTRY_FLOW = 'main-menu';
 
@@ -90,7 +81,8 @@ export function createTelegramConversation(
     sender.send(api, chatId, messageOf(prompt));
 
   async function currentStep(chatId: number): Promise<Prompt | undefined> {
-    const options = { ...optionsOf(chatId), channelState: AS_IT_IS };
+    // Read as it is: a chat with no conversation gets "send /start", not a menu opened for it.
+    const options = { ...optionsOf(chatId), channelRequest: new StepRead() };
     const step = await engine.peek(sessionOf(chatId), options);
     return step.final ? undefined : step;
   }

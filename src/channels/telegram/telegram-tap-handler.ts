@@ -2,15 +2,15 @@ import type { Bot, Context } from 'grammy';
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
-  type ChannelStateHook,
   LANGUAGE_PROMPT,
   localeOfChoice,
   TALK_TO_A_PERSON,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
-import { parseCallbackData, promptToken } from './render-telegram-message.js';
+import { parseCallbackData } from './render-telegram-message.js';
 import type { TelegramConversation } from './telegram-conversation.js';
+import { KeyboardTap } from './telegram-engine-middleware.js';
 import { describeTelegramError } from './telegram-errors.js';
 import type { TelegramHandoff } from './telegram-handoff.js';
 
@@ -82,28 +82,13 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
       await conversation.sendPrompt(ctx.api, chatId, await conversation.startOver(chatId, id));
       return;
     }
-    let stale = false;
-    // A tap counts only on the keyboard of the screen the conversation is on (or one it has not
-    // shown yet); a tap on an older message is answered with the current step instead.
-    const current: ChannelStateHook = {
-      decide: (glance) => {
-        if (!glance.prompt) {
-          stale = true;
-          return { kind: 'restart', state: () => undefined };
-        }
-        if (glance.unseen || promptToken(glance.prompt) === token) {
-          return { kind: 'reply', reply: choice, state: () => undefined };
-        }
-        stale = true;
-        return { kind: 'keep', state: glance.state };
-      },
-    };
+    // Keyboards sent before screens carried a token are taken as they are.
+    const tap = token === undefined ? undefined : new KeyboardTap(token);
     const prompt = await engine.turn(sessionOf(chatId), choice, {
       ...optionsOf(chatId),
-      // Keyboards sent before screens carried a token are taken as they are.
-      ...(token === undefined ? {} : { channelState: current }),
+      ...(tap ? { channelRequest: tap } : {}),
     });
-    const before = stale ? [say('telegram.menuExpired')] : [];
+    const before = tap?.stale ? [say('telegram.menuExpired')] : [];
     await sender.edit(ctx.api, chatId, messageId, messageOf(prompt, before));
   });
 }
