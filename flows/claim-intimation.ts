@@ -5,8 +5,8 @@ import type {
   ClaimStart,
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
@@ -36,7 +36,6 @@ import {
   notProvided,
   rejectedBy,
   TO_MAIN_MENU,
-  today,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -251,7 +250,7 @@ export const claimIntimationMachine = setup({
   types: {
     context: {} as ClaimIntimationContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -321,7 +320,7 @@ export const claimIntimationMachine = setup({
     return {
       prompt: ask('claim.start', 'choice'),
       tries: 0,
-      today: today(),
+      today: input.today,
       principal: input.principal,
       callerPhone: input.callerPhone ?? null,
       held: held ? [held] : [],

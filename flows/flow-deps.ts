@@ -95,7 +95,7 @@ export interface FlowDeps {
   readonly files?: FlowFileStore;
   /** Billing address sent with card payments (chat users are not asked for one). */
   readonly cardBilling?: BillingAddress;
-  /** Today's date as YYYY-MM-DD; defaults to the system clock (tests pin it). */
+  /** Today's date as YYYY-MM-DD; defaults to today in Lusaka from src/clock (tests pin it). */
   readonly today?: () => string;
   /** A key unique to one priced purchase; defaults to a random UUID (tests pin it). */
   readonly purchaseKey?: () => string;

@@ -4,8 +4,8 @@ import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
@@ -58,7 +58,6 @@ import {
   rejected,
   rejectedBy,
   TO_MAIN_MENU,
-  today,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -247,7 +246,7 @@ const motor = setup({
   types: {
     context: {} as MotorQuoteContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -514,7 +513,7 @@ export const motorQuoteMachine = motor.createMachine({
   context: ({ input }) => ({
     prompt: ask('motor.mode', 'choice'),
     tries: 0,
-    today: today(),
+    today: input.today,
     callerPhone: input.callerPhone ?? null,
     principal: input.principal,
     route: input.route ?? null,

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
 import type { Claim, PartnerClient, PolicyRecord } from '../src/api/index.js';
+import { lusakaToday } from '../src/clock/index.js';
 import { checkPlate } from './checks.js';
 import { policyByNumber, policyIdOf } from './claim-intimation-actors.js';
 import type {
@@ -18,7 +19,7 @@ import type {
   StaffToday,
   StaffTransaction,
 } from './staff-desk.js';
-import { isNotFound, today } from './support.js';
+import { isNotFound } from './support.js';
 
 /** What the desk's actors need (a subset of the flows' deps): the insurer, a file store, the date. */
 export interface StaffDeskDeps {
@@ -27,7 +28,7 @@ export interface StaffDeskDeps {
   readonly files?: {
     save(file: { fileName: string; contentType: string; body: Readable }): Promise<{ url: string }>;
   };
-  /** Today's date as YYYY-MM-DD; default the system clock. */
+  /** Today's date as YYYY-MM-DD; default today in Lusaka (src/clock). */
   readonly today?: () => string;
 }
 
@@ -97,7 +98,7 @@ const PARALLEL_LOOKUPS = 10;
 /** Builds the staff desk's actors over the partner client. */
 export function staffDeskActors(deps: StaffDeskDeps) {
   const { client } = deps;
-  const now = deps.today ?? (() => today());
+  const now = deps.today ?? (() => lusakaToday());
   let productNames: Promise<Map<string, string>> | undefined;
 
   /** Product names by id, read once per process (the catalogue changes rarely). */

@@ -1,13 +1,5 @@
 import { fromPromise } from 'xstate';
-import {
-  ApiAbortedError,
-  ApiError,
-  ApiNetworkError,
-  ApiTimeoutError,
-  ApiUnavailableError,
-  ResponseShapeError,
-  ValidationError,
-} from '../src/api/index.js';
+import { ApiError, classifyApiError, ValidationError } from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
 import { PaymentGuardError } from '../src/conversation/index.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
@@ -160,40 +152,21 @@ function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Fa
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof RefusalError) return { kind: 'rejected', note: error.note };
-  if (error instanceof ApiTimeoutError || error instanceof ApiAbortedError) {
-    return { kind: 'timeout' };
+  if (error instanceof PaymentGuardError) {
+    return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
-  // A network failure, an open circuit (the insurer failed repeatedly and is not being called),
-  // or an answer of the wrong shape: the insurer is not usable right now.
-  if (
-    error instanceof ApiNetworkError ||
-    error instanceof ApiUnavailableError ||
-    error instanceof ResponseShapeError
-  ) {
-    return { kind: 'unavailable' };
-  }
+  const kind = classifyApiError(error);
+  if (kind !== 'rejected') return { kind };
   if (error instanceof ValidationError) {
     const field = leafField(error.field);
     return field ? { kind: 'rejected', field } : { kind: 'rejected' };
   }
-  if (error instanceof ApiError) {
-    if (error.status === 404) return { kind: 'notFound' };
-    if (error.status === 401 || error.status === 403) return { kind: 'denied' };
-    if (error.status === 400 || error.status === 409 || error.status === 422) {
-      return firstRejection(error.fieldErrors);
-    }
-    if (error.status >= 500 || error.status === 429) return { kind: 'unavailable' };
-    return { kind: 'unknown' };
-  }
-  if (error instanceof PaymentGuardError) {
-    return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
-  }
-  return { kind: 'unknown' };
+  return error instanceof ApiError ? firstRejection(error.fieldErrors) : { kind: 'rejected' };
 }
 
-/** True when the insurer answered 404: the record asked for does not exist. */
+/** True when the insurer answered that the record asked for does not exist. */
 export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
+  return classifyApiError(error) === 'notFound';
 }
 
 /** What an `onError` transition hands its assigners: the actor's error, unknown by type. */
@@ -360,17 +333,8 @@ function reasked(
   return { prompt: { ...context.prompt, notes: [note, STUCK] }, tries: 0 };
 }
 
-/** Today's date as YYYY-MM-DD in UTC (flows compare typed dates against it). */
-export function today(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-const MONEY = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** Formats money for params as users read it: 13125 shows as 13,125.00. */
-export function money(amount: number): string {
-  return MONEY.format(amount);
-}
+/** The one money formatter (src/money), by the short name the flows' screens use. */
+export { formatMoney as money } from '../src/money/index.js';
 
 /**
  * The context change for a reply the current screen did not expect (a typed word on a menu, an

@@ -3,8 +3,8 @@ import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
@@ -44,7 +44,6 @@ import {
   notProvided,
   rejected,
   TO_MAIN_MENU,
-  today,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
@@ -194,7 +193,7 @@ const travel = setup({
   types: {
     context: {} as TravelIssueContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -300,7 +299,7 @@ export const travelIssueMachine = travel.createMachine({
   context: ({ input }) => ({
     prompt: ask('travel.loading', 'none'),
     tries: 0,
-    today: today(),
+    today: input.today,
     callerPhone: input.callerPhone ?? null,
     route: input.route ?? null,
     packages: [],

@@ -12,12 +12,7 @@ import { request } from 'undici';
 import { type Actor, type AnyStateMachine, createActor } from 'xstate';
 import { createFlowRegistry } from '../../flows/index.js';
 import { contract, type PartnerClient } from '../../src/api/index.js';
-import {
-  newestSegment,
-  normaliseMsisdn,
-  toUssdScreens,
-  ussdInputToReply,
-} from '../../src/channels/ussd/index.js';
+import { newestSegment, toUssdScreens, ussdInputToReply } from '../../src/channels/ussd/index.js';
 import {
   AWAITING_INPUT,
   type FlowId,
@@ -26,6 +21,7 @@ import {
   renderPrompt,
   t,
 } from '../../src/conversation/index.js';
+import { normaliseCaller } from '../../src/msisdn/index.js';
 import { serveForBench } from '../lib/server-process.js';
 import { BenchServerEnv, SESSION_TTL_SECONDS, UssdForm } from './bench-env.js';
 
@@ -138,7 +134,7 @@ await serveForBench(async () => {
   });
   app.post('/ussd/africastalking', async (req, reply) => {
     const form = UssdForm.safeParse(req.body);
-    const msisdn = form.success ? normaliseMsisdn(form.data.phoneNumber) : undefined;
+    const msisdn = form.success ? normaliseCaller(form.data.phoneNumber) : undefined;
     if (!form.success || msisdn === undefined) return reply.code(400).send('bad request');
     const key = `${env.BENCH_PREFIX}${form.data.sessionId}`;
     await redis.get(key);

@@ -25,6 +25,7 @@ interface ErrorOptions {
  */
 export class ApiError extends Error {
   override readonly name: string = 'ApiError';
+  /** Stable: what the status means (`API_NOT_FOUND`), from the status when not given. */
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly operation: string;
@@ -50,7 +51,7 @@ export class ApiError extends Error {
       `${init.operation} failed with HTTP ${init.status}${body?.message ? `: ${body.message}` : ''}`,
       options,
     );
-    this.code = init.code ?? 'API_ERROR';
+    this.code = init.code ?? codeOfStatus(init.status);
     this.status = init.status;
     this.operation = init.operation;
     this.body = body;
@@ -93,28 +94,44 @@ export class ApiServerError extends ApiError {
   override readonly name = 'ApiServerError';
 }
 
-const BY_STATUS: Readonly<Record<number, readonly [typeof ApiError, ApiErrorCode]>> = {
-  400: [ApiBadRequestError, 'API_BAD_REQUEST'],
-  401: [ApiUnauthorizedError, 'API_UNAUTHORIZED'],
-  403: [ApiForbiddenError, 'API_FORBIDDEN'],
-  404: [ApiNotFoundError, 'API_NOT_FOUND'],
-  409: [ApiConflictError, 'API_CONFLICT'],
-  422: [ApiUnprocessableError, 'API_UNPROCESSABLE'],
-  429: [ApiRateLimitError, 'API_RATE_LIMITED'],
+/** The stable code of an HTTP error status: the one table that reads status numbers. */
+const CODE_BY_STATUS: Readonly<Record<number, ApiErrorCode>> = {
+  400: 'API_BAD_REQUEST',
+  401: 'API_UNAUTHORIZED',
+  403: 'API_FORBIDDEN',
+  404: 'API_NOT_FOUND',
+  409: 'API_CONFLICT',
+  422: 'API_UNPROCESSABLE',
+  429: 'API_RATE_LIMITED',
+  503: 'API_UNAVAILABLE',
 };
 
-/** Maps an HTTP error status to its error class: the one place that decides. */
+function codeOfStatus(status: number): ApiErrorCode {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'API_SERVER_ERROR' : 'API_ERROR');
+}
+
+const CLASS_BY_CODE: Readonly<Record<ApiErrorCode, typeof ApiError>> = {
+  API_BAD_REQUEST: ApiBadRequestError,
+  API_UNAUTHORIZED: ApiUnauthorizedError,
+  API_FORBIDDEN: ApiForbiddenError,
+  API_NOT_FOUND: ApiNotFoundError,
+  API_CONFLICT: ApiConflictError,
+  API_UNPROCESSABLE: ApiUnprocessableError,
+  API_RATE_LIMITED: ApiRateLimitError,
+  API_SERVER_ERROR: ApiServerError,
+  API_UNAVAILABLE: ApiServerError,
+  API_ERROR: ApiError,
+};
+
+/** Maps an HTTP error status to its error class and code: the one place that decides. */
 export function apiErrorFromResponse(init: {
   status: number;
   operation: string;
   rawBody: string;
   retryAfterSeconds?: number | undefined;
 }): ApiError {
-  const known = BY_STATUS[init.status];
-  if (known) return new known[0]({ ...init, code: known[1] });
-  if (init.status === 503) return new ApiServerError({ ...init, code: 'API_UNAVAILABLE' });
-  if (init.status >= 500) return new ApiServerError({ ...init, code: 'API_SERVER_ERROR' });
-  return new ApiError(init);
+  const code = codeOfStatus(init.status);
+  return new CLASS_BY_CODE[code]({ ...init, code });
 }
 
 function parseErrorBody(raw: string): ApiErrorBody | undefined {
@@ -262,4 +279,52 @@ export class ValidationError extends Error {
       { cause: error },
     );
   }
+}
+
+/**
+ * What a failed call to the insurer means to its caller, the one classification everything
+ * outside src/api uses (by class and stable code, never by an HTTP status number):
+ * - `notFound`: the insurer has no such record ({@link ApiNotFoundError});
+ * - `denied`: our key may not do this (401, 403);
+ * - `rejected`: the insurer (400, 409, 422) or our own schema check ({@link ValidationError})
+ *   refused the request; `fieldErrors` or `field` say which answer;
+ * - `timeout`: no answer in time, or the caller aborted: the request may have been handled;
+ * - `unavailable`: the insurer is not usable now (network failure, open circuit, 5xx, 429, or an
+ *   answer of the wrong shape);
+ * - `unknown`: anything else, including errors that are not the client's.
+ */
+export type ApiFailureKind =
+  | 'notFound'
+  | 'denied'
+  | 'rejected'
+  | 'timeout'
+  | 'unavailable'
+  | 'unknown';
+
+const KIND_BY_CODE: Readonly<Record<ApiErrorCode, ApiFailureKind>> = {
+  API_BAD_REQUEST: 'rejected',
+  API_UNAUTHORIZED: 'denied',
+  API_FORBIDDEN: 'denied',
+  API_NOT_FOUND: 'notFound',
+  API_CONFLICT: 'rejected',
+  API_UNPROCESSABLE: 'rejected',
+  API_RATE_LIMITED: 'unavailable',
+  API_SERVER_ERROR: 'unavailable',
+  API_UNAVAILABLE: 'unavailable',
+  API_ERROR: 'unknown',
+};
+
+/** Classifies an error thrown by the partner client (see {@link ApiFailureKind}). */
+export function classifyApiError(error: unknown): ApiFailureKind {
+  if (error instanceof ApiError) return KIND_BY_CODE[error.code];
+  if (error instanceof ApiTimeoutError || error instanceof ApiAbortedError) return 'timeout';
+  if (
+    error instanceof ApiNetworkError ||
+    error instanceof ApiUnavailableError ||
+    error instanceof ResponseShapeError
+  ) {
+    return 'unavailable';
+  }
+  if (error instanceof ValidationError) return 'rejected';
+  return 'unknown';
 }

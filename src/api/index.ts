@@ -23,6 +23,7 @@ export {
   ApiConflictError,
   ApiError,
   type ApiErrorCode,
+  type ApiFailureKind,
   ApiForbiddenError,
   ApiNetworkError,
   ApiNotFoundError,
@@ -33,6 +34,7 @@ export {
   ApiUnavailableError,
   ApiUnprocessableError,
   apiErrorFromResponse,
+  classifyApiError,
   ResponseShapeError,
   ValidationError,
 } from './errors.js';
@@ -58,7 +60,6 @@ export {
   externalPayment,
   flatPayment,
   mobileMoneyPayment,
-  normaliseMsisdn,
   type PaymentRequest,
   payLaterPayment,
 } from './payment.js';

@@ -2,33 +2,26 @@ import { checkZambianMobile } from '../msisdn/index.js';
 import { ValidationError } from './errors.js';
 import { CardDetails, type PayQuotationBody } from './schemas.js';
 
+/** The pay request for a quotation (`POST /payments/{quoteId}/pay`), built by the helpers below. */
+export type PaymentRequest = PayQuotationBody;
+
 /**
- * Normalises a Zambian mobile number typed as `09…`, `07…`, `05…`, `260…` or `+260…` (spaces,
- * dashes and a `00` prefix allowed) to the form the API uses: `260XXXXXXXXX`, no plus.
- * Throws ValidationError (field `phone`) for anything that is not a Zambian mobile number.
+ * Pay by mobile money: `{reference, payment: {method: 'MobileMoney', mobileMoneyAccountNumber}}`,
+ * the number in the API's `260XXXXXXXXX` form whatever form it was typed in. Throws
+ * ValidationError (field `phone`) for anything that is not a Zambian mobile number. The payment
+ * comes back pending; read the outcome from the transaction status.
  */
-export function normaliseMsisdn(input: string): string {
-  const checked = checkZambianMobile(input);
+export function mobileMoneyPayment(msisdn: string, reference: string): PaymentRequest {
+  const checked = checkZambianMobile(msisdn);
   if (!checked.ok) {
     throw new ValidationError({
       field: 'phone',
       message: 'Enter a Zambian mobile number, e.g. 0971234567 or +260971234567',
     });
   }
-  return checked.msisdn;
-}
-
-/** The pay request for a quotation (`POST /payments/{quoteId}/pay`), built by the helpers below. */
-export type PaymentRequest = PayQuotationBody;
-
-/**
- * Pay by mobile money: `{reference, payment: {method: 'MobileMoney', mobileMoneyAccountNumber}}`.
- * The payment comes back pending; read the outcome from the transaction status.
- */
-export function mobileMoneyPayment(msisdn: string, reference: string): PaymentRequest {
   return {
     reference: requireReference(reference),
-    payment: { method: 'MobileMoney', mobileMoneyAccountNumber: normaliseMsisdn(msisdn) },
+    payment: { method: 'MobileMoney', mobileMoneyAccountNumber: checked.msisdn },
   };
 }
 

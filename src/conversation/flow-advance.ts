@@ -1,3 +1,4 @@
+import { lusakaToday } from '../clock/index.js';
 import type { Logger } from '../log/index.js';
 import type { SessionStore } from '../session/index.js';
 import type { ActorCache, CachedActor, FlowActor, RecordHead } from './actor-cache.js';
@@ -10,6 +11,7 @@ import {
   type FlowInput,
   type FlowRegistry,
   type FlowStart,
+  type FlowStartInput,
 } from './flow.js';
 import { isPrompt, type Prompt } from './prompt.js';
 import type { RunningTurn } from './running-turn.js';
@@ -92,7 +94,8 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     const routed: FlowInput = address
       ? { ...input, route: { sessionKey: turn.sessionKey, ...address } }
       : input;
-    const actor = startWatched(definition.machine, { input: routed });
+    const started: FlowStartInput = { ...routed, today: lusakaToday(now()) };
+    const actor = startWatched(definition.machine, { input: started });
     await settleAndPersist(turn, definition, actor, input, notes, handovers);
   };
 

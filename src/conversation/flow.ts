@@ -48,6 +48,16 @@ export interface FlowInput {
 }
 
 /**
+ * What the engine starts a flow's machine with: the session's {@link FlowInput} and today's date
+ * in Lusaka (`YYYY-MM-DD`), read from the one clock (src/clock) as the flow starts. Flows compare
+ * typed dates with it and never read the clock themselves: between 00:00 and 02:00 in Lusaka the
+ * UTC date is still yesterday.
+ */
+export interface FlowStartInput extends FlowInput {
+  readonly today: string;
+}
+
+/**
  * A hand-over that skips the flow's first questions: the entry menu's "Renew MTR-…" opens
  * motor-quote at the renewal of that policy. JSON only, like the rest of the input.
  */

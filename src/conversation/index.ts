@@ -20,6 +20,7 @@ export {
   type FlowOutput,
   type FlowRegistry,
   type FlowStart,
+  type FlowStartInput,
   type TurnRoute,
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).
@@ -66,7 +67,6 @@ export {
   t,
 } from './render-prompt.js';
 export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
-export { MAX_TRIES, nextTry, type RetryContext, tooManyTries } from './retries.js';
 export type {
   ChannelAddress,
   ChannelDecision,
@@ -87,7 +87,6 @@ export {
 } from './turn-middleware.js';
 export {
   type AmountOptions,
-  compactZambianMobile,
   type DateOptions,
   type DateRule,
   type Validation,

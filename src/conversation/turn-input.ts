@@ -1,10 +1,10 @@
 import { NOBODY, principalOf } from '../access/index.js';
+import { checkZambianMobile } from '../msisdn/index.js';
 import type { CachedActor, RecordHead } from './actor-cache.js';
 import type { FlowInput } from './flow.js';
 import type { Reply } from './reply.js';
 import type { SessionRecord } from './session-record.js';
 import type { SessionGlance, TurnOptions } from './turn-engine.js';
-import { validateMsisdn } from './validators.js';
 
 /** What middleware (and a channel's `decide`) sees of a record (or of none). */
 export function glanceOf(
@@ -68,20 +68,12 @@ export function freshInput(options: TurnOptions): FlowInput {
  */
 export function withContact(input: FlowInput, reply: Reply): FlowInput {
   if (reply.type !== 'user.contact' || input.principal.kind !== 'nobody') return input;
-  const phone = validateMsisdn(reply.phone);
-  return phone.ok ? { ...input, principal: principalOf(phone.value) } : input;
+  const phone = checkZambianMobile(reply.phone);
+  return phone.ok ? { ...input, principal: principalOf(phone.msisdn) } : input;
 }
 
-/** Caller numbers already validated; cleared when full (a bound, not an LRU). */
-const callerPhones = new Map<string, string | undefined>();
-const MAX_CALLER_PHONES = 10_000;
-
-/** The caller's number as a flow may use it; libphonenumber is not cheap, and callers redial. */
+/** The caller's number as a flow may use it: a Zambian mobile (src/msisdn caches the parse). */
 function callerPhoneOf(address: string): string | undefined {
-  if (callerPhones.has(address)) return callerPhones.get(address);
-  const phone = validateMsisdn(address);
-  const value = phone.ok ? phone.value : undefined;
-  if (callerPhones.size >= MAX_CALLER_PHONES) callerPhones.clear();
-  callerPhones.set(address, value);
-  return value;
+  const phone = checkZambianMobile(address);
+  return phone.ok ? phone.msisdn : undefined;
 }

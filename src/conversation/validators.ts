@@ -1,3 +1,4 @@
+import { lusakaToday } from '../clock/index.js';
 import { checkZambianMobile } from '../msisdn/index.js';
 import type { MessageKey } from './locales/index.js';
 import type { MessageParams } from './prompt.js';
@@ -39,9 +40,6 @@ export function validateMsisdn(input: string): Validation<string> {
   return checked.ok ? valid(checked.msisdn) : invalid(`validation.phone.${checked.problem}`);
 }
 
-/** Compact Zambian mobiles without libphonenumber: the msisdn module's fast path. */
-export { compactZambianMobile } from '../msisdn/index.js';
-
 /**
  * A vehicle registration, validated loosely (the insurer's API judges): 2–3 letters and up to
  * 4 digits (`AJQ 1909`), or a personalised plate of 2–10 letters and digits. Upper-cased, with
@@ -66,8 +64,8 @@ export interface DateOptions {
   /** Default `any`. */
   readonly rule?: DateRule;
   /**
-   * Today as `YYYY-MM-DD`, so the function stays pure and testable. Default: the current date
-   * in Zambia (UTC+2).
+   * Today as `YYYY-MM-DD`, so the function stays pure and testable. Default: today in Lusaka,
+   * from the one clock (src/clock).
    */
   readonly today?: string;
   /** Earliest allowed date, `YYYY-MM-DD`, inclusive. */
@@ -102,7 +100,7 @@ export function validateDate(input: string, options: DateOptions = {}): Validati
     return invalid('validation.date.invalid');
   }
   const iso = date.toISOString().slice(0, 10);
-  const today = options.today ?? zambianToday();
+  const today = options.today ?? lusakaToday();
   switch (options.rule ?? 'any') {
     case 'past':
       if (iso >= today) return invalid('validation.date.notPast');
@@ -152,8 +150,4 @@ export function validateAmount(input: string, options: AmountOptions = {}): Vali
   if (!(value > 0)) return invalid('validation.amount.notPositive');
   if (value > max) return invalid('validation.amount.tooLarge', { max });
   return valid(value);
-}
-
-function zambianToday(): string {
-  return new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }

@@ -9,4 +9,5 @@ export {
   type MsisdnProblem,
   normaliseCaller,
   sameMsisdn,
+  ZAMBIAN_MOBILES_IN_TEXT,
 } from './msisdn.js';

@@ -14,7 +14,6 @@ export {
   attemptReference,
   CARD_LINK_PROMPT,
   createPaymentAttempts,
-  formatAmount,
   type PaymentAttempt,
   type PaymentAttempts,
   type PaymentAttemptsOptions,

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ApiError, classifyApiError } from '../api/index.js';
 import { createPaymentGuard, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
+import { formatMoney } from '../money/index.js';
 import type { RedisConnection } from '../session/index.js';
 import { PaymentAttemptError } from './payment-errors.js';
 import type { PaymentRoute } from './payment-routes.js';
@@ -95,26 +97,15 @@ export function attemptReference(purchase: string, attempt: number): string {
   return `IC${digest.slice(0, 20).toUpperCase()}`;
 }
 
-const AMOUNT = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** An amount as users read it: `13,125.00`. */
-export function formatAmount(amount: number): string {
-  return AMOUNT.format(amount);
-}
-
-function status(error: unknown): number | undefined {
-  const value = (error as { status?: unknown } | null | undefined)?.status;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /**
  * Whether the insurer may have taken a request whose answer we did not get: no answer at all
  * (timeout, network), a 5xx, 408 or 429, or an answer we could not read. Any other 4xx is the
  * insurer refusing it.
  */
 function answerMayBeLost(error: unknown): boolean {
-  const code = status(error);
-  return code === undefined || code >= 500 || code === 408 || code === 429;
+  if (!(error instanceof ApiError)) return true;
+  // 408 is no class of its own (src/api leaves it `unknown`): the insurer gave up mid-request.
+  return classifyApiError(error) === 'unavailable' || error.status === 408;
 }
 
 /** Creates the attempt starter over the payment guard and the payment service's tracker. */
@@ -135,7 +126,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     try {
       return await readStatus(reference);
     } catch (error) {
-      if (status(error) === 404) return 'none';
+      if (classifyApiError(error) === 'notFound') return 'none';
       throw error;
     }
   }
@@ -249,7 +240,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     // A USSD screen cannot hold a link: the card page goes by SMS, with the amount it charges.
     const prompt: Prompt = {
       key: CARD_LINK_PROMPT,
-      params: { amount: formatAmount(due?.amount ?? 0), currency: due?.currency ?? '', url },
+      params: { amount: formatMoney(due?.amount ?? 0), currency: due?.currency ?? '', url },
       input: 'none',
       final: true,
     };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { dayNumber } from '../clock/index.js';
 import type { ChannelName } from '../conversation/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
-import { dayNumber } from './lusaka-time.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 

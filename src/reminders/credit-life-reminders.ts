@@ -1,13 +1,8 @@
 import { type CreditLifePolicy, firstOf } from '../api/index.js';
+import { dateOfDay, dayNumber, lusakaNow } from '../clock/index.js';
 import type { Prompt } from '../conversation/index.js';
-import { formatAmount } from '../payments/index.js';
-import {
-  DEFAULT_QUIET_HOURS,
-  dayNumber,
-  isQuiet,
-  lusakaNow,
-  type QuietHours,
-} from './lusaka-time.js';
+import { formatMoney } from '../money/index.js';
+import { DEFAULT_QUIET_HOURS, isQuiet, type QuietHours } from './quiet-hours.js';
 import type { ScanSummary } from './reminder-service.js';
 import type { StaffDigestOptions } from './staff-digest.js';
 
@@ -101,9 +96,9 @@ export function createCreditLifeReminders(
         const params = {
           policyNumber,
           product: productNames.get(String(policy.productId)) ?? 'credit life',
-          dueDate: new Date(dueDay * 86_400_000).toISOString().slice(0, 10),
+          dueDate: dateOfDay(dueDay),
           currency: policy.currency ?? 'ZMW',
-          amount: formatAmount(perPeriod * Math.max(owed, 1)),
+          amount: formatMoney(perPeriod * Math.max(owed, 1)),
           periods: Math.max(owed, 1),
           graceEndsAt: cover.graceEndsAt ? lusakaNow(Date.parse(cover.graceEndsAt)).date : '-',
         };

@@ -27,8 +27,8 @@ export {
   type InboundSmsOptions,
   registerInboundSms,
 } from './inbound-sms.js';
-// Tests and the digest: Lusaka's calendar and quiet hours.
-export { DEFAULT_QUIET_HOURS, lusakaNow, type QuietHours } from './lusaka-time.js';
+// Server: the quiet hours of Lusaka's night (the calendar is src/clock's).
+export { DEFAULT_QUIET_HOURS, type QuietHours } from './quiet-hours.js';
 // Server: the scan's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
   type BullReminderSchedulerOptions,

@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { LUSAKA_TIME_ZONE } from '../clock/index.js';
 import type { Logger } from '../log/index.js';
 import { duplicateForBlocking, hashTag, type RedisConnection } from '../redis/index.js';
 
@@ -13,7 +14,7 @@ export interface ReminderScheduler {
  * the next hour.
  */
 export const SCAN_PATTERN = '0 7-19 * * *';
-export const SCAN_TIME_ZONE = 'Africa/Lusaka';
+export const SCAN_TIME_ZONE = LUSAKA_TIME_ZONE;
 
 const SCHEDULER_ID = 'renewal-reminder-scan';
 

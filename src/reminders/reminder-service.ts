@@ -1,3 +1,4 @@
+import { dayNumber, lusakaNow } from '../clock/index.js';
 import type {
   CallerLanguages,
   ChannelAddress,
@@ -14,13 +15,7 @@ import {
   type HolderCard,
   languageFromFields,
 } from './contact-book.js';
-import {
-  DEFAULT_QUIET_HOURS,
-  dayNumber,
-  isQuiet,
-  lusakaNow,
-  type QuietHours,
-} from './lusaka-time.js';
+import { DEFAULT_QUIET_HOURS, isQuiet, type QuietHours } from './quiet-hours.js';
 
 /** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
 export const RENEW_CHOICE_PREFIX = 'renew:';

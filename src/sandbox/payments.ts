@@ -22,7 +22,12 @@ export function paymentMethodOf(payment: PaymentInput | undefined): PaymentMetho
   });
 }
 
-/** Normalises a Zambian number to the `260…` form the API uses; 400 when it is not one. */
+/**
+ * Normalises a Zambian number to the `260…` form the API uses; 400 when it is not one. The sandbox
+ * plays the insurer, so this models the insurer's own rule (any nine national digits after `260`
+ * or `0`, no check of mobile ranges), deliberately looser than our src/msisdn: what we send is
+ * already checked there, and the sandbox must answer other partners' numbers as the insurer would.
+ */
 export function normaliseSandboxMsisdn(raw: string): string {
   const digits = raw.replace(/[\s()+-]/g, '');
   const national = digits.startsWith('260')

@@ -3,7 +3,13 @@ import { type AnyStateMachine, createActor, type Snapshot, waitFor } from 'xstat
 import { createFlowRegistry } from '../../flows/index.js';
 import { money } from '../../flows/support.js';
 import { NOBODY, type Principal } from '../../src/access/index.js';
-import type { FlowId, FlowInput, FlowRegistry } from '../../src/conversation/flow.js';
+import { lusakaToday } from '../../src/clock/index.js';
+import type {
+  FlowId,
+  FlowInput,
+  FlowRegistry,
+  FlowStartInput,
+} from '../../src/conversation/flow.js';
 import { AWAITING_INPUT } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
@@ -143,7 +149,7 @@ interface Seen {
 /** Runs a flow from `snapshot` with `reply` until it waits for input or ends. */
 async function stepAsync(
   machine: AnyStateMachine,
-  input: FlowInput,
+  input: FlowStartInput,
   snapshot: Snapshot<unknown> | undefined,
   reply?: Reply,
 ) {
@@ -169,7 +175,7 @@ async function stepAsync(
 async function walkFlow(
   registry: FlowRegistry,
   flow: FlowId,
-  input: FlowInput,
+  input: FlowStartInput,
   depth: number,
 ): Promise<Seen[]> {
   const machine = registry[flow].machine;
@@ -223,9 +229,11 @@ const POLICYHOLDER_FLOWS: FlowId[] = [
 
 const input = (principal: Principal, audience: FlowInput['audience'] = 'policyholder') => {
   const phone = principal.kind === 'phone' ? principal.phone : undefined;
+  // Today as the engine gives it: from the one clock, in Lusaka.
+  const today = lusakaToday();
   return phone
-    ? { audience, locale: 'en', principal, callerPhone: phone }
-    : { audience, locale: 'en', principal };
+    ? { audience, locale: 'en', principal, callerPhone: phone, today }
+    : { audience, locale: 'en', principal, today };
 };
 
 /** A demo book of its own per principal: what one walk files does not change another's. */

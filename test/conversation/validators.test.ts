@@ -1,8 +1,6 @@
 import fc from 'fast-check';
-import { parsePhoneNumberFromString as parseMobilePhone } from 'libphonenumber-js/mobile';
 import { describe, expect, it } from 'vitest';
 import {
-  compactZambianMobile,
   t,
   validateAmount,
   validateDate,
@@ -227,48 +225,5 @@ describe('validateAmount', () => {
 
   it('never throws on arbitrary input', () => {
     fc.assert(fc.property(fc.string(), (input) => typeof validateAmount(input).ok === 'boolean'));
-  });
-});
-
-describe('compactZambianMobile', () => {
-  it('normalises every compact Zambian mobile exactly as libphonenumber does', () => {
-    for (const prefix of [
-      '55',
-      '56',
-      '57',
-      '58',
-      '75',
-      '76',
-      '77',
-      '78',
-      '79',
-      '95',
-      '96',
-      '97',
-      '98',
-    ]) {
-      for (const written of [`0${prefix}1234567`, `260${prefix}7654321`, `+260${prefix}0000001`]) {
-        const national = written.replace(/^(\+?260|0)/, '');
-        const parsed = parseMobilePhone(written, 'ZM');
-        expect(parsed?.isValid()).toBe(true);
-        expect(compactZambianMobile(written)).toBe(`260${national}`);
-        expect(compactZambianMobile(written)).toBe(
-          `${parsed?.countryCallingCode}${parsed?.nationalNumber}`,
-        );
-      }
-    }
-  });
-
-  it('leaves anything else to the full parse', () => {
-    for (const other of [
-      '0211123456',
-      '0941234567',
-      '233244000111',
-      '097 123 4567',
-      '09712345678',
-      '',
-    ]) {
-      expect(compactZambianMobile(other)).toBeUndefined();
-    }
   });
 });

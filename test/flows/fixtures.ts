@@ -10,7 +10,8 @@ import type { PaymentStarted } from '../../flows/payment-states.js';
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
 import { NOBODY, type Principal } from '../../src/access/index.js';
-import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
+import { lusakaToday } from '../../src/clock/index.js';
+import type { FlowId, FlowStartInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import type { FlowSnapshot } from './harness.js';
 import { syncActor } from './harness.js';
@@ -415,14 +416,17 @@ export const MACHINES: Record<FlowId, AnyStateMachine> = {
 export const STAFF: Principal = { kind: 'staff', member: 'U123' };
 
 /** The input each flow starts with in tests. */
-export function inputFor(flow: FlowId): FlowInput {
+export function inputFor(flow: FlowId): FlowStartInput {
   const audience = flow === 'staff-desk' ? 'staff' : 'policyholder';
+  // Today as the engine gives it: from the one clock, in Lusaka.
+  const today = lusakaToday();
   // A chat user who has not shared a phone yet: the walk also passes the contact request.
-  if (flow === 'cover-status') return { audience, locale: 'en', principal: NOBODY };
-  if (flow === 'staff-desk') return { audience, locale: 'en', principal: STAFF };
+  if (flow === 'cover-status') return { audience, locale: 'en', principal: NOBODY, today };
+  if (flow === 'staff-desk') return { audience, locale: 'en', principal: STAFF, today };
   return {
     audience,
     locale: 'en',
+    today,
     principal: { kind: 'phone', phone: '260971234567' },
     callerPhone: '260971234567',
   };
@@ -432,12 +436,13 @@ export function inputFor(flow: FlowId): FlowInput {
  * Other ways a flow starts, walked beside the usual input: a claim made in a chat (photos in the
  * chat, no SMS link) and one handed over from My cover's "Make a claim".
  */
-export function otherInputsFor(flow: FlowId): { name: string; input: FlowInput }[] {
+export function otherInputsFor(flow: FlowId): { name: string; input: FlowStartInput }[] {
   if (flow !== 'claim-intimation') return [];
   // A Telegram user who shared their own contact: verified, but no USSD number to text.
-  const chat: FlowInput = {
+  const chat: FlowStartInput = {
     audience: 'policyholder',
     locale: 'en',
+    today: lusakaToday(),
     principal: { kind: 'phone', phone: '260971234567' },
   };
   return [

@@ -7,7 +7,7 @@ import {
 } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { ApiError, ApiTimeoutError } from '../../src/api/index.js';
-import type { FlowInput } from '../../src/conversation/flow.js';
+import type { FlowStartInput } from '../../src/conversation/flow.js';
 import { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 
@@ -62,7 +62,7 @@ export interface FlowSnapshot {
 /** Runs `machine` from a persisted snapshot, sends `event`, returns the settled persisted snapshot. */
 export function step(
   machine: AnyStateMachine,
-  input: FlowInput,
+  input: FlowStartInput,
   snapshot: FlowSnapshot | undefined,
   event?: Reply,
 ): FlowSnapshot {
@@ -84,8 +84,8 @@ export function step(
 /** The machine as graph-walkable logic whose every state is a settled (waiting or done) snapshot. */
 export function settledLogic(
   machine: AnyStateMachine,
-  input: FlowInput,
-): ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowInput> {
+  input: FlowStartInput,
+): ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowStartInput> {
   const logic = {
     config: machine,
     transition: (snapshot: FlowSnapshot, event: Reply) =>
@@ -93,7 +93,7 @@ export function settledLogic(
     getInitialSnapshot: () => step(machine, input, undefined),
     getPersistedSnapshot: (snapshot: FlowSnapshot) => snapshot,
   };
-  return logic as unknown as ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowInput>;
+  return logic as unknown as ActorLogic<FlowSnapshot & Snapshot<unknown>, Reply, FlowStartInput>;
 }
 
 /** Sample answers per input kind: one the flow accepts and one it must reject. */
@@ -140,7 +140,7 @@ export function serialize(snapshot: FlowSnapshot): string {
 /** Every settled state the machine can reach with these replies, with the shortest path to it. */
 export function walk(
   machine: AnyStateMachine,
-  input: FlowInput,
+  input: FlowStartInput,
   options: Parameters<typeof repliesFor>[1] & {
     limit?: number;
     /** Projects a snapshot onto what matters for coverage (bounds the walk); default: all. */

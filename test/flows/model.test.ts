@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowId, FlowInput } from '../../src/conversation/flow.js';
+import type { FlowId, FlowStartInput } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
@@ -35,19 +35,22 @@ function typicalPaths(flow: FlowId) {
 describe.each(FLOW_IDS)('the %s flow, walked state by state', (flow) => {
   it('reaches every waiting and final state, each showing a well-formed Prompt', () => {
     const input = inputFor(flow);
-    const worlds: { name: string; machine: ReturnType<typeof worldMachine>; input?: FlowInput }[] =
-      [
-        { name: 'typical', machine: worldMachine(flow) },
-        ...otherInputsFor(flow).map((other) => ({ ...other, machine: worldMachine(flow) })),
-        ...variantsOf(flow).map((variant) => ({
-          name: variant,
-          machine: worldMachine(flow, { variant }),
-        })),
-        {
-          name: 'insurer down',
-          machine: worldMachine(flow, { failing: actorNames(flow), error: apiErrors.serverError }),
-        },
-      ];
+    const worlds: {
+      name: string;
+      machine: ReturnType<typeof worldMachine>;
+      input?: FlowStartInput;
+    }[] = [
+      { name: 'typical', machine: worldMachine(flow) },
+      ...otherInputsFor(flow).map((other) => ({ ...other, machine: worldMachine(flow) })),
+      ...variantsOf(flow).map((variant) => ({
+        name: variant,
+        machine: worldMachine(flow, { variant }),
+      })),
+      {
+        name: 'insurer down',
+        machine: worldMachine(flow, { failing: actorNames(flow), error: apiErrors.serverError }),
+      },
+    ];
     const reached = new Set<string>();
     let walked = 0;
     for (const world of worlds) {

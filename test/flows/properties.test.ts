@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { ApiError } from '../../src/api/index.js';
 import { GSM7_TEXT, toUssdScreens, USSD_MAX_CHARS } from '../../src/channels/ussd/index.js';
-import type { FlowInput } from '../../src/conversation/flow.js';
+import type { FlowStartInput } from '../../src/conversation/flow.js';
 import {
   type Catalogue,
   isStaffKey,
@@ -187,7 +187,7 @@ const pathRefusal = new ApiError({
 });
 
 /** Runs one random conversation; returns a description of the first broken rule, if any. */
-function converse(machine: AnyStateMachine, input: FlowInput, moves: Move[]): string | null {
+function converse(machine: AnyStateMachine, input: FlowStartInput, moves: Move[]): string | null {
   const actor = createActor(machine, { input });
   let failure: unknown;
   actor.subscribe({ error: (error) => (failure = error) });

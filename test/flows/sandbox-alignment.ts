@@ -1,6 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
 import { createFlowRegistry } from '../../flows/index.js';
-import { today } from '../../flows/support.js';
 import type { Principal } from '../../src/access/index.js';
 import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
@@ -13,6 +12,9 @@ import {
   seededMotorOffers,
   startSandboxWorld,
 } from './sandbox-world.js';
+
+/** The sandbox insurer's today: its clock reads UTC dates, so policies start on its day. */
+const insurerToday = (): string => new Date().toISOString().slice(0, 10);
 
 /** The sandbox a world's paths run against: one fresh insurer per path, prepared alike. */
 export interface WorldSetup extends SandboxWorldOptions {
@@ -122,7 +124,7 @@ async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared
       productId: '101',
       duration: 4,
       currency: 'ZMW',
-      startDate: today(),
+      startDate: insurerToday(),
       clientId: String(holder.id),
       risks: [{ vehicleId: String(vehicle.id) }],
     },
@@ -259,7 +261,7 @@ async function motorData(world: SandboxWorld): Promise<Impl> {
       await callActor(motor, 'priceMotor', {
         productId: product.id,
         riskCategoryId: 'mrc_private',
-        startDate: today(),
+        startDate: insurerToday(),
         ...(product.needsSumInsured ? { sumInsured: 150_000 } : {}),
       }),
     );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { apiErrorFromResponse } from '../../src/api/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import {
   type AttemptTracker,
@@ -48,7 +49,9 @@ function insurer() {
     },
     async readStatus(reference: string) {
       const status = statuses.get(reference);
-      if (!status) throw Object.assign(new Error('not found'), { status: 404 });
+      if (!status) {
+        throw apiErrorFromResponse({ status: 404, operation: 'getTransactionStatus', rawBody: '' });
+      }
       return { status };
     },
   };

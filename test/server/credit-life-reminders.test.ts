@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { lusakaNow } from '../../src/clock/index.js';
 import { formatDate } from '../../src/conversation/index.js';
-import { formatAmount } from '../../src/payments/index.js';
-import { lusakaNow } from '../../src/reminders/index.js';
+import { formatMoney } from '../../src/money/index.js';
 import type { FakeSlack } from '../channels/slack/fake-slack.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 import { type StaffChannelTwins, startStaffChannelTwins } from './staff-channel-twins.js';
@@ -98,7 +98,7 @@ it('reminds the lender in the staff channel once at 14 and once at 3 days before
   expect(fourteen[0]?.channel).toBe('C0LENDERS');
   expect(fourteen[0]?.text).toContain(`due on ${formatDate(due)}`);
   expect(formatDate(due)).toMatch(/^\d\d\/\d\d\/\d{4}$/);
-  expect(fourteen[0]?.text).toContain(`ZMW ${formatAmount(cover.premiumPerPeriod)}`);
+  expect(fourteen[0]?.text).toContain(`ZMW ${formatMoney(cover.premiumPerPeriod)}`);
   expect(fourteen[0]?.text).toContain(`/insure policy ${PAYROLL.number}`);
 
   // The next hour's scan finds it sent.
@@ -135,7 +135,7 @@ it('tells the staff channel once that the InGrace policy owes its unpaid periods
   const periods = cover.unpaidPeriods.length;
   expect(owed[0]?.text).toContain(`${periods} ${periods === 1 ? 'period' : 'periods'} unpaid`);
   const amount = cover.premiumPerPeriod * cover.unpaidPeriods.length;
-  expect(owed[0]?.text).toContain(`ZMW ${formatAmount(amount)}`);
+  expect(owed[0]?.text).toContain(`ZMW ${formatMoney(amount)}`);
   expect(amount).toBeGreaterThan(0);
   if (!cover.graceEndsAt) throw new Error('an InGrace cover has a grace end');
   expect(owed[0]?.text).toContain(formatDate(lusakaNow(Date.parse(cover.graceEndsAt)).date));

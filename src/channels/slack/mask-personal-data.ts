@@ -1,7 +1,7 @@
+import { ZAMBIAN_MOBILES_IN_TEXT } from '../../msisdn/index.js';
+
 // NRC `NNNNNN/NN/N` as the flows and the insurer write it.
 const NRC = /\b(\d{6})\/(\d{2})\/(\d)\b/g;
-// Zambian mobile numbers: +260 / 260 / 0 followed by nine digits, optionally spaced.
-const PHONE = /(?<![\d/])(?:\+?260|0)[\s-]?\d{2}[\s-]?\d{3}[\s-]?\d{4}(?![\d/])/g;
 const MASK = '•';
 
 /**
@@ -11,7 +11,7 @@ const MASK = '•';
 export function maskPersonalData(text: string): string {
   return text
     .replace(NRC, () => `${MASK.repeat(6)}/${MASK.repeat(2)}/${MASK}`)
-    .replace(PHONE, (match) => {
+    .replace(ZAMBIAN_MOBILES_IN_TEXT, (match) => {
       const digits = match.replace(/\D/g, '');
       return `${MASK.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
     });

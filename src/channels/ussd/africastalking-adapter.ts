@@ -1,6 +1,6 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseMsisdn } from './normalise-msisdn.js';
+import { normaliseCaller } from '../../msisdn/index.js';
 import type { UssdCore, UssdResponse } from './ussd-core.js';
 
 /** The form Africa's Talking posts for every USSD step. */
@@ -45,7 +45,7 @@ export function registerAfricasTalkingRoute(
     { preHandler: options.guard },
     async (request, reply) => {
       const body = checkForm.safeParse(request.body);
-      const msisdn = body.success ? normaliseMsisdn(body.data.phoneNumber) : undefined;
+      const msisdn = body.success ? normaliseCaller(body.data.phoneNumber) : undefined;
       if (!body.success || msisdn === undefined) {
         return reply.code(400).type('text/plain').send('END Invalid USSD request.');
       }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseMsisdn } from './normalise-msisdn.js';
+import { normaliseCaller } from '../../msisdn/index.js';
 import type { UssdCore } from './ussd-core.js';
 
 /** The JSON Hubtel posts for every USSD step (fields we do not use are allowed through). */
@@ -36,7 +36,7 @@ export function registerHubtelRoute(
     { preHandler: options.guard },
     async (request, reply) => {
       const body = HubtelUssdBody.safeParse(request.body);
-      const msisdn = body.success ? normaliseMsisdn(body.data.Mobile) : undefined;
+      const msisdn = body.success ? normaliseCaller(body.data.Mobile) : undefined;
       if (!body.success || msisdn === undefined) {
         return reply.code(400).send({ Type: 'Release', Message: 'Invalid USSD request.' });
       }

@@ -8,7 +8,6 @@ export {
   toAfricasTalkingText,
 } from './africastalking-adapter.js';
 export { HubtelUssdBody, registerHubtelRoute } from './hubtel-adapter.js';
-export { normaliseMsisdn } from './normalise-msisdn.js';
 export {
   AfricasTalkingSmsResponse,
   createSmsNotifier,

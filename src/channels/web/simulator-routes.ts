@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { normaliseCaller } from '../../msisdn/index.js';
 import type { UssdCore } from '../ussd/index.js';
-import { normaliseMsisdn } from '../ussd/index.js';
 import { renderSimulatorPage, type SimulatorTestNumber } from './simulator-page.js';
 
 /** One SMS shown in the simulator's inbox. */
@@ -63,7 +63,7 @@ export function registerSimulatorRoutes(app: FastifyInstance, options: Simulator
 
   app.post('/simulator/ussd', async (request, reply) => {
     const body = SimulatorUssdBody.safeParse(request.body);
-    const msisdn = body.success ? normaliseMsisdn(body.data.phoneNumber) : undefined;
+    const msisdn = body.success ? normaliseCaller(body.data.phoneNumber) : undefined;
     if (!body.success || msisdn === undefined) {
       return reply
         .code(400)
@@ -79,7 +79,7 @@ export function registerSimulatorRoutes(app: FastifyInstance, options: Simulator
 
   app.get('/simulator/sms', async (request, reply) => {
     const query = z.object({ to: z.string().min(3).max(30) }).safeParse(request.query);
-    const msisdn = query.success ? normaliseMsisdn(query.data.to) : undefined;
+    const msisdn = query.success ? normaliseCaller(query.data.to) : undefined;
     if (msisdn === undefined) {
       return reply
         .code(400)

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  newestSegment,
-  normaliseMsisdn,
-  ussdInputToReply,
-} from '../../../src/channels/ussd/index.js';
+import { newestSegment, ussdInputToReply } from '../../../src/channels/ussd/index.js';
 import type { Prompt } from '../../../src/conversation/index.js';
 
 const menu: Prompt = {
@@ -50,12 +46,5 @@ describe('USSD input', () => {
     expect(newestSegment('')).toBeUndefined();
     expect(newestSegment('1*2*479974111')).toBe('479974111');
     expect(newestSegment('1*')).toBe('');
-  });
-
-  it('normalises caller numbers in every form a gateway sends', () => {
-    expect(normaliseMsisdn('+260971234567')).toBe('260971234567');
-    expect(normaliseMsisdn('260971234567')).toBe('260971234567');
-    expect(normaliseMsisdn('0971234567')).toBe('260971234567');
-    expect(normaliseMsisdn('not a number')).toBeUndefined();
   });
 });
