@@ -1,8 +1,9 @@
 import type { App, types } from '@slack/bolt';
 import type { Logger } from '../../log/index.js';
+import { errorFields } from './bolt-logger.js';
 import { type RenderPrompt, toSlackMessage } from './render-slack-message.js';
 import type { SlackDesk } from './slack-desk.js';
-import { errorFields, field } from './slack-payload.js';
+import { field } from './slack-payload.js';
 
 /** The App Home: a short explanation of the desk commands. */
 export function homeView(body: string): types.HomeView {

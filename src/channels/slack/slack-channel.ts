@@ -5,6 +5,7 @@ import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../../payments/index.js';
 import type { StaffAuditLog } from '../../privacy/index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
+import { boltLogger, errorFields } from './bolt-logger.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
 import { type RenderPrompt, renderKey, toSlackMessage } from './render-slack-message.js';
 import { registerAppHome } from './slack-app-home.js';
@@ -15,7 +16,7 @@ import { createSlackDesk } from './slack-desk.js';
 import { registerDeskActions } from './slack-desk-actions.js';
 import { registerDeskCommand } from './slack-desk-command.js';
 import { useSlackMiddleware } from './slack-middleware.js';
-import { boltLogger, errorFields, field, isShared } from './slack-payload.js';
+import { field, isShared } from './slack-payload.js';
 
 /** Options for {@link createSlackChannel}. */
 export interface SlackChannelOptions {
