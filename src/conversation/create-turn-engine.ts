@@ -61,7 +61,10 @@ export interface ConversationEngine extends TurnEngine {
  *
  * Its parts, each with its own contract: the {@link TurnGate} (ordering and lock), the
  * {@link ActorCache} (live actors by session), the turn runner (what a turn does under the
- * lock, `turn-runner.ts`) and the deadline (`deadline.ts`: settle or answer "still working").
+ * lock, `turn-runner.ts`, with the middleware added by `use` around it, `turn-middleware.ts`),
+ * the flows' side of a turn (`flow-advance.ts`) and the deadline (`deadline.ts`: settle or
+ * answer "still working"). Channels call `turn`, `peek` and `start`; what only one channel
+ * needs (USSD paging, a gateway's retry) is middleware, not a callback into the channel.
  *
  * What flows must honour: a state tagged `awaitingInput` invokes nothing and has no `after`
  * (a settled snapshot holds no running call, and delays would not survive a restore); API

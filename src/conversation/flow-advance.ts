@@ -62,24 +62,6 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
       ? (flows as Readonly<Record<string, FlowDefinition>>)[flowId]
       : undefined;
 
-  const restore = (definition: FlowDefinition, record: SessionRecord): FlowActor | undefined => {
-    try {
-      const actor = startWatched(definition.machine, {
-        snapshot: withPrompt(record.snapshot, record.prompt) as never,
-        input: flowInputOf(record),
-      });
-      const snapshot = actor.getSnapshot();
-      // A persisted snapshot is always settled; anything else did not restore as written.
-      if (snapshot.status !== 'active' || !snapshot.hasTag(AWAITING_INPUT)) {
-        actor.stop();
-        return undefined;
-      }
-      return actor;
-    } catch {
-      return undefined;
-    }
-  };
-
   const startFlow = async (
     turn: RunningTurn,
     flowId: string,
@@ -160,7 +142,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
         const flags = unseen
           ? { unseen: true as const, ended: true as const }
           : { ended: true as const };
-        await persist(turn, definition, {}, input, closing, flags, actor, channel);
+        await persist(store, now, turn, definition, {}, input, closing, flags, actor, channel);
         actor.stop();
         if (!turn.late) turn.answer(closing);
         return;
@@ -183,6 +165,8 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     let written: CachedActor;
     try {
       written = await persist(
+        store,
+        now,
         turn,
         definition,
         snapshotJson,
@@ -200,36 +184,57 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     turn.answer(shown);
   };
 
-  /** Commits the session record: what was written at which version, or a TurnError. */
-  const persist = async (
-    turn: RunningTurn,
-    definition: FlowDefinition,
-    snapshot: Record<string, unknown>,
-    input: FlowInput,
-    prompt: Prompt,
-    flags: { unseen?: true; ended?: true },
-    actor: FlowActor,
-    channel: string | undefined,
-  ): Promise<CachedActor> => {
-    const address = turn.options.address;
-    const record: RecordHead = {
-      flowId: definition.id,
-      flowVersion: definition.version,
-      ...input,
-      ...(address ? { address } : {}),
-      prompt,
-      ...flags,
-      ...(channel === undefined ? {} : { channel }),
-      updatedAt: new Date(now()).toISOString(),
-    };
-    const result = await store.commit(turn.lease, JSON.stringify({ ...record, snapshot }));
-    if (result.status !== 'committed') {
-      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
-    }
-    return { version: result.version, actor, record };
-  };
-
   return { lookupFlow, entryFlowOf, restore, startFlow, settleAndPersist };
+}
+
+/** The flow's actor restored from its record; undefined when it does not restore as written. */
+function restore(definition: FlowDefinition, record: SessionRecord): FlowActor | undefined {
+  try {
+    const actor = startWatched(definition.machine, {
+      snapshot: withPrompt(record.snapshot, record.prompt) as never,
+      input: flowInputOf(record),
+    });
+    const snapshot = actor.getSnapshot();
+    // A persisted snapshot is always settled; anything else did not restore as written.
+    if (snapshot.status !== 'active' || !snapshot.hasTag(AWAITING_INPUT)) {
+      actor.stop();
+      return undefined;
+    }
+    return actor;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Commits the session record: what was written at which version, or a TurnError. */
+async function persist(
+  store: SessionStore,
+  now: () => number,
+  turn: RunningTurn,
+  definition: FlowDefinition,
+  snapshot: Record<string, unknown>,
+  input: FlowInput,
+  prompt: Prompt,
+  flags: { unseen?: true; ended?: true },
+  actor: FlowActor,
+  channel: string | undefined,
+): Promise<CachedActor> {
+  const address = turn.options.address;
+  const record: RecordHead = {
+    flowId: definition.id,
+    flowVersion: definition.version,
+    ...input,
+    ...(address ? { address } : {}),
+    prompt,
+    ...flags,
+    ...(channel === undefined ? {} : { channel }),
+    updatedAt: new Date(now()).toISOString(),
+  };
+  const result = await store.commit(turn.lease, JSON.stringify({ ...record, snapshot }));
+  if (result.status !== 'committed') {
+    throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+  }
+  return { version: result.version, actor, record };
 }
 
 /** A flow's output as the engine reads it: undefined when none, false when malformed. */

@@ -7,7 +7,7 @@ import { createRecordWrites } from './record-writes.js';
 import { isReply, type Reply } from './reply.js';
 import type { RunningTurn } from './running-turn.js';
 import { flowInputOf, parseSessionRecord, type SessionRecord } from './session-record.js';
-import type { ChannelStateHook } from './turn-engine.js';
+import type { ChannelStateHook, SessionGlance } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { freshInput, glanceOf, withContact } from './turn-input.js';
 import {
@@ -62,60 +62,15 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const hook = turn.options.channelState;
     const middleware = hook ? [...options.middleware, fromChannelState(hook)] : options.middleware;
     if (middleware.length === 0) return apply(turn, session, request);
-    return chained(turn, session, request, middleware);
-  };
-
-  /**
-   * Runs the middleware around the request. A middleware that answers on its own writes
-   * nothing (the lock is released); `next` and `keep` each end the turn, once. The channel gets
-   * the chain's answer; a flow still running past it goes on, and its failure is the turn's.
-   */
-  const chained = async (
-    turn: RunningTurn,
-    session: HeldSession,
-    request: TurnRequest,
-    middleware: readonly TurnMiddleware[],
-  ): Promise<void> => {
-    const answer = turn.answer;
-    let work: Promise<void> | undefined;
-    const end = (step: () => Promise<void>): Promise<Prompt> => {
-      if (work) return Promise.reject(new TurnError('bad_middleware', 'A turn ended twice'));
-      return new Promise<Prompt>((resolve, reject) => {
-        turn.answer = resolve;
-        work = step();
-        work.catch(reject);
-      });
-    };
-    const context: TurnContext = {
-      sessionKey: turn.sessionKey,
-      options: turn.options,
-      request,
-      session: glanceOf(session.record, session.cached, isEntry),
-      stateOf: undefined,
-      keep: (state) => end(() => keep(turn, session.record, session.cached, state)),
-    };
-    const last = () =>
-      end(async () => {
-        const asked = context.request;
-        if (asked.kind === 'reply' && !isReply(asked.reply)) {
-          throw new TurnError('bad_reply', 'Middleware made a bad Reply');
-        }
-        turn.stateOf = context.stateOf;
-        await apply(turn, session, asked);
-      });
-    let prompt: Prompt;
-    try {
-      prompt = await composeMiddleware(middleware, last)(context);
-    } catch (error) {
-      await work?.catch(() => undefined);
-      throw error;
-    }
-    if (!work) {
-      await store.release(turn.lease);
-      if (session.cached) cache.put(turn.sessionKey, session.cached);
-    }
-    answer(prompt);
-    await work;
+    const glance = glanceOf(record, cached, isEntry);
+    return runMiddleware(turn, request, glance, middleware, {
+      apply: (asked) => apply(turn, session, asked),
+      keep: (state) => keep(turn, record, cached, state),
+      release: async () => {
+        await store.release(turn.lease);
+        if (cached) cache.put(turn.sessionKey, cached);
+      },
+    });
   };
 
   /** Does what the request asks, the middleware done. */
@@ -237,6 +192,64 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   };
 
   return run;
+}
+
+/** How a turn under middleware ends: the request applied, the record kept, or nothing written. */
+interface TurnEnds {
+  apply(request: TurnRequest): Promise<void>;
+  keep(state: string | undefined): Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * Runs the middleware around the request. A middleware that answers on its own writes
+ * nothing (the lock is released); `next` and `keep` each end the turn, once. The channel gets
+ * the chain's answer; a flow still running past it goes on, and its failure is the turn's.
+ */
+async function runMiddleware(
+  turn: RunningTurn,
+  request: TurnRequest,
+  session: SessionGlance,
+  middleware: readonly TurnMiddleware[],
+  ends: TurnEnds,
+): Promise<void> {
+  const answer = turn.answer;
+  let work: Promise<void> | undefined;
+  const end = (step: () => Promise<void>): Promise<Prompt> => {
+    if (work) return Promise.reject(new TurnError('bad_middleware', 'A turn ended twice'));
+    return new Promise<Prompt>((resolve, reject) => {
+      turn.answer = resolve;
+      work = step();
+      work.catch(reject);
+    });
+  };
+  const context: TurnContext = {
+    sessionKey: turn.sessionKey,
+    options: turn.options,
+    request,
+    session,
+    stateOf: undefined,
+    keep: (state) => end(() => ends.keep(state)),
+  };
+  const last = () =>
+    end(async () => {
+      const asked = context.request;
+      if (asked.kind === 'reply' && !isReply(asked.reply)) {
+        throw new TurnError('bad_reply', 'Middleware made a bad Reply');
+      }
+      turn.stateOf = context.stateOf;
+      await ends.apply(asked);
+    });
+  let prompt: Prompt;
+  try {
+    prompt = await composeMiddleware(middleware, last)(context);
+  } catch (error) {
+    await work?.catch(() => undefined);
+    throw error;
+  }
+  if (!work) await ends.release();
+  answer(prompt);
+  await work;
 }
 
 /**

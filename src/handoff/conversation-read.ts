@@ -1,4 +1,9 @@
-import type { SessionGlance, TurnMiddleware } from '../conversation/index.js';
+import type {
+  ChannelAddress,
+  SessionGlance,
+  TurnEngine,
+  TurnMiddleware,
+} from '../conversation/index.js';
 
 /**
  * A handoff's read of a conversation (its flow, step and answers, for the staff's thread),
@@ -20,3 +25,17 @@ export const handoffMiddleware: TurnMiddleware = (context, next) => {
   read.glance = context.session;
   return context.keep(context.session.state);
 };
+
+/**
+ * The conversation as the engine holds it, read under its lock without touching the flow;
+ * undefined when the engine has no {@link handoffMiddleware} (or nothing to read).
+ */
+export async function readConversation(
+  engine: Pick<TurnEngine, 'peek'>,
+  sessionKey: string,
+  address: ChannelAddress,
+): Promise<SessionGlance | undefined> {
+  const read = new ConversationRead();
+  await engine.peek(sessionKey, { address, audience: 'policyholder', channelRequest: read });
+  return read.glance;
+}

@@ -1,4 +1,3 @@
-import type { types } from '@slack/bolt';
 import {
   type ChannelAddress,
   type ChannelName,
@@ -7,24 +6,22 @@ import {
   type HandoffOpening,
   type HandoffRequest,
   type Prompt,
-  type SessionGlance,
   type TurnEngine,
   t,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { SessionStore } from '../session/index.js';
-import { ConversationRead } from './conversation-read.js';
+import { readConversation } from './conversation-read.js';
 import { HANDOFF_TTL_MS, type HandoffStore, type OpenHandoff } from './handoff-store.js';
 import {
   customerText,
-  endedRootBlocks,
   type HandoffSlackClient,
-  HandoffSlackError,
   type HandoffSlackEvent,
   handoffRootBlocks,
   readHandoffEvent,
   staffText,
 } from './slack-thread.js';
+import { createThreadPoster, errorFields } from './thread-poster.js';
 
 /** Counts what happens to handoffs (src/server's Prometheus metrics). */
 export interface HandoffMetrics {
@@ -80,12 +77,6 @@ const notice = (key: string, params?: Record<string, string>): Prompt => ({
   ...(params ? { params } : {}),
 });
 
-function errorFields(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { errorName: typeof error };
-  const code = (error as Error & { code?: unknown }).code;
-  return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
-}
-
 /**
  * Creates the handoff service. A handoff pauses the customer's conversation (the engine is not
  * fed while it lasts) and opens a Slack thread with the conversation's context; staff replies
@@ -96,75 +87,9 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
   const { store, engine, slack, logger } = options;
   const now = options.now ?? Date.now;
   const log = logger.child({ module: 'handoff' });
-
-  /** The conversation as the engine holds it, read under its lock without touching the flow. */
-  async function peek(handoff: {
-    sessionKey: string;
-    address: ChannelAddress;
-  }): Promise<SessionGlance | undefined> {
-    const read = new ConversationRead();
-    await engine.peek(handoff.sessionKey, {
-      address: handoff.address,
-      audience: 'policyholder',
-      channelRequest: read,
-    });
-    return read.glance;
-  }
-
-  async function post(
-    text: string,
-    threadTs?: string,
-    blocks?: types.KnownBlock[],
-  ): Promise<string> {
-    if (!slack) throw new HandoffSlackError('no handoff channel');
-    const result = await slack.client.chat.postMessage({
-      channel: slack.channel,
-      text,
-      ...(blocks ? { blocks } : {}),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-    });
-    if (!result.ok || !result.ts) throw new HandoffSlackError('Slack did not post the message');
-    return result.ts;
-  }
-
-  /**
-   * The session is held for the handoff's lifetime and let go when it ends. Best effort: a
-   * handoff is not refused nor left open for it; a failure only shortens how long the step waits.
-   */
-  async function holdSession(sessionKey: string, held: boolean): Promise<void> {
-    try {
-      if (held) await options.sessions.hold(sessionKey, HANDOFF_TTL_MS);
-      else await options.sessions.unhold(sessionKey);
-    } catch (error) {
-      log.warn({ ...errorFields(error), held }, 'paused session hold not changed');
-    }
-  }
-
-  /** Best effort: a note in the thread must not fail what it reports on. */
-  async function note(handoff: OpenHandoff, text: string): Promise<void> {
-    try {
-      await post(text, handoff.threadTs);
-    } catch (error) {
-      log.warn(errorFields(error), 'handoff thread note not posted');
-    }
-  }
-
-  async function markEnded(
-    handoff: OpenHandoff,
-    endedBy: { staffUserId: string } | 'customer',
-  ): Promise<void> {
-    if (!slack) return;
-    try {
-      await slack.client.chat.update({
-        channel: handoff.slackChannel,
-        ts: handoff.threadTs,
-        text: t('handoff.slack.ended'),
-        blocks: endedRootBlocks(handoff.root, endedBy),
-      });
-    } catch (error) {
-      log.warn(errorFields(error), 'handoff root not updated');
-    }
-  }
+  const { post, note, markEnded } = createThreadPoster(slack, log);
+  const peek = (handoff: { sessionKey: string; address: ChannelAddress }) =>
+    readConversation(engine, handoff.sessionKey, handoff.address);
 
   /** Tells a customer whose handoff staff resolved that the conversation is theirs again. */
   async function giveBack(handoff: OpenHandoff): Promise<void> {
@@ -209,7 +134,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
   async function onResolve(event: HandoffSlackEvent & { kind: 'resolve' }): Promise<void> {
     const handoff = await store.byThread(event.slackChannel, event.threadTs);
     if (!handoff || !(await store.close(handoff))) return;
-    await holdSession(handoff.sessionKey, false);
+    await holdSession(options.sessions, log, handoff.sessionKey, false);
     options.metrics?.resolved('staff');
     await markEnded(handoff, { staffUserId: event.userId });
     try {
@@ -257,7 +182,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         await store.release(request.sessionKey).catch(() => undefined);
         return 'failed';
       }
-      await holdSession(request.sessionKey, true);
+      await holdSession(options.sessions, log, request.sessionKey, true);
       options.metrics?.opened(request.address.channel);
       return 'opened';
     },
@@ -286,7 +211,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
         return true;
       }
       if (!(await store.close(handoff))) return false;
-      await holdSession(sessionKey, false);
+      await holdSession(options.sessions, log, sessionKey, false);
       options.metrics?.resolved('customer');
       await note(handoff, t('handoff.slack.customerLeft'));
       await markEnded(handoff, 'customer');
@@ -300,4 +225,22 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
       return () => (event.kind === 'reply' ? onReply(event) : onResolve(event));
     },
   };
+}
+
+/**
+ * The session is held for the handoff's lifetime and let go when it ends. Best effort: a
+ * handoff is not refused nor left open for it; a failure only shortens how long the step waits.
+ */
+async function holdSession(
+  sessions: Pick<SessionStore, 'hold' | 'unhold'>,
+  log: Logger,
+  sessionKey: string,
+  held: boolean,
+): Promise<void> {
+  try {
+    if (held) await sessions.hold(sessionKey, HANDOFF_TTL_MS);
+    else await sessions.unhold(sessionKey);
+  } catch (error) {
+    log.warn({ ...errorFields(error), held }, 'paused session hold not changed');
+  }
 }

@@ -2,7 +2,7 @@
 // Channels see it through src/conversation's `Handoff`.
 
 // The engine middleware the handoff reads conversations through (src/server adds it).
-export { handoffMiddleware } from './conversation-read.js';
+export { handoffMiddleware, readConversation } from './conversation-read.js';
 export {
   createHandoffService,
   type HandoffMetrics,

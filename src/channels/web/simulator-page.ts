@@ -28,25 +28,8 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/**
- * The web USSD simulator: one self-contained HTML page (vanilla JS, no build step) with a
- * phone, its keypad, the sandbox's test numbers and an SMS inbox. Element ids and `data-testid`s
- * are stable: the browser test drives them.
- */
-export function renderSimulatorPage(options: SimulatorPageOptions): string {
-  const numbers = options.testNumbers
-    .map(
-      (entry) =>
-        `<li><button type="button" class="test-number" data-testid="test-number" data-number="${escapeHtml(entry.number)}"><code>${escapeHtml(entry.number)}</code></button><span>${escapeHtml(entry.description)}</span></li>`,
-    )
-    .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>insurechat · USSD simulator</title>
-<style>
+/** The simulator's stylesheet (no build step: inlined in the page). */
+const SIMULATOR_STYLE = `<style>
   :root { --ink:#1d2330; --muted:#667085; --brand:#0b7a5a; --brand-dark:#075c43; --bg:#eef2f6; --card:#fff; --line:#d9dee7; }
   * { box-sizing: border-box; }
   body { margin:0; font:15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color:var(--ink); background:var(--bg); }
@@ -88,49 +71,10 @@ export function renderSimulatorPage(options: SimulatorPageOptions): string {
   #sms-inbox .meta { display:block; color:var(--muted); font-size:12px; margin-bottom:2px; }
   #sms-empty { color:var(--muted); margin:0; }
   #status { font-weight:600; }
-</style>
-</head>
-<body>
-<header>
-  <h1>insurechat · USSD simulator</h1>
-  <p>Dial <strong>${escapeHtml(options.serviceCode)}</strong> from any number, answer with the keypad, and read the SMS the service sends you. It runs against this server's real conversation engine and insurer.</p>
-</header>
-<main>
-  <section class="phone" aria-label="Phone">
-    <div class="speaker"></div>
-    <div class="screen">
-      <div class="bar"><span id="bar-number" data-testid="bar-number"></span><span id="status" data-testid="session-status" data-status="idle">idle</span></div>
-      <div id="screen" data-testid="ussd-screen" aria-live="polite">Press Call to dial ${escapeHtml(options.serviceCode)}.</div>
-      <form class="reply" id="reply-form" data-testid="reply-form">
-        <input id="reply-input" data-testid="reply-input" inputmode="numeric" autocomplete="off" placeholder="Your answer" disabled>
-        <button id="send" data-testid="send-button" class="send" type="submit" disabled>Send</button>
-      </form>
-    </div>
-    <div class="keypad" id="keypad">
-      ${['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'].map((key) => `<button type="button" data-key="${key}">${key}</button>`).join('')}
-    </div>
-    <div class="actions">
-      <button id="dial" data-testid="dial-button" class="call" type="button">Call</button>
-      <button id="hang-up" data-testid="hangup-button" class="hang" type="button" disabled>End</button>
-    </div>
-  </section>
-  <section class="panel">
-    <div class="card">
-      <h2>Your phone</h2>
-      <label for="phone-number">Phone number</label>
-      <div class="field"><input id="phone-number" data-testid="phone-number" value="${escapeHtml(options.defaultNumber)}" autocomplete="off"></div>
-      <p class="hint">Sandbox test numbers choose how a mobile-money payment ends:</p>
-      <ul class="numbers" data-testid="test-numbers">${numbers}</ul>
-    </div>
-    <div class="card">
-      <h2>SMS inbox <span class="hint" id="sms-for"></span></h2>
-      <p id="sms-empty" data-testid="sms-empty">No messages yet.</p>
-      <ul id="sms-inbox" data-testid="sms-inbox"></ul>
-    </div>
-  </section>
-</main>
-<script id="simulator-config" type="application/json">${scriptJson({ serviceCode: options.serviceCode, smsPollMs: options.smsPollMs })}</script>
-<script>
+</style>`;
+
+/** The simulator's script: dials through the USSD route and polls the SMS inbox. */
+const SIMULATOR_SCRIPT = `<script>
 (() => {
   const config = JSON.parse(document.getElementById('simulator-config').textContent);
   const $ = (id) => document.getElementById(id);
@@ -234,7 +178,69 @@ export function renderSimulatorPage(options: SimulatorPageOptions): string {
   setInterval(pollSms, config.smsPollMs);
   pollSms();
 })();
-</script>
+</script>`;
+
+/**
+ * The web USSD simulator: one self-contained HTML page (vanilla JS, no build step) with a
+ * phone, its keypad, the sandbox's test numbers and an SMS inbox. Element ids and `data-testid`s
+ * are stable: the browser test drives them.
+ */
+export function renderSimulatorPage(options: SimulatorPageOptions): string {
+  const numbers = options.testNumbers
+    .map(
+      (entry) =>
+        `<li><button type="button" class="test-number" data-testid="test-number" data-number="${escapeHtml(entry.number)}"><code>${escapeHtml(entry.number)}</code></button><span>${escapeHtml(entry.description)}</span></li>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>insurechat · USSD simulator</title>
+${SIMULATOR_STYLE}
+</head>
+<body>
+<header>
+  <h1>insurechat · USSD simulator</h1>
+  <p>Dial <strong>${escapeHtml(options.serviceCode)}</strong> from any number, answer with the keypad, and read the SMS the service sends you. It runs against this server's real conversation engine and insurer.</p>
+</header>
+<main>
+  <section class="phone" aria-label="Phone">
+    <div class="speaker"></div>
+    <div class="screen">
+      <div class="bar"><span id="bar-number" data-testid="bar-number"></span><span id="status" data-testid="session-status" data-status="idle">idle</span></div>
+      <div id="screen" data-testid="ussd-screen" aria-live="polite">Press Call to dial ${escapeHtml(options.serviceCode)}.</div>
+      <form class="reply" id="reply-form" data-testid="reply-form">
+        <input id="reply-input" data-testid="reply-input" inputmode="numeric" autocomplete="off" placeholder="Your answer" disabled>
+        <button id="send" data-testid="send-button" class="send" type="submit" disabled>Send</button>
+      </form>
+    </div>
+    <div class="keypad" id="keypad">
+      ${['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'].map((key) => `<button type="button" data-key="${key}">${key}</button>`).join('')}
+    </div>
+    <div class="actions">
+      <button id="dial" data-testid="dial-button" class="call" type="button">Call</button>
+      <button id="hang-up" data-testid="hangup-button" class="hang" type="button" disabled>End</button>
+    </div>
+  </section>
+  <section class="panel">
+    <div class="card">
+      <h2>Your phone</h2>
+      <label for="phone-number">Phone number</label>
+      <div class="field"><input id="phone-number" data-testid="phone-number" value="${escapeHtml(options.defaultNumber)}" autocomplete="off"></div>
+      <p class="hint">Sandbox test numbers choose how a mobile-money payment ends:</p>
+      <ul class="numbers" data-testid="test-numbers">${numbers}</ul>
+    </div>
+    <div class="card">
+      <h2>SMS inbox <span class="hint" id="sms-for"></span></h2>
+      <p id="sms-empty" data-testid="sms-empty">No messages yet.</p>
+      <ul id="sms-inbox" data-testid="sms-inbox"></ul>
+    </div>
+  </section>
+</main>
+<script id="simulator-config" type="application/json">${scriptJson({ serviceCode: options.serviceCode, smsPollMs: options.smsPollMs })}</script>
+${SIMULATOR_SCRIPT}
 </body>
 </html>`;
 }
