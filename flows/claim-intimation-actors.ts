@@ -214,75 +214,84 @@ async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSu
   await Promise.allSettled(sends);
 }
 
+/**
+ * Intimates a claim for `principal`: refused when one is already open for the member or loan;
+ * staff are asked to verify one reported from a phone not on record; the user gets its
+ * confirmation.
+ */
+async function intimate(
+  deps: FlowDeps,
+  input: IntimateInput & { principal: Principal },
+): Promise<ClaimSummary> {
+  const { client } = deps;
+  const { principal, ...request } = input;
+  const owners = ownerLookup(client);
+  const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
+  // One open claim per member or loan: a second report of the same death is refused with
+  // the number the first one got, so the family follows that one.
+  const open = await openClaimFor(client, request, path.policyId);
+  if (open) {
+    // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
+    // else learns only that a claim is open.
+    const access = accessTo(principal, await owners.claimOwners(request.line, open));
+    throw new RefusalError(
+      access.mine
+        ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
+        : { key: 'claim.note.alreadyOpenElsewhere' },
+    );
+  }
+  const intimatedByPhone = phoneOf(principal);
+  const reporter = intimatedByPhone ? { intimatedByPhone } : {};
+  const claim =
+    request.line === 'credit-life'
+      ? await client.call('intimateCreditLifeClaim', {
+          path,
+          body: {
+            ...(request.by === 'loanId'
+              ? { loanId: request.subject }
+              : { partnerLoanReference: request.subject }),
+            // The scope of cover by the product's own name for it (Retrenchment, Death…).
+            claimType: request.claimType ?? 'Death',
+            lossDate: request.eventDate,
+            description: request.details,
+            ...reporter,
+          },
+        })
+      : await client.call('intimateGroupLifeClaim', {
+          path,
+          body: {
+            ...(request.by === 'memberId'
+              ? { memberId: request.subject }
+              : { nrcNumber: request.subject }),
+            lossDate: request.eventDate,
+            causeOfDeath: request.details,
+            ...reporter,
+          },
+        });
+  const access = accessTo(principal, await ownerLookup(client).claimOwners(request.line, claim));
+  // Reported from a phone not on record for the member or borrower: staff check with the
+  // family before anything is paid.
+  if (access.learns !== 'everything' && deps.staff) {
+    await deps.staff(
+      end('staff.claim.verify', {
+        number: claim.claimNumber,
+        line: request.line,
+        phone: intimatedByPhone ?? '-',
+      }),
+    );
+  }
+  const shown = shownClaim(claim, access);
+  await confirmClaim(deps, request, shown);
+  return shown;
+}
+
 /** The actors claim-intimation invokes; each answers through the access rule for its principal. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
   return {
     intimateClaim: fromPromise(
-      async ({ input }: { input: IntimateInput & { principal: Principal } }) => {
-        const { principal, ...request } = input;
-        const owners = ownerLookup(client);
-        const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
-        // One open claim per member or loan: a second report of the same death is refused with
-        // the number the first one got, so the family follows that one.
-        const open = await openClaimFor(client, request, path.policyId);
-        if (open) {
-          // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
-          // else learns only that a claim is open.
-          const access = accessTo(principal, await owners.claimOwners(request.line, open));
-          throw new RefusalError(
-            access.mine
-              ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
-              : { key: 'claim.note.alreadyOpenElsewhere' },
-          );
-        }
-        const intimatedByPhone = phoneOf(principal);
-        const reporter = intimatedByPhone ? { intimatedByPhone } : {};
-        const claim =
-          request.line === 'credit-life'
-            ? await client.call('intimateCreditLifeClaim', {
-                path,
-                body: {
-                  ...(request.by === 'loanId'
-                    ? { loanId: request.subject }
-                    : { partnerLoanReference: request.subject }),
-                  // The scope of cover by the product's own name for it (Retrenchment, Death…).
-                  claimType: request.claimType ?? 'Death',
-                  lossDate: request.eventDate,
-                  description: request.details,
-                  ...reporter,
-                },
-              })
-            : await client.call('intimateGroupLifeClaim', {
-                path,
-                body: {
-                  ...(request.by === 'memberId'
-                    ? { memberId: request.subject }
-                    : { nrcNumber: request.subject }),
-                  lossDate: request.eventDate,
-                  causeOfDeath: request.details,
-                  ...reporter,
-                },
-              });
-        const access = accessTo(
-          principal,
-          await ownerLookup(client).claimOwners(request.line, claim),
-        );
-        // Reported from a phone not on record for the member or borrower: staff check with the
-        // family before anything is paid.
-        if (access.learns !== 'everything' && deps.staff) {
-          await deps.staff(
-            end('staff.claim.verify', {
-              number: claim.claimNumber,
-              line: request.line,
-              phone: intimatedByPhone ?? '-',
-            }),
-          );
-        }
-        const shown = shownClaim(claim, access);
-        await confirmClaim(deps, request, shown);
-        return shown;
-      },
+      async ({ input }: { input: IntimateInput & { principal: Principal } }) =>
+        intimate(deps, input),
     ),
     claimTerms: fromPromise(
       async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>

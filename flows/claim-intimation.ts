@@ -20,23 +20,29 @@ import {
 } from './checks.js';
 import { statusWord } from './status-words.js';
 import {
+  answered,
+  answeredGuard,
   ask,
   CANCELLED,
   type Checked,
+  checkedValue,
   choice,
-  choiceOn,
+  chose,
   dataChoice,
   end,
   type Failure,
   failedAt,
+  failureGuards,
   failureScreen,
   flowOutput,
-  isChoice,
+  menuOn,
   money,
   notProvided,
-  rejectedBy,
+  refusedOn,
+  rejectAnswer,
+  rejectedAnswer,
+  replyGuards,
   TO_MAIN_MENU,
-  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -204,16 +210,10 @@ export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string>
     : checkIdentifier(text, FIELD_LENGTHS.partnerLoanReference);
 }
 
-/** The question that asked for each field of a claim the insurer may refuse. */
-const BACK_TO_QUESTION = toRefusedQuestion<ClaimIntimationContext>({
-  lossDate: 'askEventDate',
-  description: 'askDetails',
-  claimType: 'pickClaimType',
-  partnerLoanReference: 'refusedSubject',
-  loanId: 'refusedSubject',
-  nrcNumber: 'refusedSubject',
-  memberId: 'refusedSubject',
-});
+/** The loan or member key a typed identifier is checked against: the one chosen, else the line's. */
+function subjectKey(context: ClaimIntimationContext): ClaimSubjectKey {
+  return context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'];
+}
 
 /** A printed policy or claim number typed to be looked up. */
 const checkLookup = (text: string): Checked<string> => checkIdentifier(text);
@@ -222,10 +222,89 @@ const checkLookup = (text: string): Checked<string> => checkIdentifier(text);
 const checkDetails = (text: string): Checked<string> =>
   checkDescription(text, FIELD_LENGTHS.description);
 
-const failedOp =
-  (op: NonNullable<ClaimIntimationContext['failure']>['op']) =>
-  ({ context }: { context: ClaimIntimationContext }) =>
-    context.failure?.op === op;
+/** The check of each typed answer, by the field it fills (the `answered` guard's `field`). */
+const CHECKS = {
+  policy: checkLookup,
+  subject: (text: string, context: ClaimIntimationContext) =>
+    checkSubject(subjectKey(context), text),
+  eventDate: (text: string, context: ClaimIntimationContext) => checkPastDate(text, context.today),
+  details: checkDetails,
+  claimNumber: checkLookup,
+};
+
+/** The call a failure screen is about, so Try again repeats it and Back returns before it. */
+type ClaimOp = NonNullable<ClaimIntimationContext['failure']>['op'];
+
+/** Guard reference: the failure on screen is from the call `op`. */
+const opFailed = (op: ClaimOp) => ({ type: 'opFailed', params: { op } }) as const;
+
+/** Guard reference: the claim is on this line of business. */
+const lineIs = (line: ClaimLine) => ({ type: 'lineIs', params: { line } }) as const;
+
+/** Absolute ids of the states, for transitions that leave their stage. */
+const ID = {
+  start: '#claim-intimation.start',
+  done: '#claim-intimation.done',
+  failed: '#claim-intimation.failed',
+  mainMenu: '#claim-intimation.mainMenu',
+  loadingHeld: '#claim-intimation.cover.loadingHeld',
+  pickHeld: '#claim-intimation.cover.pickHeld',
+  heldPicked: '#claim-intimation.cover.heldPicked',
+  askPolicy: '#claim-intimation.cover.askPolicy',
+  loadingTerms: '#claim-intimation.cover.loadingTerms',
+  pickClaimType: '#claim-intimation.cover.pickClaimType',
+  refusedSubject: '#claim-intimation.cover.refusedSubject',
+  askSubject: '#claim-intimation.cover.askSubject',
+  askEventDate: '#claim-intimation.loss.askEventDate',
+  askDetails: '#claim-intimation.loss.askDetails',
+  confirm: '#claim-intimation.submission.confirm',
+  intimating: '#claim-intimation.submission.intimating',
+  intimated: '#claim-intimation.documents.intimated',
+  sendingLink: '#claim-intimation.documents.sendingLink',
+  awaitingDocument: '#claim-intimation.documents.awaitingDocument',
+  attaching: '#claim-intimation.documents.attaching',
+  pickTrackLine: '#claim-intimation.track.pickTrackLine',
+  askClaimNumber: '#claim-intimation.track.askClaimNumber',
+  findingClaim: '#claim-intimation.track.findingClaim',
+  loadingClaims: '#claim-intimation.track.loadingClaims',
+  loadingClaim: '#claim-intimation.track.loadingClaim',
+  claimDetail: '#claim-intimation.track.claimDetail',
+} as const;
+
+/** The question that asked for each field of a claim the insurer may refuse. */
+const BACK_TO_QUESTION = refusedOn({
+  lossDate: ID.askEventDate,
+  description: ID.askDetails,
+  claimType: ID.pickClaimType,
+  partnerLoanReference: ID.refusedSubject,
+  loanId: ID.refusedSubject,
+  nrcNumber: ID.refusedSubject,
+  memberId: ID.refusedSubject,
+});
+
+/** Try again after a failed call: the call again. */
+const RETRY: Readonly<Record<ClaimOp, string>> = {
+  intimate: ID.intimating,
+  attach: ID.attaching,
+  track: ID.loadingClaims,
+  get: ID.loadingClaim,
+  held: ID.loadingHeld,
+  find: ID.findingClaim,
+  terms: ID.loadingTerms,
+  link: ID.sendingLink,
+};
+
+/** Back after a failed call: the screen before it; a failed claim lookup returns to tracking. */
+const BACK: Readonly<Partial<Record<ClaimOp, string>>> = {
+  terms: ID.refusedSubject,
+  link: ID.intimated,
+  intimate: ID.confirm,
+  held: ID.start,
+  find: ID.askClaimNumber,
+  attach: ID.awaitingDocument,
+};
+
+const BACK_OPS = Object.keys(BACK) as ClaimOp[];
 
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
@@ -240,6 +319,18 @@ function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
 function claimDetailKey(claim: ClaimSummary | null): string {
   if (!claim?.mine) return 'claim.detail.status';
   return claim.payable === undefined ? 'claim.detail.noPayable' : 'claim.detail';
+}
+
+/** The answers with the loan or member typed for the claim. */
+function withSubject(context: ClaimIntimationContext, event: Reply): Partial<ClaimRequest> {
+  const subject = checkedValue(CHECKS.subject, event, context);
+  return subject === undefined ? context.answers : { ...context.answers, subject, label: subject };
+}
+
+/** The answers with the line of business picked from a menu. */
+function withLine(context: ClaimIntimationContext, event: Reply): Partial<ClaimRequest> {
+  assertEvent(event, 'user.choice');
+  return { ...context.answers, line: event.id === 'group-life' ? 'group-life' : 'credit-life' };
 }
 
 const MAX_LISTED = 5;
@@ -279,39 +370,52 @@ export const claimIntimationMachine = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    rejectAnswer: assign(rejectedAnswer(CHECKS)),
+    // A photo sent on the upload screen, or on the screen after one, is attached the same way.
+    keepUpload: assign({
+      upload: ({ event }) => {
+        assertEvent(event, 'user.photo');
+        return event.url;
+      },
+    }),
   },
   guards: {
-    pickedLine: ({ event }) =>
-      event.type === 'user.choice' && (event.id === 'credit-life' || event.id === 'group-life'),
-    validSubject: ({ context, event }) =>
-      event.type === 'user.text' &&
-      context.answers.by !== undefined &&
-      checkSubject(context.answers.by, event.text).ok,
-    validDate: ({ context, event }) =>
-      event.type === 'user.text' && checkPastDate(event.text, context.today).ok,
-    validPolicy: ({ event }) => event.type === 'user.text' && checkLookup(event.text).ok,
-    validDetails: ({ event }) => event.type === 'user.text' && checkDetails(event.text).ok,
+    ...replyGuards,
+    ...failureGuards,
+    answered: answeredGuard(CHECKS),
+    lineIs: ({ context }, params: { line: ClaimLine }) => context.answers.line === params.line,
+    opFailed: ({ context }, params: { op: ClaimOp }) => context.failure?.op === params.op,
+    pickedLine: ({ event }) => {
+      assertEvent(event, 'user.choice');
+      return event.id === 'credit-life' || event.id === 'group-life';
+    },
     // Only a caller whose phone the channel vouches for is offered their own cover.
-    pickedHeldEntry: ({ context, event }) =>
-      isChoice('held')({ event }) && phoneOf(context.principal) !== undefined,
-    pickedHeld: ({ context, event }) =>
-      event.type === 'user.choice' &&
-      /^s\d+$/.test(event.id) &&
-      Number(event.id.slice(1)) < context.held.length,
-    heldCreditLife: ({ context }) => context.answers.line === 'credit-life',
+    phoneVerified: ({ context }) => phoneOf(context.principal) !== undefined,
+    // A chat that has not shown whose phone it is may share its own contact.
+    sharedContact: ({ context, event }) => {
+      assertEvent(event, 'user.contact');
+      return context.principal.kind === 'nobody' && checkPhone(event.phone).ok;
+    },
+    pickedHeld: ({ context, event }) => {
+      assertEvent(event, 'user.choice');
+      return /^s\d+$/.test(event.id) && Number(event.id.slice(1)) < context.held.length;
+    },
     fromHeld: ({ context }) => context.fromHeld,
-    handedOver: ({ context }) => context.fromHeld,
     // A USSD caller cannot send a photo: their documents come through a link sent by SMS.
     byLink: ({ context }) => context.callerPhone !== null,
-    pickedScope: ({ context, event }) =>
-      event.type === 'user.choice' &&
-      /^t\d+$/.test(event.id) &&
-      Number(event.id.slice(1)) < (context.terms?.scopes.length ?? 0),
-    validClaimNumber: ({ event }) => event.type === 'user.text' && checkIdentifier(event.text).ok,
-    attachable: ({ context, event }) =>
-      isChoice('attach')({ event }) && context.claim?.mine === true,
-    listedClaim: ({ context, event }) =>
-      event.type === 'user.choice' && context.claims.some((c) => c.id === event.id),
+    pickedScope: ({ context, event }) => {
+      assertEvent(event, 'user.choice');
+      return (
+        /^t\d+$/.test(event.id) && Number(event.id.slice(1)) < (context.terms?.scopes.length ?? 0)
+      );
+    },
+    ownClaim: ({ context }) => context.claim?.mine === true,
+    listedClaim: ({ context, event }) => {
+      assertEvent(event, 'user.choice');
+      return context.claims.some((c) => c.id === event.id);
+    },
+    // A claim found by number, not from a list: Back returns to the number.
+    noList: ({ context }) => context.claims.length === 0,
   },
 }).createMachine({
   id: 'claim-intimation',
@@ -341,7 +445,7 @@ export const claimIntimationMachine = setup({
   states: {
     // My cover's "Make a claim" opens the claim on the loan or membership it was made on.
     entry: {
-      always: [{ guard: 'handedOver', target: 'heldPicked' }, { target: 'start' }],
+      always: [{ guard: 'fromHeld', target: ID.heldPicked }, { target: 'start' }],
     },
     start: {
       tags: 'awaitingInput',
@@ -368,8 +472,7 @@ export const claimIntimationMachine = setup({
       }),
       on: {
         'user.contact': {
-          guard: ({ context, event }) =>
-            context.principal.kind === 'nobody' && checkPhone(event.phone).ok,
+          guard: 'sharedContact',
           target: 'start',
           reenter: true,
           actions: assign({
@@ -380,705 +483,609 @@ export const claimIntimationMachine = setup({
           }),
         },
         'user.choice': [
-          { guard: 'pickedHeldEntry', target: 'loadingHeld' },
+          { guard: and([chose('held'), 'phoneVerified']), target: ID.loadingHeld },
           {
             guard: 'pickedLine',
-            target: 'askPolicy',
-            actions: assign({
-              answers: ({ context, event }) => ({
-                ...context.answers,
-                line: event.id === 'group-life' ? 'group-life' : 'credit-life',
-              }),
-            }),
+            target: ID.askPolicy,
+            actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
           },
-          { guard: isChoice('track'), target: 'pickTrackLine' },
+          { guard: chose('track'), target: ID.pickTrackLine },
         ],
         'user.back': 'mainMenu',
       },
     },
-    loadingHeld: {
-      invoke: {
-        src: 'heldCover',
-        input: ({ context }) => ({ principal: context.principal }),
-        onDone: {
-          target: 'pickHeld',
-          // Keeps the snapshot small: the first few loans and memberships in force.
-          actions: assign({ held: ({ event }) => event.output.slice(0, MAX_HELD), failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('held') }) },
-      },
-    },
-    pickHeld: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        fromHeld: false,
-        prompt: ({ context }) =>
-          ask(context.held.length > 0 ? 'claim.held' : 'claim.held.none', 'choice', {
-            choices: [
-              ...context.held.map((h, i) =>
-                choice(`s${i}`, `claim.held.${h.line}`, { number: h.number, covers: h.covers }),
-              ),
-              choice('other', 'claim.choice.other'),
-            ],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'pickedHeld',
-            target: 'heldPicked',
-            actions: assign(({ context, event }) => {
-              assertEvent(event, 'user.choice');
-              const held = context.held[Number(event.id.slice(1))];
-              if (!held) return {};
-              return { fromHeld: true, answers: { ...context.answers, ...heldAnswers(held) } };
-            }),
-          },
-          { guard: isChoice('other'), target: 'start' },
-        ],
-        'user.back': 'start',
-      },
-    },
-    heldPicked: {
-      always: [{ guard: 'heldCreditLife', target: 'loadingTerms' }, { target: 'groupLifeTerms' }],
-    },
-    groupLifeTerms: {
-      always: {
-        target: 'askEventDate',
-        actions: assign(({ context }) => ({
-          terms: GROUP_LIFE_TERMS,
-          answers: { ...context.answers, claimType: 'Death' },
-        })),
-      },
-    },
-    // The claim types are the product's scopes of cover, as the insurer lists them.
-    loadingTerms: {
-      invoke: {
-        src: 'claimTerms',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          policyId: context.answers.policyId ?? '',
-        }),
-        onDone: {
-          target: 'pickClaimType',
-          actions: assign({ terms: ({ event }) => event.output, failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('terms') }) },
-      },
-    },
-    askPolicy: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ask('claim.askPolicy', 'text') }),
-      on: {
-        'user.text': [
-          {
-            guard: 'validPolicy',
-            target: 'askSubject',
-            actions: assign({
-              answers: ({ context, event }) => {
-                const policy = checkLookup(event.text);
-                const by = TYPED_KEY[context.answers.line ?? 'credit-life'];
-                return policy.ok
-                  ? { ...context.answers, policyId: policy.value, by }
-                  : context.answers;
-              },
-            }),
-          },
-          { actions: assign(rejectedBy(checkLookup)) },
-        ],
-        'user.back': 'start',
-      },
-    },
-    askSubject: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(
-            `claim.ask.${context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life']}`,
-            context.answers.by === 'nrcNumber' ? 'nrc' : 'text',
-          ),
-      }),
-      on: {
-        'user.text': [
-          {
-            guard: ({ context, event }) =>
-              context.answers.line === 'credit-life' &&
-              event.type === 'user.text' &&
-              checkSubject(
-                context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
-                event.text,
-              ).ok,
-            target: 'loadingTerms',
-            actions: assign({
-              answers: ({ context, event }) => {
-                assertEvent(event, 'user.text');
-                const subject = checkSubject(
-                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
-                  event.text,
-                );
-                return subject.ok
-                  ? { ...context.answers, subject: subject.value, label: subject.value }
-                  : context.answers;
-              },
-            }),
-          },
-          {
-            guard: 'validSubject',
-            target: 'groupLifeTerms',
-            actions: assign({
-              answers: ({ context, event }) => {
-                const subject = checkSubject(
-                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
-                  event.text,
-                );
-                return subject.ok
-                  ? { ...context.answers, subject: subject.value, label: subject.value }
-                  : context.answers;
-              },
-            }),
-          },
-          {
-            actions: assign(
-              rejectedBy((text, context: ClaimIntimationContext) =>
-                checkSubject(
-                  context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
-                  text,
-                ),
-              ),
-            ),
-          },
-        ],
-        'user.back': 'askPolicy',
-      },
-    },
-    pickClaimType: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(
-            (context.terms?.scopes.length ?? 0) > 0 ? 'claim.pickType' : 'claim.pickType.none',
-            'choice',
-            {
-              choices: (context.terms?.scopes ?? []).map((scope, i) =>
-                dataChoice(`t${i}`, scope.name),
-              ),
-            },
-          ),
-      }),
-      on: {
-        'user.choice': {
-          guard: 'pickedScope',
-          target: 'askEventDate',
-          actions: assign({
-            answers: ({ context, event }) => ({
-              ...context.answers,
-              claimType: context.terms?.scopes[Number(event.id.slice(1))]?.name ?? '',
-            }),
-          }),
-        },
-        'user.back': [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
-      },
-    },
-    askEventDate: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(`claim.askDate.${context.answers.line ?? 'credit-life'}`, 'date'),
-      }),
-      on: {
-        'user.text': [
-          {
-            guard: 'validDate',
-            target: 'askDetails',
-            actions: assign({
-              answers: ({ context, event }) => {
-                const date = checkPastDate(event.text, context.today);
-                return date.ok ? { ...context.answers, eventDate: date.value } : context.answers;
-              },
-            }),
-          },
-          {
-            actions: assign(
-              rejectedBy((text, context: ClaimIntimationContext) =>
-                checkPastDate(text, context.today),
-              ),
-            ),
-          },
-        ],
-        'user.back': [
-          {
-            guard: ({ context }) => context.answers.line === 'credit-life',
-            target: 'pickClaimType',
-          },
-          { guard: 'fromHeld', target: 'pickHeld' },
-          { target: 'askSubject' },
-        ],
-      },
-    },
-    askDetails: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ask('claim.askDetails', 'text') }),
-      on: {
-        'user.text': [
-          {
-            guard: 'validDetails',
-            target: 'confirm',
-            actions: assign({
-              answers: ({ context, event }) => {
-                const details = checkDetails(event.text);
-                return details.ok
-                  ? { ...context.answers, details: details.value }
-                  : context.answers;
-              },
-            }),
-          },
-          { actions: assign(rejectedBy(checkDetails)) },
-        ],
-        'user.back': 'askEventDate',
-      },
-    },
-    confirm: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(`claim.confirm.${context.answers.line ?? 'credit-life'}`, 'choice', {
-            params: {
-              subject: context.answers.label ?? context.answers.subject ?? '',
-              claimType: context.answers.claimType ?? '',
-              eventDate: context.answers.eventDate ?? '',
-            },
-            choices: [choice('submit', 'claim.choice.submit'), choice('back', 'flow.choice.back')],
-            note: lateNote(context),
-          }),
-      }),
-      on: choiceOn({ submit: 'intimating', back: 'askDetails' }, 'askDetails'),
-    },
-    intimating: {
-      invoke: {
-        src: 'intimateClaim',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          policyId: context.answers.policyId ?? '',
-          by: context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'],
-          subject: context.answers.subject ?? '',
-          eventDate: context.answers.eventDate ?? '',
-          details: context.answers.details ?? '',
-          ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
-          ...(context.answers.label ? { label: context.answers.label } : {}),
-          requirements: requirementsOf(context),
-          ...(context.route ? { route: context.route } : {}),
-          ...(context.callerPhone ? { phone: context.callerPhone } : {}),
-          principal: context.principal,
-        }),
-        onDone: {
-          target: 'intimated',
-          actions: assign({ claim: ({ event }) => event.output, documents: 0, failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('intimate') }) },
-      },
-    },
-    intimated: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(
-            context.claim?.payable === undefined ? 'claim.intimated' : 'claim.intimated.payable',
-            'choice',
-            {
-              params: {
-                ...(context.claim ? claimParams(context.claim) : {}),
-                documents: requirementsOf(context) || '-',
-              },
-              choices: [
-                ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
-                choice('end', 'claim.choice.later'),
-              ],
-            },
-          ),
-      }),
-      on: {
-        'user.choice': [
-          { guard: and(['attachable', 'byLink']), target: 'sendingLink' },
-          { guard: 'attachable', target: 'awaitingDocument' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        // The claim exists now; Back cannot undo it, so it shows the claim again.
-        'user.back': 'intimated',
-      },
-    },
-    // A USSD caller gets a link by SMS to a page that takes photos and files from any phone.
-    sendingLink: {
-      invoke: {
-        src: 'sendUploadLink',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          claimId: context.claim?.id ?? '',
-          number: context.claim?.number ?? '',
-          phone: context.callerPhone ?? '',
-        }),
-        onDone: { target: 'linkSent', actions: assign({ failure: null }) },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('link') }) },
-      },
-    },
-    linkSent: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('claim.linkSent', 'choice', {
-            params: { number: context.claim?.number ?? '' },
-            choices: [choice('end', 'flow.choice.end')],
-          }),
-      }),
-      on: choiceOn({ end: 'done' }, 'intimated'),
-    },
-    awaitingDocument: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('claim.askDocument', 'photo', {
-            params: { number: context.claim?.number ?? '', count: context.documents },
-            choices: [choice('end', 'claim.choice.later')],
-          }),
-      }),
-      on: {
-        'user.photo': {
-          target: 'attaching',
-          actions: assign({ upload: ({ event }) => event.url }),
-        },
-        'user.choice': { guard: isChoice('end'), target: 'done' },
-        'user.back': 'intimated',
-      },
-    },
-    attaching: {
-      invoke: {
-        src: 'attachDocuments',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          claimId: context.claim?.id ?? '',
-          urls: context.upload ? [context.upload] : [],
-          principal: context.principal,
-        }),
-        onDone: {
-          target: 'documented',
-          actions: assign({
-            claim: ({ context, event }) => ({
-              ...(context.claim ?? event.output),
-              status: event.output.status,
-            }),
-            documents: ({ context }) => context.documents + 1,
-            upload: null,
-            failure: null,
-          }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('attach') }) },
-      },
-    },
-    documented: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('claim.documented', 'choice', {
-            params: {
-              number: context.claim?.number ?? '',
-              status: statusWord('claim', context.claim?.status ?? '').key,
-              count: context.documents,
-            },
-            choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('more'), target: 'awaitingDocument' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': 'awaitingDocument',
-        // A photo sent here is attached like one sent on the upload screen.
-        'user.photo': {
-          target: 'attaching',
-          actions: assign({ upload: ({ event }) => event.url }),
-        },
-      },
-    },
-    pickTrackLine: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('claim.trackLine', 'choice', {
-          choices: [
-            choice('number', 'claim.choice.byNumber'),
-            choice('credit-life', 'claim.choice.creditLife'),
-            choice('group-life', 'claim.choice.groupLife'),
-          ],
-        }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: isChoice('number'), target: 'askClaimNumber' },
-          {
-            guard: 'pickedLine',
-            target: 'loadingClaims',
-            actions: assign({
-              answers: ({ context, event }) => ({
-                ...context.answers,
-                line: event.id === 'group-life' ? 'group-life' : 'credit-life',
+    // Which cover the claim is on: the caller's own, or a policy and loan or member typed; and
+    // the scope of cover the loss falls under.
+    cover: {
+      initial: 'loadingHeld',
+      states: {
+        loadingHeld: {
+          invoke: {
+            src: 'heldCover',
+            input: ({ context }) => ({ principal: context.principal }),
+            onDone: {
+              target: 'pickHeld',
+              // Keeps the snapshot small: the first few loans and memberships in force.
+              actions: assign({
+                held: ({ event }) => event.output.slice(0, MAX_HELD),
+                failure: null,
               }),
-            }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('held') }) },
           },
-        ],
-        'user.back': 'start',
-      },
-    },
-    askClaimNumber: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, claims: [], prompt: ask('claim.askNumber', 'text') }),
-      on: {
-        'user.text': [
-          {
-            guard: 'validClaimNumber',
-            target: 'findingClaim',
-            actions: assign({
-              claimNumber: ({ event }) => {
-                const number = checkLookup(event.text);
-                return number.ok ? number.value.toUpperCase() : '';
+        },
+        pickHeld: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            fromHeld: false,
+            prompt: ({ context }) =>
+              ask(context.held.length > 0 ? 'claim.held' : 'claim.held.none', 'choice', {
+                choices: [
+                  ...context.held.map((h, i) =>
+                    choice(`s${i}`, `claim.held.${h.line}`, { number: h.number, covers: h.covers }),
+                  ),
+                  choice('other', 'claim.choice.other'),
+                ],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: 'pickedHeld',
+                target: 'heldPicked',
+                actions: assign(({ context, event }) => {
+                  assertEvent(event, 'user.choice');
+                  const held = context.held[Number(event.id.slice(1))];
+                  if (!held) return {};
+                  return { fromHeld: true, answers: { ...context.answers, ...heldAnswers(held) } };
+                }),
               },
-            }),
-          },
-          { actions: assign(rejectedBy(checkLookup)) },
-        ],
-        'user.back': 'pickTrackLine',
-      },
-    },
-    findingClaim: {
-      invoke: {
-        src: 'findClaim',
-        input: ({ context }) => ({ number: context.claimNumber, principal: context.principal }),
-        onDone: [
-          {
-            guard: ({ event }) => event.output !== null,
-            target: 'claimDetail',
-            actions: assign(({ context, event }) => {
-              const found = event.output;
-              if (!found) return {};
-              const { line, ...claim } = found;
-              return { claim, answers: { ...context.answers, line }, failure: null };
-            }),
-          },
-          { target: 'claimNotFound' },
-        ],
-        onError: { target: 'failed', actions: assign({ failure: failedAt('find') }) },
-      },
-    },
-    claimNotFound: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask('claim.notFound', 'choice', {
-            params: { number: context.claimNumber },
-            choices: [choice('again', 'claim.choice.again'), choice('end', 'flow.choice.end')],
-          }),
-      }),
-      on: choiceOn({ again: 'askClaimNumber', end: 'done' }, 'askClaimNumber'),
-    },
-    loadingClaims: {
-      invoke: {
-        src: 'trackClaims',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          principal: context.principal,
-        }),
-        onDone: {
-          target: 'claimList',
-          // Keeps the snapshot small: the newest few claims only.
-          actions: assign({
-            claims: ({ event }) => event.output.slice(0, MAX_LISTED),
-            failure: null,
-          }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('track') }) },
-      },
-    },
-    claimList: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) => {
-          const choices: Choice[] = context.claims.map((c) =>
-            choice(c.id, 'claim.line', {
-              number: c.number,
-              status: statusWord('claim', c.status).key,
-            }),
-          );
-          choices.push(choice('back', 'flow.choice.back'));
-          return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
-            params: { count: context.claims.length },
-            choices,
-          });
-        },
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'listedClaim',
-            target: 'loadingClaim',
-            actions: assign({
-              claim: ({ context, event }) => context.claims.find((c) => c.id === event.id) ?? null,
-            }),
-          },
-          { guard: isChoice('back'), target: 'pickTrackLine' },
-        ],
-        'user.back': 'pickTrackLine',
-      },
-    },
-    loadingClaim: {
-      invoke: {
-        src: 'getClaim',
-        input: ({ context }) => ({
-          line: context.answers.line ?? 'credit-life',
-          claimId: context.claim?.id ?? '',
-          principal: context.principal,
-        }),
-        onDone: { target: 'claimDetail', actions: assign({ claim: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ failure: failedAt('get') }) },
-      },
-    },
-    claimDetail: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        // Someone else's claim, typed by number: its status in words, nothing more.
-        prompt: ({ context }) =>
-          ask(claimDetailKey(context.claim), 'choice', {
-            params: context.claim ? claimParams(context.claim) : {},
-            choices: [
-              ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
-              choice('back', 'flow.choice.back'),
-              choice('end', 'flow.choice.end'),
+              { guard: chose('other'), target: ID.start },
             ],
-          }),
-      }),
-      on: {
-        'user.choice': [
-          { guard: and(['attachable', 'byLink']), target: 'sendingLink' },
-          { guard: 'attachable', target: 'awaitingDocument' },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && context.claims.length === 0,
-            target: 'askClaimNumber',
+            'user.back': ID.start,
           },
-          { guard: isChoice('back'), target: 'claimList' },
-          { guard: isChoice('end'), target: 'done' },
-        ],
-        'user.back': [
-          { guard: ({ context }) => context.claims.length === 0, target: 'askClaimNumber' },
-          { target: 'claimList' },
-        ],
+        },
+        heldPicked: {
+          always: [
+            { guard: lineIs('credit-life'), target: 'loadingTerms' },
+            { target: 'groupLifeTerms' },
+          ],
+        },
+        groupLifeTerms: {
+          always: {
+            target: ID.askEventDate,
+            actions: assign(({ context }) => ({
+              terms: GROUP_LIFE_TERMS,
+              answers: { ...context.answers, claimType: 'Death' },
+            })),
+          },
+        },
+        // The claim types are the product's scopes of cover, as the insurer lists them.
+        loadingTerms: {
+          invoke: {
+            src: 'claimTerms',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              policyId: context.answers.policyId ?? '',
+            }),
+            onDone: {
+              target: 'pickClaimType',
+              actions: assign({ terms: ({ event }) => event.output, failure: null }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('terms') }) },
+          },
+        },
+        askPolicy: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: ask('claim.askPolicy', 'text') }),
+          on: {
+            'user.text': [
+              {
+                guard: answered('policy'),
+                target: 'askSubject',
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const policyId = checkedValue(CHECKS.policy, event, context);
+                    const by = TYPED_KEY[context.answers.line ?? 'credit-life'];
+                    return policyId === undefined
+                      ? context.answers
+                      : { ...context.answers, policyId, by };
+                  },
+                }),
+              },
+              { actions: rejectAnswer('policy') },
+            ],
+            'user.back': ID.start,
+          },
+        },
+        askSubject: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(
+                `claim.ask.${subjectKey(context)}`,
+                context.answers.by === 'nrcNumber' ? 'nrc' : 'text',
+              ),
+          }),
+          on: {
+            'user.text': [
+              {
+                guard: and([lineIs('credit-life'), answered('subject')]),
+                target: 'loadingTerms',
+                actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
+              },
+              {
+                guard: answered('subject'),
+                target: 'groupLifeTerms',
+                actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
+              },
+              { actions: rejectAnswer('subject') },
+            ],
+            'user.back': 'askPolicy',
+          },
+        },
+        pickClaimType: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(
+                (context.terms?.scopes.length ?? 0) > 0 ? 'claim.pickType' : 'claim.pickType.none',
+                'choice',
+                {
+                  choices: (context.terms?.scopes ?? []).map((scope, i) =>
+                    dataChoice(`t${i}`, scope.name),
+                  ),
+                },
+              ),
+          }),
+          on: {
+            'user.choice': {
+              guard: 'pickedScope',
+              target: ID.askEventDate,
+              actions: assign({
+                answers: ({ context, event }) => ({
+                  ...context.answers,
+                  claimType: context.terms?.scopes[Number(event.id.slice(1))]?.name ?? '',
+                }),
+              }),
+            },
+            'user.back': [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
+          },
+        },
+        // The loan or member the insurer refused: picked from the caller's own list, or typed.
+        refusedSubject: {
+          always: [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
+        },
       },
     },
-    // The loan or member the insurer refused: picked from the caller's own list, or typed.
-    refusedSubject: {
-      always: [{ guard: 'fromHeld', target: 'pickHeld' }, { target: 'askSubject' }],
+    // When the loss happened and what happened.
+    loss: {
+      initial: 'askEventDate',
+      states: {
+        askEventDate: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(`claim.askDate.${context.answers.line ?? 'credit-life'}`, 'date'),
+          }),
+          on: {
+            'user.text': [
+              {
+                guard: answered('eventDate'),
+                target: 'askDetails',
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const eventDate = checkedValue(CHECKS.eventDate, event, context);
+                    return eventDate === undefined
+                      ? context.answers
+                      : { ...context.answers, eventDate };
+                  },
+                }),
+              },
+              { actions: rejectAnswer('eventDate') },
+            ],
+            'user.back': [
+              { guard: lineIs('credit-life'), target: ID.pickClaimType },
+              { guard: 'fromHeld', target: ID.pickHeld },
+              { target: ID.askSubject },
+            ],
+          },
+        },
+        askDetails: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: ask('claim.askDetails', 'text') }),
+          on: {
+            'user.text': [
+              {
+                guard: answered('details'),
+                target: ID.confirm,
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const details = checkedValue(CHECKS.details, event, context);
+                    return details === undefined
+                      ? context.answers
+                      : { ...context.answers, details };
+                  },
+                }),
+              },
+              { actions: rejectAnswer('details') },
+            ],
+            'user.back': 'askEventDate',
+          },
+        },
+      },
+    },
+    // The claim as told, confirmed and sent to the insurer.
+    submission: {
+      initial: 'confirm',
+      states: {
+        confirm: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(`claim.confirm.${context.answers.line ?? 'credit-life'}`, 'choice', {
+                params: {
+                  subject: context.answers.label ?? context.answers.subject ?? '',
+                  claimType: context.answers.claimType ?? '',
+                  eventDate: context.answers.eventDate ?? '',
+                },
+                choices: [
+                  choice('submit', 'claim.choice.submit'),
+                  choice('back', 'flow.choice.back'),
+                ],
+                note: lateNote(context),
+              }),
+          }),
+          on: menuOn({ submit: 'intimating', back: ID.askDetails }, ID.askDetails),
+        },
+        intimating: {
+          invoke: {
+            src: 'intimateClaim',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              policyId: context.answers.policyId ?? '',
+              by: subjectKey(context),
+              subject: context.answers.subject ?? '',
+              eventDate: context.answers.eventDate ?? '',
+              details: context.answers.details ?? '',
+              ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
+              ...(context.answers.label ? { label: context.answers.label } : {}),
+              requirements: requirementsOf(context),
+              ...(context.route ? { route: context.route } : {}),
+              ...(context.callerPhone ? { phone: context.callerPhone } : {}),
+              principal: context.principal,
+            }),
+            onDone: {
+              target: ID.intimated,
+              actions: assign({ claim: ({ event }) => event.output, documents: 0, failure: null }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('intimate') }) },
+          },
+        },
+      },
+    },
+    // The claim's documents: photos sent here, or a link by SMS for a USSD caller.
+    documents: {
+      initial: 'intimated',
+      states: {
+        intimated: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(
+                context.claim?.payable === undefined
+                  ? 'claim.intimated'
+                  : 'claim.intimated.payable',
+                'choice',
+                {
+                  params: {
+                    ...(context.claim ? claimParams(context.claim) : {}),
+                    documents: requirementsOf(context) || '-',
+                  },
+                  choices: [
+                    ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                    choice('end', 'claim.choice.later'),
+                  ],
+                },
+              ),
+          }),
+          on: {
+            'user.choice': [
+              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: 'sendingLink' },
+              { guard: and([chose('attach'), 'ownClaim']), target: 'awaitingDocument' },
+              { guard: chose('end'), target: ID.done },
+            ],
+            // The claim exists now; Back cannot undo it, so it shows the claim again.
+            'user.back': 'intimated',
+          },
+        },
+        // A USSD caller gets a link by SMS to a page that takes photos and files from any phone.
+        sendingLink: {
+          invoke: {
+            src: 'sendUploadLink',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              claimId: context.claim?.id ?? '',
+              number: context.claim?.number ?? '',
+              phone: context.callerPhone ?? '',
+            }),
+            onDone: { target: 'linkSent', actions: assign({ failure: null }) },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('link') }) },
+          },
+        },
+        linkSent: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('claim.linkSent', 'choice', {
+                params: { number: context.claim?.number ?? '' },
+                choices: [choice('end', 'flow.choice.end')],
+              }),
+          }),
+          on: menuOn({ end: ID.done }, 'intimated'),
+        },
+        awaitingDocument: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('claim.askDocument', 'photo', {
+                params: { number: context.claim?.number ?? '', count: context.documents },
+                choices: [choice('end', 'claim.choice.later')],
+              }),
+          }),
+          on: {
+            'user.photo': { target: 'attaching', actions: 'keepUpload' },
+            'user.choice': { guard: chose('end'), target: ID.done },
+            'user.back': 'intimated',
+          },
+        },
+        attaching: {
+          invoke: {
+            src: 'attachDocuments',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              claimId: context.claim?.id ?? '',
+              urls: context.upload ? [context.upload] : [],
+              principal: context.principal,
+            }),
+            onDone: {
+              target: 'documented',
+              actions: assign({
+                claim: ({ context, event }) => ({
+                  ...(context.claim ?? event.output),
+                  status: event.output.status,
+                }),
+                documents: ({ context }) => context.documents + 1,
+                upload: null,
+                failure: null,
+              }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('attach') }) },
+          },
+        },
+        documented: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('claim.documented', 'choice', {
+                params: {
+                  number: context.claim?.number ?? '',
+                  status: statusWord('claim', context.claim?.status ?? '').key,
+                  count: context.documents,
+                },
+                choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
+              }),
+          }),
+          on: {
+            ...menuOn({ more: 'awaitingDocument', end: ID.done }, 'awaitingDocument'),
+            // A photo sent here is attached like one sent on the upload screen.
+            'user.photo': { target: 'attaching', actions: 'keepUpload' },
+          },
+        },
+      },
+    },
+    // Tracking claims: one by its number, or the caller's on a line.
+    track: {
+      initial: 'pickTrackLine',
+      states: {
+        pickTrackLine: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ask('claim.trackLine', 'choice', {
+              choices: [
+                choice('number', 'claim.choice.byNumber'),
+                choice('credit-life', 'claim.choice.creditLife'),
+                choice('group-life', 'claim.choice.groupLife'),
+              ],
+            }),
+          }),
+          on: {
+            'user.choice': [
+              { guard: chose('number'), target: 'askClaimNumber' },
+              {
+                guard: 'pickedLine',
+                target: 'loadingClaims',
+                actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
+              },
+            ],
+            'user.back': ID.start,
+          },
+        },
+        askClaimNumber: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, claims: [], prompt: ask('claim.askNumber', 'text') }),
+          on: {
+            'user.text': [
+              {
+                guard: answered('claimNumber'),
+                target: 'findingClaim',
+                actions: assign({
+                  claimNumber: ({ context, event }) =>
+                    checkedValue(CHECKS.claimNumber, event, context)?.toUpperCase() ?? '',
+                }),
+              },
+              { actions: rejectAnswer('claimNumber') },
+            ],
+            'user.back': 'pickTrackLine',
+          },
+        },
+        findingClaim: {
+          invoke: {
+            src: 'findClaim',
+            input: ({ context }) => ({ number: context.claimNumber, principal: context.principal }),
+            onDone: [
+              {
+                guard: 'returned',
+                target: 'claimDetail',
+                actions: assign(({ context, event }) => {
+                  const found = event.output;
+                  if (!found) return {};
+                  const { line, ...claim } = found;
+                  return { claim, answers: { ...context.answers, line }, failure: null };
+                }),
+              },
+              { target: 'claimNotFound' },
+            ],
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('find') }) },
+          },
+        },
+        claimNotFound: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('claim.notFound', 'choice', {
+                params: { number: context.claimNumber },
+                choices: [choice('again', 'claim.choice.again'), choice('end', 'flow.choice.end')],
+              }),
+          }),
+          on: menuOn({ again: 'askClaimNumber', end: ID.done }, 'askClaimNumber'),
+        },
+        loadingClaims: {
+          invoke: {
+            src: 'trackClaims',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              principal: context.principal,
+            }),
+            onDone: {
+              target: 'claimList',
+              // Keeps the snapshot small: the newest few claims only.
+              actions: assign({
+                claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+                failure: null,
+              }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('track') }) },
+          },
+        },
+        claimList: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => {
+              const choices: Choice[] = context.claims.map((c) =>
+                choice(c.id, 'claim.line', {
+                  number: c.number,
+                  status: statusWord('claim', c.status).key,
+                }),
+              );
+              choices.push(choice('back', 'flow.choice.back'));
+              return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
+                params: { count: context.claims.length },
+                choices,
+              });
+            },
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: 'listedClaim',
+                target: 'loadingClaim',
+                actions: assign({
+                  claim: ({ context, event }) =>
+                    context.claims.find((c) => c.id === event.id) ?? null,
+                }),
+              },
+              { guard: chose('back'), target: 'pickTrackLine' },
+            ],
+            'user.back': 'pickTrackLine',
+          },
+        },
+        loadingClaim: {
+          invoke: {
+            src: 'getClaim',
+            input: ({ context }) => ({
+              line: context.answers.line ?? 'credit-life',
+              claimId: context.claim?.id ?? '',
+              principal: context.principal,
+            }),
+            onDone: {
+              target: 'claimDetail',
+              actions: assign({ claim: ({ event }) => event.output }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedAt('get') }) },
+          },
+        },
+        claimDetail: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            // Someone else's claim, typed by number: its status in words, nothing more.
+            prompt: ({ context }) =>
+              ask(claimDetailKey(context.claim), 'choice', {
+                params: context.claim ? claimParams(context.claim) : {},
+                choices: [
+                  ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                  choice('back', 'flow.choice.back'),
+                  choice('end', 'flow.choice.end'),
+                ],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: ID.sendingLink },
+              { guard: and([chose('attach'), 'ownClaim']), target: ID.awaitingDocument },
+              { guard: and([chose('back'), 'noList']), target: 'askClaimNumber' },
+              { guard: chose('back'), target: 'claimList' },
+              { guard: chose('end'), target: ID.done },
+            ],
+            'user.back': [{ guard: 'noList', target: 'askClaimNumber' }, { target: 'claimList' }],
+          },
+        },
+      },
     },
     failed: {
       tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: failureScreen,
-      }),
+      entry: assign({ tries: 0, prompt: failureScreen }),
       on: {
         'user.choice': [
           ...BACK_TO_QUESTION.choice,
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('intimate')({ context }),
-            target: 'intimating',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('attach')({ context }),
-            target: 'attaching',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('track')({ context }),
-            target: 'loadingClaims',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('get')({ context }),
-            target: 'loadingClaim',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('held')({ context }),
-            target: 'loadingHeld',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('find')({ context }),
-            target: 'findingClaim',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('terms')({ context }),
-            target: 'loadingTerms',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('retry')({ event }) && failedOp('link')({ context }),
-            target: 'sendingLink',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('terms')({ context }),
-            target: 'refusedSubject',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('link')({ context }),
-            target: 'intimated',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('intimate')({ context }),
-            target: 'confirm',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('held')({ context }),
-            target: 'start',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('find')({ context }),
-            target: 'askClaimNumber',
-          },
-          {
-            guard: ({ event, context }) =>
-              isChoice('back')({ event }) && failedOp('attach')({ context }),
-            target: 'awaitingDocument',
-          },
-          { guard: isChoice('back'), target: 'pickTrackLine' },
-          { guard: isChoice('end'), target: 'done' },
+          ...(Object.keys(RETRY) as ClaimOp[]).map((op) => ({
+            guard: and([chose('retry'), opFailed(op)]),
+            target: RETRY[op],
+          })),
+          ...BACK_OPS.map((op) => ({
+            guard: and([chose('back'), opFailed(op)]),
+            target: BACK[op],
+          })),
+          { guard: chose('back'), target: ID.pickTrackLine },
+          { guard: chose('end'), target: 'done' },
         ],
         'user.back': [
           ...BACK_TO_QUESTION.back,
-          { guard: failedOp('intimate'), target: 'confirm' },
-          { guard: failedOp('held'), target: 'start' },
-          { guard: failedOp('find'), target: 'askClaimNumber' },
-          { guard: failedOp('attach'), target: 'awaitingDocument' },
-          { guard: failedOp('terms'), target: 'refusedSubject' },
-          { guard: failedOp('link'), target: 'intimated' },
-          { target: 'pickTrackLine' },
+          ...BACK_OPS.map((op) => ({ guard: opFailed(op), target: BACK[op] })),
+          { target: ID.pickTrackLine },
         ],
       },
     },
@@ -1100,9 +1107,12 @@ export const claimIntimationMachine = setup({
   output: flowOutput,
 });
 
-/** Claim intimation as the engine registers it. */
+/**
+ * Claim intimation as the engine registers it. Version 4: the stages became compound states, so
+ * a snapshot of version 3 (flat state names) restarts at the main menu with the engine's notice.
+ */
 export const claimIntimationFlow: FlowDefinition<typeof claimIntimationMachine> = {
   id: 'claim-intimation',
-  version: 3,
+  version: 4,
   machine: claimIntimationMachine,
 };

@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { and, assertEvent, assign, setup } from 'xstate';
 import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import type {
   ClaimStart,
@@ -12,23 +12,29 @@ import type { Reply } from '../src/conversation/reply.js';
 import { checkNrc, checkPhone } from './checks.js';
 import { type StatusSubject, statusWord } from './status-words.js';
 import {
+  answered,
+  answeredGuard,
   ask,
   CANCELLED,
   choice,
-  choiceOn,
+  chose,
   end,
   type Failure,
   failedCall,
-  failureOn,
+  failureGuards,
   failureScreen,
+  failureTransitions,
   flowOutput,
-  isChoice,
+  menuOn,
   money,
   type Note,
   notProvided,
+  refusedOn,
+  rejectAnswer,
   rejected,
+  rejectedAnswer,
+  replyGuards,
   TO_MAIN_MENU,
-  toRefusedQuestion,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -95,12 +101,6 @@ export interface CoverStatusContext extends FlowContextBase {
 
 /** Holdings kept in the snapshot; a USSD list pages them with "More". */
 const MAX_KEPT = 20;
-
-/** The question that asked for a field of a lookup the insurer refused: the NRC. */
-const BACK_TO_QUESTION = toRefusedQuestion<CoverStatusContext>({
-  nrcNumber: 'askNrc',
-  idNumber: 'askNrc',
-});
 
 const LISTED_LINES: Record<HoldingLine, string> = {
   motor: 'cover.line.motor',
@@ -234,6 +234,31 @@ const WHO_PROMPT: Prompt = ask('cover.askContact', 'contact');
 const picked = (context: CoverStatusContext): Holding | undefined =>
   context.picked === null ? undefined : holdingsOf(context)[context.picked];
 
+/** The check of each typed answer, by the field it fills (the `answered` guard's `field`). */
+const CHECKS = { nrc: checkNrc };
+
+/** Guard reference: the call that failed last was `step`. */
+const failedStep = (step: Step) => ({ type: 'failedStep', params: { step } }) as const;
+
+/** Absolute ids of the states, for transitions that leave their stage. */
+const ID = {
+  done: '#cover-status.done',
+  mainMenu: '#cover-status.mainMenu',
+  claimHandOver: '#cover-status.claimHandOver',
+  failed: '#cover-status.failure.failed',
+  lookingUpMine: '#cover-status.mine.lookingUpMine',
+  askNrc: '#cover-status.byNrc.askNrc',
+  lookingUp: '#cover-status.byNrc.lookingUp',
+  limited: '#cover-status.byNrc.limited',
+  sendingDetails: '#cover-status.byNrc.sendingDetails',
+  list: '#cover-status.holdings.list',
+  detail: '#cover-status.holdings.detail',
+  fetchingCertificate: '#cover-status.holdings.fetchingCertificate',
+} as const;
+
+/** The question that asked for a field of a lookup the insurer refused: the NRC. */
+const BACK_TO_QUESTION = refusedOn({ nrcNumber: ID.askNrc, idNumber: ID.askNrc });
+
 /**
  * "My cover": the caller's own policies of every line, found from the phone the platform vouches
  * for; and cover by NRC, in full for the phone on record and only "covered until" for anyone else.
@@ -256,26 +281,28 @@ export const coverStatusMachine = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
+    rejectAnswer: assign(rejectedAnswer(CHECKS)),
   },
   guards: {
-    validNrc: ({ event }) => event.type === 'user.text' && checkNrc(event.text).ok,
+    ...replyGuards,
+    ...failureGuards,
+    answered: answeredGuard(CHECKS),
+    failedStep: ({ context }, params: { step: Step }) => context.step === params.step,
+    // A phone shared as a contact is vouched for by the platform; a typed one is not.
+    sharedPhone: ({ event }) => {
+      assertEvent(event, 'user.contact');
+      return checkPhone(event.phone).ok;
+    },
     knowsPhone: ({ context }) => context.phone !== null,
     full: ({ context }) => context.answer?.access === 'full',
-    pickedHolding: ({ context, event }) =>
-      event.type === 'user.choice' &&
-      /^h\d+$/.test(event.id) &&
-      Number(event.id.slice(1)) < holdingsOf(context).length,
-    canClaim: ({ context, event }) =>
-      isChoice('claim')({ event }) && claimOf(picked(context)) !== null,
-    canCertify: ({ context, event }) =>
-      isChoice('certificate')({ event }) && certifiable(picked(context)),
-    canSendDetails: ({ context, event }) =>
-      isChoice('sms')({ event }) &&
-      context.answer?.access === 'limited' &&
-      context.answer.canSendDetails,
-    retryMine: ({ context }) => context.step === 'lookingUpMine',
-    retryNrc: ({ context }) => context.step === 'lookingUp',
-    retrySms: ({ context }) => context.step === 'sendingDetails',
+    pickedHolding: ({ context, event }) => {
+      assertEvent(event, 'user.choice');
+      return /^h\d+$/.test(event.id) && Number(event.id.slice(1)) < holdingsOf(context).length;
+    },
+    canClaim: ({ context }) => claimOf(picked(context)) !== null,
+    canCertify: ({ context }) => certifiable(picked(context)),
+    canSendDetails: ({ context }) =>
+      context.answer?.access === 'limited' && context.answer.canSendDetails,
   },
 }).createMachine({
   id: 'cover-status',
@@ -296,229 +323,235 @@ export const coverStatusMachine = setup({
   on: UNEXPECTED_REPLIES,
   states: {
     start: {
-      always: [{ guard: 'knowsPhone', target: 'lookingUpMine' }, { target: 'askWho' }],
+      always: [{ guard: 'knowsPhone', target: ID.lookingUpMine }, { target: 'mine' }],
     },
-    askWho: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: WHO_PROMPT }),
-      on: {
-        'user.contact': [
-          {
-            guard: ({ event }) => checkPhone(event.phone).ok,
-            target: 'lookingUpMine',
-            actions: assign({
-              phone: ({ event }) => {
-                const phone = checkPhone(event.phone);
-                return phone.ok ? phone.value : null;
+    // The caller's own cover, found from the phone the platform vouches for.
+    mine: {
+      initial: 'askWho',
+      states: {
+        askWho: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: WHO_PROMPT }),
+          on: {
+            'user.contact': [
+              {
+                guard: 'sharedPhone',
+                target: 'lookingUpMine',
+                actions: assign({
+                  phone: ({ event }) => {
+                    const phone = checkPhone(event.phone);
+                    return phone.ok ? phone.value : null;
+                  },
+                }),
               },
-            }),
-          },
-          { actions: assign(({ context }) => rejected(context, 'validation.phone.format')) },
-        ],
-        // A typed number is not vouched for: it cannot open anyone's cover. An NRC can.
-        'user.text': [
-          {
-            guard: 'validNrc',
-            target: 'lookingUp',
-            actions: assign({ answers: ({ event }) => nrcAnswer(event) }),
-          },
-          { actions: assign(({ context }) => rejected(context, 'cover.note.shareContact')) },
-        ],
-        'user.choice': [{ guard: isChoice('nrc'), target: 'askNrc' }, { actions: 'unexpected' }],
-        'user.back': 'mainMenu',
-      },
-    },
-    lookingUpMine: {
-      entry: assign({ step: 'lookingUpMine' as const, answers: {} }),
-      invoke: {
-        src: 'lookupMine',
-        input: ({ context }) => ({ phone: context.phone ?? '' }),
-        onDone: {
-          target: 'list',
-          actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
-      },
-    },
-    askNrc: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: () => nrcPrompt() }),
-      on: {
-        'user.text': [
-          {
-            guard: 'validNrc',
-            target: 'lookingUp',
-            actions: assign({ tries: 0, answers: ({ event }) => nrcAnswer(event) }),
-          },
-          {
-            actions: assign(({ context, event }) => {
-              assertEvent(event, 'user.text');
-              const nrc = checkNrc(event.text);
-              return rejected(context, nrc.ok ? 'flow.note.typeAnswer' : nrc);
-            }),
-          },
-        ],
-        'user.back': [{ guard: 'knowsPhone', target: 'list' }, { target: 'mainMenu' }],
-      },
-    },
-    lookingUp: {
-      entry: assign({ step: 'lookingUp' as const }),
-      invoke: {
-        src: 'lookupCover',
-        input: ({ context }) => ({
-          nrc: context.answers.nrc ?? '',
-          principal: principalOf(context.phone),
-        }),
-        onDone: {
-          target: 'answered',
-          actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
-        },
-        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
-      },
-    },
-    answered: {
-      always: [{ guard: 'full', target: 'list' }, { target: 'limited' }],
-    },
-    list: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, picked: null, prompt: ({ context }) => listPrompt(context) }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'pickedHolding',
-            target: 'detail',
-            actions: assign({
-              picked: ({ event }) => {
-                assertEvent(event, 'user.choice');
-                return Number(event.id.slice(1));
+              { actions: assign(({ context }) => rejected(context, 'validation.phone.format')) },
+            ],
+            // A typed number is not vouched for: it cannot open anyone's cover. An NRC can.
+            'user.text': [
+              {
+                guard: answered('nrc'),
+                target: ID.lookingUp,
+                actions: assign({ answers: ({ event }) => nrcAnswer(event) }),
               },
+              { actions: assign(({ context }) => rejected(context, 'cover.note.shareContact')) },
+            ],
+            'user.choice': [{ guard: chose('nrc'), target: ID.askNrc }, { actions: 'unexpected' }],
+            'user.back': ID.mainMenu,
+          },
+        },
+        lookingUpMine: {
+          entry: assign({ step: 'lookingUpMine' as const, answers: {} }),
+          invoke: {
+            src: 'lookupMine',
+            input: ({ context }) => ({ phone: context.phone ?? '' }),
+            onDone: {
+              target: ID.list,
+              actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+          },
+        },
+      },
+    },
+    // Cover by NRC: in full for the phone on record, else only whether and until when.
+    byNrc: {
+      initial: 'askNrc',
+      states: {
+        askNrc: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: () => nrcPrompt() }),
+          on: {
+            'user.text': [
+              {
+                guard: answered('nrc'),
+                target: 'lookingUp',
+                actions: assign({ tries: 0, answers: ({ event }) => nrcAnswer(event) }),
+              },
+              { actions: rejectAnswer('nrc') },
+            ],
+            'user.back': [{ guard: 'knowsPhone', target: ID.list }, { target: ID.mainMenu }],
+          },
+        },
+        lookingUp: {
+          entry: assign({ step: 'lookingUp' as const }),
+          invoke: {
+            src: 'lookupCover',
+            input: ({ context }) => ({
+              nrc: context.answers.nrc ?? '',
+              principal: principalOf(context.phone),
             }),
+            onDone: {
+              target: 'answered',
+              actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
           },
-          { guard: isChoice('another'), target: 'askNrc' },
-          { guard: isChoice('end'), target: 'done' },
-          { actions: 'unexpected' },
-        ],
-        'user.back': [{ guard: 'knowsPhone', target: 'mainMenu' }, { target: 'askNrc' }],
-      },
-    },
-    detail: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        certificateUrl: null,
-        prompt: ({ context }) => detailPrompt(picked(context)),
-      }),
-      on: {
-        'user.choice': [
-          {
-            guard: 'canClaim',
-            target: 'claimHandOver',
-            actions: assign({ claim: ({ context }) => claimOf(picked(context)) }),
+        },
+        answered: {
+          always: [{ guard: 'full', target: ID.list }, { target: 'limited' }],
+        },
+        limited: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: ({ context }) => limitedPrompt(context.answer) }),
+          on: {
+            'user.choice': [
+              { guard: and([chose('sms'), 'canSendDetails']), target: 'sendingDetails' },
+              { guard: chose('another'), target: 'askNrc' },
+              { guard: chose('end'), target: ID.done },
+              { actions: 'unexpected' },
+            ],
+            'user.back': 'askNrc',
           },
-          { guard: 'canCertify', target: 'fetchingCertificate' },
-          { guard: isChoice('list'), target: 'list' },
-          { guard: isChoice('end'), target: 'done' },
-          { actions: 'unexpected' },
-        ],
-        'user.back': 'list',
-      },
-    },
-    fetchingCertificate: {
-      entry: assign({ step: 'fetchingCertificate' as const }),
-      invoke: {
-        src: 'certificate',
-        input: ({ context }) => {
-          const h = picked(context);
-          return {
-            line: h?.line ?? 'motor',
-            policyId: h?.policyId ?? '',
-            number: h?.number ?? '',
-            ...(context.callerPhone ? { phone: context.callerPhone } : {}),
-          };
         },
-        onDone: {
-          target: 'certificate',
-          actions: assign({ certificateUrl: ({ event }) => event.output.url, failure: null }),
+        sendingDetails: {
+          entry: assign({ step: 'sendingDetails' as const }),
+          invoke: {
+            src: 'sendDetails',
+            input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
+            onDone: 'detailsSent',
+            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+          },
         },
-        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
-      },
-    },
-    certificate: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ({ context }) =>
-          ask(context.callerPhone ? 'cover.certificate.sms' : 'cover.certificate.ready', 'choice', {
-            params: { number: picked(context)?.number ?? '' },
-            choices: [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')],
-            ...(context.certificateUrl
-              ? {
-                  attachments: [
-                    {
-                      kind: 'document' as const,
-                      url: context.certificateUrl,
-                      label: 'cover.certificate',
-                      fileName: `${picked(context)?.number ?? 'policy'}-certificate.pdf`,
-                    },
-                  ],
-                }
-              : {}),
+        detailsSent: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ask('cover.sms.sent', 'choice', {
+              choices: [
+                choice('another', 'cover.choice.another'),
+                choice('end', 'flow.choice.end'),
+              ],
+            }),
           }),
-      }),
-      on: choiceOn({ list: 'list', end: 'done' }, 'detail'),
-    },
-    limited: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: ({ context }) => limitedPrompt(context.answer) }),
-      on: {
-        'user.choice': [
-          { guard: 'canSendDetails', target: 'sendingDetails' },
-          { guard: isChoice('another'), target: 'askNrc' },
-          { guard: isChoice('end'), target: 'done' },
-          { actions: 'unexpected' },
-        ],
-        'user.back': 'askNrc',
+          on: menuOn({ another: 'askNrc', end: ID.done }, 'askNrc'),
+        },
       },
     },
-    sendingDetails: {
-      entry: assign({ step: 'sendingDetails' as const }),
-      invoke: {
-        src: 'sendDetails',
-        input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
-        onDone: 'detailsSent',
-        onError: { target: 'failed', actions: assign({ failure: failedCall }) },
+    // The policies found, one in detail, and its certificate.
+    holdings: {
+      initial: 'list',
+      states: {
+        list: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, picked: null, prompt: ({ context }) => listPrompt(context) }),
+          on: {
+            'user.choice': [
+              {
+                guard: 'pickedHolding',
+                target: 'detail',
+                actions: assign({
+                  picked: ({ event }) => {
+                    assertEvent(event, 'user.choice');
+                    return Number(event.id.slice(1));
+                  },
+                }),
+              },
+              { guard: chose('another'), target: ID.askNrc },
+              { guard: chose('end'), target: ID.done },
+              { actions: 'unexpected' },
+            ],
+            'user.back': [{ guard: 'knowsPhone', target: ID.mainMenu }, { target: ID.askNrc }],
+          },
+        },
+        detail: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            certificateUrl: null,
+            prompt: ({ context }) => detailPrompt(picked(context)),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([chose('claim'), 'canClaim']),
+                target: ID.claimHandOver,
+                actions: assign({ claim: ({ context }) => claimOf(picked(context)) }),
+              },
+              { guard: and([chose('certificate'), 'canCertify']), target: 'fetchingCertificate' },
+              { guard: chose('list'), target: 'list' },
+              { guard: chose('end'), target: ID.done },
+              { actions: 'unexpected' },
+            ],
+            'user.back': 'list',
+          },
+        },
+        fetchingCertificate: {
+          entry: assign({ step: 'fetchingCertificate' as const }),
+          invoke: {
+            src: 'certificate',
+            input: ({ context }) => {
+              const h = picked(context);
+              return {
+                line: h?.line ?? 'motor',
+                policyId: h?.policyId ?? '',
+                number: h?.number ?? '',
+                ...(context.callerPhone ? { phone: context.callerPhone } : {}),
+              };
+            },
+            onDone: {
+              target: 'certificate',
+              actions: assign({ certificateUrl: ({ event }) => event.output.url, failure: null }),
+            },
+            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+          },
+        },
+        certificate: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: ({ context }) => certificatePrompt(context) }),
+          on: menuOn({ list: 'list', end: ID.done }, 'detail'),
+        },
       },
     },
-    detailsSent: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: ask('cover.sms.sent', 'choice', {
-          choices: [choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end')],
-        }),
-      }),
-      on: choiceOn({ another: 'askNrc', end: 'done' }, 'askNrc'),
-    },
-    failed: {
-      tags: 'awaitingInput',
-      entry: assign({ tries: 0, prompt: failureScreen }),
-      on: failureOn(BACK_TO_QUESTION, { retry: 'retrying', back: 'backFromFailure', end: 'done' }),
-    },
-    retrying: {
-      always: [
-        { guard: 'retryMine', target: 'lookingUpMine' },
-        { guard: 'retryNrc', target: 'lookingUp' },
-        { guard: 'retrySms', target: 'sendingDetails' },
-        { target: 'fetchingCertificate' },
-      ],
-    },
-    backFromFailure: {
-      always: [
-        { guard: 'retryMine', target: 'askNrc' },
-        { guard: 'retryNrc', target: 'askNrc' },
-        { guard: 'retrySms', target: 'limited' },
-        { target: 'detail' },
-      ],
+    // A failed call: Try again repeats it, Back returns to the screen before it.
+    failure: {
+      initial: 'failed',
+      states: {
+        failed: {
+          tags: 'awaitingInput',
+          entry: assign({ tries: 0, prompt: failureScreen }),
+          on: failureTransitions(BACK_TO_QUESTION, {
+            retry: 'retrying',
+            back: 'backFromFailure',
+            end: ID.done,
+          }),
+        },
+        retrying: {
+          always: [
+            { guard: failedStep('lookingUpMine'), target: ID.lookingUpMine },
+            { guard: failedStep('lookingUp'), target: ID.lookingUp },
+            { guard: failedStep('sendingDetails'), target: ID.sendingDetails },
+            { target: ID.fetchingCertificate },
+          ],
+        },
+        backFromFailure: {
+          always: [
+            { guard: failedStep('lookingUpMine'), target: ID.askNrc },
+            { guard: failedStep('lookingUp'), target: ID.askNrc },
+            { guard: failedStep('sendingDetails'), target: ID.limited },
+            { target: ID.detail },
+          ],
+        },
+      },
     },
     done: { type: 'final', entry: assign({ tries: 0, prompt: end('flow.end.thanks') }) },
     cancelled: { type: 'final', entry: assign({ tries: 0, prompt: CANCELLED }) },
@@ -530,6 +563,27 @@ export const coverStatusMachine = setup({
       ? { next: 'claim-intimation', start: { claim: context.claim } }
       : flowOutput({ context }),
 });
+
+/** The certificate screen: sent by SMS to a USSD caller, attached in a chat. */
+function certificatePrompt(context: CoverStatusContext): Prompt {
+  const number = picked(context)?.number;
+  return ask(context.callerPhone ? 'cover.certificate.sms' : 'cover.certificate.ready', 'choice', {
+    params: { number: number ?? '' },
+    choices: [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')],
+    ...(context.certificateUrl
+      ? {
+          attachments: [
+            {
+              kind: 'document' as const,
+              url: context.certificateUrl,
+              label: 'cover.certificate',
+              fileName: `${number ?? 'policy'}-certificate.pdf`,
+            },
+          ],
+        }
+      : {}),
+  });
+}
 
 function nrcAnswer(event: Reply): { nrc?: string } {
   if (event.type !== 'user.text') return {};
@@ -545,9 +599,12 @@ function trim(answer: CoverAnswer): CoverAnswer {
   return { access: 'full', holdings };
 }
 
-/** Cover status as the engine registers it. */
+/**
+ * Cover status as the engine registers it. Version 4: the stages became compound states, so a
+ * snapshot of version 3 (flat state names) restarts at the main menu with the engine's notice.
+ */
 export const coverStatusFlow: FlowDefinition<typeof coverStatusMachine> = {
   id: 'cover-status',
-  version: 3,
+  version: 4,
   machine: coverStatusMachine,
 };

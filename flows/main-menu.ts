@@ -1,4 +1,4 @@
-import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, fromPromise, raise, setup } from 'xstate';
 import type {
   Audience,
   FlowContextBase,
@@ -19,7 +19,7 @@ import {
   RENEW_CHOICE_PREFIX,
   type RenewalOffer,
 } from '../src/reminders/index.js';
-import { ask, CANCELLED, choice, end, isChoice, PICK_FROM_LIST } from './support.js';
+import { ask, CANCELLED, choice, chose, end, PICK_FROM_LIST, replyGuards } from './support.js';
 
 /** Menu entries per audience: choice id → the flow it hands over to. */
 const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
@@ -148,6 +148,22 @@ function pickedRenewal(context: MainMenuContext, event: Reply): RenewalOffer | u
 
 const NO_OFFERS: HolderOffers = { offers: [], remindersOn: false };
 
+/** Guard reference: the menu is for this audience. */
+const audienceIs = (audience: Audience) => ({ type: 'audienceIs', params: { audience } }) as const;
+
+/** Absolute ids of the states, for transitions that leave their stage. */
+const ID = {
+  menu: '#main-menu.menu',
+  handOver: '#main-menu.handOver',
+  declined: '#main-menu.declined',
+  cancelled: '#main-menu.cancelled',
+  remindersOff: '#main-menu.remindersOff',
+  remindersOn: '#main-menu.remindersOn',
+  stoppingReminders: '#main-menu.reminders.stoppingReminders',
+  startingReminders: '#main-menu.reminders.startingReminders',
+  checkingConsent: '#main-menu.consent.checkingConsent',
+} as const;
+
 /** The entry menu: lists what the audience can do and hands over to the flow picked. */
 export const mainMenuMachine = setup({
   types: {
@@ -192,28 +208,15 @@ export const mainMenuMachine = setup({
     }),
     // The pick becomes the answer once the notice is agreed (or was already).
     confirmPick: assign({ answers: ({ context }) => context.picked }),
-    // As if tapped on the menu: one turn opens the menu and takes the entry.
-    takeStartPick: enqueueActions(({ context, enqueue }) => {
-      if (!context.startPick) return;
-      enqueue.assign({ startPick: null });
-      enqueue.raise({ type: 'user.choice', id: context.startPick });
-    }),
   },
   guards: {
+    ...replyGuards,
+    audienceIs: ({ context }, params: { audience: Audience }) =>
+      context.audience === params.audience,
     isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
-    isStaffEntry: ({ context, event }) =>
-      context.audience === 'staff' && picked(context.audience, event) !== undefined,
     isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
-    isRenewalList: ({ event }) => event.type === 'user.choice' && event.id === RENEW_LIST,
-    isRemindersOff: ({ context, event }) =>
-      context.holder.remindersOn && event.type === 'user.choice' && event.id === REMINDERS_OFF,
-    isRemindersOn: ({ context, event }) =>
-      context.holder.remindersOff === true &&
-      event.type === 'user.choice' &&
-      event.id === REMINDERS_ON,
-    isPolicyholder: ({ context }) => context.audience === 'policyholder',
-    isMyData: ({ context, event }) =>
-      context.audience === 'policyholder' && event.type === 'user.choice' && event.id === MY_DATA,
+    remindersOn: ({ context }) => context.holder.remindersOn,
+    remindersOff: ({ context }) => context.holder.remindersOff === true,
   },
 }).createMachine({
   id: 'main-menu',
@@ -230,7 +233,7 @@ export const mainMenuMachine = setup({
   initial: 'opening',
   states: {
     opening: {
-      always: [{ guard: 'isPolicyholder', target: 'loadingOffers' }, { target: 'menu' }],
+      always: [{ guard: audienceIs('policyholder'), target: 'loadingOffers' }, { target: 'menu' }],
     },
     loadingOffers: {
       invoke: {
@@ -247,78 +250,89 @@ export const mainMenuMachine = setup({
         onError: 'menu',
       },
     },
-    stoppingReminders: {
-      invoke: {
-        src: 'stopReminders',
-        input: ({ context }) => ({ route: context.route }),
-        onDone: 'remindersOff',
-        onError: { target: 'menu', actions: 'remindersNotChanged' },
+    // Turning renewal reminders off or on from the menu.
+    reminders: {
+      initial: 'stoppingReminders',
+      states: {
+        stoppingReminders: {
+          invoke: {
+            src: 'stopReminders',
+            input: ({ context }) => ({ route: context.route }),
+            onDone: ID.remindersOff,
+            onError: { target: ID.menu, actions: 'remindersNotChanged' },
+          },
+        },
+        startingReminders: {
+          invoke: {
+            src: 'startReminders',
+            input: ({ context }) => ({ route: context.route }),
+            onDone: ID.remindersOn,
+            onError: { target: ID.menu, actions: 'remindersNotChanged' },
+          },
+        },
       },
     },
     remindersOff: { type: 'final', entry: assign({ prompt: end('menu.remindersOff') }) },
-    startingReminders: {
-      invoke: {
-        src: 'startReminders',
-        input: ({ context }) => ({ route: context.route }),
-        onDone: 'remindersOn',
-        onError: { target: 'menu', actions: 'remindersNotChanged' },
-      },
-    },
     remindersOn: { type: 'final', entry: assign({ prompt: end('menu.remindersOn') }) },
     // Every flow a menu entry opens asks for personal data: the notice comes first, once per
     // notice version (My data, which only shows and erases, needs none).
-    checkingConsent: {
-      invoke: {
-        src: 'consented',
-        input: ({ context }) => ({ route: context.route }),
-        onDone: [
-          { guard: ({ event }) => event.output, target: 'handOver', actions: 'confirmPick' },
-          { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
-        ],
-        onError: { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
-      },
-    },
-    notice: {
-      tags: 'awaitingInput',
-      on: {
-        'user.choice': [
-          { guard: isChoice('agree'), target: 'agreeing' },
-          { guard: isChoice('decline'), target: 'declined' },
-          { guard: isChoice('full'), actions: assign({ prompt: noticePrompt(true, false) }) },
-          {
-            actions: assign({
-              prompt: ({ context }) =>
-                noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
-            }),
+    consent: {
+      initial: 'checkingConsent',
+      states: {
+        checkingConsent: {
+          invoke: {
+            src: 'consented',
+            input: ({ context }) => ({ route: context.route }),
+            onDone: [
+              { guard: 'returned', target: ID.handOver, actions: 'confirmPick' },
+              { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
+            ],
+            onError: { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
           },
-        ],
-        'user.text': {
-          actions: assign({
-            prompt: ({ context }) =>
-              noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
-          }),
         },
-        'user.back': {
-          target: 'menu',
-          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+        notice: {
+          tags: 'awaitingInput',
+          on: {
+            'user.choice': [
+              { guard: chose('agree'), target: 'agreeing' },
+              { guard: chose('decline'), target: ID.declined },
+              { guard: chose('full'), actions: assign({ prompt: noticePrompt(true, false) }) },
+              {
+                actions: assign({
+                  prompt: ({ context }) =>
+                    noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+                }),
+              },
+            ],
+            'user.text': {
+              actions: assign({
+                prompt: ({ context }) =>
+                  noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+              }),
+            },
+            'user.back': {
+              target: ID.menu,
+              actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+            },
+            'user.cancel': ID.cancelled,
+          },
         },
-        'user.cancel': 'cancelled',
-      },
-    },
-    agreeing: {
-      invoke: {
-        src: 'agree',
-        input: ({ context }) => ({ route: context.route }),
-        onDone: { target: 'handOver', actions: 'confirmPick' },
-        // Unrecorded consent is no consent: the menu again, saying so.
-        onError: {
-          target: 'menu',
-          actions: assign({
-            prompt: ({ context }) => ({
-              ...menuPrompt(context, false),
-              notes: [{ key: 'privacy.note.notRecorded' }],
-            }),
-          }),
+        agreeing: {
+          invoke: {
+            src: 'agree',
+            input: ({ context }) => ({ route: context.route }),
+            onDone: { target: ID.handOver, actions: 'confirmPick' },
+            // Unrecorded consent is no consent: the menu again, saying so.
+            onError: {
+              target: ID.menu,
+              actions: assign({
+                prompt: ({ context }) => ({
+                  ...menuPrompt(context, false),
+                  notes: [{ key: 'privacy.note.notRecorded' }],
+                }),
+              }),
+            },
+          },
         },
       },
     },
@@ -326,25 +340,36 @@ export const mainMenuMachine = setup({
     declined: { type: 'final', entry: assign({ prompt: DECLINED }) },
     menu: {
       tags: 'awaitingInput',
-      entry: 'takeStartPick',
+      // Opened with an entry picked (FlowStart.pick): taken as if tapped here, in the same turn.
+      always: {
+        guard: ({ context }) => Boolean(context.startPick),
+        actions: [
+          raise(({ context }) => ({ type: 'user.choice', id: context.startPick ?? '' })),
+          assign({ startPick: null }),
+        ],
+      },
       on: {
         'user.choice': [
-          { guard: 'isRenewal', target: 'checkingConsent', actions: 'startRenewal' },
+          { guard: 'isRenewal', target: ID.checkingConsent, actions: 'startRenewal' },
           {
-            guard: 'isRenewalList',
+            guard: chose(RENEW_LIST),
             target: 'renewals',
             actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, false) }),
           },
-          { guard: 'isRemindersOff', target: 'stoppingReminders' },
-          { guard: 'isRemindersOn', target: 'startingReminders' },
+          { guard: and(['remindersOn', chose(REMINDERS_OFF)]), target: ID.stoppingReminders },
+          { guard: and(['remindersOff', chose(REMINDERS_ON)]), target: ID.startingReminders },
           {
-            guard: 'isMyData',
+            guard: and([audienceIs('policyholder'), chose(MY_DATA)]),
             target: 'handOver',
             actions: assign({ answers: { next: 'my-data' as const } }),
           },
           // Staff are not customers giving their data: their look-ups are audited instead.
-          { guard: 'isStaffEntry', target: 'handOver', actions: ['pickEntry', 'confirmPick'] },
-          { guard: 'isEntry', target: 'checkingConsent', actions: 'pickEntry' },
+          {
+            guard: and([audienceIs('staff'), 'isEntry']),
+            target: 'handOver',
+            actions: ['pickEntry', 'confirmPick'],
+          },
+          { guard: 'isEntry', target: ID.checkingConsent, actions: 'pickEntry' },
           {
             actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
           },
@@ -365,7 +390,7 @@ export const mainMenuMachine = setup({
       tags: 'awaitingInput',
       on: {
         'user.choice': [
-          { guard: 'isRenewal', target: 'checkingConsent', actions: 'startRenewal' },
+          { guard: 'isRenewal', target: ID.checkingConsent, actions: 'startRenewal' },
           {
             actions: assign({ prompt: ({ context }) => renewalListPrompt(context.holder, true) }),
           },
@@ -394,9 +419,12 @@ export const mainMenuMachine = setup({
         : { prompt: context.prompt },
 });
 
-/** The entry menu as the engine registers it. */
+/**
+ * The entry menu as the engine registers it. Version 5: reminders and consent became compound
+ * states, so a snapshot of version 4 restarts the menu with the engine's notice.
+ */
 export const mainMenuFlow: FlowDefinition<typeof mainMenuMachine> = {
   id: 'main-menu',
-  version: 4,
+  version: 5,
   machine: mainMenuMachine,
 };

@@ -17,10 +17,11 @@ import {
   ask,
   CANCELLED,
   choice,
+  chose,
   end,
   flowOutput,
-  isChoice,
   PICK_FROM_LIST,
+  replyGuards,
   TO_MAIN_MENU,
 } from './support.js';
 
@@ -74,6 +75,7 @@ export const myDataMachine = setup({
       { route: TurnRoute | null; reason: ErasureReason }
     >(async () => ({ paymentsKept: 0 })),
   },
+  guards: replyGuards,
 }).createMachine({
   id: 'my-data',
   context: ({ input }) => ({
@@ -103,12 +105,12 @@ export const myDataMachine = setup({
       on: {
         'user.choice': [
           {
-            guard: isChoice('delete'),
+            guard: chose('delete'),
             target: 'confirming',
             actions: assign({ reason: 'delete', prompt: confirmation('delete', false) }),
           },
           {
-            guard: isChoice('stop'),
+            guard: chose('stop'),
             target: 'confirming',
             actions: assign({ reason: 'withdraw', prompt: confirmation('withdraw', false) }),
           },
@@ -123,7 +125,7 @@ export const myDataMachine = setup({
       tags: 'awaitingInput',
       on: {
         'user.choice': [
-          { guard: isChoice('yes'), target: 'erasing' },
+          { guard: chose('yes'), target: 'erasing' },
           {
             actions: assign({ prompt: ({ context }) => confirmation(context.reason, true) }),
           },
@@ -165,9 +167,12 @@ export const myDataMachine = setup({
       : flowOutput(args),
 });
 
-/** "My data" as the engine registers it. */
+/**
+ * "My data" as the engine registers it. Version 2: its guards became named and parameterised; a
+ * snapshot of version 1 restarts at the main menu with the engine's notice.
+ */
 export const myDataFlow: FlowDefinition<typeof myDataMachine> = {
   id: 'my-data',
-  version: 1,
+  version: 2,
   machine: myDataMachine,
 };

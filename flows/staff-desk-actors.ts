@@ -95,14 +95,13 @@ function lineOfNumber(number: string): 'credit-life' | 'group-life' | 'funeral' 
 const MAX_PEOPLE_SCANNED = 200;
 const PARALLEL_LOOKUPS = 10;
 
-/** Builds the staff desk's actors over the partner client. */
-export function staffDeskActors(deps: StaffDeskDeps) {
-  const { client } = deps;
-  const now = deps.today ?? (() => lusakaToday());
-  let productNames: Promise<Map<string, string>> | undefined;
+/** A product's name by its id. */
+type ProductName = (productId: unknown) => Promise<string>;
 
-  /** Product names by id, read once per process (the catalogue changes rarely). */
-  const productName = async (productId: unknown): Promise<string> => {
+/** Product names by id, read once per actor set (the catalogue changes rarely). */
+function productNamesOf(client: PartnerClient): ProductName {
+  let productNames: Promise<Map<string, string>> | undefined;
+  return async (productId) => {
     if (productId == null || productId === '') return '';
     productNames ??= firstOf(client.paginate('getProducts', { query: { PageSize: 100 } }), 500)
       .then((products) => new Map(products.map((p) => [String(p.id), p.name ?? String(p.id)])))
@@ -112,194 +111,293 @@ export function staffDeskActors(deps: StaffDeskDeps) {
       });
     return (await productNames).get(String(productId)) ?? String(productId);
   };
+}
 
-  const holderOf = async (policy: PolicyRecord): Promise<string> => {
-    const inline = nameOf(policy.policyHolder as Record<string, unknown> | null | undefined);
-    if (inline) return inline;
-    if (!policy.clientId) return '';
-    const individual = await orNull(
-      client.call('getIndividual', { path: { id: String(policy.clientId) } }),
-    );
-    return nameOf(individual as Record<string, unknown> | null);
+async function holderOf(client: PartnerClient, policy: PolicyRecord): Promise<string> {
+  const inline = nameOf(policy.policyHolder as Record<string, unknown> | null | undefined);
+  if (inline) return inline;
+  if (!policy.clientId) return '';
+  const individual = await orNull(
+    client.call('getIndividual', { path: { id: String(policy.clientId) } }),
+  );
+  return nameOf(individual as Record<string, unknown> | null);
+}
+
+async function describePolicy(
+  client: PartnerClient,
+  productName: ProductName,
+  policy: PolicyRecord,
+  others: PolicyRecord[],
+): Promise<StaffPolicy> {
+  const record = policy as Record<string, unknown>;
+  const [product, holder] = await Promise.all([
+    productName(policy.productId),
+    holderOf(client, policy),
+  ]);
+  const out: StaffPolicy = {
+    policyNumber: policy.policyNumber ?? String(policy.id),
+    status: policy.status,
+    product: product || '-',
+    startDate: day(policy.startDate),
+    endDate: day(policy.endDate),
+    currency: policy.currency ?? 'ZMW',
   };
+  if (holder) out.holder = holder;
+  if (policy.registrationNumber) out.plate = policy.registrationNumber;
+  const destination = textOf(record, 'destination');
+  if (destination) out.trip = destination;
+  if (policy.grossPremium != null) out.premium = policy.grossPremium;
+  if (policy.premiumStatus) out.paymentStatus = policy.premiumStatus;
+  const reference = textOf(record, 'paymentReference');
+  if (reference) out.paymentReference = reference;
+  const otherNumbers = others
+    .filter((other) => other.id !== policy.id)
+    .map((other) => other.policyNumber ?? String(other.id));
+  if (otherNumbers.length > 0) out.others = otherNumbers.slice(0, 5);
+  return out;
+}
 
-  const describePolicy = async (
-    policy: PolicyRecord,
-    others: PolicyRecord[],
-  ): Promise<StaffPolicy> => {
+function allPolicies(client: PartnerClient): Promise<PolicyRecord[]> {
+  return firstOf(client.paginate('getPolicies', { query: { PageSize: 50 } }), MAX_POLICIES_SCANNED);
+}
+
+/** The policies of the individuals an NRC or a phone number names, newest first. */
+async function policiesOfClient(
+  client: PartnerClient,
+  filter: { IdNumber?: string; PhoneNumber?: string },
+): Promise<PolicyRecord[]> {
+  const people = await firstOf(client.paginate('getIndividuals', { query: filter }), 5);
+  if (people.length === 0) return [];
+  const ids = new Set(people.map((person) => String(person.id)));
+  return (await allPolicies(client))
+    .filter((policy) => policy.clientId != null && ids.has(String(policy.clientId)))
+    .sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''));
+}
+
+/** A credit-life or group-life policy by its printed number, from the line's own list. */
+async function lifeBookPolicy(
+  client: PartnerClient,
+  line: 'credit-life' | 'group-life',
+  number: string,
+): Promise<StaffPolicy | null> {
+  const policy = await policyByNumber(client, line, number);
+  if (policy) {
     const record = policy as Record<string, unknown>;
-    const [product, holder] = await Promise.all([productName(policy.productId), holderOf(policy)]);
+    const holder = policy.clientId
+      ? await orNull(client.call('getCorporate', { path: { id: String(policy.clientId) } }))
+      : null;
     const out: StaffPolicy = {
       policyNumber: policy.policyNumber ?? String(policy.id),
       status: policy.status,
-      product: product || '-',
-      startDate: day(policy.startDate),
-      endDate: day(policy.endDate),
+      product: line === 'credit-life' ? 'Credit life' : 'Group life',
+      startDate: day(textOf(record, 'startDate')),
+      endDate: day(textOf(record, 'endDate')),
       currency: policy.currency ?? 'ZMW',
     };
-    if (holder) out.holder = holder;
-    if (policy.registrationNumber) out.plate = policy.registrationNumber;
-    const destination = textOf(record, 'destination');
-    if (destination) out.trip = destination;
-    if (policy.grossPremium != null) out.premium = policy.grossPremium;
-    if (policy.premiumStatus) out.paymentStatus = policy.premiumStatus;
-    const reference = textOf(record, 'paymentReference');
-    if (reference) out.paymentReference = reference;
-    const otherNumbers = others
-      .filter((other) => other.id !== policy.id)
-      .map((other) => other.policyNumber ?? String(other.id));
-    if (otherNumbers.length > 0) out.others = otherNumbers.slice(0, 5);
+    const name = nameOf(holder as Record<string, unknown> | null);
+    if (name) out.holder = name;
     return out;
-  };
+  }
+  return null;
+}
 
-  const allPolicies = () =>
-    firstOf(client.paginate('getPolicies', { query: { PageSize: 50 } }), MAX_POLICIES_SCANNED);
-
-  /** The policies of the individuals an NRC or a phone number names, newest first. */
-  const policiesOfClient = async (filter: {
-    IdNumber?: string;
-    PhoneNumber?: string;
-  }): Promise<PolicyRecord[]> => {
-    const people = await firstOf(client.paginate('getIndividuals', { query: filter }), 5);
-    if (people.length === 0) return [];
-    const ids = new Set(people.map((person) => String(person.id)));
-    return (await allPolicies())
-      .filter((policy) => policy.clientId != null && ids.has(String(policy.clientId)))
-      .sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''));
-  };
-
-  /** A credit-life or group-life policy by its printed number, from the line's own list. */
-  const lifeBookPolicy = async (
-    line: 'credit-life' | 'group-life',
-    number: string,
-  ): Promise<StaffPolicy | null> => {
-    const policy = await policyByNumber(client, line, number);
-    if (policy) {
-      const record = policy as Record<string, unknown>;
-      const holder = policy.clientId
-        ? await orNull(client.call('getCorporate', { path: { id: String(policy.clientId) } }))
-        : null;
+/** A funeral policy by its printed number: the household of a registered principal. */
+async function funeralPolicy(client: PartnerClient, number: string): Promise<StaffPolicy | null> {
+  const wanted = number.toUpperCase();
+  const people = await firstOf(
+    client.paginate('getIndividuals', { query: { PageSize: 50 } }),
+    MAX_PEOPLE_SCANNED,
+  );
+  const nrcs = [
+    ...new Set(people.map((person) => person.idNumber).filter((nrc): nrc is string => !!nrc)),
+  ];
+  for (let i = 0; i < nrcs.length; i += PARALLEL_LOOKUPS) {
+    const households = await Promise.all(
+      nrcs
+        .slice(i, i + PARALLEL_LOOKUPS)
+        .map((nrc) =>
+          orNull(client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } })),
+        ),
+    );
+    for (const household of households) {
+      const policy = (household?.policy ?? {}) as Record<string, unknown>;
+      if (textOf(policy, 'policyNumber').toUpperCase() !== wanted) continue;
       const out: StaffPolicy = {
-        policyNumber: policy.policyNumber ?? String(policy.id),
-        status: policy.status,
-        product: line === 'credit-life' ? 'Credit life' : 'Group life',
-        startDate: day(textOf(record, 'startDate')),
-        endDate: day(textOf(record, 'endDate')),
-        currency: policy.currency ?? 'ZMW',
+        policyNumber: textOf(policy, 'policyNumber'),
+        status: textOf(policy, 'status'),
+        product: 'Group funeral',
+        startDate: day(textOf(policy, 'startDate')),
+        endDate: day(textOf(policy, 'endDate')),
+        currency: textOf(policy, 'currency') || 'ZMW',
       };
-      const name = nameOf(holder as Record<string, unknown> | null);
-      if (name) out.holder = name;
+      const principal = nameOf(household?.client as Record<string, unknown> | null | undefined);
+      if (principal) out.holder = principal;
+      if (typeof policy.grossPremium === 'number') out.premium = policy.grossPremium;
       return out;
     }
-    return null;
-  };
+  }
+  return null;
+}
 
-  /** A funeral policy by its printed number: the household of a registered principal. */
-  const funeralPolicy = async (number: string): Promise<StaffPolicy | null> => {
-    const wanted = number.toUpperCase();
-    const people = await firstOf(
-      client.paginate('getIndividuals', { query: { PageSize: 50 } }),
-      MAX_PEOPLE_SCANNED,
+async function findPolicies(client: PartnerClient, query: string): Promise<PolicyRecord[]> {
+  if (/^\d{6}\/\d{2}\/\d$/.test(query)) return policiesOfClient(client, { IdNumber: query });
+  if (/^260\d{9}$/.test(query)) return policiesOfClient(client, { PhoneNumber: query });
+  const plate = checkPlate(query);
+  if (plate.ok) {
+    const byPlate = await orNull(
+      client.call('getMotorPolicyByRegistration', {
+        query: { registrationNumber: plate.value },
+      }),
     );
-    const nrcs = [
-      ...new Set(people.map((person) => person.idNumber).filter((nrc): nrc is string => !!nrc)),
-    ];
-    for (let i = 0; i < nrcs.length; i += PARALLEL_LOOKUPS) {
-      const households = await Promise.all(
-        nrcs
-          .slice(i, i + PARALLEL_LOOKUPS)
-          .map((nrc) =>
-            orNull(client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } })),
-          ),
-      );
-      for (const household of households) {
-        const policy = (household?.policy ?? {}) as Record<string, unknown>;
-        if (textOf(policy, 'policyNumber').toUpperCase() !== wanted) continue;
-        const out: StaffPolicy = {
-          policyNumber: textOf(policy, 'policyNumber'),
-          status: textOf(policy, 'status'),
-          product: 'Group funeral',
-          startDate: day(textOf(policy, 'startDate')),
-          endDate: day(textOf(policy, 'endDate')),
-          currency: textOf(policy, 'currency') || 'ZMW',
-        };
-        const principal = nameOf(household?.client as Record<string, unknown> | null | undefined);
-        if (principal) out.holder = principal;
-        if (typeof policy.grossPremium === 'number') out.premium = policy.grossPremium;
-        return out;
-      }
-    }
-    return null;
-  };
+    if (byPlate && byPlate.length > 0) return byPlate;
+  }
+  const wanted = query.toUpperCase();
+  const byNumber = (await allPolicies(client)).find(
+    (policy) => policy.policyNumber?.toUpperCase() === wanted || String(policy.id) === query,
+  );
+  if (byNumber) return [byNumber];
+  const byId = await orNull(client.call('getMotorPolicy', { path: { policyId: query } }));
+  return byId ? [byId] : [];
+}
 
-  const findPolicies = async (query: string): Promise<PolicyRecord[]> => {
-    if (/^\d{6}\/\d{2}\/\d$/.test(query)) return policiesOfClient({ IdNumber: query });
-    if (/^260\d{9}$/.test(query)) return policiesOfClient({ PhoneNumber: query });
-    const plate = checkPlate(query);
-    if (plate.ok) {
-      const byPlate = await orNull(
-        client.call('getMotorPolicyByRegistration', {
-          query: { registrationNumber: plate.value },
-        }),
-      );
-      if (byPlate && byPlate.length > 0) return byPlate;
-    }
-    const wanted = query.toUpperCase();
-    const byNumber = (await allPolicies()).find(
-      (policy) => policy.policyNumber?.toUpperCase() === wanted || String(policy.id) === query,
-    );
-    if (byNumber) return [byNumber];
-    const byId = await orNull(client.call('getMotorPolicy', { path: { policyId: query } }));
-    return byId ? [byId] : [];
+function staffClaim(line: StaffClaim['line'], claim: Claim): StaffClaim {
+  const out: StaffClaim = {
+    id: claim.claimNumber,
+    line,
+    status: claim.status,
+    currency: claim.currency ?? 'ZMW',
   };
+  const payable = claim.payable as Record<string, unknown> | null | undefined;
+  const total = payable?.totalPayable ?? payable?.payable ?? payable?.amount;
+  const payableAmount = typeof total === 'number' ? total : undefined;
+  const amount = payableAmount ?? claim.amountClaimed ?? undefined;
+  if (amount != null) out.amount = amount;
+  const subject =
+    claim.partnerLoanReference ??
+    (claim.loanId != null ? String(claim.loanId) : undefined) ??
+    claim.nrcNumber ??
+    (claim.memberId != null ? String(claim.memberId) : undefined);
+  if (subject) out.subject = subject;
+  if (claim.lossDate) out.lossDate = day(claim.lossDate);
+  if (claim.createdAt) out.createdAt = claim.createdAt;
+  const documents = (claim.documents ?? []).map((document, index) => ({
+    name: document.name ?? `document-${index + 1}`,
+    url: document.url,
+  }));
+  if (documents.length > 0) out.documents = documents;
+  return out;
+}
 
-  const staffClaim = (line: StaffClaim['line'], claim: Claim): StaffClaim => {
-    const out: StaffClaim = {
-      id: claim.claimNumber,
-      line,
-      status: claim.status,
-      currency: claim.currency ?? 'ZMW',
+async function listClaims(client: PartnerClient, max: number): Promise<StaffClaim[]> {
+  const [credit, group] = await Promise.all([
+    firstOf(client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } }), max),
+    firstOf(client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }), max),
+  ]);
+  return [
+    ...credit.map((claim) => staffClaim('credit-life', claim)),
+    ...group.map((claim) => staffClaim('group-life', claim)),
+  ].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+}
+
+/** A payment by its reference, with its callback deliveries; null when unknown. */
+async function transactionOf(
+  client: PartnerClient,
+  input: { reference: string },
+): Promise<StaffTransaction | null> {
+  const path = { reference: input.reference };
+  const txn = await orNull(client.call('getTransaction', { path }));
+  if (!txn) return null;
+  const log = (await orNull(client.call('getCallbackLogs', { path }))) ?? [];
+  const last = log.at(-1);
+  const out: StaffTransaction = {
+    reference: txn.reference,
+    status: txn.status,
+    amount: txn.amount ?? 0,
+    currency: txn.currency ?? 'ZMW',
+    deliveries: log.length,
+  };
+  if (last) {
+    out.lastDelivery = last.statusCode != null ? String(last.statusCode) : (last.error ?? '-');
+  }
+  if (txn.policyNumber) out.policyNumber = txn.policyNumber;
+  if (txn.method) out.method = txn.method;
+  if (txn.paidAt) out.paidAt = txn.paidAt.slice(0, 16).replace('T', ' ');
+  return out;
+}
+
+/** A funeral household by its principal's NRC; null when unknown. */
+async function householdOf(
+  client: PartnerClient,
+  input: { nrc: string },
+): Promise<StaffHousehold | null> {
+  const found = await orNull(
+    client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: input.nrc } }),
+  );
+  if (!found) return null;
+  const policy = (found.policy ?? {}) as Record<string, unknown>;
+  const members = Array.isArray((found as Record<string, unknown>).members)
+    ? ((found as Record<string, unknown>).members as Record<string, unknown>[])
+    : [];
+  return {
+    principal: nameOf(found.client as Record<string, unknown> | null | undefined),
+    policyNumber: textOf(policy, 'policyNumber'),
+    status: textOf(policy, 'status'),
+    startDate: day(textOf(policy, 'startDate')),
+    endDate: day(textOf(policy, 'endDate')),
+    premium: typeof policy.grossPremium === 'number' ? policy.grossPremium : 0,
+    currency: textOf(policy, 'currency') || 'ZMW',
+    members: members.map((member) => ({
+      name: nameOf(member) || '-',
+      relationship: textOf(member, 'relationship') || '-',
+      ...(typeof member.sumAssured === 'number' ? { sumAssured: member.sumAssured } : {}),
+    })),
+  };
+}
+
+/** A credit-life schedule or a group-life batch by its id. */
+async function batchOf(
+  client: PartnerClient,
+  input: { policyId: string; batchId: string },
+): Promise<StaffBatch> {
+  const credit = await orNull(
+    client.call('getCreditLifeBatch', { path: { scheduleId: input.batchId } }),
+  );
+  if (credit) {
+    return {
+      line: 'credit-life',
+      number: credit.number ?? String(credit.id),
+      status: credit.status,
+      count: credit.totalLoans ?? credit.loans?.length ?? 0,
+      grossPremium: credit.grossPremium ?? 0,
+      outstandingPremium: credit.outstandingPremium ?? 0,
+      currency: credit.currency ?? 'ZMW',
     };
-    const payable = claim.payable as Record<string, unknown> | null | undefined;
-    const total = payable?.totalPayable ?? payable?.payable ?? payable?.amount;
-    const payableAmount = typeof total === 'number' ? total : undefined;
-    const amount = payableAmount ?? claim.amountClaimed ?? undefined;
-    if (amount != null) out.amount = amount;
-    const subject =
-      claim.partnerLoanReference ??
-      (claim.loanId != null ? String(claim.loanId) : undefined) ??
-      claim.nrcNumber ??
-      (claim.memberId != null ? String(claim.memberId) : undefined);
-    if (subject) out.subject = subject;
-    if (claim.lossDate) out.lossDate = day(claim.lossDate);
-    if (claim.createdAt) out.createdAt = claim.createdAt;
-    const documents = (claim.documents ?? []).map((document, index) => ({
-      name: document.name ?? `document-${index + 1}`,
-      url: document.url,
-    }));
-    if (documents.length > 0) out.documents = documents;
-    return out;
+  }
+  const group = await client.call('getGroupLifeBatch', { path: { batchId: input.batchId } });
+  return {
+    line: 'group-life',
+    number: group.number ?? String(group.id),
+    status: group.status,
+    count: group.totalMembers ?? 0,
+    grossPremium: group.grossPremium ?? 0,
+    outstandingPremium: group.outstandingPremium ?? 0,
+    currency: group.currency ?? 'ZMW',
   };
+}
 
-  const listClaims = async (max: number): Promise<StaffClaim[]> => {
-    const [credit, group] = await Promise.all([
-      firstOf(client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } }), max),
-      firstOf(client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }), max),
-    ]);
-    return [
-      ...credit.map((claim) => staffClaim('credit-life', claim)),
-      ...group.map((claim) => staffClaim('group-life', claim)),
-    ].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
-  };
-
+/** Builds the staff desk's actors over the partner client. */
+export function staffDeskActors(deps: StaffDeskDeps) {
+  const { client } = deps;
+  const now = deps.today ?? (() => lusakaToday());
+  const productName = productNamesOf(client);
   return {
     findPolicy: fromPromise(async ({ input }: { input: { query: string } }) => {
       // Credit life, group life and funeral are not in the general list: each has its own book.
       const line = lineOfNumber(input.query);
-      if (line === 'funeral') return funeralPolicy(input.query);
-      if (line) return lifeBookPolicy(line, input.query);
-      const [policy, ...others] = await findPolicies(input.query);
-      return policy ? describePolicy(policy, others) : null;
+      if (line === 'funeral') return funeralPolicy(client, input.query);
+      if (line) return lifeBookPolicy(client, line, input.query);
+      const [policy, ...others] = await findPolicies(client, input.query);
+      return policy ? describePolicy(client, productName, policy, others) : null;
     }),
 
     getClaim: fromPromise(async ({ input }: { input: { claimId: string } }) => {
@@ -324,88 +422,19 @@ export function staffDeskActors(deps: StaffDeskDeps) {
     }),
 
     trackClaims: fromPromise<StaffClaim[], Record<string, never>>(async () =>
-      (await listClaims(RECENT_CLAIMS)).slice(0, RECENT_CLAIMS),
+      (await listClaims(client, RECENT_CLAIMS)).slice(0, RECENT_CLAIMS),
     ),
 
-    transactionStatus: fromPromise(
-      async ({ input }: { input: { reference: string } }): Promise<StaffTransaction | null> => {
-        const path = { reference: input.reference };
-        const txn = await orNull(client.call('getTransaction', { path }));
-        if (!txn) return null;
-        const log = (await orNull(client.call('getCallbackLogs', { path }))) ?? [];
-        const last = log.at(-1);
-        const out: StaffTransaction = {
-          reference: txn.reference,
-          status: txn.status,
-          amount: txn.amount ?? 0,
-          currency: txn.currency ?? 'ZMW',
-          deliveries: log.length,
-        };
-        if (last) {
-          out.lastDelivery =
-            last.statusCode != null ? String(last.statusCode) : (last.error ?? '-');
-        }
-        if (txn.policyNumber) out.policyNumber = txn.policyNumber;
-        if (txn.method) out.method = txn.method;
-        if (txn.paidAt) out.paidAt = txn.paidAt.slice(0, 16).replace('T', ' ');
-        return out;
-      },
+    transactionStatus: fromPromise(async ({ input }: { input: { reference: string } }) =>
+      transactionOf(client, input),
     ),
 
-    householdByNrc: fromPromise(
-      async ({ input }: { input: { nrc: string } }): Promise<StaffHousehold | null> => {
-        const found = await orNull(
-          client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: input.nrc } }),
-        );
-        if (!found) return null;
-        const policy = (found.policy ?? {}) as Record<string, unknown>;
-        const members = Array.isArray((found as Record<string, unknown>).members)
-          ? ((found as Record<string, unknown>).members as Record<string, unknown>[])
-          : [];
-        return {
-          principal: nameOf(found.client as Record<string, unknown> | null | undefined),
-          policyNumber: textOf(policy, 'policyNumber'),
-          status: textOf(policy, 'status'),
-          startDate: day(textOf(policy, 'startDate')),
-          endDate: day(textOf(policy, 'endDate')),
-          premium: typeof policy.grossPremium === 'number' ? policy.grossPremium : 0,
-          currency: textOf(policy, 'currency') || 'ZMW',
-          members: members.map((member) => ({
-            name: nameOf(member) || '-',
-            relationship: textOf(member, 'relationship') || '-',
-            ...(typeof member.sumAssured === 'number' ? { sumAssured: member.sumAssured } : {}),
-          })),
-        };
-      },
+    householdByNrc: fromPromise(async ({ input }: { input: { nrc: string } }) =>
+      householdOf(client, input),
     ),
 
-    getBatch: fromPromise(
-      async ({ input }: { input: { policyId: string; batchId: string } }): Promise<StaffBatch> => {
-        const credit = await orNull(
-          client.call('getCreditLifeBatch', { path: { scheduleId: input.batchId } }),
-        );
-        if (credit) {
-          return {
-            line: 'credit-life',
-            number: credit.number ?? String(credit.id),
-            status: credit.status,
-            count: credit.totalLoans ?? credit.loans?.length ?? 0,
-            grossPremium: credit.grossPremium ?? 0,
-            outstandingPremium: credit.outstandingPremium ?? 0,
-            currency: credit.currency ?? 'ZMW',
-          };
-        }
-        const group = await client.call('getGroupLifeBatch', { path: { batchId: input.batchId } });
-        return {
-          line: 'group-life',
-          number: group.number ?? String(group.id),
-          status: group.status,
-          count: group.totalMembers ?? 0,
-          grossPremium: group.grossPremium ?? 0,
-          outstandingPremium: group.outstandingPremium ?? 0,
-          currency: group.currency ?? 'ZMW',
-        };
-      },
+    getBatch: fromPromise(async ({ input }: { input: { policyId: string; batchId: string } }) =>
+      batchOf(client, input),
     ),
 
     bordereau: fromPromise(
@@ -427,7 +456,10 @@ export function staffDeskActors(deps: StaffDeskDeps) {
 
     todaySummary: fromPromise<StaffToday, Record<string, never>>(async () => {
       const date = now();
-      const [policies, claims] = await Promise.all([allPolicies(), listClaims(MAX_CLAIMS_SCANNED)]);
+      const [policies, claims] = await Promise.all([
+        allPolicies(client),
+        listClaims(client, MAX_CLAIMS_SCANNED),
+      ]);
       const paid = policies.filter(
         (policy) =>
           policy.premiumStatus === 'Paid' && day(policy.approvedDate ?? policy.createdAt) === date,

@@ -1,4 +1,4 @@
-import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import { assertEvent, assign, raise, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -9,21 +9,26 @@ import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkIdentifier, checkNrc, checkPhone, checkPlate } from './checks.js';
 import {
+  answered,
+  answeredGuard,
   ask,
   CANCELLED,
   type Checked,
   choice,
+  chose,
   end,
   type Failure,
   failedCall,
-  failureOn,
+  failureGuards,
   failureScreen,
+  failureTransitions,
   flowOutput,
-  isChoice,
   money,
   notProvided,
-  rejected,
-  toRefusedQuestion,
+  refusedOn,
+  rejectAnswer,
+  rejectedAnswer,
+  replyGuards,
   UNEXPECTED_REPLIES,
   unexpected,
 } from './support.js';
@@ -49,7 +54,7 @@ export interface StaffCommand {
  * A lookup asks for one thing at a time: whatever field the insurer refused, "Change my answer"
  * asks the same command's question again.
  */
-const BACK_TO_QUESTION = toRefusedQuestion<StaffDeskContext>({ '*': 'askArgs' });
+const BACK_TO_QUESTION = refusedOn({ '*': 'askArgs' });
 
 const TOPICS: readonly StaffTopic[] = [
   'policy',
@@ -361,10 +366,15 @@ const todayResult = (d: StaffToday) =>
     ...claimRows(d.claims),
   ]);
 
-const isTopic =
-  (topic: StaffTopic) =>
-  ({ context }: { context: StaffDeskContext }) =>
-    context.answers.topic === topic;
+/** Guard reference: the command's topic is `topic`. */
+const topicIs = (topic: StaffTopic) => ({ type: 'topicIs', params: { topic } }) as const;
+
+/** The check of each typed answer (the `answered` guard's `field`): a command, or its arguments. */
+const CHECKS = {
+  command: (text: string) => parseStaffCommand(text),
+  args: (text: string, context: StaffDeskContext) =>
+    parseArgs(context.answers.topic ?? 'policy', text),
+};
 
 const arg = (context: StaffDeskContext, index: number) => context.answers.args?.[index] ?? '';
 
@@ -390,24 +400,21 @@ export const staffDeskMachine = setup({
   },
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
-    // As if typed at the desk: one turn opens the desk and answers the command.
-    runStartCommand: enqueueActions(({ context, enqueue }) => {
-      if (!context.startCommand) return;
-      enqueue.assign({ startCommand: null });
-      enqueue.raise({ type: 'user.text', text: context.startCommand });
-    }),
+    rejectAnswer: assign(rejectedAnswer(CHECKS)),
   },
   guards: {
-    validCommand: ({ event }) => event.type === 'user.text' && parseStaffCommand(event.text).ok,
-    validArgs: ({ context, event }) =>
-      event.type === 'user.text' &&
-      context.answers.topic !== undefined &&
-      parseArgs(context.answers.topic, event.text).ok,
-    pickedTopic: ({ event }) =>
-      event.type === 'user.choice' &&
-      TOPICS.some((t) => t === event.id && !BARE_TOPICS.includes(t)),
-    pickedBareTopic: ({ event }) =>
-      event.type === 'user.choice' && BARE_TOPICS.some((t) => t === event.id),
+    ...replyGuards,
+    ...failureGuards,
+    answered: answeredGuard(CHECKS),
+    topicIs: ({ context }, params: { topic: StaffTopic }) => context.answers.topic === params.topic,
+    pickedTopic: ({ event }) => {
+      assertEvent(event, 'user.choice');
+      return TOPICS.some((t) => t === event.id && !BARE_TOPICS.includes(t));
+    },
+    pickedBareTopic: ({ event }) => {
+      assertEvent(event, 'user.choice');
+      return BARE_TOPICS.some((t) => t === event.id);
+    },
   },
 }).createMachine({
   id: 'staff-desk',
@@ -423,11 +430,19 @@ export const staffDeskMachine = setup({
   states: {
     desk: {
       tags: 'awaitingInput',
-      entry: [assign({ tries: 0, prompt: deskPrompt }), 'runStartCommand'],
+      entry: assign({ tries: 0, prompt: deskPrompt }),
+      // Opened with a command (FlowStart.command): taken as if typed here, in the same turn.
+      always: {
+        guard: ({ context }) => Boolean(context.startCommand),
+        actions: [
+          raise(({ context }) => ({ type: 'user.text', text: context.startCommand ?? '' })),
+          assign({ startCommand: null }),
+        ],
+      },
       on: {
         'user.text': [
           {
-            guard: 'validCommand',
+            guard: answered('command'),
             target: 'running',
             actions: assign({
               answers: ({ context, event }) => {
@@ -436,12 +451,7 @@ export const staffDeskMachine = setup({
               },
             }),
           },
-          {
-            actions: assign(({ context, event }) => {
-              const parsed = parseStaffCommand(event.text);
-              return rejected(context, parsed.ok ? 'flow.note.typeAnswer' : parsed.reason);
-            }),
-          },
+          { actions: rejectAnswer('command') },
         ],
         'user.choice': [
           {
@@ -455,7 +465,7 @@ export const staffDeskMachine = setup({
               },
             }),
           },
-          { guard: isChoice('end'), target: 'done' },
+          { guard: chose('end'), target: 'done' },
           {
             guard: 'pickedTopic',
             target: 'askArgs',
@@ -484,7 +494,7 @@ export const staffDeskMachine = setup({
       on: {
         'user.text': [
           {
-            guard: 'validArgs',
+            guard: answered('args'),
             target: 'running',
             actions: assign({
               answers: ({ context, event }) => {
@@ -494,12 +504,7 @@ export const staffDeskMachine = setup({
               },
             }),
           },
-          {
-            actions: assign(({ context, event }) => {
-              const parsed = parseArgs(context.answers.topic ?? 'policy', event.text);
-              return rejected(context, parsed.ok ? 'flow.note.typeAnswer' : parsed.reason);
-            }),
-          },
+          { actions: rejectAnswer('args') },
         ],
         'user.back': 'desk',
       },
@@ -509,14 +514,14 @@ export const staffDeskMachine = setup({
       states: {
         route: {
           always: [
-            { guard: isTopic('policy'), target: 'policy' },
-            { guard: isTopic('claim'), target: 'claim' },
-            { guard: isTopic('claims'), target: 'claims' },
-            { guard: isTopic('txn'), target: 'txn' },
-            { guard: isTopic('household'), target: 'household' },
-            { guard: isTopic('batch'), target: 'batch' },
-            { guard: isTopic('bordereau'), target: 'bordereau' },
-            { guard: isTopic('today'), target: 'today' },
+            { guard: topicIs('policy'), target: 'policy' },
+            { guard: topicIs('claim'), target: 'claim' },
+            { guard: topicIs('claims'), target: 'claims' },
+            { guard: topicIs('txn'), target: 'txn' },
+            { guard: topicIs('household'), target: 'household' },
+            { guard: topicIs('batch'), target: 'batch' },
+            { guard: topicIs('bordereau'), target: 'bordereau' },
+            { guard: topicIs('today'), target: 'today' },
             { target: '#staff-desk.desk' },
           ],
         },
@@ -621,13 +626,13 @@ export const staffDeskMachine = setup({
       entry: assign({ tries: 0 }),
       on: {
         'user.choice': [
-          { guard: isChoice('another'), target: 'desk' },
-          { guard: isChoice('end'), target: 'done' },
+          { guard: chose('another'), target: 'desk' },
+          { guard: chose('end'), target: 'done' },
         ],
         'user.back': 'desk',
         // A new command typed on a result screen runs straight away.
         'user.text': {
-          guard: 'validCommand',
+          guard: answered('command'),
           target: 'running',
           actions: assign({
             answers: ({ context, event }) => {
@@ -644,7 +649,7 @@ export const staffDeskMachine = setup({
         tries: 0,
         prompt: failureScreen,
       }),
-      on: failureOn(BACK_TO_QUESTION, { retry: 'running', back: 'desk', end: 'done' }),
+      on: failureTransitions(BACK_TO_QUESTION, { retry: 'running', back: 'desk', end: 'done' }),
     },
     done: { type: 'final', entry: assign({ prompt: end('flow.end.thanks') }) },
     cancelled: { type: 'final', entry: assign({ prompt: CANCELLED }) },
@@ -652,9 +657,12 @@ export const staffDeskMachine = setup({
   output: flowOutput,
 });
 
-/** The staff desk as the engine registers it. */
+/**
+ * The staff desk as the engine registers it. Version 3: guards became named and parameterised;
+ * a snapshot of version 2 restarts at the main menu with the engine's notice.
+ */
 export const staffDeskFlow: FlowDefinition<typeof staffDeskMachine> = {
   id: 'staff-desk',
-  version: 2,
+  version: 3,
   machine: staffDeskMachine,
 };

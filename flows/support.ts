@@ -1,4 +1,4 @@
-import { fromPromise } from 'xstate';
+import { and, assertEvent, fromPromise } from 'xstate';
 import { ApiError, classifyApiError, ValidationError } from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
 import { PaymentGuardError } from '../src/conversation/index.js';
@@ -248,12 +248,21 @@ export function failureOn<TContext extends { failure: Failure | null }>(
   refused: ReturnType<typeof toRefusedQuestion<TContext>>,
   targets: { retry: string; back: string; end: string },
 ) {
+  return failureMenu(refused, targets, isChoice);
+}
+
+/** A failure screen's transitions with `guardOf(id)` guarding each choice. */
+function failureMenu<TChoice, TBack, TGuard>(
+  refused: { choice: TChoice[]; back: TBack[] },
+  targets: { retry: string; back: string; end: string },
+  guardOf: (id: string) => TGuard,
+) {
   return {
     'user.choice': [
       ...refused.choice,
-      { guard: isChoice('retry'), target: targets.retry },
-      { guard: isChoice('back'), target: targets.back },
-      { guard: isChoice('end'), target: targets.end },
+      { guard: guardOf('retry'), target: targets.retry },
+      { guard: guardOf('back'), target: targets.back },
+      { guard: guardOf('end'), target: targets.end },
     ],
     'user.back': [...refused.back, { target: targets.back }],
   };
@@ -413,7 +422,7 @@ export const notProvided = <TOutput, TInput>(name: string) =>
 export const isChoice =
   (id: string) =>
   ({ event }: { event: Reply }): boolean =>
-    event.type === 'user.choice' && event.id === id;
+    replyGuards.chose({ event }, { id });
 
 /**
  * The transitions of a menu screen: each choice id goes to its state, in the order listed, and
@@ -421,12 +430,139 @@ export const isChoice =
  * which would change the order the guards are tried in.
  */
 export function choiceOn(targets: Readonly<Record<string, string>>, back: string) {
+  return menuTransitions('choiceOn', targets, back, isChoice);
+}
+
+/** A menu's transitions with `guardOf(id)` guarding each choice: {@link choiceOn}, {@link menuOn}. */
+function menuTransitions<TGuard>(
+  name: string,
+  targets: Readonly<Record<string, string>>,
+  back: string,
+  guardOf: (id: string) => TGuard,
+) {
   const entries = Object.entries(targets);
   for (const [id] of entries) {
-    if (/^\d+$/.test(id)) throw new Error(`choiceOn: id ${id} would be reordered; list it by hand`);
+    if (/^\d+$/.test(id)) throw new Error(`${name}: id ${id} would be reordered; list it by hand`);
   }
   return {
-    'user.choice': entries.map(([id, target]) => ({ guard: isChoice(id), target })),
+    'user.choice': entries.map(([id, target]) => ({ guard: guardOf(id), target })),
     'user.back': back,
   };
+}
+
+// Named, parameterised guards. A flow registers these in its setup() (`guards: { ...replyGuards
+// }`) and its transitions name them (`guard: chose('retry')`), so every guard is one style: a
+// name and params, the event narrowed with assertEvent where the guard reads it.
+
+/**
+ * Guards every flow registers in its setup(). `chose` tests the choice id; `returned` tests what
+ * an invoked actor's done event carried (not null, not false), for `onDone` branches.
+ */
+export const replyGuards = {
+  /** The reply is the choice `params.id`. */
+  chose: ({ event }: { event: Reply }, params: { id: string }): boolean =>
+    event.type === 'user.choice' && event.id === params.id,
+  /**
+   * The actor that just finished returned something (not null, not false). Its done event is not
+   * one of the flow's Reply events, so the output is read by presence rather than by type.
+   */
+  returned: ({ event }: { event: object }): boolean =>
+    'output' in event && event.output !== null && event.output !== false,
+};
+
+/** Guards a flow with a failure screen registers beside {@link replyGuards}. */
+export const failureGuards = {
+  /** The insurer refused the answer the state `params.target` asked for (see {@link refusedOn}). */
+  refusedAt: (
+    { context }: { context: { failure: Failure | null } },
+    params: { questions: RefusedQuestions; target: string },
+  ): boolean => refusedQuestion(params.questions, context.failure) === params.target,
+};
+
+/** Guard reference: the reply is the choice `id` (registered by {@link replyGuards}). */
+export const chose = (id: string) => ({ type: 'chose', params: { id } }) as const;
+
+/**
+ * The transitions of a menu screen with named guards: each choice id goes to its state, in the
+ * order listed, and Back goes to `back`. Ids must not look like whole numbers: JavaScript lists
+ * those keys first, which would change the order the guards are tried in.
+ */
+export function menuOn(targets: Readonly<Record<string, string>>, back: string) {
+  return menuTransitions('menuOn', targets, back, chose);
+}
+
+/**
+ * A failure screen's way back to the refused question, with named guards (see
+ * {@link toRefusedQuestion}): "Change my answer" and Back go straight to the state that asked
+ * for the field the insurer named. Needs {@link failureGuards} and {@link replyGuards}.
+ */
+export function refusedOn(questions: RefusedQuestions) {
+  const targets = [...new Set(Object.values(questions))];
+  const refusedAt = (target: string) =>
+    ({ type: 'refusedAt', params: { questions, target } }) as const;
+  return {
+    choice: targets.map((target) => ({ guard: and([chose('back'), refusedAt(target)]), target })),
+    back: targets.map((target) => ({ guard: refusedAt(target), target })),
+  };
+}
+
+/**
+ * The transitions of a failure screen whose Try again, Back and End each have one target, with
+ * named guards: the refused question first (see {@link refusedOn}), then those three.
+ */
+export function failureTransitions(
+  refused: ReturnType<typeof refusedOn>,
+  targets: { retry: string; back: string; end: string },
+) {
+  return failureMenu(refused, targets, chose);
+}
+
+/** Guard reference: the typed answer for `field` passes its check (see {@link answeredGuard}). */
+export const answered = <TField extends string>(field: TField) =>
+  ({ type: 'answered', params: { field } }) as const;
+
+/** Action reference: the same question again, saying why the answer for `field` failed. */
+export const rejectAnswer = <TField extends string>(field: TField) =>
+  ({ type: 'rejectAnswer', params: { field } }) as const;
+
+/**
+ * The `answered` guard of a flow: the typed answer passes the check of `params.field`, one of
+ * the flow's `checks` (`{ type: 'answered', params: { field: 'details' } }`). Only for
+ * `user.text` transitions: any other event is a wiring mistake and throws.
+ */
+export function answeredGuard<TContext, TField extends string>(
+  checks: Readonly<Record<TField, TextCheck<TContext>>>,
+) {
+  return ({ context, event }: { context: TContext; event: Reply }, params: { field: TField }) => {
+    assertEvent(event, 'user.text');
+    return checks[params.field](event.text, context).ok;
+  };
+}
+
+/**
+ * The `rejectAnswer` assigner of a flow: the same question again with the reason the check of
+ * `params.field` gave. Register it as `rejectAnswer: assign(rejectedAnswer(checks))`.
+ */
+export function rejectedAnswer<
+  TContext extends { prompt: Prompt; tries: number },
+  TField extends string,
+>(checks: Readonly<Record<TField, TextCheck<TContext>>>) {
+  return (
+    { context, event }: { context: TContext; event: Reply },
+    params: { field: TField },
+  ): { prompt: Prompt; tries: number } => {
+    assertEvent(event, 'user.text');
+    return rejectedBy(checks[params.field])({ context, event });
+  };
+}
+
+/** The checked value of a typed answer, or undefined when it fails (a guard passed it already). */
+export function checkedValue<TContext, T>(
+  check: (text: string, context: TContext) => Checked<T>,
+  event: Reply,
+  context: TContext,
+): T | undefined {
+  assertEvent(event, 'user.text');
+  const checked = check(event.text, context);
+  return checked.ok ? checked.value : undefined;
 }

@@ -254,7 +254,7 @@ describe.each(WORLDS)(
  * its cover-status holder holds no loan or membership ("Make a claim": the same journey test).
  */
 const NOT_THROUGH_THIS_WALK: Partial<Record<FlowId, readonly string[]>> = {
-  'claim-intimation': ['awaitingDocument', 'documented'],
+  'claim-intimation': ['documents.awaitingDocument', 'documents.documented'],
   'cover-status': ['claimHandOver'],
 };
 
