@@ -591,11 +591,14 @@ function nrcAnswer(event: Reply): { nrc?: string } {
   return nrc.ok ? { nrc: nrc.value } : {};
 }
 
-// Keeps the snapshot small: a long book is listed in the first MAX_KEPT holdings, in-force first.
+// Keeps the snapshot small: a long book is listed in the first MAX_KEPT holdings, in-force first,
+// then by number, so the list reads the same on every lookup whatever order the index kept.
 function trim(answer: CoverAnswer): CoverAnswer {
   if (answer.access !== 'full') return answer;
   const rank = (h: Holding) => (/^(active|ingrace)$/i.test(h.status) ? 0 : 1);
-  const holdings = [...answer.holdings].sort((a, b) => rank(a) - rank(b)).slice(0, MAX_KEPT);
+  const holdings = [...answer.holdings]
+    .sort((a, b) => rank(a) - rank(b) || a.number.localeCompare(b.number, 'en'))
+    .slice(0, MAX_KEPT);
   return { access: 'full', holdings };
 }
 

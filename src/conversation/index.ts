@@ -78,6 +78,7 @@ export type {
   TurnEngine,
   TurnOptions,
   TurnPrefetch,
+  VouchedCaller,
 } from './turn-engine.js';
 export {
   composeMiddleware,

@@ -15,8 +15,18 @@ export interface ChannelAddress {
   readonly locale: string;
 }
 
+/**
+ * Who is asking, as the platform vouches: a USSD gateway for its caller's number, Slack for a
+ * member its allow-list let through. Without it a session starts as nobody.
+ */
+export type VouchedCaller =
+  | { readonly kind: 'phone'; readonly phone: string }
+  | { readonly kind: 'staff'; readonly member: string };
+
 /** Options of one turn. */
 export interface TurnOptions {
+  /** Who is asking, when the platform vouches for it; a fresh session starts as them. */
+  readonly caller?: VouchedCaller;
   /** How long the channel can wait for an answer; past it the user sees a "still working" screen. */
   readonly deadlineMs?: number;
   /** Who is on the other end, recorded so payment outcomes can be pushed back. */

@@ -45,18 +45,18 @@ function answersOf(record: RecordHead | undefined, cached: CachedActor | undefin
 export function freshInput(options: TurnOptions): FlowInput {
   const audience = options.audience ?? 'policyholder';
   const locale = options.address?.locale ?? 'en';
-  // Only the USSD gateway (and the simulator, which speaks through it) vouches for the caller's
-  // number; a chat is nobody until it shares its own contact (see `withContact`).
-  if (options.address?.channel === 'ussd') {
-    const callerPhone = callerPhoneOf(options.address.address);
+  const caller = options.caller;
+  // Only a platform that vouches for who is asking names them: a USSD gateway (and the
+  // simulator, which speaks through it) its caller's number, Slack a member of its allow-list
+  // for the staff menu. A chat is nobody until it shares its own contact (see `withContact`).
+  if (caller?.kind === 'phone') {
+    const callerPhone = callerPhoneOf(caller.phone);
     if (callerPhone !== undefined) {
       return { audience, locale, principal: principalOf(callerPhone), callerPhone };
     }
   }
-  // The Slack channel lets only its allow-list reach the staff menu: `team:channel:user`.
-  if (options.address?.channel === 'slack' && audience === 'staff') {
-    const member = options.address.address.split(':').at(-1) ?? '';
-    return { audience, locale, principal: { kind: 'staff', member } };
+  if (caller?.kind === 'staff' && audience === 'staff') {
+    return { audience, locale, principal: { kind: 'staff', member: caller.member } };
   }
   return { audience, locale, principal: NOBODY };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hashTag, type RedisConnection } from '../redis/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 
 /**
  * One record a person holds, by identifiers only (never a name): a motor or travel policy, a
@@ -152,12 +153,6 @@ function fieldsOf(fact: HoldingFact, nowSeconds: number) {
   return { phone, nrc };
 }
 
-/** Throws the first error of a pipeline's results (one key's write). */
-function failed(results: [Error | null, unknown][] | null): void {
-  const error = results?.find(([err]) => err)?.[0];
-  if (error) throw error;
-}
-
 /** The Redis keys of the index (each a hash, in its own slot: Cluster-safe). */
 export function holdingsKeys(prefix: string) {
   return {
@@ -170,9 +165,12 @@ export function holdingsKeys(prefix: string) {
   };
 }
 
-/** The index in Redis, beside the sessions. Every key is a hash with a lifetime. */
-export function createRedisHoldingsIndex(
-  redis: RedisConnection,
+/**
+ * The index over the key-value port (Redis beside the sessions, or this process). Every key is
+ * a hash with a lifetime, each in its own slot: Cluster-safe.
+ */
+export function createHoldingsIndex(
+  store: KeyValueStore,
   prefix: string,
   now: () => number = Date.now,
 ): HoldingsIndex {
@@ -194,17 +192,15 @@ export function createRedisHoldingsIndex(
         if (fact.nrc) merge(keys.nrc(fact.nrc), nrc);
       }
       await Promise.all(
-        [...writes].map(([key, fields]) =>
-          redis.pipeline().hset(key, fields).expire(key, HOLDINGS_TTL_SECONDS).exec().then(failed),
-        ),
+        [...writes].map(([key, fields]) => store.hashSet(key, fields, HOLDINGS_TTL_SECONDS)),
       );
     },
     async ofPhone(phone) {
-      const { nrcs, refs } = entryOf(await redis.hgetall(keys.phone(phone)), seconds());
+      const { nrcs, refs } = entryOf(await store.hashGetAll(keys.phone(phone)), seconds());
       return { nrcs, refs };
     },
     async ofNrcs(nrcs) {
-      const all = await Promise.all(nrcs.map((nrc) => redis.hgetall(keys.nrc(nrc))));
+      const all = await Promise.all(nrcs.map((nrc) => store.hashGetAll(keys.nrc(nrc))));
       const at = seconds();
       return all.map((fields) => {
         const { refs, phones } = entryOf(fields, at);
@@ -217,80 +213,40 @@ export function createRedisHoldingsIndex(
         ...(where.phone ? [keys.phone(where.phone)] : []),
         ...(where.nrcs ?? []).map(keys.nrc),
       ];
-      await Promise.all(keysOf.map((key) => redis.hdel(key, field)));
+      await Promise.all(keysOf.map((key) => store.hashDelete(key, field)));
     },
     async forget(phone) {
       // Every NRC the phone was ever linked to, however old the link.
-      const { nrcs } = entryOf(await redis.hgetall(keys.phone(phone)), Number.NEGATIVE_INFINITY);
-      await Promise.all(nrcs.map((nrc) => redis.hdel(keys.nrc(nrc), `${PHONE_FIELD}${phone}`)));
-      await redis.del(keys.phone(phone));
+      const fields = await store.hashGetAll(keys.phone(phone));
+      const { nrcs } = entryOf(fields, Number.NEGATIVE_INFINITY);
+      await Promise.all(
+        nrcs.map((nrc) => store.hashDelete(keys.nrc(nrc), `${PHONE_FIELD}${phone}`)),
+      );
+      await store.delete(keys.phone(phone));
     },
     async cursor() {
-      return redis.hgetall(keys.cursor);
+      return store.hashGetAll(keys.cursor);
     },
     async saveCursor(values) {
       if (Object.keys(values).length === 0) return;
-      await redis
-        .pipeline()
-        .hset(keys.cursor, values)
-        .expire(keys.cursor, CURSOR_TTL_SECONDS)
-        .exec();
+      await store.hashSet(keys.cursor, values, CURSOR_TTL_SECONDS);
     },
     async resetCursor() {
-      await redis.del(keys.cursor);
+      await store.delete(keys.cursor);
     },
   };
 }
 
+/** The index in Redis, beside the sessions. */
+export function createRedisHoldingsIndex(
+  redis: RedisConnection,
+  prefix: string,
+  now: () => number = Date.now,
+): HoldingsIndex {
+  return createHoldingsIndex(createRedisStore(redis), prefix, now);
+}
+
 /** The index in this process (no Redis: `npm start` with in-memory sessions); lost on restart. */
 export function createMemoryHoldingsIndex(now: () => number = Date.now): HoldingsIndex {
-  const phones = new Map<string, Record<string, string>>();
-  const nrcs = new Map<string, Record<string, string>>();
-  let cursor: SyncCursor = {};
-  const seconds = () => Math.floor(now() / 1000);
-  const merge = (map: Map<string, Record<string, string>>, key: string, fields: object) => {
-    map.set(key, { ...map.get(key), ...fields });
-  };
-  return {
-    async record(facts) {
-      const at = seconds();
-      for (const fact of facts) {
-        const fields = fieldsOf(fact, at);
-        if (fact.phone) merge(phones, fact.phone, fields.phone);
-        if (fact.nrc) merge(nrcs, fact.nrc, fields.nrc);
-      }
-    },
-    async ofPhone(phone) {
-      const { nrcs: held, refs } = entryOf(phones.get(phone) ?? {}, seconds());
-      return { nrcs: held, refs };
-    },
-    async ofNrcs(list) {
-      return list.map((nrc) => {
-        const { refs, phones: on } = entryOf(nrcs.get(nrc) ?? {}, seconds());
-        return { refs, phones: on };
-      });
-    },
-    async drop(ref, where) {
-      const field = refField(ref);
-      if (where.phone) delete phones.get(where.phone)?.[field];
-      for (const nrc of where.nrcs ?? []) delete nrcs.get(nrc)?.[field];
-    },
-    async forget(phone) {
-      for (const field of Object.keys(phones.get(phone) ?? {})) {
-        if (field.startsWith(NRC_FIELD)) {
-          delete nrcs.get(field.slice(NRC_FIELD.length))?.[`${PHONE_FIELD}${phone}`];
-        }
-      }
-      phones.delete(phone);
-    },
-    async cursor() {
-      return { ...cursor };
-    },
-    async saveCursor(values) {
-      cursor = { ...cursor, ...values };
-    },
-    async resetCursor() {
-      cursor = {};
-    },
-  };
+  return createHoldingsIndex(createMemoryStore({ now }), '', now);
 }

@@ -8,6 +8,7 @@
 // Flows and the server: the index itself (Redis beside the sessions, or this process).
 export {
   CURSOR_TTL_SECONDS,
+  createHoldingsIndex,
   createMemoryHoldingsIndex,
   createRedisHoldingsIndex,
   HOLDINGS_TTL_SECONDS,

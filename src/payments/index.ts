@@ -6,8 +6,12 @@
  * them); each says who it is for.
  */
 
-// Channels: the contract their notifiers implement.
-export type { Notifier } from './notifier.js';
+// Everyone that still imports the notifier contract from here.
+/**
+ * @deprecated Moved beside the channels: import it from `src/channels/index.js`. Kept one step so
+ * branches written against the old home still build.
+ */
+export type { Notifier } from '../channels/index.js';
 // Server: payment attempts started once each, in order, with their own references.
 export {
   type AttemptTracker,

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PaymentWebhook } from '../api/index.js';
+import { createWebhookGuard } from '../webhook/index.js';
 import { callbackReference, type PaymentService } from './payment-service.js';
 
 /** Options of {@link registerPaymentCallback}. */
@@ -18,19 +18,6 @@ export interface PaymentCallbackOptions {
 /** Path of the callback route; the secret may also travel as the last path segment. */
 export const PAYMENT_CALLBACK_PATH = '/payments/callback';
 
-const SECRET_HEADER = 'x-callback-secret';
-
-// Hashing first gives equal lengths, so the comparison time says nothing about the secret.
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
-
-function normaliseIp(ip: string): string {
-  return ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
-}
-
 /**
  * Registers `POST /payments/callback/:secret` (and `POST /payments/callback` with the
  * `x-callback-secret` header) for the insurer's payment webhook. Wrong secret → 401, source not
@@ -42,21 +29,22 @@ export function registerPaymentCallback(
   options: PaymentCallbackOptions,
 ): void {
   if (options.secret.length === 0) throw new RangeError('The payment callback secret is empty');
-  const allowed = options.allowedIps?.map(normaliseIp);
+  const guard = createWebhookGuard({
+    secret: options.secret,
+    allowedIps: options.allowedIps,
+    secretIn: { param: 'secret', header: 'x-callback-secret' },
+    reject(request, reply, reason) {
+      if (reason === 'ip') {
+        request.log.warn({ ip: request.ip }, 'payment callback from a source not allowed');
+        reply.code(403).send({ error: 'forbidden' });
+      } else {
+        request.log.warn('payment callback with a wrong secret rejected');
+        reply.code(401).send({ error: 'unauthorized' });
+      }
+    },
+  });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (allowed && !allowed.includes(normaliseIp(request.ip))) {
-      request.log.warn({ ip: request.ip }, 'payment callback from a source not allowed');
-      return reply.code(403).send({ error: 'forbidden' });
-    }
-    const params = request.params as { secret?: unknown };
-    const header = request.headers[SECRET_HEADER];
-    const given =
-      typeof params.secret === 'string' ? params.secret : typeof header === 'string' ? header : '';
-    if (!sameSecret(given, options.secret)) {
-      request.log.warn('payment callback with a wrong secret rejected');
-      return reply.code(401).send({ error: 'unauthorized' });
-    }
     const parsed = PaymentWebhook.safeParse(request.body);
     if (!parsed.success || callbackReference(parsed.data) === undefined) {
       const fields = parsed.success
@@ -71,6 +59,7 @@ export function registerPaymentCallback(
 
   // The secret may sit in the URL: keep fastify's per-request info lines (which carry the URL)
   // out of the logs for these routes.
-  fastify.post(`${PAYMENT_CALLBACK_PATH}/:secret`, { logLevel: 'warn' }, handler);
-  fastify.post(PAYMENT_CALLBACK_PATH, { logLevel: 'warn' }, handler);
+  const route = { logLevel: 'warn', preHandler: guard } as const;
+  fastify.post(`${PAYMENT_CALLBACK_PATH}/:secret`, route, handler);
+  fastify.post(PAYMENT_CALLBACK_PATH, route, handler);
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ChannelName } from '../conversation/index.js';
-import type { RedisConnection } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 import { PaymentRouteError } from './payment-errors.js';
-import { createRedisPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
+import { createPaymentKeys, type PaymentKeys, paymentKey } from './payment-keys.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 // Fails to compile when a channel is added to the engine contract but not here.
@@ -47,12 +47,12 @@ export interface PaymentRoutes {
   key(reference: string): string;
 }
 
-/** Creates the route table over `redis`; throws PaymentRouteError when a stored route is unreadable. */
+/** Creates the route table over `store`; throws PaymentRouteError when a stored route is unreadable. */
 export function createPaymentRoutes(
-  redis: RedisConnection,
+  store: KeyValueStore,
   options: PaymentRoutesOptions,
 ): PaymentRoutes {
-  return paymentRoutesOver(createRedisPaymentKeys(redis), options);
+  return paymentRoutesOver(createPaymentKeys(store), options);
 }
 
 /** The route table over any {@link PaymentKeys} (Redis or in-process). */

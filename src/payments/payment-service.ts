@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import {
   ENGINE_PROMPTS,
   type PaymentSettledEvent,
@@ -8,16 +9,11 @@ import {
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { RedisConnection } from '../redis/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
 import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
-import type { Notifier } from './notifier.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
-import {
-  createMemoryPaymentKeys,
-  createRedisPaymentKeys,
-  paymentKey,
-  paymentQueuePrefix,
-} from './payment-keys.js';
+import { createPaymentKeys, paymentKey, paymentQueuePrefix } from './payment-keys.js';
 import { PaymentRoute, type PaymentRoutes, paymentRoutesOver } from './payment-routes.js';
 import type {
   PaymentJob,
@@ -68,6 +64,11 @@ export interface PaymentServiceSettings {
    * exactly-once guarantee within one instance, lost on restart, not shared between instances.
    */
   readonly redis?: RedisConnection;
+  /**
+   * Where the keys live, when the caller already has the server's store; otherwise one over
+   * `redis`, or this process without it.
+   */
+  readonly store?: KeyValueStore;
   /** Prefix of every key and of the queue, e.g. `insurechat:`; tests use their own. Default ''. */
   readonly prefix?: string;
   readonly engine: TurnEngine;
@@ -234,7 +235,9 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
   const deliveryAttempts = queueOptions.deliveryAttempts ?? 6;
   const deliveryBackoffMs = queueOptions.deliveryBackoffMs ?? 5_000;
   const notifiers = new Map(options.notifiers.map((notifier) => [notifier.channel, notifier]));
-  const keys = redis ? createRedisPaymentKeys(redis) : createMemoryPaymentKeys();
+  const keys = createPaymentKeys(
+    options.store ?? (redis ? createRedisStore(redis) : createMemoryStore()),
+  );
   const routes = paymentRoutesOver(keys, { prefix, ttlSeconds });
   const turnDeadlineMs = options.turnDeadlineMs ?? 30_000;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hashTag, type RedisConnection } from '../redis/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 import { type DataSubject, subjectId } from './data-subject.js';
 
 /**
@@ -45,39 +46,31 @@ export function consentKey(prefix: string, subject: DataSubject): string {
   return `${prefix}consent:${hashTag(subjectId(subject))}`;
 }
 
-/** Consent in Redis: one string per subject, expiring a year after it was last read. */
-export function createRedisConsentStore(redis: RedisConnection, prefix: string): ConsentStore {
+/**
+ * Consent over the key-value port: one string per subject, expiring a year after it was last
+ * read (in Redis shared by every instance, or in this process, then asked again after a restart).
+ */
+export function createConsentStore(store: KeyValueStore, prefix: string): ConsentStore {
   return {
     async get(subject) {
-      return parse(await redis.getex(consentKey(prefix, subject), 'EX', CONSENT_TTL_SECONDS));
+      return parse(await store.getAndTouch(consentKey(prefix, subject), CONSENT_TTL_SECONDS));
     },
     async agree(subject, record) {
       const valid = ConsentRecord.parse(record);
-      await redis.set(
-        consentKey(prefix, subject),
-        JSON.stringify(valid),
-        'EX',
-        CONSENT_TTL_SECONDS,
-      );
+      await store.set(consentKey(prefix, subject), JSON.stringify(valid), CONSENT_TTL_SECONDS);
     },
     async forget(subject) {
-      await redis.del(consentKey(prefix, subject));
+      await store.delete(consentKey(prefix, subject));
     },
   };
 }
 
+/** Consent in Redis, shared by every instance. */
+export function createRedisConsentStore(redis: RedisConnection, prefix: string): ConsentStore {
+  return createConsentStore(createRedisStore(redis), prefix);
+}
+
 /** Consent in this process (the embedded default): lost on restart, then asked again. */
 export function createMemoryConsentStore(): ConsentStore {
-  const records = new Map<string, ConsentRecord>();
-  return {
-    async get(subject) {
-      return records.get(subjectId(subject));
-    },
-    async agree(subject, record) {
-      records.set(subjectId(subject), ConsentRecord.parse(record));
-    },
-    async forget(subject) {
-      records.delete(subjectId(subject));
-    },
-  };
+  return createConsentStore(createMemoryStore(), '');
 }

@@ -11,6 +11,7 @@ export {
   ConsentRecord,
   type ConsentStore,
   consentKey,
+  createConsentStore,
   createMemoryConsentStore,
   createRedisConsentStore,
 } from './consent-store.js';
@@ -40,5 +41,6 @@ export {
   auditStreamKey,
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
+  createStaffAuditLog,
   type StaffAuditLog,
 } from './staff-audit.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RedisConnection } from '../redis/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 
 /** How long staff look-ups stay in the audit stream: a year, trimmed on every append. */
 export const AUDIT_RETENTION_MS = 365 * 86_400_000;
@@ -29,12 +30,12 @@ export function auditStreamKey(prefix: string): string {
 }
 
 /**
- * The audit log as a Redis stream: XADD with MINID trimming, so entries older than the retention
- * leave as new ones come (a stream id starts with its epoch ms). Exact trimming, not `~`: staff
- * look-ups are few, and a year should mean a year.
+ * The audit log as a stream over the key-value port (a Redis stream, or this process): each
+ * append trims the entries older than the retention (exact, not `~`: staff look-ups are few, and
+ * a year should mean a year).
  */
-export function createRedisStaffAuditLog(
-  redis: RedisConnection,
+export function createStaffAuditLog(
+  store: KeyValueStore,
   prefix: string,
   now: () => number = Date.now,
 ): StaffAuditLog {
@@ -43,27 +44,11 @@ export function createRedisStaffAuditLog(
     async append(entry) {
       const valid = AuditEntry.parse(entry);
       const oldest = Math.max(now() - AUDIT_RETENTION_MS, 0);
-      await redis.xadd(
-        key,
-        'MINID',
-        String(oldest),
-        '*',
-        'who',
-        valid.who,
-        'at',
-        valid.at,
-        'what',
-        valid.what,
-      );
+      await store.streamAppend(key, { who: valid.who, at: valid.at, what: valid.what }, oldest);
     },
     async latest(count) {
-      const rows = await redis.xrevrange(key, '+', '-', 'COUNT', count);
       const entries: AuditEntry[] = [];
-      for (const [, fields] of rows) {
-        const record: Record<string, string> = {};
-        for (let i = 0; i + 1 < fields.length; i += 2) {
-          record[fields[i] as string] = fields[i + 1] as string;
-        }
+      for (const record of await store.streamLatest(key, count)) {
         const parsed = AuditEntry.safeParse(record);
         if (parsed.success) entries.push(parsed.data);
       }
@@ -72,20 +57,16 @@ export function createRedisStaffAuditLog(
   };
 }
 
+/** The audit log as a Redis stream, shared by every instance. */
+export function createRedisStaffAuditLog(
+  redis: RedisConnection,
+  prefix: string,
+  now: () => number = Date.now,
+): StaffAuditLog {
+  return createStaffAuditLog(createRedisStore(redis), prefix, now);
+}
+
 /** The audit log in this process (the embedded default), trimmed to the same retention. */
 export function createMemoryStaffAuditLog(now: () => number = Date.now): StaffAuditLog {
-  const entries: Array<{ readonly atMs: number; readonly entry: AuditEntry }> = [];
-  return {
-    async append(entry) {
-      const atMs = now();
-      entries.push({ atMs, entry: AuditEntry.parse(entry) });
-      while (entries[0] && entries[0].atMs < atMs - AUDIT_RETENTION_MS) entries.shift();
-    },
-    async latest(count) {
-      return entries
-        .slice(-count)
-        .reverse()
-        .map(({ entry }) => entry);
-    },
-  };
+  return createStaffAuditLog(createMemoryStore({ now }), '', now);
 }

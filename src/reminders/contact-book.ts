@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dayNumber } from '../clock/index.js';
 import type { ChannelName } from '../conversation/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 
 const CHANNELS = ['ussd', 'telegram', 'slack', 'web'] as const satisfies readonly ChannelName[];
 
@@ -65,7 +66,7 @@ export interface ContactBook {
   cardOf(holder: HolderAddress): Promise<HolderCard>;
   /**
    * The Redis key of a holder's card (a hash: see {@link cardFromFields}), for reading it with
-   * the holder's session; undefined when the book is not in Redis.
+   * the holder's session; undefined unless the book shares the sessions' Redis.
    */
   cardKey?(holder: HolderAddress): string;
   /**
@@ -153,156 +154,104 @@ function parse(raw: string | null | undefined): ContactRecord | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** Options of {@link createContactBook}. */
+export interface ContactBookOptions {
+  /**
+   * Whether the book hands out its cards' keys ({@link ContactBook.cardKey}) for the session
+   * store to read a card with the session: only when both live in the same Redis.
+   */
+  readonly sharesSessionRedis?: boolean;
+}
+
 /**
- * The contact book in Redis. Each command touches one key, so it runs on a Redis Cluster too;
- * the few writes of one save are not atomic together, and need not be: a contact found through
- * the due index or a holder's set is read from its own key, which is written first.
+ * The contact book over the key-value port (Redis shared by every instance, or this process).
+ * Each call touches one key, so it runs on a Redis Cluster too; the few writes of one save are
+ * not atomic together, and need not be: a contact found through the due index or a holder's card
+ * is read from its own key, which is written first.
  */
-export function createRedisContactBook(redis: RedisConnection, prefix: string): ContactBook {
+export function createContactBook(
+  store: KeyValueStore,
+  prefix: string,
+  options: ContactBookOptions = {},
+): ContactBook {
   const keys = keysOf(prefix);
+  const read = async (policyId: string) => parse(await store.get(keys.contact(policyId)));
   return {
     async save(record, previous) {
       const valid = ContactRecord.parse(record);
-      await redis.set(
-        keys.contact(valid.policyId),
-        JSON.stringify(valid),
-        'EX',
-        CONTACT_TTL_SECONDS,
-      );
-      await redis.zadd(keys.due, dayNumber(valid.endDate), valid.policyId);
+      await store.set(keys.contact(valid.policyId), JSON.stringify(valid), CONTACT_TTL_SECONDS);
+      await store.sortedAdd(keys.due, dayNumber(valid.endDate), valid.policyId);
       const card = keys.card(valid);
       const entry = JSON.stringify({ n: valid.policyNumber, e: valid.endDate });
-      await redis.hset(card, `${POLICY_FIELD}${valid.policyId}`, entry);
-      await redis.expire(card, CONTACT_TTL_SECONDS);
+      await store.hashSet(
+        card,
+        { [`${POLICY_FIELD}${valid.policyId}`]: entry },
+        CONTACT_TTL_SECONDS,
+      );
       if (previous && keys.card(previous) !== card) {
-        await redis.hdel(keys.card(previous), `${POLICY_FIELD}${valid.policyId}`);
+        await store.hashDelete(keys.card(previous), `${POLICY_FIELD}${valid.policyId}`);
       }
     },
-    async get(policyId) {
-      return parse(await redis.get(keys.contact(policyId)));
-    },
+    get: read,
     async endingBy(lastDay) {
-      return redis.zrangebyscore(keys.due, '-inf', lastDay);
+      return store.sortedUpTo(keys.due, lastDay);
     },
     async forgetEndedBefore(day) {
-      await redis.zremrangebyscore(keys.due, '-inf', `(${day}`);
+      await store.sortedRemoveBelow(keys.due, day);
     },
     async cardOf(holder) {
-      return cardFromFields(await redis.hgetall(keys.card(holder)));
+      return cardFromFields(await store.hashGetAll(keys.card(holder)));
     },
-    cardKey: keys.card,
+    ...(options.sharesSessionRedis ? { cardKey: keys.card } : {}),
     async forgetHolder(holder) {
-      const { policies } = cardFromFields(await redis.hgetall(keys.card(holder)));
+      const { policies } = cardFromFields(await store.hashGetAll(keys.card(holder)));
       for (const { policyId } of policies) {
         // Only this holder's contact: a policy moved to another address since is theirs.
-        const contact = parse(await redis.get(keys.contact(policyId)));
+        const contact = await read(policyId);
         if (contact && (contact.channel !== holder.channel || contact.address !== holder.address)) {
           continue;
         }
-        await redis.del(keys.contact(policyId));
-        await redis.zrem(keys.due, policyId);
+        await store.delete(keys.contact(policyId));
+        await store.sortedRemove(keys.due, policyId);
       }
-      await redis.del(keys.card(holder));
+      await store.delete(keys.card(holder));
       return policies.length;
     },
     async setStopped(holder, stopped) {
       const card = keys.card(holder);
       if (stopped) {
-        await redis.hset(card, STOP_FIELD, '1');
+        await store.hashSet(card, { [STOP_FIELD]: '1' });
         // A STOP from a number with no card yet makes one: it expires like any card.
-        await redis.expire(card, CONTACT_TTL_SECONDS, 'NX');
-      } else await redis.hdel(card, STOP_FIELD);
+        await store.expire(card, CONTACT_TTL_SECONDS, { onlyIfNone: true });
+      } else await store.hashDelete(card, STOP_FIELD);
     },
     async isStopped(holder) {
-      return (await redis.hexists(keys.card(holder), STOP_FIELD)) === 1;
+      return store.hashHas(keys.card(holder), STOP_FIELD);
     },
     async setLanguage(holder, locale) {
-      const card = keys.card(holder);
-      await redis.hset(card, LANGUAGE_FIELD, locale);
-      await redis.expire(card, LANGUAGE_TTL_SECONDS);
+      await store.hashSet(keys.card(holder), { [LANGUAGE_FIELD]: locale }, LANGUAGE_TTL_SECONDS);
     },
     async claim(key, value, ttlSeconds) {
-      return (await redis.set(keys.claim(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
+      return store.setIfAbsent(keys.claim(key), value, ttlSeconds);
     },
     async confirm(key, value, ttlSeconds) {
-      await redis.set(keys.claim(key), value, 'EX', ttlSeconds);
+      await store.set(keys.claim(key), value, ttlSeconds);
     },
     async release(key) {
-      await redis.del(keys.claim(key));
+      await store.delete(keys.claim(key));
     },
     async take(key) {
-      return (await redis.getdel(keys.claim(key))) !== null;
+      return (await store.take(keys.claim(key))) !== undefined;
     },
   };
 }
 
+/** The contact book in Redis, beside the sessions (it hands out its card keys). */
+export function createRedisContactBook(redis: RedisConnection, prefix: string): ContactBook {
+  return createContactBook(createRedisStore(redis), prefix, { sharesSessionRedis: true });
+}
+
 /** The contact book in this process (the embedded default): lost on restart. */
 export function createMemoryContactBook(now: () => number = Date.now): ContactBook {
-  const contacts = new Map<string, ContactRecord>();
-  const stopped = new Set<string>();
-  const languages = new Map<string, string>();
-  const claims = new Map<string, { value: string; expiresAt: number }>();
-  const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
-  return {
-    async save(record) {
-      const valid = ContactRecord.parse(record);
-      contacts.set(valid.policyId, valid);
-    },
-    async get(policyId) {
-      return contacts.get(policyId);
-    },
-    async endingBy(lastDay) {
-      return [...contacts.values()]
-        .filter((record) => dayNumber(record.endDate) <= lastDay)
-        .map((record) => record.policyId);
-    },
-    async forgetEndedBefore(day) {
-      for (const [id, record] of contacts) if (dayNumber(record.endDate) < day) contacts.delete(id);
-    },
-    async cardOf(holder) {
-      const policies = [...contacts.values()]
-        .filter((record) => record.channel === holder.channel && record.address === holder.address)
-        .map(({ policyId, policyNumber, endDate }) => ({ policyId, policyNumber, endDate }));
-      const id = holderId(holder);
-      return { policies, stopped: stopped.has(id), language: languages.get(id) };
-    },
-    async forgetHolder(holder) {
-      let count = 0;
-      for (const [id, record] of contacts) {
-        if (record.channel === holder.channel && record.address === holder.address) {
-          contacts.delete(id);
-          count += 1;
-        }
-      }
-      stopped.delete(holderId(holder));
-      return count;
-    },
-    async setStopped(holder, stop) {
-      if (stop) stopped.add(holderId(holder));
-      else stopped.delete(holderId(holder));
-    },
-    async isStopped(holder) {
-      return stopped.has(holderId(holder));
-    },
-    async setLanguage(holder, locale) {
-      languages.set(holderId(holder), locale);
-    },
-    async claim(key, value, ttlSeconds) {
-      const held = claims.get(key);
-      if (held && held.expiresAt > now()) return false;
-      claims.set(key, { value, expiresAt: now() + ttlSeconds * 1000 });
-      return true;
-    },
-    async confirm(key, value, ttlSeconds) {
-      claims.set(key, { value, expiresAt: now() + ttlSeconds * 1000 });
-    },
-    async release(key) {
-      claims.delete(key);
-    },
-    async take(key) {
-      const held = claims.get(key);
-      claims.delete(key);
-      return held !== undefined && held.expiresAt > now();
-    },
-  };
+  return createContactBook(createMemoryStore({ now }), '');
 }

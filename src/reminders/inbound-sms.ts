@@ -1,9 +1,9 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
+import type { Notifier } from '../channels/index.js';
 import type { Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
-import type { Notifier } from '../payments/index.js';
 import type { ReminderService } from './reminder-service.js';
 
 /** Path of the SMS gateway's incoming-message callback. */

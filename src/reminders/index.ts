@@ -8,7 +8,9 @@
 // Server: where contacts and send claims are kept (Redis, or this process).
 export {
   type ContactBook,
+  type ContactBookOptions,
   ContactRecord,
+  createContactBook,
   createMemoryContactBook,
   createRedisContactBook,
   type HolderAddress,

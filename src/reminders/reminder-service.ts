@@ -1,3 +1,4 @@
+import type { Notifier } from '../channels/index.js';
 import { dayNumber, lusakaNow } from '../clock/index.js';
 import type {
   CallerLanguages,
@@ -6,7 +7,6 @@ import type {
   TurnPrefetch,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import type { Notifier } from '../payments/index.js';
 import {
   type ContactBook,
   type ContactRecord,

@@ -1,6 +1,6 @@
 import type { PartnerClient } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import type { Logger } from '../log/index.js';
-import type { Notifier } from '../payments/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import { createMemoryContactBook, createRedisContactBook } from './contact-book.js';
 import {

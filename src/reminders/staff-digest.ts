@@ -1,8 +1,8 @@
 import { firstOf, type PartnerClient } from '../api/index.js';
+import type { Notifier } from '../channels/index.js';
 import { dayNumber, lusakaNow } from '../clock/index.js';
 import { formatDate, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import type { Notifier } from '../payments/index.js';
 import type { ContactBook } from './contact-book.js';
 
 /** What staff see each morning: what needs a person today, from the insurer's own records. */

@@ -9,11 +9,9 @@ import type { HandoffStore } from '../handoff/index.js';
 import type { Logger } from '../log/index.js';
 import type { PaymentService } from '../payments/index.js';
 import {
-  createMemoryConsentStore,
-  createMemoryStaffAuditLog,
+  createConsentStore,
   createPersonalData,
-  createRedisConsentStore,
-  createRedisStaffAuditLog,
+  createStaffAuditLog,
   type DataSubject,
   type PersonalData,
   type PersonalDataStore,
@@ -21,17 +19,18 @@ import {
   subjectId,
   subjectPhone,
 } from '../privacy/index.js';
-import type { RedisConnection } from '../redis/index.js';
 import type { ReminderService } from '../reminders/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
 /** What {@link createPersonalDataWiring} erases from and reports on. */
 export interface PersonalDataWiringOptions {
-  readonly redis: RedisConnection | undefined;
+  /** Where consent and the audit stream live (the server's key-value store). */
+  readonly store: KeyValueStore;
   readonly prefix: string;
   readonly reminders: Pick<ReminderService, 'cardOf' | 'forget'>;
   readonly handoffs: Pick<HandoffStore, 'bySession' | 'forget'>;
   readonly files: Pick<FileStore, 'countOwned' | 'forgetOwner'>;
-  /** Late-bound: the payment service is built after the flows that use this. */
+  /** The payment service, once built (it is built after the flows that use this). */
   readonly payments: () => Pick<PaymentService, 'inFlightFor' | 'forgetHolder'> | undefined;
   /**
    * Further stores: issue 25's holdings index goes here as `holdingsIndexStore(holdings)` (its
@@ -51,7 +50,7 @@ export interface PersonalDataWiring {
 
 /** Builds consent, "My data" and the audit log over the server's stores. */
 export function createPersonalDataWiring(options: PersonalDataWiringOptions): PersonalDataWiring {
-  const { redis, prefix } = options;
+  const { prefix } = options;
   const holder = (subject: DataSubject) => ({
     channel: subject.channel,
     address: subject.address,
@@ -105,7 +104,7 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     ...(options.extraStores ?? []),
   ];
   const personalData = createPersonalData({
-    consent: redis ? createRedisConsentStore(redis, prefix) : createMemoryConsentStore(),
+    consent: createConsentStore(options.store, prefix),
     stores,
     receipt: async (subject, prompt) => {
       // A chat sees the closing screen; only a phone is told again, by SMS.
@@ -114,6 +113,6 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
   });
-  const audit = redis ? createRedisStaffAuditLog(redis, prefix) : createMemoryStaffAuditLog();
+  const audit = createStaffAuditLog(options.store, prefix);
   return { personalData, audit };
 }

@@ -502,7 +502,8 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const store = makeStore();
     const turns = engine(registry(counter), store);
     const address = { channel: 'ussd', address: '0971234567', locale: 'en' } as const;
-    await turns.handle(KEY, text('dial'), { address, audience: 'funeral-member' });
+    const caller = { kind: 'phone', phone: address.address } as const;
+    await turns.handle(KEY, text('dial'), { address, caller, audience: 'funeral-member' });
     const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(record).toMatchObject({
       address,
@@ -529,7 +530,8 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const store = makeStore();
     const turns = engine(registry(counter), store);
     const address = { channel: 'slack', address: 'T1:C1:U42', locale: 'en' } as const;
-    await turns.handle(KEY, text('hi'), { address, audience: 'staff' });
+    const caller = { kind: 'staff', member: 'U42' } as const;
+    await turns.handle(KEY, text('hi'), { address, caller, audience: 'staff' });
     const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(record.principal).toEqual({ kind: 'staff', member: 'U42' });
   });

@@ -169,6 +169,7 @@ describe.each(WORLDS)(
               address: setup.caller?.(index) ?? '0971234567',
               locale: 'en',
             },
+            caller: { kind: 'phone', phone: setup.caller?.(index) ?? '0971234567' },
           } as const;
           const turn = async (reply: Reply) => {
             const shown = await world.engine.handle(key, reply, options);

@@ -25,7 +25,10 @@ async function converse(
 ) {
   const shown: Prompt[] = [];
   const address = caller
-    ? { address: { channel: 'ussd' as const, address: caller, locale: 'en' } }
+    ? {
+        address: { channel: 'ussd' as const, address: caller, locale: 'en' },
+        caller: { kind: 'phone' as const, phone: caller },
+      }
     : {};
   for (const reply of replies) {
     shown.push(await world.engine.handle(key, reply, { audience, deadlineMs: 10_000, ...address }));

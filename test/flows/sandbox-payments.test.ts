@@ -21,6 +21,7 @@ const options = {
   audience: 'policyholder',
   deadlineMs: 10_000,
   address: { channel: 'ussd', address: '0971234567', locale: 'en' },
+  caller: { kind: 'phone', phone: '0971234567' },
 } as const;
 
 async function say(key: string, ...replies: Reply[]): Promise<Prompt> {

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createMemoryPaymentKeys,
-  createRedisPaymentKeys,
-  type PaymentKeys,
-} from '../../src/payments/payment-keys.js';
+import { createPaymentKeys, type PaymentKeys } from '../../src/payments/payment-keys.js';
+import { createMemoryStore, createRedisStore } from '../../src/storage/index.js';
 import { type TestRedis, testRedis } from './support.js';
 
 let store: TestRedis | undefined;
@@ -17,10 +14,14 @@ function keysOver(backend: 'redis' | 'memory'): {
   keys: PaymentKeys;
   key: (name: string) => string;
 } {
-  if (backend === 'memory') return { keys: createMemoryPaymentKeys(), key: (name) => name };
+  if (backend === 'memory')
+    return { keys: createPaymentKeys(createMemoryStore()), key: (name) => name };
   const redis = testRedis();
   store = redis;
-  return { keys: createRedisPaymentKeys(redis.redis), key: (name) => `${redis.prefix}${name}` };
+  return {
+    keys: createPaymentKeys(createRedisStore(redis.redis)),
+    key: (name) => `${redis.prefix}${name}`,
+  };
 }
 
 describe.each(['redis', 'memory'] as const)('payment keys over %s', (backend) => {
@@ -69,7 +70,7 @@ describe.each(['redis', 'memory'] as const)('payment keys over %s', (backend) =>
 describe('in-process payment keys', () => {
   it('forget a value once its TTL has passed', async () => {
     let now = 1_000_000;
-    const keys = createMemoryPaymentKeys(() => now);
+    const keys = createPaymentKeys(createMemoryStore({ now: () => now }));
     await keys.set('route', 'r', 10);
     await keys.claim('delivered', 'paid', 10);
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPaymentRoutes, PaymentRouteError } from '../../src/payments/index.js';
+import { createRedisStore } from '../../src/storage/index.js';
 import { type TestRedis, testRedis } from './support.js';
 
 let store: TestRedis;
@@ -11,7 +12,10 @@ afterEach(async () => {
 describe('payment routes', () => {
   it('reads back the route recorded for a reference, with its TTL', async () => {
     store = testRedis();
-    const routes = createPaymentRoutes(store.redis, { prefix: store.prefix, ttlSeconds: 120 });
+    const routes = createPaymentRoutes(createRedisStore(store.redis), {
+      prefix: store.prefix,
+      ttlSeconds: 120,
+    });
     const route = {
       sessionKey: 'ussd:260971234567',
       channel: 'ussd',
@@ -30,14 +34,20 @@ describe('payment routes', () => {
 
   it('answers undefined for a reference nobody recorded', async () => {
     store = testRedis();
-    const routes = createPaymentRoutes(store.redis, { prefix: store.prefix, ttlSeconds: 60 });
+    const routes = createPaymentRoutes(createRedisStore(store.redis), {
+      prefix: store.prefix,
+      ttlSeconds: 60,
+    });
 
     expect(await routes.get('REF-NONE')).toBeUndefined();
   });
 
   it('refuses to record a route without a session key', async () => {
     store = testRedis();
-    const routes = createPaymentRoutes(store.redis, { prefix: store.prefix, ttlSeconds: 60 });
+    const routes = createPaymentRoutes(createRedisStore(store.redis), {
+      prefix: store.prefix,
+      ttlSeconds: 60,
+    });
 
     await expect(
       routes.save('REF-2', { sessionKey: '', channel: 'telegram', address: '1', locale: 'en' }),
@@ -47,7 +57,10 @@ describe('payment routes', () => {
 
   it('raises PaymentRouteError for a stored route it cannot read', async () => {
     store = testRedis();
-    const routes = createPaymentRoutes(store.redis, { prefix: store.prefix, ttlSeconds: 60 });
+    const routes = createPaymentRoutes(createRedisStore(store.redis), {
+      prefix: store.prefix,
+      ttlSeconds: 60,
+    });
     await store.redis.set(routes.key('REF-3'), '{"sessionKey":');
 
     const error = await routes.get('REF-3').catch((e: unknown) => e);

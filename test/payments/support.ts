@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
+import type { Notifier } from '../../src/channels/index.js';
 import type {
   ChannelAddress,
   ChannelName,
@@ -8,7 +9,7 @@ import type {
   TurnEngine,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { type Notifier, type PaymentRoute, paymentQueuePrefix } from '../../src/payments/index.js';
+import { type PaymentRoute, paymentQueuePrefix } from '../../src/payments/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
   connectMode,

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Notifier } from '../../src/channels/index.js';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
-import type { Notifier } from '../../src/payments/index.js';
 import { hashTag, type RedisConnection } from '../../src/redis/index.js';
 import {
   type ContactBook,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Notifier } from '../../src/channels/index.js';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
-import type { Notifier } from '../../src/payments/index.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { amountOn, toPayScreen, ussdCaller } from './ussd-caller.js';
 

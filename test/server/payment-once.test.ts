@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Notifier } from '../../src/channels/index.js';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
-import type { Notifier } from '../../src/payments/index.js';
 import { metrics } from '../../src/server/index.js';
 import { runnableModes } from '../support/redis-modes.js';
 import { startTestServer, type TestServer } from './test-server.js';

@@ -1,4 +1,10 @@
 // For every channel and src/server: what the channels share.
 
 // Redelivery guards: each platform request (Telegram update, Slack retry) handled once.
-export { MemoryOnceSet, type OnceSet, type OnceSetOptions, RedisOnceSet } from './once-set.js';
+export {
+  MemoryOnceSet,
+  type OnceSet,
+  type OnceSetOptions,
+  RedisOnceSet,
+  StoreOnceSet,
+} from './once-set.js';

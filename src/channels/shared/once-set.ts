@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RedisConnection } from '../../redis/index.js';
+import { createRedisStore, type KeyValueStore } from '../../storage/index.js';
 
 /**
  * Remembers ids for a while so a redelivered platform request (Telegram update, Slack retry) is
@@ -36,22 +37,28 @@ export class MemoryOnceSet implements OnceSet {
 }
 
 /**
- * A {@link OnceSet} in Redis (`SET NX EX`), so any instance behind a load balancer sees an id
- * another instance already handled.
+ * A {@link OnceSet} over the key-value port (`SET NX EX` on Redis), so any instance behind a load
+ * balancer sees an id another instance already handled.
  */
-export class RedisOnceSet implements OnceSet {
-  readonly #redis: RedisConnection;
+export class StoreOnceSet implements OnceSet {
+  readonly #store: KeyValueStore;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
 
-  constructor(redis: RedisConnection, prefix: string, options: OnceSetOptions = {}) {
-    this.#redis = redis;
+  constructor(store: KeyValueStore, prefix: string, options: OnceSetOptions = {}) {
+    this.#store = store;
     this.#prefix = prefix;
     this.#ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   }
 
-  async claim(id: string): Promise<boolean> {
-    const result = await this.#redis.set(`${this.#prefix}${id}`, '1', 'EX', this.#ttlSeconds, 'NX');
-    return result === 'OK';
+  claim(id: string): Promise<boolean> {
+    return this.#store.setIfAbsent(`${this.#prefix}${id}`, '1', this.#ttlSeconds);
+  }
+}
+
+/** A {@link StoreOnceSet} over a Redis connection. */
+export class RedisOnceSet extends StoreOnceSet {
+  constructor(redis: RedisConnection, prefix: string, options: OnceSetOptions = {}) {
+    super(createRedisStore(redis), prefix, options);
   }
 }

@@ -28,6 +28,8 @@ export function createSlackDesk(engine: TurnEngine, locale: string, deadlineMs: 
       locale,
     },
     audience: 'staff',
+    // Only the allow-list reaches the desk: the member is vouched for.
+    caller: { kind: 'staff', member: target.userId },
   });
 
   /** Runs one desk command as a fresh query on `sessionKey`: whatever screen it was on is dropped. */

@@ -9,7 +9,7 @@ import {
 } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../../payments/index.js';
+import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import type { RenderPrompt } from './render-telegram-message.js';
 import { createTelegramBot } from './telegram-bot.js';

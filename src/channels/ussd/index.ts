@@ -23,7 +23,6 @@ export {
 } from './ussd-core.js';
 // The engine middleware the USSD core needs (src/server adds it with `engine.use`).
 export type { UssdRequest } from './ussd-decision.js';
-export { createUssdGuard, type UssdGuardOptions } from './ussd-guard.js';
 export { ussdInputToReply, ussdSessionKey } from './ussd-input.js';
 export type { RenderPrompt } from './ussd-layout.js';
 export {

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
-import type { Notifier } from '../../payments/index.js';
+import type { Notifier } from '../index.js';
 import type { RenderPrompt } from './ussd-layout.js';
 
 /** Africa's Talking's answer to a send: one entry per recipient, `statusCode` 101 when sent. */

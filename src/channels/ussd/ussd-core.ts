@@ -128,6 +128,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
       deadlineMs,
       audience: 'policyholder',
       address: turn.address,
+      caller: { kind: 'phone', phone: request.msisdn },
       channelRequest: turn,
     });
     unfinished += 1;

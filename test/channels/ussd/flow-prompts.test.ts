@@ -93,6 +93,7 @@ describe('every screen the flows produce fits a USSD screen', () => {
           const options = {
             audience,
             address: { channel: 'ussd' as const, address: sessionKey.slice(5), locale: 'en' },
+            caller: { kind: 'phone' as const, phone: sessionKey.slice(5) },
           };
           let prompt = await engine.handle(sessionKey, { type: 'user.text', text: '' }, options);
           record(prompt);

@@ -1,0 +1,130 @@
+import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
+import { telegramEngineMiddleware } from '../channels/telegram/index.js';
+import { ussdMiddleware } from '../channels/ussd/index.js';
+import {
+  type ConversationEngine,
+  createTurnEngine,
+  type FlowRegistry,
+  type Prompt,
+  type TurnEngine,
+} from '../conversation/index.js';
+import { handoffMiddleware } from '../handoff/index.js';
+import { normaliseCaller } from '../msisdn/index.js';
+import type { Insurer } from './build-insurer.js';
+import type { ServerServices } from './build-services.js';
+import type { ServerStores } from './build-stores.js';
+import type { NotifierDirectory } from './notifier-directory.js';
+import type { ServerContext } from './server-context.js';
+import { NoticeUnreachableError, StaffChannelUnavailableError } from './server-errors.js';
+
+/** The turn engine every channel uses, and whether this server owns (and so closes) it. */
+export interface ServerEngine {
+  readonly engine: TurnEngine;
+  /** Undefined when the caller handed in its own engine. */
+  readonly owned: ConversationEngine | undefined;
+}
+
+/** What the engine and its flows are built over. */
+export interface EngineInputs {
+  readonly stores: ServerStores;
+  readonly insurer: Insurer;
+  readonly services: ServerServices;
+  readonly notifiers: NotifierDirectory;
+}
+
+/** Builds the flows over the services, then the engine over the sessions (unless given one). */
+export function buildEngine(context: ServerContext, inputs: EngineInputs): ServerEngine {
+  if (context.deps.engine) return { engine: context.deps.engine, owned: undefined };
+  const flows = context.deps.flows ?? buildFlows(context, inputs);
+  const prefetch = inputs.services.reminders.service.prefetch;
+  const owned = createTurnEngine({
+    store: inputs.stores.sessions,
+    flows,
+    logger: context.logger.child({ module: 'engine' }),
+    // The holder's renewal card comes with the session: the entry menu costs no round trip.
+    ...(prefetch ? { prefetch } : {}),
+    // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
+    // retry) need of a turn, under its lock.
+  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware);
+  return { engine: owned, owned };
+}
+
+/** The production flow registry, its side effects wired to the server's services. */
+function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry {
+  const { config, logger } = context;
+  const { services, notifiers } = inputs;
+  const reminders = services.reminders.service;
+  const files = inputs.stores.files;
+  const flowFiles: FlowFileStore = {
+    async save(file) {
+      const { id } = await files.put(file.body, {
+        contentType: file.contentType,
+        fileName: file.fileName,
+      });
+      return { url: files.signedUrl(id) };
+    },
+  };
+  const staffChannel = config.slack?.digestChannel;
+  return createFlowRegistry({
+    client: inputs.insurer.client,
+    files: flowFiles,
+    // Cover details and certificate links by SMS, through the USSD channel's notifier.
+    sms: services.sms,
+    // The SMS's language read with the caller's next turn, not on its own.
+    smsSoon: (from, phone) => {
+      const caller = normaliseCaller(from);
+      const recipient = normaliseCaller(phone);
+      if (!caller || !recipient) return;
+      reminders.expectSms(
+        { channel: 'ussd', address: caller },
+        { channel: 'ussd', address: recipient },
+      );
+    },
+    payments: {
+      start: (attempt, pay) => services.attempts.start(attempt, pay),
+      check: (reference, route) => services.attempts.check(reference, route),
+    },
+    reminders,
+    holdings: services.holdings,
+    // A status word outside the spec's is shown as "could not confirm"; the log says which.
+    onUnknownStatus: (subject, status) =>
+      logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
+    // A claim's confirmation, on the user's own channel (SMS for USSD callers).
+    notify: async (route, prompt) => {
+      const notifier = notifiers.find(route.channel);
+      try {
+        if (!notifier) throw new NoticeUnreachableError(route.channel);
+        await notifier.notify(route, prompt);
+      } catch (error) {
+        logger.warn({ err: error, channel: route.channel, key: prompt.key }, 'notice not sent');
+        throw error;
+      }
+    },
+    claimUploads: {
+      link: (claim) => services.uploadLinks.link({ line: claim.line, claimId: claim.claimId }),
+    },
+    // Every claim intimated, and those reported from a phone not on record for the member:
+    // the staff's channel hears of them.
+    ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),
+    privacy: services.personalData,
+  });
+}
+
+/**
+ * Posts to the staff's Slack channel through the Slack channel's notifier. Never rejects: the
+ * claim it tells of exists already, so a failed post is logged rather than failing the caller.
+ */
+function staffNotice(context: ServerContext, notifiers: NotifierDirectory, channel: string) {
+  return async (prompt: Prompt): Promise<void> => {
+    try {
+      const slack = notifiers.find('slack');
+      if (!slack) throw new StaffChannelUnavailableError();
+      await slack.notify({ channel: 'slack', address: `:${channel}:`, locale: 'en' }, prompt);
+    } catch (error) {
+      context.logger.warn(
+        { event: 'staff.notice.failed', key: prompt.key, errorName: (error as Error).name },
+        'staff notice not posted',
+      );
+    }
+  };
+}

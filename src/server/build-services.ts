@@ -1,0 +1,204 @@
+import { createUploadLinks, type UploadLinks } from '../claim-documents/index.js';
+import { DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
+import {
+  createBullHoldingsScheduler,
+  createHoldingsIndex,
+  createMemoryHoldingsScheduler,
+  type HoldingsIndex,
+  type HoldingsScheduler,
+  syncHoldings,
+} from '../holdings/index.js';
+import { normaliseCaller } from '../msisdn/index.js';
+import { createPaymentAttempts, type PaymentAttempts } from '../payments/index.js';
+import type { StaffAuditLog } from '../privacy/index.js';
+import { holdingsIndexStore, type PersonalData } from '../privacy/index.js';
+import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
+import type { Insurer } from './build-insurer.js';
+import type { ServerStores } from './build-stores.js';
+import { metrics } from './metrics.js';
+import type { NotifierDirectory } from './notifier-directory.js';
+import type { PaymentTrackerSeam } from './payment-tracker.js';
+import { createPersonalDataWiring } from './personal-data-wiring.js';
+import type { ServerContext } from './server-context.js';
+import { SmsUnavailableError } from './server-errors.js';
+
+/** How often files past their retention are deleted. */
+const FILE_SWEEP_INTERVAL_MS = 3_600_000;
+
+/** The services the flows and channels use, built before the engine. */
+export interface ServerServices {
+  /** Payment attempts, each started once across instances. */
+  readonly attempts: PaymentAttempts;
+  readonly reminders: ReminderWiring;
+  readonly holdings: HoldingsIndex;
+  readonly holdingsSync: HoldingsScheduler;
+  /** Consent and "My data", with consent skipped when the caller asked so. */
+  readonly personalData: PersonalData;
+  readonly audit: StaffAuditLog;
+  /** SMS to a phone (cover details, links, receipts), in the language its owner chose. */
+  readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
+  /** Signed links to the claim-documents upload page. */
+  readonly uploadLinks: UploadLinks;
+}
+
+/** What the services are built over. */
+export interface ServiceInputs {
+  readonly stores: ServerStores;
+  readonly insurer: Insurer;
+  readonly notifiers: NotifierDirectory;
+  readonly payments: PaymentTrackerSeam;
+}
+
+/** Builds payments' attempts, reminders, holdings and personal data, in that order. */
+export async function buildServices(
+  context: ServerContext,
+  inputs: ServiceInputs,
+): Promise<ServerServices> {
+  const { logger, keyPrefix } = context;
+  const { stores, insurer } = inputs;
+  // Each attempt starts once across instances; the flows hand over what they pay and where the
+  // outcome goes, explicitly (no ambient turn context).
+  const attempts = createPaymentAttempts({
+    redis: stores.redis,
+    prefix: keyPrefix,
+    readStatus: (reference) => insurer.client.call('getTransactionStatus', { path: { reference } }),
+    tracker: inputs.payments.tracker,
+    logger,
+  });
+  const reminders = await buildReminders(context, inputs);
+  const { holdings, holdingsSync } = await buildHoldings(context, inputs);
+  sweepFiles(context, stores);
+  const sms = smsSender(reminders, inputs.notifiers);
+  // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
+  const privacy = createPersonalDataWiring({
+    store: stores.store,
+    prefix: keyPrefix,
+    reminders: reminders.service,
+    handoffs: stores.handoffs,
+    files: stores.files,
+    payments: inputs.payments.service,
+    // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
+    // the policies it names are the ones the reminders count already, and "We hold" counts once.
+    extraStores: [holdingsIndexStore(holdings)],
+    sms,
+    logger,
+  });
+  // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
+  const uploadLinks = createUploadLinks({
+    signingSecret: context.config.files.signingSecret,
+    publicUrl: context.publicUrl,
+  });
+  return {
+    attempts,
+    reminders,
+    holdings,
+    holdingsSync,
+    personalData:
+      context.deps.askConsent === false
+        ? { ...privacy.personalData, consented: async () => true }
+        : privacy.personalData,
+    audit: privacy.audit,
+    sms,
+    uploadLinks,
+  };
+}
+
+/**
+ * Renewal reminders: contacts beside the sessions (Redis, or this process), the scan on a BullMQ
+ * job scheduler or a timer. Notifiers are read when a reminder is sent.
+ */
+async function buildReminders(
+  context: ServerContext,
+  inputs: ServiceInputs,
+): Promise<ReminderWiring> {
+  const { config, deps, logger, keyPrefix } = context;
+  const slackDigest = config.slack?.digestChannel;
+  const wiring = await createReminderWiring({
+    redis: inputs.stores.redis,
+    prefix: keyPrefix,
+    client: inputs.insurer.client,
+    notifiers: inputs.notifiers.live,
+    logger,
+    serviceCode: config.ussd.serviceCode,
+    ...(deps.reminderClock ? { now: deps.reminderClock } : {}),
+    onSent: (milestone, channel) =>
+      metrics.remindersSent.inc({ milestone: String(milestone), channel }),
+    onRenewalAfterReminder: (channel) => metrics.renewalsAfterReminder.inc({ channel }),
+    onCreditLifeSent: (milestone, channel) =>
+      metrics.remindersSent.inc({ milestone: String(milestone), channel }),
+    ...(slackDigest
+      ? { digest: { channel: slackDigest, slack: () => inputs.notifiers.find('slack') } }
+      : {}),
+  });
+  context.closers.last(() => wiring.close());
+  return wiring;
+}
+
+/** Who holds what: beside the sessions, filled by sales and by a sync of the insurer's lists. */
+async function buildHoldings(
+  context: ServerContext,
+  inputs: ServiceInputs,
+): Promise<{ holdings: HoldingsIndex; holdingsSync: HoldingsScheduler }> {
+  const { logger, keyPrefix } = context;
+  const { redis } = inputs.stores;
+  const holdings = createHoldingsIndex(inputs.stores.store, keyPrefix);
+  const sync = () =>
+    syncHoldings({
+      client: inputs.insurer.client,
+      index: holdings,
+      logger: logger.child({ module: 'holdings' }),
+    });
+  const holdingsSync = redis
+    ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
+    : createMemoryHoldingsScheduler({ sync, logger });
+  context.closers.last(() => holdingsSync.close());
+  // The embedded sandbox's book is small and seeded now: indexed before the first caller. A real
+  // insurer's first sync runs on the schedule's first tick (BullMQ runs `every` at once).
+  // A failed first sync does not stop the server: the schedule tries again.
+  if (inputs.insurer.sandbox && (await holdings.cursor()).fullAt === undefined) {
+    await holdingsSync
+      .runNow()
+      .catch((err: unknown) => logger.error({ err }, 'first holdings sync failed'));
+  }
+  return { holdings, holdingsSync };
+}
+
+/** Files past their retention go hourly (and once at start); the timer never holds the process. */
+function sweepFiles(context: ServerContext, stores: ServerStores): void {
+  const sweep = () =>
+    void stores.files
+      .sweep()
+      .catch((err: unknown) => context.logger.warn({ err }, 'file sweep failed'));
+  sweep();
+  const timer = setInterval(sweep, FILE_SWEEP_INTERVAL_MS);
+  timer.unref();
+  context.closers.push(async () => clearInterval(timer));
+}
+
+/**
+ * SMS to a phone through the USSD channel's own notifier (cover details, links, receipts), in the
+ * language its owner chose on USSD, else English.
+ */
+function smsSender(
+  reminders: ReminderWiring,
+  notifiers: NotifierDirectory,
+): (phone: string, prompt: Prompt) => Promise<void> {
+  const localeOf = async (phone: string): Promise<string> => {
+    const msisdn = normaliseCaller(phone);
+    if (!msisdn) return DEFAULT_LOCALE;
+    try {
+      const chosen = await reminders.service.languages.chosen({ channel: 'ussd', address: msisdn });
+      return chosen ?? DEFAULT_LOCALE;
+    } catch {
+      return DEFAULT_LOCALE; // the details still go, in English
+    }
+  };
+  return async (phone, prompt) => {
+    const notifier = notifiers.builtIn('ussd');
+    if (!notifier) throw new SmsUnavailableError();
+    await notifier.notify(
+      { channel: 'ussd', address: phone, locale: await localeOf(phone) },
+      prompt,
+    );
+  };
+}

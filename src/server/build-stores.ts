@@ -1,0 +1,57 @@
+import { createFileStore, type FileStore } from '../files/index.js';
+import { type HandoffStore, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
+import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
+import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
+import type { ServerContext } from './server-context.js';
+
+/** Where the server keeps state: Redis when configured (or given), else this process. */
+export interface ServerStores {
+  /** The shared connection, when there is Redis. */
+  readonly redis: RedisConnection | undefined;
+  /** The key-value port over that Redis, or this process. */
+  readonly store: KeyValueStore;
+  readonly sessions: SessionStore;
+  readonly files: FileStore;
+  readonly handoffs: HandoffStore;
+}
+
+/** Connects Redis (unless given) and builds the stores over it, or in this process without it. */
+export async function buildStores(context: ServerContext): Promise<ServerStores> {
+  const { config, deps, closers, keyPrefix } = context;
+  let redis = deps.redis;
+  if (!redis && config.redis) {
+    const owned = connectRedis(config.redis);
+    closers.push(async () => {
+      await owned.quit().catch(() => owned.disconnect());
+    });
+    redis = owned;
+  }
+  const files =
+    deps.fileStore ??
+    (await createFileStore({
+      dir: config.files.dir,
+      signingSecret: config.files.signingSecret,
+      publicUrl: context.publicUrl,
+    }));
+  if (!deps.fileStore) closers.push(() => files.close());
+  return {
+    redis,
+    store: redis ? createRedisStore(redis) : createMemoryStore(),
+    sessions: deps.sessions ?? sessionStore(context, redis),
+    files,
+    handoffs: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
+  };
+}
+
+/** The session store: on its own batched connection where it can be (see duplicateForBatching). */
+function sessionStore(context: ServerContext, redis: RedisConnection | undefined): SessionStore {
+  if (!redis) return new MemorySessionStore();
+  const batching = duplicateForBatching(redis);
+  if (batching) {
+    context.closers.push(async () => {
+      await batching.quit().catch(() => batching.disconnect());
+    });
+  }
+  return new RedisSessionStore({ redis: batching ?? redis, keyPrefix: context.keyPrefix });
+}

@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RedisConnection } from '../../src/redis/index.js';
+import {
+  createMemoryStore,
+  createRedisStore,
+  type KeyValueStore,
+} from '../../src/storage/index.js';
+import { connectTestRedis } from '../support/redis.js';
+import { deleteKeys, testPrefix } from '../support/redis-modes.js';
+
+const redis: RedisConnection = connectTestRedis();
+const prefix = testPrefix();
+afterAll(() => deleteKeys(redis, prefix).finally(() => redis.disconnect()));
+
+// Both adapters answer the same contract: the parts written over the port behave alike.
+const adapters: ReadonlyArray<{ name: string; make: () => KeyValueStore }> = [
+  { name: 'over Redis', make: () => createRedisStore(redis) },
+  { name: 'in memory', make: () => createMemoryStore() },
+];
+
+describe.each(adapters)('the key-value store $name', ({ make }) => {
+  const key = (name: string) => `${prefix}${Math.random()}:${name}`;
+
+  it('claims a key once, and lets a replaceable value be taken over', async () => {
+    const store = make();
+    const claim = key('claim');
+    expect(await store.setIfAbsent(claim, 'pending', 60)).toBe(true);
+    expect(await store.setIfAbsent(claim, 'pending', 60)).toBe(false);
+    expect(await store.setIfAbsent(claim, 'paid', 60, ['pending'])).toBe(true);
+    expect(await store.setIfAbsent(claim, 'failed', 60, ['pending'])).toBe(false);
+    expect(await store.get(claim)).toBe('paid');
+    await store.deleteUnless(claim, 'paid');
+    expect(await store.get(claim)).toBe('paid');
+    expect(await store.take(claim)).toBe('paid');
+    expect(await store.get(claim)).toBeUndefined();
+  });
+
+  it('keeps hash fields in the order first written and drops an emptied hash', async () => {
+    const store = make();
+    const hash = key('hash');
+    await store.hashSet(hash, { b: '1', a: '2' }, 60);
+    await store.hashSet(hash, { b: '3', c: '4' });
+    expect(Object.keys(await store.hashGetAll(hash))).toEqual(['b', 'a', 'c']);
+    expect(await store.hashHas(hash, 'a')).toBe(true);
+    for (const field of ['a', 'b', 'c']) await store.hashDelete(hash, field);
+    expect(await store.hashGetAll(hash)).toEqual({});
+  });
+
+  it('counts, collects set members and ranges a sorted set by score', async () => {
+    const store = make();
+    expect(await store.increment(key('n'), 60)).toBe(1);
+    const set = key('set');
+    await store.setAdd(set, 'x', 60);
+    await store.setAdd(set, 'x', 60);
+    expect(await store.setMembers(set)).toEqual(['x']);
+    const sorted = key('due');
+    await store.sortedAdd(sorted, 3, 'c');
+    await store.sortedAdd(sorted, 1, 'a');
+    await store.sortedAdd(sorted, 2, 'b');
+    expect(await store.sortedUpTo(sorted, 2)).toEqual(['a', 'b']);
+    await store.sortedRemoveBelow(sorted, 2);
+    await store.sortedRemove(sorted, 'c');
+    expect(await store.sortedUpTo(sorted, 10)).toEqual(['b']);
+  });
+});
+
+describe('the key-value store in memory', () => {
+  it('forgets a key once its lifetime has passed, and EXPIRE NX keeps a lifetime set', async () => {
+    let now = 1_000_000;
+    const store = createMemoryStore({ now: () => now });
+    await store.set('a', '1', 10);
+    await store.hashSet('h', { f: '1' });
+    await store.expire('h', 5, { onlyIfNone: true });
+    await store.expire('h', 50, { onlyIfNone: true });
+    now += 5_000;
+    expect(await store.hashGetAll('h')).toEqual({});
+    expect(await store.getAndTouch('a', 10)).toBe('1');
+    now += 9_999;
+    expect(await store.get('a')).toBe('1');
+    now += 1;
+    expect(await store.get('a')).toBeUndefined();
+  });
+});
+
+describe.each(adapters)('a stream in the key-value store $name', ({ make }) => {
+  it('gives the latest entries newest first', async () => {
+    const store = make();
+    const stream = `${prefix}${Math.random()}:stream`;
+    for (const n of ['1', '2', '3']) await store.streamAppend(stream, { n }, 0);
+    expect(await store.streamLatest(stream, 2)).toEqual([{ n: '3' }, { n: '2' }]);
+  });
+});
