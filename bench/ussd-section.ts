@@ -53,12 +53,21 @@ export interface UssdSectionOptions {
   readonly log: (line: string) => void;
 }
 
+/** A phone's walk: its number and what it types after the dial. */
+export interface UssdWalk {
+  /** Default: a new number each millisecond, unknown to the insurer. */
+  readonly msisdn?: string;
+  /** Default: {@link MOTOR_JOURNEY_INPUTS}. */
+  readonly inputs?: readonly string[];
+}
+
 /** Walks one phone through insurechat and returns the screens it saw (without `CON `). */
-export async function captureScreens(url: string): Promise<string[]> {
-  const msisdn = `+26097${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<string[]> {
+  const msisdn = walk.msisdn ?? `+26097${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+  const sessionId = `capture-${msisdn}-${randomUUID()}`;
   const inputs: string[] = [];
   const screens: string[] = [];
-  for (const input of ['', ...MOTOR_JOURNEY_INPUTS]) {
+  for (const input of ['', ...(walk.inputs ?? MOTOR_JOURNEY_INPUTS)]) {
     if (screens.length > 0) inputs.push(input);
     const response = await fetch(`${url}${USSD_PATH}`, {
       method: 'POST',
@@ -67,7 +76,7 @@ export async function captureScreens(url: string): Promise<string[]> {
         'x-ussd-secret': BENCH_GATEWAY_SECRET,
       },
       body: new URLSearchParams({
-        sessionId: `capture-${msisdn}`,
+        sessionId,
         serviceCode: '*384*4628#',
         phoneNumber: msisdn,
         networkCode: '64502',

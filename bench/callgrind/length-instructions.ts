@@ -1,24 +1,16 @@
 // Instructions per turn at turns 1, 5, 20 and 50 of the looping flow, counted by callgrind,
 // which the machine's load does not move. Run through `bench/callgrind/length-instructions.sh`;
 // not part of `npm run bench` (valgrind makes it take minutes).
-import { createRequire } from 'node:module';
 import { createTurnEngine } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
 import { MEASURED_TURNS } from '../conversation-length.js';
 import { envNumber } from '../lib/stats.js';
 import { loopRegistry } from '../loop-flow.js';
+import { exposedGc, loadCallgrindAddon } from './callgrind-addon.js';
 
-interface Callgrind {
-  toggle(): void;
-  dump(label: string): void;
-}
-
-const addon = process.env.CALLGRIND_ADDON;
-if (!addon) throw new Error('CALLGRIND_ADDON: path of the built toggle addon');
-const callgrind = createRequire(import.meta.url)(addon) as Callgrind;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run node with --expose-gc');
+const callgrind = loadCallgrindAddon();
+const gc = exposedGc();
 const block = Math.floor(envNumber('CALLGRIND_BLOCK', 20));
 const rounds = Math.floor(envNumber('CALLGRIND_ROUNDS', 5));
 const warmUp = Math.floor(envNumber('CALLGRIND_WARM_UP', 200));

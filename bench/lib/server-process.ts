@@ -13,6 +13,7 @@ const ChildMessage = z.discriminatedUnion('type', [
     requests: z.number().optional(),
   }),
   z.object({ type: z.literal('failed'), message: z.string() }),
+  z.object({ type: z.literal('ack'), id: z.number() }),
 ]);
 type ChildMessage = z.infer<typeof ChildMessage>;
 
@@ -39,7 +40,20 @@ export interface ServerProcess {
   readonly info: Readonly<Record<string, unknown>>;
   /** The child's CPU time so far (user + system, µs) and Redis commands sent, when counted. */
   sample(): Promise<ServerSample>;
+  /**
+   * Sends a message of a preloaded module's own (`--import` in {@link ServerLaunch}) with a fresh
+   * `id`, and resolves when the child answers `{ type: 'ack', id }`.
+   */
+  control(message: { readonly type: string } & Record<string, unknown>): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** How a server child is launched, beyond `node --import tsx <entry>`. */
+export interface ServerLaunch {
+  /** A command the child runs under, e.g. valgrind and its flags; node is its last word. */
+  readonly wrap?: readonly string[];
+  /** Further node flags (`--expose-gc`, `--import` of a module of the caller's own). */
+  readonly execArgv?: readonly string[];
 }
 
 /**
@@ -50,15 +64,21 @@ export async function startServerProcess(
   name: string,
   entry: URL,
   env: Record<string, string>,
+  launch: ServerLaunch = {},
 ): Promise<ServerProcess> {
   // BENCH_CPU_PROF_DIR: every server child writes a V8 CPU profile there when it exits.
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const nodeArgs = [
+    '--import',
+    'tsx',
+    ...(launch.execArgv ?? []),
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ];
+  const [wrapper, ...wrapArgs] = launch.wrap ?? [];
   const child: ChildProcess = fork(fileURLToPath(entry), [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    ],
+    ...(wrapper === undefined
+      ? { execArgv: nodeArgs }
+      : { execPath: wrapper, execArgv: [...wrapArgs, process.execPath, ...nodeArgs] }),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -70,6 +90,7 @@ export async function startServerProcess(
   });
   let nextId = 0;
   const pending = new Map<number, (sample: ServerSample) => void>();
+  const acks = new Map<number, () => void>();
   const ready = new Promise<{ port: number; info: Record<string, unknown> }>((resolve, reject) => {
     child.once('exit', (code) => {
       const why = stderrTail
@@ -83,6 +104,7 @@ export async function startServerProcess(
       if (!parsed.success) return;
       const message: ChildMessage = parsed.data;
       if (message.type === 'ready') resolve({ port: message.port, info: message.info });
+      else if (message.type === 'ack') acks.get(message.id)?.();
       else if (message.type === 'failed') reject(new Error(`${name} server: ${message.message}`));
       else
         pending.get(message.id)?.({
@@ -106,6 +128,16 @@ export async function startServerProcess(
           resolve(sample);
         });
         child.send({ type: 'cpu', id });
+      }),
+    control: (message) =>
+      new Promise((resolve) => {
+        nextId += 1;
+        const id = nextId;
+        acks.set(id, () => {
+          acks.delete(id);
+          resolve();
+        });
+        child.send({ ...message, id });
       }),
     stop: async () => {
       if (child.exitCode !== null) return;

@@ -13,10 +13,11 @@ import { type Actor, type AnyStateMachine, createActor } from 'xstate';
 import { createFlowRegistry } from '../../flows/index.js';
 import { contract, type PartnerClient } from '../../src/api/index.js';
 import { newestSegment, toUssdScreens, ussdInputToReply } from '../../src/channels/ussd/index.js';
+import { lusakaToday } from '../../src/clock/index.js';
 import {
   AWAITING_INPUT,
   type FlowId,
-  type FlowInput,
+  type FlowStartInput,
   type Prompt,
   renderPrompt,
   t,
@@ -106,7 +107,7 @@ await serveForBench(async () => {
     });
 
   /** Runs a flow (and the flows it hands over to) until it waits for input. */
-  async function advance(actor: Actor<AnyStateMachine>, input: FlowInput) {
+  async function advance(actor: Actor<AnyStateMachine>, input: FlowStartInput) {
     let current = actor;
     for (;;) {
       await settled(current);
@@ -139,11 +140,13 @@ await serveForBench(async () => {
     const key = `${env.BENCH_PREFIX}${form.data.sessionId}`;
     await redis.get(key);
     const typed = newestSegment(form.data.text);
-    const input: FlowInput = {
+    // As the engine starts a flow: the session's input and today's date in Lusaka.
+    const input: FlowStartInput = {
       audience: 'policyholder',
       locale,
       principal: { kind: 'phone', phone: msisdn },
       callerPhone: msisdn,
+      today: lusakaToday(),
     };
     let actor = actors.get(key);
     if (typed === undefined || !actor) {

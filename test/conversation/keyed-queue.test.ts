@@ -1,11 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KeyedQueue } from '../../src/conversation/keyed-queue.js';
 
 describe('KeyedQueue', () => {
+  // The queue's waits are timers: simulated, so a test takes no wall-clock time.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('lets entrants for one key in one at a time, in arrival order', async () => {
     const queue = new KeyedQueue();
     const order: number[] = [];
-    await Promise.all(
+    const all = Promise.all(
       [1, 2, 3, 4].map(async (n) => {
         const leave = await queue.enter('k', 10_000);
         order.push(n);
@@ -13,19 +21,23 @@ describe('KeyedQueue', () => {
         leave?.();
       }),
     );
+    await vi.advanceTimersByTimeAsync(10);
+    await all;
     expect(order).toEqual([1, 2, 3, 4]);
   });
 
   it('turns an entrant away when the wait runs out, without letting the next one jump ahead', async () => {
     const queue = new KeyedQueue();
     const first = await queue.enter('k', 0);
-    expect(await queue.enter('k', 10)).toBeUndefined();
+    const second = queue.enter('k', 10);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await second).toBeUndefined();
     let thirdIn = false;
     const third = queue.enter('k', 10_000).then((leave) => {
       thirdIn = true;
       return leave;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(thirdIn).toBe(false);
     first?.();
     expect(await third).toBeTypeOf('function');

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   createPaymentGuard,
@@ -13,6 +13,7 @@ import {
   runnableModes,
   testPrefix,
 } from '../support/redis-modes.js';
+import { settleOnFakeTimers } from '../support/simulated-time.js';
 
 const PaymentStarted = z.object({ reference: z.string(), status: z.string() });
 type PaymentStarted = z.infer<typeof PaymentStarted>;
@@ -21,7 +22,13 @@ const modes = runnableModes();
 const connections: RedisConnection[] = [];
 const prefixes: Array<{ redis: RedisConnection; prefix: string }> = [];
 
+// The starts' latency and the guard's polling run on simulated time; Redis answers for real.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+
 afterEach(async () => {
+  vi.useRealTimers();
   for (const { redis, prefix } of prefixes.splice(0)) await deleteKeys(redis, prefix);
 });
 
@@ -35,7 +42,7 @@ function connect(mode: RedisMode): RedisConnection {
   return connection;
 }
 
-/** A start function that counts its calls and takes a little while, like the insurer. */
+/** A start function that counts its calls and takes a little (simulated) while, like the insurer. */
 function countingStart(quoteId: string) {
   let calls = 0;
   const start = async (): Promise<PaymentStarted> => {
@@ -63,13 +70,15 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     const sockets = Array.from({ length: 4 }, () => connect(mode));
     // One guard per call: no in-process sharing, every duplicate goes through SET NX.
     const { start, calls } = countingStart('Q-1');
-    const results = await Promise.all(
-      Array.from({ length: 1000 }, (_, index) =>
-        createPaymentGuard({
-          redis: sockets[index % 4] ?? redis,
-          keyPrefix,
-          schema: PaymentStarted,
-        }).once('Q-1', start),
+    const results = await settleOnFakeTimers(
+      Promise.all(
+        Array.from({ length: 1000 }, (_, index) =>
+          createPaymentGuard({
+            redis: sockets[index % 4] ?? redis,
+            keyPrefix,
+            schema: PaymentStarted,
+          }).once('Q-1', start),
+        ),
       ),
     );
     expect(calls()).toBe(1);
@@ -80,19 +89,20 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
   it('shares one start among duplicates inside one instance', async () => {
     const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
     const { start, calls } = countingStart('Q-1');
-    await Promise.all(Array.from({ length: 100 }, () => guard.once('Q-1', start)));
+    await settleOnFakeTimers(
+      Promise.all(Array.from({ length: 100 }, () => guard.once('Q-1', start))),
+    );
     expect(calls()).toBe(1);
   });
 
   it('returns the stored result to a later duplicate without starting again', async () => {
     const keyPrefix = prefix();
     const { start, calls } = countingStart('Q-1');
-    const first = await createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted }).once(
-      'Q-1',
-      start,
+    const first = await settleOnFakeTimers(
+      createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted }).once('Q-1', start),
     );
     const later = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
-    expect(await later.once('Q-1', start)).toEqual(first);
+    expect(await settleOnFakeTimers(later.once('Q-1', start))).toEqual(first);
     expect(calls()).toBe(1);
   });
 
@@ -104,7 +114,7 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
       }),
     ).rejects.toThrow('insurer unavailable');
     const { start, calls } = countingStart('Q-1');
-    await guard.once('Q-1', start);
+    await settleOnFakeTimers(guard.once('Q-1', start));
     expect(calls()).toBe(1);
   });
 
@@ -112,7 +122,9 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
     const one = countingStart('Q-1');
     const two = countingStart('Q-2');
-    await Promise.all([guard.once('Q-1', one.start), guard.once('Q-2', two.start)]);
+    await settleOnFakeTimers(
+      Promise.all([guard.once('Q-1', one.start), guard.once('Q-2', two.start)]),
+    );
     expect([one.calls(), two.calls()]).toEqual([1, 1]);
   });
 
@@ -133,7 +145,9 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     );
     const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted, waitMs: 50 });
     const { start, calls } = countingStart('Q-1');
-    await expect(guard.once('Q-1', start)).rejects.toMatchObject({ code: 'timeout' });
+    await expect(settleOnFakeTimers(guard.once('Q-1', start))).rejects.toMatchObject({
+      code: 'timeout',
+    });
     expect(calls()).toBe(0);
   });
 });
@@ -142,7 +156,9 @@ describe('payment guard in memory', () => {
   it('starts one payment for 1,000 concurrent duplicates', async () => {
     const guard = createPaymentGuard({ schema: PaymentStarted });
     const { start, calls } = countingStart('Q-1');
-    const results = await Promise.all(Array.from({ length: 1000 }, () => guard.once('Q-1', start)));
+    const results = await settleOnFakeTimers(
+      Promise.all(Array.from({ length: 1000 }, () => guard.once('Q-1', start))),
+    );
     expect(calls()).toBe(1);
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
   });
@@ -150,8 +166,8 @@ describe('payment guard in memory', () => {
   it('returns the stored result to a later duplicate without starting again', async () => {
     const guard = createPaymentGuard({ schema: PaymentStarted });
     const { start, calls } = countingStart('Q-1');
-    const first = await guard.once('Q-1', start);
-    expect(await guard.once('Q-1', start)).toEqual(first);
+    const first = await settleOnFakeTimers(guard.once('Q-1', start));
+    expect(await settleOnFakeTimers(guard.once('Q-1', start))).toEqual(first);
     expect(calls()).toBe(1);
   });
 });

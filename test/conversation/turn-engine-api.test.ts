@@ -35,14 +35,11 @@ afterEach(async () => {
 });
 
 describe('the engine API: turn, peek, start', () => {
-  it('turn applies a reply, as handle did', async () => {
+  it('turn applies a reply; handle is the same call under its old name', async () => {
     const turns = engine();
-    expect((await turns.turn(KEY, text('hi'))).key).toBe('test.menu');
-    expect(await turns.turn(KEY, { type: 'user.choice', id: 'go' })).toMatchObject({
-      key: 'test.count',
-      params: { count: 0 },
-    });
-    expect((await turns.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect(turns.handle).toBe(turns.turn);
+    await turns.turn(KEY, text('hi'));
+    expect((await turns.turn(KEY, { type: 'user.choice', id: 'go' })).key).toBe('test.count');
   });
 
   it('peek shows the entry menu on an empty session and keeps it for the next turn', async () => {

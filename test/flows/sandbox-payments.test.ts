@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
@@ -33,12 +32,14 @@ async function say(key: string, ...replies: Reply[]): Promise<Prompt> {
 
 /** Asks "check status" until the payment is no longer pending (bounded). */
 async function checkUntilSettled(key: string): Promise<Prompt> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const shown = await say(key, choose('check'));
-    if (shown.key !== 'pay.waitPhone') return shown;
-    await sleep(20);
-  }
-  throw new Error('payment never settled');
+  return vi.waitFor(
+    async () => {
+      const shown = await say(key, choose('check'));
+      if (shown.key === 'pay.waitPhone') throw new Error('payment never settled');
+      return shown;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 describe('motor cover paid by mobile money against the sandbox insurer', () => {

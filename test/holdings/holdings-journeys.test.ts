@@ -1,5 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import {
   isStillWorking,
@@ -31,11 +30,16 @@ const plate = () => `BCK ${1000 + Math.floor(Math.random() * 8999)}`;
 async function buyMotor(phone: UssdCaller, car: string, seen: string[]): Promise<string> {
   await toPayScreen(phone, car, seen);
   // 1: pay from this number. Then "Check status" until the insurer has settled it.
-  let screen = await throughStillWorking(phone, await phone.send('1'), seen);
-  for (let checks = 0; checks < 40 && !screen.startsWith('END'); checks += 1) {
-    await delay(250);
-    screen = await throughStillWorking(phone, await phone.send('1'), seen);
-  }
+  const screen = await vi
+    .waitFor(
+      async () => {
+        const shown = await throughStillWorking(phone, await phone.send('1'), seen);
+        if (!shown.startsWith('END')) throw new Error(shown);
+        return shown;
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+    .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
   expect(screen).toMatch(/^END Paid ZMW/);
   const policy = [...sandbox().state.policies.values()].find((p) =>
     p.registrationNumbers.includes(car),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiErrorFromResponse } from '../../src/api/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import {
@@ -9,9 +9,11 @@ import {
   attemptReference,
   createPaymentAttempts,
   PaymentAttemptError,
+  type PaymentAttempts,
   type PaymentRoute,
 } from '../../src/payments/index.js';
 import { connectTestRedis } from '../support/redis.js';
+import { settleOnFakeTimers } from '../support/simulated-time.js';
 
 const connections: Redis[] = [];
 const prefixes: string[] = [];
@@ -22,7 +24,13 @@ function connect(): Redis {
   return redis;
 }
 
+// The stand-in insurer's latency and the guard's polling run on simulated time; Redis is real.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+
 afterEach(async () => {
+  vi.useRealTimers();
   const redis = connections[0];
   for (const prefix of prefixes.splice(0)) {
     const keys = (await redis?.keys(`${prefix}*`)) ?? [];
@@ -87,6 +95,14 @@ function attemptsOver(
   });
 }
 
+/** Starts an attempt and waits for it on simulated time. */
+function startOn(
+  attempts: PaymentAttempts,
+  ...args: Parameters<PaymentAttempts['start']>
+): ReturnType<PaymentAttempts['start']> {
+  return settleOnFakeTimers(attempts.start(...args));
+}
+
 function newPrefix(): string {
   const prefix = `test:${randomUUID()}:`;
   prefixes.push(prefix);
@@ -113,12 +129,14 @@ describe('payment attempts', () => {
     const { tracker, tracked } = recordingTracker();
     const prefix = newPrefix();
     const sockets = Array.from({ length: 4 }, connect);
-    const results = await Promise.all(
-      Array.from({ length: 1000 }, (_, index) =>
-        // One starter per call: nothing shared in-process, every duplicate meets SET NX.
-        attemptsOver(world, tracker, sockets[index % 4] as Redis, prefix).start(
-          { purchase: 'quote:q1.k', attempt: 1, route: ussd },
-          (reference) => world.pay(reference),
+    const results = await settleOnFakeTimers(
+      Promise.all(
+        Array.from({ length: 1000 }, (_, index) =>
+          // One starter per call: nothing shared in-process, every duplicate meets SET NX.
+          attemptsOver(world, tracker, sockets[index % 4] as Redis, prefix).start(
+            { purchase: 'quote:q1.k', attempt: 1, route: ussd },
+            (reference) => world.pay(reference),
+          ),
         ),
       ),
     );
@@ -130,9 +148,9 @@ describe('payment attempts', () => {
   it('refuses a new attempt while the insurer still has the previous one pending', async () => {
     const world = insurer();
     const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
-    await attempts.start({ purchase: 'quote:q2.k', attempt: 1 }, (r) => world.pay(r));
+    await startOn(attempts, { purchase: 'quote:q2.k', attempt: 1 }, (r) => world.pay(r));
     await expect(
-      attempts.start({ purchase: 'quote:q2.k', attempt: 2 }, (r) => world.pay(r)),
+      startOn(attempts, { purchase: 'quote:q2.k', attempt: 2 }, (r) => world.pay(r)),
     ).rejects.toBeInstanceOf(PaymentAttemptError);
     expect(world.started).toHaveLength(1);
   });
@@ -140,9 +158,11 @@ describe('payment attempts', () => {
   it('starts the next attempt under a new reference once the previous one failed', async () => {
     const world = insurer();
     const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
-    const first = await attempts.start({ purchase: 'quote:q3.k', attempt: 1 }, (r) => world.pay(r));
+    const first = await startOn(attempts, { purchase: 'quote:q3.k', attempt: 1 }, (r) =>
+      world.pay(r),
+    );
     world.statuses.set(first.reference, 'Failed');
-    const second = await attempts.start({ purchase: 'quote:q3.k', attempt: 2 }, (r) =>
+    const second = await startOn(attempts, { purchase: 'quote:q3.k', attempt: 2 }, (r) =>
       world.pay(r),
     );
     expect(second.reference).toBe(attemptReference('quote:q3.k', 2));
@@ -152,9 +172,13 @@ describe('payment attempts', () => {
   it('never charges again once the previous attempt was paid after all', async () => {
     const world = insurer();
     const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
-    const first = await attempts.start({ purchase: 'quote:q4.k', attempt: 1 }, (r) => world.pay(r));
+    const first = await startOn(attempts, { purchase: 'quote:q4.k', attempt: 1 }, (r) =>
+      world.pay(r),
+    );
     world.statuses.set(first.reference, 'Success');
-    const again = await attempts.start({ purchase: 'quote:q4.k', attempt: 2 }, (r) => world.pay(r));
+    const again = await startOn(attempts, { purchase: 'quote:q4.k', attempt: 2 }, (r) =>
+      world.pay(r),
+    );
     expect(again).toEqual({ reference: first.reference, status: 'Success' });
     expect(world.started).toEqual([first.reference]);
   });
@@ -163,7 +187,8 @@ describe('payment attempts', () => {
     const world = insurer();
     const { tracker, told } = recordingTracker();
     const attempts = attemptsOver(world, tracker, connect(), newPrefix());
-    await attempts.start(
+    await startOn(
+      attempts,
       { purchase: 'quote:q5.k', attempt: 1, route: ussd, due: { amount: 13125, currency: 'ZMW' } },
       (r) => world.pay(r),
     );
@@ -182,7 +207,8 @@ describe('payment attempts', () => {
     const world = insurer();
     const { tracker, told } = recordingTracker();
     const attempts = attemptsOver(world, tracker, connect(), newPrefix());
-    await attempts.start(
+    await startOn(
+      attempts,
       {
         purchase: 'quote:q6.k',
         attempt: 1,
@@ -199,7 +225,7 @@ describe('payment attempts', () => {
     // Sent before (a timed-out try whose claim was dropped): the insurer has it.
     world.statuses.set(reference, 'Pending');
     const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
-    const started = await attempts.start({ purchase: 'quote:q7.k', attempt: 1 }, (r) =>
+    const started = await startOn(attempts, { purchase: 'quote:q7.k', attempt: 1 }, (r) =>
       world.pay(r),
     );
     expect(started).toEqual({ reference, status: 'Pending' });
@@ -214,7 +240,8 @@ describe('payment attempts', () => {
       await world.pay(reference);
       throw Object.assign(new Error('socket hang up'), { code: 'API_NETWORK' });
     };
-    const first = await attempts.start(
+    const first = await startOn(
+      attempts,
       { purchase: 'quote:q8.k', attempt: 1, route: ussd },
       lostAnswer,
     );
@@ -222,12 +249,14 @@ describe('payment attempts', () => {
     expect(tracked).toEqual([first.reference]);
     expect(world.started).toEqual([first.reference]);
     await expect(
-      attempts.start({ purchase: 'quote:q8.k', attempt: 2, route: ussd }, (r) => world.pay(r)),
+      startOn(attempts, { purchase: 'quote:q8.k', attempt: 2, route: ussd }, (r) => world.pay(r)),
     ).rejects.toBeInstanceOf(PaymentAttemptError);
     expect(world.started).toHaveLength(1);
     world.statuses.set(first.reference, 'Failed');
-    const second = await attempts.start({ purchase: 'quote:q8.k', attempt: 2, route: ussd }, (r) =>
-      world.pay(r),
+    const second = await startOn(
+      attempts,
+      { purchase: 'quote:q8.k', attempt: 2, route: ussd },
+      (r) => world.pay(r),
     );
     expect(world.started).toEqual([first.reference, second.reference]);
   });
@@ -239,9 +268,9 @@ describe('payment attempts', () => {
       throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'API_NETWORK' });
     };
     await expect(
-      attempts.start({ purchase: 'quote:q9.k', attempt: 1 }, neverArrived),
+      startOn(attempts, { purchase: 'quote:q9.k', attempt: 1 }, neverArrived),
     ).rejects.toThrow(/ECONNREFUSED/);
-    const retried = await attempts.start({ purchase: 'quote:q9.k', attempt: 1 }, (r) =>
+    const retried = await startOn(attempts, { purchase: 'quote:q9.k', attempt: 1 }, (r) =>
       world.pay(r),
     );
     expect(world.started).toEqual([retried.reference]);

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { vi } from 'vitest';
 import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
 import type { Notifier } from '../../src/channels/index.js';
 import type {
@@ -194,11 +195,12 @@ export async function eventually(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
 ): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`Timed out waiting until ${what}`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 /**

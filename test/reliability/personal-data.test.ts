@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   newPhone,
   startServer,
@@ -24,11 +24,15 @@ function msisdnPattern(msisdn: string): RegExp {
 }
 
 async function until(condition: () => boolean, attempts = 200): Promise<boolean> {
-  for (let i = 0; i < attempts; i += 1) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
+  return vi
+    .waitFor(
+      () => {
+        if (!condition()) throw new Error('not yet');
+        return true;
+      },
+      { timeout: attempts * 50, interval: 50 },
+    )
+    .catch(() => condition());
 }
 
 const SLACK_SIGNING_SECRET = 'reliability-slack-signing-secret';

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
 
 /** A redis-server this test started on its own port, which it may kill and start again. */
 export interface RedisProcess {
@@ -29,26 +28,32 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPing(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const client = new Redis(url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    // Refused connections while the server boots are expected; connect() reports them.
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return;
-    } catch {
-      client.disconnect();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(`redis-server at ${url} did not start`);
+/**
+ * Resolves once `redis-server` logs that it accepts connections (its own word that it is up,
+ * rather than polling it with PING); rejects when it exits first, with the end of its log.
+ */
+export function untilAccepting(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (chunk: Buffer) => {
+      log = (log + chunk.toString('utf8')).slice(-4_000);
+      if (!log.includes('Ready to accept connections')) return;
+      stopWatching();
+      // Later lines are not read: flowing with no listener, they are dropped.
+      child.stdout?.resume();
+      resolve();
+    };
+    const onExit = (code: number | null) => {
+      stopWatching();
+      reject(new Error(`redis-server exited (${code}) before it was ready: ${log.slice(-500)}`));
+    };
+    const stopWatching = () => {
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
 }
 
 /** Starts `redis-server` (from PATH) on a free port with no persistence. */
@@ -61,14 +66,14 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     const started = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', 'pipe', 'ignore'] },
     );
-    await new Promise<void>((resolve, reject) => {
+    const spawned = new Promise<void>((resolve, reject) => {
       started.once('spawn', () => resolve());
       started.once('error', reject);
     });
+    await Promise.all([spawned, untilAccepting(started)]);
     child = started;
-    await waitForPing(url);
   };
   const halt = async (signal: NodeJS.Signals) => {
     const running = child;

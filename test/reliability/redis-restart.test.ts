@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newPhone, startServer, type TestServer, toPaymentMethod, walk } from './harness.js';
 import { type RedisProcess, startRedisProcess } from './redis-process.js';
 
@@ -14,11 +14,15 @@ function paymentsPerQuote(test: TestServer): Map<string, number> {
 
 /** Waits (bounded) until the server's readiness check sees Redis again. */
 async function untilReady(test: TestServer): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const ready = await test.server.app.inject({ method: 'GET', url: '/readyz' });
-    if (ready.statusCode === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await vi
+    .waitFor(
+      async () => {
+        const ready = await test.server.app.inject({ method: 'GET', url: '/readyz' });
+        if (ready.statusCode !== 200) throw new Error(`readyz answered ${ready.statusCode}`);
+      },
+      { timeout: 10_000, interval: 100 },
+    )
+    .catch(() => undefined);
 }
 
 describe('Redis restarted mid-conversation', () => {
@@ -37,6 +41,7 @@ describe('Redis restarted mid-conversation', () => {
     // Bounded: after a Redis restart with a payment pending, the payment scheduler's close
     // (BullMQ, src/payments) sometimes never resolves — a known shutdown bug reported with this
     // suite. The behaviour under test has been checked by then; the suite must still end.
+    // A real timer on purpose: a bound on a hang in real I/O, which simulated time cannot end.
     await Promise.race([test.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
     await redis.stop();
   }, 30_000);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
@@ -173,9 +173,10 @@ describe('credit-life claim rules as the spec states them, through the real serv
     const cleared = async () =>
       (await client.call('getCreditLifePolicyStatus', { path: { policyId: String(policy.id) } }))
         .status;
-    for (let tries = 0; tries < 100 && (await cleared()) !== 'Active'; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitFor(async () => expect(await cleared()).toBe('Active'), {
+      timeout: 10_000,
+      interval: 20,
+    });
     expect(await cleared()).toBe('Active');
     expect(placed.loans?.[0]?.partnerLoanReference).toBe(reference);
 

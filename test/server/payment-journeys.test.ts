@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Notifier } from '../../src/channels/index.js';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
@@ -44,11 +44,12 @@ const sandbox = () => sandboxOf(harness);
 
 /** Resolves once `ready()` holds; the bound only keeps a broken test from hanging. */
 async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i += 1) {
-    if (await ready()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never happened: ${what}`);
+  await vi.waitFor(
+    async () => {
+      if (!(await ready())) throw new Error(`never happened: ${what}`);
+    },
+    { timeout: 20_000, interval: 25 },
+  );
 }
 
 /** A caller on the Africa's Talking route; its own number ends in 5 (payments succeed). */

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const running: ChildProcess[] = [];
 
@@ -62,12 +62,16 @@ describe('npm start', () => {
     expect(await accepts(port)).toBe(true);
 
     child.kill('SIGTERM');
-    const deadline = Date.now() + 5_000;
-    let open = true;
-    while (open && Date.now() < deadline) {
-      open = await accepts(port);
-      if (open) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Waits on the port itself (another process's): open until that process lets go of it.
+    const open = await vi
+      .waitFor(
+        async () => {
+          if (await accepts(port)) throw new Error(`port ${port} still accepts`);
+          return false;
+        },
+        { timeout: 5_000, interval: 100 },
+      )
+      .catch(() => true);
 
     expect(open).toBe(false);
   }, 90_000);

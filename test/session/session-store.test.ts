@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RedisConnection } from '../../src/redis/index.js';
 import {
   MemorySessionStore,
@@ -14,8 +14,7 @@ import {
   redisModes,
   testPrefix,
 } from '../support/redis-modes.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { settleOnFakeTimers } from '../support/simulated-time.js';
 
 const modes = redisModes();
 const connections = new Map<string, RedisConnection>();
@@ -125,10 +124,17 @@ describe.each(implementations)('%s session store', (_name, makeStore, advance) =
     const store = makeStore();
     const first = await store.acquire('ussd:1');
     if (first.status !== 'acquired') throw new Error('expected the lock');
-    const waiting = store.acquire('ussd:1', { waitMs: 10_000 });
-    await sleep(20);
-    await store.release(first.lease);
-    expect((await waiting).status).toBe('acquired');
+    // The waiter's back-off runs on simulated time; its lock attempts go to the real store.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const waiting = store.acquire('ussd:1', { waitMs: 10_000 });
+      // Released only once the waiter has met the taken lock and is backing off (its timer).
+      while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+      await store.release(first.lease);
+      expect((await settleOnFakeTimers(waiting)).status).toBe('acquired');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps sessions apart: a lock on one key does not block another', async () => {
@@ -288,7 +294,8 @@ describe.each(implementations)('%s session store', (_name, makeStore, advance) =
       const acquired = await store.acquire('ussd:1', { waitMs: 20_000 });
       if (acquired.status !== 'acquired') throw new Error('expected the lock');
       const count = Number(acquired.record?.data ?? '0');
-      await sleep(1);
+      // One turn of the event loop between read and write: the other turns' attempts get in.
+      await new Promise((resolve) => setImmediate(resolve));
       return store.commit(acquired.lease, String(count + 1));
     };
     const results = await Promise.all(Array.from({ length: 50 }, turn));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { untilAccepting } from '../reliability/redis-process.js';
 
 const run = promisify(execFile);
 
@@ -121,6 +122,9 @@ async function withNode<T>(port: number, use: (redis: Redis) => Promise<T>): Pro
   }
 }
 
+// A poll, kept on purpose: the cluster's state (slots served, a replica promoted) is only
+// known by asking the nodes, which announce none of it; and this module serves the global
+// set-up too, outside any test, where vitest's `vi.waitFor` is not at hand.
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
   const giveUpAt = Date.now() + timeoutMs;
   for (;;) {
@@ -196,21 +200,16 @@ export async function startRedisCluster(
           '--appendonly',
           'no',
         ],
-        { stdio: 'ignore' },
+        { stdio: ['ignore', 'pipe', 'ignore'] },
       );
-      await new Promise<void>((resolve, reject) => {
+      const spawned = new Promise<void>((resolve, reject) => {
         child.once('spawn', () => resolve());
         child.once('error', reject);
       });
       children.set(port, child);
       live.add(child);
-    }
-    for (const port of ports) {
-      await until(
-        `node ${port} answers`,
-        () => withNode(port, async (r) => (await r.ping()) === 'PONG'),
-        10_000,
-      );
+      // Each node's own log line says when it is up, rather than polling it with PING.
+      await Promise.all([spawned, untilAccepting(child)]);
     }
     await run('redis-cli', [
       '--cluster',

@@ -8,7 +8,7 @@ import {
 } from '../../../src/channels/telegram/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
 import { createRealStack, keyOf, type RealStack } from './real-stack.js';
-import { eventually, freePort, silentLogger } from './test-support.js';
+import { eventually, freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
 
 const TOKEN = '987654:motor-purchase';
 const CHAT_ID = 5150;
@@ -49,14 +49,7 @@ beforeAll(async () => {
     // slow this 20-message conversation down.
     throttle: false,
   });
-  // The emulator answers getUpdates at once; pausing on an empty answer keeps polling calm.
-  channel.bot.api.config.use(async (prev, method, payload, signal) => {
-    const result = await prev(method, payload, signal);
-    if (method === 'getUpdates' && result.ok && Array.isArray(result.result)) {
-      if (result.result.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
-    return result;
-  });
+  pollOnUserUpdates(channel.bot, emulator);
   await channel.startPolling();
 });
 

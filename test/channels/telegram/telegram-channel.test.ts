@@ -6,7 +6,14 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
-import { eventually, freePort, ScriptedEngine, silentLogger, testRender } from './test-support.js';
+import {
+  eventually,
+  freePort,
+  pollOnUserUpdates,
+  ScriptedEngine,
+  silentLogger,
+  testRender,
+} from './test-support.js';
 
 const TOKEN = '123456:test-token';
 const SECRET = 'webhook-secret-for-tests';
@@ -68,15 +75,7 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
 
   describe('in long-polling mode', () => {
     beforeEach(async () => {
-      // The emulator answers getUpdates at once instead of holding the request open; pausing on
-      // an empty answer keeps the poll loop from spinning the CPU.
-      channel.bot.api.config.use(async (prev, method, payload, signal) => {
-        const result = await prev(method, payload, signal);
-        if (method === 'getUpdates' && result.ok && Array.isArray(result.result)) {
-          if (result.result.length === 0) await new Promise((r) => setTimeout(r, 50));
-        }
-        return result;
-      });
+      pollOnUserUpdates(channel.bot, emulator);
       await channel.startPolling();
     });
 

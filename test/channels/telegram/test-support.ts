@@ -1,4 +1,7 @@
 import { createServer } from 'node:net';
+import type { Bot } from 'grammy';
+import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
+import { vi } from 'vitest';
 import type { RenderPrompt } from '../../../src/channels/telegram/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
@@ -96,15 +99,64 @@ export class ScriptedEngine extends HandleEngine implements TurnEngine {
   }
 }
 
+/** The emulator's events for an update a user sent (a message, a command, a button tap). */
+const USER_UPDATES = ['AddedUserMessage', 'AddedUserCommand', 'AddedUserCallbackQuery'] as const;
+
+/** What the poll loop's abort signal offers (grammY passes a shim's, not the DOM type). */
+interface PollSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** Resolves at the emulator's next user update, or when `signal` aborts (the bot stopping). */
+function nextUserUpdate(emulator: TelegramServer, signal: PollSignal): Promise<void> {
+  // One may have arrived between the emulator's empty answer and now.
+  if (emulator.storage.userMessages.some((update) => !update.isRead)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const name of USER_UPDATES) emulator.off(name, done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    for (const name of USER_UPDATES) emulator.on(name, done);
+    signal.addEventListener('abort', done);
+    if (signal.aborted) done();
+  });
+}
+
+/**
+ * Paces the bot's long polling on the emulator, which answers getUpdates at once even when it
+ * holds nothing: after an empty answer the bot asks again only once a user has sent something
+ * (or it is stopping), rather than spinning or sleeping between polls.
+ */
+export function pollOnUserUpdates(bot: Bot, emulator: TelegramServer): void {
+  bot.api.config.use(async (prev, method, payload, signal) => {
+    const result = await prev(method, payload, signal);
+    // Only the poll loop's calls carry a signal: `bot.stop()`'s last getUpdates, which saves
+    // the offset, has none and must come back at once.
+    if (method === 'getUpdates' && signal !== undefined && result.ok) {
+      if (Array.isArray(result.result) && result.result.length === 0) {
+        await nextUserUpdate(emulator, signal);
+      }
+    }
+    return result;
+  });
+}
+
 /** Polls until `check` returns a value; the test's own timeout bounds the wait. */
 export async function eventually<T>(
   check: () => Promise<T | undefined> | T | undefined,
 ): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (value === undefined) throw new Error('not yet');
+      return value;
+    },
+    // Longer than any test's own timeout, which is the bound that counts.
+    { timeout: 600_000, interval: 25 },
+  );
 }
 
 /** A private-chat text message update, as Telegram posts it to the webhook. */

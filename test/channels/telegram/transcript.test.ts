@@ -9,7 +9,7 @@ import {
 } from '../../../src/channels/telegram/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
 import { createRealStack, keyOf, type RealStack } from './real-stack.js';
-import { eventually, freePort, silentLogger } from './test-support.js';
+import { eventually, freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
 
 const TOKEN = '555111:transcript';
 const CHAT_ID = 6161;
@@ -60,14 +60,9 @@ beforeAll(async () => {
     // The emulator has no rate limits; the throttler would only space this transcript out.
     throttle: false,
   });
+  pollOnUserUpdates(channel.bot, emulator);
   channel.bot.api.config.use(async (prev, method, payload, signal) => {
-    if (method === 'getUpdates') {
-      const result = await prev(method, payload, signal);
-      // The emulator answers getUpdates at once; pausing on an empty answer keeps polling calm.
-      if (result.ok && Array.isArray(result.result) && result.result.length === 0)
-        await new Promise((r) => setTimeout(r, 50));
-      return result;
-    }
+    if (method === 'getUpdates') return prev(method, payload, signal);
     // Recorded before it is made: a document upload may fail before Telegram answers.
     const call: ApiCall = {
       method,

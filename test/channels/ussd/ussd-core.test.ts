@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createUssdCore } from '../../../src/channels/ussd/index.js';
 import { type Prompt, renderPrompt, type TurnEngine, t } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
@@ -7,6 +7,16 @@ import { engineOf } from '../../support/turn-engine-double.js';
 const menu: Prompt = { key: 'menu.title', input: 'choice', final: false, choices: [] };
 
 describe('USSD core answer backstop', () => {
+  // The backstop's sweep reads Date.now() on an interval; the engines below answer on timers.
+  beforeEach(() => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('answers "we will SMS you" once a turn runs past the backstop, and stays busy until it ends', async () => {
     let finish!: (prompt: Prompt) => void;
     const engine: TurnEngine = engineOf({
@@ -18,13 +28,15 @@ describe('USSD core answer backstop', () => {
       logger: createLogger({ level: 'silent' }),
       answerWithinMs: 30,
     });
-    const answer = await core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    const answering = core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    await vi.advanceTimersByTimeAsync(40);
+    const answer = await answering;
     expect(answer).toEqual({ text: t('ussd.stillWorking'), end: true });
     let idle = false;
     const idled = core.idle().then(() => {
       idle = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(idle).toBe(false);
     finish(menu);
     await idled;
@@ -41,7 +53,7 @@ describe('USSD core answer backstop', () => {
       logger: createLogger({ level: 'silent' }),
       answerWithinMs: 5_000,
     });
-    const answers = await Promise.all(
+    const answering = Promise.all(
       Array.from({ length: 20 }, (_, index) =>
         core.handle({
           sessionId: `s${index}`,
@@ -50,6 +62,8 @@ describe('USSD core answer backstop', () => {
         }),
       ),
     );
+    await vi.advanceTimersByTimeAsync(5);
+    const answers = await answering;
     for (const answer of answers) expect(answer).toEqual({ text: t('menu.title'), end: false });
     await core.idle();
   });
@@ -72,5 +86,23 @@ describe('USSD core answer backstop', () => {
       text: `${t('engine.busy')}\n1. ${t('engine.checkAgain')}`,
       end: false,
     });
+  });
+
+  it('calls the engine once per request, handing it the request for the USSD middleware (issue 26)', async () => {
+    const calls: unknown[] = [];
+    const core = createUssdCore({
+      engine: engineOf({
+        handle: async (_key, _reply, options) => {
+          calls.push(options?.channelRequest);
+          return menu;
+        },
+      }),
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+    });
+    await core.handle({ sessionId: 's1', msisdn: '260977000005', input: undefined });
+    await core.handle({ sessionId: 's1', msisdn: '260977000005', input: '1' });
+    expect(calls).toHaveLength(2);
+    expect(calls.every((request) => typeof request === 'object' && request !== null)).toBe(true);
   });
 });

@@ -1,0 +1,29 @@
+# Sourced by the callgrind scripts (not run), after they set `here` to this folder: makes a
+# scratch folder `work` (removed on exit), builds the toggle addon into $work/toggle.node
+# against the running node's N-API headers, and moves to the repository root. The valgrind
+# command line and the reading of the dumps live here once too.
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+include=$(dirname "$(dirname "$(command -v node)")")/include/node
+[ -f "$include/node_api.h" ] || include=/usr/include/node
+cc -O2 -shared -fPIC -I"$include" "$here/toggle.c" -o "$work/toggle.node"
+cd "$root"
+
+# The valgrind command a measured process runs under, its dumps written to $1/out.<pid>.<n>:
+# collection stays off until the addon switches it on around a measured block.
+callgrind_command() {
+  echo valgrind --tool=callgrind --collect-atstart=no --smc-check=all-non-file \
+    --callgrind-out-file="$1/out.%p"
+}
+
+# One line per dump in $1, "<label> <instructions per turn>": the label the measured process
+# gave its dump, which ends in turns=<turns in the block>.
+callgrind_per_turn() {
+  for file in "$1"/out.*.*; do
+    label=$(sed -n 's/^desc: Trigger: Client Request: //p' "$file")
+    total=$(sed -n 's/^summary: //p' "$file")
+    turns=${label##*turns=}
+    echo "$label $((total / turns))"
+  done
+}
