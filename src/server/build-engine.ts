@@ -1,5 +1,6 @@
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
+import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,
@@ -44,7 +45,7 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     ...(prefetch ? { prefetch } : {}),
     // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
     // retry) need of a turn, under its lock.
-  }).use(handoffMiddleware, ussdMiddleware);
+  }).use(handoffMiddleware, ussdMiddleware, whatsappEngineMiddleware);
   return { engine: owned, owned };
 }
 
