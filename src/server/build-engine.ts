@@ -1,4 +1,5 @@
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
+import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
 import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
 import {
@@ -44,8 +45,8 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     // The holder's renewal card comes with the session: the entry menu costs no round trip.
     ...(prefetch ? { prefetch } : {}),
     // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
-    // retry) need of a turn, under its lock.
-  }).use(handoffMiddleware, ussdMiddleware, whatsappEngineMiddleware);
+    // retry), Telegram and WhatsApp need of a turn, under its lock.
+  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware, whatsappEngineMiddleware);
   return { engine: owned, owned };
 }
 

@@ -102,9 +102,17 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     const step = await engine.peek(sessionOf(at.waId), turnOptions(at, new StepShow()));
     await show(at, step, leadKey ? [say(leadKey, at.locale)] : [], page);
   };
-  /** Drops whatever conversation was open and shows the main menu. */
-  const menuAfresh = async (at: Inbound) =>
-    show(at, await engine.start(sessionOf(at.waId), ENTRY_FLOW, turnOptions(at)));
+  /**
+   * Drops whatever conversation was open and opens the main menu, taking `pick` there first when
+   * given (a reminder's "Renew now", chosen outside the menu).
+   */
+  const menuAfresh = async (at: Inbound, pick?: string) => {
+    const start = pick === undefined ? {} : { start: { pick } };
+    await show(
+      at,
+      await engine.start(sessionOf(at.waId), ENTRY_FLOW, { ...turnOptions(at), ...start }),
+    );
+  };
 
   async function askForPerson(at: Inbound): Promise<void> {
     const opening = options.handoff
@@ -131,8 +139,8 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     }
     if (id === TALK_TO_A_PERSON) return askForPerson(at);
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    // A reminder's "Renew now" belongs to no step: the menu afresh, which offers the renewal.
-    if (isMenuShortcut(id)) return menuAfresh(at);
+    // A reminder's "Renew now" or "Stop reminders" belongs to no step: the menu afresh, picked there.
+    if (isMenuShortcut(id)) return menuAfresh(at, id);
     return turn(at, { type: 'user.choice', id });
   }
 

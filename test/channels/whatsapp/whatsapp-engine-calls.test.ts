@@ -28,6 +28,7 @@ const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false 
 
 /** An engine that counts its calls and answers `step`; `handle` is the old surface, never used. */
 function countingEngine() {
+  // What each call carried: its channelRequest (for start, where the menu opens).
   const calls: { method: string; request: object | undefined }[] = [];
   const engine: TurnEngine = {
     turn: async (_key, _reply, options) => {
@@ -39,7 +40,7 @@ function countingEngine() {
       return step;
     },
     start: async (_key, _flow, options) => {
-      calls.push({ method: 'start', request: options?.channelRequest });
+      calls.push({ method: 'start', request: options?.start });
       return step;
     },
     handle: () => Promise.reject(new Error('the old engine.handle was called')),
@@ -93,6 +94,7 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28)', () => {
       [inbound({ type: 'image', image: { id: 'm1' } }), 'peek'],
       [inbound({ type: 'sticker' }), 'peek'],
       [text('menu'), 'start'],
+      [tap('renew:pol-1'), 'start'],
       [text('Cancel'), 'turn'],
       [text('done'), 'peek'],
       [tap('person'), 'peek'],
@@ -106,6 +108,8 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28)', () => {
     expect(calls[0]?.request).toBeInstanceOf(ChatReply);
     expect(calls[2]?.request).toBeInstanceOf(StepShow);
     expect(calls[5]?.request).toBeInstanceOf(ClaimUpload);
+    // A reminder's "Renew now" opens the menu picked there, as Telegram's does.
+    expect(calls[8]?.request).toEqual({ pick: 'renew:pol-1' });
   });
 
   it('leaves the person on "done", "menu" and "cancel", and shows where the customer was', async () => {
