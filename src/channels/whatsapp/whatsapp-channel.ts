@@ -64,6 +64,20 @@ interface Inbound {
 // The policyholder's entry menu (flows/main-menu.ts), which "menu" and "Renew now" open afresh.
 const ENTRY_FLOW = 'main-menu';
 
+const sessionOf = (waId: string) => `wa:${waId}`;
+
+/** The options of a WhatsApp turn: its sender, the policyholder's menu, the deadline. */
+function turnOptionsOf(at: Inbound, deadlineMs: number, channelRequest?: object): TurnOptions {
+  return {
+    deadlineMs,
+    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
+    caller: { kind: 'sender', phone: at.waId },
+    audience: 'policyholder',
+    ...(channelRequest ? { channelRequest } : {}),
+  };
+}
+
 /**
  * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
  * policyholder; the sender's number is the verified phone (WhatsApp vouches for it, as a USSD
@@ -75,16 +89,10 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
   const log = logger.child({ channel: 'whatsapp' });
   const defaultLocale = options.locale ?? 'en';
   const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
-  const sessionOf = (waId: string) => `wa:${waId}`;
   const say = (key: string, locale: string) => renderKey(render, key, locale);
-  const turnOptions = (at: Inbound, channelRequest?: object): TurnOptions => ({
-    deadlineMs: options.turnDeadlineMs ?? 15_000,
-    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
-    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
-    caller: { kind: 'sender', phone: at.waId },
-    audience: 'policyholder',
-    ...(channelRequest ? { channelRequest } : {}),
-  });
+  const deadlineMs = options.turnDeadlineMs ?? 15_000;
+  const turnOptions = (at: Inbound, channelRequest?: object) =>
+    turnOptionsOf(at, deadlineMs, channelRequest);
 
   async function show(at: Inbound, prompt: Prompt, before: string[] = [], page?: number) {
     const opts = { before, ...(page === undefined ? {} : { page }) };
@@ -108,10 +116,11 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
    */
   const menuAfresh = async (at: Inbound, pick?: string) => {
     const start = pick === undefined ? {} : { start: { pick } };
-    await show(
-      at,
-      await engine.start(sessionOf(at.waId), ENTRY_FLOW, { ...turnOptions(at), ...start }),
-    );
+    const menu = await engine.start(sessionOf(at.waId), ENTRY_FLOW, {
+      ...turnOptions(at),
+      ...start,
+    });
+    await show(at, menu);
   };
 
   async function askForPerson(at: Inbound): Promise<void> {
@@ -212,14 +221,17 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
         await notice(at, 'engine.error').catch(() => undefined);
       }
     },
-    async recordStatus(status) {
-      await store.recordStatus(status.id, status.status);
-      if (status.status === 'failed') {
-        const codes = (status.errors ?? []).map((error) => error.code);
-        log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
-      }
-    },
+    recordStatus: (status) => recordStatus(store, log, status),
   };
+}
+
+/** Records a delivery status; a failed one is logged with WhatsApp's error codes. */
+async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
+  await store.recordStatus(status.id, status.status);
+  if (status.status === 'failed') {
+    const codes = (status.errors ?? []).map((error) => error.code);
+    log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
+  }
 }
 
 /** An error's name only: its message could echo what the customer wrote. */
