@@ -15,17 +15,9 @@ export interface MemoryStoreOptions {
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
   const now = options.now ?? Date.now;
-  const {
-    entries,
-    live,
-    expiry,
-    readString,
-    writeString,
-    collection,
-    existing,
-    setLifetime,
-    shrink,
-  } = createMemoryEntries(now);
+  const memory = createMemoryEntries(now);
+  const { entries, live, expiry, readString, writeString } = memory;
+  const { collection, existing, setLifetime, shrink } = memory;
 
   return {
     async get(key) {
