@@ -45,13 +45,13 @@ function engineDriver(name: string, cache: boolean): LoopDriver {
   return {
     name,
     start: async (session) => {
-      await engine.handle(key(session), { type: 'user.text', text: '' });
+      await engine.turn(key(session), { type: 'user.text', text: '' });
     },
     turn: async (session, text) => {
-      await engine.handle(key(session), { type: 'user.text', text });
+      await engine.turn(key(session), { type: 'user.text', text });
     },
     end: async (session) => {
-      await engine.handle(key(session), { type: 'user.cancel' });
+      await engine.turn(key(session), { type: 'user.cancel' });
     },
     stateBytes: async (session) => Buffer.byteLength((await store.read(key(session)))?.data ?? ''),
     close: () => engine.close(),

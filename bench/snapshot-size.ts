@@ -128,7 +128,7 @@ async function exploreStates(
     for (const audience of ['policyholder', 'funeral-member', 'staff'] satisfies Audience[]) {
       keyCounter += 1;
       const key = `explore:${keyCounter}`;
-      await engine.handle(key, { type: 'user.text', text: '' }, { audience, deadlineMs: 10_000 });
+      await engine.turn(key, { type: 'user.text', text: '' }, { audience, deadlineMs: 10_000 });
       turns += 1;
       await record(key);
     }
@@ -177,7 +177,7 @@ async function exploreStates(
         const acquired = await store.acquire(key);
         if (acquired.status !== 'acquired') continue;
         await store.commit(acquired.lease, data);
-        await engine.handle(key, reply, { deadlineMs: 10_000 });
+        await engine.turn(key, reply, { deadlineMs: 10_000 });
         turns += 1;
         await record(key);
       }

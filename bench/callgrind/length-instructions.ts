@@ -21,8 +21,8 @@ const engine = createTurnEngine({
   logger: createLogger({ level: 'silent' }),
   cache: process.env.CALLGRIND_CACHE === '1' ? { max: 100_000 } : false,
 });
-const start = (key: string) => engine.handle(key, { type: 'user.text', text: '' });
-const turn = (key: string, n: number) => engine.handle(key, { type: 'user.text', text: String(n) });
+const start = (key: string) => engine.turn(key, { type: 'user.text', text: '' });
+const turn = (key: string, n: number) => engine.turn(key, { type: 'user.text', text: String(n) });
 
 for (let session = 0; session < warmUp; session += 1) {
   await start(`warm:${session}`);

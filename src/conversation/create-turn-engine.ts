@@ -185,7 +185,6 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
     peek: (sessionKey, turnOptions = {}) => underLock(sessionKey, { kind: 'peek' }, turnOptions),
     start: (sessionKey, flowId, { start, ...turnOptions } = {}) =>
       underLock(sessionKey, { kind: 'start', flowId, start }, turnOptions),
-    handle: turn,
     async idle() {
       while (background.size > 0) await Promise.all([...background]);
     },

@@ -70,9 +70,7 @@ export {
 export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
 export type {
   ChannelAddress,
-  ChannelDecision,
   ChannelName,
-  ChannelStateHook,
   ChannelStateOf,
   SessionGlance,
   StartOptions,

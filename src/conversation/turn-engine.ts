@@ -48,16 +48,6 @@ export interface TurnOptions {
    * and history, with what it showed); opaque to the engine, which hands it on untouched.
    */
   readonly channelRequest?: object;
-  /**
-   * @deprecated Engine middleware (`engine.use`) and `peek`/`start` replace it; kept while
-   * Telegram, Slack and the handoff move over.
-   *
-   * A channel's own per-session state (USSD paging, its gateway session), kept in the engine's
-   * record and decided under the session lock, so a request costs the turn's two store round
-   * trips and nothing more. With it, the `reply` given to `handle` is ignored: `decide` says
-   * what the request means once the session is read.
-   */
-  readonly channelState?: ChannelStateHook;
 }
 
 /** What a channel sees of its session under the lock, before deciding what a request means. */
@@ -80,34 +70,10 @@ export interface SessionGlance {
 }
 
 /**
- * What a channel decided about a request:
- * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
- *   `seen` says the user has the unseen prompt already (a channel that pushed it), so the reply
- *   answers it instead of showing it again;
- * - `restart`: drop the conversation and start the entry menu afresh, likewise;
- * - `keep`: answer without the flow (a page of the same screen): the record is kept with the
- *   new state, or, for a closing screen, forgotten once `state` is undefined.
- */
-export type ChannelDecision =
-  | {
-      readonly kind: 'reply';
-      readonly reply: Reply;
-      readonly state: ChannelStateOf;
-      readonly seen?: boolean;
-    }
-  | { readonly kind: 'restart'; readonly state: ChannelStateOf }
-  | { readonly kind: 'keep'; readonly state: string | undefined };
-
-/**
  * The channel state to store with the Prompt a turn answered; undefined stores none (and lets a
  * closing screen end the session at once).
  */
 export type ChannelStateOf = (answered: Prompt) => string | undefined;
-
-/** See {@link TurnOptions.channelState}. */
-export interface ChannelStateHook {
-  decide(glance: SessionGlance): ChannelDecision | Promise<ChannelDecision>;
-}
 
 /**
  * Data another part keeps beside a conversation, read with the session (no round trip of its
@@ -146,6 +112,4 @@ export interface TurnEngine {
   peek(sessionKey: string, options?: TurnOptions): Promise<Prompt>;
   /** Drops the session's current conversation and starts `flowId` (a registered flow). */
   start(sessionKey: string, flowId: string, options?: StartOptions): Promise<Prompt>;
-  /** @deprecated Use {@link TurnEngine.turn}; kept while the channels move over. */
-  handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt>;
 }

@@ -7,7 +7,7 @@ import { createRecordWrites } from './record-writes.js';
 import { isReply, type Reply } from './reply.js';
 import type { RunningTurn } from './running-turn.js';
 import { flowInputOf, parseSessionRecord, type SessionRecord } from './session-record.js';
-import type { ChannelStateHook, SessionGlance } from './turn-engine.js';
+import type { SessionGlance } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { freshInput, glanceOf, withContact } from './turn-input.js';
 import {
@@ -59,8 +59,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const parsed = cached || !stored ? undefined : parseSessionRecord(stored.data);
     const record: RecordHead | undefined = cached?.record ?? parsed;
     const session: HeldSession = { acquired, parsed, record, cached };
-    const hook = turn.options.channelState;
-    const middleware = hook ? [...options.middleware, fromChannelState(hook)] : options.middleware;
+    const { middleware } = options;
     if (middleware.length === 0) return apply(turn, session, request);
     const glance = glanceOf(record, cached, isEntry);
     return runMiddleware(turn, request, glance, middleware, {
@@ -251,21 +250,4 @@ async function runMiddleware(
   if (!work) await ends.release();
   answer(prompt);
   await work;
-}
-
-/**
- * A channel's {@link ChannelStateHook} as middleware: its decision says what the request means.
- * @deprecated Channels move to `peek`, `start` and registered middleware; this goes with them.
- */
-function fromChannelState(hook: ChannelStateHook): TurnMiddleware {
-  return async (context, next) => {
-    const decision = await hook.decide(context.session);
-    if (decision.kind === 'keep') return context.keep(decision.state);
-    context.stateOf = decision.state;
-    context.request =
-      decision.kind === 'restart'
-        ? { kind: 'restart' }
-        : { kind: 'reply', reply: decision.reply, seen: decision.seen === true };
-    return next();
-  };
 }

@@ -48,6 +48,5 @@ export function instrumentEngine(
     turn: (sessionKey, reply, options) => timed(engine.turn(sessionKey, reply, options)),
     peek: (sessionKey, options) => timed(engine.peek(sessionKey, options)),
     start: (sessionKey, flowId, options) => timed(engine.start(sessionKey, flowId, options)),
-    handle: (sessionKey, reply, options) => timed(engine.turn(sessionKey, reply, options)),
   };
 }

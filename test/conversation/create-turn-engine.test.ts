@@ -4,14 +4,15 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import {
-  type ChannelDecision,
   type ConversationEngine,
   createTurnEngine,
   type FlowDefinition,
   type FlowRegistry,
+  type Prompt,
   type Reply,
   type SessionGlance,
   type TurnEngineOptions,
+  type TurnMiddleware,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import {
@@ -110,6 +111,23 @@ function engine(
   return created;
 }
 
+/**
+ * Adds middleware that steers only the next turn sent through the returned function (a channel's
+ * request carrying its own decision); every other turn passes through untouched.
+ */
+function steered(turns: ConversationEngine) {
+  let pending: TurnMiddleware | undefined;
+  turns.use((context, next) => {
+    const current = pending;
+    pending = undefined;
+    return current ? current(context, next) : next();
+  });
+  return (middleware: TurnMiddleware, reply: Reply): Promise<Prompt> => {
+    pending = middleware;
+    return turns.turn(KEY, reply);
+  };
+}
+
 /** Wraps a store to count calls and bytes written, as a benchmark would. */
 function countingStore(inner: SessionStore) {
   const counts = { acquire: 0, commit: 0, remove: 0, release: 0, extend: 0, bytes: 0 };
@@ -167,7 +185,7 @@ const storeFactories: [string, StoreFactory, Advance][] = [
 describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore, advance) => {
   it('starts a fresh session on main-menu without sending the triggering reply', async () => {
     const turns = engine(registry(counter), makeStore());
-    expect(await turns.handle(KEY, text('dial'))).toMatchObject({
+    expect(await turns.turn(KEY, text('dial'))).toMatchObject({
       key: 'test.count',
       params: { count: 0 },
     });
@@ -175,9 +193,9 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
 
   it('applies 100 turns sent at once to one session in order, none lost', async () => {
     const turns = engine(registry(counter), makeStore());
-    await turns.handle(KEY, text('dial'));
+    await turns.turn(KEY, text('dial'));
     const prompts = await Promise.all(
-      Array.from({ length: 100 }, (_, index) => turns.handle(KEY, text(index + 1))),
+      Array.from({ length: 100 }, (_, index) => turns.turn(KEY, text(index + 1))),
     );
     expect(prompts.map((prompt) => prompt.params?.count)).toEqual(
       Array.from({ length: 100 }, (_, index) => index + 1),
@@ -189,10 +207,10 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const store = makeStore();
     const first = engine(registry(counter), store);
     const second = engine(registry(counter), store);
-    await first.handle(KEY, text('dial'));
+    await first.turn(KEY, text('dial'));
     const prompts = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>
-        (index % 2 === 0 ? first : second).handle(KEY, text(index + 1)),
+        (index % 2 === 0 ? first : second).turn(KEY, text(index + 1)),
       ),
     );
     const counts = prompts.map((prompt) => Number(prompt.params?.count)).sort((a, b) => a - b);
@@ -204,20 +222,20 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
       registry({ version: 1, machine: menuMachine }, { 'motor-quote': counter }),
       makeStore(),
     );
-    expect((await turns.handle(KEY, text('dial'))).key).toBe('test.menu');
-    expect(await turns.handle(KEY, { type: 'user.choice', id: 'go' })).toMatchObject({
+    expect((await turns.turn(KEY, text('dial'))).key).toBe('test.menu');
+    expect(await turns.turn(KEY, { type: 'user.choice', id: 'go' })).toMatchObject({
       key: 'test.count',
       params: { count: 0 },
     });
-    expect((await turns.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect((await turns.turn(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
   });
 
   it('ends the session when a flow is done without a next flow', async () => {
     const store = makeStore();
     const turns = engine(registry(counter), store);
-    await turns.handle(KEY, text('dial'));
-    await turns.handle(KEY, text(1));
-    expect(await turns.handle(KEY, { type: 'user.cancel' })).toMatchObject({
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, text(1));
+    expect(await turns.turn(KEY, { type: 'user.cancel' })).toMatchObject({
       key: 'test.bye',
       params: { count: 1 },
       final: true,
@@ -228,86 +246,72 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
   it('stores a channel state with the answered prompt and shows it to the next decision', async () => {
     const turns = engine(registry(counter), makeStore());
     const glances: SessionGlance[] = [];
-    const through = (reply: Reply) =>
-      turns.handle(KEY, text('ignored'), {
-        channelState: {
-          decide: (glance): ChannelDecision => {
-            glances.push(glance);
-            return { kind: 'reply', reply, state: (prompt) => `seen ${prompt.params?.count}` };
-          },
-        },
-      });
-    await through(text('dial'));
-    expect((await through(text(1))).params?.count).toBe(1);
+    turns.use((context, next) => {
+      glances.push(context.session);
+      context.stateOf = (prompt) => `seen ${prompt.params?.count}`;
+      return next();
+    });
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text(1))).params?.count).toBe(1);
     expect(glances.map((glance) => glance.state)).toEqual([undefined, 'seen 0']);
     expect(glances[1]).toMatchObject({ prompt: { key: 'test.count' }, unseen: false });
   });
 
   it('answers a keep from the record with the new state, without touching the flow', async () => {
     const turns = engine(registry(counter), makeStore());
+    const once = steered(turns);
     let seen: string | undefined;
-    const keep = {
-      decide: (glance: SessionGlance): ChannelDecision => {
-        seen = glance.state;
-        return { kind: 'keep', state: 'page 2' };
-      },
+    const keep: TurnMiddleware = (context) => {
+      seen = context.session.state;
+      return context.keep('page 2');
     };
-    await turns.handle(KEY, text('dial'));
-    await turns.handle(KEY, text(1));
-    expect((await turns.handle(KEY, text('x'), { channelState: keep })).params?.count).toBe(1);
-    await turns.handle(KEY, text('x'), { channelState: keep });
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, text(1));
+    expect((await once(keep, text('x'))).params?.count).toBe(1);
+    await once(keep, text('x'));
     expect(seen).toBe('page 2');
-    expect((await turns.handle(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
+    expect((await turns.turn(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
   });
 
   it('keeps a closing screen while the channel pages it, and forgets it after the last page', async () => {
     const store = makeStore();
     const turns = engine(registry(counter), store);
-    await turns.handle(KEY, text('dial'));
-    const closing = await turns.handle(KEY, text('x'), {
-      channelState: {
-        decide: () => ({ kind: 'reply', reply: { type: 'user.cancel' }, state: () => 'page 0' }),
+    const once = steered(turns);
+    await turns.turn(KEY, text('dial'));
+    const closing = await once(
+      (context, next) => {
+        context.stateOf = () => 'page 0';
+        return next();
       },
-    });
+      { type: 'user.cancel' },
+    );
     expect(closing).toMatchObject({ key: 'test.bye', final: true });
     expect(await store.read(KEY)).toBeDefined();
-    const last = await turns.handle(KEY, text('98'), {
-      channelState: { decide: () => ({ kind: 'keep', state: undefined }) },
-    });
+    const last = await once((context) => context.keep(undefined), text('98'));
     expect(last).toMatchObject({ key: 'test.bye', final: true });
     expect(await store.read(KEY)).toBeUndefined();
   });
 
-  it('starts the entry menu afresh when the channel restarts the conversation', async () => {
-    const turns = engine(registry(counter), makeStore());
-    await turns.handle(KEY, text('dial'));
-    await turns.handle(KEY, text(1));
-    const fresh = await turns.handle(KEY, text('x'), {
-      channelState: { decide: () => ({ kind: 'restart', state: () => undefined }) },
-    });
-    expect(fresh.params?.count).toBe(0);
-  });
-
   it('stores the prompt once per record, beside the snapshot rather than inside it too', async () => {
     const store = makeStore();
-    await engine(registry(counter), store).handle(KEY, text('dial'));
+    await engine(registry(counter), store).turn(KEY, text('dial'));
     const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(record.prompt).toMatchObject({ key: 'test.count' });
     expect(record.snapshot.context).not.toHaveProperty('prompt');
     // Another instance restores it with the prompt in place.
     const other = engine(registry(counter), store);
-    expect((await other.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect((await other.turn(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
   });
 
   it('resumes a dropped session on a new engine instance with the same prompt', async () => {
     const store = makeStore();
     const first = engine(registry(counter), store);
-    await first.handle(KEY, text('dial'));
-    await first.handle(KEY, text(1));
-    const last = await first.handle(KEY, text(2));
+    await first.turn(KEY, text('dial'));
+    await first.turn(KEY, text(1));
+    const last = await first.turn(KEY, text(2));
     const second = engine(registry(counter), store);
-    expect(await second.handle(KEY, text(''), { resume: true })).toEqual(last);
-    expect((await second.handle(KEY, text(3))).params).toEqual({ count: 3, inOrder: 'yes' });
+    expect(await second.turn(KEY, text(''), { resume: true })).toEqual(last);
+    expect((await second.turn(KEY, text(3))).params).toEqual({ count: 3, inOrder: 'yes' });
   });
 
   it('restarts at main-menu with a note when the record is corrupted', async () => {
@@ -316,32 +320,32 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     if (lease.status !== 'acquired') throw new Error('expected the lock');
     await store.commit(lease.lease, '{"flowId": "main-menu", "snapshot": tru');
     const turns = engine(registry(counter), store);
-    const prompt = await turns.handle(KEY, text(5));
+    const prompt = await turns.turn(KEY, text(5));
     expect(prompt).toMatchObject({ key: 'test.count', params: { count: 0 } });
     expect(prompt.notes).toEqual([{ key: 'engine.restarted' }]);
-    expect((await turns.handle(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
+    expect((await turns.turn(KEY, text(1))).params).toEqual({ count: 1, inOrder: 'yes' });
   });
 
   it('restarts at main-menu with a note when the snapshot is of another flow version', async () => {
     const store = makeStore();
-    await engine(registry(counter), store).handle(KEY, text('dial'));
-    await engine(registry(counter), store).handle(KEY, text(1));
+    await engine(registry(counter), store).turn(KEY, text('dial'));
+    await engine(registry(counter), store).turn(KEY, text(1));
     const upgraded = engine(registry({ ...counter, version: 2 }), store);
-    const prompt = await upgraded.handle(KEY, text(2));
+    const prompt = await upgraded.turn(KEY, text(2));
     expect(prompt).toMatchObject({ key: 'test.count', params: { count: 0 } });
     expect(prompt.notes).toEqual([{ key: 'engine.restarted' }]);
   });
 
   it('restarts at main-menu with a note when the snapshot does not restore', async () => {
     const store = makeStore();
-    await engine(registry(counter), store).handle(KEY, text('dial'));
+    await engine(registry(counter), store).turn(KEY, text('dial'));
     const stored = await store.read(KEY);
     const record = JSON.parse(stored?.data ?? '{}');
     record.snapshot.value = 'a-state-that-was-removed';
     const lease = await store.acquire(KEY);
     if (lease.status !== 'acquired') throw new Error('expected the lock');
     await store.commit(lease.lease, JSON.stringify(record));
-    const prompt = await engine(registry(counter), store).handle(KEY, text(1));
+    const prompt = await engine(registry(counter), store).turn(KEY, text(1));
     expect(prompt.notes).toEqual([{ key: 'engine.restarted' }]);
   });
 
@@ -351,16 +355,16 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry({ version: 1, machine: slow }), makeStore(), {
       defaultDeadlineMs: 50,
     });
-    expect((await turns.handle(KEY, text('dial'))).key).toBe('test.ask');
-    expect((await turns.handle(KEY, text('go'))).key).toBe('engine.stillWorking');
+    expect((await turns.turn(KEY, text('dial'))).key).toBe('test.ask');
+    expect((await turns.turn(KEY, text('go'))).key).toBe('engine.stillWorking');
     work.open('ready');
     await turns.idle();
-    expect(await turns.handle(KEY, text('anything'))).toMatchObject({
+    expect(await turns.turn(KEY, text('anything'))).toMatchObject({
       key: 'test.result',
       params: { value: 'ready' },
     });
     // The result was shown; the next answer goes to the flow again.
-    expect((await turns.handle(KEY, text('again'))).key).toBe('test.result');
+    expect((await turns.turn(KEY, text('again'))).key).toBe('test.result');
   });
 
   it('keeps the closing screen of a flow that finished late for the next turn', async () => {
@@ -370,13 +374,13 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry({ version: 1, machine: slow }), store, {
       defaultDeadlineMs: 50,
     });
-    await turns.handle(KEY, text('dial'));
-    expect((await turns.handle(KEY, { type: 'user.choice', id: 'pay' })).key).toBe(
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, { type: 'user.choice', id: 'pay' })).key).toBe(
       'engine.stillWorking',
     );
     work.open('done');
     await turns.idle();
-    expect(await turns.handle(KEY, text('anything'))).toEqual({
+    expect(await turns.turn(KEY, text('anything'))).toEqual({
       key: 'test.closed',
       input: 'none',
       final: true,
@@ -390,46 +394,46 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry({ version: 1, machine: slow }), makeStore(), {
       defaultDeadlineMs: 30,
     });
-    await turns.handle(KEY, text('dial'));
-    expect((await turns.handle(KEY, text('go'))).key).toBe('engine.stillWorking');
-    expect((await turns.handle(KEY, text('hello?'))).key).toBe('engine.busy');
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text('go'))).key).toBe('engine.stillWorking');
+    expect((await turns.turn(KEY, text('hello?'))).key).toBe('engine.busy');
     work.open('ready');
     await turns.idle();
-    expect((await turns.handle(KEY, text('hello?'))).key).toBe('test.result');
+    expect((await turns.turn(KEY, text('hello?'))).key).toBe('test.result');
   });
 
   it('re-prompts the last prompt with a note after a process died mid-turn', async () => {
     const store = makeStore();
     const first = engine(registry(counter), store);
-    await first.handle(KEY, text('dial'));
-    const last = await first.handle(KEY, text(1));
+    await first.turn(KEY, text('dial'));
+    const last = await first.turn(KEY, text(1));
     // A process takes the lock and dies: its lock expires, its in-flight marker stays.
     const dying = await store.acquire(KEY, { lockTtlMs: 20 });
     expect(dying.status).toBe('acquired');
     await advance(60);
     const second = engine(registry(counter), store);
-    const prompt = await second.handle(KEY, text(2));
+    const prompt = await second.turn(KEY, text(2));
     expect(prompt).toEqual({ ...last, notes: [{ key: 'engine.interrupted' }] });
-    expect((await second.handle(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
+    expect((await second.turn(KEY, text(2))).params).toEqual({ count: 2, inOrder: 'yes' });
   });
 
   it('starts afresh once the session TTL passed', async () => {
     const turns = engine(registry(counter), makeStore({ ttlSeconds: 0.2 }));
-    await turns.handle(KEY, text('dial'));
-    expect((await turns.handle(KEY, text(1))).params?.count).toBe(1);
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text(1))).params?.count).toBe(1);
     await advance(500);
-    expect((await turns.handle(KEY, text(2))).params?.count).toBe(0);
+    expect((await turns.turn(KEY, text(2))).params?.count).toBe(0);
   });
 
   it('answers engine.error and keeps the session when a flow fails', async () => {
     const { logger, lines } = captureLogs();
     const store = makeStore();
     const turns = engine(registry({ version: 1, machine: failingMachine }), store, { logger });
-    await turns.handle(KEY, text('dial'));
+    await turns.turn(KEY, text('dial'));
     const before = await store.read(KEY);
-    expect(await turns.handle(KEY, text('go'))).toMatchObject({ key: 'engine.error' });
+    expect(await turns.turn(KEY, text('go'))).toMatchObject({ key: 'engine.error' });
     expect(await store.read(KEY)).toEqual(before);
-    expect((await turns.handle(KEY, text('dial'), { resume: true })).key).toBe('test.ask');
+    expect((await turns.turn(KEY, text('dial'), { resume: true })).key).toBe('test.ask');
     expect(lines.join('')).toContain('turn.failed');
     expect(lines.join('')).not.toContain('260971234567');
   });
@@ -437,7 +441,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
   it('answers engine.error for a reply that breaks the contract', async () => {
     const turns = engine(registry(counter), makeStore());
     const malformed = { type: 'user.shout' } as unknown as Reply;
-    expect((await turns.handle(KEY, malformed)).key).toBe('engine.error');
+    expect((await turns.turn(KEY, malformed)).key).toBe('engine.error');
   });
 
   it('gives up on a flow that never settles and frees the session', async () => {
@@ -445,20 +449,20 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
       defaultDeadlineMs: 20,
       maxTurnMs: 50,
     });
-    await turns.handle(KEY, text('dial'));
-    expect((await turns.handle(KEY, text('go'))).key).toBe('engine.stillWorking');
+    await turns.turn(KEY, text('dial'));
+    expect((await turns.turn(KEY, text('go'))).key).toBe('engine.stillWorking');
     await turns.idle();
-    expect((await turns.handle(KEY, text('dial'), { resume: true })).key).toBe('test.ask');
+    expect((await turns.turn(KEY, text('dial'), { resume: true })).key).toBe('test.ask');
   });
 
   it('sends a payment outcome to the flow even after an interrupted turn', async () => {
     const store = makeStore();
     const turns = engine(registry(counter), store);
-    await turns.handle(KEY, text('dial'));
+    await turns.turn(KEY, text('dial'));
     await store.acquire(KEY, { lockTtlMs: 20 });
     await advance(60);
     const outcome: Reply = { type: 'payment.settled', reference: 'IC1', outcome: 'paid' };
-    expect(await turns.handle(KEY, outcome)).toMatchObject({
+    expect(await turns.turn(KEY, outcome)).toMatchObject({
       key: 'test.paid',
       params: { outcome: 'paid' },
     });
@@ -466,11 +470,11 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
 
   it('shows a payment outcome told out of turn before applying the next reply', async () => {
     const turns = engine(registry(counter), makeStore());
-    await turns.handle(KEY, text('dial'));
-    await turns.handle(KEY, { type: 'payment.settled', reference: 'IC1', outcome: 'paid' });
+    await turns.turn(KEY, text('dial'));
+    await turns.turn(KEY, { type: 'payment.settled', reference: 'IC1', outcome: 'paid' });
     // The user answers the screen they still see: they are shown the outcome instead.
-    expect((await turns.handle(KEY, text('1'))).key).toBe('test.paid');
-    expect(await turns.handle(KEY, text('1'))).toMatchObject({
+    expect((await turns.turn(KEY, text('1'))).key).toBe('test.paid');
+    expect(await turns.turn(KEY, text('1'))).toMatchObject({
       key: 'test.count',
       params: { count: 1, inOrder: 'yes' },
     });
@@ -483,7 +487,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     await store.commit(lease.lease, 'garbage');
     const turns = engine(registry(counter), store);
     const outcome: Reply = { type: 'payment.settled', reference: 'IC1', outcome: 'paid' };
-    expect((await turns.handle(KEY, outcome)).key).toBe('engine.sessionEnded');
+    expect((await turns.turn(KEY, outcome)).key).toBe('engine.sessionEnded');
     expect(await store.read(KEY)).toEqual({ version: 1, data: 'garbage' });
   });
 
@@ -491,7 +495,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const store = makeStore();
     const turns = engine(registry(counter), store);
     const outcome: Reply = { type: 'payment.settled', reference: 'IC1', outcome: 'paid' };
-    expect(await turns.handle(KEY, outcome)).toMatchObject({
+    expect(await turns.turn(KEY, outcome)).toMatchObject({
       key: 'engine.sessionEnded',
       final: true,
     });
@@ -503,7 +507,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry(counter), store);
     const address = { channel: 'ussd', address: '0971234567', locale: 'en' } as const;
     const caller = { kind: 'phone', phone: address.address } as const;
-    await turns.handle(KEY, text('dial'), { address, caller, audience: 'funeral-member' });
+    await turns.turn(KEY, text('dial'), { address, caller, audience: 'funeral-member' });
     const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(record).toMatchObject({
       address,
@@ -518,10 +522,10 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const store = makeStore();
     const turns = engine(registry(counter), store);
     const address = { channel: 'telegram', address: '4242', locale: 'en' } as const;
-    await turns.handle(KEY, text('hi'), { address });
+    await turns.turn(KEY, text('hi'), { address });
     const before = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(before.principal).toEqual({ kind: 'nobody' });
-    await turns.handle(KEY, { type: 'user.contact', phone: '+260 97 765 4321' }, { address });
+    await turns.turn(KEY, { type: 'user.contact', phone: '+260 97 765 4321' }, { address });
     const after = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(after.principal).toEqual({ kind: 'phone', phone: '260977654321' });
   });
@@ -531,7 +535,7 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const turns = engine(registry(counter), store);
     const address = { channel: 'slack', address: 'T1:C1:U42', locale: 'en' } as const;
     const caller = { kind: 'staff', member: 'U42' } as const;
-    await turns.handle(KEY, text('hi'), { address, caller, audience: 'staff' });
+    await turns.turn(KEY, text('hi'), { address, caller, audience: 'staff' });
     const record = JSON.parse((await store.read(KEY))?.data ?? '{}');
     expect(record.principal).toEqual({ kind: 'staff', member: 'U42' });
   });
@@ -549,11 +553,11 @@ describe('turn engine over Redis', () => {
         ...(cache === false ? { cache } : {}),
       });
       // Warm the server's script cache so NOSCRIPT fallbacks do not count against turn 1.
-      await turns.handle('warm-up', text('dial'));
+      await turns.turn('warm-up', text('dial'));
       const work: { counts: typeof counting.counts; commands: number }[] = [];
       for (let turn = 1; turn <= 50; turn += 1) {
         counting.reset();
-        const commands = await redisCommandsOf(() => turns.handle(KEY, text(turn)));
+        const commands = await redisCommandsOf(() => turns.turn(KEY, text(turn)));
         if (turn === 1 || turn === 50) work.push({ counts: { ...counting.counts }, commands });
       }
       const [first, fiftieth] = work;
@@ -576,12 +580,12 @@ describe('turn engine over Redis', () => {
         deliver: (address, fields) => delivered.push({ address: address.address, fields }),
       },
     });
-    await turns.handle('warm-up', text('dial'));
+    await turns.turn('warm-up', text('dial'));
     const address = { channel: 'ussd', address: '260971234567', locale: 'en' } as const;
-    expect(await redisCommandsOf(() => turns.handle(KEY, text('dial'), { address }))).toBe(2);
+    expect(await redisCommandsOf(() => turns.turn(KEY, text('dial'), { address }))).toBe(2);
     expect(delivered).toEqual([{ address: '260971234567', fields: { stop: '1' } }]);
     // A turn that says nobody's address asks for nothing.
-    await turns.handle(KEY, text(1));
+    await turns.turn(KEY, text(1));
     expect(delivered).toHaveLength(1);
     expect(await redis.exists(card)).toBe(1);
   });
@@ -605,20 +609,20 @@ describe('turn engine over Redis', () => {
       unhold: (key) => inner.unhold(key),
     };
     const writer = engine(registry(counter), store);
-    await writer.handle(KEY, text('dial'));
-    await writer.handle(KEY, text(1));
-    expect((await writer.handle(KEY, text(2))).params?.count).toBe(2);
+    await writer.turn(KEY, text('dial'));
+    await writer.turn(KEY, text(1));
+    expect((await writer.turn(KEY, text(2))).params?.count).toBe(2);
     expect(fetched).toEqual([undefined, undefined, undefined]);
     const reader = engine(registry(counter), store);
-    expect((await reader.handle(KEY, text(3))).params?.count).toBe(3);
+    expect((await reader.turn(KEY, text(3))).params?.count).toBe(3);
     expect(fetched[3]).toBeGreaterThan(0);
   });
 
   it('skips the restore on the instance that wrote the latest version', async () => {
     const store = redisStore();
     const writer = engine(registry(counter), store);
-    await writer.handle(KEY, text('dial'));
-    await writer.handle(KEY, text(1));
+    await writer.turn(KEY, text('dial'));
+    await writer.turn(KEY, text(1));
     // Rewrite the stored snapshot in place (same version): only a restore would see it.
     const tamper = async () => {
       const [recordKey] = await redis.keys(`${prefixes.at(-1)}session:*`);
@@ -627,9 +631,9 @@ describe('turn engine over Redis', () => {
       await redis.hset(recordKey ?? '', 'd', JSON.stringify(record));
     };
     await tamper();
-    expect((await writer.handle(KEY, text(2))).params?.count).toBe(2);
+    expect((await writer.turn(KEY, text(2))).params?.count).toBe(2);
     await tamper();
     const reader = engine(registry(counter), store);
-    expect((await reader.handle(KEY, text(42))).params?.count).toBe(42);
+    expect((await reader.turn(KEY, text(42))).params?.count).toBe(42);
   });
 });

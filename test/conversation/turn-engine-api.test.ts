@@ -35,9 +35,8 @@ afterEach(async () => {
 });
 
 describe('the engine API: turn, peek, start', () => {
-  it('turn applies a reply; handle is the same call under its old name', async () => {
+  it('turn applies a reply', async () => {
     const turns = engine();
-    expect(turns.handle).toBe(turns.turn);
     await turns.turn(KEY, text('hi'));
     expect((await turns.turn(KEY, { type: 'user.choice', id: 'go' })).key).toBe('test.count');
   });

@@ -174,7 +174,7 @@ describe.each(WORLDS)(
             caller: { kind: 'phone', phone: setup.caller?.(index) ?? '0971234567' },
           } as const;
           const turn = async (reply: Reply) => {
-            const shown = await world.engine.handle(key, reply, options);
+            const shown = await world.engine.turn(key, reply, options);
             if (setup.settle) {
               const { reference } = await livePayment(world, key);
               if (reference) world.sandbox.payments.settleNow(reference);

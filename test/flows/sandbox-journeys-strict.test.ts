@@ -39,7 +39,7 @@ describe('a journey against an insurer answering 1.5 s late', () => {
 
   it('still lists the products of a motor quote, every answer 1.5 s late and carrying fields the spec never names', async () => {
     const reply = (r: Reply) =>
-      world.engine.handle('strict:motor:1', r, { audience: 'policyholder', deadlineMs: 10_000 });
+      world.engine.turn('strict:motor:1', r, { audience: 'policyholder', deadlineMs: 10_000 });
     await reply({ type: 'user.text', text: 'hi' });
     await reply({ type: 'user.choice', id: 'motor' });
     const products = await reply({ type: 'user.choice', id: 'new' });

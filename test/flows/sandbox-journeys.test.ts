@@ -31,7 +31,7 @@ async function converse(
       }
     : {};
   for (const reply of replies) {
-    shown.push(await world.engine.handle(key, reply, { audience, deadlineMs: 10_000, ...address }));
+    shown.push(await world.engine.turn(key, reply, { audience, deadlineMs: 10_000, ...address }));
   }
   return shown;
 }

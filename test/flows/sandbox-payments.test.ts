@@ -25,7 +25,7 @@ const options = {
 
 async function say(key: string, ...replies: Reply[]): Promise<Prompt> {
   let shown: Prompt | undefined;
-  for (const reply of replies) shown = await world.engine.handle(key, reply, options);
+  for (const reply of replies) shown = await world.engine.turn(key, reply, options);
   if (!shown) throw new Error('nothing said');
   return shown;
 }

@@ -96,7 +96,7 @@ async function app(sessionKey: string, backoffMs: readonly number[]): Promise<Ap
     client,
     engine,
     telegram,
-    say: (reply) => engine.handle(sessionKey, reply, { address, deadlineMs: 10_000 }),
+    say: (reply) => engine.turn(sessionKey, reply, { address, deadlineMs: 10_000 }),
   };
 }
 

@@ -110,11 +110,7 @@ const address = { channel: 'telegram', address: '5550100', locale: 'en' } as con
 
 /** Starts a conversation that waits for its payment, as the payment step of a flow does. */
 async function waitingConversation(node: Instance, sessionKey: string): Promise<void> {
-  const prompt = await node.engine.handle(
-    sessionKey,
-    { type: 'user.text', text: 'hi' },
-    { address },
-  );
+  const prompt = await node.engine.turn(sessionKey, { type: 'user.text', text: 'hi' }, { address });
   expect(prompt.key).toBe('test.awaitingPayment');
 }
 
@@ -359,7 +355,7 @@ describe.each(runnableModes())(
 
       expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
       expect(await flowState(b.store, 'tg:108')).toBe('paid');
-      const next = await b.engine.handle('tg:108', { type: 'user.text', text: '?' }, { address });
+      const next = await b.engine.turn('tg:108', { type: 'user.text', text: '?' }, { address });
       expect(next.key).toBe('payment.paid');
     });
 

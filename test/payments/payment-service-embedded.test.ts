@@ -99,7 +99,7 @@ describe('payment outcomes without Redis', () => {
   it('texts a USSD payer once when the mobile-money payment succeeds, and moves the flow to paid', async () => {
     const app = await embedded([60_000]);
     const sessionKey = `ussd:${PAYER.address}`;
-    const first = await app.engine.handle(
+    const first = await app.engine.turn(
       sessionKey,
       { type: 'user.text', text: '1' },
       { address: ussd },

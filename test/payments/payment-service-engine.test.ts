@@ -67,7 +67,7 @@ describe.each(runnableModes())(
       const shared = setup(mode);
       const board = new StatusBoard();
       const node = instance(shared, board, [50, 50]);
-      const first = await node.engine.handle(
+      const first = await node.engine.turn(
         'tg:5550001',
         { type: 'user.text', text: 'hi' },
         { address },
@@ -93,7 +93,7 @@ describe.each(runnableModes())(
       const board = new StatusBoard();
       const a = instance(shared, board, [60_000]);
       const b = instance(shared, board, [60_000]);
-      await b.engine.handle('tg:5550002', { type: 'user.text', text: 'hi' }, { address });
+      await b.engine.turn('tg:5550002', { type: 'user.text', text: 'hi' }, { address });
       await b.service.track('REF-E2', route('tg:5550002'));
       board.statuses.set('REF-E2', 'Success');
 
@@ -110,7 +110,7 @@ describe.each(runnableModes())(
       expect(a.telegram.sent.length + b.telegram.sent.length).toBe(1);
       expect(await flowState(b.store, 'tg:5550002')).toBe('paid');
       // B's own next turn sees what was delivered through the shared store, not its stale cache.
-      const next = await b.engine.handle(
+      const next = await b.engine.turn(
         'tg:5550002',
         { type: 'user.text', text: 'and now?' },
         { address },

@@ -19,7 +19,7 @@ import {
   STANDALONE_URL,
   testPrefix,
 } from '../support/redis-modes.js';
-import { HandleEngine } from '../support/turn-engine-double.js';
+import { TurnEngineDouble } from '../support/turn-engine-double.js';
 
 /** A silent logger for tests. */
 export const quietLogger = createLogger({ level: 'silent' });
@@ -97,7 +97,7 @@ export class MemoryState implements TestState {
  * A small TurnEngine standing in for the real one: one waiting-for-payment flow whose state lives
  * in a {@link TestState}; over Redis, two engine instances share conversations.
  */
-export class TestPaymentEngine extends HandleEngine implements TurnEngine {
+export class TestPaymentEngine extends TurnEngineDouble implements TurnEngine {
   readonly handled: Reply[] = [];
 
   constructor(
@@ -117,7 +117,7 @@ export class TestPaymentEngine extends HandleEngine implements TurnEngine {
     return this.redis.get(this.key(sessionKey));
   }
 
-  async handle(sessionKey: string, reply: Reply): Promise<Prompt> {
+  override async turn(sessionKey: string, reply: Reply): Promise<Prompt> {
     this.handled.push(reply);
     const current = await this.state(sessionKey);
     if (reply.type === 'payment.settled' && current !== 'paid') {

@@ -251,7 +251,7 @@ describe('graceful shutdown', () => {
       {},
       {
         engine: engineOf({
-          handle: () => {
+          turn: () => {
             started();
             return new Promise<Prompt>((resolve) => {
               release = resolve;

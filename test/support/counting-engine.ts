@@ -33,9 +33,4 @@ export class CountingEngine implements TurnEngine {
     this.calls += 1;
     return this.inner.start(sessionKey, flowId, options);
   }
-
-  handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
-    this.calls += 1;
-    return this.inner.handle(sessionKey, reply, options);
-  }
 }

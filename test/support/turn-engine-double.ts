@@ -4,30 +4,25 @@ import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../src/conversat
 const EMPTY: Reply = { type: 'user.text', text: '' };
 
 /**
- * Base of a TurnEngine test double written against `handle` alone (the subclass declares it):
- * `turn` is `handle`, and `peek`/`start` are what the channels sent before the engine had them
- * (an empty answer).
+ * Base of a TurnEngine test double written against `turn` alone (the subclass implements it):
+ * `peek`/`start` are what the channels sent before the engine had them (an empty answer), so a
+ * double scripted by replies answers them too.
  */
-export class HandleEngine {
-  private get legacy(): Pick<TurnEngine, 'handle'> {
-    return this as unknown as Pick<TurnEngine, 'handle'>;
-  }
-
-  turn(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
-    return this.legacy.handle(sessionKey, reply, options);
-  }
+export abstract class TurnEngineDouble implements TurnEngine {
+  abstract turn(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt>;
 
   peek(sessionKey: string, options?: TurnOptions): Promise<Prompt> {
-    return this.legacy.handle(sessionKey, EMPTY, options);
+    return this.turn(sessionKey, EMPTY, options);
   }
 
   start(sessionKey: string, _flowId: string, options?: TurnOptions): Promise<Prompt> {
-    return this.legacy.handle(sessionKey, EMPTY, options);
+    return this.turn(sessionKey, EMPTY, options);
   }
 }
 
-/** A TurnEngine test double from a `handle` function alone; see {@link HandleEngine}. */
-export function engineOf(double: Pick<TurnEngine, 'handle'>): TurnEngine {
-  const engine = new HandleEngine();
-  return Object.assign(engine, { handle: double.handle });
+/** A TurnEngine test double from a `turn` function alone; see {@link TurnEngineDouble}. */
+export function engineOf(double: Pick<TurnEngine, 'turn'>): TurnEngine {
+  return new (class extends TurnEngineDouble {
+    override turn = double.turn;
+  })();
 }

@@ -7,7 +7,7 @@ import type {
   TurnEngine,
   TurnOptions,
 } from '../../../src/conversation/turn-engine.js';
-import { HandleEngine } from '../../support/turn-engine-double.js';
+import { TurnEngineDouble } from '../../support/turn-engine-double.js';
 
 /** One request the fake Slack received. */
 export interface SlackCall {
@@ -93,7 +93,7 @@ export interface EngineCall {
 }
 
 /** An engine that answers with the queued prompts first, then with `answer` every time. */
-export class AnsweringEngine extends HandleEngine implements TurnEngine {
+export class AnsweringEngine extends TurnEngineDouble implements TurnEngine {
   readonly calls: EngineCall[] = [];
   readonly queue: Prompt[] = [];
   answer: Prompt = { key: 'staff.menu', input: 'text', final: false };
@@ -102,7 +102,7 @@ export class AnsweringEngine extends HandleEngine implements TurnEngine {
   /** The flows started (each desk command starts the staff desk afresh). */
   readonly starts: { readonly sessionKey: string; readonly flowId: string }[] = [];
 
-  async handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
+  override async turn(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
     this.calls.push({ sessionKey, reply, options });
     if (this.failWith) throw this.failWith;
     return this.queue.shift() ?? this.answer;
@@ -112,6 +112,6 @@ export class AnsweringEngine extends HandleEngine implements TurnEngine {
   override async start(sessionKey: string, flowId: string, options?: StartOptions) {
     this.starts.push({ sessionKey, flowId });
     const { start, ...turnOptions } = options ?? {};
-    return this.handle(sessionKey, { type: 'user.text', text: start?.command ?? '' }, turnOptions);
+    return this.turn(sessionKey, { type: 'user.text', text: start?.command ?? '' }, turnOptions);
   }
 }

@@ -10,7 +10,7 @@ import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
-import { engineOf, HandleEngine } from '../../support/turn-engine-double.js';
+import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
 import { eventually, silentLogger, testRender, textUpdate } from './test-support.js';
 
 const TOKEN = '123456:files-token';
@@ -22,11 +22,11 @@ const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
  * An engine whose conversation waits on `step`: a channel that peeks sees it, a reply is
  * recorded and answered with a thank-you.
  */
-class StepEngine extends HandleEngine implements TurnEngine {
+class StepEngine extends TurnEngineDouble implements TurnEngine {
   readonly calls: Reply[] = [];
   step: Prompt = { key: 'claim.askDocument', input: 'photo', final: false };
 
-  async handle(_sessionKey: string, reply: Reply, _options?: TurnOptions): Promise<Prompt> {
+  override async turn(_sessionKey: string, reply: Reply, _options?: TurnOptions): Promise<Prompt> {
     this.calls.push(reply);
     return { key: 'thanks', input: 'none', final: true };
   }
@@ -276,7 +276,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       token: TOKEN,
       webhookSecret: SECRET,
       engine: engineOf({
-        handle: async () => Promise.reject(new Error('no session for 0971234567')),
+        turn: async () => Promise.reject(new Error('no session for 0971234567')),
       }),
       render: testRender,
       logger,

@@ -7,7 +7,7 @@ import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createLogger } from '../../../src/log/index.js';
-import { HandleEngine } from '../../support/turn-engine-double.js';
+import { TurnEngineDouble } from '../../support/turn-engine-double.js';
 
 /** A free TCP port: telegram-test-api cannot listen on port 0. */
 export async function freePort(): Promise<number> {
@@ -48,12 +48,12 @@ export interface EngineCall {
  * a certificate document. It stands in for the real engine only where the test is about the
  * channel's translation, not the flows.
  */
-export class ScriptedEngine extends HandleEngine implements TurnEngine {
+export class ScriptedEngine extends TurnEngineDouble implements TurnEngine {
   readonly calls: EngineCall[] = [];
   readonly #step = new Map<string, number>();
   failWith: Error | undefined;
 
-  async handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
+  override async turn(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
     this.calls.push({ sessionKey, reply, options });
     if (this.failWith) throw this.failWith;
     if (reply.type === 'user.cancel') {

@@ -6,7 +6,7 @@ import {
 } from '../../../src/channels/telegram/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { TurnEngine } from '../../../src/conversation/turn-engine.js';
-import { HandleEngine } from '../../support/turn-engine-double.js';
+import { TurnEngineDouble } from '../../support/turn-engine-double.js';
 import { silentLogger, testRender, textUpdate } from './test-support.js';
 
 const TOKEN = '424242:pdf-token';
@@ -16,12 +16,12 @@ const POLICY_NUMBER = 'P-2026-000042';
 const PDF_BYTES = Buffer.from('%PDF-1.4\n% a certificate, as far as this test cares\n%%EOF\n');
 
 /** Every turn closes with the policy number and its certificate, as a paid motor flow does. */
-class CertificateEngine extends HandleEngine implements TurnEngine {
+class CertificateEngine extends TurnEngineDouble implements TurnEngine {
   constructor(private readonly certificateUrl: string) {
     super();
   }
 
-  async handle(): Promise<Prompt> {
+  override async turn(): Promise<Prompt> {
     return {
       key: 'motor.done',
       params: { policyNumber: POLICY_NUMBER },

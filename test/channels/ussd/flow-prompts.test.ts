@@ -95,7 +95,7 @@ describe('every screen the flows produce fits a USSD screen', () => {
             address: { channel: 'ussd' as const, address: sessionKey.slice(5), locale: 'en' },
             caller: { kind: 'phone' as const, phone: sessionKey.slice(5) },
           };
-          let prompt = await engine.handle(sessionKey, { type: 'user.text', text: '' }, options);
+          let prompt = await engine.turn(sessionKey, { type: 'user.text', text: '' }, options);
           record(prompt);
           for (const step of steps) {
             if (prompt.final) break;
@@ -108,7 +108,7 @@ describe('every screen the flows produce fits a USSD screen', () => {
                   : step === '00'
                     ? { type: 'user.cancel' as const }
                     : { type: 'user.text' as const, text: String(step) };
-            prompt = await engine.handle(sessionKey, reply, options);
+            prompt = await engine.turn(sessionKey, reply, options);
             record(prompt);
           }
         },

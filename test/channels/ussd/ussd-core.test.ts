@@ -20,7 +20,7 @@ describe('USSD core answer backstop', () => {
   it('answers "we will SMS you" once a turn runs past the backstop, and stays busy until it ends', async () => {
     let finish!: (prompt: Prompt) => void;
     const engine: TurnEngine = engineOf({
-      handle: () => new Promise<Prompt>((resolve) => (finish = resolve)),
+      turn: () => new Promise<Prompt>((resolve) => (finish = resolve)),
     });
     const core = createUssdCore({
       engine,
@@ -45,7 +45,7 @@ describe('USSD core answer backstop', () => {
 
   it('answers a turn that finishes in time with its screen, however many run at once', async () => {
     const engine: TurnEngine = engineOf({
-      handle: () => new Promise<Prompt>((resolve) => setTimeout(() => resolve(menu), 5)),
+      turn: () => new Promise<Prompt>((resolve) => setTimeout(() => resolve(menu), 5)),
     });
     const core = createUssdCore({
       engine,
@@ -75,7 +75,7 @@ describe('USSD core answer backstop', () => {
       final: false,
       choices: [{ id: 'refresh', label: 'engine.checkAgain' }],
     };
-    const engine: TurnEngine = engineOf({ handle: async () => busy });
+    const engine: TurnEngine = engineOf({ turn: async () => busy });
     const core = createUssdCore({
       engine,
       render: renderPrompt,
@@ -92,7 +92,7 @@ describe('USSD core answer backstop', () => {
     const calls: unknown[] = [];
     const core = createUssdCore({
       engine: engineOf({
-        handle: async (_key, _reply, options) => {
+        turn: async (_key, _reply, options) => {
           calls.push(options?.channelRequest);
           return menu;
         },

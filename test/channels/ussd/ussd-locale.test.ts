@@ -48,7 +48,7 @@ describe('the USSD channel speaks from the locale catalogue', () => {
   it('apologises in the catalogue words when a turn fails', async () => {
     locales[TEST_LOCALE] = translated;
     const failing: TurnEngine = engineOf({
-      handle: async () => {
+      turn: async () => {
         throw new Error('engine down');
       },
     });
@@ -77,7 +77,7 @@ describe("the caller's own language", () => {
   /** An engine that lets the channel decide on an empty session and answers the menu. */
   const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine =>
     engineOf({
-      handle: async (sessionKey, reply, options = {}) => {
+      turn: async (sessionKey, reply, options = {}) => {
         await ussdMiddleware(
           {
             sessionKey,

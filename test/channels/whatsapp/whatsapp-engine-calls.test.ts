@@ -26,7 +26,7 @@ import { createMemoryStore } from '../../../src/storage/index.js';
 const step: Prompt = { key: 'motor.askPlate', input: 'text', final: false };
 const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false };
 
-/** An engine that counts its calls and answers `step`; `handle` is the old surface, never used. */
+/** An engine that counts its calls and answers `step`. */
 function countingEngine() {
   // What each call carried: its channelRequest (for start, where the menu opens).
   const calls: { method: string; request: object | undefined }[] = [];
@@ -43,7 +43,6 @@ function countingEngine() {
       calls.push({ method: 'start', request: options?.start });
       return step;
     },
-    handle: () => Promise.reject(new Error('the old engine.handle was called')),
   };
   return { engine, calls };
 }
@@ -82,7 +81,7 @@ const tap = (id: string) =>
   inbound({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id } } });
 
 describe('the WhatsApp channel on the engine API (issue 26, issue 28)', () => {
-  it('calls the engine exactly once per inbound message, never its old handle', async () => {
+  it('calls the engine exactly once per inbound message', async () => {
     const { engine, calls } = countingEngine();
     const { channel } = channelWith(engine);
     const messages: [InboundMessage, string][] = [
