@@ -1,4 +1,4 @@
-import { and, assertEvent, assign, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, fromPromise, raise, setup } from 'xstate';
 import type {
   Audience,
   FlowContextBase,
@@ -50,6 +50,8 @@ export interface MainMenuContext extends FlowContextBase {
   answers: { next?: FlowId; start?: FlowStart };
   /** The entry picked, held while the privacy notice is asked; answered once it is agreed. */
   picked: { next?: FlowId; start?: FlowStart };
+  /** An entry chosen before the menu opened (FlowStart.pick), taken once the menu shows. */
+  startPick?: string | null;
 }
 
 /** The menu entry that lists the renewals due when there are several. */
@@ -225,6 +227,7 @@ export const mainMenuMachine = setup({
     holder: NO_OFFERS,
     answers: {},
     picked: {},
+    startPick: input.start?.pick ?? null,
     prompt: menuPrompt({ audience: input.audience, holder: NO_OFFERS }, false),
   }),
   initial: 'opening',
@@ -337,6 +340,14 @@ export const mainMenuMachine = setup({
     declined: { type: 'final', entry: assign({ prompt: DECLINED }) },
     menu: {
       tags: 'awaitingInput',
+      // Opened with an entry picked (FlowStart.pick): taken as if tapped here, in the same turn.
+      always: {
+        guard: ({ context }) => Boolean(context.startPick),
+        actions: [
+          raise(({ context }) => ({ type: 'user.choice', id: context.startPick ?? '' })),
+          assign({ startPick: null }),
+        ],
+      },
       on: {
         'user.choice': [
           { guard: 'isRenewal', target: ID.checkingConsent, actions: 'startRenewal' },

@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, raise, setup } from 'xstate';
 import type {
   FlowContextBase,
   FlowDefinition,
@@ -215,6 +215,8 @@ export interface StaffDeskContext extends FlowContextBase {
   tries: number;
   answers: { topic?: StaffTopic; args?: string[] };
   failure: Failure | null;
+  /** The command the desk was opened with (FlowStart.command), run once the desk shows. */
+  startCommand?: string | null;
 }
 
 const DESK_CHOICES: Choice[] = [
@@ -416,13 +418,27 @@ export const staffDeskMachine = setup({
   },
 }).createMachine({
   id: 'staff-desk',
-  context: () => ({ prompt: deskPrompt(), tries: 0, answers: {}, failure: null }),
+  context: ({ input }) => ({
+    prompt: deskPrompt(),
+    tries: 0,
+    answers: {},
+    failure: null,
+    startCommand: input.start?.command ?? null,
+  }),
   initial: 'desk',
   on: UNEXPECTED_REPLIES,
   states: {
     desk: {
       tags: 'awaitingInput',
       entry: assign({ tries: 0, prompt: deskPrompt }),
+      // Opened with a command (FlowStart.command): taken as if typed here, in the same turn.
+      always: {
+        guard: ({ context }) => Boolean(context.startCommand),
+        actions: [
+          raise(({ context }) => ({ type: 'user.text', text: context.startCommand ?? '' })),
+          assign({ startCommand: null }),
+        ],
+      },
       on: {
         'user.text': [
           {

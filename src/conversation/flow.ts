@@ -65,6 +65,13 @@ export interface FlowStart {
   readonly renewal?: { readonly policyId: string; readonly policyNumber: string };
   /** My cover's "Make a claim": claim-intimation opens at the claim on this loan or membership. */
   readonly claim?: ClaimStart;
+  /**
+   * A menu entry chosen outside the menu (Telegram's /status, a reminder's "Renew now"): the
+   * entry menu opens and takes it as its first answer.
+   */
+  readonly pick?: string;
+  /** A desk command typed with Slack's `/insure`: the staff desk opens running it. */
+  readonly command?: string;
 }
 
 /** A loan or membership a claim starts from, as My cover hands it to claim-intimation. */

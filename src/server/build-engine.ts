@@ -1,4 +1,5 @@
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
+import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
 import {
   type ConversationEngine,
@@ -44,7 +45,7 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     ...(prefetch ? { prefetch } : {}),
     // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
     // retry) need of a turn, under its lock.
-  }).use(handoffMiddleware, ussdMiddleware);
+  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware);
   return { engine: owned, owned };
 }
 

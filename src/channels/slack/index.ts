@@ -14,9 +14,8 @@ export {
 } from './render-slack-message.js';
 export {
   createSlackChannel,
-  SLACK_SUBCOMMANDS,
   type SlackChannel,
-  SlackChannelError,
-  type SlackChannelErrorCode,
   type SlackChannelOptions,
 } from './slack-channel.js';
+export { SlackChannelError, type SlackChannelErrorCode } from './slack-channel-error.js';
+export { SLACK_SUBCOMMANDS } from './slack-desk-command.js';

@@ -48,9 +48,14 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Renders a single message key, with the channel's English while the catalogue lacks it. */
-export function renderKey(render: RenderPrompt, key: string, locale: string): string {
-  return render({ key, input: 'none', final: false }, locale).text;
+/** Renders a single message key (with its parameters, when it has any) as text. */
+export function renderKey(
+  render: RenderPrompt,
+  key: string,
+  locale: string,
+  params?: Prompt['params'],
+): string {
+  return render({ key, ...(params ? { params } : {}), input: 'none', final: false }, locale).text;
 }
 
 /** True when an attachment should be uploaded as a file rather than linked. */

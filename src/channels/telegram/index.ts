@@ -10,9 +10,10 @@ export {
 } from './render-telegram-message.js';
 export {
   createTelegramChannel,
-  TELEGRAM_COMMANDS,
   type TelegramChannel,
   type TelegramChannelOptions,
-  TelegramFileError,
-  TelegramUpdateError,
 } from './telegram-channel.js';
+export { TELEGRAM_COMMANDS } from './telegram-commands.js';
+// For src/server: the engine middleware the channel's taps and step reads need (`engine.use`).
+export { telegramEngineMiddleware } from './telegram-engine-middleware.js';
+export { TelegramFileError, TelegramUpdateError } from './telegram-errors.js';

@@ -2,7 +2,11 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
-import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
+import type {
+  StartOptions,
+  TurnEngine,
+  TurnOptions,
+} from '../../../src/conversation/turn-engine.js';
 import { HandleEngine } from '../../support/turn-engine-double.js';
 
 /** One request the fake Slack received. */
@@ -95,9 +99,19 @@ export class AnsweringEngine extends HandleEngine implements TurnEngine {
   answer: Prompt = { key: 'staff.menu', input: 'text', final: false };
   failWith: Error | undefined;
 
+  /** The flows started (each desk command starts the staff desk afresh). */
+  readonly starts: { readonly sessionKey: string; readonly flowId: string }[] = [];
+
   async handle(sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
     this.calls.push({ sessionKey, reply, options });
     if (this.failWith) throw this.failWith;
     return this.queue.shift() ?? this.answer;
+  }
+
+  /** A desk command the flow starts with is recorded as typed at the desk, which it is. */
+  override async start(sessionKey: string, flowId: string, options?: StartOptions) {
+    this.starts.push({ sessionKey, flowId });
+    const { start, ...turnOptions } = options ?? {};
+    return this.handle(sessionKey, { type: 'user.text', text: start?.command ?? '' }, turnOptions);
   }
 }

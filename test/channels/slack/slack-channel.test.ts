@@ -128,35 +128,19 @@ describe('Slack staff desk over the HTTP receiver', () => {
     ]);
   });
 
-  it('asks the engine to restart the session for every slash command', async () => {
+  // Issue 26: a slash command was three turns steered by the staff menu's message key; it is now
+  // one start of the staff desk, which runs the command (flows/staff-desk.ts, FlowStart.command).
+  it('starts the staff desk afresh for every slash command', async () => {
     await post({ body: slashCommand('policy P-1') });
     await channel.stop();
-    const hook = engine.calls[0]?.options?.channelState;
-    const decision = await hook?.decide({
-      prompt: { key: 'flow.failed', input: 'choice', final: false },
-      unseen: false,
-      resumable: true,
-      state: undefined,
-    });
-    expect(decision?.kind).toBe('restart');
+    expect(engine.starts).toEqual([{ sessionKey: `slack:${TEAM}:${STAFF}`, flowId: 'staff-desk' }]);
   });
 
-  it('enters the desk from a one-entry staff menu and replays the command', async () => {
-    engine.queue.push(
-      {
-        key: 'menu.staff',
-        input: 'choice',
-        final: false,
-        choices: [{ id: 'desk', label: 'menu.choice.desk' }],
-      },
-      { key: 'staff.ask', input: 'text', final: false },
-    );
+  it('runs the command in the one engine call that opens the desk', async () => {
     engine.answer = { key: 'staff.policy', input: 'text', final: false };
     await post({ body: slashCommand('policy P-1') });
     await channel.stop();
     expect(engine.calls.map((call) => call.reply)).toEqual([
-      { type: 'user.text', text: 'policy P-1' },
-      { type: 'user.choice', id: 'desk' },
       { type: 'user.text', text: 'policy P-1' },
     ]);
     expect(slack.callsTo('/respond').map((call) => (call.body as { text: string }).text)).toEqual([

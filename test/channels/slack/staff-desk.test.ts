@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { money } from '../../../flows/support.js';
 import { createSlackChannel, type SlackChannel } from '../../../src/channels/slack/index.js';
 import { SEED } from '../../../src/sandbox/index.js';
+import { CountingEngine } from '../../support/counting-engine.js';
 import { createRealStack, type RealStack } from '../telegram/real-stack.js';
 import { silentLogger } from '../telegram/test-support.js';
 import { FakeSlack } from './fake-slack.js';
@@ -26,19 +27,21 @@ interface Answer {
 }
 
 let stack: RealStack;
+let engine: CountingEngine;
 let slack: FakeSlack;
 let channel: SlackChannel;
 let server: FastifyInstance;
 
 beforeEach(async () => {
   stack = await createRealStack();
+  engine = new CountingEngine(stack.engine);
   slack = new FakeSlack();
   await slack.start();
   channel = createSlackChannel({
     botToken: 'xoxb-desk',
     signingSecret: SIGNING_SECRET,
     allowedUsers: [STAFF],
-    engine: stack.engine,
+    engine,
     logger: silentLogger,
     clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
   });
@@ -56,6 +59,21 @@ afterEach(async () => {
 
 let sent = 0;
 
+/** Posts a request to the Slack route, signed as Slack signs it. */
+function postSigned(body: string, contentType = 'application/x-www-form-urlencoded') {
+  const timestamp = String(Math.floor(Date.now() / 1_000));
+  return server.inject({
+    method: 'POST',
+    url: '/slack/events',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
+    },
+    payload: body,
+  });
+}
+
 /** Sends `/insure <text>` signed, waits for the answer on the response_url and returns it. */
 async function insure(text: string, channelId = DM): Promise<Answer> {
   sent += 1;
@@ -69,17 +87,7 @@ async function insure(text: string, channelId = DM): Promise<Answer> {
     trigger_id: `trigger-${sent}`,
   }).toString();
   const before = slack.callsTo('/respond').length;
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await server.inject({
-    method: 'POST',
-    url: '/slack/events',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
-    },
-    payload: body,
-  });
+  const response = await postSigned(body);
   expect(response.statusCode).toBe(200);
   if (response.body !== '') return response.json() as Answer;
   await channel.stop();
@@ -114,18 +122,7 @@ async function postTap(value: string): Promise<void> {
       },
     ],
   });
-  const body = new URLSearchParams({ payload }).toString();
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await server.inject({
-    method: 'POST',
-    url: '/slack/events',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
-    },
-    payload: body,
-  });
+  const response = await postSigned(new URLSearchParams({ payload }).toString());
   expect(response.statusCode).toBe(200);
   await channel.stop();
 }
@@ -295,4 +292,29 @@ it('lists every command with an example on /insure help, without touching a sess
     expect(help.text).toContain(`/insure ${command}`);
   }
   expect(slack.callsTo('/respond')).toEqual([]);
+});
+
+// Issue 26: a channel only carries messages; a slash command was three turns steered by the staff
+// menu, and is now one start of the staff desk (FlowStart.command).
+it('calls the engine once per slash command, per tap and per App Home opened', async () => {
+  engine.reset();
+  await insure('claims');
+  expect(engine.calls).toBe(1);
+
+  engine.reset();
+  await postTap('policy');
+  expect(engine.calls).toBe(1);
+
+  engine.reset();
+  const home = {
+    type: 'event_callback',
+    team_id: TEAM,
+    api_app_id: 'A1',
+    event_id: 'Ev-home',
+    event_time: 1,
+    event: { type: 'app_home_opened', user: STAFF, channel: DM, tab: 'home' },
+  };
+  expect((await postSigned(JSON.stringify(home), 'application/json')).statusCode).toBe(200);
+  await channel.stop();
+  expect(engine.calls).toBe(1);
 });

@@ -19,28 +19,20 @@ const CHAT_ID = 77;
 const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
 
 /**
- * An engine whose conversation waits on `step`: a channel that peeks (`keep`) sees it, a reply
- * the channel decides to apply is recorded and answered with a thank-you.
+ * An engine whose conversation waits on `step`: a channel that peeks sees it, a reply is
+ * recorded and answered with a thank-you.
  */
 class StepEngine extends HandleEngine implements TurnEngine {
   readonly calls: Reply[] = [];
   step: Prompt = { key: 'claim.askDocument', input: 'photo', final: false };
 
-  async handle(_sessionKey: string, reply: Reply, options?: TurnOptions): Promise<Prompt> {
-    let applied = reply;
-    const hook = options?.channelState;
-    if (hook) {
-      const decision = await hook.decide({
-        prompt: this.step,
-        unseen: false,
-        resumable: true,
-        state: undefined,
-      });
-      if (decision.kind === 'keep') return this.step;
-      if (decision.kind === 'reply') applied = decision.reply;
-    }
-    this.calls.push(applied);
+  async handle(_sessionKey: string, reply: Reply, _options?: TurnOptions): Promise<Prompt> {
+    this.calls.push(reply);
     return { key: 'thanks', input: 'none', final: true };
+  }
+
+  override async peek(): Promise<Prompt> {
+    return this.step;
   }
 }
 

@@ -1,5 +1,6 @@
 import { createFlowRegistry } from '../../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../../src/api/index.js';
+import { telegramEngineMiddleware } from '../../../src/channels/telegram/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,
@@ -47,11 +48,12 @@ export async function createRealStack(): Promise<RealStack> {
     },
     payments: directPayments(client),
   });
+  // Composed as src/server composes it for Telegram: with the channel's engine middleware.
   const engine = createTurnEngine({
     store: new MemorySessionStore(),
     flows,
     logger: silentLogger,
-  });
+  }).use(telegramEngineMiddleware);
   return {
     engine,
     sandbox,

@@ -1,0 +1,16 @@
+/** Why the Slack channel failed outside Slack's own API errors. */
+export type SlackChannelErrorCode =
+  | 'SLACK_SIGNING_SECRET_MISSING'
+  | 'SLACK_FILE_UNAVAILABLE'
+  | 'SLACK_ADDRESS_INVALID';
+
+/** Raised when the channel is misconfigured, a file to upload cannot be fetched, or an address is bad. */
+export class SlackChannelError extends Error {
+  override readonly name = 'SlackChannelError';
+  readonly code: SlackChannelErrorCode;
+
+  constructor(code: SlackChannelErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

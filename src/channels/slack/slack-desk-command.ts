@@ -1,0 +1,91 @@
+import type { App } from '@slack/bolt';
+import { type RenderPrompt, renderKey } from './render-slack-message.js';
+import type { SlackAudit } from './slack-audit.js';
+import type { SlackDeliver } from './slack-delivery.js';
+import type { SlackDesk } from './slack-desk.js';
+
+/** Desk subcommands the staff-desk flow understands (plus `help`); anything else gets the help. */
+export const SLACK_SUBCOMMANDS = [
+  'policy',
+  'claim',
+  'claims',
+  'txn',
+  'household',
+  'batch',
+  'bordereau',
+  'today',
+  'help',
+] as const;
+
+// `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.
+const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
+
+/** True when `word` (lower case) is a desk subcommand. */
+export function isSubcommand(word: string): boolean {
+  return (SLACK_SUBCOMMANDS as readonly string[]).includes(word);
+}
+
+/** What the slash command's handler needs. */
+export interface DeskCommandOptions {
+  readonly command: string;
+  readonly desk: SlackDesk;
+  readonly deliver: SlackDeliver;
+  readonly audit: SlackAudit;
+  readonly render: RenderPrompt;
+  readonly locale: string;
+}
+
+/**
+ * Adds the slash command (`/insure <subcommand>`): `audit` and the help are answered here, any
+ * other subcommand is audited, then run as one desk query answered in the channel.
+ */
+export function registerDeskCommand(app: App, options: DeskCommandOptions): void {
+  const { desk, deliver, audit, render, locale } = options;
+  const text = (key: string, params?: Record<string, string>) =>
+    renderKey(render, key, locale, params);
+
+  /** The list of commands, after a word on what was not understood. */
+  function help(word: string): string {
+    const unknown =
+      word === '' || word === 'help'
+        ? []
+        : [text('slack.usage', { command: word.slice(0, 30).replace(/[&<>`]/g, '') })];
+    return [...unknown, text('slack.help')].join('\n\n');
+  }
+
+  app.command(options.command, async ({ command, ack, respond, client }) => {
+    const mention = CHANNEL_MENTION.exec(command.text);
+    const commandText = command.text.replace(CHANNEL_MENTION, ' ').trim();
+    const word = (commandText.split(/\s+/)[0] ?? '').toLowerCase();
+    if (word === 'audit') {
+      await ack({ response_type: 'ephemeral', text: await audit.answer(command.user_id) });
+      return;
+    }
+    if (word === '' || word === 'help' || !isSubcommand(word)) {
+      // Help needs no session.
+      const body = help(word);
+      await ack({
+        response_type: 'ephemeral',
+        text: body,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: body } }],
+      });
+      return;
+    }
+    // Acknowledge first: Slack shows an error after 3 s, and a turn may call the insurer.
+    await ack();
+    if (!(await audit.record(command.team_id, command.user_id, commandText))) {
+      await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
+      return;
+    }
+    const fileChannelId = mention?.[1];
+    const to = {
+      teamId: command.team_id,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      respond,
+      client,
+      ...(fileChannelId ? { fileChannelId } : {}),
+    };
+    await deliver(await desk.query(to, commandText), to);
+  });
+}

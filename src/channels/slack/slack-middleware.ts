@@ -1,0 +1,77 @@
+import type { App } from '@slack/bolt';
+import type { Logger } from '../../log/index.js';
+import type { OnceSet } from '../shared/index.js';
+import { homeView } from './slack-app-home.js';
+import { field, identity } from './slack-payload.js';
+
+/** What the request middleware needs. */
+export interface SlackMiddlewareOptions {
+  /** True in Socket Mode, where Slack's redeliveries reach Bolt. */
+  readonly socketMode: boolean;
+  readonly seen: OnceSet;
+  /** See `SlackChannelOptions.intercept`. */
+  readonly intercept?: ((body: unknown) => (() => Promise<void>) | undefined) | undefined;
+  readonly allowedUsers: readonly string[];
+  readonly allowedTeams?: readonly string[] | undefined;
+  /** The polite line a refused person gets. */
+  readonly refusal: () => string;
+  readonly log: Logger;
+}
+
+/**
+ * Adds what runs before every listener, in order: once per event id (Socket Mode), the handoff
+ * threads' intercept, and the allow-list.
+ */
+export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): void {
+  const { seen, log } = options;
+  const allowedUsers = new Set(options.allowedUsers);
+  const allowedTeams = options.allowedTeams ? new Set(options.allowedTeams) : undefined;
+  const isAllowed = (teamId: string | undefined, userId: string | undefined) =>
+    userId !== undefined &&
+    allowedUsers.has(userId) &&
+    (allowedTeams === undefined || (teamId !== undefined && allowedTeams.has(teamId)));
+
+  if (options.socketMode) {
+    // Over HTTP the receiver drops retries before Bolt sees them; over Socket Mode Slack still
+    // redelivers events it thinks failed, under the same event id.
+    app.use(async ({ body, next }) => {
+      const eventId = field(body, 'event_id');
+      if (eventId !== undefined && !(await seen.claim(`event:${eventId}`))) return;
+      await next();
+    });
+  }
+
+  const intercept = options.intercept;
+  if (intercept) {
+    app.use(async (args) => {
+      const work = intercept(args.body);
+      if (!work) {
+        await args.next();
+        return;
+      }
+      // Bolt acknowledged events already; a button click is acknowledged here, before the work.
+      if ('ack' in args && typeof args.ack === 'function')
+        await (args.ack as () => Promise<void>)();
+      await work();
+    });
+  }
+
+  // Allow-list before any listener: refused people get one polite line and no engine call.
+  app.use(async (args) => {
+    const { teamId, userId } = identity(args.body);
+    if (isAllowed(teamId, userId)) {
+      await args.next();
+      return;
+    }
+    log.info({ kind: args.body.type ?? 'command' }, 'slack request from outside the allow-list');
+    const refusal = options.refusal();
+    if ('command' in args) {
+      await args.ack({ response_type: 'ephemeral', text: refusal });
+    } else if ('action' in args) {
+      await args.ack();
+      if (args.respond) await args.respond({ response_type: 'ephemeral', text: refusal });
+    } else if ('event' in args && args.event.type === 'app_home_opened' && userId) {
+      await args.client.views.publish({ user_id: userId, view: homeView(refusal) });
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-throttler';
+import { Bot } from 'grammy';
+import { typedUploads } from './typed-upload.js';
+
+/** How {@link createTelegramBot} reaches the Bot API. */
+export interface TelegramBotOptions {
+  readonly token: string;
+  readonly apiRoot: string;
+  /** Outgoing rate limits; `false` only for tests (see `TelegramChannelOptions.throttle`). */
+  readonly throttle?: APIThrottlerOptions | false | undefined;
+}
+
+/**
+ * The grammY bot with its outgoing API calls wrapped: typed document uploads, the throttler and
+ * auto-retry on 429. Handlers are added by the channel.
+ */
+export function createTelegramBot(options: TelegramBotOptions): Bot {
+  const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot } });
+  // Innermost: documents go out with their content type (application/pdf), which grammY's own
+  // multipart cannot say; the throttler and auto-retry below wrap these calls like any other.
+  bot.api.config.use(typedUploads(options.apiRoot, options.token));
+  // Throttle first so bursts stay under Telegram's limits; auto-retry then absorbs any 429 that
+  // still comes back. Network errors fail the call instead of retrying forever: the update is then
+  // answered by the error boundary.
+  if (options.throttle !== false) bot.api.config.use(apiThrottler(options.throttle ?? {}));
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }),
+  );
+  return bot;
+}

@@ -1,0 +1,86 @@
+import { type Api, GrammyError, InlineKeyboard } from 'grammy';
+import type { Logger } from '../../log/index.js';
+import type { TelegramDocument, TelegramMessage } from './render-telegram-message.js';
+import { describeTelegramError } from './telegram-errors.js';
+import { TypedInputFile } from './typed-upload.js';
+
+/** Puts rendered messages into a chat: as new messages, or in place of a tapped one. */
+export interface TelegramSender {
+  /** Sends the message, then its documents (the certificate). */
+  send(api: Api, chatId: string | number, message: TelegramMessage): Promise<void>;
+  /**
+   * Shows the next screen in place of the message whose button was tapped: one
+   * `editMessageText` with the next inline keyboard. A screen that needs the contact keyboard, or
+   * a message Telegram will not edit (too old, deleted), is sent as a new message instead.
+   */
+  edit(
+    api: Api,
+    chatId: number,
+    messageId: number | undefined,
+    message: TelegramMessage,
+  ): Promise<void>;
+}
+
+/** Creates the {@link TelegramSender}; `log` hears of uploads and edits that fell back. */
+export function createTelegramSender(log: Logger): TelegramSender {
+  async function sendText(api: Api, chatId: string | number, message: TelegramMessage) {
+    const replyMarkup = message.replyMarkup;
+    try {
+      await api.sendMessage(chatId, message.text, replyMarkup ? { reply_markup: replyMarkup } : {});
+    } catch (error) {
+      // Telegram refuses URL buttons it cannot open (a local sandbox URL); the links then go into
+      // the text so the user still gets them.
+      if (!(error instanceof GrammyError) || error.error_code !== 400 || message.links.length === 0)
+        throw error;
+      const text = [message.text, ...message.links.map((link) => `${link.label}: ${link.url}`)];
+      await api.sendMessage(chatId, text.join('\n'));
+    }
+  }
+
+  async function sendDocuments(
+    api: Api,
+    chatId: string | number,
+    documents: readonly TelegramDocument[],
+  ): Promise<void> {
+    for (const document of documents) {
+      try {
+        // Named `<policy-number>-certificate.pdf` and typed `application/pdf`, where a URL's last
+        // segment would be a bare id and grammY would say `application/octet-stream`.
+        await api.sendDocument(
+          chatId,
+          new TypedInputFile(new URL(document.url), document.fileName),
+          { caption: document.caption },
+        );
+      } catch (error) {
+        // The certificate must reach the user even when the upload fails: fall back to a link.
+        log.warn(describeTelegramError(error), 'telegram document upload failed; sending a link');
+        await api.sendMessage(chatId, document.caption, {
+          reply_markup: new InlineKeyboard().url(document.caption, document.url),
+        });
+      }
+    }
+  }
+
+  return {
+    async send(api, chatId, message) {
+      await sendText(api, chatId, message);
+      await sendDocuments(api, chatId, message.documents);
+    },
+    async edit(api, chatId, messageId, message) {
+      if (messageId === undefined || !message.editable) return this.send(api, chatId, message);
+      const markup = message.replyMarkup;
+      const inline = markup && 'inline_keyboard' in markup ? { reply_markup: markup } : {};
+      try {
+        await api.editMessageText(chatId, messageId, message.text, inline);
+      } catch (error) {
+        // The same screen again (a re-shown step) leaves nothing to change.
+        const unchanged = error instanceof GrammyError && /not modified/i.test(error.description);
+        if (!unchanged) {
+          log.info(describeTelegramError(error), 'telegram edit refused; sending the screen anew');
+          await sendText(api, chatId, message);
+        }
+      }
+      await sendDocuments(api, chatId, message.documents);
+    },
+  };
+}
