@@ -1,7 +1,9 @@
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import { normaliseCaller } from '../msisdn/index.js';
-import type { HoldingFact, HoldingsIndex, SyncCursor } from './holdings-index.js';
+import type { HoldingsIndex, SyncCursor } from './holdings-index.js';
+import { createPolicyFacts } from './policy-facts.js';
+import { phoneOf, text } from './sync-fields.js';
+import { createSyncPages } from './sync-pages.js';
 
 /** Options of {@link syncHoldings}. */
 export interface SyncHoldingsOptions {
@@ -26,12 +28,6 @@ export interface SyncSummary {
 const FULL_EVERY_MS = 7 * 86_400_000;
 const FULL_AT = 'fullAt';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-const phoneOf = (raw: unknown): string | undefined =>
-  text(raw) ? normaliseCaller(text(raw)) : undefined;
-
 /**
  * One run of the sync: reads what changed at the insurer since the last run and records who
  * holds what. Motor and travel policies are read through their date-time window (created after
@@ -55,69 +51,12 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     await index.saveCursor({ fullRun: '1' });
   }
   const startedAt = new Date(now()).toISOString();
-  let pages = 0;
-  let facts = 0;
-  const save = async (values: SyncCursor) => {
-    Object.assign(cursor, values);
-    await index.saveCursor(values);
-  };
-  const write = async (batch: HoldingFact[]) => {
-    pages += 1;
-    facts += batch.length;
-    await index.record(batch);
-  };
-
-  /** A list read through its date window: created after `since`, up to this run's start. */
-  const windowed = async (
-    list: 'motor' | 'travel',
-    read: (query: {
-      FromDate?: string;
-      ToDate: string;
-      PageNumber: number;
-      PageSize: number;
-    }) => Promise<{ data: unknown[]; totalPages: number }>,
-    factsOf: (item: Record<string, unknown>) => Promise<HoldingFact[]>,
-  ) => {
-    const since = cursor[`${list}.since`];
-    const until = cursor[`${list}.until`] || startedAt;
-    let page = Number(cursor[`${list}.page`] || 1);
-    await save({ [`${list}.until`]: until, [`${list}.page`]: String(page) });
-    for (;;) {
-      const result = await read({
-        ...(since ? { FromDate: since } : {}),
-        ToDate: until,
-        PageNumber: page,
-        PageSize: pageSize,
-      });
-      const batch = (await Promise.all(result.data.map((item) => factsOf(record(item))))).flat();
-      await write(batch);
-      page += 1;
-      if (page > result.totalPages || result.data.length === 0) break;
-      await save({ [`${list}.page`]: String(page) });
-    }
-    await save({ [`${list}.since`]: until, [`${list}.until`]: '', [`${list}.page`]: '1' });
-  };
-
-  /** A list without a date filter, read on from the items already read (it grows at the end). */
-  const appended = async (
-    list: string,
-    read: (query: { PageNumber: number; PageSize: number }) => Promise<{
-      data: unknown[];
-      totalItems: number;
-    }>,
-    factsOf: (item: Record<string, unknown>) => HoldingFact[],
-  ) => {
-    let done = Number(cursor[`${list}.read`] ?? 0);
-    for (;;) {
-      const page = Math.floor(done / pageSize) + 1;
-      const result = await read({ PageNumber: page, PageSize: pageSize });
-      const fresh = result.data.slice(done - (page - 1) * pageSize);
-      await write(fresh.flatMap((item) => factsOf(record(item))));
-      done += fresh.length;
-      await save({ [`${list}.read`]: String(done) });
-      if (result.data.length < pageSize || done >= result.totalItems) break;
-    }
-  };
+  const { windowed, appended, eachMaster, written } = createSyncPages({
+    index,
+    cursor,
+    pageSize,
+    startedAt,
+  });
 
   // Policyholders: phone ↔ NRC.
   await appended(
@@ -130,36 +69,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     },
   );
 
-  // A motor policy names its holder by client id, or carries the policyholder object.
-  type Holder = { phone?: string | undefined; nrc?: string | undefined };
-  const clients = new Map<string, Promise<Holder>>();
-  const clientOf = (id: string): Promise<Holder> => {
-    let found = clients.get(id);
-    if (!found) {
-      found = client.call('getIndividual', { path: { id } }).then(
-        (person): Holder => ({
-          phone: phoneOf(person.phoneNumber),
-          nrc: text(person.idNumber) || undefined,
-        }),
-        (): Holder => ({}),
-      );
-      clients.set(id, found);
-    }
-    return found;
-  };
-  const holderOf = async (policy: Record<string, unknown>): Promise<Holder> => {
-    const holder = record(policy.policyHolder);
-    const nrc = text(holder.idNumber);
-    const phone = phoneOf(holder.phone);
-    if (nrc || phone) return { nrc: nrc || undefined, phone };
-    const clientId = text(policy.clientId);
-    return clientId ? clientOf(clientId) : {};
-  };
-  const policyFacts = (line: 'motor' | 'travel') => async (policy: Record<string, unknown>) => {
-    const { phone, nrc } = await holderOf(policy);
-    const ref = { line, policyId: String(policy.id), number: text(policy.policyNumber) };
-    return phone || nrc ? [{ phone, nrc, ref }] : [];
-  };
+  const policyFacts = createPolicyFacts(client);
   await windowed(
     'motor',
     (query) => client.call('getMotorPolicies', { query }),
@@ -171,23 +81,6 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     policyFacts('travel'),
   );
 
-  /** Each master policy of a list (dozens), its members or loans read on from the last run. */
-  const eachMaster = async (
-    read: (query: { PageNumber: number; PageSize: number }) => Promise<{
-      data: { id: unknown; policyNumber?: string | null | undefined }[];
-      totalPages: number;
-    }>,
-    covered: (policyId: string, number: string) => Promise<void>,
-  ) => {
-    for (let page = 1; ; page += 1) {
-      const policies = await read({ PageNumber: page, PageSize: pageSize });
-      for (const policy of policies.data) {
-        const policyId = String(policy.id);
-        await covered(policyId, policy.policyNumber ?? policyId);
-      }
-      if (page >= policies.totalPages || policies.data.length === 0) break;
-    }
-  };
   await eachMaster(
     (query) => client.call('getGroupLifePolicies', { query }),
     (policyId, number) =>
@@ -219,6 +112,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
       ),
   );
 
+  const { pages, facts } = written();
   if (full) await index.saveCursor({ [FULL_AT]: String(now()), fullRun: '' });
   options.logger.info({ event: 'holdings.synced', full, pages, facts }, 'holdings index synced');
   return { full, pages, facts };

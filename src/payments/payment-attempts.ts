@@ -108,6 +108,83 @@ function answerMayBeLost(error: unknown): boolean {
   return classifyApiError(error) === 'unavailable' || error.status === 408;
 }
 
+/** What the attempt starter's parts share. */
+interface AttemptsState {
+  readonly readStatus: PaymentAttemptsOptions['readStatus'];
+  readonly tracker: AttemptTracker;
+  readonly log: Logger;
+}
+
+/**
+ * The insurer's transaction under `reference` (`GET /payments/transactions/{reference}/status`);
+ * `none` when it has none: nothing was charged under it.
+ */
+async function lookUp(
+  { readStatus }: AttemptsState,
+  reference: string,
+): Promise<{ status: string } | 'none'> {
+  try {
+    return await readStatus(reference);
+  } catch (error) {
+    if (classifyApiError(error) === 'notFound') return 'none';
+    throw error;
+  }
+}
+
+/**
+ * Sends the pay request only when the insurer has no transaction under `reference`: the spec
+ * does not promise that `/pay` de-duplicates references, so a repeat (after a timeout or a lost
+ * answer) is a lookup first. When the answer to the request is lost, the lookup tells whether
+ * the insurer took it; only a "none" lets the next try send it again.
+ */
+async function payOnce(
+  state: AttemptsState,
+  reference: string,
+  pay: (reference: string) => Promise<PaymentStart>,
+): Promise<PaymentStart> {
+  const existing = await lookUp(state, reference);
+  if (existing !== 'none') {
+    state.log.info({ reference }, 'payment already at the insurer; not sent again');
+    return { status: existing.status };
+  }
+  try {
+    return await pay(reference);
+  } catch (error) {
+    if (!answerMayBeLost(error)) throw error;
+    let after: { status: string } | 'none';
+    try {
+      after = await lookUp(state, reference);
+    } catch {
+      // Unknown either way: the next try looks it up again before sending anything.
+      throw error;
+    }
+    if (after === 'none') throw error;
+    state.log.warn({ reference }, 'the answer to a payment was lost; the insurer has it');
+    return { status: after.status };
+  }
+}
+
+async function sendCardLink(
+  { tracker, log }: AttemptsState,
+  route: PaymentRoute,
+  reference: string,
+  url: string,
+  due: PaymentAttempt['due'],
+): Promise<void> {
+  // A USSD screen cannot hold a link: the card page goes by SMS, with the amount it charges.
+  const prompt: Prompt = {
+    key: CARD_LINK_PROMPT,
+    params: { amount: formatMoney(due?.amount ?? 0), currency: due?.currency ?? '', url },
+    input: 'none',
+    final: true,
+  };
+  try {
+    await tracker.tell(route, prompt);
+  } catch (err) {
+    log.error({ err, reference }, 'card payment link could not be sent');
+  }
+}
+
 /** Creates the attempt starter over the payment guard and the payment service's tracker. */
 export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentAttempts {
   const { tracker, readStatus } = options;
@@ -118,58 +195,15 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     schema: StartedAttempt,
   });
 
-  /**
-   * The insurer's transaction under `reference` (`GET /payments/transactions/{reference}/status`);
-   * `none` when it has none: nothing was charged under it.
-   */
-  async function lookUp(reference: string): Promise<{ status: string } | 'none'> {
-    try {
-      return await readStatus(reference);
-    } catch (error) {
-      if (classifyApiError(error) === 'notFound') return 'none';
-      throw error;
-    }
-  }
+  const state: AttemptsState = { tracker, readStatus, log };
 
   /** Where the attempt before this one stands at the insurer; `none` when it never reached it. */
   async function previousOutcome(
     purchase: string,
     attempt: number,
   ): Promise<PaymentOutcome | 'none'> {
-    const previous = await lookUp(attemptReference(purchase, attempt - 1));
+    const previous = await lookUp(state, attemptReference(purchase, attempt - 1));
     return previous === 'none' ? 'none' : classifyPaymentStatus(previous.status);
-  }
-
-  /**
-   * Sends the pay request only when the insurer has no transaction under `reference`: the spec
-   * does not promise that `/pay` de-duplicates references, so a repeat (after a timeout or a lost
-   * answer) is a lookup first. When the answer to the request is lost, the lookup tells whether
-   * the insurer took it; only a "none" lets the next try send it again.
-   */
-  async function payOnce(
-    reference: string,
-    pay: (reference: string) => Promise<PaymentStart>,
-  ): Promise<PaymentStart> {
-    const existing = await lookUp(reference);
-    if (existing !== 'none') {
-      log.info({ reference }, 'payment already at the insurer; not sent again');
-      return { status: existing.status };
-    }
-    try {
-      return await pay(reference);
-    } catch (error) {
-      if (!answerMayBeLost(error)) throw error;
-      let after: { status: string } | 'none';
-      try {
-        after = await lookUp(reference);
-      } catch {
-        // Unknown either way: the next try looks it up again before sending anything.
-        throw error;
-      }
-      if (after === 'none') throw error;
-      log.warn({ reference }, 'the answer to a payment was lost; the insurer has it');
-      return { status: after.status };
-    }
   }
 
   async function begin(
@@ -203,7 +237,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     }
     let result: PaymentStart;
     try {
-      result = await payOnce(reference, pay);
+      result = await payOnce(state, reference, pay);
     } catch (error) {
       // Refused outright: nothing exists under the reference, so nothing is left to follow.
       if (route && !answerMayBeLost(error)) {
@@ -226,29 +260,9 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
       });
     }
     if (route && started.redirectUrl && route.channel === 'ussd') {
-      await sendCardLink(route, reference, started.redirectUrl, attempt.due);
+      await sendCardLink(state, route, reference, started.redirectUrl, attempt.due);
     }
     return started;
-  }
-
-  async function sendCardLink(
-    route: PaymentRoute,
-    reference: string,
-    url: string,
-    due: PaymentAttempt['due'],
-  ): Promise<void> {
-    // A USSD screen cannot hold a link: the card page goes by SMS, with the amount it charges.
-    const prompt: Prompt = {
-      key: CARD_LINK_PROMPT,
-      params: { amount: formatMoney(due?.amount ?? 0), currency: due?.currency ?? '', url },
-      input: 'none',
-      final: true,
-    };
-    try {
-      await tracker.tell(route, prompt);
-    } catch (err) {
-      log.error({ err, reference }, 'card payment link could not be sent');
-    }
   }
 
   return {

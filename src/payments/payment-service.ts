@@ -1,35 +1,22 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
-import {
-  ENGINE_PROMPTS,
-  type PaymentSettledEvent,
-  Prompt,
-  type TurnEngine,
-} from '../conversation/index.js';
+import type { Prompt, TurnEngine } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { RedisConnection } from '../redis/index.js';
-import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
-import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
-import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
-import { PaymentError, PaymentNotifyError } from './payment-errors.js';
-import { createPaymentKeys, paymentKey, paymentQueuePrefix } from './payment-keys.js';
-import { PaymentRoute, type PaymentRoutes, paymentRoutesOver } from './payment-routes.js';
-import type {
-  PaymentJob,
-  PaymentJobFailure,
-  PaymentScheduler,
-  PaymentSchedulerHooks,
-} from './payment-scheduler.js';
-import { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';
+import type { KeyValueStore } from '../storage/index.js';
+import { createPaymentContext } from './payment-context.js';
+import { PaymentError } from './payment-errors.js';
+import { type CheckJob, type PaymentHint, type PollJob, pollJobOptions } from './payment-jobs.js';
+import type { PaymentRoute, PaymentRoutes } from './payment-routes.js';
+import type { PaymentOutcome } from './payment-status.js';
+import { createPaymentWorker } from './payment-worker.js';
 
 /** Reads the truth about a payment (`GET /payments/transactions/{reference}/status`). */
 export type PaymentStatusReader = (reference: string) => Promise<Pick<TransactionStatus, 'status'>>;
 
-/** Default poller schedule: 15 s, 30 s, 1 min, 2 min, 5 min, 10 min (about 19 minutes in all). */
-export const DEFAULT_BACKOFF_MS: readonly number[] = [
-  15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-];
+/** Default poller schedule (about 19 minutes in all); see payment-context.ts. */
+export { DEFAULT_BACKOFF_MS } from './payment-context.js';
 
 /** Queue and worker settings of {@link createPaymentService}. */
 export interface PaymentQueueOptions {
@@ -156,327 +143,24 @@ export interface PaymentService {
   close(): Promise<void>;
 }
 
-const PollJob = z.object({
-  reference: z.string(),
-  generation: z.number().int(),
-  attempt: z.number().int().nonnegative(),
-});
-const CheckJob = z.object({ reference: z.string(), generation: z.number().int() });
-const DeliverJob = z.object({
-  reference: z.string(),
-  outcome: z.enum(['paid', 'failed', 'pending']),
-  route: PaymentRoute,
-  policyNumber: z.string().optional(),
-  policyId: z.string().optional(),
-  /** Why the insurer says it failed, when it says. */
-  reason: z.string().optional(),
-  /** Set once the engine has taken the event, so a notifier retry does not move the flow twice. */
-  prompt: Prompt.optional(),
-});
-type DeliverJob = z.infer<typeof DeliverJob>;
-
-const PaymentHint = z.object({
-  policyNumber: z.string().optional(),
-  policyId: z.string().optional(),
-});
-type PaymentHint = z.infer<typeof PaymentHint>;
-
 /** Our reference (sent as `reference` when paying) comes back as `partnerReference`. */
 export function callbackReference(body: PaymentWebhook): string | undefined {
   return body.partnerReference || body.paymentReference || undefined;
 }
 
 /**
- * Message keys of the outcome notice sent when the flow cannot answer for itself (the session
- * expired, or the engine kept failing). Params: `reference`, and `policyNumber` with `paid`;
- * `paidWithoutPolicy` is used when the policy number is not known (the callback was lost).
+ * Message keys of the outcome notice sent when the flow cannot answer for itself; see
+ * payment-prompts.ts.
  */
-export const PAYMENT_PROMPTS = {
-  paid: 'payment.outcome.paid',
-  paidWithoutPolicy: 'payment.outcome.paidWithoutPolicy',
-  failed: 'payment.outcome.failed',
-  pending: 'payment.outcome.pending',
-} as const satisfies Record<PaymentOutcome | 'paidWithoutPolicy', string>;
-
-function outcomePrompt(outcome: PaymentOutcome, reference: string, policyNumber?: string): Prompt {
-  return {
-    key:
-      outcome === 'paid' && policyNumber === undefined
-        ? PAYMENT_PROMPTS.paidWithoutPolicy
-        : PAYMENT_PROMPTS[outcome],
-    params: { reference, ...(policyNumber === undefined ? {} : { policyNumber }) },
-    input: 'none',
-    final: true,
-  };
-}
-
-function referenceOf(data: unknown): string | undefined {
-  const reference = (data as { reference?: unknown } | null | undefined)?.reference;
-  return typeof reference === 'string' ? reference : undefined;
-}
+export { PAYMENT_PROMPTS } from './payment-prompts.js';
 
 /** Creates the service and, unless `queue.runWorker` is false, starts its worker. */
 export function createPaymentService(options: PaymentServiceOptions): PaymentService {
-  const { redis, engine } = options;
-  const prefix = options.prefix ?? '';
-  const client = options.client;
-  const getStatus: PaymentStatusReader =
-    options.getStatus ??
-    ((reference) => {
-      if (!client) throw new TypeError('createPaymentService needs a client or getStatus');
-      return client.call('getTransactionStatus', { path: { reference } });
-    });
-  const log = options.logger.child({ module: 'payments' });
-  const ttlSeconds = options.ttlSeconds ?? 86_400;
-  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
-  if (backoffMs.length === 0) throw new RangeError('backoffMs needs at least one delay');
-  const queueOptions = options.queue ?? {};
-  const queueName = queueOptions.name ?? 'payments';
-  const deliveryAttempts = queueOptions.deliveryAttempts ?? 6;
-  const deliveryBackoffMs = queueOptions.deliveryBackoffMs ?? 5_000;
-  const notifiers = new Map(options.notifiers.map((notifier) => [notifier.channel, notifier]));
-  const keys = createPaymentKeys(
-    options.store ?? (redis ? createRedisStore(redis) : createMemoryStore()),
-  );
-  const routes = paymentRoutesOver(keys, { prefix, ttlSeconds });
-  const turnDeadlineMs = options.turnDeadlineMs ?? 30_000;
-
-  const deliveredKey = (reference: string): string => paymentKey(prefix, 'delivered', reference);
-  const hintKey = (reference: string): string => paymentKey(prefix, 'hint', reference);
-  const generationKey = (reference: string): string => paymentKey(prefix, 'generation', reference);
-  const holderKey = (holder: PaymentHolder): string =>
-    paymentKey(prefix, 'holder', `${holder.channel}:${holder.address}`);
-
-  /** The holder's references: those told (`settled`) and those still in flight. */
-  async function referencesOf(holder: PaymentHolder) {
-    const settled: string[] = [];
-    const inFlight: string[] = [];
-    for (const reference of await keys.members(holderKey(holder))) {
-      const told = await keys.get(deliveredKey(reference));
-      (told === 'paid' || told === 'failed' ? settled : inFlight).push(reference);
-    }
-    return { settled, inFlight };
-  }
-
-  // A poll that failed on its store (not on the insurer: that counts as "still pending") is
-  // retried, so one blip does not end the schedule without anyone being told.
-  const pollJobOptions = { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } } as const;
-
-  async function currentGeneration(reference: string): Promise<number> {
-    return Number((await keys.get(generationKey(reference))) ?? '0');
-  }
-
-  async function readHint(reference: string): Promise<PaymentHint> {
-    const raw = await keys.get(hintKey(reference));
-    if (raw === undefined) return {};
-    try {
-      return PaymentHint.parse(JSON.parse(raw));
-    } catch {
-      // The hint only adds the policy number; an unreadable one is worth less than the outcome.
-      return {};
-    }
-  }
-
-  /** The insurer's word on why a payment failed (transaction details); undefined when none. */
-  async function failureReason(reference: string): Promise<string | undefined> {
-    if (!client) return undefined;
-    try {
-      const details = await client.call('getTransaction', { path: { reference } });
-      return details.message ?? undefined;
-    } catch (err) {
-      log.warn({ err, reference }, 'transaction details could not be read');
-      return undefined;
-    }
-  }
-
-  async function readOutcome(reference: string): Promise<PaymentOutcome | 'unknown'> {
-    try {
-      return classifyPaymentStatus((await getStatus(reference)).status);
-    } catch (err) {
-      log.warn({ err, reference }, 'transaction status could not be read');
-      return 'unknown';
-    }
-  }
-
-  /** Claims the right to tell `outcome` and queues the delivery; false when someone else did. */
-  async function claim(
-    reference: string,
-    outcome: PaymentOutcome,
-    route: PaymentRoute,
-  ): Promise<boolean> {
-    if (!(await keys.claim(deliveredKey(reference), outcome, ttlSeconds))) return false;
-    const hint = await readHint(reference);
-    const generation = await currentGeneration(reference);
-    const reason = outcome === 'failed' ? await failureReason(reference) : undefined;
-    const job: DeliverJob = { reference, outcome, route, ...hint, ...(reason ? { reason } : {}) };
-    try {
-      await scheduler.add('deliver', job, {
-        // The claim above is the guard; the id only makes a stray second add a no-op.
-        jobId: `deliver-${reference}-${generation}-${outcome}`,
-        attempts: deliveryAttempts,
-        backoff: { type: 'exponential', delay: deliveryBackoffMs },
-      });
-    } catch (err) {
-      // Give the claim back so the poller or the next callback can deliver instead.
-      await keys.del(deliveredKey(reference)).catch(() => undefined);
-      throw err;
-    }
-    log.info({ reference, outcome }, 'payment outcome claimed for delivery');
-    try {
-      options.onOutcome?.(outcome);
-    } catch (err) {
-      log.warn({ err }, 'onOutcome hook threw');
-    }
-    return true;
-  }
-
-  /** Delivers a final outcome if this caller sees it first. */
-  async function settle(reference: string, outcome: 'paid' | 'failed'): Promise<CallbackResult> {
-    const route = await routes.get(reference);
-    if (!route) return 'parked';
-    return (await claim(reference, outcome, route)) ? 'delivered' : 'duplicate';
-  }
-
-  async function isFinalDelivered(reference: string): Promise<boolean> {
-    const current = await keys.get(deliveredKey(reference));
-    return current === 'paid' || current === 'failed';
-  }
-
-  async function poll(job: z.infer<typeof PollJob>): Promise<void> {
-    const { reference, generation, attempt } = job;
-    // A newer track() of the same reference runs its own schedule.
-    if (generation !== (await currentGeneration(reference))) return;
-    if (await isFinalDelivered(reference)) return;
-    const outcome = await readOutcome(reference);
-    if (outcome === 'paid' || outcome === 'failed') {
-      const result = await settle(reference, outcome);
-      if (result === 'parked') log.warn({ reference }, 'payment final but its route expired');
-      return;
-    }
-    const next = attempt + 1;
-    const delay = backoffMs[next];
-    if (delay !== undefined) {
-      await scheduler.add(
-        'poll',
-        { reference, generation, attempt: next } satisfies z.infer<typeof PollJob>,
-        { jobId: `poll-${reference}-${generation}-${next}`, delay, ...pollJobOptions },
-      );
-      return;
-    }
-    const route = await routes.get(reference);
-    if (!route) return;
-    await claim(reference, 'pending', route);
-  }
-
-  async function runCheckJob(job: z.infer<typeof CheckJob>): Promise<void> {
-    if (job.generation !== (await currentGeneration(job.reference))) return;
-    if (await isFinalDelivered(job.reference)) return;
-    const outcome = await readOutcome(job.reference);
-    if (outcome === 'paid' || outcome === 'failed') await settle(job.reference, outcome);
-  }
-
-  async function deliver(job: PaymentJob): Promise<void> {
-    const data = parseJob(DeliverJob, job);
-    const { reference, outcome, route } = data;
-    const address = { channel: route.channel, address: route.address, locale: route.locale };
-    let prompt = data.prompt;
-    if (!prompt) {
-      const event: PaymentSettledEvent = {
-        type: 'payment.settled',
-        reference,
-        outcome,
-        ...(data.policyNumber === undefined ? {} : { policyNumber: data.policyNumber }),
-        ...(data.policyId === undefined ? {} : { policyId: data.policyId }),
-        ...(data.reason === undefined ? {} : { reason: data.reason }),
-      };
-      prompt = await engine.turn(route.sessionKey, event, {
-        address,
-        deadlineMs: turnDeadlineMs,
-      });
-      const lastTry = job.attemptsMade + 1 >= job.attempts;
-      if (prompt.key === ENGINE_PROMPTS.busy || prompt.key === ENGINE_PROMPTS.error) {
-        // The flow did not take the event (locked past the deadline, or a failed turn): try
-        // again later; on the last try the user still hears the outcome, without the flow.
-        if (!lastTry) {
-          throw new PaymentError(
-            'PAYMENT_FLOW_UNAVAILABLE',
-            reference,
-            `The engine answered ${prompt.key}`,
-          );
-        }
-        log.error({ reference, outcome }, 'the flow never took the payment outcome');
-        prompt = outcomePrompt(outcome, reference, data.policyNumber);
-      } else if (prompt.key === ENGINE_PROMPTS.sessionEnded) {
-        // The conversation expired while the payer approved: there is no flow to show it.
-        prompt = outcomePrompt(outcome, reference, data.policyNumber);
-      }
-      await job.updateData({ ...data, prompt } satisfies DeliverJob);
-    }
-    const notifier = notifiers.get(route.channel);
-    if (!notifier) {
-      log.warn(
-        { reference, channel: route.channel },
-        'no notifier for the channel; only the flow was told',
-      );
-      return;
-    }
-    try {
-      await notifier.notify(address, prompt);
-    } catch (cause) {
-      throw new PaymentNotifyError(reference, route.channel, { cause });
-    }
-    log.info({ reference, outcome, channel: route.channel }, 'payment outcome told to the user');
-  }
-
-  function parseJob<T>(schema: z.ZodType<T>, job: PaymentJob): T {
-    const parsed = schema.safeParse(job.data);
-    if (!parsed.success) {
-      const reference = referenceOf(job.data) ?? 'unknown';
-      throw new PaymentError(
-        'PAYMENT_JOB_INVALID',
-        reference,
-        `Job ${job.name} has unreadable data`,
-        {
-          cause: parsed.error,
-        },
-      );
-    }
-    return parsed.data;
-  }
-
-  const hooks: PaymentSchedulerHooks = {
-    handler: redis && queueOptions.runWorker === false ? undefined : runJob,
-    concurrency: queueOptions.concurrency ?? 4,
-    onFailed(failure: PaymentJobFailure) {
-      const fields = {
-        err: failure.err,
-        reference: referenceOf(failure.data),
-        job: failure.name,
-        attemptsMade: failure.attemptsMade,
-      };
-      if (failure.last) log.error(fields, 'payment job gave up');
-      else log.warn(fields, 'payment job failed; it will be retried');
-    },
-  };
-  const scheduler: PaymentScheduler = redis
-    ? createBullPaymentScheduler(
-        { redis, name: queueName, prefix: paymentQueuePrefix(prefix), ttlSeconds, logger: log },
-        hooks,
-      )
-    : createMemoryPaymentScheduler(hooks);
-
-  async function runJob(job: PaymentJob): Promise<void> {
-    switch (job.name) {
-      case 'poll':
-        return poll(parseJob(PollJob, job));
-      case 'check':
-        return runCheckJob(parseJob(CheckJob, job));
-      case 'deliver':
-        return deliver(job);
-      default:
-        log.warn({ job: job.name }, 'unknown payment job ignored');
-    }
-  }
+  const ctx = createPaymentContext(options);
+  const { log, keys, routes, ttlSeconds, backoffMs, notifiers } = ctx;
+  const { deliveredKey, hintKey, generationKey, holderKey, referencesOf } = ctx.ledger;
+  const { readOutcome, isFinalDelivered } = ctx.ledger;
+  const { scheduler, settle } = createPaymentWorker(ctx);
 
   const inFlight = new Set<Promise<unknown>>();
 

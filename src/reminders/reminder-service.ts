@@ -7,37 +7,21 @@ import type {
   TurnPrefetch,
 } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
-import {
-  type ContactBook,
-  type ContactRecord,
-  cardFromFields,
-  type HolderAddress,
-  type HolderCard,
-  languageFromFields,
-} from './contact-book.js';
-import { DEFAULT_QUIET_HOURS, isQuiet, type QuietHours } from './quiet-hours.js';
+import type { ContactBook, HolderAddress, HolderCard } from './contact-book.js';
+import { createPurchaseContacts } from './purchase-contacts.js';
+import type { QuietHours } from './quiet-hours.js';
+import { createReminderScan } from './reminder-scan.js';
+import { createReminderState } from './reminder-state.js';
+import { type Milestone, milestoneOf } from './renewal-milestones.js';
+import { createTurnPeeks } from './turn-peeks.js';
 
-/** The choice id of "Renew <policy>" in the entry menu and on a reminder's button. */
-export const RENEW_CHOICE_PREFIX = 'renew:';
-
-/** The entry menu's "Stop reminders" item, also a button under a chat reminder. */
-export const REMINDERS_OFF_CHOICE = 'reminders-off';
-
-/** The entry menu's "Turn reminders on" item, shown while the holder's reminders are off. */
-export const REMINDERS_ON_CHOICE = 'reminders-on';
-
-/**
- * True for a button of a message sent out of turn (a reminder's Renew now or Stop reminders):
- * it belongs to no step of the conversation, so the channel opens the entry menu afresh and
- * picks it there.
- */
-export function isMenuShortcut(choiceId: string): boolean {
-  return choiceId.startsWith(RENEW_CHOICE_PREFIX) || choiceId === REMINDERS_OFF_CHOICE;
-}
-
-/** Days before the end of cover a reminder goes out: 14, then 3. */
-export type Milestone = 14 | 3;
-const MILESTONES: readonly Milestone[] = [14, 3];
+export {
+  isMenuShortcut,
+  REMINDERS_OFF_CHOICE,
+  REMINDERS_ON_CHOICE,
+  RENEW_CHOICE_PREFIX,
+} from './reminder-choices.js';
+export type { Milestone } from './renewal-milestones.js';
 
 /** A paid motor policy (new or renewed) and where its holder bought it. */
 export interface PurchaseRecord {
@@ -176,226 +160,16 @@ export interface ReminderService {
   start(holder: HolderAddress): Promise<void>;
 }
 
-const SENDING_TTL_SECONDS = 600;
-const SENT_TTL_SECONDS = 60 * 86_400;
-/** Covers ended this long ago leave the due index. */
-const FORGET_AFTER_DAYS = 30;
-
-/**
- * How long a purchase's reminder notice is held in the book for another instance's outcome SMS:
- * well past the wait before it goes alone.
- */
-const NOTICE_CLAIM_TTL_SECONDS = 60;
-
-/** How long a caller's expected SMS recipient waits for the caller's next turn: 1 to 2 min. */
-const EXPECTED_SMS_TTL_MS = 60_000;
-
-/** A card handed over with a session is for that turn's menu: kept 5 to 10 s, then dropped. */
-const PEEKED_TTL_MS = 5_000;
-
-/**
- * Values handed over for the turn in progress, taken once: two generations of a Map, the older
- * dropped every `ttlMs`. Setting one is a Map write (every turn sets one; an LRU with a TTL cost
- * a measurable share of the turn), and what no menu took is gone within `2 × ttlMs`.
- */
-class TurnHandover<V> {
-  private current = new Map<string, V>();
-  private previous = new Map<string, V>();
-  private rotatedAt: number;
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly now: () => number,
-  ) {
-    this.rotatedAt = now();
-  }
-
-  set(key: string, value: V): void {
-    this.rotate();
-    this.current.set(key, value);
-  }
-
-  /** The value handed over for `key`, removed. */
-  take(key: string): V | undefined {
-    this.rotate();
-    const value = this.current.get(key) ?? this.previous.get(key);
-    this.delete(key);
-    return value;
-  }
-
-  delete(key: string): void {
-    this.current.delete(key);
-    this.previous.delete(key);
-  }
-
-  private rotate(): void {
-    const now = this.now();
-    const age = now - this.rotatedAt;
-    if (age < this.ttlMs) return;
-    this.previous = age < 2 * this.ttlMs ? this.current : new Map();
-    this.current = new Map();
-    this.rotatedAt = now;
-  }
-}
-
 /** Creates the reminder service over a contact book (Redis or memory). */
 export function createReminderService(options: ReminderServiceOptions): ReminderService {
-  const { book } = options;
-  const now = options.now ?? Date.now;
-  const quiet = options.quietHours ?? DEFAULT_QUIET_HOURS;
-  const log = options.logger.child({ module: 'reminders' });
-  const holderId = (holder: HolderAddress) => `${holder.channel}:${holder.address}`;
-  /** Cards read with a session (raw fields: most turns show no menu), taken by the first read. */
-  const peeked = new TurnHandover<Readonly<Record<string, string>>>(PEEKED_TTL_MS, now);
-  /** Languages read with a session, for the channel deciding that turn ('' = never chose). */
-  const peekedLanguages = new TurnHandover<string>(PEEKED_TTL_MS, now);
-  const cardKey = book.cardKey?.bind(book);
-  /** Recipients a caller's next turn may SMS, by the caller; and whose card each key is. */
-  const expectedSms = new TurnHandover<HolderAddress[]>(EXPECTED_SMS_TTL_MS, now);
-  const recipientOfCard = new TurnHandover<string>(PEEKED_TTL_MS, now);
+  const state = createReminderState(options);
+  const { book, log, now } = state;
+  const peeks = createTurnPeeks(state);
+  const { holderId, peeked, peekedLanguages, takePeeked, prefetch, expectSms, languages } = peeks;
+  const scan = createReminderScan(state);
+  const { record, takeNotice } = createPurchaseContacts(state, peeks);
 
   const today = (): number => dayNumber(lusakaNow(now()).date);
-
-  function safely(hook: (() => void) | undefined): void {
-    try {
-      hook?.();
-    } catch (err) {
-      log.warn({ err }, 'reminder metrics hook threw');
-    }
-  }
-
-  function reminderPrompt(record: ContactRecord): Prompt {
-    const params = {
-      policyNumber: record.policyNumber,
-      what: record.what,
-      endDate: record.endDate,
-      serviceCode: options.serviceCode,
-    };
-    // An SMS cannot carry a button: it names the short code, where the menu offers the renewal.
-    if (record.channel === 'ussd') {
-      return { key: 'reminder.motorSms', params, input: 'none', final: true };
-    }
-    return {
-      key: 'reminder.motor',
-      params,
-      input: 'choice',
-      final: true,
-      choices: [
-        { id: `${RENEW_CHOICE_PREFIX}${record.policyId}`, label: 'reminder.choice.renew' },
-        { id: REMINDERS_OFF_CHOICE, label: 'menu.choice.remindersOff' },
-      ],
-    };
-  }
-
-  /** The insurer's view, when it can be read; a failure to read does not hold a reminder back. */
-  async function readPolicy(policyId: string): Promise<PolicyNow | undefined> {
-    if (!options.policyNow) return undefined;
-    try {
-      return await options.policyNow(policyId);
-    } catch (err) {
-      log.warn({ err, policyId }, 'policy could not be read before reminding; using our record');
-      return undefined;
-    }
-  }
-
-  /** Reminds one holder for one milestone, once; resolves what happened. */
-  async function remind(
-    record: ContactRecord,
-    milestone: Milestone,
-  ): Promise<'sent' | 'skipped' | 'failed'> {
-    const notifier = options.notifiers.findLast(
-      (candidate) => candidate.channel === record.channel,
-    );
-    if (!notifier) return 'skipped';
-    const claimKey = `${record.policyId}:${record.endDate}:${milestone}`;
-    // Claimed before sending: another instance's scan of the same minute finds it taken. The
-    // short "sending" lifetime gives it back if this process dies before it knows the outcome.
-    if (!(await book.claim(claimKey, 'sending', SENDING_TTL_SECONDS))) return 'skipped';
-    const policy = await readPolicy(record.policyId);
-    if (policy?.endDate && dayNumber(policy.endDate) > dayNumber(record.endDate)) {
-      // Renewed elsewhere (at a branch, by an agent): the next period's reminders will be due.
-      await book.save({ ...record, endDate: policy.endDate.slice(0, 10) });
-      await book.confirm(claimKey, 'renewed', SENT_TTL_SECONDS);
-      return 'skipped';
-    }
-    if (policy?.status && /cancel/i.test(policy.status)) {
-      await book.confirm(claimKey, 'cancelled', SENT_TTL_SECONDS);
-      return 'skipped';
-    }
-    // In the language the holder speaks now (they may have changed it since buying).
-    const chosen = await book.cardOf(record).then(
-      (card) => card.language,
-      () => undefined,
-    );
-    const locale = chosen ?? record.locale;
-    const address = { channel: record.channel, address: record.address, locale };
-    try {
-      await notifier.notify(address, reminderPrompt(record));
-    } catch (err) {
-      await book.release(claimKey).catch(() => undefined);
-      log.error(
-        { err, policyId: record.policyId, channel: record.channel, milestone },
-        'renewal reminder could not be sent; the next scan tries again',
-      );
-      return 'failed';
-    }
-    await book.confirm(claimKey, 'sent', SENT_TTL_SECONDS);
-    await book.save({ ...record, remindedFor: record.endDate });
-    log.info(
-      { policyId: record.policyId, channel: record.channel, milestone },
-      'renewal reminder sent',
-    );
-    safely(() => options.onSent?.(milestone, record.channel));
-    return 'sent';
-  }
-
-  /** Notices waiting for a USSD buyer's outcome SMS, by number, in this process. */
-  const pendingNotices = new Map<string, { prompt: Prompt; key: string; timer: NodeJS.Timeout }>();
-
-  /** The book's claim on a policy's pending notice: whoever takes it says it, once. */
-  const noticeKey = (policyNumber: string) => `notice:${policyNumber}`;
-  const noticePrompt = (policyNumber: string): Prompt => ({
-    key: 'reminder.smsNotice',
-    params: { policyNumber },
-    input: 'none',
-    final: true,
-  });
-
-  /**
-   * Tells a USSD buyer that reminders will come and how to stop them, in the purchase's outcome
-   * SMS. The outcome is usually told by this process right after the turn that recorded the
-   * purchase; another instance's payment worker may tell it, so the notice is also held in the
-   * book for {@link NOTICE_CLAIM_TTL_SECONDS}. Not taken within `noticeWaitMs` (the outcome was
-   * seen on screen, or failed), it goes by SMS alone, unless another instance took it meanwhile.
-   */
-  async function smsNotice(purchase: PurchaseRecord): Promise<void> {
-    const sms = options.notifiers.findLast((candidate) => candidate.channel === 'ussd');
-    if (!sms) return;
-    const prompt = noticePrompt(purchase.policyNumber);
-    const key = noticeKey(purchase.policyNumber);
-    // Written before the turn that recorded the purchase commits, so an outcome SMS sent after
-    // it from another instance finds it. Unwritten, the notice still goes from here.
-    const held = await book.confirm(key, '1', NOTICE_CLAIM_TTL_SECONDS).then(
-      () => true,
-      (err: unknown) => {
-        log.warn({ err }, 'reminder notice not shared with other instances');
-        return false;
-      },
-    );
-    const address = purchase.route.address;
-    const earlier = pendingNotices.get(address);
-    if (earlier) clearTimeout(earlier.timer);
-    const timer = setTimeout(() => {
-      pendingNotices.delete(address);
-      // An unreadable book sends it: two messages rather than none.
-      const ours = held ? book.take(key).catch(() => true) : Promise.resolve(true);
-      void ours
-        .then((send) => (send ? sms.notify(purchase.route, prompt) : undefined))
-        .catch((err: unknown) => log.warn({ err }, 'reminder notice SMS not sent'));
-    }, options.noticeWaitMs ?? 3_000);
-    timer.unref();
-    pendingNotices.set(address, { prompt, key, timer });
-  }
 
   /**
    * `work`'s result, or `fallback` once {@link ReminderServiceOptions.answerWithinMs} has passed
@@ -425,105 +199,15 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
     return { offers, remindersOn: !card.stopped, remindersOff: card.stopped };
   }
 
-  /** The card read with this turn's session, taken (a later turn gets its own). */
-  function takePeeked(holder: HolderAddress): HolderCard | undefined {
-    const id = holderId(holder);
-    const fields = peeked.take(id);
-    return fields === undefined ? undefined : cardFromFields(fields);
-  }
-
-  /** Records the contact of a paid policy; see {@link ReminderService.recordPurchase}. */
-  async function record(purchase: PurchaseRecord): Promise<{ notice: boolean }> {
-    const holder = { channel: purchase.route.channel, address: purchase.route.address };
-    try {
-      const before = await book.get(purchase.policyId);
-      if (
-        purchase.renewal &&
-        before?.remindedFor !== undefined &&
-        before.remindedFor === before.endDate
-      ) {
-        safely(() => options.onRenewalAfterReminder?.(holder.channel));
-      }
-      peeked.delete(holderId(holder));
-      const previous = before && { channel: before.channel, address: before.address };
-      await book.save(
-        {
-          policyId: purchase.policyId,
-          policyNumber: purchase.policyNumber,
-          product: 'motor',
-          // A renewal's words are about the renewal; the policy is still what it insured.
-          what: purchase.renewal && before ? before.what : purchase.what,
-          endDate: purchase.endDate.slice(0, 10),
-          ...holder,
-          locale: purchase.route.locale,
-          consent: true,
-          recordedAt: new Date(now()).toISOString(),
-        },
-        previous,
-      );
-      const on = !(await book.isStopped(holder));
-      if (on && holder.channel === 'ussd') {
-        if (!purchase.renewal) await smsNotice(purchase);
-        return { notice: false };
-      }
-      return { notice: on };
-    } catch (err) {
-      log.error({ err, policyId: purchase.policyId }, 'contact for renewal reminders not recorded');
-      return { notice: false };
-    }
-  }
-
-  /** The milestone a cover ending in `daysLeft` days is at: the nearest one not yet passed. */
-  function milestoneOf(daysLeft: number): Milestone | undefined {
-    if (daysLeft < 0) return undefined;
-    return [...MILESTONES].sort((a, b) => a - b).find((m) => daysLeft <= m);
-  }
-
   const service: ReminderService = {
     recordPurchase(purchase) {
       // Recorded in full in the background if the store is slow; the screen just lacks the notice.
       return within(record(purchase), { notice: false });
     },
 
-    async scan() {
-      const local = lusakaNow(now());
-      if (isQuiet(local.hour, quiet)) return { quiet: true, sent: 0, skipped: 0, failed: 0 };
-      const day = dayNumber(local.date);
-      const counts = { sent: 0, skipped: 0, failed: 0 };
-      await book.forgetEndedBefore(day - FORGET_AFTER_DAYS);
-      const longest = Math.max(...MILESTONES);
-      for (const policyId of await book.endingBy(day + longest)) {
-        const record = await book.get(policyId);
-        if (!record) continue;
-        const milestone = milestoneOf(dayNumber(record.endDate) - day);
-        if (milestone === undefined) continue;
-        if (!record.consent || (await book.isStopped(record))) {
-          counts.skipped += 1;
-          continue;
-        }
-        counts[await remind(record, milestone)] += 1;
-      }
-      if (counts.sent + counts.failed > 0) log.info(counts, 'renewal reminder scan done');
-      return { quiet: false, ...counts };
-    },
+    scan,
 
-    takeNotice(address, sms) {
-      const pending = pendingNotices.get(address);
-      if (pending) {
-        clearTimeout(pending.timer);
-        pendingNotices.delete(address);
-        void book.release(pending.key).catch(() => undefined);
-        return pending.prompt;
-      }
-      // Only a payment's outcome naming its policy asks the book: no other SMS pays a read.
-      const policyNumber = sms?.params?.policyNumber;
-      if (sms?.params?.reference === undefined) return undefined;
-      if (typeof policyNumber !== 'string' || policyNumber === '') return undefined;
-      return book.take(noticeKey(policyNumber)).then(
-        (taken) => (taken ? noticePrompt(policyNumber) : undefined),
-        () => undefined,
-      );
-    },
+    takeNotice,
 
     async offersFor(holder) {
       try {
@@ -536,51 +220,11 @@ export function createReminderService(options: ReminderServiceOptions): Reminder
       }
     },
 
-    ...(cardKey && {
-      prefetch: {
-        keyOf: (_sessionKey, address) => cardKey(address),
-        deliver: (address, fields) => {
-          const id = holderId(address);
-          peeked.set(id, fields);
-          peekedLanguages.set(id, languageFromFields(fields) ?? '');
-        },
-        alsoKeysOf: (address) =>
-          (expectedSms.take(holderId(address)) ?? []).map((recipient) => {
-            const key = cardKey(recipient);
-            recipientOfCard.set(key, holderId(recipient));
-            return key;
-          }),
-        deliverAlso: (key, fields) => {
-          const id = recipientOfCard.take(key);
-          if (id !== undefined) peekedLanguages.set(id, languageFromFields(fields) ?? '');
-        },
-      },
-    }),
+    ...(prefetch && { prefetch }),
 
-    expectSms(caller, recipient) {
-      if (!cardKey) return;
-      const id = holderId(caller);
-      const others = (expectedSms.take(id) ?? []).filter(
-        (r) => holderId(r) !== holderId(recipient),
-      );
-      expectedSms.set(id, [...others, recipient]);
-    },
+    expectSms,
 
-    languages: {
-      chosen(holder) {
-        const read = peekedLanguages.take(holderId(holder));
-        if (read !== undefined) return read === '' ? undefined : read;
-        return book.cardOf(holder).then((card) => card.language);
-      },
-      async choose(holder, locale) {
-        const id = holderId(holder);
-        // A card read before the choice must not answer for the language after it.
-        peeked.delete(id);
-        peekedLanguages.delete(id);
-        await book.setLanguage(holder, locale);
-        log.info({ channel: holder.channel, locale }, 'language chosen');
-      },
-    },
+    languages,
 
     cardOf(holder) {
       return book.cardOf(holder);

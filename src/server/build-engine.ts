@@ -1,6 +1,7 @@
 import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
 import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
+import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,
@@ -44,8 +45,8 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     // The holder's renewal card comes with the session: the entry menu costs no round trip.
     ...(prefetch ? { prefetch } : {}),
     // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
-    // retry) need of a turn, under its lock.
-  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware);
+    // retry), Telegram and WhatsApp need of a turn, under its lock.
+  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware, whatsappEngineMiddleware);
   return { engine: owned, owned };
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lusakaToday } from '../../src/clock/index.js';
 import {
+  AUDIENCES,
   type ConversationEngine,
   createTurnEngine,
   type FlowRegistry,
@@ -19,7 +20,16 @@ import { FLOW_IDS, worldMachine } from '../flows/fixtures.js';
 const LATE_UTC = new Date('2026-11-25T23:30:00Z');
 
 const registry = Object.fromEntries(
-  FLOW_IDS.map((id) => [id, { id, version: 1, machine: worldMachine(id) }]),
+  FLOW_IDS.map((id) => [
+    id,
+    // The entry menu opens every audience's fresh session.
+    {
+      id,
+      version: 1,
+      machine: worldMachine(id),
+      ...(id === 'main-menu' ? { entryFor: AUDIENCES } : {}),
+    },
+  ]),
 ) as FlowRegistry;
 
 const text = (value: string): Reply => ({ type: 'user.text', text: value });
@@ -47,8 +57,8 @@ afterEach(async () => {
 
 /** Walks `replies` from the entry menu; resolves the last screen. */
 async function walk(replies: readonly Reply[]): Promise<Prompt> {
-  let prompt = await engine.handle('tg:1', text(''));
-  for (const reply of replies) prompt = await engine.handle('tg:1', reply);
+  let prompt = await engine.turn('tg:1', text(''));
+  for (const reply of replies) prompt = await engine.turn('tg:1', reply);
   return prompt;
 }
 
@@ -61,7 +71,7 @@ describe('today in Lusaka after midnight, before midnight UTC', () => {
     const toLossDate = [choose('claim'), choose('credit-life'), text('LN-0001')];
     const asked = await walk([...toLossDate, text('LOAN-1'), choose('t0')]);
     expect(asked.key).toBe('claim.askDate.credit-life');
-    const answered = await engine.handle('tg:1', text('26/11/2026'));
+    const answered = await engine.turn('tg:1', text('26/11/2026'));
     expect(noteKeys(answered)).not.toContain('validation.date.notTodayOrPast');
     expect(answered.key).toBe('claim.askDetails');
   });
@@ -69,10 +79,10 @@ describe('today in Lusaka after midnight, before midnight UTC', () => {
   it('accepts a trip starting today and refuses one that started yesterday', async () => {
     const asked = await walk([choose('travel'), text('South Africa')]);
     expect(asked.key).toBe('travel.askStartDate');
-    const yesterday = await engine.handle('tg:1', text('25/11/2026'));
+    const yesterday = await engine.turn('tg:1', text('25/11/2026'));
     expect(yesterday.key).toBe('travel.askStartDate');
     expect(noteKeys(yesterday)).toContain('validation.date.notTodayOrFuture');
-    const today = await engine.handle('tg:1', text('26/11/2026'));
+    const today = await engine.turn('tg:1', text('26/11/2026'));
     expect(today.key).toBe('travel.askDays');
   });
 });

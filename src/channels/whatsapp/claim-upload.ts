@@ -1,4 +1,4 @@
-import type { ChannelStateHook } from '../../conversation/index.js';
+import type { SessionGlance, TurnRequest } from '../../conversation/index.js';
 import type { FileStore } from '../../files/index.js';
 import { subjectId } from '../../privacy/index.js';
 import { type GraphClient, MediaTooLargeError } from './graph-client.js';
@@ -9,53 +9,46 @@ export interface SentMedia {
   readonly filename?: string | undefined;
 }
 
-/** What {@link claimUpload} decided, for the channel's answer: a notice above the step, if any. */
-export interface ClaimUpload {
-  readonly hook: ChannelStateHook;
-  /** The catalogue key of the notice to show above the step; undefined when the file was taken. */
-  lead(): string | undefined;
-}
-
-/**
- * Decides under the session lock what a photo or document means: on a step asking for one it is
- * downloaded through the media endpoint, kept (owned by the phone, so "Delete my data" finds
- * it) and handed to the flow as `user.photo`; anywhere else nothing is downloaded and the step
- * is shown again with a hint (or the menu, when no conversation is open).
- */
-export function claimUpload(options: {
+/** What a {@link ClaimUpload} needs: the file, its sender, and where files go. */
+export interface ClaimUploadOptions {
   readonly media: SentMedia;
   readonly waId: string;
   readonly graph: GraphClient;
   readonly files: Pick<FileStore, 'put' | 'signedUrl'>;
   readonly maxFileBytes: number;
-}): ClaimUpload {
-  const { media, graph, files } = options;
-  let lead: string | undefined;
-  const hook: ChannelStateHook = {
-    async decide(glance) {
-      if (glance.prompt?.input !== 'photo') {
-        lead = 'telegram.unexpectedFile';
-        return glance.prompt
-          ? { kind: 'keep', state: glance.state }
-          : { kind: 'restart', state: () => undefined };
-      }
-      try {
-        const { bytes, mimeType } = await graph.download(media.id, options.maxFileBytes);
-        const fileName = media.filename ?? `${media.id}.${mimeType.split('/')[1] ?? 'jpg'}`;
-        const owner = subjectId({ channel: 'whatsapp', address: options.waId });
-        const stored = await files.put(bytes, { contentType: mimeType, fileName, owner });
-        const url = files.signedUrl(stored.id);
-        return {
-          kind: 'reply',
-          reply: { type: 'user.photo', url, fileName },
-          state: () => undefined,
-        };
-      } catch (error) {
-        if (!(error instanceof MediaTooLargeError)) throw error;
-        lead = 'telegram.fileTooLarge';
-        return { kind: 'keep', state: glance.state };
-      }
-    },
-  };
-  return { hook, lead: () => lead };
+}
+
+/**
+ * A photo or document sent on WhatsApp, handed to the engine as the turn's `channelRequest`;
+ * `whatsappEngineMiddleware` asks it under the session lock what the file means. On a step asking
+ * for one it is downloaded through the media endpoint, kept (owned by the phone, so "Delete my
+ * data" finds it) and handed to the flow as `user.photo`; anywhere else nothing is downloaded and
+ * the step is shown again with a hint (or the menu, when no conversation is open).
+ */
+export class ClaimUpload {
+  /** The catalogue key of the notice to show above the answer; undefined when the file was taken. */
+  lead: string | undefined;
+
+  constructor(private readonly options: ClaimUploadOptions) {}
+
+  /** What the file asks of the session; undefined keeps the step as it is. */
+  async requestFor(session: SessionGlance): Promise<TurnRequest | undefined> {
+    const { media, graph, files, waId, maxFileBytes } = this.options;
+    if (session.prompt?.input !== 'photo') {
+      this.lead = 'telegram.unexpectedFile';
+      return session.prompt ? undefined : { kind: 'restart' };
+    }
+    try {
+      const { bytes, mimeType } = await graph.download(media.id, maxFileBytes);
+      const fileName = media.filename ?? `${media.id}.${mimeType.split('/')[1] ?? 'jpg'}`;
+      const owner = subjectId({ channel: 'whatsapp', address: waId });
+      const stored = await files.put(bytes, { contentType: mimeType, fileName, owner });
+      const url = files.signedUrl(stored.id);
+      return { kind: 'reply', reply: { type: 'user.photo', url, fileName } };
+    } catch (error) {
+      if (!(error instanceof MediaTooLargeError)) throw error;
+      this.lead = 'telegram.fileTooLarge';
+      return undefined;
+    }
+  }
 }

@@ -1,4 +1,6 @@
-// For src/server: configure and mount the WhatsApp Cloud API channel.
+// For src/server: configure and mount the WhatsApp Cloud API channel; its engine middleware.
+
+export { ClaimUpload } from './claim-upload.js';
 
 // For tests and other adapters: the pieces, each usable alone.
 export {
@@ -16,6 +18,7 @@ export {
   WHATSAPP_LIMITS,
   type WhatsAppMessage,
 } from './render-whatsapp-message.js';
+export { type TypedCommand, typedCommand } from './typed-command.js';
 export { signatureOf, verifySignature } from './verify-signature.js';
 export { InboundMessage, MessageStatus, WebhookBody } from './webhook-payload.js';
 export {
@@ -29,6 +32,11 @@ export {
   type WhatsAppTemplates,
   whatsappConfigOf,
 } from './whatsapp-config.js';
+export {
+  ChatReply,
+  StepShow,
+  whatsappEngineMiddleware,
+} from './whatsapp-engine-middleware.js';
 export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,

@@ -59,8 +59,6 @@ export type WhatsAppMessage =
 export const PAGE_PREFIX = 'wa.page:';
 /** A button answering a phone question with the sender's own number, which WhatsApp vouches for. */
 export const OWN_NUMBER = 'wa.own-number';
-/** The list's own button ("Choose"), in the customer's language. */
-const CHOOSE: Readonly<Record<string, string>> = { en: 'Choose', bem: 'Salapo', ny: 'Sankhani' };
 
 /** Cuts `text` to `max` characters, ending with an ellipsis when something was cut. */
 export function clip(text: string, max: number): string {
@@ -107,7 +105,8 @@ function rowOf(choice: { readonly id: string; readonly label: string }): Row {
 function choiceMessage(
   body: string,
   choices: RenderedPrompt['choices'],
-  locale: string,
+  // The list's own button ("Choose"), in the customer's language.
+  listButton: string,
 ): WhatsAppMessage {
   const short = choices.every((choice) => [...choice.label].length <= WHATSAPP_LIMITS.buttonTitle);
   if (choices.length <= WHATSAPP_LIMITS.buttons && short) {
@@ -120,7 +119,7 @@ function choiceMessage(
       interactive: { type: 'button', body: { text: body }, action: { buttons } },
     };
   }
-  const button = clip(CHOOSE[locale] ?? CHOOSE.en ?? 'Choose', WHATSAPP_LIMITS.listButton);
+  const button = clip(listButton, WHATSAPP_LIMITS.listButton);
   return {
     type: 'interactive',
     interactive: {
@@ -166,7 +165,8 @@ export function toWhatsAppMessages(
     const body = parts.pop() ?? '';
     if (parts.length > 0) out.push(...texts(parts.join('\n')));
     const more = renderKey(render, 'ussd.more', locale);
-    out.push(choiceMessage(body, pageOf(choices, options.page ?? 0, more), locale));
+    const listButton = renderKey(render, 'whatsapp.choose', locale);
+    out.push(choiceMessage(body, pageOf(choices, options.page ?? 0, more), listButton));
   }
   for (const attachment of prompt.attachments ?? []) {
     const label = renderKey(render, attachment.label, locale);

@@ -1,7 +1,6 @@
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
-  type ChannelStateHook,
   type Handoff,
   LANGUAGE_PROMPT,
   localeOfChoice,
@@ -16,10 +15,12 @@ import type { Logger } from '../../log/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
 import type { OnceSet } from '../shared/index.js';
 import { type RenderPrompt, renderKey } from '../telegram/index.js';
-import { claimUpload } from './claim-upload.js';
+import { ClaimUpload } from './claim-upload.js';
 import type { GraphClient } from './graph-client.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
+import { type TypedCommand, typedCommand } from './typed-command.js';
 import type { InboundMessage, MessageStatus } from './webhook-payload.js';
+import { ChatReply, StepShow } from './whatsapp-engine-middleware.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
 
 /** Options of {@link createWhatsAppChannel}. */
@@ -39,7 +40,7 @@ export interface WhatsAppChannelOptions {
   readonly locale?: string;
   /**
    * How long a turn may take before "still working"; default 15 000 ms, long enough that a result
-   * is never left unseen (see `answering`) and short of Meta's webhook timeout.
+   * is never left unseen (see `ChatReply`) and short of Meta's webhook timeout.
    */
   readonly turnDeadlineMs?: number;
   /** Largest file taken for a claim; default 20 MB. */
@@ -60,46 +61,38 @@ interface Inbound {
   readonly locale: string;
 }
 
-/** A step to show again (`keep`), or the entry menu when no conversation is open (`restart`). */
-const SHOW_STEP: ChannelStateHook = {
-  decide: (glance) =>
-    glance.prompt && !glance.prompt.final
-      ? { kind: 'keep', state: glance.state }
-      : { kind: 'restart', state: () => undefined },
-};
-const RESTART: ChannelStateHook = { decide: () => ({ kind: 'restart', state: () => undefined }) };
-/**
- * A customer's reply. A screen the engine counts as unseen was pushed to them (a payment's
- * outcome: WhatsApp turns run to the end within the deadline, so no late result waits unseen):
- * the reply answers it, and after a pushed closing screen they get the menu afresh.
- */
-const answering = (reply: Reply): ChannelStateHook => ({
-  decide: (glance) =>
-    glance.unseen && glance.prompt?.final
-      ? { kind: 'restart', state: () => undefined }
-      : { kind: 'reply', reply, state: () => undefined, seen: glance.unseen },
-});
+// The policyholder's entry menu (flows/main-menu.ts), which "menu" and "Renew now" open afresh.
+const ENTRY_FLOW = 'main-menu';
+
+const sessionOf = (waId: string) => `wa:${waId}`;
+
+/** The options of a WhatsApp turn: its sender, the policyholder's menu, the deadline. */
+function turnOptionsOf(at: Inbound, deadlineMs: number, channelRequest?: object): TurnOptions {
+  return {
+    deadlineMs,
+    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
+    caller: { kind: 'sender', phone: at.waId },
+    audience: 'policyholder',
+    ...(channelRequest ? { channelRequest } : {}),
+  };
+}
 
 /**
  * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
  * policyholder; the sender's number is the verified phone (WhatsApp vouches for it, as a USSD
- * gateway does for the caller). Every message calls the engine once at most.
+ * gateway does for the caller). Every message calls the engine once at most: `turn`, `peek` or
+ * `start`, with what needs the session lock decided by `whatsappEngineMiddleware`.
  */
 export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
   const { engine, graph, store, render, logger } = options;
   const log = logger.child({ channel: 'whatsapp' });
   const defaultLocale = options.locale ?? 'en';
   const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
-  const sessionOf = (waId: string) => `wa:${waId}`;
   const say = (key: string, locale: string) => renderKey(render, key, locale);
-  const turnOptions = (at: Inbound, channelState?: ChannelStateHook): TurnOptions => ({
-    deadlineMs: options.turnDeadlineMs ?? 15_000,
-    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
-    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
-    caller: { kind: 'sender', phone: at.waId },
-    audience: 'policyholder',
-    ...(channelState ? { channelState } : {}),
-  });
+  const deadlineMs = options.turnDeadlineMs ?? 15_000;
+  const turnOptions = (at: Inbound, channelRequest?: object) =>
+    turnOptionsOf(at, deadlineMs, channelRequest);
 
   async function show(at: Inbound, prompt: Prompt, before: string[] = [], page?: number) {
     const opts = { before, ...(page === undefined ? {} : { page }) };
@@ -111,12 +104,23 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     await graph.send(at.waId, { type: 'text', text: { body: say(key, at.locale) } });
   };
   const turn = async (at: Inbound, reply: Reply) =>
-    show(at, await engine.handle(sessionOf(at.waId), reply, turnOptions(at, answering(reply))));
+    show(at, await engine.turn(sessionOf(at.waId), reply, turnOptions(at, new ChatReply())));
   /** The step the conversation waits on (or the menu), under a channel notice. */
   const showStep = async (at: Inbound, leadKey?: string, page?: number) => {
-    const reply: Reply = { type: 'user.text', text: '' };
-    const step = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, SHOW_STEP));
+    const step = await engine.peek(sessionOf(at.waId), turnOptions(at, new StepShow()));
     await show(at, step, leadKey ? [say(leadKey, at.locale)] : [], page);
+  };
+  /**
+   * Drops whatever conversation was open and opens the main menu, taking `pick` there first when
+   * given (a reminder's "Renew now", chosen outside the menu).
+   */
+  const menuAfresh = async (at: Inbound, pick?: string) => {
+    const start = pick === undefined ? {} : { start: { pick } };
+    const menu = await engine.start(sessionOf(at.waId), ENTRY_FLOW, {
+      ...turnOptions(at),
+      ...start,
+    });
+    await show(at, menu);
   };
 
   async function askForPerson(at: Inbound): Promise<void> {
@@ -144,24 +148,30 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     }
     if (id === TALK_TO_A_PERSON) return askForPerson(at);
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    // A reminder's "Renew now" belongs to no step: the menu afresh, which offers the renewal.
-    if (isMenuShortcut(id)) {
-      const menu = await engine.handle(
-        sessionOf(at.waId),
-        { type: 'user.cancel' },
-        turnOptions(at, RESTART),
-      );
-      return show(at, menu);
-    }
+    // A reminder's "Renew now" or "Stop reminders" belongs to no step: the menu afresh, picked there.
+    if (isMenuShortcut(id)) return menuAfresh(at, id);
     return turn(at, { type: 'user.choice', id });
   }
 
   async function text(at: Inbound, body: string): Promise<void> {
+    const command = typedCommand(body, render, at.locale);
+    if (command) return typed(at, command);
     // While a person has the conversation, what the customer writes is for them, not the flow.
     const forwarded = await options.handoff?.forward(sessionOf(at.waId), body);
     if (forwarded === 'forwarded') return;
     if (forwarded === 'failed') return notice(at, 'handoff.forwardFailed');
     return turn(at, { type: 'user.text', text: body });
+  }
+
+  /**
+   * Telegram's /start, /cancel and /done as words: the first two leave the person (the customer
+   * chose the assistant again); "done" goes back to the step the conversation waits on.
+   */
+  async function typed(at: Inbound, command: TypedCommand): Promise<void> {
+    const ended = (await options.handoff?.end(sessionOf(at.waId))) ?? false;
+    if (command === 'menu') return menuAfresh(at);
+    if (command === 'cancel') return turn(at, { type: 'user.cancel' });
+    return showStep(at, ended ? 'handoff.back' : 'handoff.notOpen');
   }
 
   /**
@@ -174,11 +184,9 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (!source) return;
     if (!files) return notice(at, 'telegram.filesUnavailable');
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    const upload = claimUpload({ media: source, waId: at.waId, graph, files, maxFileBytes });
-    const reply: Reply = { type: 'user.text', text: '' };
-    const prompt = await engine.handle(sessionOf(at.waId), reply, turnOptions(at, upload.hook));
-    const lead = upload.lead();
-    await show(at, prompt, lead ? [say(lead, at.locale)] : []);
+    const upload = new ClaimUpload({ media: source, waId: at.waId, graph, files, maxFileBytes });
+    const prompt = await engine.peek(sessionOf(at.waId), turnOptions(at, upload));
+    await show(at, prompt, upload.lead ? [say(upload.lead, at.locale)] : []);
   }
 
   async function dispatch(at: Inbound, message: InboundMessage): Promise<void> {
@@ -213,14 +221,17 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
         await notice(at, 'engine.error').catch(() => undefined);
       }
     },
-    async recordStatus(status) {
-      await store.recordStatus(status.id, status.status);
-      if (status.status === 'failed') {
-        const codes = (status.errors ?? []).map((error) => error.code);
-        log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
-      }
-    },
+    recordStatus: (status) => recordStatus(store, log, status),
   };
+}
+
+/** Records a delivery status; a failed one is logged with WhatsApp's error codes. */
+async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
+  await store.recordStatus(status.id, status.status);
+  if (status.status === 'failed') {
+    const codes = (status.errors ?? []).map((error) => error.code);
+    log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
+  }
 }
 
 /** An error's name only: its message could echo what the customer wrote. */

@@ -305,6 +305,12 @@ export const bem: Catalogue = {
   'payment.outcome.pending':
     'Ubulipilo {reference} bucilolela. Nga mwasumina, bwelelenimo pa kumona nakabili.',
 
+  // whatsapp
+  'whatsapp.choose': 'Salapo',
+  'whatsapp.word.menu': 'menyu, tampa',
+  'whatsapp.word.cancel': 'leka, lekeni',
+  'whatsapp.word.done': 'napwa',
+
   // telegram
   'telegram.shareContact': 'Peeleni nambala yandi ya foni',
   'telegram.notYourContact':

@@ -430,6 +430,13 @@ export const en = {
   'payment.outcome.pending':
     'Payment {reference} is still pending. Once you approve it, come back to the chat to check it again.',
 
+  // whatsapp: the channel's own words; `whatsapp.word.*` are what a customer may type instead of
+  // a button (comma-separated, any case; English ones are taken in every language)
+  'whatsapp.choose': 'Choose',
+  'whatsapp.word.menu': 'menu, main menu, start, /start',
+  'whatsapp.word.cancel': 'cancel, stop, /cancel',
+  'whatsapp.word.done': 'done, /done',
+
   // telegram: the channel's own notices
   'telegram.shareContact': 'Share my phone number',
   'telegram.notYourContact':

@@ -304,6 +304,12 @@ export const ny: Catalogue = {
   'payment.outcome.pending':
     'Malipiro {reference} akudikirabe. Mukavomereza, bwererani kuti muonenso.',
 
+  // whatsapp
+  'whatsapp.choose': 'Sankhani',
+  'whatsapp.word.menu': 'menyu, yambani',
+  'whatsapp.word.cancel': 'leka, lekani',
+  'whatsapp.word.done': 'ndatha',
+
   // telegram
   'telegram.shareContact': 'Gawani nambala yanga ya foni',
   'telegram.notYourContact':

@@ -66,4 +66,7 @@ it('reminds inside the window as a message with buttons, and outside it as the a
   const menu = await chat.text('Renew');
   expect(menu.messages.every((message) => message.type !== 'template')).toBe(true);
   expect(menu.choices.some((choice) => /Renew/.test(choice.title))).toBe(true);
+  // The reminder's "Renew now", tapped after all that: the menu opens and takes it at once.
+  const renew = await chat.tap(inside, /Renew now/);
+  expect(renew.text).toMatch(new RegExp(`^Renew ${policy} .*Pay with:`, 's'));
 }, 90_000);

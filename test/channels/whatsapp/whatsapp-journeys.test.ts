@@ -104,3 +104,18 @@ it('handles a message WhatsApp delivers twice once', async () => {
   const ttl = await server.app.redis.ttl(`${server.app.prefix}whatsapp-window:{260977000003}`);
   expect(ttl).toBeGreaterThan(23 * 3600);
 });
+
+it('takes typed words as Telegram its commands: menu, cancel, and done with no person open', async () => {
+  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000004' });
+  const motor = await chat.tap(await chat.text('Hi'), /motor/i);
+  expect(motor.text).toMatch(/^Motor insurance/);
+  const done = await chat.text('done');
+  expect(done.text).toMatch(
+    /^You are not talking to a person\. Here is where you are:\s+Motor insurance/,
+  );
+  const menu = await chat.text('Menu');
+  expect(menu.text).toMatch(/What would you like/);
+  await chat.tap(menu, /motor/i);
+  expect((await chat.text('cancel')).text).toMatch(/^Cancelled\./);
+  expect((await chat.text('Hello')).text).toMatch(/What would you like/);
+});

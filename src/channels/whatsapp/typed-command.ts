@@ -1,0 +1,30 @@
+import { type RenderPrompt, renderKey } from '../telegram/index.js';
+
+/**
+ * A word a customer types instead of a button, as Telegram's commands: `menu` (/start) opens the
+ * main menu afresh, `cancel` (/cancel) stops what they are doing, `done` (/done) leaves the person.
+ */
+export type TypedCommand = 'menu' | 'cancel' | 'done';
+
+const COMMANDS: readonly TypedCommand[] = ['menu', 'cancel', 'done'];
+
+/**
+ * The command a whole message is, in the customer's language or in English (which many write
+ * whatever their language); undefined for anything else, which is an answer for the flow. The
+ * words are the catalogues' `whatsapp.word.*`, comma-separated, matched without case.
+ */
+export function typedCommand(
+  text: string,
+  render: RenderPrompt,
+  locale: string,
+): TypedCommand | undefined {
+  const typed = text.trim().toLowerCase();
+  const spoken = locale === 'en' ? ['en'] : [locale, 'en'];
+  return COMMANDS.find((command) =>
+    spoken.some((language) =>
+      renderKey(render, `whatsapp.word.${command}`, language)
+        .split(',')
+        .some((word) => word.trim().toLowerCase() === typed),
+    ),
+  );
+}

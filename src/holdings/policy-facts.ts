@@ -1,0 +1,43 @@
+import type { PartnerClient } from '../api/index.js';
+import type { HoldingFact } from './holdings-index.js';
+import { phoneOf, record, text } from './sync-fields.js';
+
+/**
+ * The facts of one motor or travel policy of a line, for one run of the sync: its holder's phone
+ * and NRC, read from the policy or (once per client id in the run) from the client it names.
+ */
+export function createPolicyFacts(
+  client: Pick<PartnerClient, 'call'>,
+): (line: 'motor' | 'travel') => (policy: Record<string, unknown>) => Promise<HoldingFact[]> {
+  // A motor policy names its holder by client id, or carries the policyholder object.
+  type Holder = { phone?: string | undefined; nrc?: string | undefined };
+  const clients = new Map<string, Promise<Holder>>();
+  const clientOf = (id: string): Promise<Holder> => {
+    let found = clients.get(id);
+    if (!found) {
+      found = client.call('getIndividual', { path: { id } }).then(
+        (person): Holder => ({
+          phone: phoneOf(person.phoneNumber),
+          nrc: text(person.idNumber) || undefined,
+        }),
+        (): Holder => ({}),
+      );
+      clients.set(id, found);
+    }
+    return found;
+  };
+  const holderOf = async (policy: Record<string, unknown>): Promise<Holder> => {
+    const holder = record(policy.policyHolder);
+    const nrc = text(holder.idNumber);
+    const phone = phoneOf(holder.phone);
+    if (nrc || phone) return { nrc: nrc || undefined, phone };
+    const clientId = text(policy.clientId);
+    return clientId ? clientOf(clientId) : {};
+  };
+  const policyFacts = (line: 'motor' | 'travel') => async (policy: Record<string, unknown>) => {
+    const { phone, nrc } = await holderOf(policy);
+    const ref = { line, policyId: String(policy.id), number: text(policy.policyNumber) };
+    return phone || nrc ? [{ phone, nrc, ref }] : [];
+  };
+  return policyFacts;
+}
