@@ -65,16 +65,22 @@ function addYear(date: string): string {
 
 /** The actors motor-quote invokes, over the Partner API and the payment service. */
 export function motorQuoteActors(deps: FlowDeps) {
+  return { ...pricingActors(deps), ...purchaseActors(deps), ...policyActors(deps) };
+}
+
+/**
+ * What a caller learns of another holder's plate: only that, and whether we can tell them (the
+ * first phone on record, as `tellHolder` does, which the caller's next turn may then SMS).
+ */
+function elsewhere(deps: FlowDeps, phones: string[], principal: Principal): HeldElsewhere {
+  const [holder] = phones;
+  if (deps.sms && holder && principal.kind === 'phone') deps.smsSoon?.(principal.phone, holder);
+  return { heldElsewhere: true, canTell: deps.sms !== undefined && holder !== undefined };
+}
+
+/** Products, the vehicle behind a plate, risk categories and the price of cover. */
+function pricingActors(deps: FlowDeps) {
   const { client } = deps;
-  /**
-   * What a caller learns of another holder's plate: only that, and whether we can tell them (the
-   * first phone on record, as `tellHolder` does, which the caller's next turn may then SMS).
-   */
-  const elsewhere = (phones: string[], principal: Principal): HeldElsewhere => {
-    const [holder] = phones;
-    if (deps.sms && holder && principal.kind === 'phone') deps.smsSoon?.(principal.phone, holder);
-    return { heldElsewhere: true, canTell: deps.sms !== undefined && holder !== undefined };
-  };
   return {
     listProducts: fromPromise(async ({ input }: { input: { page: number; pageSize: number } }) => {
       const page = await client.call('getMotorProducts', {
@@ -102,7 +108,7 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (!v) return null;
         const phones = await platePhones(client, input.plate);
         if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
-          return elsewhere(phones, input.principal);
+          return elsewhere(deps, phones, input.principal);
         }
         return {
           vehicleId: String(v.id),
@@ -147,6 +153,13 @@ export function motorQuoteActors(deps: FlowDeps) {
         }));
       },
     ),
+  };
+}
+
+/** The policyholder and vehicle on record, and the quotation for them. */
+function purchaseActors(deps: FlowDeps) {
+  const { client } = deps;
+  return {
     // A person's name only to their own phone: anyone else registers the holder afresh.
     findHolder: fromPromise(
       async ({ input }: { input: { phone?: string; nrc?: string; principal: Principal } }) => {
@@ -236,6 +249,13 @@ export function motorQuoteActors(deps: FlowDeps) {
         };
       },
     ),
+  };
+}
+
+/** Paying, the policy on a plate, its renewal and the certificate of the policy paid for. */
+function policyActors(deps: FlowDeps) {
+  const { client } = deps;
+  return {
     // A quotation is paid through the quotation; a renewal through renew-and-pay, each attempt
     // under the reference the payment service made for it.
     paymentMachine: paymentActors(deps, async (request, reference) => {
@@ -264,7 +284,7 @@ export function motorQuoteActors(deps: FlowDeps) {
         if (!policy) return null;
         const phones = await platePhones(client, input.plate);
         if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
-          return elsewhere(phones, input.principal);
+          return elsewhere(deps, phones, input.principal);
         }
         return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
       },

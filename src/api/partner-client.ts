@@ -130,256 +130,37 @@ const DEFAULTS = {
   connections: 16,
 } as const;
 
+/** What one client's calls share, set up once by {@link createPartnerClient}. */
+interface ClientState {
+  readonly options: PartnerClientOptions;
+  readonly prefix: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly log: Logger | undefined;
+  readonly now: () => number;
+  readonly breaker: ReturnType<typeof createBreaker>;
+  readonly pool: Pool;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bodyHeaders: Readonly<Record<string, string>>;
+  readonly entries: Readonly<Record<string, AnyContractEntry>>;
+  // Each operation is set up once, on its first call: its path split, its schemas compiled.
+  readonly routes: Map<string, Route>;
+  readonly catalogue: CatalogueAnswers;
+}
+
 /** Creates a client for the Partner Insurance API over one keep-alive undici Pool. */
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
-  const base = new URL(options.baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
-  const baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
-  const maxDelayMs = options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs;
-  const log = options.logger;
-  const now = options.now ?? Date.now;
-  const breaker = createBreaker(options.circuitBreaker, now, log);
-  const pool = new Pool(base.origin, {
-    connections: options.connections ?? DEFAULTS.connections,
-    keepAliveTimeout: 30_000,
-    connectTimeout: timeoutMs,
-  });
-  const headers = {
-    authorization: `Bearer ${options.apiKey}`,
-    accept: 'application/json',
-    'user-agent': options.userAgent ?? 'insurechat',
-  };
-  const entries: Readonly<Record<string, AnyContractEntry>> = contract;
-  const bodyHeaders = { ...headers, 'content-type': 'application/json' };
-  // Each operation is set up once, on its first call: its path split, its schemas compiled.
-  const routes = new Map<string, Route>();
-  const catalogue = new CatalogueAnswers();
-
-  function pathOf(name: OperationName): string {
-    return options.pathOverrides?.[name] ?? contract[name].path;
-  }
-
-  function routeOf(name: string): Route {
-    let route = routes.get(name);
-    if (route === undefined) {
-      const entry = Object.hasOwn(entries, name) ? entries[name] : undefined;
-      if (!entry)
-        throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
-      route = createRoute(entry, `${prefix}${pathOf(entry.name as OperationName)}`);
-      routes.set(name, route);
-    }
-    return route;
-  }
-
-  function prepare(name: string, input: RawInput | undefined): PreparedRequest {
-    const route = routeOf(name);
-    const entry = route.entry;
-    const path = expandPath(route.template, pathParamsOf(route, input?.path));
-    const search = route.query
-      ? encodeQuery(parseOrThrow(route.query, input?.query ?? {}, 'query'))
-      : '';
-    const body = route.body
-      ? route.bodyAsIs && route.body.validate(input?.body)
-        ? input?.body
-        : parseOrThrow(route.body, input?.body, 'body')
-      : undefined;
-    return {
-      entry,
-      route,
-      method: entry.method,
-      path: search === '' ? path : `${path}${search}`,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      reference: body === undefined ? undefined : idempotencyReference(body),
-    };
-  }
-
-  /** Sends one prepared request, retrying only where repeating it is safe. */
-  async function send(
-    request: PreparedRequest,
-    callOptions: CallOptions | undefined,
-    consume: Consume,
-  ): Promise<unknown> {
-    const limitMs = callOptions?.timeoutMs ?? timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      // Asked before every attempt, retries included: once the insurer is known to be down,
-      // a retry would only keep the user waiting.
-      const admission = breaker?.admit();
-      if (admission?.admitted === false) {
-        throw new ApiUnavailableError(
-          { operation: request.entry.name, retryAfterMs: admission.retryAfterMs },
-          { cause: admission.lastFailure },
-        );
-      }
-      const permit = admission?.permit;
-      let failure: Attempt;
-      try {
-        failure = await attemptOnce(request, callOptions?.signal, limitMs, consume);
-      } catch (error) {
-        permit?.release();
-        throw error;
-      }
-      settle(permit, request.entry.name, failure);
-      if (failure.kind === 'ok') return failure.value;
-      const delayMs = retryDelay(request, failure, attempt);
-      if (delayMs === undefined) throw failure.error;
-      log?.warn(
-        {
-          operation: request.entry.name,
-          attempt: attempt + 1,
-          delayMs,
-          reason: failure.error.name,
-        },
-        'partner api retry',
-      );
-      await sleep(
-        delayMs,
-        undefined,
-        callOptions?.signal ? { signal: callOptions.signal } : {},
-      ).catch(() => {
-        throw new ApiAbortedError({ operation: request.entry.name });
-      });
-    }
-  }
-
-  /** Tells the breaker and the error hook how an attempt ended. */
-  function settle(permit: CircuitPermit | undefined, operation: string, outcome: Attempt): void {
-    if (outcome.kind === 'ok') {
-      permit?.success();
-      return;
-    }
-    const error = outcome.error;
-    // The caller ended it: that says nothing about the insurer.
-    if (error instanceof ApiAbortedError) {
-      permit?.release();
-      return;
-    }
-    if (isUpstreamFailure(error)) permit?.failure(error);
-    // A 4xx or a malformed 2xx still proves the insurer is up and answering.
-    else permit?.success();
-    reportUpstreamError(operation, error);
-  }
-
-  function reportUpstreamError(operation: string, error: Error): void {
-    if (!options.onUpstreamError) return;
-    try {
-      options.onUpstreamError(operation as OperationName, error);
-    } catch (hookError) {
-      // A metrics hook must never turn into the user's error.
-      log?.warn({ operation, hookError: errorCode(hookError) }, 'partner api error hook threw');
-    }
-  }
-
-  type Attempt =
-    | { kind: 'ok'; value: unknown }
-    | { kind: 'http'; error: ApiError }
-    | { kind: 'network'; error: ApiNetworkError }
-    | { kind: 'final'; error: Error };
-
-  async function attemptOnce(
-    request: PreparedRequest,
-    signal: AbortSignal | undefined,
-    limitMs: number,
-    consume: Consume,
-  ): Promise<Attempt> {
-    const operation = request.entry.name;
-    if (signal?.aborted) return { kind: 'final', error: new ApiAbortedError({ operation }) };
-    // One plain timer and one small cancel object per attempt: an AbortController costs ten
-    // times as much on every call, and the caller's signal is only listened to when there is one.
-    const cancel = new AttemptCancel();
-    const timer = setTimeout(fireCancel, limitMs, cancel);
-    const onAbort = signal ? fireCancel.bind(undefined, cancel) : undefined;
-    if (signal && onAbort) signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const response = await pool.request({
-        method: request.method,
-        path: request.path,
-        headers: request.body === undefined ? headers : bodyHeaders,
-        body: request.body ?? null,
-        // undici takes an EventEmitter-like signal and only calls the three methods it has.
-        signal: cancel as unknown as EventEmitter,
-        headersTimeout: limitMs,
-        bodyTimeout: limitMs,
-      });
-      if (response.statusCode >= 300) {
-        const rawBody = await response.body.text();
-        const error = apiErrorFromResponse({
-          status: response.statusCode,
-          operation,
-          rawBody,
-          retryAfterSeconds: retryAfter(response.headers['retry-after'], now()),
-        });
-        // A 4xx is usually the caller's business (a lookup that found nothing); 5xx is ours to watch.
-        const level = response.statusCode >= 500 ? 'warn' : 'debug';
-        log?.[level]({ operation, status: response.statusCode }, 'partner api error response');
-        return { kind: 'http', error };
-      }
-      return {
-        kind: 'ok',
-        value:
-          consume === 'stream'
-            ? response.body
-            : catalogue.parse(request, await response.body.text()),
-      };
-    } catch (cause) {
-      if (cause instanceof ResponseShapeError) return { kind: 'final', error: cause };
-      if (signal?.aborted)
-        return { kind: 'final', error: new ApiAbortedError({ operation }, { cause }) };
-      if (cancel.aborted || isTimeout(cause)) {
-        return {
-          kind: 'final',
-          error: new ApiTimeoutError({ operation, timeoutMs: limitMs }, { cause }),
-        };
-      }
-      const sent = !NOT_SENT_CODES.has(errorCode(cause));
-      log?.warn({ operation, sent, errorCode: errorCode(cause) }, 'partner api network failure');
-      return { kind: 'network', error: new ApiNetworkError({ operation, sent }, { cause }) };
-    } finally {
-      clearTimeout(timer);
-      if (signal && onAbort) signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** How long to wait before repeating a failed attempt, or undefined when it must not repeat. */
-  function retryDelay(
-    request: PreparedRequest,
-    failure: Attempt,
-    attempt: number,
-  ): number | undefined {
-    if (failure.kind === 'ok' || failure.kind === 'final' || attempt >= maxRetries)
-      return undefined;
-    const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2));
-    const safeToRepeat = request.method === 'GET';
-    if (failure.kind === 'network') {
-      // The connection was refused (or never made), so the insurer never saw the request:
-      // sending it again cannot do anything twice, whatever the method.
-      if (!failure.error.sent) return backoff;
-      // A GET only reads; repeating one after a dropped connection is harmless.
-      if (safeToRepeat) return backoff;
-      // Anything else may have been acted on (a payment may have started): never repeat blindly.
-      return undefined;
-    }
-    const status = failure.error.status;
-    // 429 and 503 mean "not now": the request was not acted on. Repeat it when it only reads, or
-    // when it carries the caller's idempotency reference so the insurer can tell a repeat apart.
-    if ((status === 429 || status === 503) && (safeToRepeat || request.reference !== undefined)) {
-      const asked = failure.error.retryAfterSeconds;
-      if (asked === undefined) return backoff;
-      const askedMs = asked * 1000;
-      return askedMs <= maxDelayMs ? askedMs : undefined;
-    }
-    // Other 5xx on a GET (a gateway or server hiccup) are worth one more read.
-    if (status >= 500 && safeToRepeat) return backoff;
-    return undefined;
-  }
+  const state = createClientState(options);
+  const { breaker, pool } = state;
 
   // Not async itself: the promise is send's, one layer fewer per call; what prepare throws is
   // still a rejection, never a throw at the caller.
   function call(name: string, input?: RawInput, callOptions?: CallOptions): Promise<unknown> {
     let request: PreparedRequest;
     try {
-      request = prepare(name, input);
+      request = prepare(state, name, input);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -391,7 +172,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         }),
       );
     }
-    return send(request, callOptions, 'json');
+    return send(state, request, callOptions, 'json');
   }
 
   async function download(
@@ -399,8 +180,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     input?: RawInput,
     callOptions?: CallOptions,
   ): Promise<Readable> {
-    const request = prepare(name, input);
-    return (await send(request, callOptions, 'stream')) as Readable;
+    const request = prepare(state, name, input);
+    return (await send(state, request, callOptions, 'stream')) as Readable;
   }
 
   async function* paginate(
@@ -429,11 +210,275 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     call,
     paginate,
     download,
-    pathOf,
+    pathOf: (name: OperationName) => pathOf(state, name),
     circuitState: (): CircuitState => breaker?.state() ?? 'closed',
     close: () => pool.close(),
   };
   return client as unknown as PartnerClient;
+}
+
+/** Reads the options, applies the defaults and opens the connection pool. */
+function createClientState(options: PartnerClientOptions): ClientState {
+  const base = new URL(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const log = options.logger;
+  const now = options.now ?? Date.now;
+  const headers = {
+    authorization: `Bearer ${options.apiKey}`,
+    accept: 'application/json',
+    'user-agent': options.userAgent ?? 'insurechat',
+  };
+  return {
+    options,
+    prefix: base.pathname.replace(/\/+$/, ''),
+    timeoutMs,
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    baseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+    maxDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
+    log,
+    now,
+    breaker: createBreaker(options.circuitBreaker, now, log),
+    pool: new Pool(base.origin, {
+      connections: options.connections ?? DEFAULTS.connections,
+      keepAliveTimeout: 30_000,
+      connectTimeout: timeoutMs,
+    }),
+    headers,
+    bodyHeaders: { ...headers, 'content-type': 'application/json' },
+    entries: contract,
+    routes: new Map<string, Route>(),
+    catalogue: new CatalogueAnswers(),
+  };
+}
+
+function pathOf(state: ClientState, name: OperationName): string {
+  return state.options.pathOverrides?.[name] ?? contract[name].path;
+}
+
+function routeOf(state: ClientState, name: string): Route {
+  let route = state.routes.get(name);
+  if (route === undefined) {
+    const entry = Object.hasOwn(state.entries, name) ? state.entries[name] : undefined;
+    if (!entry)
+      throw new ValidationError({ field: 'operation', message: `Unknown operation ${name}` });
+    route = createRoute(entry, `${state.prefix}${pathOf(state, entry.name as OperationName)}`);
+    state.routes.set(name, route);
+  }
+  return route;
+}
+
+function prepare(state: ClientState, name: string, input: RawInput | undefined): PreparedRequest {
+  const route = routeOf(state, name);
+  const entry = route.entry;
+  const path = expandPath(route.template, pathParamsOf(route, input?.path));
+  const search = route.query
+    ? encodeQuery(parseOrThrow(route.query, input?.query ?? {}, 'query'))
+    : '';
+  const body = route.body
+    ? route.bodyAsIs && route.body.validate(input?.body)
+      ? input?.body
+      : parseOrThrow(route.body, input?.body, 'body')
+    : undefined;
+  return {
+    entry,
+    route,
+    method: entry.method,
+    path: search === '' ? path : `${path}${search}`,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    reference: body === undefined ? undefined : idempotencyReference(body),
+  };
+}
+
+/** Sends one prepared request, retrying only where repeating it is safe. */
+async function send(
+  state: ClientState,
+  request: PreparedRequest,
+  callOptions: CallOptions | undefined,
+  consume: Consume,
+): Promise<unknown> {
+  const limitMs = callOptions?.timeoutMs ?? state.timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    // Asked before every attempt, retries included: once the insurer is known to be down,
+    // a retry would only keep the user waiting.
+    const admission = state.breaker?.admit();
+    if (admission?.admitted === false) {
+      throw new ApiUnavailableError(
+        { operation: request.entry.name, retryAfterMs: admission.retryAfterMs },
+        { cause: admission.lastFailure },
+      );
+    }
+    const permit = admission?.permit;
+    let failure: Attempt;
+    try {
+      failure = await attemptOnce(state, request, callOptions?.signal, limitMs, consume);
+    } catch (error) {
+      permit?.release();
+      throw error;
+    }
+    settle(state, permit, request.entry.name, failure);
+    if (failure.kind === 'ok') return failure.value;
+    const delayMs = retryDelay(state, request, failure, attempt);
+    if (delayMs === undefined) throw failure.error;
+    state.log?.warn(
+      {
+        operation: request.entry.name,
+        attempt: attempt + 1,
+        delayMs,
+        reason: failure.error.name,
+      },
+      'partner api retry',
+    );
+    await sleep(
+      delayMs,
+      undefined,
+      callOptions?.signal ? { signal: callOptions.signal } : {},
+    ).catch(() => {
+      throw new ApiAbortedError({ operation: request.entry.name });
+    });
+  }
+}
+
+/** Tells the breaker and the error hook how an attempt ended. */
+function settle(
+  state: ClientState,
+  permit: CircuitPermit | undefined,
+  operation: string,
+  outcome: Attempt,
+): void {
+  if (outcome.kind === 'ok') {
+    permit?.success();
+    return;
+  }
+  const error = outcome.error;
+  // The caller ended it: that says nothing about the insurer.
+  if (error instanceof ApiAbortedError) {
+    permit?.release();
+    return;
+  }
+  if (isUpstreamFailure(error)) permit?.failure(error);
+  // A 4xx or a malformed 2xx still proves the insurer is up and answering.
+  else permit?.success();
+  reportUpstreamError(state, operation, error);
+}
+
+function reportUpstreamError(state: ClientState, operation: string, error: Error): void {
+  if (!state.options.onUpstreamError) return;
+  try {
+    state.options.onUpstreamError(operation as OperationName, error);
+  } catch (hookError) {
+    // A metrics hook must never turn into the user's error.
+    state.log?.warn({ operation, hookError: errorCode(hookError) }, 'partner api error hook threw');
+  }
+}
+
+type Attempt =
+  | { kind: 'ok'; value: unknown }
+  | { kind: 'http'; error: ApiError }
+  | { kind: 'network'; error: ApiNetworkError }
+  | { kind: 'final'; error: Error };
+
+async function attemptOnce(
+  state: ClientState,
+  request: PreparedRequest,
+  signal: AbortSignal | undefined,
+  limitMs: number,
+  consume: Consume,
+): Promise<Attempt> {
+  const { log } = state;
+  const operation = request.entry.name;
+  if (signal?.aborted) return { kind: 'final', error: new ApiAbortedError({ operation }) };
+  // One plain timer and one small cancel object per attempt: an AbortController costs ten
+  // times as much on every call, and the caller's signal is only listened to when there is one.
+  const cancel = new AttemptCancel();
+  const timer = setTimeout(fireCancel, limitMs, cancel);
+  const onAbort = signal ? fireCancel.bind(undefined, cancel) : undefined;
+  if (signal && onAbort) signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const response = await state.pool.request({
+      method: request.method,
+      path: request.path,
+      headers: request.body === undefined ? state.headers : state.bodyHeaders,
+      body: request.body ?? null,
+      // undici takes an EventEmitter-like signal and only calls the three methods it has.
+      signal: cancel as unknown as EventEmitter,
+      headersTimeout: limitMs,
+      bodyTimeout: limitMs,
+    });
+    if (response.statusCode >= 300) {
+      const rawBody = await response.body.text();
+      const error = apiErrorFromResponse({
+        status: response.statusCode,
+        operation,
+        rawBody,
+        retryAfterSeconds: retryAfter(response.headers['retry-after'], state.now()),
+      });
+      // A 4xx is usually the caller's business (a lookup that found nothing); 5xx is ours to watch.
+      const level = response.statusCode >= 500 ? 'warn' : 'debug';
+      log?.[level]({ operation, status: response.statusCode }, 'partner api error response');
+      return { kind: 'http', error };
+    }
+    return {
+      kind: 'ok',
+      value:
+        consume === 'stream'
+          ? response.body
+          : state.catalogue.parse(request, await response.body.text()),
+    };
+  } catch (cause) {
+    if (cause instanceof ResponseShapeError) return { kind: 'final', error: cause };
+    if (signal?.aborted)
+      return { kind: 'final', error: new ApiAbortedError({ operation }, { cause }) };
+    if (cancel.aborted || isTimeout(cause)) {
+      return {
+        kind: 'final',
+        error: new ApiTimeoutError({ operation, timeoutMs: limitMs }, { cause }),
+      };
+    }
+    const sent = !NOT_SENT_CODES.has(errorCode(cause));
+    log?.warn({ operation, sent, errorCode: errorCode(cause) }, 'partner api network failure');
+    return { kind: 'network', error: new ApiNetworkError({ operation, sent }, { cause }) };
+  } finally {
+    clearTimeout(timer);
+    if (signal && onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** How long to wait before repeating a failed attempt, or undefined when it must not repeat. */
+function retryDelay(
+  state: ClientState,
+  request: PreparedRequest,
+  failure: Attempt,
+  attempt: number,
+): number | undefined {
+  const { maxDelayMs } = state;
+  if (failure.kind === 'ok' || failure.kind === 'final' || attempt >= state.maxRetries)
+    return undefined;
+  const backoff = Math.min(
+    maxDelayMs,
+    state.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2),
+  );
+  const safeToRepeat = request.method === 'GET';
+  if (failure.kind === 'network') {
+    // The connection was refused (or never made), so the insurer never saw the request:
+    // sending it again cannot do anything twice, whatever the method.
+    if (!failure.error.sent) return backoff;
+    // A GET only reads; repeating one after a dropped connection is harmless.
+    if (safeToRepeat) return backoff;
+    // Anything else may have been acted on (a payment may have started): never repeat blindly.
+    return undefined;
+  }
+  const status = failure.error.status;
+  // 429 and 503 mean "not now": the request was not acted on. Repeat it when it only reads, or
+  // when it carries the caller's idempotency reference so the insurer can tell a repeat apart.
+  if ((status === 429 || status === 503) && (safeToRepeat || request.reference !== undefined)) {
+    const asked = failure.error.retryAfterSeconds;
+    if (asked === undefined) return backoff;
+    const askedMs = asked * 1000;
+    return askedMs <= maxDelayMs ? askedMs : undefined;
+  }
+  // Other 5xx on a GET (a gateway or server hiccup) are worth one more read.
+  if (status >= 500 && safeToRepeat) return backoff;
+  return undefined;
 }
 
 /** How an attempt reads a 2xx body: parsed and validated JSON, or the raw stream. */

@@ -13,7 +13,7 @@ import type { Logger } from '../log/index.js';
 import type { SandboxCatalogue } from './catalogue.js';
 import { type Clock, systemClock } from './clock.js';
 import { seedDemoBook } from './demo-book.js';
-import { createHandlers, type HandlerInput } from './handlers.js';
+import { createHandlers, type HandlerInput, type Handlers } from './handlers.js';
 import { createIdSource } from './ids.js';
 import { seedLargeBook } from './large-book.js';
 import { createPaymentEngine, type PaymentEngine } from './payment-engine.js';
@@ -216,14 +216,52 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       : options.strict
         ? { ...STRICT_DEFAULTS, ...options.strict }
         : undefined;
-  let posts = 0;
   // One lateness for both a slow insurer and the strict one: the request is carried out, then
   // answered this late (a caller that gave up may have changed something all the same).
   let answerDelayMs = options.answerDelayMs ?? strict?.lateMs ?? 0;
 
   const app = Fastify({ logger: false });
   void app.register(formbody);
+  answerErrors(app, options.logger);
+  serveOperations(app, { handlers, apiKey, strict, options, answerDelayMs: () => answerDelayMs });
 
+  // Card 3-D Secure: visiting the page completes the payment.
+  app.get<{ Params: { txn: string } }>('/sandbox/3ds/:txn', async (request, reply) => {
+    const transaction = payments.completeCard(request.params.txn);
+    if (!transaction) return reply.status(404).type('text/html').send(THREE_DS_PAGE('not found'));
+    return reply.type('text/html').send(THREE_DS_PAGE(transaction.status.toLowerCase()));
+  });
+  serveSms(app, smsOutbox);
+
+  return {
+    app,
+    async listen(port = 0, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      const origin = `http://${host}:${actual}`;
+      return { url: `${origin}${SANDBOX_BASE_PATH}`, origin };
+    },
+    async close() {
+      payments.close();
+      await app.close();
+    },
+    state,
+    clock,
+    apiKey,
+    payments,
+    setPaymentCallbackUrl(url) {
+      callbackUrl = url;
+    },
+    setAnswerDelayMs(ms) {
+      answerDelayMs = ms;
+    },
+    smsOutbox,
+  };
+}
+
+/** Answers thrown sandbox errors with their status and body, anything else as a 500. */
+function answerErrors(app: FastifyInstance, logger: Logger | undefined): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof SandboxHttpError) {
       return reply.status(error.status).send(error.toBody());
@@ -233,10 +271,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         ? (error as { statusCode: number }).statusCode
         : 500;
     if (status >= 500) {
-      options.logger?.error(
-        { err: error, url: request.routeOptions.url },
-        'sandbox handler failed',
-      );
+      logger?.error({ err: error, url: request.routeOptions.url }, 'sandbox handler failed');
     }
     return reply.status(status).send({
       status,
@@ -247,7 +282,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ status: 404, message: 'No such operation', errors: {} }),
   );
+}
 
+/** What every contract operation's route needs from the sandbox around it. */
+interface OperationServing {
+  readonly handlers: Handlers;
+  readonly apiKey: string;
+  readonly strict: Required<StrictInsurerOptions> | undefined;
+  readonly options: SandboxOptions;
+  /** Read per request: {@link Sandbox.setAnswerDelayMs} changes it while the sandbox runs. */
+  readonly answerDelayMs: () => number;
+}
+
+/** Serves every operation of the contract table: key check, validation, handler, answer. */
+function serveOperations(app: FastifyInstance, serving: OperationServing): void {
+  const { handlers, apiKey, strict, options, answerDelayMs } = serving;
+  let posts = 0;
   for (const name of operationNames) {
     const entry = contract[name] as AnyContractEntry;
     app.route({
@@ -282,7 +332,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           origin: `${request.protocol}://${request.host}`,
         } as HandlerInput<OperationName>);
         const result = options.answerAs ? options.answerAs(name, own) : own;
-        if (answerDelayMs > 0) await delay(answerDelayMs);
+        const delayMs = answerDelayMs();
+        if (delayMs > 0) await delay(delayMs);
         if (options.loseAnswer?.(name)) {
           // Carried out, never answered: the caller sees the connection drop.
           reply.hijack();
@@ -304,15 +355,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
     });
   }
+}
 
-  // Card 3-D Secure: visiting the page completes the payment.
-  app.get<{ Params: { txn: string } }>('/sandbox/3ds/:txn', async (request, reply) => {
-    const transaction = payments.completeCard(request.params.txn);
-    if (!transaction) return reply.status(404).type('text/html').send(THREE_DS_PAGE('not found'));
-    return reply.type('text/html').send(THREE_DS_PAGE(transaction.status.toLowerCase()));
-  });
-
-  // Africa's Talking-style SMS, so USSD users' payment outcomes are visible without a gateway.
+/** Africa's Talking-style SMS, so USSD users' payment outcomes are visible without a gateway. */
+function serveSms(app: FastifyInstance, smsOutbox: SmsOutbox): void {
   app.post('/version1/messaging', async (request, reply) => {
     const key = request.headers.apikey;
     if (typeof key !== 'string' || key === '') {
@@ -354,30 +400,4 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.get<{ Querystring: { to?: string } }>('/sandbox/sms-outbox', async (request) => ({
     messages: smsOutbox.list(request.query.to),
   }));
-
-  return {
-    app,
-    async listen(port = 0, host = '127.0.0.1') {
-      await app.listen({ port, host });
-      const address = app.server.address();
-      const actual = typeof address === 'object' && address ? address.port : port;
-      const origin = `http://${host}:${actual}`;
-      return { url: `${origin}${SANDBOX_BASE_PATH}`, origin };
-    },
-    async close() {
-      payments.close();
-      await app.close();
-    },
-    state,
-    clock,
-    apiKey,
-    payments,
-    setPaymentCallbackUrl(url) {
-      callbackUrl = url;
-    },
-    setAnswerDelayMs(ms) {
-      answerDelayMs = ms;
-    },
-    smsOutbox,
-  };
 }

@@ -211,12 +211,39 @@ export function seedDemoBook(base: SandboxContext): void {
       ],
     }),
   };
-  const { state } = ctx;
   const now = ctx.clock.now();
-  const daysAgo = (days: number) => addDays(now, -days);
-  const stamp = now.toISOString();
+  const time: DemoTime = {
+    now,
+    stamp: now.toISOString(),
+    daysAgo: (days: number) => addDays(now, -days),
+  };
+  seedDemoMotor(ctx, time);
+  seedDemoFuneral(ctx, time);
+  seedDemoGroupLife(ctx, time);
+  // Without the approved credit-life quotations the book stops here, the principal unregistered.
+  if (!seedDemoCreditLife(ctx, time)) return;
+  // The household's principal is a registered policyholder with that phone on record, as the
+  // insurer keeps every client: My cover finds the household from the phone (issue 30). Last,
+  // so the ids of every record above stay as they were.
+  person(ctx, book.funeral.principal, time.stamp);
+}
 
-  // ----- motor: one car insured, one near renewal (the new plate is simply never registered)
+/** The moment the demo book is seeded at, and days counted back from it. */
+interface DemoTime {
+  readonly now: Date;
+  /** `now` as an ISO timestamp, for createdAt and updatedAt. */
+  readonly stamp: string;
+  readonly daysAgo: (days: number) => Date;
+}
+
+/**
+ * The demo book's motor: one car insured, one near renewal (the new plate is simply never
+ * registered).
+ */
+function seedDemoMotor(ctx: SandboxContext, time: DemoTime): void {
+  const book = DEMO_BOOK;
+  const { state } = ctx;
+  const { now, stamp, daysAgo } = time;
   const holder = [...state.clients.values()].find(
     (client) => client.idNumber === book.motor.holder.nrcNumber,
   );
@@ -265,8 +292,13 @@ export function seedDemoBook(base: SandboxContext): void {
     });
     issueFromQuotation(ctx, quotation, true).policyNumber = demo.policyNumber;
   }
+}
 
-  // ----- group funeral: the household's cover runs from `startedDaysAgo` for a year
+/** The demo book's group funeral: the household's cover runs from `startedDaysAgo` for a year. */
+function seedDemoFuneral(ctx: SandboxContext, time: DemoTime): void {
+  const book = DEMO_BOOK;
+  const { state } = ctx;
+  const { daysAgo } = time;
   const household = state.households.get(book.funeral.principal.nrcNumber);
   const funeralPolicy = household?.policy as Record<string, unknown> | undefined;
   if (funeralPolicy) {
@@ -274,8 +306,13 @@ export function seedDemoBook(base: SandboxContext): void {
     funeralPolicy.startDate = isoDate(start);
     funeralPolicy.endDate = isoDate(addDays(addMonths(start, 12), -1));
   }
+}
 
-  // ----- group life: two employees covered, one of whom died (claim Documented)
+/** The demo book's group life: two employees covered, one of whom died (claim Documented). */
+function seedDemoGroupLife(ctx: SandboxContext, time: DemoTime): void {
+  const book = DEMO_BOOK;
+  const { state } = ctx;
+  const { stamp, daysAgo } = time;
   const groupQuotation = [...state.groupLifeQuotations.values()].find(
     (quotation) => quotation.status === 'Approved',
   );
@@ -314,15 +351,20 @@ export function seedDemoBook(base: SandboxContext): void {
       { url: 'https://files.example.com/demo/death-certificate.pdf', name: 'Death certificate' },
     ]);
   }
+}
 
-  // ----- credit life: one borrower, loans Active, Closed, Pending and InGrace
+/** The demo book's credit life: one borrower, loans Active, Closed, Pending and InGrace. */
+function seedDemoCreditLife(ctx: SandboxContext, time: DemoTime): boolean {
+  const book = DEMO_BOOK;
+  const { state } = ctx;
+  const { stamp, daysAgo } = time;
   const credit = book.creditLife;
   const quotations = [...state.creditLifeQuotations.values()].filter(
     (quotation) => quotation.status === 'Approved',
   );
   const ordinary = quotations.find((quotation) => !quotation.requiresPrepayment);
   const prepaid = quotations.find((quotation) => quotation.requiresPrepayment);
-  if (!ordinary || !prepaid) return;
+  if (!ordinary || !prepaid) return false;
   person(ctx, credit.borrower, stamp);
   const open = (quotationId: string, policy: { policyNumber: string; startedDaysAgo: number }) => {
     const record = createCreditLifePolicy(ctx, {
@@ -360,8 +402,5 @@ export function seedDemoBook(base: SandboxContext): void {
     },
   );
   claim.claimNumber = intimated.claimNumber;
-  // The household's principal is a registered policyholder with that phone on record, as the
-  // insurer keeps every client: My cover finds the household from the phone (issue 30). Last,
-  // so the ids of every record above stay as they were.
-  person(ctx, book.funeral.principal, stamp);
+  return true;
 }

@@ -82,14 +82,37 @@ function lifePolicy(ctx: SandboxContext, idOrQuoteId: string): PolicyRecord {
 
 /** Builds the handler map over one sandbox's context. */
 export function createHandlers(ctx: SandboxContext): Handlers {
-  const docName = (policy: PolicyRecord, kind: string) => `${policy.policyNumber}-${kind}.pdf`;
-  const motorDoc = (policyId: string, kind: retail.DocumentKind) => {
-    const policy = retail.getPolicy(ctx, policyId, 'motor');
-    return pdfFile(docName(policy, kind), retail.policyDocument(ctx, policy, kind));
-  };
-
   return {
-    // ----- clients and vehicles
+    ...clientHandlers(ctx),
+    ...productHandlers(ctx),
+    ...motorHandlers(ctx),
+    ...paymentHandlers(ctx),
+    ...travelHandlers(ctx),
+    ...lifeHandlers(ctx),
+    ...generalHandlers(ctx),
+    ...creditLifeHandlers(ctx),
+    ...groupLifeHandlers(ctx),
+    ...groupFuneralHandlers(ctx),
+  };
+}
+
+/** Types a group of handlers by the operations it names, each handler by its own operation. */
+function handlersFor<K extends OperationName>(handlers: { readonly [N in K]: Handler<N> }) {
+  return handlers;
+}
+
+function docName(policy: PolicyRecord, kind: string): string {
+  return `${policy.policyNumber}-${kind}.pdf`;
+}
+
+function motorDoc(ctx: SandboxContext, policyId: string, kind: retail.DocumentKind): SandboxFile {
+  const policy = retail.getPolicy(ctx, policyId, 'motor');
+  return pdfFile(docName(policy, kind), retail.policyDocument(ctx, policy, kind));
+}
+
+/** The handlers of clients and vehicles. */
+function clientHandlers(ctx: SandboxContext) {
+  return handlersFor({
     createIndividual: ({ body }) => clients.createIndividual(ctx, body),
     getIndividuals: ({ query }) => clients.listClients(ctx, INDIVIDUAL, query),
     getIndividual: ({ params }) => clients.getIndividual(ctx, params.id),
@@ -110,8 +133,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
       clients.vehicleAnniversaryDates(ctx, params.vehicleId),
     getVehicleInsuranceStatus: ({ params }) =>
       clients.vehicleInsuranceStatus(ctx, params.vehicleId),
+  });
+}
 
-    // ----- products and pricing
+/** The handlers of products and pricing. */
+function productHandlers(ctx: SandboxContext) {
+  return handlersFor({
     getProducts: ({ query }) => paginate(allProducts(ctx), query),
     getMotorProducts: ({ query }) => paginate(catalogueOf(ctx).motor.map(motorProductView), query),
     getMotorProduct: ({ params }) => motorProductView(retail.motorProduct(ctx, params.productId)),
@@ -140,8 +167,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getCreditLifeProducts: () => [{ ...CREDIT_LIFE_PRODUCT }],
     getMotorRiskCategories: () => MOTOR_RISK_CATEGORIES.map((category) => ({ ...category })),
     getMotorPricing: ({ body }) => retail.motorPricing(ctx, body),
+  });
+}
 
-    // ----- motor quotations and policies
+/** The handlers of motor quotations and policies. */
+function motorHandlers(ctx: SandboxContext) {
+  return handlersFor({
     motorQuotationInquiry: ({ body }) => retail.motorEstimate(ctx, body),
     compareMotorQuotations: ({ body }) => retail.motorComparison(ctx, body),
     createMotorQuotation: ({ body }) => retail.createMotorQuotation(ctx, body),
@@ -177,15 +208,19 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getMotorPolicyByRegistration: ({ query }) => [
       retail.motorPolicyByRegistration(ctx, query.registrationNumber),
     ],
-    getMotorPolicySchedule: ({ params }) => motorDoc(params.policyId, 'schedule'),
-    getMotorPolicyCertificate: ({ params }) => motorDoc(params.policyId, 'certificate'),
-    getMotorPolicyReceipt: ({ params }) => motorDoc(params.policyId, 'receipt'),
+    getMotorPolicySchedule: ({ params }) => motorDoc(ctx, params.policyId, 'schedule'),
+    getMotorPolicyCertificate: ({ params }) => motorDoc(ctx, params.policyId, 'certificate'),
+    getMotorPolicyReceipt: ({ params }) => motorDoc(ctx, params.policyId, 'receipt'),
     getMotorExtensionPremiums: ({ params, query }) =>
       retail.extensionQuote(ctx, retail.getPolicy(ctx, params.policyId, 'motor'), query.endDate),
     getMotorRenewalPremiums: ({ params, query }) =>
       retail.renewalQuote(ctx, retail.getPolicy(ctx, params.policyId, 'motor'), query),
+  });
+}
 
-    // ----- payments
+/** The handlers of payments. */
+function paymentHandlers(ctx: SandboxContext) {
+  return handlersFor({
     payQuotation: ({ params, body, origin }) =>
       retail.payQuotation(ctx, params.quoteId, body, origin),
     getTransactionStatus: ({ params }) => payments.transactionStatus(ctx, params.reference),
@@ -193,8 +228,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getCallbackLogs: ({ params }) => payments.callbackDeliveries(ctx, params.reference),
     getPaymentGateways: () => PAYMENT_GATEWAYS.map((gateway) => ({ ...gateway })),
     payFarmerPremium: ({ body, origin }) => payments.payFarmerPremium(ctx, body, origin),
+  });
+}
 
-    // ----- travel
+/** The handlers of travel. */
+function travelHandlers(ctx: SandboxContext) {
+  return handlersFor({
     instantIssueTravelPolicy: ({ body, origin }) => retail.travelInstantIssue(ctx, body, origin),
     instantIssueTravelQuotation: ({ body, origin }) =>
       retail.travelInstantIssue(ctx, body, origin, 'quotation'),
@@ -221,8 +260,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
         body,
         origin,
       ),
+  });
+}
 
-    // ----- life
+/** The handlers of life. */
+function lifeHandlers(ctx: SandboxContext) {
+  return handlersFor({
     getLifeQuotations: ({ query }) => retail.listQuotations(ctx, 'life', query),
     createLifeQuotation: ({ body }) => retail.createLifeQuotation(ctx, body),
     getLifeQuotation: ({ params }) => retail.getQuotation(ctx, params.quoteId, 'life'),
@@ -245,8 +288,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     },
     renewLifePolicy: ({ params, body, origin }) =>
       retail.periodAndPay(ctx, lifePolicy(ctx, params.quoteId), 'renew', body, origin),
+  });
+}
 
-    // ----- general
+/** The handlers of general. */
+function generalHandlers(ctx: SandboxContext) {
+  return handlersFor({
     instantIssueGeneralPolicy: ({ body, origin }) => retail.generalInstantIssue(ctx, body, origin),
     issueGeneralPolicy: ({ params, body }) =>
       retail.generalPolicyView(ctx, retail.issueQuotation(ctx, params.quoteId, 'general', body)),
@@ -261,8 +308,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
       return retail.generalPolicyView(ctx, policy);
     },
     getPolicies: ({ query }) => retail.listPolicies(ctx, undefined, query),
+  });
+}
 
-    // ----- credit life
+/** The handlers of credit life. */
+function creditLifeHandlers(ctx: SandboxContext) {
+  return handlersFor({
     getCreditLifeQuotations: () => creditLife.listCreditLifeQuotations(ctx),
     getCreditLifeQuotation: ({ params }) =>
       creditLife.getCreditLifeQuotation(ctx, params.quotationId),
@@ -319,8 +370,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getCreditLifeClaim: ({ params }) => claims.getClaim(ctx, 'credit-life', params.claimId),
     attachCreditLifeClaimDocuments: ({ params, body }) =>
       creditLife.attachCreditLifeDocuments(ctx, params.claimId, body.documents),
+  });
+}
 
-    // ----- group life
+/** The handlers of group life. */
+function groupLifeHandlers(ctx: SandboxContext) {
+  return handlersFor({
     getGroupLifeQuotations: () => groupLife.listGroupLifeQuotations(ctx),
     getGroupLifeQuotation: ({ params }) => groupLife.getGroupLifeQuotation(ctx, params.quotationId),
     createGroupLifePolicy: ({ body }) => groupLife.createGroupLifePolicy(ctx, body),
@@ -350,8 +405,12 @@ export function createHandlers(ctx: SandboxContext): Handlers {
     getGroupLifeClaim: ({ params }) => claims.getClaim(ctx, 'group-life', params.claimId),
     attachGroupLifeClaimDocuments: ({ params, body }) =>
       groupLife.attachGroupLifeDocuments(ctx, params.claimId, body.documents),
+  });
+}
 
-    // ----- group funeral
+/** The handlers of group funeral. */
+function groupFuneralHandlers(ctx: SandboxContext) {
+  return handlersFor({
     getGroupFuneralHouseholdByNrc: ({ query }) => groupLife.householdByNrc(ctx, query.nrcNumber),
-  };
+  });
 }

@@ -110,177 +110,52 @@ const FAILURE_REASON = {
   expires: 'The payment prompt expired without an answer',
 } as const;
 
+/** What the engine's parts share: its records, its timers and whether it is closed. */
+interface EngineState {
+  readonly options: PaymentEngineOptions;
+  readonly transactions: Map<string, SandboxTransaction>;
+  readonly requests: Map<string, PaymentRequest>;
+  readonly logs: Map<string, CallbackAttempt[]>;
+  readonly timers: Set<NodeJS.Timeout>;
+  readonly running: Set<Promise<void>>;
+  closed: boolean;
+}
+
 /** Creates the engine; timers are unref'd and cleared on close. */
 export function createPaymentEngine(options: PaymentEngineOptions): PaymentEngine {
-  const transactions = new Map<string, SandboxTransaction>();
-  const requests = new Map<string, PaymentRequest>();
-  const logs = new Map<string, CallbackAttempt[]>();
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<void>>();
-  let closed = false;
-
-  function later(ms: number, task: () => void | Promise<void>): void {
-    if (closed) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (closed) return;
-      const run = Promise.resolve()
-        .then(task)
-        .catch((error: unknown) =>
-          options.logger?.error({ err: error }, 'sandbox payment task failed'),
-        );
-      running.add(run);
-      void run.finally(() => running.delete(run));
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  }
-
-  function settle(transaction: SandboxTransaction, success: boolean, reason: string | null): void {
-    if (transaction.status !== 'Pending') return;
-    const request = requests.get(transaction.reference);
-    const at = options.clock.now();
-    if (success) {
-      transaction.status = 'Success';
-      transaction.paidAt = at.toISOString();
-      request?.onSuccess(at);
-    } else {
-      transaction.status = 'Failed';
-      transaction.failureReason = reason;
-      request?.onFailure?.(reason ?? 'Failed');
-    }
-    options.logger?.info(
-      { reference: transaction.reference, status: transaction.status },
-      'sandbox payment settled',
-    );
-    if (transaction.method === 'MobileMoney' || transaction.method === 'Card')
-      deliver(transaction, 1);
-  }
-
-  function deliver(transaction: SandboxTransaction, attempt: number): void {
-    const url = options.callbackUrl();
-    if (!url) return;
-    const ref = requests.get(transaction.reference)?.policyRef() ?? {
-      policyId: null,
-      policyNumber: null,
-      policyStatus: null,
-    };
-    const body = {
-      policyId: ref.policyId,
-      paymentReference: transaction.reference,
-      partnerReference: transaction.reference,
-      status: transaction.status,
-      amount: transaction.amount,
-      currency: transaction.currency,
-      policyNumber: ref.policyNumber,
-      policyStatus: ref.policyStatus,
-      paidAt: transaction.paidAt,
-    };
-    const task = async (): Promise<void> => {
-      let statusCode: number | null = null;
-      let error: string | null = null;
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(5000),
-        });
-        statusCode = response.status;
-        await response.body?.cancel();
-      } catch (cause) {
-        error = cause instanceof Error ? cause.message : String(cause);
-      }
-      const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
-      const log = logs.get(transaction.reference) ?? [];
-      log.push({
-        attempt,
-        url,
-        attemptedAt: options.clock.now().toISOString(),
-        statusCode,
-        delivered,
-        error: delivered ? null : (error ?? `HTTP ${String(statusCode)}`),
-      });
-      logs.set(transaction.reference, log);
-      if (!delivered && attempt < options.callbackMaxAttempts) {
-        later(options.callbackRetryBaseMs * 2 ** (attempt - 1), () =>
-          deliver(transaction, attempt + 1),
-        );
-      }
-    };
-    if (attempt === 1) later(0, task);
-    else void trackNow(task);
-  }
-
-  function trackNow(task: () => Promise<void>): Promise<void> {
-    const run = task().catch((error: unknown) =>
-      options.logger?.error({ err: error }, 'sandbox callback delivery failed'),
-    );
-    running.add(run);
-    void run.finally(() => running.delete(run));
-    return run;
-  }
+  const state: EngineState = {
+    options,
+    transactions: new Map<string, SandboxTransaction>(),
+    requests: new Map<string, PaymentRequest>(),
+    logs: new Map<string, CallbackAttempt[]>(),
+    timers: new Set<NodeJS.Timeout>(),
+    running: new Set<Promise<void>>(),
+    closed: false,
+  };
+  const { transactions, requests, logs, timers, running } = state;
 
   return {
-    start(request) {
-      const reference = request.reference ?? options.newId('REF');
-      const existing = transactions.get(reference);
-      if (existing) return { transaction: existing, created: false };
-      const transaction: SandboxTransaction = {
-        reference,
-        txnId: options.newId('TXN'),
-        method: request.method,
-        status: 'Pending',
-        amount: request.amount,
-        currency: request.currency,
-        msisdn: request.msisdn ?? null,
-        description: request.description,
-        subjectId: request.subjectId ?? null,
-        createdAt: options.clock.now().toISOString(),
-        paidAt: null,
-        failureReason: null,
-      };
-      transactions.set(reference, transaction);
-      requests.set(reference, request);
-      if (request.method === 'PayLater' || request.method === 'External') {
-        settle(transaction, true, null);
-      } else if (request.method === 'MobileMoney') {
-        const outcome = outcomeForMsisdn(request.msisdn ?? '');
-        if (options.settleAtOnce && outcome !== 'expires') {
-          if (outcome === 'success') settle(transaction, true, null);
-          else settle(transaction, false, FAILURE_REASON[outcome]);
-        } else if (outcome === 'expires') {
-          later(options.expireAfterMs, () => settle(transaction, false, FAILURE_REASON.expires));
-        } else {
-          later(options.settleDelayMs, () =>
-            outcome === 'success'
-              ? settle(transaction, true, null)
-              : settle(transaction, false, FAILURE_REASON[outcome]),
-          );
-        }
-      }
-      return { transaction, created: true };
-    },
+    start: (request) => startPayment(state, request),
     get: (reference) => transactions.get(reference),
     byTxnId: (txnId) => [...transactions.values()].find((t) => t.txnId === txnId),
     completeCard(txnId) {
       const transaction = [...transactions.values()].find((t) => t.txnId === txnId);
-      if (transaction?.method === 'Card') settle(transaction, true, null);
+      if (transaction?.method === 'Card') settle(state, transaction, true, null);
       return transaction;
     },
     settleNow(reference, outcome = 'as-msisdn') {
       const transaction = transactions.get(reference);
       if (transaction?.status !== 'Pending') return transaction;
       if (outcome !== 'as-msisdn') {
-        settle(transaction, outcome === 'success', outcome === 'failed' ? 'Failed' : null);
+        settle(state, transaction, outcome === 'success', outcome === 'failed' ? 'Failed' : null);
         return transaction;
       }
       const chosen =
         transaction.method === 'MobileMoney'
           ? outcomeForMsisdn(transaction.msisdn ?? '')
           : ('success' as const);
-      if (chosen === 'success') settle(transaction, true, null);
-      else settle(transaction, false, FAILURE_REASON[chosen]);
+      if (chosen === 'success') settle(state, transaction, true, null);
+      else settle(state, transaction, false, FAILURE_REASON[chosen]);
       return transaction;
     },
     callbackLog: (reference) => [...(logs.get(reference) ?? [])],
@@ -295,9 +170,165 @@ export function createPaymentEngine(options: PaymentEngineOptions): PaymentEngin
       while (running.size > 0) await Promise.allSettled([...running]);
     },
     close() {
-      closed = true;
+      state.closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
     },
   };
+}
+
+/** Records a payment (once per reference) and settles it now or later, as its method does. */
+function startPayment(
+  state: EngineState,
+  request: PaymentRequest,
+): { transaction: SandboxTransaction; created: boolean } {
+  const { options, transactions, requests } = state;
+  const reference = request.reference ?? options.newId('REF');
+  const existing = transactions.get(reference);
+  if (existing) return { transaction: existing, created: false };
+  const transaction: SandboxTransaction = {
+    reference,
+    txnId: options.newId('TXN'),
+    method: request.method,
+    status: 'Pending',
+    amount: request.amount,
+    currency: request.currency,
+    msisdn: request.msisdn ?? null,
+    description: request.description,
+    subjectId: request.subjectId ?? null,
+    createdAt: options.clock.now().toISOString(),
+    paidAt: null,
+    failureReason: null,
+  };
+  transactions.set(reference, transaction);
+  requests.set(reference, request);
+  if (request.method === 'PayLater' || request.method === 'External') {
+    settle(state, transaction, true, null);
+  } else if (request.method === 'MobileMoney') {
+    const outcome = outcomeForMsisdn(request.msisdn ?? '');
+    if (options.settleAtOnce && outcome !== 'expires') {
+      if (outcome === 'success') settle(state, transaction, true, null);
+      else settle(state, transaction, false, FAILURE_REASON[outcome]);
+    } else if (outcome === 'expires') {
+      later(state, options.expireAfterMs, () =>
+        settle(state, transaction, false, FAILURE_REASON.expires),
+      );
+    } else {
+      later(state, options.settleDelayMs, () =>
+        outcome === 'success'
+          ? settle(state, transaction, true, null)
+          : settle(state, transaction, false, FAILURE_REASON[outcome]),
+      );
+    }
+  }
+  return { transaction, created: true };
+}
+
+function later(state: EngineState, ms: number, task: () => void | Promise<void>): void {
+  if (state.closed) return;
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    if (state.closed) return;
+    const run = Promise.resolve()
+      .then(task)
+      .catch((error: unknown) =>
+        state.options.logger?.error({ err: error }, 'sandbox payment task failed'),
+      );
+    state.running.add(run);
+    void run.finally(() => state.running.delete(run));
+  }, ms);
+  timer.unref();
+  state.timers.add(timer);
+}
+
+function settle(
+  state: EngineState,
+  transaction: SandboxTransaction,
+  success: boolean,
+  reason: string | null,
+): void {
+  if (transaction.status !== 'Pending') return;
+  const { options } = state;
+  const request = state.requests.get(transaction.reference);
+  const at = options.clock.now();
+  if (success) {
+    transaction.status = 'Success';
+    transaction.paidAt = at.toISOString();
+    request?.onSuccess(at);
+  } else {
+    transaction.status = 'Failed';
+    transaction.failureReason = reason;
+    request?.onFailure?.(reason ?? 'Failed');
+  }
+  options.logger?.info(
+    { reference: transaction.reference, status: transaction.status },
+    'sandbox payment settled',
+  );
+  if (transaction.method === 'MobileMoney' || transaction.method === 'Card')
+    deliver(state, transaction, 1);
+}
+
+function deliver(state: EngineState, transaction: SandboxTransaction, attempt: number): void {
+  const { options, logs } = state;
+  const url = options.callbackUrl();
+  if (!url) return;
+  const ref = state.requests.get(transaction.reference)?.policyRef() ?? {
+    policyId: null,
+    policyNumber: null,
+    policyStatus: null,
+  };
+  const body = {
+    policyId: ref.policyId,
+    paymentReference: transaction.reference,
+    partnerReference: transaction.reference,
+    status: transaction.status,
+    amount: transaction.amount,
+    currency: transaction.currency,
+    policyNumber: ref.policyNumber,
+    policyStatus: ref.policyStatus,
+    paidAt: transaction.paidAt,
+  };
+  const task = async (): Promise<void> => {
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5000),
+      });
+      statusCode = response.status;
+      await response.body?.cancel();
+    } catch (cause) {
+      error = cause instanceof Error ? cause.message : String(cause);
+    }
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const log = logs.get(transaction.reference) ?? [];
+    log.push({
+      attempt,
+      url,
+      attemptedAt: options.clock.now().toISOString(),
+      statusCode,
+      delivered,
+      error: delivered ? null : (error ?? `HTTP ${String(statusCode)}`),
+    });
+    logs.set(transaction.reference, log);
+    if (!delivered && attempt < options.callbackMaxAttempts) {
+      later(state, options.callbackRetryBaseMs * 2 ** (attempt - 1), () =>
+        deliver(state, transaction, attempt + 1),
+      );
+    }
+  };
+  if (attempt === 1) later(state, 0, task);
+  else void trackNow(state, task);
+}
+
+function trackNow(state: EngineState, task: () => Promise<void>): Promise<void> {
+  const run = task().catch((error: unknown) =>
+    state.options.logger?.error({ err: error }, 'sandbox callback delivery failed'),
+  );
+  state.running.add(run);
+  void run.finally(() => state.running.delete(run));
+  return run;
 }

@@ -34,6 +34,35 @@ export const SEED = {
 export function seedState(ctx: SandboxContext): void {
   const { state, ids } = ctx;
   const stamp = '2025-12-01T08:00:00.000Z';
+  const { individualId, corporateId, employerId } = seedClients(ctx, stamp);
+  seedQuotations(ctx, stamp, corporateId, employerId);
+  seedFuneralHousehold(ctx, stamp);
+
+  // Last, so the ids of every record above stay as they were.
+  const oldVehicleId = ids.next('veh');
+  state.vehicles.set(oldVehicleId, {
+    id: oldVehicleId,
+    clientId: individualId,
+    registrationNumber: SEED.uncategorisedPlate,
+    make: 'Nissan',
+    model: 'Hardbody',
+    yearOfManufacture: 2009,
+    chassisNumber: 'D22HB0009876',
+    engineNumber: 'QD32554433',
+    // Not recorded: the API shows it as empty.
+    motorRiskCategoryId: '',
+    color: 'White',
+    createdAt: stamp,
+    updatedAt: stamp,
+  });
+}
+
+/** The individual with their vehicle, the lender and the employer; ids in that order. */
+function seedClients(
+  ctx: SandboxContext,
+  stamp: string,
+): { individualId: string; corporateId: string; employerId: string } {
+  const { state, ids } = ctx;
   const individualId = ids.next('cli');
   state.clients.set(individualId, {
     id: individualId,
@@ -82,7 +111,17 @@ export function seedState(ctx: SandboxContext): void {
       updatedAt: stamp,
     });
   }
+  return { individualId, corporateId, employerId };
+}
 
+/** The lender's credit-life quotations and the employer's group-life ones. */
+function seedQuotations(
+  ctx: SandboxContext,
+  stamp: string,
+  corporateId: string,
+  employerId: string,
+): void {
+  const { state, ids } = ctx;
   const bands = [
     { fromMonths: 1, toMonths: 12, rate: 0.01 },
     { fromMonths: 13, toMonths: 36, rate: 0.025 },
@@ -136,7 +175,11 @@ export function seedState(ctx: SandboxContext): void {
       createdAt: stamp,
     });
   }
+}
 
+/** A funeral household with its principal, policy and members, found by the principal's NRC. */
+function seedFuneralHousehold(ctx: SandboxContext, stamp: string): void {
+  const { state, ids } = ctx;
   const householdId = ids.next('hh');
   const funeralClientId = ids.next('cli');
   const funeralPolicyId = ids.next('gfp');
@@ -189,23 +232,5 @@ export function seedState(ctx: SandboxContext): void {
       { fullName: 'Bwalya Mulenga', relationship: 'Spouse', sumAssured: 15_000 },
       { fullName: 'Mutale Mulenga', relationship: 'Child', sumAssured: 7_500 },
     ],
-  });
-
-  // Last, so the ids of every record above stay as they were.
-  const oldVehicleId = ids.next('veh');
-  state.vehicles.set(oldVehicleId, {
-    id: oldVehicleId,
-    clientId: individualId,
-    registrationNumber: SEED.uncategorisedPlate,
-    make: 'Nissan',
-    model: 'Hardbody',
-    yearOfManufacture: 2009,
-    chassisNumber: 'D22HB0009876',
-    engineNumber: 'QD32554433',
-    // Not recorded: the API shows it as empty.
-    motorRiskCategoryId: '',
-    color: 'White',
-    createdAt: stamp,
-    updatedAt: stamp,
   });
 }
