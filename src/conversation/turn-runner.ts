@@ -62,10 +62,17 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const { middleware } = options;
     if (middleware.length === 0) return apply(turn, session, request);
     const glance = glanceOf(record, cached, isEntry);
+    // Methods, not arrow properties: tsx's keepNames names each arrow property with a
+    // defineProperty call (~5k instructions) every turn; a method keeps its name for free.
+    // (`apply` and `keep` inside them are the runner's own, not these methods.)
     return runMiddleware(turn, request, glance, middleware, {
-      apply: (asked) => apply(turn, session, asked),
-      keep: (state) => keep(turn, record, cached, state),
-      release: async () => {
+      apply(asked) {
+        return apply(turn, session, asked);
+      },
+      keep(state) {
+        return keep(turn, record, cached, state);
+      },
+      async release() {
         await store.release(turn.lease);
         if (cached) cache.put(turn.sessionKey, cached);
       },
@@ -214,40 +221,53 @@ async function runMiddleware(
   ends: TurnEnds,
 ): Promise<void> {
   const answer = turn.answer;
-  let work: Promise<void> | undefined;
-  const end = (step: () => Promise<void>): Promise<Prompt> => {
-    if (work) return Promise.reject(new TurnError('bad_middleware', 'A turn ended twice'));
-    return new Promise<Prompt>((resolve, reject) => {
-      turn.answer = resolve;
-      work = step();
-      work.catch(reject);
-    });
-  };
+  const ending = new TurnEnding(turn);
+  // Method and argument functions only: none of them is named per turn (see `run` above).
   const context: TurnContext = {
     sessionKey: turn.sessionKey,
     options: turn.options,
     request,
     session,
     stateOf: undefined,
-    keep: (state) => end(() => ends.keep(state)),
+    keep(state) {
+      return ending.end(() => ends.keep(state));
+    },
   };
-  const last = () =>
-    end(async () => {
-      const asked = context.request;
-      if (asked.kind === 'reply' && !isReply(asked.reply)) {
-        throw new TurnError('bad_reply', 'Middleware made a bad Reply');
-      }
-      turn.stateOf = context.stateOf;
-      await ends.apply(asked);
-    });
   let prompt: Prompt;
   try {
-    prompt = await composeMiddleware(middleware, last)(context);
+    prompt = await composeMiddleware(middleware, () =>
+      ending.end(async () => {
+        const asked = context.request;
+        if (asked.kind === 'reply' && !isReply(asked.reply)) {
+          throw new TurnError('bad_reply', 'Middleware made a bad Reply');
+        }
+        turn.stateOf = context.stateOf;
+        await ends.apply(asked);
+      }),
+    )(context);
   } catch (error) {
-    await work?.catch(() => undefined);
+    await ending.work?.catch(() => undefined);
     throw error;
   }
-  if (!work) await ends.release();
+  if (!ending.work) await ends.release();
   answer(prompt);
-  await work;
+  await ending.work;
+}
+
+/** A middleware turn's one end: its work once `next` reached the request or `keep` ran. */
+class TurnEnding {
+  work: Promise<void> | undefined;
+
+  constructor(private readonly turn: RunningTurn) {}
+
+  /** Starts `step` as the turn's end and answers what it answers; a second end is refused. */
+  end(step: () => Promise<void>): Promise<Prompt> {
+    if (this.work) return Promise.reject(new TurnError('bad_middleware', 'A turn ended twice'));
+    return new Promise<Prompt>((resolve, reject) => {
+      this.turn.answer = resolve;
+      const work = step();
+      this.work = work;
+      work.catch(reject);
+    });
+  }
 }

@@ -211,38 +211,39 @@ export class RedisSessionStore implements SessionStore {
     const anySlot = !isCluster(this.redis);
     const also = (options.also ?? []).filter((other) => anySlot || hashTagOf(other) === key);
     keys.push(...also);
-    const attempt = async (): Promise<LockAttempt> => {
-      const token = newLockToken();
-      const reply = acquireReplyOf(
-        await ACQUIRE.run(this.redis, keys, [token, lockTtlMs, knownVersion]),
-      );
-      if (reply[0] === 0)
-        return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
-      const [, rawVersion, data, interrupted, unchanged, peeks] = reply;
-      const version = rawVersion === null ? undefined : Number(rawVersion);
-      const record: StoredSession | undefined =
-        version !== undefined && data !== null ? { version, data } : undefined;
-      return {
-        taken: true,
-        result: {
-          status: 'acquired',
-          lease: { key, token, version },
-          record,
-          interrupted: interrupted === 1,
-          ...(unchanged === 1 ? { unchanged: true as const } : {}),
-          ...(peek ? { peeked: fieldsOf(peeks[0]) } : {}),
-          ...(also.length > 0
-            ? {
-                alsoPeeked: new Map(
-                  also.map((other, i) => [other, fieldsOf(peeks[i + (peek ? 1 : 0)])]),
-                ),
-              }
-            : {}),
-        },
-      };
-    };
+    // The attempt is an argument, not a named const: tsx's keepNames (the bench server runs
+    // through it) would name it with a defineProperty call on every acquire.
     try {
-      return await acquireWithBackoff(attempt, options.waitMs ?? SESSION_DEFAULTS.waitMs);
+      return await acquireWithBackoff(async (): Promise<LockAttempt> => {
+        const token = newLockToken();
+        const reply = acquireReplyOf(
+          await ACQUIRE.run(this.redis, keys, [token, lockTtlMs, knownVersion]),
+        );
+        if (reply[0] === 0)
+          return reply[1] > 0 ? { taken: false, retryInMs: reply[1] } : { taken: false };
+        const [, rawVersion, data, interrupted, unchanged, peeks] = reply;
+        const version = rawVersion === null ? undefined : Number(rawVersion);
+        const record: StoredSession | undefined =
+          version !== undefined && data !== null ? { version, data } : undefined;
+        return {
+          taken: true,
+          result: {
+            status: 'acquired',
+            lease: { key, token, version },
+            record,
+            interrupted: interrupted === 1,
+            ...(unchanged === 1 ? { unchanged: true as const } : {}),
+            ...(peek ? { peeked: fieldsOf(peeks[0]) } : {}),
+            ...(also.length > 0
+              ? {
+                  alsoPeeked: new Map(
+                    also.map((other, i) => [other, fieldsOf(peeks[i + (peek ? 1 : 0)])]),
+                  ),
+                }
+              : {}),
+          },
+        };
+      }, options.waitMs ?? SESSION_DEFAULTS.waitMs);
     } catch (error) {
       throw new SessionStoreError('redis_failed', 'Could not acquire the session', {
         cause: error,
