@@ -41,6 +41,7 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailureGuards,
   choice,
   dataChoice,
   end,
@@ -54,6 +55,7 @@ import {
   passes,
   type RefusedQuestions,
   rejectedBy,
+  replyGuards,
   TO_MAIN_MENU,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
@@ -337,7 +339,8 @@ const motor = setup({
     payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
-    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    ...replyGuards,
+    ...callFailureGuards,
     answered: answeredBy(CHECKS),
     ...PAYMENT_GUARDS,
     ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
@@ -365,9 +368,6 @@ const motor = setup({
       return checkPhone(event.phone).ok;
     },
     lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
-    failedAt: ({ context, event }, params: { op: Op; choice?: 'retry' | 'back' }) =>
-      (params.choice === undefined || isChoice(params.choice)({ event })) &&
-      context.failure?.op === params.op,
   },
 });
 

@@ -28,6 +28,7 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailureGuards,
   choice,
   dataChoice,
   end,
@@ -38,6 +39,7 @@ import {
   isChoice,
   money,
   notProvided,
+  replyGuards,
   TO_MAIN_MENU,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
@@ -236,14 +238,9 @@ const travel = setup({
     payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
-    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    ...replyGuards,
+    ...callFailureGuards,
     answered: answeredBy(CHECKS),
-    failedAt: (
-      { context, event },
-      params: { op: NonNullable<TravelIssueContext['failure']>['op']; choice?: 'retry' | 'back' },
-    ) =>
-      (params.choice === undefined || isChoice(params.choice)({ event })) &&
-      context.failure?.op === params.op,
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
