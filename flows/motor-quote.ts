@@ -28,6 +28,7 @@ import {
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
+  type PricedQuote,
   paymentChoices,
   paymentMachine,
   paymentResult,
@@ -106,13 +107,7 @@ export interface Holder {
 }
 
 /** A created quotation. */
-export interface MotorQuote {
-  quoteId: string;
-  premium: number;
-  currency: string;
-  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
-  purchase: string;
-}
+export type MotorQuote = PricedQuote;
 
 /**
  * A plate that is registered or insured under another holder than the caller: they learn only

@@ -17,6 +17,7 @@ import {
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
+  type PricedQuote,
   paymentChoices,
   paymentMachine,
   paymentResult,
@@ -77,13 +78,8 @@ export interface TravelQuoteRequest {
 }
 
 /** A package priced for the trip and the party: the insurer's quotation. */
-export interface TravelQuote {
+export interface TravelQuote extends PricedQuote {
   packageId: string;
-  quoteId: string;
-  premium: number;
-  currency: string;
-  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
-  purchase: string;
 }
 
 /** The paid policy as issued (number and dates are known only once paid) and its certificate. */
