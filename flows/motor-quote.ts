@@ -28,6 +28,7 @@ import {
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
+  type PricedQuote,
   paymentChoices,
   paymentMachine,
   paymentResult,
@@ -41,6 +42,7 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailureGuards,
   choice,
   dataChoice,
   end,
@@ -54,6 +56,7 @@ import {
   passes,
   type RefusedQuestions,
   rejectedBy,
+  replyGuards,
   TO_MAIN_MENU,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
@@ -104,13 +107,7 @@ export interface Holder {
 }
 
 /** A created quotation. */
-export interface MotorQuote {
-  quoteId: string;
-  premium: number;
-  currency: string;
-  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
-  purchase: string;
-}
+export type MotorQuote = PricedQuote;
 
 /**
  * A plate that is registered or insured under another holder than the caller: they learn only
@@ -337,7 +334,8 @@ const motor = setup({
     payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
-    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    ...replyGuards,
+    ...callFailureGuards,
     answered: answeredBy(CHECKS),
     ...PAYMENT_GUARDS,
     ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
@@ -365,9 +363,6 @@ const motor = setup({
       return checkPhone(event.phone).ok;
     },
     lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
-    failedAt: ({ context, event }, params: { op: Op; choice?: 'retry' | 'back' }) =>
-      (params.choice === undefined || isChoice(params.choice)({ event })) &&
-      context.failure?.op === params.op,
   },
 });
 

@@ -29,6 +29,15 @@ export type PaymentSubject =
   | { kind: 'quote'; quoteId: string }
   | { kind: 'renewal'; policyId: string };
 
+/** A quotation the insurer priced, as a paying flow keeps it until it is paid. */
+export interface PricedQuote {
+  quoteId: string;
+  premium: number;
+  currency: string;
+  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
+  purchase: string;
+}
+
 /** Where a flow's payment stands; `null` in the flow's context until a price is known. */
 export interface PayState {
   subject: PaymentSubject;

@@ -1,9 +1,11 @@
 import { assertEvent, assign, raise, setup } from 'xstate';
-import type {
-  FlowContextBase,
-  FlowDefinition,
-  FlowInput,
-  FlowOutput,
+import {
+  type FlowContextBase,
+  type FlowDefinition,
+  type FlowInput,
+  type FlowOutput,
+  STAFF_TOPICS,
+  type StaffTopic,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -33,16 +35,7 @@ import {
   unexpected,
 } from './support.js';
 
-/** What staff can look up. */
-export type StaffTopic =
-  | 'policy'
-  | 'claim'
-  | 'claims'
-  | 'txn'
-  | 'household'
-  | 'batch'
-  | 'bordereau'
-  | 'today';
+export type { StaffTopic };
 
 /** A parsed desk command: the topic and its arguments. */
 export interface StaffCommand {
@@ -56,16 +49,7 @@ export interface StaffCommand {
  */
 const BACK_TO_QUESTION = refusedOn({ '*': 'askArgs' });
 
-const TOPICS: readonly StaffTopic[] = [
-  'policy',
-  'claim',
-  'claims',
-  'txn',
-  'household',
-  'batch',
-  'bordereau',
-  'today',
-];
+const TOPICS: readonly StaffTopic[] = STAFF_TOPICS;
 
 // Topics that take no argument: picking them from the menu runs them at once.
 const BARE_TOPICS: readonly StaffTopic[] = ['claims', 'today'];

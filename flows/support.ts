@@ -479,6 +479,17 @@ export const failureGuards = {
   ): boolean => refusedQuestion(params.questions, context.failure) === params.target,
 };
 
+/** The guard of a flow whose failure screen names the failed call (`failure.op`). */
+export const callFailureGuards = {
+  /** The call `params.op` failed, and (with `params.choice`) the reply is that choice. */
+  failedAt: (
+    { context, event }: { context: { failure: { op: string } | null }; event: Reply },
+    params: { op: string; choice?: 'retry' | 'back' },
+  ): boolean =>
+    (params.choice === undefined || (event.type === 'user.choice' && event.id === params.choice)) &&
+    context.failure?.op === params.op,
+};
+
 /** Guard reference: the reply is the choice `id` (registered by {@link replyGuards}). */
 export const chose = (id: string) => ({ type: 'chose', params: { id } }) as const;
 

@@ -17,6 +17,7 @@ import {
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
+  type PricedQuote,
   paymentChoices,
   paymentMachine,
   paymentResult,
@@ -28,6 +29,7 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailureGuards,
   choice,
   dataChoice,
   end,
@@ -38,6 +40,7 @@ import {
   isChoice,
   money,
   notProvided,
+  replyGuards,
   TO_MAIN_MENU,
   toRefusedQuestion,
   UNEXPECTED_REPLIES,
@@ -75,13 +78,8 @@ export interface TravelQuoteRequest {
 }
 
 /** A package priced for the trip and the party: the insurer's quotation. */
-export interface TravelQuote {
+export interface TravelQuote extends PricedQuote {
   packageId: string;
-  quoteId: string;
-  premium: number;
-  currency: string;
-  /** Unique per purchase (the quote and a key made when it was priced): names its payments. */
-  purchase: string;
 }
 
 /** The paid policy as issued (number and dates are known only once paid) and its certificate. */
@@ -236,14 +234,9 @@ const travel = setup({
     payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
   },
   guards: {
-    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
+    ...replyGuards,
+    ...callFailureGuards,
     answered: answeredBy(CHECKS),
-    failedAt: (
-      { context, event },
-      params: { op: NonNullable<TravelIssueContext['failure']>['op']; choice?: 'retry' | 'back' },
-    ) =>
-      (params.choice === undefined || isChoice(params.choice)({ event })) &&
-      context.failure?.op === params.op,
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),

@@ -12,7 +12,7 @@ CALLGRIND_ADDON="$work/toggle.node" CALLGRIND_WRAP="$(callgrind_command "$work")
   node --import tsx bench/callgrind/ussd-motor-instructions.ts 2>"$work/run.log" ||
   { tail -40 "$work/run.log" >&2; exit 1; }
 callgrind_per_turn "$work" | sort -t= -k2,2n -k3,3 | awk '
-  { print; split($1, r, "="); split($2, s, "="); per[r[2] "," s[2]] = $4; n[r[2]] = 1 }
+  { print; split($1, r, "="); split($2, s, "="); per[r[2] "," s[2]] = $4; own[r[2] "," s[2]] = $5; n[r[2]] = 1 }
   function median(list, count,   i, j, t) {
     for (i = 2; i <= count; i++)
       for (j = i; j > 1 && list[j - 1] > list[j]; j--) { t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
@@ -21,9 +21,16 @@ callgrind_per_turn "$work" | sort -t= -k2,2n -k3,3 | awk '
   END {
     for (k in n) {
       count++; ratio[count] = per[k ",insurechat"] / per[k ",floor"]
+      ownRatio[count] = own[k ",insurechat"] / own[k ",floor"]
       ic[count] = per[k ",insurechat"]; fl[count] = per[k ",floor"]
+      oic[count] = own[k ",insurechat"]; ofl[count] = own[k ",floor"]
+      sumIc += per[k ",insurechat"]; sumFl += per[k ",floor"]
+      sumOic += own[k ",insurechat"]; sumOfl += own[k ",floor"]
     }
     printf "insurechat %d, floor %d instructions per turn (medians of %d blocks)\n", median(ic, count), median(fl, count), count
     m = median(ratio, count)
-    printf "insurechat ÷ floor: %.3f (min %.3f, max %.3f)\n", m, ratio[1], ratio[count]
+    printf "insurechat ÷ floor: %.3f median of rounds (min %.3f, max %.3f), %.3f of the sums\n", m, ratio[1], ratio[count], sumIc / sumFl
+    printf "without the optimising compiler: insurechat %d, floor %d per turn (medians)\n", median(oic, count), median(ofl, count)
+    m = median(ownRatio, count)
+    printf "insurechat ÷ floor without it: %.3f median of rounds (min %.3f, max %.3f), %.3f of the sums\n", m, ownRatio[1], ownRatio[count], sumOic / sumOfl
   }'

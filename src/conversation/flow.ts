@@ -17,6 +17,24 @@ export type FlowId =
   | 'staff-desk'
   | 'my-data';
 
+/**
+ * What staff can look up at the desk: the staff-desk flow's topics, and the first word of a desk
+ * command Slack's `/insure` passes on ({@link FlowStart.command}).
+ */
+export const STAFF_TOPICS = [
+  'policy',
+  'claim',
+  'claims',
+  'txn',
+  'household',
+  'batch',
+  'bordereau',
+  'today',
+] as const;
+
+/** One of {@link STAFF_TOPICS}. */
+export type StaffTopic = (typeof STAFF_TOPICS)[number];
+
 /** Who a session serves; picks the entry menu. */
 export type Audience = 'policyholder' | 'funeral-member' | 'staff';
 

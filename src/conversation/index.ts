@@ -22,6 +22,8 @@ export {
   type FlowRegistry,
   type FlowStart,
   type FlowStartInput,
+  STAFF_TOPICS,
+  type StaffTopic,
   type TurnRoute,
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).

@@ -1,21 +1,12 @@
 import type { App } from '@slack/bolt';
+import { STAFF_TOPICS } from '../../conversation/index.js';
 import { type RenderPrompt, renderKey } from './render-slack-message.js';
 import type { SlackAudit } from './slack-audit.js';
 import type { SlackDeliver } from './slack-delivery.js';
 import type { SlackDesk } from './slack-desk.js';
 
 /** Desk subcommands the staff-desk flow understands (plus `help`); anything else gets the help. */
-export const SLACK_SUBCOMMANDS = [
-  'policy',
-  'claim',
-  'claims',
-  'txn',
-  'household',
-  'batch',
-  'bordereau',
-  'today',
-  'help',
-] as const;
+export const SLACK_SUBCOMMANDS = [...STAFF_TOPICS, 'help'] as const;
 
 // `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.
 const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
