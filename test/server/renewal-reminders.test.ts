@@ -202,7 +202,9 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   );
   const stopper = smsCaller();
   await buyOnUssd(stopper, 'BDR 4413');
-  // The third buyer replies STOP to our SMS: an authenticated inbound SMS from the gateway.
+  // The third buyer replies STOP to our SMS, once it has come: an authenticated inbound SMS from
+  // the gateway. (Replying before the purchase's SMS lands would leave that SMS the latest.)
+  await eventually('the third buyer got our SMS', () => stopper.sms().length > 0);
   const stop = await fetch(`${local()}/sms/inbound`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
