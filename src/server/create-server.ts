@@ -220,7 +220,15 @@ function closeOnce(
     closing ??= (async () => {
       // fastify stops accepting, answers 503 to newcomers and waits for in-flight requests.
       http.shutDown();
-      await http.app.close();
+      // A keep-alive socket busy when the close began goes idle a moment later, and Node's
+      // close closes only the sockets idle at its start: without this sweep such a socket holds
+      // the server open for fastify's keep-alive timeout (72 s). In-flight requests still finish.
+      const sweep = setInterval(() => http.app.server.closeIdleConnections(), 250);
+      try {
+        await http.app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await parts.channels.ussd.idle();
       await parts.engine.owned?.idle();
       await parts.payments.idle();
