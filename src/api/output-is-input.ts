@@ -20,6 +20,15 @@ const PURE_CHECKS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The one string format that changes what it accepts: zod's `url` hands back the URL trimmed
+ * (or normalised), so " https://x" passes and parses to "https://x".
+ */
+function writesBack(check: z.core.$ZodCheck): boolean {
+  const def = check._zod.def as { check: string; format?: string };
+  return def.check === 'string_format' && def.format === 'url';
+}
+
+/**
  * True when every value the schema accepts parses to a deep copy of itself: the same keys with
  * the same values, no key added, dropped or changed (only their order may differ). Then a value
  * that passes `schema.validate` is its own parse result, and the copy zod builds can be skipped.
@@ -31,9 +40,12 @@ const PURE_CHECKS: ReadonlySet<string> = new Set([
  */
 export function outputIsInput(schema: z.core.$ZodType): boolean {
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
-  if (def.checks?.some((check) => !PURE_CHECKS.has(check._zod.def.check))) return false;
+  if (def.checks?.some((check) => !PURE_CHECKS.has(check._zod.def.check) || writesBack(check))) {
+    return false;
+  }
   switch (def.type) {
     case 'string':
+      return def.coerce !== true && def.format !== 'url';
     case 'number':
     case 'boolean':
       return def.coerce !== true;
