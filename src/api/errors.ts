@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CodedError } from '../errors/index.js';
 import { ApiErrorBody } from './schemas.js';
 
 /** Stable codes of the client's errors. */
@@ -21,12 +22,11 @@ interface ErrorOptions {
 
 /**
  * Raised when the insurer answered with a non-2xx status. `body` is the parsed error body
- * `{status, message, errors}` when it parses, otherwise `rawBody` holds the text.
+ * `{status, message, errors}` when it parses, otherwise `rawBody` holds the text. `code` is stable:
+ * what the status means (`API_NOT_FOUND`), from the status when not given.
  */
-export class ApiError extends Error {
+export class ApiError extends CodedError<ApiErrorCode> {
   override readonly name: string = 'ApiError';
-  /** Stable: what the status means (`API_NOT_FOUND`), from the status when not given. */
-  readonly code: ApiErrorCode;
   readonly status: number;
   readonly operation: string;
   readonly body: ApiErrorBody | undefined;
@@ -48,10 +48,10 @@ export class ApiError extends Error {
   ) {
     const body = parseErrorBody(init.rawBody);
     super(
+      init.code ?? codeOfStatus(init.status),
       `${init.operation} failed with HTTP ${init.status}${body?.message ? `: ${body.message}` : ''}`,
       options,
     );
-    this.code = init.code ?? codeOfStatus(init.status);
     this.status = init.status;
     this.operation = init.operation;
     this.body = body;

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CodedError } from '../errors/index.js';
 
 /** The book a claim is on, as the link carries it. */
 export type ClaimDocumentsLine = 'credit-life' | 'group-life';
@@ -13,13 +14,8 @@ export interface LinkedClaim {
 export type UploadLinkErrorCode = 'LINK_MALFORMED' | 'LINK_FORGED' | 'LINK_EXPIRED';
 
 /** Raised when a documents link is malformed, forged or expired. */
-export class UploadLinkError extends Error {
+export class UploadLinkError extends CodedError<UploadLinkErrorCode> {
   override readonly name = 'UploadLinkError';
-  readonly code: UploadLinkErrorCode;
-  constructor(code: UploadLinkErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** Options of {@link createUploadLinks}. */

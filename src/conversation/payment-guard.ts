@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { CodedError } from '../errors/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 
 /** Why a guarded payment start could not give an answer. */
 export type PaymentGuardErrorCode = 'timeout' | 'corrupt' | 'backend_failed';
 
 /** Raised by {@link PaymentGuard.once} when the outcome of the first start cannot be known. */
-export class PaymentGuardError extends Error {
+export class PaymentGuardError extends CodedError<PaymentGuardErrorCode> {
   override readonly name = 'PaymentGuardError';
-  readonly code: PaymentGuardErrorCode;
   readonly quoteId: string;
 
   constructor(
@@ -17,8 +17,7 @@ export class PaymentGuardError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
     this.quoteId = quoteId;
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/index.js';
 /** Why a turn failed inside the engine; logged, never shown to the user. */
 export type TurnErrorCode =
   | 'flow_failed'
@@ -9,12 +10,6 @@ export type TurnErrorCode =
   | 'bad_middleware';
 
 /** Raised inside a turn when a flow breaks the engine's contract or a write is refused. */
-export class TurnError extends Error {
+export class TurnError extends CodedError<TurnErrorCode> {
   override readonly name = 'TurnError';
-  readonly code: TurnErrorCode;
-
-  constructor(code: TurnErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { CodedError } from '../errors/index.js';
 
 /** What a stored file is, kept beside its bytes. */
 export const FileMeta = z.object({
@@ -41,14 +42,8 @@ export interface PutOptions {
 export type FileAccessErrorCode = 'FILE_NOT_FOUND' | 'FILE_SIGNATURE_INVALID' | 'FILE_URL_EXPIRED';
 
 /** Raised when a file id is unknown or a signed URL is forged or expired. */
-export class FileAccessError extends Error {
+export class FileAccessError extends CodedError<FileAccessErrorCode> {
   override readonly name = 'FileAccessError';
-  readonly code: FileAccessErrorCode;
-
-  constructor(code: FileAccessErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** A file opened for serving. */

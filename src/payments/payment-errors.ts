@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/index.js';
 /** Stable codes of {@link PaymentError}; callers branch on these, never on messages. */
 export type PaymentErrorCode =
   | 'PAYMENT_ROUTE_INVALID'
@@ -8,9 +9,8 @@ export type PaymentErrorCode =
   | 'PAYMENT_ATTEMPT_IN_FLIGHT';
 
 /** Raised by src/payments when a stored record or a delivery cannot be used as it is. */
-export class PaymentError extends Error {
+export class PaymentError extends CodedError<PaymentErrorCode> {
   override readonly name: string = 'PaymentError';
-  readonly code: PaymentErrorCode;
   /** The payment reference concerned; references are not personal data. */
   readonly reference: string;
 
@@ -20,8 +20,7 @@ export class PaymentError extends Error {
     message: string,
     options?: { readonly cause?: unknown },
   ) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
     this.reference = reference;
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/index.js';
 /** Field name → messages, as in the published error body. */
 export type FieldErrors = Record<string, string[]>;
 
@@ -21,9 +22,8 @@ const CODE_BY_STATUS: Record<number, SandboxErrorCode> = {
  * Raised inside the sandbox when a request must be answered with the published error body
  * `{status, message, errors}`; the route layer turns it into that body and status code.
  */
-export class SandboxHttpError extends Error {
+export class SandboxHttpError extends CodedError<SandboxErrorCode> {
   override readonly name = 'SandboxHttpError';
-  readonly code: SandboxErrorCode;
   readonly status: 400 | 401 | 404 | 409 | 422;
   readonly errors: FieldErrors;
 
@@ -33,9 +33,8 @@ export class SandboxHttpError extends Error {
     errors: FieldErrors = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(CODE_BY_STATUS[status] ?? 'rule_broken', message, options);
     this.status = status;
-    this.code = CODE_BY_STATUS[status] ?? 'rule_broken';
     this.errors = errors;
   }
 

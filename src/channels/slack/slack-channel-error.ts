@@ -1,3 +1,4 @@
+import { CodedError } from '../../errors/index.js';
 /** Why the Slack channel failed outside Slack's own API errors. */
 export type SlackChannelErrorCode =
   | 'SLACK_SIGNING_SECRET_MISSING'
@@ -5,12 +6,6 @@ export type SlackChannelErrorCode =
   | 'SLACK_ADDRESS_INVALID';
 
 /** Raised when the channel is misconfigured, a file to upload cannot be fetched, or an address is bad. */
-export class SlackChannelError extends Error {
+export class SlackChannelError extends CodedError<SlackChannelErrorCode> {
   override readonly name = 'SlackChannelError';
-  readonly code: SlackChannelErrorCode;
-
-  constructor(code: SlackChannelErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
+import { CodedError } from '../../errors/index.js';
 import type { Notifier } from '../index.js';
 import type { RenderPrompt } from './ussd-layout.js';
 
@@ -29,9 +30,8 @@ export type SmsDeliveryErrorCode =
   | 'SMS_BAD_RESPONSE';
 
 /** Raised when the SMS provider did not accept a message. */
-export class SmsDeliveryError extends Error {
+export class SmsDeliveryError extends CodedError<SmsDeliveryErrorCode> {
   override readonly name = 'SmsDeliveryError';
-  readonly code: SmsDeliveryErrorCode;
   /** HTTP status or the provider's per-recipient status code, when there was one. */
   readonly status: number | undefined;
 
@@ -40,8 +40,7 @@ export class SmsDeliveryError extends Error {
     message: string,
     options: { status?: number; cause?: unknown } = {},
   ) {
-    super(message, { cause: options.cause });
-    this.code = code;
+    super(code, message, { cause: options.cause });
     this.status = options.status;
   }
 }

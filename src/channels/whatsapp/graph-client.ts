@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import type { z } from 'zod';
+import { CodedError } from '../../errors/index.js';
 import type { WhatsAppMessage } from './render-whatsapp-message.js';
 import { MediaInfo, SendResult } from './webhook-payload.js';
 
@@ -7,9 +8,8 @@ import { MediaInfo, SendResult } from './webhook-payload.js';
 export type GraphErrorCode = 'GRAPH_HTTP_ERROR' | 'GRAPH_NETWORK_ERROR' | 'GRAPH_BAD_RESPONSE';
 
 /** Raised when a Graph API call (a send, a media read) did not succeed. */
-export class WhatsAppGraphError extends Error {
+export class WhatsAppGraphError extends CodedError<GraphErrorCode> {
   override readonly name = 'WhatsAppGraphError';
-  readonly code: GraphErrorCode;
   /** The HTTP status, when the API answered. */
   readonly status: number | undefined;
   constructor(
@@ -17,8 +17,7 @@ export class WhatsAppGraphError extends Error {
     message: string,
     options: { status?: number; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? {} : { cause: options.cause });
-    this.code = code;
+    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
     this.status = options.status;
   }
 }
