@@ -1,4 +1,12 @@
-import { and, assertEvent, assign, forwardTo, setup } from 'xstate';
+import {
+  and,
+  assertEvent,
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  forwardTo,
+  setup,
+} from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -366,6 +374,69 @@ const motor = setup({
   },
 });
 
+/** The actors that look a plate up for the caller, and what each finds. */
+interface PlateLookup {
+  findVehicle: FoundVehicle;
+  findPolicy: MotorPolicyFound;
+}
+
+/**
+ * The state that looks the plate typed up with `src`, for the caller: another holder's plate goes
+ * to `noPolicy`, saying only whether that holder can be told (and setting `elsewhere` besides);
+ * a find goes to `found` with what `keep` makes of it; nothing found goes to `none`, setting
+ * `cleared`. The vehicle and the renewal stages differ only in these.
+ */
+function findingByPlate<S extends keyof PlateLookup>(
+  src: S,
+  op: Op,
+  ways: {
+    readonly elsewhere: Partial<MotorQuoteContext>;
+    readonly found: string;
+    readonly keep: (found: PlateLookup[S]) => Partial<MotorQuoteContext>;
+    readonly none: string;
+    readonly cleared: Partial<MotorQuoteContext>;
+  },
+) {
+  // Typed here as XState types them inline: the state is built outside `createMachine`.
+  type Done = DoneActorEvent<PlateLookup[S] | HeldElsewhere | null>;
+  const assignDone = assign<MotorQuoteContext, Done, undefined, Reply, never>;
+  const assignError = assign<MotorQuoteContext, ErrorActorEvent, undefined, Reply, never>;
+  return {
+    invoke: {
+      src,
+      input: ({ context }: { context: MotorQuoteContext }) => ({
+        plate: context.answers.plate ?? '',
+        principal: context.principal,
+      }),
+      onDone: [
+        {
+          guard: ({ event }: { event: Done }) => isElsewhere(event.output),
+          target: '#motor-quote.renewal.noPolicy',
+          actions: assignDone(({ event }) => ({
+            ...ways.elsewhere,
+            elsewhere: {
+              canTell: isElsewhere(event.output) && event.output.canTell,
+              told: false,
+            },
+          })),
+        },
+        {
+          guard: ({ event }: { event: Done }) => event.output !== null,
+          target: ways.found,
+          actions: assignDone(({ event }) =>
+            event.output === null || isElsewhere(event.output) ? {} : ways.keep(event.output),
+          ),
+        },
+        { target: ways.none, actions: assignDone(ways.cleared) },
+      ],
+      onError: {
+        target: '#motor-quote.failed',
+        actions: assignError({ failure: failedAt(op) }),
+      },
+    },
+  };
+}
+
 /** Where Retry goes after each failed call: the call again. */
 const RETRY: Record<Op, Way> = {
   products: '#motor-quote.product.loadingProducts',
@@ -616,40 +687,13 @@ export const motorQuoteMachine = motor.createMachine({
           '#motor-quote.vehicle.findingVehicle',
           '#motor-quote.product.pickProduct',
         ),
-        findingVehicle: {
-          invoke: {
-            src: 'findVehicle',
-            input: ({ context }) => ({
-              plate: context.answers.plate ?? '',
-              principal: context.principal,
-            }),
-            onDone: [
-              {
-                guard: ({ event }) => isElsewhere(event.output),
-                target: '#motor-quote.renewal.noPolicy',
-                actions: assign({
-                  vehicle: null,
-                  elsewhere: ({ event }) => ({
-                    canTell: isElsewhere(event.output) && event.output.canTell,
-                    told: false,
-                  }),
-                }),
-              },
-              {
-                guard: ({ event }) => event.output !== null,
-                target: '#motor-quote.vehicle.confirmVehicle',
-                actions: assign({
-                  vehicle: ({ event }) => (isElsewhere(event.output) ? null : event.output),
-                }),
-              },
-              { target: '#motor-quote.vehicle.askMake', actions: assign({ vehicle: null }) },
-            ],
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('vehicle') }),
-            },
-          },
-        },
+        findingVehicle: findingByPlate('findVehicle', 'vehicle', {
+          elsewhere: { vehicle: null },
+          found: '#motor-quote.vehicle.confirmVehicle',
+          keep: (vehicle) => ({ vehicle }),
+          none: '#motor-quote.vehicle.askMake',
+          cleared: { vehicle: null },
+        }),
         confirmVehicle: {
           tags: 'awaitingInput',
           entry: assign({
@@ -1103,44 +1147,13 @@ export const motorQuoteMachine = motor.createMachine({
           '#motor-quote.renewal.findingPolicy',
           '#motor-quote.mode',
         ),
-        findingPolicy: {
-          invoke: {
-            src: 'findPolicy',
-            input: ({ context }) => ({
-              plate: context.answers.plate ?? '',
-              principal: context.principal,
-            }),
-            onDone: [
-              {
-                guard: ({ event }) => isElsewhere(event.output),
-                target: '#motor-quote.renewal.noPolicy',
-                actions: assign({
-                  elsewhere: ({ event }) => ({
-                    canTell: isElsewhere(event.output) && event.output.canTell,
-                    told: false,
-                  }),
-                }),
-              },
-              {
-                guard: ({ event }) => event.output !== null,
-                target: '#motor-quote.renewal.loadingRenewal',
-                actions: assign({
-                  elsewhere: undefined,
-                  policy: ({ event }) =>
-                    event.output === null || isElsewhere(event.output) ? null : event.output,
-                }),
-              },
-              {
-                target: '#motor-quote.renewal.noPolicy',
-                actions: assign({ elsewhere: undefined }),
-              },
-            ],
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('policy') }),
-            },
-          },
-        },
+        findingPolicy: findingByPlate('findPolicy', 'policy', {
+          elsewhere: {},
+          found: '#motor-quote.renewal.loadingRenewal',
+          keep: (policy) => ({ elsewhere: undefined, policy }),
+          none: '#motor-quote.renewal.noPolicy',
+          cleared: { elsewhere: undefined },
+        }),
         noPolicy: {
           tags: 'awaitingInput',
           entry: assign({
