@@ -1,12 +1,4 @@
-import {
-  and,
-  assertEvent,
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  forwardTo,
-  setup,
-} from 'xstate';
+import { and, assertEvent, assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -32,15 +24,13 @@ import {
 } from './checks.js';
 import {
   newPayment,
-  PAYMENT_ACTOR_ID,
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
   type PricedQuote,
+  paymentActions,
   paymentChoices,
   paymentMachine,
-  paymentResult,
-  paymentScreen,
   paymentStage,
   resumePayment,
   type Way,
@@ -334,12 +324,7 @@ const motor = setup({
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
     refuseAnswer: assign(refusedBy(CHECKS)),
-    toPayment: forwardTo(PAYMENT_ACTOR_ID),
-    showPaymentScreen: assign(({ context, event }) =>
-      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
-    ),
-    paymentResult: assign(({ event }) => paymentResult(event)),
-    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
+    ...paymentActions<MotorQuoteContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,

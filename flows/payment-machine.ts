@@ -6,7 +6,14 @@
  * {@link paymentStage}), so the engine reads the flow's `awaitingInput` tag and `context.prompt`
  * as for any other state, and a persisted flow restores with its child.
  */
-import { assertEvent, assign, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  type EventObject,
+  forwardTo,
+  type MachineContext,
+  setup,
+} from 'xstate';
 import { AWAITING_INPUT, type TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -680,12 +687,45 @@ export const PAYMENT_GUARDS = {
   ): boolean => paymentOutputOf(event)?.outcome === params.outcome,
 };
 
+/** What a paying flow's context holds for the actions of {@link paymentActions}. */
+interface PaymentActionsContext extends MachineContext {
+  prompt: Prompt;
+  tries: number;
+  pay?: PayState | null | undefined;
+  payAt?: PaymentStep | undefined;
+}
+
+/**
+ * The actions a paying flow names in its setup for the state {@link paymentStage} makes:
+ * `toPayment`, `showPaymentScreen` (the child's screen, its confirm screen drawn by `confirm`),
+ * `paymentResult` and `payFrom`. Built once, when the flow's setup is: spread them into its
+ * `actions` as `...paymentActions<FlowContext, Reply>(confirmPrompt)`.
+ */
+export function paymentActions<TContext extends PaymentActionsContext, TEvent extends EventObject>(
+  confirm: (context: TContext) => Prompt,
+) {
+  // Each change names only fields of PaymentActionsContext, which TContext extends; TypeScript cannot
+  // tell that such an object is a Partial of a type parameter, hence the casts.
+  return {
+    toPayment: forwardTo<TContext, TEvent, undefined, TEvent>(PAYMENT_ACTOR_ID),
+    showPaymentScreen: assign<TContext, TEvent, undefined, TEvent, never>(
+      ({ context, event }) =>
+        paymentScreen(event, (pay) => confirm({ ...context, pay })) as Partial<TContext>,
+    ),
+    paymentResult: assign<TContext, TEvent, undefined, TEvent, never>(
+      ({ event }) => paymentResult(event) as Partial<TContext>,
+    ),
+    payFrom: assign<TContext, TEvent, { step: PaymentStep | undefined }, TEvent, never>(
+      (_, params) => ({ payAt: params.step }) as Partial<TContext>,
+    ),
+  };
+}
+
 /**
  * The flow's state that pays: invokes the payment child (under {@link PAYMENT_ACTOR_ID}, src
  * `paymentMachine`), mirrors its screens, and leaves by how it ended: to `exits`. The flow names
- * in its setup the guards {@link PAYMENT_GUARDS} and the actions `toPayment`,
- * `showPaymentScreen` ({@link paymentScreen}), `paymentResult` ({@link paymentResult}) and
- * `payFrom` (sets `payAt`, where the child starts).
+ * in its setup the guards {@link PAYMENT_GUARDS} and the actions {@link paymentActions}
+ * (`toPayment`, `showPaymentScreen`, `paymentResult` and `payFrom`).
  */
 export function paymentStage(exits: {
   paid: string;

@@ -1,4 +1,4 @@
-import { assign, forwardTo, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -13,15 +13,13 @@ import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from
 import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
   newPayment,
-  PAYMENT_ACTOR_ID,
   PAYMENT_GUARDS,
   type PaymentStep,
   type PayState,
   type PricedQuote,
+  paymentActions,
   paymentChoices,
   paymentMachine,
-  paymentResult,
-  paymentScreen,
   paymentStage,
   resumePayment,
 } from './payment-machine.js';
@@ -226,12 +224,7 @@ const travel = setup({
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
     refuseAnswer: assign(refusedBy(CHECKS)),
-    toPayment: forwardTo(PAYMENT_ACTOR_ID),
-    showPaymentScreen: assign(({ context, event }) =>
-      paymentScreen(event, (pay) => confirmPrompt({ ...context, pay })),
-    ),
-    paymentResult: assign(({ event }) => paymentResult(event)),
-    payFrom: assign((_, params: { step: PaymentStep | undefined }) => ({ payAt: params.step })),
+    ...paymentActions<TravelIssueContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,
