@@ -9,6 +9,7 @@
 import {
   assertEvent,
   assign,
+  type DoneActorEvent,
   type EventObject,
   forwardTo,
   type MachineContext,
@@ -407,6 +408,13 @@ const payment = setup({
 });
 
 const WAITS = { tags: AWAITING_INPUT } as const;
+/** Both calls' answer (an attempt started, or where it stands) kept, then routed by its status. */
+const ANSWER_KEPT = {
+  target: 'started',
+  actions: assign<PaymentContext, DoneActorEvent<PaymentStarted>, undefined, Reply, never>({
+    pay: ({ context, event }) => answered(context.pay, event.output) ?? context.pay,
+  }),
+} as const;
 // A reply a screen did not expect: the same screen, a note saying what to do. Every screen but the
 // phone question offers choices.
 const UNEXPECTED_CHOICE = { type: 'unexpected', params: { input: 'choice' } } as const;
@@ -485,12 +493,7 @@ export const paymentMachine = payment.createMachine({
       invoke: {
         src: 'startPayment',
         input: ({ context }) => paymentRequest(context),
-        onDone: {
-          target: 'started',
-          actions: assign({
-            pay: ({ context, event }) => answered(context.pay, event.output) ?? context.pay,
-          }),
-        },
+        onDone: ANSWER_KEPT,
         onError: { target: 'callFailed', actions: assign({ failure: failedAt('pay') }) },
       },
     },
@@ -521,12 +524,7 @@ export const paymentMachine = payment.createMachine({
           reference: context.pay.reference ?? '',
           ...(context.route ? { route: context.route } : {}),
         }),
-        onDone: {
-          target: 'started',
-          actions: assign({
-            pay: ({ context, event }) => answered(context.pay, event.output) ?? context.pay,
-          }),
-        },
+        onDone: ANSWER_KEPT,
         onError: { target: 'callFailed', actions: assign({ failure: failedAt('status') }) },
       },
     },
