@@ -2,4 +2,4 @@
  * The errors' common base: a stable code next to the message, so that each module's error class
  * declares only its name, its code union and what it carries besides.
  */
-export { CodedError } from './coded-error.js';
+export { CodedError, CodedStatusError } from './coded-error.js';

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
-import { CodedError } from '../../errors/index.js';
+import { CodedStatusError } from '../../errors/index.js';
 import type { Notifier } from '../index.js';
 import type { RenderPrompt } from './ussd-layout.js';
 
@@ -29,20 +29,12 @@ export type SmsDeliveryErrorCode =
   | 'SMS_REJECTED'
   | 'SMS_BAD_RESPONSE';
 
-/** Raised when the SMS provider did not accept a message. */
-export class SmsDeliveryError extends CodedError<SmsDeliveryErrorCode> {
+/**
+ * Raised when the SMS provider did not accept a message; `status` is the HTTP status or the
+ * provider's per-recipient status code, when there was one.
+ */
+export class SmsDeliveryError extends CodedStatusError<SmsDeliveryErrorCode> {
   override readonly name = 'SmsDeliveryError';
-  /** HTTP status or the provider's per-recipient status code, when there was one. */
-  readonly status: number | undefined;
-
-  constructor(
-    code: SmsDeliveryErrorCode,
-    message: string,
-    options: { status?: number; cause?: unknown } = {},
-  ) {
-    super(code, message, { cause: options.cause });
-    this.status = options.status;
-  }
 }
 
 /** Options of {@link createSmsNotifier}. */

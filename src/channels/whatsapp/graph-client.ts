@@ -1,25 +1,15 @@
 import { request } from 'undici';
 import type { z } from 'zod';
-import { CodedError } from '../../errors/index.js';
+import { CodedStatusError } from '../../errors/index.js';
 import type { WhatsAppMessage } from './render-whatsapp-message.js';
 import { MediaInfo, SendResult } from './webhook-payload.js';
 
 /** Where a Graph API call failed: it answered an error, the network failed, or its body broke. */
 export type GraphErrorCode = 'GRAPH_HTTP_ERROR' | 'GRAPH_NETWORK_ERROR' | 'GRAPH_BAD_RESPONSE';
 
-/** Raised when a Graph API call (a send, a media read) did not succeed. */
-export class WhatsAppGraphError extends CodedError<GraphErrorCode> {
+/** Raised when a Graph API call (a send, a media read) did not succeed; `status` is HTTP's. */
+export class WhatsAppGraphError extends CodedStatusError<GraphErrorCode> {
   override readonly name = 'WhatsAppGraphError';
-  /** The HTTP status, when the API answered. */
-  readonly status: number | undefined;
-  constructor(
-    code: GraphErrorCode,
-    message: string,
-    options: { status?: number; cause?: unknown } = {},
-  ) {
-    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
-    this.status = options.status;
-  }
 }
 
 /** A template message: its approved name, language and the body's one text parameter. */
