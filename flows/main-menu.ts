@@ -164,6 +164,20 @@ const ID = {
   checkingConsent: '#main-menu.consent.checkingConsent',
 } as const;
 
+/**
+ * The state that turns this conversation's renewal reminders off or on with `src`, then says so
+ * (`done`); when that fails, the menu again with a note that nothing changed.
+ */
+const changingReminders = (src: 'stopReminders' | 'startReminders', done: string) =>
+  ({
+    invoke: {
+      src,
+      input: ({ context }: { context: MainMenuContext }) => ({ route: context.route }),
+      onDone: done,
+      onError: { target: ID.menu, actions: 'remindersNotChanged' },
+    },
+  }) as const;
+
 /** The entry menu: lists what the audience can do and hands over to the flow picked. */
 export const mainMenuMachine = setup({
   types: {
@@ -254,22 +268,8 @@ export const mainMenuMachine = setup({
     reminders: {
       initial: 'stoppingReminders',
       states: {
-        stoppingReminders: {
-          invoke: {
-            src: 'stopReminders',
-            input: ({ context }) => ({ route: context.route }),
-            onDone: ID.remindersOff,
-            onError: { target: ID.menu, actions: 'remindersNotChanged' },
-          },
-        },
-        startingReminders: {
-          invoke: {
-            src: 'startReminders',
-            input: ({ context }) => ({ route: context.route }),
-            onDone: ID.remindersOn,
-            onError: { target: ID.menu, actions: 'remindersNotChanged' },
-          },
-        },
+        stoppingReminders: changingReminders('stopReminders', ID.remindersOff),
+        startingReminders: changingReminders('startReminders', ID.remindersOn),
       },
     },
     remindersOff: { type: 'final', entry: assign({ prompt: end('menu.remindersOff') }) },
