@@ -359,6 +359,15 @@ const motor = setup({
   },
 });
 
+/** A failed call `op`: the failure screen, Retry and Back as {@link RETRY} and {@link BACK} say. */
+const failedCall = (op: Op) =>
+  ({
+    target: '#motor-quote.failed',
+    actions: assign<MotorQuoteContext, ErrorActorEvent, undefined, Reply, never>({
+      failure: failedAt(op),
+    }),
+  }) as const;
+
 /** The actors that look a plate up for the caller, and what each finds. */
 interface PlateLookup {
   findVehicle: FoundVehicle;
@@ -385,7 +394,6 @@ function findingByPlate<S extends keyof PlateLookup>(
   // Typed here as XState types them inline: the state is built outside `createMachine`.
   type Done = DoneActorEvent<PlateLookup[S] | HeldElsewhere | null>;
   const assignDone = assign<MotorQuoteContext, Done, undefined, Reply, never>;
-  const assignError = assign<MotorQuoteContext, ErrorActorEvent, undefined, Reply, never>;
   return {
     invoke: {
       src,
@@ -414,10 +422,7 @@ function findingByPlate<S extends keyof PlateLookup>(
         },
         { target: ways.none, actions: assignDone(ways.cleared) },
       ],
-      onError: {
-        target: '#motor-quote.failed',
-        actions: assignError({ failure: failedAt(op) }),
-      },
+      onError: failedCall(op),
     },
   };
 }
@@ -612,10 +617,7 @@ export const motorQuoteMachine = motor.createMachine({
                 hasMore: ({ event }) => event.output.hasMore,
               }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('products') }),
-            },
+            onError: failedCall('products'),
           },
         },
         pickProduct: {
@@ -752,10 +754,7 @@ export const motorQuoteMachine = motor.createMachine({
                   event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
               }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('categories') }),
-            },
+            onError: failedCall('categories'),
           },
         },
         pickCategory: {
@@ -843,10 +842,7 @@ export const motorQuoteMachine = motor.createMachine({
               target: '#motor-quote.pricing.pickDuration',
               actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('pricing') }),
-            },
+            onError: failedCall('pricing'),
           },
         },
         pickDuration: {
@@ -974,10 +970,7 @@ export const motorQuoteMachine = motor.createMachine({
               },
               { target: '#motor-quote.holder.askFirstName', actions: assign({ holder: null }) },
             ],
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('holder') }),
-            },
+            onError: failedCall('holder'),
           },
         },
         confirmHolder: {
@@ -1053,10 +1046,7 @@ export const motorQuoteMachine = motor.createMachine({
               target: '#motor-quote.holder.registeringVehicle',
               actions: assign({ holder: ({ event }) => event.output }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('register') }),
-            },
+            onError: failedCall('register'),
           },
         },
         registeringVehicle: {
@@ -1084,10 +1074,7 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('registerVehicle') }),
-            },
+            onError: failedCall('registerVehicle'),
           },
         },
       },
@@ -1118,7 +1105,7 @@ export const motorQuoteMachine = motor.createMachine({
             ),
           })),
         },
-        onError: { target: '#motor-quote.failed', actions: assign({ failure: failedAt('quote') }) },
+        onError: failedCall('quote'),
       },
     },
 
@@ -1246,10 +1233,7 @@ export const motorQuoteMachine = motor.createMachine({
                   context.elsewhere ? { ...context.elsewhere, told: true } : undefined,
               }),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('tell') }),
-            },
+            onError: failedCall('tell'),
           },
         },
         loadingRenewal: {
@@ -1269,10 +1253,7 @@ export const motorQuoteMachine = motor.createMachine({
                 ),
               })),
             },
-            onError: {
-              target: '#motor-quote.failed',
-              actions: assign({ failure: failedAt('renewal') }),
-            },
+            onError: failedCall('renewal'),
           },
         },
       },
@@ -1322,10 +1303,7 @@ export const motorQuoteMachine = motor.createMachine({
             remindersNotice: ({ event }) => event.output.remindersNotice === true,
           }),
         },
-        onError: {
-          target: '#motor-quote.failed',
-          actions: assign({ failure: failedAt('certificate') }),
-        },
+        onError: failedCall('certificate'),
       },
     },
 

@@ -702,8 +702,8 @@ interface PaymentActionsContext extends MachineContext {
 export function paymentActions<TContext extends PaymentActionsContext, TEvent extends EventObject>(
   confirm: (context: TContext) => Prompt,
 ) {
-  // Each change names only fields of PaymentActionsContext, which TContext extends; TypeScript cannot
-  // tell that such an object is a Partial of a type parameter, hence the casts.
+  // Each change names only fields of PaymentActionsContext, which TContext extends; TypeScript
+  // cannot tell that such an object is a Partial of a type parameter, hence the casts.
   return {
     toPayment: forwardTo<TContext, TEvent, undefined, TEvent>(PAYMENT_ACTOR_ID),
     showPaymentScreen: assign<TContext, TEvent, undefined, TEvent, never>(
