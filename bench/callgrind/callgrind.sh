@@ -1,10 +1,15 @@
 # Sourced by the callgrind scripts (not run), after they set `here` to this folder: makes a
-# scratch folder `work` (removed on exit), builds the toggle addon into $work/toggle.node
+# scratch folder `work` (removed on exit unless CALLGRIND_KEEP=1), builds the toggle addon into $work/toggle.node
 # against the running node's N-API headers, and moves to the repository root. The valgrind
 # command line and the reading of the dumps live here once too.
 root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# CALLGRIND_KEEP=1 keeps the dumps for callgrind_annotate and says where they are.
+if [ "${CALLGRIND_KEEP:-}" = 1 ]; then
+  trap 'echo "dumps kept in $work" >&2' EXIT
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 include=$(dirname "$(dirname "$(command -v node)")")/include/node
 [ -f "$include/node_api.h" ] || include=/usr/include/node
 cc -O2 -shared -fPIC -I"$include" "$here/toggle.c" -o "$work/toggle.node"

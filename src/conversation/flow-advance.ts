@@ -81,6 +81,10 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     await settleAndPersist(turn, definition, actor, input, notes, handovers);
   };
 
+  /** Starts the entry flow of the input's audience. */
+  const startEntry = (turn: RunningTurn, input: FlowInput, notes: readonly string[]) =>
+    startFlow(turn, entryFlowOf(input.audience), input, notes);
+
   /** Waits for the flow to settle (answering "still working" at the deadline), then persists. */
   const settleAndPersist = async (
     turn: RunningTurn,
@@ -184,7 +188,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     turn.answer(shown);
   };
 
-  return { lookupFlow, entryFlowOf, restore, startFlow, settleAndPersist };
+  return { lookupFlow, entryFlowOf, restore, startFlow, startEntry, settleAndPersist };
 }
 
 /** The flow's actor restored from its record; undefined when it does not restore as written. */

@@ -48,7 +48,7 @@ interface HeldSession {
  */
 export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   const { store, logger, cache } = options;
-  const { lookupFlow, entryFlowOf, restore, startFlow, settleAndPersist } =
+  const { lookupFlow, restore, startFlow, startEntry, settleAndPersist } =
     createFlowAdvance(options);
   const { endWithoutFlow, keep, reshow } = createRecordWrites(options);
   const isEntry = (flowId: string): boolean => lookupFlow(flowId)?.entryFor !== undefined;
@@ -102,12 +102,6 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         return startEntry(turn, freshInput(turn.options), []);
     }
   };
-
-  const startEntry = (
-    turn: RunningTurn,
-    input: ReturnType<typeof freshInput>,
-    notes: readonly string[],
-  ): Promise<void> => startFlow(turn, entryFlowOf(input.audience), input, notes);
 
   /**
    * Answers with the Prompt the session waits on, writing nothing; a session with nothing (or
