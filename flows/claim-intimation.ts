@@ -31,7 +31,7 @@ import {
   dataChoice,
   end,
   type Failure,
-  failedAt,
+  failedCallTo,
   failureGuards,
   failureScreen,
   flowOutput,
@@ -306,6 +306,9 @@ const BACK: Readonly<Partial<Record<ClaimOp, string>>> = {
 
 const BACK_OPS = Object.keys(BACK) as ClaimOp[];
 
+/** A failed call `op`: the failure screen, Try again and Back as {@link RETRY} and {@link BACK} say. */
+const failedCall = failedCallTo<ClaimIntimationContext, Reply>(ID.failed);
+
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
     number: claim.number,
@@ -511,7 +514,7 @@ export const claimIntimationMachine = setup({
                 failure: null,
               }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('held') }) },
+            onError: failedCall('held'),
           },
         },
         pickHeld: {
@@ -573,7 +576,7 @@ export const claimIntimationMachine = setup({
               target: 'pickClaimType',
               actions: assign({ terms: ({ event }) => event.output, failure: null }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('terms') }) },
+            onError: failedCall('terms'),
           },
         },
         askPolicy: {
@@ -764,7 +767,7 @@ export const claimIntimationMachine = setup({
               target: ID.intimated,
               actions: assign({ claim: ({ event }) => event.output, documents: 0, failure: null }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('intimate') }) },
+            onError: failedCall('intimate'),
           },
         },
       },
@@ -816,7 +819,7 @@ export const claimIntimationMachine = setup({
               phone: context.callerPhone ?? '',
             }),
             onDone: { target: 'linkSent', actions: assign({ failure: null }) },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('link') }) },
+            onError: failedCall('link'),
           },
         },
         linkSent: {
@@ -868,7 +871,7 @@ export const claimIntimationMachine = setup({
                 failure: null,
               }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('attach') }) },
+            onError: failedCall('attach'),
           },
         },
         documented: {
@@ -956,7 +959,7 @@ export const claimIntimationMachine = setup({
               },
               { target: 'claimNotFound' },
             ],
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('find') }) },
+            onError: failedCall('find'),
           },
         },
         claimNotFound: {
@@ -986,7 +989,7 @@ export const claimIntimationMachine = setup({
                 failure: null,
               }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('track') }) },
+            onError: failedCall('track'),
           },
         },
         claimList: {
@@ -1034,7 +1037,7 @@ export const claimIntimationMachine = setup({
               target: 'claimDetail',
               actions: assign({ claim: ({ event }) => event.output }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedAt('get') }) },
+            onError: failedCall('get'),
           },
         },
         claimDetail: {

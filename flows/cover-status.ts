@@ -20,7 +20,7 @@ import {
   chose,
   end,
   type Failure,
-  failedCall,
+  failedTo,
   failureGuards,
   failureScreen,
   failureTransitions,
@@ -256,6 +256,9 @@ const ID = {
   fetchingCertificate: '#cover-status.holdings.fetchingCertificate',
 } as const;
 
+/** A failed call: the failure screen, with what went wrong. */
+const toFailureScreen = failedTo<CoverStatusContext, Reply>(ID.failed);
+
 /** The question that asked for a field of a lookup the insurer refused: the NRC. */
 const BACK_TO_QUESTION = refusedOn({ nrcNumber: ID.askNrc, idNumber: ID.askNrc });
 
@@ -368,7 +371,7 @@ export const coverStatusMachine = setup({
               target: ID.list,
               actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
       },
@@ -404,7 +407,7 @@ export const coverStatusMachine = setup({
               target: 'answered',
               actions: assign({ answer: ({ event }) => trim(event.output), failure: null }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         answered: {
@@ -429,7 +432,7 @@ export const coverStatusMachine = setup({
             src: 'sendDetails',
             input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
             onDone: 'detailsSent',
-            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         detailsSent: {
@@ -512,7 +515,7 @@ export const coverStatusMachine = setup({
               target: 'certificate',
               actions: assign({ certificateUrl: ({ event }) => event.output.url, failure: null }),
             },
-            onError: { target: ID.failed, actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         certificate: {

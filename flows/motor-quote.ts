@@ -1,4 +1,4 @@
-import { and, assertEvent, assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
+import { and, assertEvent, assign, type DoneActorEvent, setup } from 'xstate';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -45,7 +45,7 @@ import {
   dataChoice,
   end,
   type Failure,
-  failedAt,
+  failedCallTo,
   failureScreen,
   flowOutput,
   isChoice,
@@ -360,13 +360,7 @@ const motor = setup({
 });
 
 /** A failed call `op`: the failure screen, Retry and Back as {@link RETRY} and {@link BACK} say. */
-const failedCall = (op: Op) =>
-  ({
-    target: '#motor-quote.failed',
-    actions: assign<MotorQuoteContext, ErrorActorEvent, undefined, Reply, never>({
-      failure: failedAt(op),
-    }),
-  }) as const;
+const failedCall = failedCallTo<MotorQuoteContext, Reply>('#motor-quote.failed');
 
 /** The actors that look a plate up for the caller, and what each finds. */
 interface PlateLookup {

@@ -23,7 +23,7 @@ import {
   ask,
   choice,
   type Failure,
-  failedAt,
+  failedCallTo,
   isChoice,
   money,
   notProvided,
@@ -363,6 +363,9 @@ function reasked(
 /** The id a flow invokes the payment machine under: events are forwarded to it by this id. */
 export const PAYMENT_ACTOR_ID = 'payment';
 
+/** A failed call `op`: its failure screen, which hands the failure to the flow. */
+const failedCall = failedCallTo<PaymentContext, Reply>('callFailed');
+
 const payment = setup({
   types: {
     context: {} as PaymentContext,
@@ -494,7 +497,7 @@ export const paymentMachine = payment.createMachine({
         src: 'startPayment',
         input: ({ context }) => paymentRequest(context),
         onDone: ANSWER_KEPT,
-        onError: { target: 'callFailed', actions: assign({ failure: failedAt('pay') }) },
+        onError: failedCall('pay'),
       },
     },
     started: {
@@ -525,7 +528,7 @@ export const paymentMachine = payment.createMachine({
           ...(context.route ? { route: context.route } : {}),
         }),
         onDone: ANSWER_KEPT,
-        onError: { target: 'callFailed', actions: assign({ failure: failedAt('status') }) },
+        onError: failedCall('status'),
       },
     },
     failed: {

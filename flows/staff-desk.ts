@@ -20,7 +20,7 @@ import {
   chose,
   end,
   type Failure,
-  failedCall,
+  failedTo,
   failureGuards,
   failureScreen,
   failureTransitions,
@@ -362,6 +362,9 @@ const CHECKS = {
 
 const arg = (context: StaffDeskContext, index: number) => context.answers.args?.[index] ?? '';
 
+/** A failed call: the failure screen, with what went wrong. */
+const toFailureScreen = failedTo<StaffDeskContext, Reply>('#staff-desk.failed');
+
 /** The Slack staff desk: typed commands or menu picks, each answered with one result screen. */
 export const staffDeskMachine = setup({
   types: {
@@ -519,7 +522,7 @@ export const staffDeskMachine = setup({
                 prompt: ({ context, event }) => policyResult(arg(context, 0), event.output),
               }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         claim: {
@@ -532,7 +535,7 @@ export const staffDeskMachine = setup({
                 prompt: ({ context, event }) => claimResult(arg(context, 0), event.output),
               }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         claims: {
@@ -543,7 +546,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => claimsResult(event.output) }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         txn: {
@@ -556,7 +559,7 @@ export const staffDeskMachine = setup({
                 prompt: ({ context, event }) => txnResult(arg(context, 0), event.output),
               }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         household: {
@@ -567,7 +570,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => householdResult(event.output) }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         batch: {
@@ -578,7 +581,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => batchResult(event.output) }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         bordereau: {
@@ -589,7 +592,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => bordereauResult(event.output) }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
         today: {
@@ -600,7 +603,7 @@ export const staffDeskMachine = setup({
               target: '#staff-desk.result',
               actions: assign({ prompt: ({ event }) => todayResult(event.output) }),
             },
-            onError: { target: '#staff-desk.failed', actions: assign({ failure: failedCall }) },
+            onError: toFailureScreen,
           },
         },
       },

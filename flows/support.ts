@@ -1,4 +1,11 @@
-import { and, assertEvent, fromPromise } from 'xstate';
+import {
+  and,
+  assertEvent,
+  assign,
+  type ErrorActorEvent,
+  type EventObject,
+  fromPromise,
+} from 'xstate';
 import { ApiError, classifyApiError, ValidationError } from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
 import { PaymentGuardError } from '../src/conversation/index.js';
@@ -181,6 +188,51 @@ export const failedAt =
 
 /** Assigner for `failure` after a call failed, for flows with one failure screen for all calls. */
 export const failedCall = ({ event }: ErrorArgs): Failure => describeFailure(event.error);
+
+/** The call a flow's failure screen names (`failure.op`); never for a flow whose failures name none. */
+type CallOp<TContext extends { failure?: unknown }> =
+  NonNullable<TContext['failure']> extends { op: infer TOp extends string } ? TOp : never;
+
+/**
+ * The `onError` transition of a call: the failure screen `target`, `failure` set by `failure`.
+ * Typed by the flow's context and events, as XState types a transition written inline.
+ */
+function failingTo<TContext extends { failure?: unknown }, TEvent extends EventObject>(
+  target: string,
+  failure: (args: ErrorArgs) => Failure,
+) {
+  return {
+    target,
+    actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(
+      // TypeScript cannot follow a value into a generic context: the callers' types make sure
+      // that the context's `failure` takes what `failure` makes.
+      (args) => ({ failure: failure(args) }) as Partial<TContext>,
+    ),
+  } as const;
+}
+
+/**
+ * The `onError` transitions of a flow whose failure screen names the failed call: `to(op)` goes
+ * to the failure screen `target` with the failure tagged `op` (see {@link failedAt}). Built once,
+ * where the flow is defined: `const failedCall = failedCallTo<Context, Reply>(ID.failed)`.
+ */
+export function failedCallTo<
+  TContext extends { failure?: (Failure & { op: string }) | null | undefined },
+  TEvent extends EventObject,
+>(target: string) {
+  return (op: CallOp<TContext>) => failingTo<TContext, TEvent>(target, failedAt(op));
+}
+
+/**
+ * The `onError` transition of a flow with one failure screen for every call: the failure screen
+ * `target` with what went wrong (see {@link failedCall}). A flow whose failures name the call
+ * uses {@link failedCallTo}: for it, `target` is `never`.
+ */
+export function failedTo<TContext extends { failure: Failure | null }, TEvent extends EventObject>(
+  target: [CallOp<TContext>] extends [never] ? string : never,
+) {
+  return failingTo<TContext, TEvent>(target, failedCall);
+}
 
 /** Choices offered on a failure screen that may pass: try again, go back, or end. */
 export const FAILURE_CHOICES: Choice[] = [

@@ -32,7 +32,7 @@ import {
   dataChoice,
   end,
   type Failure,
-  failedAt,
+  failedCallTo,
   failureScreen,
   flowOutput,
   isChoice,
@@ -240,6 +240,9 @@ const travel = setup({
   },
 });
 
+/** A failed call `op`: the failure screen, which tries it again or goes back by `op`. */
+const failedCall = failedCallTo<TravelIssueContext, Reply>('#travel-issue.failed');
+
 /** Travel cover: package, destination, start date, travellers, payment, policy and certificate. */
 export const travelIssueMachine = travel.createMachine({
   id: 'travel-issue',
@@ -277,10 +280,7 @@ export const travelIssueMachine = travel.createMachine({
             }),
           },
         ],
-        onError: {
-          target: '#travel-issue.failed',
-          actions: assign({ failure: failedAt('packages') }),
-        },
+        onError: failedCall('packages'),
       },
     },
     noPackages: {
@@ -298,10 +298,7 @@ export const travelIssueMachine = travel.createMachine({
               target: '#travel-issue.pricing.pickPackage',
               actions: assign({ quotes: ({ event }) => event.output, failure: null }),
             },
-            onError: {
-              target: '#travel-issue.failed',
-              actions: assign({ failure: failedAt('quote') }),
-            },
+            onError: failedCall('quote'),
           },
         },
         // Every package with its premium for this trip and party: the price comes first.
