@@ -25,6 +25,8 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailed,
+  callFailureGuards,
   checkedValue,
   choice,
   chose,
@@ -235,9 +237,6 @@ const CHECKS = {
 /** The call a failure screen is about, so Try again repeats it and Back returns before it. */
 type ClaimOp = NonNullable<ClaimIntimationContext['failure']>['op'];
 
-/** Guard reference: the failure on screen is from the call `op`. */
-const opFailed = (op: ClaimOp) => ({ type: 'opFailed', params: { op } }) as const;
-
 /** Guard reference: the claim is on this line of business. */
 const lineIs = (line: ClaimLine) => ({ type: 'lineIs', params: { line } }) as const;
 
@@ -385,9 +384,9 @@ export const claimIntimationMachine = setup({
   guards: {
     ...replyGuards,
     ...failureGuards,
+    ...callFailureGuards,
     answered: answeredGuard(CHECKS),
     lineIs: ({ context }, params: { line: ClaimLine }) => context.answers.line === params.line,
-    opFailed: ({ context }, params: { op: ClaimOp }) => context.failure?.op === params.op,
     pickedLine: ({ event }) => {
       assertEvent(event, 'user.choice');
       return event.id === 'credit-life' || event.id === 'group-life';
@@ -1075,11 +1074,11 @@ export const claimIntimationMachine = setup({
         'user.choice': [
           ...BACK_TO_QUESTION.choice,
           ...(Object.keys(RETRY) as ClaimOp[]).map((op) => ({
-            guard: and([chose('retry'), opFailed(op)]),
+            guard: callFailed(op, 'retry'),
             target: RETRY[op],
           })),
           ...BACK_OPS.map((op) => ({
-            guard: and([chose('back'), opFailed(op)]),
+            guard: callFailed(op, 'back'),
             target: BACK[op],
           })),
           { guard: chose('back'), target: ID.pickTrackLine },
@@ -1087,7 +1086,7 @@ export const claimIntimationMachine = setup({
         ],
         'user.back': [
           ...BACK_TO_QUESTION.back,
-          ...BACK_OPS.map((op) => ({ guard: opFailed(op), target: BACK[op] })),
+          ...BACK_OPS.map((op) => ({ guard: callFailed(op), target: BACK[op] })),
           { target: ID.pickTrackLine },
         ],
       },

@@ -40,8 +40,10 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailed,
   callFailureGuards,
   choice,
+  chose,
   dataChoice,
   end,
   type Failure,
@@ -582,12 +584,12 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           {
-            guard: { type: 'chose', params: { id: 'new' } },
+            guard: chose('new'),
             target: '#motor-quote.product.loadingProducts',
             actions: assign({ mode: 'new', page: 1 }),
           },
           {
-            guard: { type: 'chose', params: { id: 'renew' } },
+            guard: chose('renew'),
             target: '#motor-quote.renewal.askRenewPlate',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
             actions: assign({ mode: 'renew', products: [], hasMore: false }),
@@ -644,7 +646,7 @@ export const motorQuoteMachine = motor.createMachine({
                 target: '#motor-quote.product.loadingProducts',
                 actions: assign({ page: ({ context }) => context.page + 1 }),
               },
-              { guard: { type: 'chose', params: { id: 'back' } }, target: '#motor-quote.mode' },
+              { guard: chose('back'), target: '#motor-quote.mode' },
             ],
             'user.back': [
               {
@@ -691,7 +693,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               {
-                guard: and([{ type: 'chose', params: { id: 'yes' } }, 'vehicleHasCategory']),
+                guard: and([chose('yes'), 'vehicleHasCategory']),
                 target: '#motor-quote.vehicle.afterVehicle',
                 actions: assign({
                   answers: ({ context }) => ({
@@ -700,12 +702,9 @@ export const motorQuoteMachine = motor.createMachine({
                   }),
                 }),
               },
+              { guard: chose('yes'), target: '#motor-quote.vehicle.loadingCategories' },
               {
-                guard: { type: 'chose', params: { id: 'yes' } },
-                target: '#motor-quote.vehicle.loadingCategories',
-              },
-              {
-                guard: { type: 'chose', params: { id: 'no' } },
+                guard: chose('no'),
                 target: '#motor-quote.vehicle.askPlate',
                 actions: assign({ vehicle: null }),
               },
@@ -869,10 +868,7 @@ export const motorQuoteMachine = motor.createMachine({
                   }),
                 }),
               },
-              {
-                guard: { type: 'chose', params: { id: 'back' } },
-                target: '#motor-quote.vehicle.askPlate',
-              },
+              { guard: chose('back'), target: '#motor-quote.vehicle.askPlate' },
             ],
             'user.back': '#motor-quote.vehicle.askPlate',
           },
@@ -979,12 +975,9 @@ export const motorQuoteMachine = motor.createMachine({
           }),
           on: {
             'user.choice': [
+              { guard: chose('yes'), target: '#motor-quote.holder.registeringVehicle' },
               {
-                guard: { type: 'chose', params: { id: 'yes' } },
-                target: '#motor-quote.holder.registeringVehicle',
-              },
-              {
-                guard: { type: 'chose', params: { id: 'no' } },
+                guard: chose('no'),
                 target: '#motor-quote.holder.askHolderPhone',
                 actions: assign({ holder: null }),
               },
@@ -1170,28 +1163,25 @@ export const motorQuoteMachine = motor.createMachine({
             },
             'user.choice': [
               {
-                guard: and([{ type: 'chose', params: { id: 'tell' } }, 'canTellHolder']),
+                guard: and([chose('tell'), 'canTellHolder']),
                 target: '#motor-quote.renewal.tellingHolder',
               },
               {
-                guard: and([
-                  { type: 'chose', params: { id: 'again' } },
-                  { type: 'inMode', params: { mode: 'new' } } as const,
-                ]),
+                guard: and([chose('again'), { type: 'inMode', params: { mode: 'new' } } as const]),
                 target: '#motor-quote.vehicle.askPlate',
                 actions: assign({ elsewhere: undefined }),
               },
               {
-                guard: { type: 'chose', params: { id: 'again' } },
+                guard: chose('again'),
                 target: '#motor-quote.renewal.askRenewPlate',
                 actions: assign({ elsewhere: undefined }),
               },
               {
-                guard: { type: 'chose', params: { id: 'new' } },
+                guard: chose('new'),
                 target: '#motor-quote.product.loadingProducts',
                 actions: assign({ mode: 'new', page: 1 }),
               },
-              { guard: { type: 'chose', params: { id: 'end' } }, target: '#motor-quote.cancelled' },
+              { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
             'user.back': [
               {
@@ -1310,20 +1300,20 @@ export const motorQuoteMachine = motor.createMachine({
       on: {
         'user.choice': [
           ...OPS.map((op) => ({
-            guard: { type: 'failedAt', params: { op, choice: 'retry' } } as const,
+            guard: callFailed(op, 'retry'),
             ...way(RETRY[op]),
           })),
           ...BACK_TO_QUESTION.choice,
           ...OPS.map((op) => ({
-            guard: { type: 'failedAt', params: { op, choice: 'back' } } as const,
+            guard: callFailed(op, 'back'),
             ...way(BACK[op]),
           })),
-          { guard: { type: 'chose', params: { id: 'end' } }, target: '#motor-quote.cancelled' },
+          { guard: chose('end'), target: '#motor-quote.cancelled' },
         ],
         'user.back': [
           ...BACK_TO_QUESTION.back,
           ...OPS.map((op) => ({
-            guard: { type: 'failedAt', params: { op } } as const,
+            guard: callFailed(op),
             ...way(BACK[op]),
           })),
           { target: '#motor-quote.mode' },

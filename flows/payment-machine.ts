@@ -22,6 +22,7 @@ import { checkPhone } from './checks.js';
 import {
   ask,
   choice,
+  chose,
   type Failure,
   failedCallTo,
   isChoice,
@@ -469,8 +470,8 @@ export const paymentMachine = payment.createMachine({
       on: {
         'user.choice': [
           { guard: 'ownNumber', target: 'paying', actions: 'choose' },
-          { guard: { type: 'chose', params: { id: 'other' } }, target: 'phone' },
-          { guard: { type: 'chose', params: { id: 'card' } }, target: 'paying', actions: 'choose' },
+          { guard: chose('other'), target: 'phone' },
+          { guard: chose('card'), target: 'paying', actions: 'choose' },
         ],
         'user.back': 'back',
       },
@@ -512,10 +513,7 @@ export const paymentMachine = payment.createMachine({
       entry: 'shown',
       on: {
         'payment.settled': { guard: 'settledHere', target: 'started', actions: 'settle' },
-        'user.choice': {
-          guard: { type: 'chose', params: { id: 'check' } },
-          target: 'checking',
-        },
+        'user.choice': { guard: chose('check'), target: 'checking' },
         // The payment is with the phone or the card page now: Back shows this screen again.
         'user.back': 'wait',
       },
@@ -536,12 +534,8 @@ export const paymentMachine = payment.createMachine({
       entry: 'shown',
       on: {
         'user.choice': [
-          {
-            guard: { type: 'chose', params: { id: 'retry' } },
-            target: 'confirm',
-            actions: 'again',
-          },
-          { guard: { type: 'chose', params: { id: 'end' } }, target: 'cancelled' },
+          { guard: chose('retry'), target: 'confirm', actions: 'again' },
+          { guard: chose('end'), target: 'cancelled' },
         ],
         'user.back': { target: 'confirm', actions: 'again' },
       },

@@ -546,6 +546,13 @@ export const callFailureGuards = {
 export const chose = (id: string) => ({ type: 'chose', params: { id } }) as const;
 
 /**
+ * Guard reference: the call `op` failed, and (with `choice`) the reply is that choice (registered
+ * by {@link callFailureGuards}).
+ */
+export const callFailed = <TOp extends string>(op: TOp, choice?: 'retry' | 'back') =>
+  ({ type: 'failedAt', params: choice === undefined ? { op } : { op, choice } }) as const;
+
+/**
  * The transitions of a menu screen with named guards: each choice id goes to its state, in the
  * order listed, and Back goes to `back`. Ids must not look like whole numbers: JavaScript lists
  * those keys first, which would change the order the guards are tried in.

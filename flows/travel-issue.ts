@@ -27,8 +27,10 @@ import {
   ask,
   CANCELLED,
   type Checked,
+  callFailed,
   callFailureGuards,
   choice,
+  chose,
   dataChoice,
   end,
   type Failure,
@@ -406,10 +408,7 @@ export const travelIssueMachine = travel.createMachine({
           on: {
             'user.choice': [
               { guard: 'canAddTraveller', target: '#travel-issue.party.askTravellerName' },
-              {
-                guard: { type: 'chose', params: { id: 'continue' } },
-                target: '#travel-issue.pricing.quoting',
-              },
+              { guard: chose('continue'), target: '#travel-issue.pricing.quoting' },
             ],
             'user.back': '#travel-issue.holder.askNrc',
           },
@@ -485,37 +484,22 @@ export const travelIssueMachine = travel.createMachine({
       }),
       on: {
         'user.choice': [
-          {
-            guard: { type: 'failedAt', params: { op: 'packages', choice: 'retry' } },
-            target: '#travel-issue.loadingPackages',
-          },
-          {
-            guard: { type: 'failedAt', params: { op: 'quote', choice: 'retry' } },
-            target: '#travel-issue.pricing.quoting',
-          },
-          {
-            guard: { type: 'failedAt', params: { op: 'pay', choice: 'retry' } },
-            ...resumePayment('paying'),
-          },
-          { guard: { type: 'chose', params: { id: 'retry' } }, ...resumePayment('checking') },
+          { guard: callFailed('packages', 'retry'), target: '#travel-issue.loadingPackages' },
+          { guard: callFailed('quote', 'retry'), target: '#travel-issue.pricing.quoting' },
+          { guard: callFailed('pay', 'retry'), ...resumePayment('paying') },
+          { guard: chose('retry'), ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
-          { guard: { type: 'chose', params: { id: 'back' } }, target: '#travel-issue.failedBack' },
-          { guard: { type: 'chose', params: { id: 'end' } }, target: '#travel-issue.cancelled' },
+          { guard: chose('back'), target: '#travel-issue.failedBack' },
+          { guard: chose('end'), target: '#travel-issue.cancelled' },
         ],
         'user.back': [...BACK_TO_QUESTION.back, { target: '#travel-issue.failedBack' }],
       },
     },
     failedBack: {
       always: [
-        {
-          guard: { type: 'failedAt', params: { op: 'status' } },
-          ...resumePayment('wait'),
-        },
-        { guard: { type: 'failedAt', params: { op: 'pay' } }, ...resumePayment('confirm') },
-        {
-          guard: { type: 'failedAt', params: { op: 'quote' } },
-          target: '#travel-issue.party.travellers',
-        },
+        { guard: callFailed('status'), ...resumePayment('wait') },
+        { guard: callFailed('pay'), ...resumePayment('confirm') },
+        { guard: callFailed('quote'), target: '#travel-issue.party.travellers' },
         { target: '#travel-issue.cancelled' },
       ],
     },
