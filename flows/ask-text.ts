@@ -41,6 +41,10 @@ export const keptBy =
       : {};
   };
 
+/** Action reference: the checked answer kept under `field` (see {@link keptBy}). */
+export const keepAnswer = <TField extends string>(field: TField) =>
+  ({ type: 'keepAnswer', params: { field } }) as const;
+
 /** The action `refuseAnswer` (an assigner): the same question, with why the answer failed. */
 export const refusedBy =
   <TContext extends { prompt: Prompt; tries: number }, TField extends string>(
@@ -74,7 +78,7 @@ export function askText<TField extends string>(
         {
           guard: { type: 'answered', params: { field } },
           target,
-          actions: { type: 'keepAnswer', params: { field } },
+          actions: keepAnswer(field),
         },
         { actions: { type: 'refuseAnswer', params: { field } } },
       ],

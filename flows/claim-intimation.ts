@@ -11,6 +11,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { keepAnswer, keptBy } from './ask-text.js';
 import {
   checkDescription,
   checkIdentifier,
@@ -373,6 +374,7 @@ export const claimIntimationMachine = setup({
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
     rejectAnswer: assign(rejectedAnswer(CHECKS)),
+    keepAnswer: assign(keptBy(CHECKS)),
     // A photo sent on the upload screen, or on the screen after one, is attached the same way.
     keepUpload: assign({
       upload: ({ event }) => {
@@ -679,14 +681,7 @@ export const claimIntimationMachine = setup({
               {
                 guard: answered('eventDate'),
                 target: 'askDetails',
-                actions: assign({
-                  answers: ({ context, event }) => {
-                    const eventDate = checkedValue(CHECKS.eventDate, event, context);
-                    return eventDate === undefined
-                      ? context.answers
-                      : { ...context.answers, eventDate };
-                  },
-                }),
+                actions: keepAnswer('eventDate'),
               },
               { actions: rejectAnswer('eventDate') },
             ],
@@ -702,18 +697,7 @@ export const claimIntimationMachine = setup({
           entry: assign({ tries: 0, prompt: ask('claim.askDetails', 'text') }),
           on: {
             'user.text': [
-              {
-                guard: answered('details'),
-                target: ID.confirm,
-                actions: assign({
-                  answers: ({ context, event }) => {
-                    const details = checkedValue(CHECKS.details, event, context);
-                    return details === undefined
-                      ? context.answers
-                      : { ...context.answers, details };
-                  },
-                }),
-              },
+              { guard: answered('details'), target: ID.confirm, actions: keepAnswer('details') },
               { actions: rejectAnswer('details') },
             ],
             'user.back': 'askEventDate',
