@@ -158,6 +158,16 @@ const GROUP_LIFE_TERMS: ClaimTerms = {
   notificationDays: null,
 };
 
+/** The line of business of the claim being made or tracked: credit life until one is picked. */
+function lineOf(context: ClaimIntimationContext): ClaimLine {
+  return context.answers.line ?? 'credit-life';
+}
+
+/** The claim on screen as the insurer's claim calls name it: its line and id. */
+function claimKey(context: ClaimIntimationContext): { line: ClaimLine; claimId: string } {
+  return { line: lineOf(context), claimId: context.claim?.id ?? '' };
+}
+
 /** The documents a claim's scope requires, as one line ("" when the insurer lists none). */
 function requirementsOf(context: ClaimIntimationContext): string {
   const scope = context.terms?.scopes.find((s) => s.name === context.answers.claimType);
@@ -215,7 +225,7 @@ export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string>
 
 /** The loan or member key a typed identifier is checked against: the one chosen, else the line's. */
 function subjectKey(context: ClaimIntimationContext): ClaimSubjectKey {
-  return context.answers.by ?? TYPED_KEY[context.answers.line ?? 'credit-life'];
+  return context.answers.by ?? TYPED_KEY[lineOf(context)];
 }
 
 /** A printed policy or claim number typed to be looked up. */
@@ -570,7 +580,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'claimTerms',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
+              line: lineOf(context),
               policyId: context.answers.policyId ?? '',
             }),
             onDone: {
@@ -591,7 +601,7 @@ export const claimIntimationMachine = setup({
                 actions: assign({
                   answers: ({ context, event }) => {
                     const policyId = checkedValue(CHECKS.policy, event, context);
-                    const by = TYPED_KEY[context.answers.line ?? 'credit-life'];
+                    const by = TYPED_KEY[lineOf(context)];
                     return policyId === undefined
                       ? context.answers
                       : { ...context.answers, policyId, by };
@@ -673,8 +683,7 @@ export const claimIntimationMachine = setup({
           tags: 'awaitingInput',
           entry: assign({
             tries: 0,
-            prompt: ({ context }) =>
-              ask(`claim.askDate.${context.answers.line ?? 'credit-life'}`, 'date'),
+            prompt: ({ context }) => ask(`claim.askDate.${lineOf(context)}`, 'date'),
           }),
           on: {
             'user.text': [
@@ -714,7 +723,7 @@ export const claimIntimationMachine = setup({
           entry: assign({
             tries: 0,
             prompt: ({ context }) =>
-              ask(`claim.confirm.${context.answers.line ?? 'credit-life'}`, 'choice', {
+              ask(`claim.confirm.${lineOf(context)}`, 'choice', {
                 params: {
                   subject: context.answers.label ?? context.answers.subject ?? '',
                   claimType: context.answers.claimType ?? '',
@@ -733,7 +742,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'intimateClaim',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
+              line: lineOf(context),
               policyId: context.answers.policyId ?? '',
               by: subjectKey(context),
               subject: context.answers.subject ?? '',
@@ -796,8 +805,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'sendUploadLink',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
-              claimId: context.claim?.id ?? '',
+              ...claimKey(context),
               number: context.claim?.number ?? '',
               phone: context.callerPhone ?? '',
             }),
@@ -837,8 +845,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'attachDocuments',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
-              claimId: context.claim?.id ?? '',
+              ...claimKey(context),
               urls: context.upload ? [context.upload] : [],
               principal: context.principal,
             }),
@@ -961,7 +968,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'trackClaims',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
+              line: lineOf(context),
               principal: context.principal,
             }),
             onDone: {
@@ -1012,8 +1019,7 @@ export const claimIntimationMachine = setup({
           invoke: {
             src: 'getClaim',
             input: ({ context }) => ({
-              line: context.answers.line ?? 'credit-life',
-              claimId: context.claim?.id ?? '',
+              ...claimKey(context),
               principal: context.principal,
             }),
             onDone: {
