@@ -1,4 +1,12 @@
-import { assertEvent, assign, raise, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  type DoneActorEvent,
+  type InputFrom,
+  type OutputFrom,
+  raise,
+  setup,
+} from 'xstate';
 import {
   type FlowContextBase,
   type FlowDefinition,
@@ -365,6 +373,51 @@ const arg = (context: StaffDeskContext, index: number) => context.answers.args?.
 /** A failed call: the failure screen, with what went wrong. */
 const toFailureScreen = failedTo<StaffDeskContext, Reply>('#staff-desk.failed');
 
+/** The desk's lookups: placeholders here, the engine provides the real calls. */
+const DESK_ACTORS = {
+  findPolicy: notProvided<StaffPolicy | null, { query: string }>('findPolicy'),
+  getClaim: notProvided<StaffClaim | null, { claimId: string }>('getClaim'),
+  trackClaims: notProvided<StaffClaim[], Record<string, never>>('trackClaims'),
+  transactionStatus: notProvided<StaffTransaction | null, { reference: string }>(
+    'transactionStatus',
+  ),
+  householdByNrc: notProvided<StaffHousehold | null, { nrc: string }>('householdByNrc'),
+  getBatch: notProvided<StaffBatch, { policyId: string; batchId: string }>('getBatch'),
+  bordereau: notProvided<StaffFile, { policyId: string }>('bordereau'),
+  todaySummary: notProvided<StaffToday, Record<string, never>>('todaySummary'),
+};
+
+/** What the lookup `S` takes, and what it answers. */
+type LookupInput<S extends keyof typeof DESK_ACTORS> = InputFrom<(typeof DESK_ACTORS)[S]>;
+type LookupOutput<S extends keyof typeof DESK_ACTORS> = OutputFrom<(typeof DESK_ACTORS)[S]>;
+
+/**
+ * The state that runs the lookup `src` on `input` and goes to the result screen with what
+ * `result` makes of the answer; a failed lookup goes to the failure screen. Every command's
+ * state is one of these.
+ */
+function lookup<S extends keyof typeof DESK_ACTORS>(
+  src: S,
+  input: (context: StaffDeskContext) => LookupInput<S>,
+  result: (context: StaffDeskContext, found: LookupOutput<S>) => Prompt,
+) {
+  // Typed here as XState types them inline: the state is built outside `createMachine`.
+  type Done = DoneActorEvent<LookupOutput<S>>;
+  return {
+    invoke: {
+      src,
+      input: ({ context }: { context: StaffDeskContext }) => input(context),
+      onDone: {
+        target: '#staff-desk.result',
+        actions: assign<StaffDeskContext, Done, undefined, Reply, never>({
+          prompt: ({ context, event }) => result(context, event.output),
+        }),
+      },
+      onError: toFailureScreen,
+    },
+  } as const;
+}
+
 /** The Slack staff desk: typed commands or menu picks, each answered with one result screen. */
 export const staffDeskMachine = setup({
   types: {
@@ -373,18 +426,7 @@ export const staffDeskMachine = setup({
     input: {} as FlowInput,
     output: {} as FlowOutput,
   },
-  actors: {
-    findPolicy: notProvided<StaffPolicy | null, { query: string }>('findPolicy'),
-    getClaim: notProvided<StaffClaim | null, { claimId: string }>('getClaim'),
-    trackClaims: notProvided<StaffClaim[], Record<string, never>>('trackClaims'),
-    transactionStatus: notProvided<StaffTransaction | null, { reference: string }>(
-      'transactionStatus',
-    ),
-    householdByNrc: notProvided<StaffHousehold | null, { nrc: string }>('householdByNrc'),
-    getBatch: notProvided<StaffBatch, { policyId: string; batchId: string }>('getBatch'),
-    bordereau: notProvided<StaffFile, { policyId: string }>('bordereau'),
-    todaySummary: notProvided<StaffToday, Record<string, never>>('todaySummary'),
-  },
+  actors: DESK_ACTORS,
   actions: {
     unexpected: assign(({ context }) => unexpected(context)),
     rejectAnswer: assign(rejectedAnswer(CHECKS)),
@@ -512,100 +554,46 @@ export const staffDeskMachine = setup({
             { target: '#staff-desk.desk' },
           ],
         },
-        policy: {
-          invoke: {
-            src: 'findPolicy',
-            input: ({ context }) => ({ query: arg(context, 0) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({
-                prompt: ({ context, event }) => policyResult(arg(context, 0), event.output),
-              }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        claim: {
-          invoke: {
-            src: 'getClaim',
-            input: ({ context }) => ({ claimId: arg(context, 0) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({
-                prompt: ({ context, event }) => claimResult(arg(context, 0), event.output),
-              }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        claims: {
-          invoke: {
-            src: 'trackClaims',
-            input: () => ({}),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => claimsResult(event.output) }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        txn: {
-          invoke: {
-            src: 'transactionStatus',
-            input: ({ context }) => ({ reference: arg(context, 0) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({
-                prompt: ({ context, event }) => txnResult(arg(context, 0), event.output),
-              }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        household: {
-          invoke: {
-            src: 'householdByNrc',
-            input: ({ context }) => ({ nrc: arg(context, 0) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => householdResult(event.output) }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        batch: {
-          invoke: {
-            src: 'getBatch',
-            input: ({ context }) => ({ policyId: arg(context, 0), batchId: arg(context, 1) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => batchResult(event.output) }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        bordereau: {
-          invoke: {
-            src: 'bordereau',
-            input: ({ context }) => ({ policyId: arg(context, 0) }),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => bordereauResult(event.output) }),
-            },
-            onError: toFailureScreen,
-          },
-        },
-        today: {
-          invoke: {
-            src: 'todaySummary',
-            input: () => ({}),
-            onDone: {
-              target: '#staff-desk.result',
-              actions: assign({ prompt: ({ event }) => todayResult(event.output) }),
-            },
-            onError: toFailureScreen,
-          },
-        },
+        policy: lookup(
+          'findPolicy',
+          (context) => ({ query: arg(context, 0) }),
+          (context, found) => policyResult(arg(context, 0), found),
+        ),
+        claim: lookup(
+          'getClaim',
+          (context) => ({ claimId: arg(context, 0) }),
+          (context, found) => claimResult(arg(context, 0), found),
+        ),
+        claims: lookup(
+          'trackClaims',
+          () => ({}),
+          (_, found) => claimsResult(found),
+        ),
+        txn: lookup(
+          'transactionStatus',
+          (context) => ({ reference: arg(context, 0) }),
+          (context, found) => txnResult(arg(context, 0), found),
+        ),
+        household: lookup(
+          'householdByNrc',
+          (context) => ({ nrc: arg(context, 0) }),
+          (_, found) => householdResult(found),
+        ),
+        batch: lookup(
+          'getBatch',
+          (context) => ({ policyId: arg(context, 0), batchId: arg(context, 1) }),
+          (_, found) => batchResult(found),
+        ),
+        bordereau: lookup(
+          'bordereau',
+          (context) => ({ policyId: arg(context, 0) }),
+          (_, found) => bordereauResult(found),
+        ),
+        today: lookup(
+          'todaySummary',
+          () => ({}),
+          (_, found) => todayResult(found),
+        ),
       },
     },
     result: {
