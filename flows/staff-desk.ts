@@ -393,13 +393,13 @@ type LookupOutput<S extends keyof typeof DESK_ACTORS> = OutputFrom<(typeof DESK_
 
 /**
  * The state that runs the lookup `src` on `input` and goes to the result screen with what
- * `result` makes of the answer; a failed lookup goes to the failure screen. Every command's
+ * `result` makes of the answer (and the context); a failed lookup goes to the failure screen. Every command's
  * state is one of these.
  */
 function lookup<S extends keyof typeof DESK_ACTORS>(
   src: S,
   input: (context: StaffDeskContext) => LookupInput<S>,
-  result: (context: StaffDeskContext, found: LookupOutput<S>) => Prompt,
+  result: (found: LookupOutput<S>, context: StaffDeskContext) => Prompt,
 ) {
   // Typed here as XState types them inline: the state is built outside `createMachine`.
   type Done = DoneActorEvent<LookupOutput<S>>;
@@ -410,7 +410,7 @@ function lookup<S extends keyof typeof DESK_ACTORS>(
       onDone: {
         target: '#staff-desk.result',
         actions: assign<StaffDeskContext, Done, undefined, Reply, never>({
-          prompt: ({ context, event }) => result(context, event.output),
+          prompt: ({ context, event }) => result(event.output, context),
         }),
       },
       onError: toFailureScreen,
@@ -557,43 +557,35 @@ export const staffDeskMachine = setup({
         policy: lookup(
           'findPolicy',
           (context) => ({ query: arg(context, 0) }),
-          (context, found) => policyResult(arg(context, 0), found),
+          (found, context) => policyResult(arg(context, 0), found),
         ),
         claim: lookup(
           'getClaim',
           (context) => ({ claimId: arg(context, 0) }),
-          (context, found) => claimResult(arg(context, 0), found),
+          (found, context) => claimResult(arg(context, 0), found),
         ),
-        claims: lookup(
-          'trackClaims',
-          () => ({}),
-          (_, found) => claimsResult(found),
-        ),
+        claims: lookup('trackClaims', () => ({}), claimsResult),
         txn: lookup(
           'transactionStatus',
           (context) => ({ reference: arg(context, 0) }),
-          (context, found) => txnResult(arg(context, 0), found),
+          (found, context) => txnResult(arg(context, 0), found),
         ),
         household: lookup(
           'householdByNrc',
           (context) => ({ nrc: arg(context, 0) }),
-          (_, found) => householdResult(found),
+          householdResult,
         ),
         batch: lookup(
           'getBatch',
           (context) => ({ policyId: arg(context, 0), batchId: arg(context, 1) }),
-          (_, found) => batchResult(found),
+          batchResult,
         ),
         bordereau: lookup(
           'bordereau',
           (context) => ({ policyId: arg(context, 0) }),
-          (_, found) => bordereauResult(found),
+          bordereauResult,
         ),
-        today: lookup(
-          'todaySummary',
-          () => ({}),
-          (_, found) => todayResult(found),
-        ),
+        today: lookup('todaySummary', () => ({}), todayResult),
       },
     },
     result: {
