@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, setup, waitFor } from 'xstate';
 import { parseStaffCommand } from '../../flows/staff-desk.js';
 import {
   ask,
   choiceOn,
   describeFailure,
+  type Failure,
   failedAt,
   failedCall,
+  failedCallTo,
+  failedTo,
   failurePrompt,
   failureScreen,
   flowOutput,
@@ -166,6 +170,31 @@ describe('state-shape builders', () => {
     const error = new ApiTimeoutError({ operation: 'x', timeoutMs: 10 });
     expect(failedAt('quote')({ event: { error } })).toEqual({ kind: 'timeout', op: 'quote' });
     expect(failedCall({ event: { error } })).toEqual({ kind: 'timeout' });
+  });
+
+  it("builds a call's onError transition: the failure screen, the failure tagged or not", async () => {
+    const error = new ApiTimeoutError({ operation: 'x', timeoutMs: 10 });
+    const failing = (onError: object) =>
+      setup({
+        types: { context: {} as { failure: (Failure & { op?: 'quote' }) | null } },
+        actors: { call: fromPromise<never>(() => Promise.reject(error)) },
+      }).createMachine({
+        context: { failure: null },
+        initial: 'calling',
+        states: { calling: { invoke: { src: 'call', onError } }, failed: {} },
+      });
+    type Tagged = { failure: (Failure & { op: 'quote' }) | null };
+    const run = async (onError: object) => {
+      const actor = createActor(failing(onError)).start();
+      return (await waitFor(actor, (s) => s.matches('failed'))).context.failure;
+    };
+    expect(await run(failedCallTo<Tagged, { type: 'x' }>('failed')('quote'))).toEqual({
+      kind: 'timeout',
+      op: 'quote',
+    });
+    expect(await run(failedTo<{ failure: Failure | null }, { type: 'x' }>('failed'))).toEqual({
+      kind: 'timeout',
+    });
   });
 
   it('shows the failure screen, or the unknown one when nothing was recorded', () => {
