@@ -3,12 +3,13 @@
  * on; a bad one re-asks with the reason and keeps every earlier answer; every third bad one in a
  * row also explains the ways out. A flow lists a check per field it asks for (its `AnswerChecks`)
  * and names, in its `setup`, the guard `answered` and the actions `ask`, `keepAnswer` and
- * `refuseAnswer` made here from those checks; `askText` then only says which field and where to.
+ * `rejectAnswer` made from those checks (support's `answeredGuard` and `rejectedAnswer`, and
+ * `asked` and `keptBy` here); `askText` then only says which field and where to.
  */
 import { assertEvent } from 'xstate';
-import type { InputKind, Prompt } from '../src/conversation/prompt.js';
+import type { InputKind } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { ask, type Checked, rejected } from './support.js';
+import { answered, ask, type Checked, rejectAnswer } from './support.js';
 
 /** A flow's check of each field it asks for by typing, which may read its context (today). */
 export type AnswerChecks<TContext, TField extends string> = Readonly<
@@ -19,14 +20,6 @@ interface Args<TContext> {
   context: TContext;
   event: Reply;
 }
-
-/** The guard `answered`: the typed text passes the check of `params.field`. */
-export const answeredBy =
-  <TContext, TField extends string>(checks: AnswerChecks<TContext, TField>) =>
-  ({ context, event }: Args<TContext>, params: { field: TField }): boolean => {
-    assertEvent(event, 'user.text');
-    return checks[params.field](event.text, context).ok;
-  };
 
 /** The action `keepAnswer` (an assigner): the checked answer kept under `params.field`. */
 export const keptBy =
@@ -44,17 +37,6 @@ export const keptBy =
 /** Action reference: the checked answer kept under `field` (see {@link keptBy}). */
 export const keepAnswer = <TField extends string>(field: TField) =>
   ({ type: 'keepAnswer', params: { field } }) as const;
-
-/** The action `refuseAnswer` (an assigner): the same question, with why the answer failed. */
-export const refusedBy =
-  <TContext extends { prompt: Prompt; tries: number }, TField extends string>(
-    checks: AnswerChecks<TContext, TField>,
-  ) =>
-  ({ context, event }: Args<TContext>, params: { field: TField }) => {
-    assertEvent(event, 'user.text');
-    const checked = checks[params.field](event.text, context);
-    return rejected(context, checked.ok ? 'flow.note.typeAnswer' : checked);
-  };
 
 /** The action `ask` (an assigner): the question `params.key`, tries starting over. */
 export const asked = (_: unknown, params: { key: string; input: InputKind }) => ({
@@ -75,12 +57,8 @@ export function askText<TField extends string>(
     entry: { type: 'ask', params: { key, input } },
     on: {
       'user.text': [
-        {
-          guard: { type: 'answered', params: { field } },
-          target,
-          actions: keepAnswer(field),
-        },
-        { actions: { type: 'refuseAnswer', params: { field } } },
+        { guard: answered(field), target, actions: keepAnswer(field) },
+        { actions: rejectAnswer(field) },
       ],
       'user.back': back,
     },

@@ -11,7 +11,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { keepAnswer, keptBy } from './ask-text.js';
+import { asked, askText, keepAnswer, keptBy } from './ask-text.js';
 import {
   checkDescription,
   checkIdentifier,
@@ -385,6 +385,7 @@ export const claimIntimationMachine = setup({
     unexpected: assign(({ context }) => unexpected(context)),
     rejectAnswer: assign(rejectedAnswer(CHECKS)),
     keepAnswer: assign(keptBy(CHECKS)),
+    ask: assign(asked),
     // A photo sent on the upload screen, or on the screen after one, is attached the same way.
     keepUpload: assign({
       upload: ({ event }) => {
@@ -701,17 +702,7 @@ export const claimIntimationMachine = setup({
             ],
           },
         },
-        askDetails: {
-          tags: 'awaitingInput',
-          entry: assign({ tries: 0, prompt: ask('claim.askDetails', 'text') }),
-          on: {
-            'user.text': [
-              { guard: answered('details'), target: ID.confirm, actions: keepAnswer('details') },
-              { actions: rejectAnswer('details') },
-            ],
-            'user.back': 'askEventDate',
-          },
-        },
+        askDetails: askText('claim.askDetails', 'text', 'details', ID.confirm, 'askEventDate'),
       },
     },
     // The claim as told, confirmed and sent to the insurer.

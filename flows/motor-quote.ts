@@ -10,7 +10,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
+import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
 import {
   checkAmount,
   checkEmail,
@@ -37,6 +37,7 @@ import {
   way,
 } from './payment-machine.js';
 import {
+  answeredGuard,
   ask,
   CANCELLED,
   type Checked,
@@ -55,6 +56,7 @@ import {
   notProvided,
   passes,
   type RefusedQuestions,
+  rejectedAnswer,
   rejectedBy,
   replyGuards,
   TO_MAIN_MENU,
@@ -325,13 +327,13 @@ const motor = setup({
     unexpected: assign(({ context }) => unexpected(context)),
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
-    refuseAnswer: assign(refusedBy(CHECKS)),
+    rejectAnswer: assign(rejectedAnswer(CHECKS)),
     ...paymentActions<MotorQuoteContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,
     ...callFailureGuards,
-    answered: answeredBy(CHECKS),
+    answered: answeredGuard(CHECKS),
     ...PAYMENT_GUARDS,
     ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
     listedProduct: ({ context, event }) =>

@@ -9,7 +9,7 @@ import type {
 } from '../src/conversation/flow.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
-import { type AnswerChecks, answeredBy, asked, askText, keptBy, refusedBy } from './ask-text.js';
+import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
 import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
 import {
   newPayment,
@@ -24,6 +24,7 @@ import {
   resumePayment,
 } from './payment-machine.js';
 import {
+  answeredGuard,
   ask,
   CANCELLED,
   type Checked,
@@ -40,6 +41,7 @@ import {
   isChoice,
   money,
   notProvided,
+  rejectedAnswer,
   replyGuards,
   TO_MAIN_MENU,
   toRefusedQuestion,
@@ -225,13 +227,13 @@ const travel = setup({
     unexpected: assign(({ context }) => unexpected(context)),
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
-    refuseAnswer: assign(refusedBy(CHECKS)),
+    rejectAnswer: assign(rejectedAnswer(CHECKS)),
     ...paymentActions<TravelIssueContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,
     ...callFailureGuards,
-    answered: answeredBy(CHECKS),
+    answered: answeredGuard(CHECKS),
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
