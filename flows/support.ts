@@ -204,17 +204,19 @@ function failingTo<TContext extends { failure?: unknown }, TEvent extends EventO
   return {
     target,
     actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(
-      // TypeScript cannot follow a value into a generic context: the callers' types make sure
-      // that the context's `failure` takes what `failure` makes.
+      // TypeScript cannot follow a value into a generic context. The callers' types make sure
+      // that the context's `failure` takes what `failure` makes: failedCallTo tags only the
+      // context's own calls, and failedTo refuses a context whose failures name the call.
       (args) => ({ failure: failure(args) }) as Partial<TContext>,
     ),
   } as const;
 }
 
 /**
- * The `onError` transitions of a flow whose failure screen names the failed call: `to(op)` goes
- * to the failure screen `target` with the failure tagged `op` (see {@link failedAt}). Built once,
- * where the flow is defined: `const failedCall = failedCallTo<Context, Reply>(ID.failed)`.
+ * The `onError` transitions of a flow whose failure screen names the failed call: given `op`
+ * (one of the context's own), the failure screen `target` with the failure tagged `op` (see
+ * {@link failedAt}). Made once, where the flow is defined:
+ * `const failedCall = failedCallTo<Context, Reply>(ID.failed)`, then `onError: failedCall('op')`.
  */
 export function failedCallTo<
   TContext extends { failure?: (Failure & { op: string }) | null | undefined },
