@@ -25,6 +25,12 @@ import { captureScreens, type UssdWalk } from '../ussd-section.js';
 const wrap = (process.env.CALLGRIND_WRAP ?? '').split(/\s+/).filter((word) => word !== '');
 if (wrap.length === 0)
   throw new Error('CALLGRIND_WRAP: the valgrind command the servers run under');
+// CALLGRIND_NODE_FLAGS: further V8 flags for both servers, e.g. `--no-opt`: without the
+// optimising compiler, what a block runs no longer depends on what V8 chose to optimise when,
+// so the count reads the work a turn does, block after block alike.
+const nodeFlags = (process.env.CALLGRIND_NODE_FLAGS ?? '')
+  .split(/\s+/)
+  .filter((flag) => flag !== '');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const rounds = Math.floor(envNumber('CALLGRIND_ROUNDS', 5));
 const blockJourneys = Math.floor(envNumber('CALLGRIND_BLOCK_JOURNEYS', 20));
@@ -92,6 +98,7 @@ try {
         execArgv: [
           '--single-threaded',
           '--expose-gc',
+          ...nodeFlags,
           '--import',
           new URL('./toggle-on-message.ts', import.meta.url).href,
         ],

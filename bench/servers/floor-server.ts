@@ -168,7 +168,10 @@ await serveForBench(async () => {
     const prompt = (actor.getSnapshot().context as { prompt: Prompt }).prompt;
     // The record insurechat keeps: the persisted snapshot without its prompt, the prompt beside.
     const persisted = actor.getPersistedSnapshot() as unknown as { context: { prompt?: Prompt } };
-    const { prompt: _beside, ...context } = persisted.context;
+    // A spread with the prompt left undefined, as insurechat's store writes it: the same JSON as
+    // a rest copy without the key, at a fraction of its cost (a rest copy that excludes a key
+    // walks the object's keys in the runtime, the slow way once the context has many fields).
+    const context = { ...persisted.context, prompt: undefined };
     const record = JSON.stringify({ snapshot: { ...persisted, context }, prompt });
     await redis.set(key, record, 'EX', SESSION_TTL_SECONDS);
     return reply.type('text/plain; charset=utf-8').send(`CON ${screenOf(prompt)}`);
