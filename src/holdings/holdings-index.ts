@@ -129,11 +129,17 @@ function entryOf(fields: Readonly<Record<string, string>>, nowSeconds: number): 
         continue;
       }
       if (parsed.t < oldest) continue;
-      // In the order first recorded (a hash keeps its fields' order): the insurer's own order.
       entry.refs.push(parsed.r);
     }
   }
+  // A hash keeps its fields' order only while Redis packs it small (values under 64 bytes; a
+  // record's value is longer): by line, then number, the same on every read and store.
+  entry.refs.sort(byLineThenNumber);
   return entry;
+}
+
+function byLineThenNumber(a: HoldingRef, b: HoldingRef): number {
+  return a.line === b.line ? a.number.localeCompare(b.number) : a.line.localeCompare(b.line);
 }
 
 /** The fields one fact writes, per key kind. */

@@ -3,6 +3,7 @@ import { USSD_MAX_CHARS } from '../../../src/channels/ussd/index.js';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
 import { startTestServer, type TestServer } from '../../server/test-server.js';
 import { ussdCaller } from '../../server/ussd-caller.js';
+import { typedDaysAgo } from '../../support/lusaka-days.js';
 
 /*
  * An insurer's refusal on USSD, through the HTTP server, the engine, Redis and the sandbox: the
@@ -17,15 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
-
-/** `days` before today as the caller types it, DD/MM/YYYY. */
-function typedDaysAgo(days: number): string {
-  const [year, month, day] = new Date(Date.now() - days * 86_400_000)
-    .toISOString()
-    .slice(0, 10)
-    .split('-');
-  return `${day}/${month}/${year}`;
-}
 
 const { creditLife } = DEMO_BOOK;
 
