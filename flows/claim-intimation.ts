@@ -593,7 +593,16 @@ export const claimIntimationMachine = setup({
         },
         askPolicy: {
           tags: 'awaitingInput',
-          entry: assign({ tries: 0, prompt: ask('claim.askPolicy', 'text') }),
+          entry: assign({
+            tries: 0,
+            // The example is the line's own number format (the credit-life key is the older one,
+            // kept so that a screen already on record still reads).
+            prompt: ({ context }) =>
+              ask(
+                lineOf(context) === 'group-life' ? 'claim.askPolicy.group-life' : 'claim.askPolicy',
+                'text',
+              ),
+          }),
           on: {
             'user.text': [
               {

@@ -120,6 +120,7 @@ const TEXTS: Record<string, string[]> = {
   'motor.askHolderPhone': [national(book.motor.holder.phoneNumber)],
   'motor.askHolderNrc': [digits(book.motor.holder.nrcNumber)],
   'claim.askPolicy': [book.groupLife.policyNumber, book.creditLife.payroll.policyNumber],
+  'claim.askPolicy.group-life': [book.groupLife.policyNumber, book.creditLife.payroll.policyNumber],
   'claim.ask.partnerLoanReference': [book.creditLife.payroll.activeLoan.reference],
   // A living member (a new death claim) and the deceased (whose claim is open already).
   'claim.ask.nrcNumber': [

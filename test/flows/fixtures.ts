@@ -526,6 +526,7 @@ export const TEXTS: Record<string, string[]> = {
   'travel.askName': ['Mwila Banda', 'Mwila'],
   'travel.askTravellerName': ['Chanda Banda', '42'],
   'claim.askPolicy': ['pol_1', '!!'],
+  'claim.askPolicy.group-life': ['pol_1', '!!'],
   'claim.ask.partnerLoanReference': ['KL-1', '!!'],
   'claim.askDate.credit-life': [daysAgo(5).typed, '2099-01-15'],
   'claim.askDate.group-life': ['10/01/2025', '2099-01-15'],

@@ -215,6 +215,7 @@ export const bem: Catalogue = {
   'claim.choice.later': 'Pali cimbi',
   'claim.choice.more': 'Lundeni cimbi',
   'claim.askPolicy': 'Nambala ya policy (nga CL-DEMO-000001):',
+  'claim.askPolicy.group-life': 'Nambala ya policy ya kabungwe (nga GL-DEMO-000001):',
   'claim.pickType': 'Cinshi cacitikile uwasendele ingongole?',
   'claim.ask.partnerLoanReference': 'Nambala ya ngongole yenu:',
   'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',

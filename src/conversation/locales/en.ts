@@ -245,6 +245,7 @@ export const en = {
   'claim.choice.later': 'Later',
   'claim.choice.more': 'Add another',
   'claim.askPolicy': 'Policy number (e.g. CL-DEMO-000001):',
+  'claim.askPolicy.group-life': 'Scheme policy number (e.g. GL-DEMO-000001):',
   'claim.pickType': 'What happened to the borrower?',
   'claim.pickType.none': 'The insurer lists no cover to claim under on this policy.',
   'claim.note.late':

@@ -215,6 +215,7 @@ export const ny: Catalogue = {
   'claim.choice.later': 'Pambuyo pake',
   'claim.choice.more': 'Onjezani china',
   'claim.askPolicy': 'Nambala ya policy (monga CL-DEMO-000001):',
+  'claim.askPolicy.group-life': 'Nambala ya policy ya gulu (monga GL-DEMO-000001):',
   'claim.pickType': 'Chinachitika ndi chiyani kwa wobwereka?',
   'claim.ask.partnerLoanReference': 'Nambala ya ngongole yanu:',
   'claim.ask.nrcNumber': 'Nambala ya NRC ya membala:',

@@ -120,6 +120,13 @@ describe('the demo book through USSD', () => {
     expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
   });
 
+  it('asks for a group-life claim by the scheme’s policy number, with a scheme number as the example', async () => {
+    const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '2']);
+    expect(credit.at(-1)).toBe('CON Policy number (e.g. CL-DEMO-000001):');
+    const life = await walk(groupLife.member.phoneNumber, [MENU.claims, '3']);
+    expect(life.at(-1)).toBe('CON Scheme policy number (e.g. GL-DEMO-000001):');
+  });
+
   // The Active loan has the demo book's open claim, so a new one goes on the loan in grace.
   it('intimates a claim on the loan in grace by its printed policy number and partner reference', async () => {
     const lossDate = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
