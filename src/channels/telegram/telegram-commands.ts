@@ -1,4 +1,4 @@
-import type { Bot } from 'grammy';
+import type { Api, Bot } from 'grammy';
 import type { BotCommand } from 'grammy/types';
 import { LANGUAGE_PROMPT } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
@@ -63,19 +63,43 @@ export function registerTelegramCommands(
   });
 }
 
+/** The "/" menu's entries, described in the language of the update being handled. */
+function commandMenu(conversation: TelegramConversation): BotCommand[] {
+  return TELEGRAM_COMMANDS.map((command) => ({
+    command,
+    description: conversation.say(`telegram.command.${command}`),
+  }));
+}
+
 /** Fills Telegram's "/" menu; best effort (a Bot API without it still serves the bot). */
 export async function registerCommandMenu(
   bot: Bot,
   conversation: TelegramConversation,
   log: Logger,
 ): Promise<void> {
-  const commands: BotCommand[] = TELEGRAM_COMMANDS.map((command) => ({
-    command,
-    description: conversation.say(`telegram.command.${command}`),
-  }));
   try {
-    await bot.api.setMyCommands(commands);
+    await bot.api.setMyCommands(commandMenu(conversation));
   } catch (error) {
     log.warn(describeTelegramError(error), 'telegram commands not registered');
+  }
+}
+
+/**
+ * Gives one chat the "/" menu in the language it chose, inside {@link TelegramConversation.inLocale}.
+ * Telegram keeps a chat's own menu over the bot's default, and its per-language menus follow the
+ * app's language, which is never Bemba or Nyanja. Best effort: the chat goes on without it.
+ */
+export async function setChatCommandMenu(
+  api: Api,
+  chatId: number,
+  conversation: TelegramConversation,
+  log: Logger,
+): Promise<void> {
+  try {
+    await api.setMyCommands(commandMenu(conversation), {
+      scope: { type: 'chat', chat_id: chatId },
+    });
+  } catch (error) {
+    log.warn(describeTelegramError(error), 'telegram chat commands not set');
   }
 }

@@ -9,6 +9,7 @@ import {
 import type { Logger } from '../../log/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
 import { parseCallbackData } from './render-telegram-message.js';
+import { setChatCommandMenu } from './telegram-commands.js';
 import type { TelegramConversation } from './telegram-conversation.js';
 import { KeyboardTap } from './telegram-engine-middleware.js';
 import { describeTelegramError } from './telegram-errors.js';
@@ -45,11 +46,10 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
       const lead = say('language.changed');
       // The step the conversation is on, or (a chat with none) the entry menu, opened.
       const step = await engine.peek(sessionOf(chatId), optionsOf(chatId));
-      if (!step.final) {
-        await sender.send(ctx.api, chatId, messageOf(step, [lead]));
-        return;
-      }
-      await ctx.reply([lead, say('telegram.expect.start')].join(' '));
+      if (!step.final) await sender.send(ctx.api, chatId, messageOf(step, [lead]));
+      else await ctx.reply([lead, say('telegram.expect.start')].join(' '));
+      // After the answer, so the user never waits on it.
+      await setChatCommandMenu(ctx.api, chatId, conversation, log);
     });
   }
 
