@@ -1,5 +1,5 @@
 import { and, assertEvent, assign, type DoneActorEvent, setup } from 'xstate';
-import { type Principal, principalOf } from '../src/access/index.js';
+import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -194,6 +194,8 @@ export interface MotorQuoteContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
+  /** The number "My number" pays from (see ownPayNumber); absent in a flow started before it. */
+  payPhone?: string | null;
   /** Who is asking: a plate's car and cover are shown only to the phone on record for them. */
   principal: Principal;
   /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
@@ -541,6 +543,9 @@ export const motorQuoteMachine = motor.createMachine({
     tries: 0,
     today: input.today,
     callerPhone: input.callerPhone ?? null,
+    // A chat's vouched phone (a WhatsApp sender) pays in one tap too; SMS links stay USSD's. Kept
+    // only when it is not the caller's handset, so a USSD snapshot carries the number once.
+    ...(input.callerPhone ? {} : { payPhone: phoneOf(input.principal) ?? null }),
     principal: input.principal,
     ...(input.route ? { route: input.route } : {}),
     mode: input.start?.renewal ? 'renew' : 'new',

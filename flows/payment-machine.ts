@@ -155,10 +155,22 @@ export function clockTime(iso: string | null | undefined): string {
   return date && !Number.isNaN(date.getTime()) ? LUSAKA_TIME.format(date) : '';
 }
 
+/**
+ * The number "My number" pays from: a paying flow's `payPhone` (the caller's handset, or the
+ * phone a messaging platform vouches for, such as a WhatsApp sender's), else `callerPhone` (the
+ * payment child's own, and a flow started before `payPhone` was kept).
+ */
+export function ownPayNumber(context: {
+  callerPhone: string | null;
+  payPhone?: string | null | undefined;
+}): string | null {
+  return context.payPhone ?? context.callerPhone;
+}
+
 /** The choices of every screen that asks how to pay. */
-export function paymentChoices(context: Pick<PayingContext, 'callerPhone'>) {
+export function paymentChoices(context: Parameters<typeof ownPayNumber>[0]) {
   return [
-    ...(context.callerPhone ? [choice('own', 'pay.choice.ownNumber')] : []),
+    ...(ownPayNumber(context) ? [choice('own', 'pay.choice.ownNumber')] : []),
     choice('other', 'pay.choice.otherNumber'),
     choice('card', 'pay.choice.card'),
   ];
@@ -556,8 +568,7 @@ export const paymentMachine = payment.createMachine({
 
 /** The flow's payment child, started where a flow's failure screen sends it back (see PaymentInput). */
 export function paymentInput(
-  context: {
-    callerPhone: string | null;
+  context: Parameters<typeof ownPayNumber>[0] & {
     route?: TurnRoute | null | undefined;
     pay?: PayState | null | undefined;
   },
@@ -565,7 +576,7 @@ export function paymentInput(
 ): PaymentInput {
   return {
     pay: context.pay ?? newPayment({ kind: 'quote', quoteId: '' }, '', '', 0, ''),
-    callerPhone: context.callerPhone,
+    callerPhone: ownPayNumber(context),
     route: context.route ?? null,
     ...(at ? { at } : {}),
   };

@@ -21,16 +21,16 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
 ];
 
 /**
- * Pays from the "Pay with" screen by mobile money: the sender's own number (one tap), or the
- * number typed; resolves the approval wait.
+ * Pays from the "Pay with" screen by mobile money: the sender's own number (one tap on "My
+ * number"), or another number typed; resolves the approval wait.
  */
 export async function payByMobileMoney(
   chat: WhatsAppChat,
   payWith: Screen,
   from: 'own' | string,
 ): Promise<Screen> {
-  const ask = await chat.tap(payWith, /another number/i);
-  if (from === 'own') return chat.tap(ask, /use this number/i);
+  if (from === 'own') return chat.tap(payWith, /^my number$/i);
+  await chat.tap(payWith, /another number/i);
   return chat.text(from);
 }
 
