@@ -11,7 +11,13 @@ import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-eng
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
-import { eventually, silentLogger, testRender, textUpdate } from './test-support.js';
+import {
+  eventually,
+  silentLogger,
+  testRender,
+  textUpdate,
+  webhookChannel,
+} from './test-support.js';
 
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
@@ -78,6 +84,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
   let engine: StepEngine;
   let channel: TelegramChannel;
   let webhook: FastifyInstance;
+  let close: () => Promise<void>;
   const sent: unknown[] = [];
 
   beforeEach(async () => {
@@ -85,7 +92,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     api = await fakeBotApi(sent);
     files = await createFileStore({ signingSecret: 'file-secret', publicUrl: 'https://bot.test' });
     engine = new StepEngine();
-    channel = createTelegramChannel({
+    ({ channel, webhook, close } = await webhookChannel({
       token: TOKEN,
       webhookSecret: SECRET,
       engine,
@@ -93,15 +100,11 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       logger: silentLogger,
       apiRoot: api.url,
       files,
-    });
-    webhook = Fastify();
-    channel.registerWebhook(webhook);
-    await webhook.ready();
+    }));
   });
 
   afterEach(async () => {
-    await channel.stop();
-    await webhook.close();
+    await close();
     await api.server.close();
     await files.close();
   });

@@ -1,17 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createTelegramChannel,
-  type TelegramChannel,
-} from '../../../src/channels/telegram/index.js';
-import {
   type CallerLanguages,
   LANGUAGE_CHOICE_PREFIX,
   type Prompt,
   renderPrompt,
 } from '../../../src/conversation/index.js';
 import { TurnEngineDouble } from '../../support/turn-engine-double.js';
-import { silentLogger } from './test-support.js';
+import { silentLogger, webhookChannel } from './test-support.js';
 
 const TOKEN = '123456:menu-token';
 const SECRET = 'menu-webhook-secret';
@@ -63,13 +59,13 @@ describe('the Telegram "/" menu', () => {
     },
   };
   let api: Awaited<ReturnType<typeof recordingBotApi>>;
-  let channel: TelegramChannel;
   let webhook: FastifyInstance;
+  let close: () => Promise<void>;
 
   beforeEach(async () => {
     calls.length = 0;
     api = await recordingBotApi(calls);
-    channel = createTelegramChannel({
+    ({ webhook, close } = await webhookChannel({
       token: TOKEN,
       webhookSecret: SECRET,
       engine: new MenuEngine(),
@@ -77,15 +73,11 @@ describe('the Telegram "/" menu', () => {
       logger: silentLogger,
       apiRoot: api.url,
       languages,
-    });
-    webhook = Fastify();
-    channel.registerWebhook(webhook);
-    await webhook.ready();
+    }));
   });
 
   afterEach(async () => {
-    await channel.stop();
-    await webhook.close();
+    await close();
     await api.server.close();
   });
 

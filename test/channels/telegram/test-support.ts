@@ -1,8 +1,14 @@
 import { createServer } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Bot } from 'grammy';
 import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { vi } from 'vitest';
-import type { RenderPrompt } from '../../../src/channels/telegram/index.js';
+import {
+  createTelegramChannel,
+  type RenderPrompt,
+  type TelegramChannel,
+  type TelegramChannelOptions,
+} from '../../../src/channels/telegram/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
@@ -169,6 +175,29 @@ export function textUpdate(chatId: number, updateId: number, text: string, first
       chat: { id: chatId, type: 'private', first_name: firstName },
       from: { id: chatId, is_bot: false, first_name: firstName },
       text,
+    },
+  };
+}
+
+/**
+ * A Telegram channel in webhook mode, its webhook on a Fastify app of its own (ready for
+ * `inject`); `close` stops both.
+ */
+export async function webhookChannel(options: TelegramChannelOptions): Promise<{
+  channel: TelegramChannel;
+  webhook: FastifyInstance;
+  close(): Promise<void>;
+}> {
+  const channel = createTelegramChannel(options);
+  const webhook = Fastify();
+  channel.registerWebhook(webhook);
+  await webhook.ready();
+  return {
+    channel,
+    webhook,
+    close: async () => {
+      await channel.stop();
+      await webhook.close();
     },
   };
 }
