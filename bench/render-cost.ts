@@ -152,7 +152,7 @@ export async function runRenderCost(options: RenderCostOptions): Promise<string>
     );
   }
   return [
-    '## 8. Rendering a turn’s screen: ICU library against the hand-written renderer',
+    '## 9. Rendering a turn’s screen: ICU library against the hand-written renderer',
     '',
     `CPU per turn of the screen a USSD turn shows (its Prompt through the locale catalogue, then`,
     `laid out in pages), over the ${MOTOR_TURNS.length} screens of a motor purchase,`,

@@ -21,6 +21,8 @@ export interface SectionContext {
 /** One benchmark: an id for BENCH_ONLY, a title, and a run that returns its Markdown section. */
 export interface BenchSection {
   readonly id: string;
+  /** Its number in RESULTS.md (`## N. Title`), which its run writes and a rerun replaces. */
+  readonly number: number;
   readonly title: string;
   run(context: SectionContext): Promise<string>;
 }
@@ -29,11 +31,13 @@ export interface BenchSection {
 export const benchSections: readonly BenchSection[] = [
   {
     id: 'ussd',
+    number: 1,
     title: 'USSD turns through the real HTTP server',
     run: (context) => runUssdSection(context),
   },
   {
     id: 'slow',
+    number: 2,
     title: 'Slow insurer',
     run: (context) =>
       runSlowInsurer({
@@ -47,6 +51,7 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'logs',
+    number: 3,
     title: 'Log cost per turn',
     run: (context) =>
       runLogCost({
@@ -57,6 +62,7 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'length',
+    number: 4,
     title: 'Cost against conversation length',
     run: (context) =>
       runConversationLength({
@@ -68,6 +74,7 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'snapshot',
+    number: 5,
     title: 'Snapshot bytes and Redis memory',
     run: (context) =>
       runSnapshotSize({
@@ -79,6 +86,7 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'client',
+    number: 6,
     title: 'Client overhead',
     run: (context) =>
       runClientOverhead({
@@ -91,11 +99,13 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'cluster',
+    number: 7,
     title: 'USSD journey on a Redis Cluster',
     run: (context) => runClusterSection(context),
   },
   {
     id: 'lookup',
+    number: 8,
     title: 'Cover lookups against the size of the book',
     run: (context) =>
       runLookupSection({
@@ -113,6 +123,7 @@ export const benchSections: readonly BenchSection[] = [
   },
   {
     id: 'render',
+    number: 9,
     title: 'Rendering a turn’s screen',
     run: (context) =>
       runRenderCost({
