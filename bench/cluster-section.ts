@@ -3,7 +3,7 @@ import { clusterUnavailable, startRedisCluster } from '../test/support/redis-clu
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { fmtSpread, spread, verdict } from './lib/stats.js';
 import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
-import { captureScreens, MOTOR_JOURNEY_INPUTS } from './ussd-section.js';
+import { captureScreens, journeySteps } from './ussd-section.js';
 import { runUssdThroughput, type UssdContender, type UssdRun } from './ussd-throughput.js';
 
 const TITLE = '## 7. USSD journey on a Redis Cluster';
@@ -59,10 +59,7 @@ export async function runClusterSection(options: ClusterSectionOptions): Promise
         prefix,
         path: USSD_PATH,
         headers: { 'x-ussd-secret': BENCH_GATEWAY_SECRET },
-        steps: screens.map((screen, index) => ({
-          input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
-          expect: (body: string) => body === `CON ${screen}`,
-        })),
+        steps: journeySteps(screens),
       });
     }
     const runs = await runUssdThroughput({

@@ -4,7 +4,7 @@ import { createLogger, PERSONAL_FIELDS } from '../src/log/index.js';
 import { createServer, loadConfig } from '../src/server/index.js';
 import { cpuMicros, fmt, fmtSpread, spread, verdict } from './lib/stats.js';
 import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
-import { MOTOR_JOURNEY_INPUTS } from './ussd-section.js';
+import { motorJourneyInputs } from './ussd-section.js';
 
 /** Options of the log-cost measurement. */
 export interface LogCostOptions {
@@ -48,7 +48,7 @@ async function infoLinesPerTurn(journeys: number): Promise<{ lines: number; turn
     for (let journey = 0; journey < journeys; journey += 1) {
       const phoneNumber = `+26097${String(3_000_000 + journey).padStart(7, '0')}`;
       const typed: string[] = [];
-      for (const input of ['', ...MOTOR_JOURNEY_INPUTS]) {
+      for (const input of ['', ...motorJourneyInputs(phoneNumber)]) {
         if (input !== '' || typed.length > 0) typed.push(input);
         const response = await server.app.inject({
           method: 'POST',

@@ -8,7 +8,7 @@ import { fmt } from './lib/stats.js';
 import { runUssdCallers } from './lib/ussd-callers.js';
 import { runUssdLoad } from './lib/ussd-load.js';
 import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
-import { captureScreens, MOTOR_JOURNEY_INPUTS } from './ussd-section.js';
+import { captureScreens, journeySteps } from './ussd-section.js';
 
 /** Options of the slow-insurer run. */
 export interface SlowInsurerOptions {
@@ -65,10 +65,7 @@ export async function runSlowInsurer(options: SlowInsurerOptions): Promise<strin
       );
       try {
         const screens = await captureScreens(server.url);
-        const steps = screens.map((screen, index) => ({
-          input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
-          expect: (body: string) => body === `CON ${screen}`,
-        }));
+        const steps = journeySteps(screens);
         const classify = (body: string) => STILL_WORKING.some((text) => body.includes(text));
         const load = (durationSeconds: number) =>
           runUssdCallers({

@@ -8,22 +8,44 @@ import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
 import { runUssdThroughput, type UssdContender, ussdThroughputReport } from './ussd-throughput.js';
 
 /**
- * What a phone types on insurechat's motor-quote journey, dial excluded, up to the payment
- * confirmation screen ("… Pay with: 1 My number 2 Another number 3 Card"): Motor → New cover →
- * Third Party → plate of the sandbox's seeded vehicle → Yes, that vehicle → first period → the
- * caller's own number (unknown to the insurer) → the seeded policyholder's NRC → Yes, that person.
+ * What a new phone types on insurechat's motor-quote journey for a car of its own, dial excluded,
+ * up to the payment confirmation screen ("… Pay with: 1 My number 2 Another number 3 Card"):
+ * Motor → New cover → Third Party → its plate → make, model, year, use, chassis, engine → first
+ * period → the caller's own number (unknown to the insurer) → its NRC → first and last name,
+ * e-mail. Plate, chassis, engine and NRC are the phone's own: a quotation registers the car to
+ * the phone that asked (since issue 25 another phone is turned away from it), and none of them
+ * is on a screen, so every phone sees the same screens.
  */
-export const MOTOR_JOURNEY_INPUTS: readonly string[] = [
-  '1',
-  '1',
-  '1',
-  'AJQ 1909',
-  '1',
-  '1',
-  '1',
-  '479974111',
-  '1',
-];
+export function motorJourneyInputs(msisdn: string): string[] {
+  // The number's last seven digits, one plate, NRC and car per phone the bench makes.
+  const digits = msisdn.replace(/\D/g, '').slice(-7).padStart(7, '0');
+  const letters = [...digits.slice(0, 3)].map((digit) => String.fromCharCode(65 + Number(digit)));
+  const plate = `${letters.join('')} ${digits.slice(3)}`;
+  const nrc = `${digits.slice(0, 6)}${digits.slice(6)}11`;
+  return [
+    '1',
+    '1',
+    '1',
+    plate,
+    'Toyota',
+    'Corolla',
+    '2015',
+    '1',
+    `CH${digits}`,
+    `EN${digits}`,
+    '1',
+    '1',
+    nrc,
+    'Chanda',
+    'Mulenga',
+    'chanda@example.com',
+  ];
+}
+
+/** What the phone types at step `index` of the journey (0 is the dial). */
+export function journeyInput(msisdn: string, index: number): string {
+  return index === 0 ? '' : (motorJourneyInputs(msisdn)[index - 1] ?? '1');
+}
 
 const USSD_PATH = '/ussd/africastalking';
 /** insurechat's real server. */
@@ -39,7 +61,7 @@ const FOCUS_PAIRS = Math.max(0, Math.floor(Number(process.env.BENCH_FOCUS_PAIRS 
 /** The motor journey's steps: what the phone types, and the screen it must get back. */
 export function journeySteps(screens: readonly string[]): UssdStep[] {
   return screens.map((screen, index) => ({
-    input: () => (index === 0 ? '' : (MOTOR_JOURNEY_INPUTS[index - 1] ?? '1')),
+    input: (phone) => journeyInput(phone.msisdn, index),
     expect: (body: string) => body === `CON ${screen}`,
   }));
 }
@@ -57,7 +79,7 @@ export interface UssdSectionOptions {
 export interface UssdWalk {
   /** Default: a new number each millisecond, unknown to the insurer. */
   readonly msisdn?: string;
-  /** Default: {@link MOTOR_JOURNEY_INPUTS}. */
+  /** Default: {@link motorJourneyInputs} of the number. */
   readonly inputs?: readonly string[];
 }
 
@@ -67,7 +89,7 @@ export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<
   const sessionId = `capture-${msisdn}-${randomUUID()}`;
   const inputs: string[] = [];
   const screens: string[] = [];
-  for (const input of ['', ...(walk.inputs ?? MOTOR_JOURNEY_INPUTS)]) {
+  for (const input of ['', ...(walk.inputs ?? motorJourneyInputs(msisdn))]) {
     if (screens.length > 0) inputs.push(input);
     const response = await fetch(`${url}${USSD_PATH}`, {
       method: 'POST',
