@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { type Logger, pino } from 'pino';
 import { createLogger, PERSONAL_FIELDS } from '../src/log/index.js';
 import { createServer, loadConfig } from '../src/server/index.js';
+import { motorPurchaseInputs } from '../test/support/motor-purchase-inputs.js';
 import { cpuMicros, fmt, fmtSpread, spread, verdict } from './lib/stats.js';
 import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
-import { motorJourneyInputs } from './ussd-section.js';
 
 /** Options of the log-cost measurement. */
 export interface LogCostOptions {
@@ -46,9 +46,10 @@ async function infoLinesPerTurn(journeys: number): Promise<{ lines: number; turn
   try {
     const startLines = lines;
     for (let journey = 0; journey < journeys; journey += 1) {
-      const phoneNumber = `+26097${String(3_000_000 + journey).padStart(7, '0')}`;
+      // The digit before the last varies: each journey's plate and NRC are its own.
+      const phoneNumber = `+26097${String(3_000_000 + journey * 10).padStart(7, '0')}`;
       const typed: string[] = [];
-      for (const input of ['', ...motorJourneyInputs(phoneNumber)]) {
+      for (const input of ['', ...motorPurchaseInputs(phoneNumber)]) {
         if (input !== '' || typed.length > 0) typed.push(input);
         const response = await server.app.inject({
           method: 'POST',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import { motorPurchaseInputs } from '../test/support/motor-purchase-inputs.js';
 import { PLACEHOLDER_MOTOR_SCREENS } from './lib/motor-screens.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { UssdStep } from './lib/ussd-load.js';
@@ -8,43 +9,11 @@ import { BENCH_GATEWAY_SECRET } from './servers/bench-env.js';
 import { runUssdThroughput, type UssdContender, ussdThroughputReport } from './ussd-throughput.js';
 
 /**
- * What a new phone types on insurechat's motor-quote journey for a car of its own, dial excluded,
- * up to the payment confirmation screen ("… Pay with: 1 My number 2 Another number 3 Card"):
- * Motor → New cover → Third Party → its plate → make, model, year, use, chassis, engine → first
- * period → the caller's own number (unknown to the insurer) → its NRC → first and last name,
- * e-mail. Plate, chassis, engine and NRC are the phone's own: a quotation registers the car to
- * the phone that asked (since issue 25 another phone is turned away from it), and none of them
- * is on a screen, so every phone sees the same screens.
+ * What the phone types at step `index` of the motor journey (0 is the dial): a new customer buying
+ * for a car of its own up to the payment confirmation screen (see {@link motorPurchaseInputs}).
  */
-export function motorJourneyInputs(msisdn: string): string[] {
-  // The number's last seven digits, one plate, NRC and car per phone the bench makes.
-  const digits = msisdn.replace(/\D/g, '').slice(-7).padStart(7, '0');
-  const letters = [...digits.slice(0, 3)].map((digit) => String.fromCharCode(65 + Number(digit)));
-  const plate = `${letters.join('')} ${digits.slice(3)}`;
-  const nrc = `${digits.slice(0, 6)}${digits.slice(6)}11`;
-  return [
-    '1',
-    '1',
-    '1',
-    plate,
-    'Toyota',
-    'Corolla',
-    '2015',
-    '1',
-    `CH${digits}`,
-    `EN${digits}`,
-    '1',
-    '1',
-    nrc,
-    'Chanda',
-    'Mulenga',
-    'chanda@example.com',
-  ];
-}
-
-/** What the phone types at step `index` of the journey (0 is the dial). */
 export function journeyInput(msisdn: string, index: number): string {
-  return index === 0 ? '' : (motorJourneyInputs(msisdn)[index - 1] ?? '1');
+  return index === 0 ? '' : (motorPurchaseInputs(msisdn)[index - 1] ?? '1');
 }
 
 const USSD_PATH = '/ussd/africastalking';
@@ -79,7 +48,7 @@ export interface UssdSectionOptions {
 export interface UssdWalk {
   /** Default: a new number each millisecond, unknown to the insurer. */
   readonly msisdn?: string;
-  /** Default: {@link motorJourneyInputs} of the number. */
+  /** Default: {@link motorPurchaseInputs} of the number. */
   readonly inputs?: readonly string[];
 }
 
@@ -89,7 +58,7 @@ export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<
   const sessionId = `capture-${msisdn}-${randomUUID()}`;
   const inputs: string[] = [];
   const screens: string[] = [];
-  for (const input of ['', ...(walk.inputs ?? motorJourneyInputs(msisdn))]) {
+  for (const input of ['', ...(walk.inputs ?? motorPurchaseInputs(msisdn))]) {
     if (screens.length > 0) inputs.push(input);
     const response = await fetch(`${url}${USSD_PATH}`, {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { and, assertEvent, assign, type DoneActorEvent, setup } from 'xstate';
-import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
+import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -32,6 +32,7 @@ import {
   paymentChoices,
   paymentMachine,
   paymentStage,
+  payPhoneOf,
   resumePayment,
   type Way,
   way,
@@ -194,8 +195,8 @@ export interface MotorQuoteContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
-  /** The number "My number" pays from (see ownPayNumber); absent in a flow started before it. */
-  payPhone?: string | null;
+  /** The phone "My number" pays from when there is no caller handset (see payPhoneOf). */
+  payPhone?: string;
   /** Who is asking: a plate's car and cover are shown only to the phone on record for them. */
   principal: Principal;
   /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
@@ -543,9 +544,8 @@ export const motorQuoteMachine = motor.createMachine({
     tries: 0,
     today: input.today,
     callerPhone: input.callerPhone ?? null,
-    // A chat's vouched phone (a WhatsApp sender) pays in one tap too; SMS links stay USSD's. Kept
-    // only when it is not the caller's handset, so a USSD snapshot carries the number once.
-    ...(input.callerPhone ? {} : { payPhone: phoneOf(input.principal) ?? null }),
+    // A chat's vouched phone (a WhatsApp sender) pays in one tap too.
+    ...payPhoneOf(input),
     principal: input.principal,
     ...(input.route ? { route: input.route } : {}),
     mode: input.start?.renewal ? 'renew' : 'new',

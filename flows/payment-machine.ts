@@ -15,7 +15,8 @@ import {
   type MachineContext,
   setup,
 } from 'xstate';
-import { AWAITING_INPUT, type TurnRoute } from '../src/conversation/flow.js';
+import { phoneOf } from '../src/access/index.js';
+import { AWAITING_INPUT, type FlowInput, type TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkPhone } from './checks.js';
@@ -156,15 +157,24 @@ export function clockTime(iso: string | null | undefined): string {
 }
 
 /**
- * The number "My number" pays from: a paying flow's `payPhone` (the caller's handset, or the
- * phone a messaging platform vouches for, such as a WhatsApp sender's), else `callerPhone` (the
- * payment child's own, and a flow started before `payPhone` was kept).
+ * The number "My number" pays from: the caller's handset (`callerPhone`), else the phone a
+ * messaging platform vouches for (a WhatsApp sender's), which a paying flow keeps as `payPhone`
+ * (see {@link payPhoneOf}). The payment child has only `callerPhone`, already resolved.
  */
 export function ownPayNumber(context: {
   callerPhone: string | null;
-  payPhone?: string | null | undefined;
+  payPhone?: string | undefined;
 }): string | null {
-  return context.payPhone ?? context.callerPhone;
+  return context.callerPhone ?? context.payPhone ?? null;
+}
+
+/**
+ * A paying flow's `payPhone` from its input: the principal's verified phone, kept only when there
+ * is no caller handset (a USSD snapshot carries the number once; SMS links stay the handset's).
+ */
+export function payPhoneOf(input: FlowInput): { payPhone?: string } {
+  const phone = input.callerPhone ? undefined : phoneOf(input.principal);
+  return phone === undefined ? {} : { payPhone: phone };
 }
 
 /** The choices of every screen that asks how to pay. */

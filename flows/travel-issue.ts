@@ -1,5 +1,4 @@
 import { assign, setup } from 'xstate';
-import { phoneOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
   FlowContextBase,
@@ -22,6 +21,7 @@ import {
   paymentChoices,
   paymentMachine,
   paymentStage,
+  payPhoneOf,
   resumePayment,
 } from './payment-machine.js';
 import {
@@ -99,8 +99,8 @@ export interface TravelIssueContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
-  /** The number "My number" pays from (see ownPayNumber); absent in a flow started before it. */
-  payPhone?: string | null;
+  /** The phone "My number" pays from when there is no caller handset (see payPhoneOf). */
+  payPhone?: string;
   /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
   route?: TurnRoute | undefined;
   packages: TravelPackage[];
@@ -258,9 +258,8 @@ export const travelIssueMachine = travel.createMachine({
     tries: 0,
     today: input.today,
     callerPhone: input.callerPhone ?? null,
-    // A chat's vouched phone (a WhatsApp sender) pays in one tap too; SMS links stay USSD's. Kept
-    // only when it is not the caller's handset, so a USSD snapshot carries the number once.
-    ...(input.callerPhone ? {} : { payPhone: phoneOf(input.principal) ?? null }),
+    // A chat's vouched phone (a WhatsApp sender) pays in one tap too.
+    ...payPhoneOf(input),
     ...(input.route ? { route: input.route } : {}),
     packages: [],
     quotes: [],

@@ -1,4 +1,5 @@
 import { CodedError } from '../errors/index.js';
+
 /** Why a turn failed inside the engine; logged, never shown to the user. */
 export type TurnErrorCode =
   | 'flow_failed'

@@ -1,4 +1,5 @@
 import { CodedError } from '../errors/index.js';
+
 /** Stable codes of {@link PaymentError}; callers branch on these, never on messages. */
 export type PaymentErrorCode =
   | 'PAYMENT_ROUTE_INVALID'

@@ -1,4 +1,5 @@
 import { CodedError } from '../errors/index.js';
+
 /** Field name → messages, as in the published error body. */
 export type FieldErrors = Record<string, string[]>;
 

@@ -1,4 +1,5 @@
 import { CodedError } from '../errors/index.js';
+
 /** Why a session store call failed. */
 export type SessionStoreErrorCode = 'redis_failed' | 'bad_option';
 

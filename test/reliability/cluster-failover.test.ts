@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { motorPurchaseInputs } from '../support/motor-purchase-inputs.js';
 import { type RedisClusterProcess, startRedisCluster } from '../support/redis-cluster-process.js';
-import {
-  newPhone,
-  startServer,
-  type TestServer,
-  toPaymentMethod,
-  type UssdPhone,
-} from './harness.js';
+import { newPhone, startServer, type TestServer, type UssdPhone } from './harness.js';
 
 const SANDBOX_KEY = 'cluster-failover-key';
 /** Phones mid-journey when the master dies, and phones that start after the failover. */
@@ -93,7 +88,7 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
     // Phones walk to the payment screen, their turns alternating between the two instances.
     const before = Array.from({ length: PHONES_BEFORE }, () => newPhone());
     for (const phone of before) {
-      const screens = await walkAcross(instances, phone, toPaymentMethod(phone));
+      const screens = await walkAcross(instances, phone, motorPurchaseInputs(phone.msisdn));
       expect(screens.at(-1)?.body).toMatch(/^CON .*Pay with/s);
     }
 
@@ -116,7 +111,10 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
     // After the failover every turn works: new phones walk the whole journey and pay.
     const after = Array.from({ length: PHONES_AFTER }, () => newPhone());
     for (const phone of after) {
-      const screens = await walkAcross(instances, phone, [...toPaymentMethod(phone), '1']);
+      const screens = await walkAcross(instances, phone, [
+        ...motorPurchaseInputs(phone.msisdn),
+        '1',
+      ]);
       for (const screen of screens) {
         expect(screen.status).toBe(200);
         expect(screen.body).not.toMatch(POLITE_ERROR);
@@ -166,7 +164,7 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
   it('answers politely and starts no payment while a whole shard is gone', async () => {
     const instances = servers;
     const phone = newPhone();
-    const screens = await walkAcross(instances, phone, toPaymentMethod(phone));
+    const screens = await walkAcross(instances, phone, motorPurchaseInputs(phone.msisdn));
     expect(screens.at(-1)?.body).toMatch(/^CON .*Pay with/s);
     const paymentsBefore = sandbox.payments.all().length;
 

@@ -179,36 +179,6 @@ export async function deletePrefix(redisUrl: string, prefix: string): Promise<vo
   }
 }
 
-/**
- * What a phone types from the dial to insurechat's payment-method screen on the motor-quote
- * journey: Motor → New cover → Third Party → a plate of its own never registered → its make,
- * model, year, use, chassis and engine → first period → my number → an NRC of its own → names
- * and email. A phone buys for a car of its own: another holder's plate is not quoted to it
- * (issue 23), so each phone's plate and NRC come from its own number.
- */
-export function toPaymentMethod(phone: UssdPhone): readonly string[] {
-  const digits = phone.msisdn.replace(/\D/g, '').slice(-7, -1);
-  const letters = [...digits.slice(0, 2)].map((d) => String.fromCharCode(65 + Number(d))).join('');
-  return [
-    '1',
-    '1',
-    '1',
-    `Z${letters} ${digits.slice(2)}`,
-    'Toyota',
-    'Corolla',
-    '2018',
-    '1',
-    `CH${digits}`,
-    `EN${digits}`,
-    '1',
-    '1',
-    `${digits}111`,
-    'Jane',
-    'Doe',
-    'jane@example.com',
-  ];
-}
-
 /** Dials and types `inputs`; returns the last screen. Throws on any non-200 answer. */
 export async function walk(
   test: TestServer,

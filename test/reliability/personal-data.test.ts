@@ -3,14 +3,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  newPhone,
-  startServer,
-  TELEGRAM_SECRET,
-  type TestServer,
-  toPaymentMethod,
-  walk,
-} from './harness.js';
+import { motorPurchaseInputs } from '../support/motor-purchase-inputs.js';
+import { newPhone, startServer, TELEGRAM_SECRET, type TestServer, walk } from './harness.js';
 import { freePort } from './redis-process.js';
 
 /** The seeded policyholder the journeys reuse by NRC: 479974/11/1, Mwila Banda. */
@@ -103,7 +97,7 @@ describe('personal data in logs', () => {
 
   it('a USSD motor purchase paid by mobile money, with its SMS, leaves no NRC, MSISDN or name in the logs', async () => {
     const phone = newPhone();
-    await walk(test, phone, toPaymentMethod(phone));
+    await walk(test, phone, motorPurchaseInputs(phone.msisdn));
     const paying = await test.ussd(phone, '1');
     expect(paying.status).toBe(200);
     const outbox = test.server.sandbox!.smsOutbox;
@@ -122,7 +116,7 @@ describe('personal data in logs', () => {
     const payer = newPhone();
     const steps: Array<string | null> = [
       null,
-      ...toPaymentMethod(phone),
+      ...motorPurchaseInputs(phone.msisdn),
       '2',
       payer.msisdn.replace('+260', '0'),
     ];

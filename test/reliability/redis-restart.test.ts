@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newPhone, startServer, type TestServer, toPaymentMethod, walk } from './harness.js';
+import { motorPurchaseInputs } from '../support/motor-purchase-inputs.js';
+import { newPhone, startServer, type TestServer, walk } from './harness.js';
 import { type RedisProcess, startRedisProcess } from './redis-process.js';
 
 /** Payments the sandbox holds, counted per quotation they pay for. */
@@ -48,7 +49,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('answers the turn during the outage with a clear message and starts no payment', async () => {
     const phone = newPhone();
-    expect(await walk(test, phone, toPaymentMethod(phone))).toMatch(/^CON .*Pay with/s);
+    expect(await walk(test, phone, motorPurchaseInputs(phone.msisdn))).toMatch(/^CON .*Pay with/s);
 
     await redis.kill();
     const duringOutage = await test.ussd(phone, '1');
@@ -59,7 +60,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('restarts the conversation politely on the next turn once Redis is back', async () => {
     const phone = newPhone();
-    await walk(test, phone, toPaymentMethod(phone));
+    await walk(test, phone, motorPurchaseInputs(phone.msisdn));
     await redis.kill();
     await test.ussd(phone, '1');
     await redis.restart();
@@ -74,7 +75,7 @@ describe('Redis restarted mid-conversation', () => {
 
   it('does not start a payment twice when the paying turn is repeated across a restart', async () => {
     const phone = newPhone();
-    await walk(test, phone, toPaymentMethod(phone));
+    await walk(test, phone, motorPurchaseInputs(phone.msisdn));
     const paying = await test.ussd(phone, '1');
     expect(paying.status).toBe(200);
     expect(paymentsPerQuote(test).size).toBe(1);

@@ -1,4 +1,5 @@
 import { CodedError } from '../../errors/index.js';
+
 /** Why the Slack channel failed outside Slack's own API errors. */
 export type SlackChannelErrorCode =
   | 'SLACK_SIGNING_SECRET_MISSING'
