@@ -186,7 +186,12 @@ async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSu
   if (input.route && deps.notify) {
     const link =
       input.phone && deps.claimUploads
-        ? deps.claimUploads.link({ line: input.line, claimId: claim.id, number: claim.number })
+        ? deps.claimUploads.link({
+            line: input.line,
+            claimId: claim.id,
+            number: claim.number,
+            phone: input.phone,
+          })
         : null;
     sends.push(
       deps.notify(

@@ -150,8 +150,16 @@ export async function recordHolding(deps: FlowDeps, facts: readonly HoldingFact[
 
 /** The web page a claim's documents are sent from (src/claim-documents provides it). */
 export interface FlowClaimUploads {
-  /** A short signed link, for this claim only and expiring, to the page that takes its files. */
-  link(claim: { line: 'credit-life' | 'group-life'; claimId: string; number: string }): string;
+  /**
+   * A short signed link, for this claim only and expiring, to the page that takes its files;
+   * `phone`, the phone it is sent to, owns what is sent through it (My data).
+   */
+  link(claim: {
+    line: 'credit-life' | 'group-life';
+    claimId: string;
+    number: string;
+    phone?: string;
+  }): string;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -2,7 +2,12 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { FileStore } from '../files/index.js';
 import type { Logger } from '../log/index.js';
-import { type LinkedClaim, UploadLinkError, type UploadLinks } from './upload-links.js';
+import {
+  type LinkedClaim,
+  type LinkedUpload,
+  UploadLinkError,
+  type UploadLinks,
+} from './upload-links.js';
 import { uploadPage } from './upload-page.js';
 
 /** A claim as the page shows it: the number the customer was given and where it stands. */
@@ -118,7 +123,7 @@ export function registerClaimDocumentsRoutes(
     scope.post('/d/:token/files', async (request, reply) => {
       const params = Params.safeParse(request.params);
       if (!params.success) return refused(reply, 403, 'This link is not complete.');
-      let claim: LinkedClaim;
+      let claim: LinkedUpload;
       try {
         claim = links.verify(params.data.token);
       } catch (error) {
@@ -145,7 +150,12 @@ export function registerClaimDocumentsRoutes(
         decodeURIComponent(String(request.headers['x-file-name'] ?? '')),
       );
       const fileName = (named.success && named.data) || `document.${extension}`;
-      const { id } = await files.put(body, { contentType: type, fileName });
+      // The phone the link was sent to owns the file: My data counts it and deletes it.
+      const { id } = await files.put(body, {
+        contentType: type,
+        fileName,
+        ...(claim.owner ? { owner: claim.owner } : {}),
+      });
       let after: ClaimOnPage;
       try {
         after = await insurer.attach(claim, { url: files.signedUrl(id, fileTtl), name: fileName });

@@ -15,6 +15,7 @@ export {
   type ClaimDocumentsLine,
   createUploadLinks,
   type LinkedClaim,
+  type LinkedUpload,
   UPLOAD_LINK_TTL_SECONDS,
   UploadLinkError,
   type UploadLinkErrorCode,

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CodedError } from '../errors/index.js';
+import { normaliseCaller } from '../msisdn/index.js';
 
 /** The book a claim is on, as the link carries it. */
 export type ClaimDocumentsLine = 'credit-life' | 'group-life';
@@ -8,6 +9,16 @@ export type ClaimDocumentsLine = 'credit-life' | 'group-life';
 export interface LinkedClaim {
   readonly line: ClaimDocumentsLine;
   readonly claimId: string;
+}
+
+/** A claim as a link names it: with the phone it was sent to, whose uploads are theirs. */
+export interface LinkedUpload extends LinkedClaim {
+  /**
+   * The owner of what is uploaded through the link, as the file store records it (a keyed hash
+   * of the phone the link was sent to, see {@link UploadLinks.ownerOf}); absent on links sent to
+   * no phone and on links signed before owners were carried.
+   */
+  readonly owner?: string;
 }
 
 /** Why a documents link was refused. */
@@ -32,17 +43,26 @@ export interface UploadLinkOptions {
 
 /** Links to a claim's documents page: short, signed, for one claim, expiring. */
 export interface UploadLinks {
-  /** The absolute link for this claim, `<PUBLIC_URL>/d/<token>`. */
-  link(claim: LinkedClaim): string;
+  /**
+   * The absolute link for this claim, `<PUBLIC_URL>/d/<token>`; with `phone`, the files sent
+   * through it are that phone's (My data counts and deletes them). The token carries a short
+   * keyed hash of the phone, never the phone.
+   */
+  link(claim: LinkedClaim & { readonly phone?: string | undefined }): string;
   /** The claim a token was signed for; throws {@link UploadLinkError} when it does not hold. */
-  verify(token: string): LinkedClaim;
+  verify(token: string): LinkedUpload;
+  /** The file store's owner of uploads through links sent to `phone`; undefined: not a phone. */
+  ownerOf(phone: string): string | undefined;
 }
 
 /** Default life of a documents link: seven days. */
 export const UPLOAD_LINK_TTL_SECONDS = 7 * 24 * 3600;
 
 const LINE_CODES: Record<ClaimDocumentsLine, string> = { 'credit-life': 'c', 'group-life': 'g' };
-const TOKEN = /^([cg])\.([A-Za-z0-9_-]{1,64})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{22})$/;
+const TOKEN =
+  /^([cg])\.([A-Za-z0-9_-]{1,64})\.([0-9a-z]{1,12})(?:\.([A-Za-z0-9_-]{12}))?\.([A-Za-z0-9_-]{22})$/;
+/** The file store's owner of a link's uploads: `upload:` and the token's owner reference. */
+const OWNER_PREFIX = 'upload:';
 
 /** Creates the signer and checker of documents links. */
 export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
@@ -52,17 +72,29 @@ export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
   const key = createHmac('sha256', options.signingSecret).update('claim-documents').digest();
   const sign = (payload: string) =>
     createHmac('sha256', key).update(payload).digest('base64url').slice(0, 22);
+  // 72 bits of a keyed hash: tells the owners of a book apart without naming the phone.
+  const ownerRef = (phone: string): string | undefined => {
+    const msisdn = normaliseCaller(phone);
+    return msisdn
+      ? createHmac('sha256', key).update(`owner:${msisdn}`).digest('base64url').slice(0, 12)
+      : undefined;
+  };
   return {
     link(claim) {
       const exp = Math.floor(now() / 1000 + ttl).toString(36);
-      const payload = `${LINE_CODES[claim.line]}.${claim.claimId}.${exp}`;
+      const owner = claim.phone === undefined ? undefined : ownerRef(claim.phone);
+      const payload = `${LINE_CODES[claim.line]}.${claim.claimId}.${exp}${owner ? `.${owner}` : ''}`;
       return `${options.publicUrl().replace(/\/+$/, '')}/d/${payload}.${sign(payload)}`;
+    },
+    ownerOf(phone) {
+      const ref = ownerRef(phone);
+      return ref ? `${OWNER_PREFIX}${ref}` : undefined;
     },
     verify(token) {
       const match = TOKEN.exec(token);
       if (!match) throw new UploadLinkError('LINK_MALFORMED', 'This link is not complete.');
-      const [, code, claimId = '', exp = '', sig = ''] = match;
-      const expected = Buffer.from(sign(`${code}.${claimId}.${exp}`));
+      const [, code, claimId = '', exp = '', owner, sig = ''] = match;
+      const expected = Buffer.from(sign(`${code}.${claimId}.${exp}${owner ? `.${owner}` : ''}`));
       const given = Buffer.from(sig);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
         throw new UploadLinkError('LINK_FORGED', 'This link is not valid.');
@@ -70,7 +102,8 @@ export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
       if (Number.parseInt(exp, 36) * 1000 < now()) {
         throw new UploadLinkError('LINK_EXPIRED', 'This link has expired.');
       }
-      return { line: code === 'g' ? 'group-life' : 'credit-life', claimId };
+      const line = code === 'g' ? 'group-life' : 'credit-life';
+      return owner ? { line, claimId, owner: `${OWNER_PREFIX}${owner}` } : { line, claimId };
     },
   };
 }

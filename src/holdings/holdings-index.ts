@@ -67,8 +67,11 @@ export interface HoldingsIndex {
     ref: HoldingRef,
     where: { readonly phone?: string; readonly nrcs?: readonly string[] },
   ): Promise<void>;
-  /** Deletes everything held for a phone (consent withdrawn, "forget me"); its NRCs' links to it too. */
-  forget(phone: string): Promise<void>;
+  /**
+   * Deletes everything held for a phone (consent withdrawn, "forget me") and the entries of the
+   * NRCs it was linked to (the same person's); resolves those NRCs, for the erasure to remember.
+   */
+  forget(phone: string): Promise<readonly string[]>;
   /** The sync's cursor; empty before the first run. */
   cursor(): Promise<SyncCursor>;
   /** Saves part of the sync's cursor (checkpoint after each page). */
@@ -225,10 +228,9 @@ export function createHoldingsIndex(
       // Every NRC the phone was ever linked to, however old the link.
       const fields = await store.hashGetAll(keys.phone(phone));
       const { nrcs } = entryOf(fields, Number.NEGATIVE_INFINITY);
-      await Promise.all(
-        nrcs.map((nrc) => store.hashDelete(keys.nrc(nrc), `${PHONE_FIELD}${phone}`)),
-      );
+      await Promise.all(nrcs.map((nrc) => store.delete(keys.nrc(nrc))));
       await store.delete(keys.phone(phone));
+      return nrcs;
     },
     async cursor() {
       return store.hashGetAll(keys.cursor);

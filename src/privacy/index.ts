@@ -17,6 +17,16 @@ export {
 } from './consent-store.js';
 // Everyone: whose data a conversation touches (a phone or a chat).
 export { type DataSubject, dataSubjectOf, subjectId, subjectPhone } from './data-subject.js';
+// Server: erasures remembered as keyed hashes, so the holdings sync does not undo them.
+export {
+  createErasureTombstones,
+  ERASURE_TOMBSTONE_TTL_SECONDS,
+  type ErasedIdentity,
+  type ErasureTombstones,
+  type IdentityWriter,
+  liftingErased,
+  skippingErased,
+} from './erasure-tombstones.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {
   createPersonalData,

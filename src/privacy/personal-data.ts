@@ -2,6 +2,7 @@ import type { Prompt, TurnRoute } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { CONSENT_NOTICE_VERSION, type ConsentStore } from './consent-store.js';
 import { type DataSubject, dataSubjectOf, subjectPhone } from './data-subject.js';
+import type { ErasureTombstones } from './erasure-tombstones.js';
 
 /** What the bot holds about one subject, in the words "My data" shows. */
 export interface PersonalDataHeld {
@@ -155,7 +156,11 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
         }
       });
       if (failed.length > 0) throw new ErasureIncompleteError(failed);
-      log.info({ channel: subject.channel, reason, paymentsKept: kept }, 'personal data erased');
+      // Recorded without the subject: the channel and the reason are what an audit needs.
+      log.info(
+        { event: 'privacy.erased', channel: subject.channel, reason, paymentsKept: kept },
+        'personal data erased',
+      );
       if (options.receipt) {
         const receipt: Prompt = {
           key: ERASURE_RECEIPTS[reason],
@@ -178,17 +183,21 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
  * phone subject has entries there.
  */
 export interface HoldingsIndexHook {
-  /** Erases every index entry of the phone. */
-  forget(phone: string): Promise<void>;
+  /** Erases every index entry of the phone and of its NRCs; resolves those NRCs. */
+  forget(phone: string): Promise<readonly string[] | undefined>;
   /** How many policies the index names for the phone; without it "My data" counts none. */
   count?(phone: string): Promise<number>;
 }
 
 /**
  * The holdings index as a store of personal data: the server adds it to the stores it erases
- * once issue 25's index is there (`holdingsIndexStore(holdings)`).
+ * (`holdingsIndexStore(holdings, tombstones)`). With tombstones, the erased phone and its NRCs
+ * are remembered as keyed hashes so the background sync does not index them again.
  */
-export function holdingsIndexStore(index: HoldingsIndexHook): PersonalDataStore {
+export function holdingsIndexStore(
+  index: HoldingsIndexHook,
+  tombstones?: ErasureTombstones,
+): PersonalDataStore {
   return {
     name: 'holdings',
     async held(subject) {
@@ -198,7 +207,11 @@ export function holdingsIndexStore(index: HoldingsIndexHook): PersonalDataStore 
     },
     async forget(subject) {
       const phone = subjectPhone(subject);
-      if (phone !== undefined) await index.forget(phone);
+      if (phone === undefined) return {};
+      // The phone first: a sync running meanwhile skips its facts before they are deleted.
+      await tombstones?.bury(phone, []);
+      const nrcs = (await index.forget(phone)) ?? [];
+      await tombstones?.bury(undefined, nrcs);
       return {};
     },
   };

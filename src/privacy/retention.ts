@@ -32,6 +32,12 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: '1 year after last use; deleted by "Delete my data" and "Stop using my data"',
   },
   {
+    what: 'Erasure tombstone (a keyed hash of an erased phone or NRC, never the number)',
+    where: '`erased:{<HMAC>}`',
+    expiry:
+      '2 years, renewed while the holdings sync still meets the phone or NRC; lifted by a new paid purchase',
+  },
+  {
     what: 'Renewal-reminder contact and card (address, policy numbers, end dates)',
     where: '`reminder-contact:{<policyId>}`, `reminder-card:{<channel>:<address>}`',
     expiry: '500 days after the last purchase or renewal; deleted by "My data"',

@@ -102,7 +102,8 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
       }
     },
     claimUploads: {
-      link: (claim) => services.uploadLinks.link({ line: claim.line, claimId: claim.claimId }),
+      link: (claim) =>
+        services.uploadLinks.link({ line: claim.line, claimId: claim.claimId, phone: claim.phone }),
     },
     // Every claim intimated, and those reported from a phone not on record for the member:
     // the staff's channel hears of them.

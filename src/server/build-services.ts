@@ -10,8 +10,15 @@ import {
 } from '../holdings/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import { createPaymentAttempts, type PaymentAttempts } from '../payments/index.js';
-import type { StaffAuditLog } from '../privacy/index.js';
-import { holdingsIndexStore, type PersonalData } from '../privacy/index.js';
+import {
+  createErasureTombstones,
+  type ErasureTombstones,
+  holdingsIndexStore,
+  liftingErased,
+  type PersonalData,
+  type StaffAuditLog,
+  skippingErased,
+} from '../privacy/index.js';
 import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerStores } from './build-stores.js';
@@ -66,9 +73,21 @@ export async function buildServices(
     logger,
   });
   const reminders = await buildReminders(context, inputs);
-  const { holdings, holdingsSync } = await buildHoldings(context, inputs);
+  // Erasures remembered as keyed hashes (a key derived from FILES_SIGNING_SECRET, the server's
+  // one stable signing secret): the holdings sync skips what "My data" erased.
+  const tombstones = createErasureTombstones(
+    stores.store,
+    keyPrefix,
+    context.config.files.signingSecret,
+  );
+  const { holdings, holdingsSync } = await buildHoldings(context, inputs, tombstones);
   sweepFiles(context, stores);
   const sms = smsSender(reminders, inputs.notifiers);
+  // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
+  const uploadLinks = createUploadLinks({
+    signingSecret: context.config.files.signingSecret,
+    publicUrl: context.publicUrl,
+  });
   // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
   const privacy = createPersonalDataWiring({
     store: stores.store,
@@ -76,17 +95,13 @@ export async function buildServices(
     reminders: reminders.service,
     handoffs: stores.handoffs,
     files: stores.files,
+    uploadOwnerOf: (phone) => uploadLinks.ownerOf(phone),
     payments: inputs.payments.service,
     // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
     // the policies it names are the ones the reminders count already, and "We hold" counts once.
-    extraStores: [holdingsIndexStore(holdings)],
+    extraStores: [holdingsIndexStore(holdings, tombstones)],
     sms,
     logger,
-  });
-  // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
-  const uploadLinks = createUploadLinks({
-    signingSecret: context.config.files.signingSecret,
-    publicUrl: context.publicUrl,
   });
   return {
     attempts,
@@ -134,20 +149,26 @@ async function buildReminders(
   return wiring;
 }
 
-/** Who holds what: beside the sessions, filled by sales and by a sync of the insurer's lists. */
+/**
+ * Who holds what: beside the sessions, filled by sales and by a sync of the insurer's lists. The
+ * sync leaves out erased phones and NRCs; a sale (a paid purchase) lifts their erasure.
+ */
 async function buildHoldings(
   context: ServerContext,
   inputs: ServiceInputs,
+  tombstones: ErasureTombstones,
 ): Promise<{ holdings: HoldingsIndex; holdingsSync: HoldingsScheduler }> {
   const { logger, keyPrefix } = context;
   const { redis } = inputs.stores;
-  const holdings = createHoldingsIndex(inputs.stores.store, keyPrefix);
+  const index = createHoldingsIndex(inputs.stores.store, keyPrefix);
+  const holdings = liftingErased(index, tombstones);
+  const syncLogger = logger.child({ module: 'holdings' });
+  const synced = skippingErased(index, tombstones, (skipped) =>
+    // Counts only: which phone or NRC was skipped is what the erasure keeps from the logs.
+    syncLogger.info({ event: 'privacy.erasure.kept', skipped }, 'erased holders left out'),
+  );
   const sync = () =>
-    syncHoldings({
-      client: inputs.insurer.client,
-      index: holdings,
-      logger: logger.child({ module: 'holdings' }),
-    });
+    syncHoldings({ client: inputs.insurer.client, index: synced, logger: syncLogger });
   const holdingsSync = redis
     ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
     : createMemoryHoldingsScheduler({ sync, logger });

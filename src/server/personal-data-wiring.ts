@@ -30,6 +30,11 @@ export interface PersonalDataWiringOptions {
   readonly reminders: Pick<ReminderService, 'cardOf' | 'forget'>;
   readonly handoffs: Pick<HandoffStore, 'bySession' | 'forget'>;
   readonly files: Pick<FileStore, 'countOwned' | 'forgetOwner'>;
+  /**
+   * The file store's owner of documents sent through `/d/` links to a phone (the links' keyed
+   * hash of it); without it only files owned by the subject id are counted and deleted.
+   */
+  readonly uploadOwnerOf?: (phone: string) => string | undefined;
   /** The payment service, once built (it is built after the flows that use this). */
   readonly payments: () => Pick<PaymentService, 'inFlightFor' | 'forgetHolder'> | undefined;
   /**
@@ -55,6 +60,12 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     channel: subject.channel,
     address: subject.address,
   });
+  // A subject's files: those its conversation kept, and a phone's uploads through `/d/` links.
+  const ownersOf = (subject: DataSubject): string[] => {
+    const phone = subjectPhone(subject);
+    const upload = phone === undefined ? undefined : options.uploadOwnerOf?.(phone);
+    return upload ? [subjectId(subject), upload] : [subjectId(subject)];
+  };
   const stores: PersonalDataStore[] = [
     {
       name: 'reminders',
@@ -83,10 +94,11 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     {
       name: 'files',
       async held(subject) {
-        return { files: await options.files.countOwned(subjectId(subject)) };
+        const counts = await Promise.all(ownersOf(subject).map(options.files.countOwned));
+        return { files: counts.reduce((sum, count) => sum + count, 0) };
       },
       async forget(subject) {
-        await options.files.forgetOwner(subjectId(subject));
+        await Promise.all(ownersOf(subject).map(options.files.forgetOwner));
         return {};
       },
     },

@@ -55,4 +55,24 @@ describe('claim documents links', () => {
       expect.objectContaining({ code: 'LINK_MALFORMED' }),
     );
   });
+
+  it('carry the owner of what is uploaded as a short keyed hash, never the phone', () => {
+    const clock = { ms: Date.UTC(2026, 10, 25) };
+    const link = links(clock).link({ ...claim, phone: '+260 97 1234567' });
+    expect(link).not.toMatch(/971234567|4567/);
+    expect(link.length).toBeLessThan(95);
+    const opened = links(clock).verify(tokenOf(link));
+    // Every form of the phone is the same owner; another phone or secret is another one.
+    expect(opened).toEqual({ ...claim, owner: links(clock).ownerOf('0971234567') });
+    expect(opened.owner).toMatch(/^upload:[\w-]{12}$/);
+    expect(links(clock).ownerOf('260971234568')).not.toBe(opened.owner);
+    expect(links(clock, 'secret-two').ownerOf('260971234567')).not.toBe(opened.owner);
+    expect(links(clock).ownerOf('not a phone')).toBeUndefined();
+    // The owner is signed: swapping it for another's forges the link.
+    const theirs = tokenOf(links(clock).link({ ...claim, phone: '260971234568' }));
+    const swapped = tokenOf(link).replace(/\.[\w-]{12}\./, `.${theirs.split('.')[3]}.`);
+    expect(() => links(clock).verify(swapped)).toThrow(
+      expect.objectContaining({ code: 'LINK_FORGED' }),
+    );
+  });
 });

@@ -67,12 +67,16 @@ describe.each(kinds)('the holdings index $name', ({ make }) => {
     expect((await index.ofNrcs([NRC]))[0]?.refs).toEqual([motor]);
   });
 
-  it('forgets a phone: its entry and its NRCs’ link to it, not what the NRC holds', async () => {
+  it('forgets a phone: its entry and the entries of its NRCs (the same person’s), naming them', async () => {
     const index = make(Date.now);
     await index.record([{ phone: PHONE, nrc: NRC, ref: travel }]);
-    await index.forget(PHONE);
+    await index.record([{ nrc: '999999/99/1', ref: motor }]);
+    expect(await index.forget(PHONE)).toEqual([NRC]);
     expect(await index.ofPhone(PHONE)).toEqual({ nrcs: [], refs: [] });
-    expect(await index.ofNrcs([NRC])).toEqual([{ refs: [travel], phones: [] }]);
+    expect(await index.ofNrcs([NRC, '999999/99/1'])).toEqual([
+      { refs: [], phones: [] },
+      { refs: [motor], phones: [] },
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditStreamKey, consentKey, keptWithoutTtl } from '../../src/privacy/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { eventually } from '../payments/support.js';
@@ -141,6 +142,13 @@ async function filesNaming(msisdn: string): Promise<string[]> {
   return naming;
 }
 
+/** The number of the choice on a USSD screen whose label matches. */
+function pick(screen: string, label: RegExp): string {
+  const line = screen.split('\n').find((row) => /^\d+\. /.test(row) && label.test(row));
+  if (!line) throw new Error(`no choice ${label} on:\n${screen}`);
+  return line.split('.')[0] ?? '';
+}
+
 /** The number of "My data" on the menu screen. */
 function myDataItem(menu: string): string {
   const item = /(\d+)\. My data/.exec(menu)?.[1];
@@ -240,6 +248,99 @@ describe('a caller who declines the notice', () => {
     expect(declined).toMatch(/^END You declined, so we kept nothing about you\./);
     expect(await keysNaming(phone.msisdn)).toEqual([]);
   });
+});
+
+describe("a borrower on the insurer's book who deletes their data", () => {
+  // The demo borrower: the insurer lists their phone and NRC, so every holdings sync meets them.
+  const { borrower, inGrace } = DEMO_BOOK.creditLife;
+  const phone = ussdCaller(() => harness.url, 'erasure', `+${borrower.phoneNumber}`);
+  const nrcDigits = borrower.nrcNumber.replace(/\D/g, '');
+  let documentUrls: string[] = [];
+
+  /** Keys whose name or value names the borrower's phone (any form) or NRC (any form). */
+  async function keysNamingBorrower(): Promise<string[]> {
+    const naming = new Set(await keysNaming(borrower.phoneNumber));
+    for (const key of await keysOf(harness.redis, harness.prefix)) {
+      const text = `${key} ${await textOf(harness.redis, key)}`;
+      if (text.includes(borrower.nrcNumber) || text.replace(/\D/g, '').includes(nrcDigits)) {
+        naming.add(key);
+      }
+    }
+    return [...naming];
+  }
+
+  /** A full run of the holdings sync, as the weekly one: every list read from the start. */
+  async function fullSync(): Promise<void> {
+    await harness.server.holdings.resetCursor();
+    await harness.server.holdingsSync.runNow();
+  }
+
+  it('agrees, makes a claim and sends three photos through the SMS link: My data counts them', async () => {
+    let screen = await phone.dial();
+    screen = await phone.send(pick(screen, /My cover/));
+    expect(screen).toMatch(/^CON We keep your number/);
+    screen = await phone.send('1');
+    screen = await phone.send(pick(screen, new RegExp(inGrace.loan.reference)));
+    screen = await phone.send(pick(screen, /Make a claim/));
+    screen = await phone.send(pick(screen, /Retrenchment/));
+    screen = await phone.send(new Date(Date.now() - 2 * 86_400_000).toLocaleDateString('en-GB'));
+    screen = await phone.send('Retrenched when the branch closed');
+    screen = await phone.send(pick(screen, /Submit/));
+    const number = /CLC-\d+/.exec(screen)?.[0];
+    if (!number) throw new Error(`no claim:\n${screen}`);
+    await eventually('the SMS with the documents link', () =>
+      sandbox()
+        .smsOutbox.list(`+${borrower.phoneNumber}`)
+        .some((sms) => sms.message.includes(number) && /\/d\//.test(sms.message)),
+    );
+    const sms = sandbox()
+      .smsOutbox.list(`+${borrower.phoneNumber}`)
+      .find((sent) => sent.message.includes(number) && /\/d\//.test(sent.message));
+    const link = /https?:\/\/\S+\/d\/\S+/.exec(sms?.message ?? '')?.[0] ?? '';
+    // The link names its owner by a keyed hash only.
+    expect(link).not.toContain(borrower.phoneNumber.slice(-9));
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 7)]);
+    for (const name of ['letter-1.jpg', 'letter-2.jpg', 'letter-3.jpg']) {
+      const sent = await fetch(`${link}/files`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/jpeg', 'x-file-name': name },
+        body: jpeg,
+      });
+      expect(sent.status).toBe(200);
+    }
+    const claim = [...sandbox().state.claims.values()].find((c) => c.claimNumber === number);
+    documentUrls = (claim?.documents ?? []).map((document) => document.url);
+    expect(documentUrls).toHaveLength(3);
+    for (const url of documentUrls) expect((await fetch(url)).status).toBe(200);
+
+    // The claim's closing screen waits for an answer: the next dial starts again.
+    const resume = await phone.dial();
+    const menu = /unfinished session/.test(resume) ? await phone.send('2') : resume;
+    const held = await phone.send(myDataItem(menu));
+    expect(held).toMatch(/3 files you sent/);
+    await phone.send('00');
+  }, 60_000);
+
+  it('deletes: the files are no longer served, and a full holdings sync writes nothing back', async () => {
+    expect(await keysNamingBorrower()).not.toEqual([]);
+    const menu = await phone.dial();
+    await phone.send(myDataItem(menu));
+    expect(await phone.send('1')).toMatch(/^CON Delete what we hold about you/);
+    expect(await phone.send('1')).toMatch(/^END Deleted\./);
+    for (const url of documentUrls) expect((await fetch(url)).status).toBe(404);
+    expect(await keysNamingBorrower()).toEqual([]);
+
+    await fullSync();
+    expect(await keysNamingBorrower()).toEqual([]);
+    // What was kept instead: keyed hashes under `erased:`, naming neither phone nor NRC.
+    const tombstones = (await keysOf(harness.redis, harness.prefix)).filter((key) =>
+      key.includes('erased:'),
+    );
+    expect(tombstones.length).toBeGreaterThanOrEqual(2);
+    // The insurer keeps its own records: the sync still indexes everyone else.
+    const [member] = await harness.server.holdings.ofNrcs([DEMO_BOOK.groupLife.member.nrcNumber]);
+    expect(member?.refs.length).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('staff look-ups on the Slack desk', () => {
