@@ -28,5 +28,8 @@ export function mainMenuActors(deps: FlowDeps) {
     agree: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
       await deps.privacy?.agree(input.route);
     }),
+    decline: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
+      await deps.privacy?.refused(input.route, 'notice');
+    }),
   };
 }

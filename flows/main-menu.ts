@@ -193,6 +193,7 @@ export const mainMenuMachine = setup({
     startReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
     consented: fromPromise<boolean, { route: TurnRoute | null }>(async () => true),
     agree: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
+    decline: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
   actions: {
     // The switch failed: the menu again, saying so.
@@ -295,7 +296,7 @@ export const mainMenuMachine = setup({
           on: {
             'user.choice': [
               { guard: chose('agree'), target: 'agreeing' },
-              { guard: chose('decline'), target: ID.declined },
+              { guard: chose('decline'), target: 'declining' },
               { guard: chose('full'), actions: assign({ prompt: noticePrompt(true, false) }) },
               {
                 actions: assign({
@@ -315,6 +316,16 @@ export const mainMenuMachine = setup({
               actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
             },
             'user.cancel': ID.cancelled,
+          },
+        },
+        // The refusal is recorded (no personal data) and what waited for consent dropped; the
+        // closing screen shows whether or not that worked.
+        declining: {
+          invoke: {
+            src: 'decline',
+            input: ({ context }) => ({ route: context.route }),
+            onDone: ID.declined,
+            onError: ID.declined,
           },
         },
         agreeing: {

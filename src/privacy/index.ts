@@ -4,6 +4,13 @@
  * staff look-ups. Blocks say who each export is for.
  */
 
+// Server: a language picked before the notice waits for consent (nothing stored before it).
+export {
+  type ConsentFirstLanguages,
+  type ConsentFirstLanguagesOptions,
+  consentFirstLanguages,
+  PENDING_LANGUAGE_MS,
+} from './consent-first-languages.js';
 // Server: consent per subject.
 export {
   CONSENT_NOTICE_VERSION,
@@ -41,6 +48,7 @@ export {
   type PersonalDataHeld,
   type PersonalDataOptions,
   type PersonalDataStore,
+  type Refusal,
 } from './personal-data.js';
 // README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';

@@ -73,7 +73,14 @@ export interface PersonalDataOptions {
   readonly now?: () => number;
   /** The notice version asked for; default {@link CONSENT_NOTICE_VERSION}. */
   readonly noticeVersion?: number;
+  /** Writes what waited for the subject's consent (a language picked first); never rejects. */
+  readonly onAgreed?: (subject: DataSubject) => Promise<void>;
+  /** Drops what waited for the subject's consent, which they refused. */
+  readonly onRefused?: (subject: DataSubject) => void;
 }
+
+/** What a subject refused: the privacy notice, or their words going to a person (handoff). */
+export type Refusal = 'notice' | 'handoff';
 
 /**
  * Consent and "My data" as the flows need them, per route: the subject is derived from the
@@ -83,8 +90,13 @@ export interface PersonalDataOptions {
 export interface PersonalData {
   /** True when the route's subject agreed to the current notice. */
   consented(route: TurnRoute | null): Promise<boolean>;
-  /** Records agreement to the current notice, now. */
+  /** Records agreement to the current notice, now, and writes what waited for it. */
   agree(route: TurnRoute | null): Promise<void>;
+  /**
+   * Records a refusal without personal data (a log line naming the channel and what was
+   * refused) and drops what waited for consent; nothing about the subject is stored.
+   */
+  refused(route: TurnRoute | null, what: Refusal): Promise<void>;
   /** What the bot holds about the route's subject. */
   held(route: TurnRoute | null): Promise<PersonalDataHeld>;
   /**
@@ -120,6 +132,16 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
       if (!subject) return;
       await consent.agree(subject, { version, agreedAt: new Date(now()).toISOString() });
       log.info({ channel: subject.channel, version }, 'privacy notice agreed');
+      await options.onAgreed?.(subject).catch((err: unknown) => {
+        log.warn({ err }, 'what waited for consent was not written');
+      });
+    },
+
+    async refused(route, what) {
+      const subject = dataSubjectOf(route);
+      if (!subject) return;
+      options.onRefused?.(subject);
+      log.info({ event: 'privacy.refused', channel: subject.channel, what }, 'consent refused');
     },
 
     async held(route) {

@@ -62,7 +62,7 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
       engine: instrumentEngine(inputs.engine, 'whatsapp', metrics),
       render: renderPrompt,
       handoff,
-      languages: inputs.services.reminders.service.languages,
+      languages: inputs.services.languages,
       channels: context.info.channels,
     });
   }
@@ -123,7 +123,7 @@ function buildUssd(
   const reminders = inputs.services.reminders.service;
   const ussd = createUssdCore({
     handoff,
-    languages: reminders.languages,
+    languages: inputs.services.languages,
     askLanguage: config.ussd.askLanguage,
     engine: instrumentEngine(inputs.engine, 'ussd', metrics),
     render: renderPrompt,
@@ -185,7 +185,7 @@ function buildTelegram(
     render: renderPrompt,
     files,
     handoff,
-    languages: inputs.services.reminders.service.languages,
+    languages: inputs.services.languages,
     ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),
     ...(apiRoot ? { apiRoot } : {}),
   });

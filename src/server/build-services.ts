@@ -1,5 +1,5 @@
 import { createUploadLinks, type UploadLinks } from '../claim-documents/index.js';
-import { DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
+import { type CallerLanguages, DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
 import {
   createBullHoldingsScheduler,
   createHoldingsIndex,
@@ -11,6 +11,7 @@ import {
 import { normaliseCaller } from '../msisdn/index.js';
 import { createPaymentAttempts, type PaymentAttempts } from '../payments/index.js';
 import {
+  consentFirstLanguages,
   createErasureTombstones,
   type ErasureTombstones,
   holdingsIndexStore,
@@ -46,6 +47,11 @@ export interface ServerServices {
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   /** Signed links to the claim-documents upload page. */
   readonly uploadLinks: UploadLinks;
+  /**
+   * Callers' languages as the channels read and pick them: a pick made before the privacy
+   * notice waits in this process until it is agreed (nothing is stored about a phone before).
+   */
+  readonly languages: CallerLanguages;
 }
 
 /** What the services are built over. */
@@ -102,19 +108,32 @@ export async function buildServices(
     extraStores: [holdingsIndexStore(holdings, tombstones)],
     sms,
     logger,
+    onAgreed: (subject) => pending.agreed(subject),
+    onRefused: (subject) => pending.declined(subject),
+  });
+  const personalData: PersonalData =
+    context.deps.askConsent === false
+      ? { ...privacy.personalData, consented: async () => true }
+      : privacy.personalData;
+  const pending = consentFirstLanguages({
+    languages: reminders.service.languages,
+    consented: (holder) =>
+      personalData.consented({
+        ...holder,
+        sessionKey: `${holder.channel}:${holder.address}`,
+        locale: DEFAULT_LOCALE,
+      }),
   });
   return {
     attempts,
     reminders,
     holdings,
     holdingsSync,
-    personalData:
-      context.deps.askConsent === false
-        ? { ...privacy.personalData, consented: async () => true }
-        : privacy.personalData,
+    personalData,
     audit: privacy.audit,
     sms,
     uploadLinks,
+    languages: pending.languages,
   };
 }
 

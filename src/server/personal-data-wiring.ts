@@ -42,6 +42,10 @@ export interface PersonalDataWiringOptions {
    * `forget(phone)`), so "Delete my data" erases its entries too.
    */
   readonly extraStores?: readonly PersonalDataStore[];
+  /** Writes what waited for consent (see `PersonalDataOptions.onAgreed`). */
+  readonly onAgreed?: (subject: DataSubject) => Promise<void>;
+  /** Drops what waited for consent (see `PersonalDataOptions.onRefused`). */
+  readonly onRefused?: (subject: DataSubject) => void;
   /** Sends the erasure receipt by SMS to a phone subject. */
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   readonly logger: Logger;
@@ -124,6 +128,8 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
       if (phone !== undefined) await options.sms(phone, prompt);
     },
     logger: options.logger,
+    ...(options.onAgreed ? { onAgreed: options.onAgreed } : {}),
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   });
   const audit = createStaffAuditLog(options.store, prefix);
   return { personalData, audit };

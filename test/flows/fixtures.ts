@@ -145,6 +145,7 @@ const BASE: Record<FlowId, Impl> = {
     startReminders: () => undefined,
     consented: () => true,
     agree: () => undefined,
+    decline: () => undefined,
   },
   'my-data': {
     held: () => ({ policies: 1, reminderCard: true, handoffs: 0, files: 2, payments: 0 }),

@@ -157,6 +157,7 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
           privacy: {
             consented: async () => false,
             agree: async () => undefined,
+            refused: async () => undefined,
             held: async () => NO_PERSONAL_DATA,
             erase: async () => ({ paymentsKept: 0 }),
           },
