@@ -5,8 +5,9 @@
  */
 import { fromPromise } from 'xstate';
 import type { TurnRoute } from '../src/conversation/flow.js';
+import { SANDBOX_PRIVACY_NOTICE } from '../src/privacy/index.js';
 import type { FlowDeps } from './flow-deps.js';
-import type { HolderOffers } from './main-menu.js';
+import type { ConsentCheck, HolderOffers } from './main-menu.js';
 
 /** The actors main-menu invokes. */
 export function mainMenuActors(deps: FlowDeps) {
@@ -22,9 +23,10 @@ export function mainMenuActors(deps: FlowDeps) {
       if (deps.reminders && input.route) await deps.reminders.start(input.route);
     }),
     // Without the privacy service nothing could record consent: the notice is not asked.
-    consented: fromPromise<boolean, { route: TurnRoute | null }>(async ({ input }) =>
-      deps.privacy ? deps.privacy.consented(input.route) : true,
-    ),
+    consented: fromPromise<ConsentCheck, { route: TurnRoute | null }>(async ({ input }) => ({
+      agreed: deps.privacy ? await deps.privacy.consented(input.route) : true,
+      notice: deps.privacy?.notice ?? SANDBOX_PRIVACY_NOTICE,
+    })),
     agree: fromPromise<void, { route: TurnRoute | null }>(async ({ input }) => {
       await deps.privacy?.agree(input.route);
     }),

@@ -13,6 +13,7 @@ import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
 import { CHOOSE_LANGUAGE } from '../src/conversation/language.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { type PrivacyNotice, SANDBOX_PRIVACY_NOTICE } from '../src/privacy/index.js';
 import {
   REMINDERS_OFF_CHOICE as REMINDERS_OFF,
   REMINDERS_ON_CHOICE as REMINDERS_ON,
@@ -52,6 +53,14 @@ export interface MainMenuContext extends FlowContextBase {
   picked: { next?: FlowId; start?: FlowStart };
   /** An entry chosen before the menu opened (FlowStart.pick), taken once the menu shows. */
   startPick?: string | null;
+  /** Who the full notice names (read with the consent check); absent in older snapshots. */
+  notice?: PrivacyNotice;
+}
+
+/** What the consent check answers: agreed already, and who the notice names. */
+export interface ConsentCheck {
+  readonly agreed: boolean;
+  readonly notice: PrivacyNotice;
 }
 
 /** The menu entry that lists the renewals due when there are several. */
@@ -62,16 +71,25 @@ const MY_DATA = 'my-data';
 /** The closing screen of a declined notice: nothing is kept, the session included. */
 const DECLINED = end('privacy.declined');
 
-/** The privacy notice (s.15 consent): agree, decline, or read the full notice first. */
-function noticePrompt(full: boolean, note: boolean): Prompt {
-  return ask(full ? 'privacy.noticeFull' : 'privacy.notice', 'choice', {
+/**
+ * The privacy notice (s.15 consent): agree, decline, or read the full notice first. The full one
+ * names the controller and its contact, and is read whole (paged on USSD, never shortened).
+ */
+function noticePrompt(
+  full: boolean,
+  note: boolean,
+  notice: PrivacyNotice = SANDBOX_PRIVACY_NOTICE,
+): Prompt {
+  const prompt = ask(full ? 'privacy.noticeFull' : 'privacy.notice', 'choice', {
     choices: [
       choice('agree', 'privacy.choice.agree'),
       choice('decline', 'privacy.choice.decline'),
       ...(full ? [] : [choice('full', 'privacy.choice.full')]),
     ],
     note: note ? PICK_FROM_LIST : null,
+    ...(full ? { params: { controller: notice.controller, contact: notice.contact } } : {}),
   });
+  return full ? { ...prompt, paged: true } : prompt;
 }
 
 /**
@@ -191,7 +209,10 @@ export const mainMenuMachine = setup({
     holderOffers: fromPromise<HolderOffers, { route: TurnRoute | null }>(async () => NO_OFFERS),
     stopReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
     startReminders: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
-    consented: fromPromise<boolean, { route: TurnRoute | null }>(async () => true),
+    consented: fromPromise<ConsentCheck, { route: TurnRoute | null }>(async () => ({
+      agreed: true,
+      notice: SANDBOX_PRIVACY_NOTICE,
+    })),
     agree: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
     decline: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
@@ -285,8 +306,18 @@ export const mainMenuMachine = setup({
             src: 'consented',
             input: ({ context }) => ({ route: context.route }),
             onDone: [
-              { guard: 'returned', target: ID.handOver, actions: 'confirmPick' },
-              { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
+              {
+                guard: ({ event }) => event.output.agreed,
+                target: ID.handOver,
+                actions: 'confirmPick',
+              },
+              {
+                target: 'notice',
+                actions: assign({
+                  prompt: noticePrompt(false, false),
+                  notice: ({ event }) => event.output.notice,
+                }),
+              },
             ],
             onError: { target: 'notice', actions: assign({ prompt: noticePrompt(false, false) }) },
           },
@@ -297,18 +328,23 @@ export const mainMenuMachine = setup({
             'user.choice': [
               { guard: chose('agree'), target: 'agreeing' },
               { guard: chose('decline'), target: 'declining' },
-              { guard: chose('full'), actions: assign({ prompt: noticePrompt(true, false) }) },
+              {
+                guard: chose('full'),
+                actions: assign({
+                  prompt: ({ context }) => noticePrompt(true, false, context.notice),
+                }),
+              },
               {
                 actions: assign({
                   prompt: ({ context }) =>
-                    noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+                    noticePrompt(context.prompt.key === 'privacy.noticeFull', true, context.notice),
                 }),
               },
             ],
             'user.text': {
               actions: assign({
                 prompt: ({ context }) =>
-                  noticePrompt(context.prompt.key === 'privacy.noticeFull', true),
+                  noticePrompt(context.prompt.key === 'privacy.noticeFull', true, context.notice),
               }),
             },
             'user.back': {

@@ -55,6 +55,11 @@ export const Prompt = z.object({
   input: InputKind,
   final: z.boolean(),
   attachments: z.array(Attachment).optional(),
+  /**
+   * The text is read whole (a notice someone agrees to): a USSD screen pages it with `98 More`,
+   * its choices after it, instead of shortening it so the choices fit the first screen.
+   */
+  paged: z.boolean().optional(),
 });
 /** What a flow shows the user. */
 export type Prompt = z.infer<typeof Prompt>;
@@ -91,6 +96,7 @@ export function isPrompt(value: unknown): value is Prompt {
     typeof prompt.key === 'string' &&
     INPUT_KINDS.has(prompt.input) &&
     typeof prompt.final === 'boolean' &&
+    (prompt.paged === undefined || typeof prompt.paged === 'boolean') &&
     isParams(prompt.params) &&
     isListOf(prompt.notes, (note) => typeof note.key === 'string' && isParams(note.params)) &&
     isListOf(

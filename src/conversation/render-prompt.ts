@@ -8,6 +8,8 @@ import type { MessageParams, Prompt } from './prompt.js';
 export interface RenderedPrompt {
   readonly text: string;
   readonly choices: readonly { readonly id: string; readonly label: string }[];
+  /** The text is read whole (see `Prompt.paged`). */
+  readonly paged?: boolean;
 }
 
 let catalogueLogger: Logger | undefined;
@@ -45,7 +47,8 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
       ? literalLabel(choice.label, choice.params, locale)
       : t(choice.label, choice.params, locale),
   }));
-  return { text: lines.join('\n'), choices };
+  const text = lines.join('\n');
+  return prompt.paged ? { text, choices, paged: true } : { text, choices };
 }
 
 /** Where each locale looks up a key, most specific first; a handful of locales ever appear. */

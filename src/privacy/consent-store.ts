@@ -5,9 +5,11 @@ import { type DataSubject, subjectId } from './data-subject.js';
 
 /**
  * The version of the privacy notice customers agree to. Change it whenever the notice's words
- * change what is kept, why or for how long: everyone is asked again on their next visit.
+ * change what is kept, why or for how long: everyone is asked again on their next visit. Version 2
+ * (issue 37): the full notice names the controller and its contact, who the data is shared with,
+ * what goes abroad, the erasure tombstone and the right to complain to the Commissioner.
  */
-export const CONSENT_NOTICE_VERSION = 1;
+export const CONSENT_NOTICE_VERSION = 2;
 
 /** How long a recorded consent lasts after the subject was last seen: a year. */
 export const CONSENT_TTL_SECONDS = 365 * 86_400;

@@ -48,7 +48,9 @@ export {
   type PersonalDataHeld,
   type PersonalDataOptions,
   type PersonalDataStore,
+  type PrivacyNotice,
   type Refusal,
+  SANDBOX_PRIVACY_NOTICE,
 } from './personal-data.js';
 // README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';

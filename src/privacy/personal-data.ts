@@ -18,6 +18,21 @@ export interface PersonalDataHeld {
   readonly payments: number;
 }
 
+/**
+ * Who the full privacy notice names: the controller (who decides why and how the data is used)
+ * and the contact of its data protection officer (PRIVACY_CONTROLLER, PRIVACY_CONTACT).
+ */
+export interface PrivacyNotice {
+  readonly controller: string;
+  readonly contact: string;
+}
+
+/** The notice's names when none are set: the sandbox deployment's. */
+export const SANDBOX_PRIVACY_NOTICE: PrivacyNotice = {
+  controller: 'insurechat sandbox (demo insurer)',
+  contact: 'privacy@insurechat.example',
+};
+
 /** Nothing held: a subject the bot knows nothing about. */
 export const NO_PERSONAL_DATA: PersonalDataHeld = {
   policies: 0,
@@ -73,6 +88,8 @@ export interface PersonalDataOptions {
   readonly now?: () => number;
   /** The notice version asked for; default {@link CONSENT_NOTICE_VERSION}. */
   readonly noticeVersion?: number;
+  /** Who the full notice names; default {@link SANDBOX_PRIVACY_NOTICE}. */
+  readonly notice?: PrivacyNotice;
   /** Writes what waited for the subject's consent (a language picked first); never rejects. */
   readonly onAgreed?: (subject: DataSubject) => Promise<void>;
   /** Drops what waited for the subject's consent, which they refused. */
@@ -88,6 +105,8 @@ export type Refusal = 'notice' | 'handoff';
  * no consent (there is nothing to record it against).
  */
 export interface PersonalData {
+  /** Who the full notice names. */
+  readonly notice: PrivacyNotice;
   /** True when the route's subject agreed to the current notice. */
   consented(route: TurnRoute | null): Promise<boolean>;
   /** Records agreement to the current notice, now, and writes what waited for it. */
@@ -121,6 +140,8 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
   const log = options.logger.child({ module: 'privacy' });
 
   return {
+    notice: options.notice ?? SANDBOX_PRIVACY_NOTICE,
+
     async consented(route) {
       const subject = dataSubjectOf(route);
       if (!subject) return true;

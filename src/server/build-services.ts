@@ -108,6 +108,7 @@ export async function buildServices(
     extraStores: [holdingsIndexStore(holdings, tombstones)],
     sms,
     logger,
+    notice: context.config.privacy,
     onAgreed: (subject) => pending.agreed(subject),
     onRefused: (subject) => pending.declined(subject),
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
 import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
+import { SANDBOX_PRIVACY_NOTICE } from '../privacy/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
@@ -153,6 +154,10 @@ export const EnvSchema = z.object({
   PAYMENT_CALLBACK_SECRET: optionalString,
   /** Addresses the insurer's payment callback may come from; empty means any. */
   PAYMENT_CALLBACK_ALLOWED_IPS: commaList,
+  /** The data controller the privacy notice names (Data Protection Act No. 3 of 2021). */
+  PRIVACY_CONTROLLER: optionalString.pipe(z.string().max(120).optional()),
+  /** How customers reach the controller's data protection officer (an address or phone). */
+  PRIVACY_CONTACT: optionalString.pipe(z.string().max(80).optional()),
   SMS_API_URL: optionalUrl,
   SMS_API_KEY: optionalString,
   SMS_USERNAME: optionalString,
@@ -240,6 +245,8 @@ export interface Config {
     /** Empty: any source address. */
     readonly callbackAllowedIps: readonly string[];
   };
+  /** Who the full privacy notice names; unset: the sandbox's names. */
+  readonly privacy: { readonly controller: string; readonly contact: string };
   /** Unset URL → the embedded sandbox's SMS endpoint. */
   readonly sms: {
     readonly url: string | undefined;
@@ -397,6 +404,10 @@ export function loadConfig(
     payments: {
       callbackSecret: secret('PAYMENT_CALLBACK_SECRET', e.PAYMENT_CALLBACK_SECRET),
       callbackAllowedIps: e.PAYMENT_CALLBACK_ALLOWED_IPS,
+    },
+    privacy: {
+      controller: e.PRIVACY_CONTROLLER ?? SANDBOX_PRIVACY_NOTICE.controller,
+      contact: e.PRIVACY_CONTACT ?? SANDBOX_PRIVACY_NOTICE.contact,
     },
     sms: {
       url: e.SMS_API_URL,

@@ -15,6 +15,7 @@ import {
   type DataSubject,
   type PersonalData,
   type PersonalDataStore,
+  type PrivacyNotice,
   type StaffAuditLog,
   subjectId,
   subjectPhone,
@@ -46,6 +47,8 @@ export interface PersonalDataWiringOptions {
   readonly onAgreed?: (subject: DataSubject) => Promise<void>;
   /** Drops what waited for consent (see `PersonalDataOptions.onRefused`). */
   readonly onRefused?: (subject: DataSubject) => void;
+  /** Who the full notice names (PRIVACY_CONTROLLER, PRIVACY_CONTACT). */
+  readonly notice?: PrivacyNotice;
   /** Sends the erasure receipt by SMS to a phone subject. */
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   readonly logger: Logger;
@@ -128,6 +131,7 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
       if (phone !== undefined) await options.sms(phone, prompt);
     },
     logger: options.logger,
+    ...(options.notice ? { notice: options.notice } : {}),
     ...(options.onAgreed ? { onAgreed: options.onAgreed } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   });

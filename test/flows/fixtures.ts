@@ -13,6 +13,7 @@ import { NOBODY, type Principal } from '../../src/access/index.js';
 import { lusakaToday } from '../../src/clock/index.js';
 import type { FlowId, FlowStartInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
+import { SANDBOX_PRIVACY_NOTICE } from '../../src/privacy/index.js';
 import type { FlowSnapshot } from './harness.js';
 import { syncActor } from './harness.js';
 
@@ -143,7 +144,7 @@ const BASE: Record<FlowId, Impl> = {
     holderOffers: () => HOLDER_OFFERS,
     stopReminders: () => undefined,
     startReminders: () => undefined,
-    consented: () => true,
+    consented: () => ({ agreed: true, notice: SANDBOX_PRIVACY_NOTICE }),
     agree: () => undefined,
     decline: () => undefined,
   },
@@ -308,7 +309,7 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
       holderOffers: () => ({ ...HOLDER_OFFERS, offers: [...HOLDER_OFFERS.offers, SECOND_OFFER] }),
     },
     // A caller who has not agreed to the current privacy notice: it comes before any flow.
-    noticeNotAgreed: { consented: () => false },
+    noticeNotAgreed: { consented: () => ({ agreed: false, notice: SANDBOX_PRIVACY_NOTICE }) },
   },
   'my-data': {
     paymentInFlight: { erase: () => ({ paymentsKept: 1 }) },

@@ -110,11 +110,12 @@ function leakIn(prompt: Prompt): string | null {
 
 /**
  * Where a screen with choices leaves them on USSD, if not on the first page: all of them when
- * they fit there, else (a list longer than a page) at least the first.
+ * they fit there, else (a list longer than a page) at least the first. A text read whole before
+ * choosing (`paged`, the full privacy notice) has them after it, on its last page.
  */
 function choicesOffPageOne(prompt: Prompt): string | null {
   const shown = renderPrompt(prompt);
-  if (shown.choices.length === 0) return null;
+  if (shown.choices.length === 0 || prompt.paged) return null;
   const numbered = shown.choices.map((choice, index) => `${index + 1}. ${choice.label}`);
   const [first] = toUssdScreens(shown, 'en');
   const expected =

@@ -8,7 +8,7 @@ import {
   type HoldingsIndex,
   syncHoldings,
 } from '../../src/holdings/index.js';
-import { NO_PERSONAL_DATA } from '../../src/privacy/index.js';
+import { NO_PERSONAL_DATA, SANDBOX_PRIVACY_NOTICE } from '../../src/privacy/index.js';
 import {
   createSandbox,
   type Sandbox,
@@ -155,6 +155,7 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
     ...(options.noticeNotAgreed
       ? {
           privacy: {
+            notice: SANDBOX_PRIVACY_NOTICE,
             consented: async () => false,
             agree: async () => undefined,
             refused: async () => undefined,

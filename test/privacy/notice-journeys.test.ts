@@ -1,5 +1,6 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/conversation/index.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import { ussdCaller } from '../server/ussd-caller.js';
 
@@ -8,9 +9,14 @@ import { ussdCaller } from '../server/ussd-caller.js';
 // notice is read whole on USSD in every language.
 
 let harness: TestServer;
+const CONTROLLER = 'Mukuba Assurance Ltd';
+const CONTACT = 'dpo@mukuba.example, 0211 000 111';
 
 beforeAll(async () => {
-  harness = await startTestServer({ USSD_ASK_LANGUAGE: 'true' }, { askConsent: true });
+  harness = await startTestServer(
+    { USSD_ASK_LANGUAGE: 'true', PRIVACY_CONTROLLER: CONTROLLER, PRIVACY_CONTACT: CONTACT },
+    { askConsent: true },
+  );
 });
 afterAll(async () => {
   await harness.close();
@@ -85,4 +91,52 @@ describe('a first dial, before the notice', () => {
     expect(await phone.send('2')).toMatch(/^CON Takulandirani/);
     expect(await phone.send('00')).toMatch(/^END/);
   });
+});
+
+describe('the full notice on USSD', () => {
+  const languages = [
+    { key: '1', locale: 'en', more: 'More', back: 'Back', abroad: 'outside Zambia' },
+    { key: '2', locale: 'bem', more: 'Na fimbi', back: 'Bwelelamo', abroad: 'kunse ya Zambia' },
+    { key: '3', locale: 'ny', more: 'Zina', back: 'Bwererani', abroad: 'kunja kwa Zambia' },
+  ];
+  const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+  it.each(languages)(
+    'is read whole in $locale: every page reached with 98, nothing cut, back with 0',
+    async ({ key, locale, more, back, abroad }) => {
+      const phone = ussdCaller(() => harness.url, `full-${locale}`);
+      await phone.dial();
+      await phone.send(key);
+      await phone.send('1');
+      const pages = [await phone.send('3')];
+      while (pages.at(-1)?.includes(`\n98 ${more}`)) pages.push(await phone.send('98'));
+      expect(pages.length).toBeGreaterThan(3);
+      for (const page of pages) {
+        expect(page.startsWith('CON ')).toBe(true);
+        expect(page.length - 4).toBeLessThanOrEqual(182);
+        expect(page).not.toMatch(/\.\.\.(\n|$)/);
+      }
+      // Back from the last page shows the one before it.
+      expect(await phone.send('0')).toBe(pages.at(-2));
+      const read = words(
+        pages
+          .map((page) =>
+            page.replace(/^CON /, '').replace(`\n98 ${more}`, '').replace(`\n0 ${back}`, ''),
+          )
+          .join('\n'),
+      );
+      const notice = t('privacy.noticeFull', { controller: CONTROLLER, contact: CONTACT }, locale);
+      expect(read).toContain(words(notice));
+      for (const named of [CONTROLLER, CONTACT, 'Telegram', 'Meta (WhatsApp)', 'Slack', 'SMS']) {
+        expect(read).toContain(named);
+      }
+      expect(read).toContain(abroad);
+      expect(read).toContain('Data Protection Commissioner');
+      expect(read).toContain('Data Protection Act No. 3 of 2021');
+      // The choices follow the text, numbered as on every screen.
+      expect(pages.at(-1)).toMatch(new RegExp(`\\n1\\. .+\\n2\\. .+\\n0 ${back}$`));
+      expect(await phone.send('2')).toMatch(/^END /);
+      expect(await keysNaming(phone.msisdn)).toEqual([]);
+    },
+  );
 });

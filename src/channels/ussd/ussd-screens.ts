@@ -20,6 +20,8 @@ export const USSD_BACK_KEY = '0';
 export interface RenderedPrompt {
   readonly text: string;
   readonly choices: readonly { readonly id: string; readonly label: string }[];
+  /** The text is read whole: paged, choices after it, never shortened. */
+  readonly paged?: boolean;
 }
 
 /** Splits one over-long line at spaces into pieces of at most `width` characters. */
@@ -106,7 +108,8 @@ function shorten(lines: readonly string[], budget: number): string[] {
  * A screen with choices keeps them where a caller sees them: when the text would push them off
  * the first screen, the text is shortened on USSD (ending in `...`) so every choice fits on the
  * first screen, or, for a list longer than a screen, so its first choices start there. Only a
- * text without choices is paged whole. Telegram and Slack show the text in full.
+ * text without choices, or one marked `paged` (a notice read before agreeing), is paged whole,
+ * its choices after it. Telegram and Slack show the text in full.
  */
 export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[] {
   const more = `${USSD_MORE_KEY} ${t('ussd.more', undefined, locale)}`;
@@ -123,6 +126,7 @@ export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[
   const firstBudget = USSD_MAX_CHARS - (more.length + 1);
   const laterBudget = firstBudget - (back.length + 1);
 
+  if (rendered.paged) return page([...body, ...options]);
   if (options.length > 0) {
     const choicesLength = joinedLength(options);
     // Every choice on one screen with at least a line's worth of the text above them.
