@@ -1,3 +1,4 @@
+import type { Prompt } from './prompt.js';
 import type { ChannelAddress, SessionGlance } from './turn-engine.js';
 
 /**
@@ -15,7 +16,36 @@ export type HandoffOpening =
   /** No one takes handoffs here (none configured). */
   | 'unavailable'
   /** Staff could not be reached just now; nothing was opened. */
-  | 'failed';
+  | 'failed'
+  /**
+   * The customer has not agreed to the privacy notice: nothing was posted. The channel shows
+   * {@link HANDOFF_CONSENT} and asks again with their answer (`HandoffRequest.consent`).
+   */
+  | 'consent'
+  /** The customer declined: nothing was posted, the refusal was recorded. */
+  | 'declined';
+
+/** Choice id of "Agree" on {@link HANDOFF_CONSENT}: the handoff opens. */
+export const HANDOFF_AGREE = 'person.agree';
+/** Choice id of "Decline" on {@link HANDOFF_CONSENT}: nothing is posted. */
+export const HANDOFF_DECLINE = 'person.decline';
+
+/**
+ * The screen asking a customer who has not agreed to the privacy notice before their words go
+ * to a person (staff read them in Slack, NRCs and phones masked). Channels show it and take its
+ * two choices themselves, as they take "Talk to a person".
+ */
+export const HANDOFF_CONSENT: Prompt = {
+  key: 'handoff.consent',
+  input: 'choice',
+  final: false,
+  // Read whole before agreeing: never shortened on a USSD screen.
+  paged: true,
+  choices: [
+    { id: HANDOFF_AGREE, label: 'handoff.choice.agree' },
+    { id: HANDOFF_DECLINE, label: 'handoff.choice.decline' },
+  ],
+};
 
 /** What became of a customer's message during a handoff. */
 export type HandoffForward = 'forwarded' | 'none' | 'failed';
@@ -29,6 +59,8 @@ export interface HandoffRequest {
    * lock (USSD); without it the handoff reads it itself.
    */
   readonly glance?: SessionGlance;
+  /** The customer's answer to {@link HANDOFF_CONSENT}, when they were asked. */
+  readonly consent?: 'agreed' | 'declined';
 }
 
 /**

@@ -28,6 +28,9 @@ export {
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).
 export {
+  HANDOFF_AGREE,
+  HANDOFF_CONSENT,
+  HANDOFF_DECLINE,
   type Handoff,
   type HandoffForward,
   type HandoffOpening,

@@ -31,6 +31,17 @@ export interface HandoffMetrics {
   resolved(by: 'staff' | 'customer'): void;
 }
 
+/**
+ * Consent before a customer's words reach staff: the privacy notice (which names Slack and the
+ * insurer's staff) agreed, or agreed on the handoff's own screen, recorded by the server's
+ * personal-data service. A refusal is recorded without personal data.
+ */
+export interface HandoffConsent {
+  consented(request: HandoffRequest): Promise<boolean>;
+  agree(request: HandoffRequest): Promise<void>;
+  refused(request: HandoffRequest): Promise<void>;
+}
+
 /** Reaches a customer outside a turn: the channel's Notifier (Telegram message, SMS). */
 export type NotifyCustomer = (address: ChannelAddress, prompt: Prompt) => Promise<void>;
 
@@ -50,6 +61,8 @@ export interface HandoffServiceOptions {
   /** Where staff are: the Slack Web API and the handoff channel. Unset: nobody takes handoffs. */
   readonly slack?: { readonly client: HandoffSlackClient; readonly channel: string } | undefined;
   readonly notify: NotifyCustomer;
+  /** Without it no consent is asked (tests, deployments without the notice). */
+  readonly consent?: HandoffConsent;
   readonly logger: Logger;
   readonly metrics?: HandoffMetrics;
   /** The USSD short code, named in the SMS that tells a caller the person has finished. */
@@ -156,6 +169,13 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
 
     async open(request: HandoffRequest): Promise<HandoffOpening> {
       if (!slack) return 'unavailable';
+      const consent = options.consent;
+      if (consent && request.consent === 'declined') {
+        await consent.refused(request);
+        return 'declined';
+      }
+      if (consent && request.consent === 'agreed') await consent.agree(request);
+      else if (consent && !(await consent.consented(request))) return 'consent';
       if (!(await store.reserve(request.sessionKey, OPENING_TTL_MS))) return 'already';
       try {
         const glance = request.glance ?? (await peek(request));

@@ -5,6 +5,7 @@
 export { handoffMiddleware, readConversation } from './conversation-read.js';
 export {
   createHandoffService,
+  type HandoffConsent,
   type HandoffMetrics,
   type HandoffService,
   type HandoffServiceOptions,

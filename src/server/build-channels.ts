@@ -12,8 +12,18 @@ import {
   type UssdCore,
 } from '../channels/ussd/index.js';
 import { wireWhatsApp } from '../channels/whatsapp/index.js';
-import { renderPrompt, type TurnEngine } from '../conversation/index.js';
-import { createHandoffService, type HandoffService } from '../handoff/index.js';
+import {
+  type HandoffRequest,
+  renderPrompt,
+  type TurnEngine,
+  type TurnRoute,
+} from '../conversation/index.js';
+import {
+  createHandoffService,
+  type HandoffConsent,
+  type HandoffService,
+} from '../handoff/index.js';
+import type { PersonalData } from '../privacy/index.js';
 import { registerInboundSms } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerServices } from './build-services.js';
@@ -70,6 +80,21 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
   return { ussd, telegram, slack };
 }
 
+/** The handoff's consent over the personal-data service, per the request's conversation. */
+function handoffConsent(personalData: PersonalData): HandoffConsent {
+  const routeOf = (request: HandoffRequest): TurnRoute => ({
+    sessionKey: request.sessionKey,
+    channel: request.address.channel,
+    address: request.address.address,
+    locale: request.address.locale,
+  });
+  return {
+    consented: (request) => personalData.consented(routeOf(request)),
+    agree: (request) => personalData.agree(routeOf(request)),
+    refused: (request) => personalData.refused(routeOf(request), 'handoff'),
+  };
+}
+
 /**
  * Human handoff: a Slack thread per customer who asks for a person, found from either side in
  * Redis (memory when embedded); without SLACK_HANDOFF_CHANNEL the menu item says no one is there.
@@ -95,6 +120,8 @@ function buildHandoff(context: ServerContext, inputs: ChannelInputs): HandoffSer
             }),
           }
         : undefined,
+    // Nothing reaches staff before the customer agreed to the notice (which names Slack).
+    consent: handoffConsent(inputs.services.personalData),
     notify: async (address, prompt) => {
       const notifier = inputs.notifiers.builtIn(address.channel);
       if (!notifier) throw new HandoffUnreachableError(address.channel);

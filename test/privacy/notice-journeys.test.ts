@@ -1,6 +1,8 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
+import { FakeSlack } from '../channels/slack/fake-slack.js';
+import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import { ussdCaller } from '../server/ussd-caller.js';
 
@@ -9,17 +11,29 @@ import { ussdCaller } from '../server/ussd-caller.js';
 // notice is read whole on USSD in every language.
 
 let harness: TestServer;
+const slack = new FakeSlack();
+const HANDOFF_CHANNEL = 'C0PEOPLE';
 const CONTROLLER = 'Mukuba Assurance Ltd';
 const CONTACT = 'dpo@mukuba.example, 0211 000 111';
 
 beforeAll(async () => {
+  await slack.start();
   harness = await startTestServer(
-    { USSD_ASK_LANGUAGE: 'true', PRIVACY_CONTROLLER: CONTROLLER, PRIVACY_CONTACT: CONTACT },
+    {
+      USSD_ASK_LANGUAGE: 'true',
+      PRIVACY_CONTROLLER: CONTROLLER,
+      PRIVACY_CONTACT: CONTACT,
+      SLACK_BOT_TOKEN: 'xoxb-notice',
+      SLACK_SIGNING_SECRET: 'notice-signing-secret',
+      SLACK_API_URL: `${slack.baseUrl}/api`,
+      SLACK_HANDOFF_CHANNEL: HANDOFF_CHANNEL,
+    },
     { askConsent: true },
   );
 });
 afterAll(async () => {
   await harness.close();
+  await slack.stop();
 });
 
 /** Every key under the test's prefix, on every master, with its value as text. */
@@ -139,4 +153,51 @@ describe('the full notice on USSD', () => {
       expect(await keysNaming(phone.msisdn)).toEqual([]);
     },
   );
+});
+
+describe('talking to a person', () => {
+  /** What the local Slack received for the handoff channel, as text. */
+  const posted = () =>
+    slack
+      .callsTo('/api/chat.postMessage')
+      .map((call) => JSON.stringify(call.body))
+      .filter((body) => body.includes(HANDOFF_CHANNEL));
+
+  it('asks consent before anything reaches staff; declining sends nothing, agreeing posts the words with NRC and phone masked', async () => {
+    const phone = ussdCaller(() => harness.url, 'person');
+    const before = posted().length;
+    await phone.dial();
+    const menu = await phone.send('1');
+    const person = /(\d+)\. Talk to a person/.exec(menu)?.[1] ?? '';
+    expect(person).not.toBe('');
+    const consent = await phone.send(person);
+    expect(consent).toMatch(/^CON A person at the insurer will read what you write, in Slack/);
+    expect(consent).toMatch(/1\. Agree, talk to a person\n2\. Decline/);
+    expect(posted()).toHaveLength(before);
+
+    const declined = await phone.send('2');
+    expect(declined).toMatch(/Nothing was sent to a person\./);
+    expect(declined).toMatch(/Talk to a person/);
+    expect(posted()).toHaveLength(before);
+    expect(await keysNaming(phone.msisdn)).toEqual([
+      `${harness.prefix}session:{ussd:${phone.msisdn}}`,
+    ]);
+
+    expect(await phone.send(person)).toMatch(/^CON A person at the insurer/);
+    expect(await phone.send('1')).toMatch(/A person has your request/);
+    await eventually('the thread opened', () => posted().length > before);
+    const sent = await phone.send(
+      'My NRC is 479974111 and call me on 971234567 or 0971 234 567 please',
+    );
+    expect(sent).toMatch(/Sent\. The person will reply to you by SMS/);
+    await eventually('the words reached the thread', () =>
+      posted().some((body) => body.includes('call me on')),
+    );
+    const words = posted().find((body) => body.includes('call me on')) ?? '';
+    expect(words).toContain('My NRC is ••••••••• and call me on ••••••567 or •••••••567 please');
+    for (const body of posted()) {
+      expect(body).not.toMatch(/479974111|971234567|0971 234 567|234 567/);
+      expect(body).not.toContain(phone.msisdn.slice(-9));
+    }
+  });
 });

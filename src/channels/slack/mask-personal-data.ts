@@ -1,7 +1,14 @@
 import { ZAMBIAN_MOBILES_IN_TEXT } from '../../msisdn/index.js';
 
-// NRC `NNNNNN/NN/N` as the flows and the insurer write it.
-const NRC = /\b(\d{6})\/(\d{2})\/(\d)\b/g;
+// NRC `NNNNNN/NN/N` as the flows and the insurer write it, and as people type it (spaces or
+// dashes between the parts).
+const NRC = /\b(\d{6})[/ -](\d{2})[/ -](\d)\b/g;
+// What people type free-hand (issue 37): 9 to 12 digits, alone or in space-separated groups, as
+// an NRC without its slashes (`479974111`) or a phone as they group it (`0971 234 567`,
+// `971234567`). Never next to a letter, dash or slash: policy numbers and dates stay.
+const DIGIT_RUN = /(?<![\w/-])\+?\d(?: ?\d){8,11}(?![\w/-])/g;
+// A run read as a phone (last three digits kept): it starts as a Zambian mobile does.
+const PHONE_START = /^(?:260|0)?[79]/;
 const MASK = '•';
 
 /**
@@ -14,6 +21,14 @@ export function maskPersonalData(text: string): string {
     .replace(ZAMBIAN_MOBILES_IN_TEXT, (match) => {
       const digits = match.replace(/\D/g, '');
       return `${MASK.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+    })
+    .replace(DIGIT_RUN, (match) => {
+      const digits = match.replace(/\D/g, '');
+      // Nine digits not starting as a mobile are an NRC: nothing of it is kept.
+      const phone = PHONE_START.test(digits);
+      return phone
+        ? `${MASK.repeat(digits.length - 3)}${digits.slice(-3)}`
+        : MASK.repeat(digits.length);
     });
 }
 

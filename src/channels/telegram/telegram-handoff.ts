@@ -1,11 +1,13 @@
 import type { Context } from 'grammy';
-import type { Handoff } from '../../conversation/index.js';
+import { HANDOFF_CONSENT, type Handoff } from '../../conversation/index.js';
 import type { TelegramConversation } from './telegram-conversation.js';
 
 /** The channel's side of human handoff: asking for a person, and leaving them. */
 export interface TelegramHandoff {
   /** Hands the conversation to a person; the flow waits where it is. */
   askForPerson(ctx: Context): Promise<void>;
+  /** The customer's answer to the handoff's consent screen: it opens, or nothing is posted. */
+  answerConsent(ctx: Context, answer: 'agreed' | 'declined'): Promise<void>;
   /**
    * True (and the customer told so) while a person has the conversation: the flow is paused,
    * so taps, contacts and files do not reach it.
@@ -28,26 +30,35 @@ export function createTelegramHandoff(
   handoff: Handoff | undefined,
 ): TelegramHandoff {
   const { sessionOf, notice } = conversation;
+  const ask = async (ctx: Context, consent?: 'agreed' | 'declined') => {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const opening = handoff
+      ? await handoff.open({
+          sessionKey: sessionOf(chatId),
+          address: {
+            channel: 'telegram',
+            address: String(chatId),
+            locale: conversation.locale(),
+          },
+          ...(consent ? { consent } : {}),
+        })
+      : 'unavailable';
+    if (opening === 'opened' || opening === 'already') {
+      await notice(ctx, `handoff.${opening}`);
+      return;
+    }
+    // Not agreed to the notice yet: asked first, nothing posted.
+    if (opening === 'consent') {
+      await conversation.sendPrompt(ctx.api, chatId, HANDOFF_CONSENT);
+      return;
+    }
+    await conversation.hint(ctx, `handoff.${opening}`);
+  };
   return {
-    async askForPerson(ctx) {
-      const chatId = ctx.chat?.id;
-      if (chatId === undefined) return;
-      const opening = handoff
-        ? await handoff.open({
-            sessionKey: sessionOf(chatId),
-            address: {
-              channel: 'telegram',
-              address: String(chatId),
-              locale: conversation.locale(),
-            },
-          })
-        : 'unavailable';
-      if (opening === 'opened' || opening === 'already') {
-        await notice(ctx, `handoff.${opening}`);
-        return;
-      }
-      await conversation.hint(ctx, `handoff.${opening}`);
-    },
+    // A command handler: grammY's second argument (`next`) is not an answer.
+    askForPerson: (ctx) => ask(ctx),
+    answerConsent: (ctx, answer) => ask(ctx, answer),
     async withPerson(ctx) {
       const chatId = ctx.chat?.id;
       if (chatId === undefined || !(await handoff?.active(sessionOf(chatId)))) return false;

@@ -2,6 +2,8 @@ import type { Bot, Context } from 'grammy';
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
+  HANDOFF_AGREE,
+  HANDOFF_DECLINE,
   LANGUAGE_PROMPT,
   localeOfChoice,
   TALK_TO_A_PERSON,
@@ -72,6 +74,10 @@ export function registerTapHandler(bot: Bot, options: TapHandlerOptions): void {
     }
     if (id === TALK_TO_A_PERSON) {
       await handoff.askForPerson(ctx);
+      return;
+    }
+    if (id === HANDOFF_AGREE || id === HANDOFF_DECLINE) {
+      await handoff.answerConsent(ctx, id === HANDOFF_AGREE ? 'agreed' : 'declined');
       return;
     }
     if (await handoff.withPerson(ctx)) return;

@@ -1,6 +1,9 @@
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
+  HANDOFF_AGREE,
+  HANDOFF_CONSENT,
+  HANDOFF_DECLINE,
   LANGUAGE_PROMPT,
   localeOfChoice,
   type Prompt,
@@ -203,19 +206,32 @@ export class UssdTurn extends UssdPosition {
     }
     if (handoff && value.type === 'user.choice') {
       if (value.id === TALK_TO_A_PERSON) return this.openHandoff();
+      if (value.id === HANDOFF_AGREE) return this.openHandoff('agreed');
+      if (value.id === HANDOFF_DECLINE) return this.openHandoff('declined');
       if (value.id === END_HANDOFF) return handoff.end(this.sessionKey).then(() => this.goOn());
     }
     return this.answer(value);
   }
 
-  private async openHandoff(): Promise<UssdDecision> {
+  /**
+   * Asks for a person; a caller who has not agreed to the privacy notice is asked first (nothing
+   * is posted before), and comes back here with their answer.
+   */
+  private async openHandoff(consent?: 'agreed' | 'declined'): Promise<UssdDecision> {
     const { request, sessionKey } = this;
     const glance = this.glance;
     const address = { channel: 'ussd' as const, address: request.msisdn, locale: this.locale };
-    const opening = await this.deps.handoff?.open({ sessionKey, address, glance });
+    const opening = await this.deps.handoff?.open({
+      sessionKey,
+      address,
+      glance,
+      ...(consent ? { consent } : {}),
+    });
     if (opening === 'opened' || opening === 'already') return this.showOwn(WAITING_FOR_PERSON);
-    // No one to talk to: the same screen again, with a word why.
-    const here = this.memo?.s ?? glance.prompt;
+    if (opening === 'consent') return this.showOwn(HANDOFF_CONSENT);
+    // No one to talk to, or declined: the screen they asked from, with a word why.
+    const asked = this.memo?.s;
+    const here = (asked?.key === HANDOFF_CONSENT.key ? undefined : asked) ?? glance.prompt;
     if (!here) return this.restart();
     return this.showOwn({
       ...here,

@@ -1,6 +1,9 @@
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
+  HANDOFF_AGREE,
+  HANDOFF_CONSENT,
+  HANDOFF_DECLINE,
   type Handoff,
   LANGUAGE_PROMPT,
   localeOfChoice,
@@ -123,14 +126,17 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     await show(at, menu);
   };
 
-  async function askForPerson(at: Inbound): Promise<void> {
+  /** Asks for a person; not agreed to the notice yet, the customer is asked first. */
+  async function askForPerson(at: Inbound, consent?: 'agreed' | 'declined'): Promise<void> {
     const opening = options.handoff
       ? await options.handoff.open({
           sessionKey: sessionOf(at.waId),
           address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
+          ...(consent ? { consent } : {}),
         })
       : 'unavailable';
     if (opening === 'opened' || opening === 'already') await notice(at, `handoff.${opening}`);
+    else if (opening === 'consent') await show(at, HANDOFF_CONSENT);
     else await showStep(at, `handoff.${opening}`);
   }
 
@@ -147,6 +153,8 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       return showStep({ ...at, locale: picked }, 'language.changed');
     }
     if (id === TALK_TO_A_PERSON) return askForPerson(at);
+    if (id === HANDOFF_AGREE) return askForPerson(at, 'agreed');
+    if (id === HANDOFF_DECLINE) return askForPerson(at, 'declined');
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
     // A reminder's "Renew now" or "Stop reminders" belongs to no step: the menu afresh, picked there.
     if (isMenuShortcut(id)) return menuAfresh(at, id);

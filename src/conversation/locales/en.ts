@@ -516,6 +516,11 @@ export const en = {
   'handoff.ussd.sent': 'Sent. The person will reply to you by SMS.',
   'handoff.ussd.notSent': 'Sorry, your message did not reach the person. Please send it again.',
   'handoff.ussd.end': 'End it and carry on',
+  'handoff.consent':
+    'A person at the insurer will read what you write, in Slack, with NRC and phone numbers hidden; kept 7 days. Agree?',
+  'handoff.choice.agree': 'Agree, talk to a person',
+  'handoff.choice.decline': 'Decline',
+  'handoff.declined': 'Nothing was sent to a person.',
   'handoff.slack.title': 'A customer on {channel} asks for a person',
   'handoff.slack.channel.telegram': 'Telegram',
   'handoff.slack.channel.whatsapp': 'WhatsApp',

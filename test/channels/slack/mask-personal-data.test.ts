@@ -16,6 +16,17 @@ describe('maskPersonalData', () => {
     expect(maskPersonalData(`call ${phone} now`)).toBe(`call ${masked} now`);
   });
 
+  it.each([
+    ['479974111', '•••••••••'],
+    ['479974 11 1', '••••••/••/•'],
+    ['479974-11-1', '••••••/••/•'],
+    ['971234567', '••••••567'],
+    ['0971 234 567', '•••••••567'],
+    ['97 123 4567', '••••••567'],
+  ])('masks %s as typed free-hand (issue 37)', (typed, masked) => {
+    expect(maskPersonalData(`I am ${typed}, call me`)).toBe(`I am ${masked}, call me`);
+  });
+
   it('leaves policy numbers, amounts and dates alone', () => {
     const text = 'Policy MTR-2024-000123, premium ZMW 1,250.00, due 2026-01-31, ref 12345';
     expect(maskPersonalData(text)).toBe(text);
