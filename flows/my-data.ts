@@ -32,18 +32,31 @@ export interface MyDataContext extends FlowContextBase {
   reason: ErasureReason;
 }
 
-/** "My data": what the bot holds, in words; the insurer's records are theirs to keep. */
+/**
+ * "My data": what the bot holds, listed (the number and NRCs masked, the policy numbers, when
+ * the notice was agreed) and counted; the insurer's records are theirs to keep. Read whole: on
+ * USSD it pages with `98`, the choices after it.
+ */
 function overview(held: PersonalDataHeld, note: boolean): Prompt {
-  return ask('mydata.overview', 'choice', {
+  const nrcs = held.nrcs ?? [];
+  const prompt = ask('mydata.overview', 'choice', {
     params: {
+      address: held.address ?? '-',
+      nrcCount: nrcs.length,
+      nrcs: nrcs.join(', '),
       policies: held.policies,
+      numbered: (held.policyNumbers ?? []).length,
+      policyNumbers: (held.policyNumbers ?? []).join(', '),
       card: held.reminderCard ? 1 : 0,
+      consented: held.consentedOn ? 'yes' : 'no',
+      consentedOn: held.consentedOn ?? '',
       handoffs: held.handoffs,
       files: held.files,
     },
     choices: [choice('delete', 'mydata.choice.delete'), choice('stop', 'mydata.choice.stop')],
     note: note ? PICK_FROM_LIST : null,
   });
+  return { ...prompt, paged: true };
 }
 
 function confirmation(reason: ErasureReason, note: boolean): Prompt {

@@ -16,6 +16,14 @@ export interface PersonalDataHeld {
   readonly files: number;
   /** Payments still in flight: their route is kept until the outcome is told (a day at most). */
   readonly payments: number;
+  /** The phone or chat itself, masked (a phone keeps its last three digits). */
+  readonly address?: string;
+  /** NRCs linked to the phone (the holdings index), masked to their shape. */
+  readonly nrcs?: readonly string[];
+  /** The printed numbers of the policies counted in `policies`, each once. */
+  readonly policyNumbers?: readonly string[];
+  /** When the subject agreed to the privacy notice (`YYYY-MM-DD`); absent: not agreed. */
+  readonly consentedOn?: string;
 }
 
 /**
@@ -90,6 +98,11 @@ export interface PersonalDataOptions {
   readonly noticeVersion?: number;
   /** Who the full notice names; default {@link SANDBOX_PRIVACY_NOTICE}. */
   readonly notice?: PrivacyNotice;
+  /**
+   * Masks NRCs and phone numbers in what "My data" shows (the one masking function, given by
+   * the server); default: every digit hidden.
+   */
+  readonly mask?: (text: string) => string;
   /** Writes what waited for the subject's consent (a language picked first); never rejects. */
   readonly onAgreed?: (subject: DataSubject) => Promise<void>;
   /** Drops what waited for the subject's consent, which they refused. */
@@ -138,6 +151,7 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
   const now = options.now ?? Date.now;
   const version = options.noticeVersion ?? CONSENT_NOTICE_VERSION;
   const log = options.logger.child({ module: 'privacy' });
+  const mask = options.mask ?? ((text: string) => text.replace(/\d/g, '•'));
 
   return {
     notice: options.notice ?? SANDBOX_PRIVACY_NOTICE,
@@ -168,8 +182,11 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
     async held(route) {
       const subject = dataSubjectOf(route);
       if (!subject) return NO_PERSONAL_DATA;
-      const parts = await Promise.all(stores.map((store) => store.held(subject)));
-      return parts.reduce<PersonalDataHeld>(
+      const [parts, agreed] = await Promise.all([
+        Promise.all(stores.map((store) => store.held(subject))),
+        consent.get(subject),
+      ]);
+      const counted = parts.reduce<PersonalDataHeld>(
         (sum, part) => ({
           policies: sum.policies + (part.policies ?? 0),
           reminderCard: sum.reminderCard || part.reminderCard === true,
@@ -179,6 +196,18 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
         }),
         NO_PERSONAL_DATA,
       );
+      // Two stores may name the same policy or NRC (the reminder card and the index): once each.
+      const nrcs = [...new Set(parts.flatMap((part) => part.nrcs ?? []))];
+      const numbers = [...new Set(parts.flatMap((part) => part.policyNumbers ?? []))];
+      const address = subjectPhone(subject) === undefined ? subject.address : `+${subject.address}`;
+      return {
+        ...counted,
+        policies: Math.max(counted.policies, numbers.length),
+        address: mask(address),
+        nrcs: nrcs.map(mask),
+        policyNumbers: numbers,
+        ...(agreed?.version === version ? { consentedOn: agreed.agreedAt.slice(0, 10) } : {}),
+      };
     },
 
     async erase(route, reason) {
@@ -230,6 +259,14 @@ export interface HoldingsIndexHook {
   forget(phone: string): Promise<readonly string[] | undefined>;
   /** How many policies the index names for the phone; without it "My data" counts none. */
   count?(phone: string): Promise<number>;
+  /** The phone's entry: its NRCs and the records it names, listed by "My data". */
+  ofPhone?(
+    phone: string,
+  ): Promise<{ readonly nrcs: readonly string[]; readonly refs: readonly { number: string }[] }>;
+  /** What those NRCs hold (memberships and loans are indexed by NRC only), listed too. */
+  ofNrcs?(
+    nrcs: readonly string[],
+  ): Promise<ReadonlyArray<{ readonly refs: readonly { number: string }[] }>>;
 }
 
 /**
@@ -245,8 +282,16 @@ export function holdingsIndexStore(
     name: 'holdings',
     async held(subject) {
       const phone = subjectPhone(subject);
-      if (phone === undefined || !index.count) return {};
-      return { policies: await index.count(phone) };
+      if (phone === undefined) return {};
+      const [count, entry] = await Promise.all([index.count?.(phone), index.ofPhone?.(phone)]);
+      const byNrc = entry && index.ofNrcs ? await index.ofNrcs(entry.nrcs) : [];
+      const refs = [...(entry?.refs ?? []), ...byNrc.flatMap((held) => held.refs)];
+      return {
+        ...(count === undefined ? {} : { policies: count }),
+        ...(entry
+          ? { nrcs: entry.nrcs, policyNumbers: refs.map((ref) => ref.number).filter(Boolean) }
+          : {}),
+      };
     },
     async forget(subject) {
       const phone = subjectPhone(subject);

@@ -3,6 +3,7 @@
  * sessions (Redis, or this process), and every store that holds personal data about a phone or a
  * chat, each with what it holds and its erasure.
  */
+import { maskPersonalData } from '../channels/slack/index.js';
 import type { Prompt } from '../conversation/index.js';
 import type { FileStore } from '../files/index.js';
 import type { HandoffStore } from '../handoff/index.js';
@@ -80,6 +81,7 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
         const card = await options.reminders.cardOf(holder(subject));
         return {
           policies: card.policies.length,
+          policyNumbers: card.policies.map((policy) => policy.policyNumber),
           reminderCard: card.policies.length > 0 || card.stopped,
         };
       },
@@ -132,6 +134,9 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
     ...(options.notice ? { notice: options.notice } : {}),
+    // The one masking function: an NRC keeps its shape, a phone its last three digits; shown to
+    // the customer with `x` for its dots, which a USSD screen's GSM 7-bit alphabet lacks.
+    mask: (text) => maskPersonalData(text).replaceAll('•', 'x'),
     ...(options.onAgreed ? { onAgreed: options.onAgreed } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   });

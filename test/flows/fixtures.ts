@@ -149,7 +149,17 @@ const BASE: Record<FlowId, Impl> = {
     decline: () => undefined,
   },
   'my-data': {
-    held: () => ({ policies: 1, reminderCard: true, handoffs: 0, files: 2, payments: 0 }),
+    held: () => ({
+      policies: 1,
+      reminderCard: true,
+      handoffs: 0,
+      files: 2,
+      payments: 0,
+      address: '+xxxxxxxxx567',
+      nrcs: ['xxxxxx/xx/x'],
+      policyNumbers: ['MTR-0001'],
+      consentedOn: '2026-11-20',
+    }),
     erase: () => ({ paymentsKept: 0 }),
   },
   'motor-quote': {

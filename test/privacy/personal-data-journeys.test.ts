@@ -154,6 +154,17 @@ function pick(screen: string, label: RegExp): string {
   return line.split('.')[0] ?? '';
 }
 
+/** A paged screen read to its last page with 98: the pages, and their text without footers. */
+async function readPaged(phone: UssdCaller, first: string) {
+  const pages = [first];
+  while (pages.at(-1)?.includes('\n98 More')) pages.push(await phone.send('98'));
+  const text = pages
+    .map((page) => page.replace(/^(CON|END) /, '').replace(/\n(98 More|0 Back)/g, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  return { pages, text };
+}
+
 /** The number of "My data" on the menu screen. */
 function myDataItem(menu: string): string {
   const item = /(\d+)\. My data/.exec(menu)?.[1];
@@ -195,9 +206,17 @@ describe('a new USSD caller and the privacy notice', () => {
     expect(await keysNaming(phone.msisdn)).not.toEqual([]);
     const menu = await phone.dial();
     const held = await phone.send(myDataItem(menu));
-    expect(held).toMatch(/^CON We hold: 1 policy we track, a reminder card, 0 open chats/);
-    expect(held).toMatch(/Your insurer keeps its own records/);
-    expect(held).toMatch(/1\. Delete my data\n2\. Stop using my data/);
+    // What is held, listed with the number masked, paged on USSD with the choices last.
+    const { pages, text: read } = await readPaged(phone, held);
+    expect(read).toContain(`We hold: your number xxxxxxxxx${phone.msisdn.slice(-3)};`);
+    expect(read).toMatch(/NRC x{6}\/x{2}\/x;/);
+    expect(read).toContain(`1 policy we track (${policyNumber})`);
+    expect(read).toMatch(
+      /a reminder card; privacy notice agreed on \d{2}\/\d{2}\/\d{4}; 0 open chats/,
+    );
+    expect(read).toMatch(/Your insurer keeps its own records/);
+    expect(read).not.toContain(phone.msisdn.slice(-9));
+    expect(pages.at(-1)).toMatch(/1\. Delete my data\n2\. Stop using my data/);
     expect(await phone.send('1')).toMatch(/^CON Delete what we hold about you/);
     const done = await phone.send('1');
     expect(done).toMatch(/^END Deleted\. Your insurer keeps its records of your policies\./);
@@ -230,7 +249,9 @@ describe('a caller who stops the bot using their data', () => {
     expect(await keysNaming(phone.msisdn)).not.toEqual([]);
 
     const menu = await phone.dial();
-    expect(await phone.send(myDataItem(menu))).toMatch(/^CON We hold: 0 policies we track/);
+    expect(await phone.send(myDataItem(menu))).toMatch(
+      /^CON We hold: your number x+\d{3}; no NRC; no policies we track/,
+    );
     expect(await phone.send('2')).toMatch(/^CON Stop using your data\? We delete what we hold/);
     const done = await phone.send('1');
     expect(done).toMatch(
@@ -321,8 +342,11 @@ describe("a borrower on the insurer's book who deletes their data", () => {
     // The claim's closing screen waits for an answer: the next dial starts again.
     const resume = await phone.dial();
     const menu = /unfinished session/.test(resume) ? await phone.send('2') : resume;
-    const held = await phone.send(myDataItem(menu));
+    const { text: held } = await readPaged(phone, await phone.send(myDataItem(menu)));
+    expect(held).toMatch(/NRC x{6}\/x{2}\/x;/);
+    expect(held).toContain(inGrace.loan.reference);
     expect(held).toMatch(/3 files you sent/);
+    expect(held).not.toContain(borrower.nrcNumber);
     await phone.send('00');
   }, 60_000);
 
