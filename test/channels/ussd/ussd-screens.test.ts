@@ -124,3 +124,26 @@ describe('toUssdScreens', () => {
     ]);
   });
 });
+
+describe('a text read whole before choosing (paged)', () => {
+  it('is paged with its choices after it, never shortened', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `Line ${i} of a notice worth reading whole.`);
+    const rendered = {
+      text: long.join('\n'),
+      choices: [
+        { id: 'agree', label: 'Agree' },
+        { id: 'decline', label: 'Decline' },
+      ],
+    };
+    const shortened = toUssdScreens(rendered, 'en');
+    // Without the mark the choices stay on one screen and the text loses lines.
+    expect(shortened).toHaveLength(1);
+    expect(long.every((line) => shortened[0]?.includes(line))).toBe(false);
+    const screens = toUssdScreens({ ...rendered, paged: true }, 'en');
+    expect(screens.length).toBeGreaterThan(2);
+    for (const screen of screens) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+    expect(screens.join('\n')).not.toContain('...');
+    for (const line of long) expect(screens.join('\n')).toContain(line);
+    expect(screens.at(-1)).toMatch(/1\. Agree\n2\. Decline\n0 Back$/);
+  });
+});
