@@ -49,7 +49,7 @@ function overview(held: PersonalDataHeld, note: boolean): Prompt {
       policyNumbers: (held.policyNumbers ?? []).join(', '),
       card: held.reminderCard ? 1 : 0,
       consented: held.consentedOn ? 'yes' : 'no',
-      consentedOn: held.consentedOn ?? '',
+      agreedDate: held.consentedOn ?? '',
       handoffs: held.handoffs,
       files: held.files,
     },

@@ -423,7 +423,7 @@ export const bem: Catalogue = {
   'privacy.note.notRecorded':
     'Mutulekelele, tatwafwile ukulemba icasuko cenu. Eseshenipo nakabili.',
   'mydata.overview':
-    'Twakwata: nambala yenu {address}; {nrcCount, plural, =0 {tapali NRC} other {NRC {nrcs}}}; {policies, plural, =0 {tapali policy tulekonka} one {policy # tulekonka} other {ama policy # tulekonka}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {tapali kadi ya kwibukisha} other {kadi ya kwibukisha}}; {consented, select, yes {mwasumina ifya nkama pa {consentedOn, date}} other {tamulasumina ifya nkama}}; amalyashi {handoffs} no muntu; amafayilo {files} mwatumine. Kampani isunga ifyayo.',
+    'Twakwata: nambala yenu {address}; {nrcCount, plural, =0 {tapali NRC} other {NRC {nrcs}}}; {policies, plural, =0 {tapali policy tulekonka} one {policy # tulekonka} other {ama policy # tulekonka}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {tapali kadi ya kwibukisha} other {kadi ya kwibukisha}}; {consented, select, yes {mwasumina ifya nkama pa {agreedDate, date}} other {tamulasumina ifya nkama}}; amalyashi {handoffs} no muntu; amafayilo {files} mwatumine. Kampani isunga ifyayo.',
   'mydata.choice.delete': 'Fuuteni ifyebo fyandi',
   'mydata.choice.stop': 'Lekeni ukubomfya ifyebo fyandi',
   'mydata.confirmDelete':

@@ -556,7 +556,7 @@ export const en = {
     'You declined, so we kept nothing about you. Agree next time you dial to buy or check cover. Goodbye.',
   'privacy.note.notRecorded': 'Sorry, we could not record your answer. Please try again.',
   'mydata.overview':
-    'We hold: your number {address}; {nrcCount, plural, =0 {no NRC} one {NRC {nrcs}} other {NRCs {nrcs}}}; {policies, plural, =0 {no policies we track} one {# policy we track} other {# policies we track}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {no reminder card} other {a reminder card}}; {consented, select, yes {privacy notice agreed on {consentedOn, date}} other {no privacy notice agreed}}; {handoffs} open chats with a person; {files} files you sent. Your insurer keeps its own records.',
+    'We hold: your number {address}; {nrcCount, plural, =0 {no NRC} one {NRC {nrcs}} other {NRCs {nrcs}}}; {policies, plural, =0 {no policies we track} one {# policy we track} other {# policies we track}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {no reminder card} other {a reminder card}}; {consented, select, yes {privacy notice agreed on {agreedDate, date}} other {no privacy notice agreed}}; {handoffs} open chats with a person; {files} files you sent. Your insurer keeps its own records.',
   'mydata.choice.delete': 'Delete my data',
   'mydata.choice.stop': 'Stop using my data',
   'mydata.confirmDelete':

@@ -419,7 +419,7 @@ export const ny: Catalogue = {
     'Mwakana, choncho sitinasunge kanthu za inu. Vomerani nthawi ina mukaimba kuti mugule kapena muone inshuwalansi. Tsalani bwino.',
   'privacy.note.notRecorded': 'Pepani, sitinathe kulemba yankho lanu. Yesaninso.',
   'mydata.overview':
-    'Tili nazo: nambala yanu {address}; {nrcCount, plural, =0 {palibe NRC} other {NRC {nrcs}}}; {policies, plural, =0 {palibe policy tikutsatira} one {policy # tikutsatira} other {ma policy # tikutsatira}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {palibe khadi la zokumbutsa} other {khadi la zokumbutsa}}; {consented, select, yes {munavomera zachinsinsi pa {consentedOn, date}} other {simunavomere zachinsinsi}}; macheza {handoffs} ndi munthu; mafayilo {files} amene munatumiza. Kampani imasunga zake.',
+    'Tili nazo: nambala yanu {address}; {nrcCount, plural, =0 {palibe NRC} other {NRC {nrcs}}}; {policies, plural, =0 {palibe policy tikutsatira} one {policy # tikutsatira} other {ma policy # tikutsatira}}{numbered, plural, =0 {} other { ({policyNumbers})}}; {card, plural, =0 {palibe khadi la zokumbutsa} other {khadi la zokumbutsa}}; {consented, select, yes {munavomera zachinsinsi pa {agreedDate, date}} other {simunavomere zachinsinsi}}; macheza {handoffs} ndi munthu; mafayilo {files} amene munatumiza. Kampani imasunga zake.',
   'mydata.choice.delete': 'Fufutani zambiri zanga',
   'mydata.choice.stop': 'Lekani kugwiritsa zambiri zanga',
   'mydata.confirmDelete':
