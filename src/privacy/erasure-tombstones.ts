@@ -90,7 +90,18 @@ export function skippingErased<Fact extends ErasedIdentity, Index extends Identi
   return {
     ...index,
     async record(facts: readonly Fact[]) {
-      const erased = await Promise.all(facts.map((fact) => tombstones.erased(fact)));
+      // A page names the same holder many times (a phone per policy): one look-up each.
+      const asked = new Map<string, Promise<boolean>>();
+      const erasedOnce = (fact: Fact) => {
+        const id = `${fact.phone ?? ''}|${fact.nrc ?? ''}`;
+        let found = asked.get(id);
+        if (!found) {
+          found = tombstones.erased(fact);
+          asked.set(id, found);
+        }
+        return found;
+      };
+      const erased = await Promise.all(facts.map(erasedOnce));
       const kept = facts.filter((_, at) => !erased[at]);
       if (kept.length < facts.length) onSkipped?.(facts.length - kept.length);
       await index.record(kept);
