@@ -2,14 +2,24 @@
 // are kept in the file store and posted to the insurer as URLs.
 
 export {
-  ACCEPTED_TYPES,
   type ClaimDocumentsInsurer,
   type ClaimDocumentsRouteOptions,
   type ClaimOnPage,
   DOCUMENT_URL_TTL_SECONDS,
-  MAX_DOCUMENT_BYTES,
   registerClaimDocumentsRoutes,
 } from './claim-documents-routes.js';
+export {
+  CLAIM_MAX_BYTES,
+  CLAIM_MAX_FILES,
+  type ClaimFileInput,
+  type ClaimFileRefusalCode,
+  ClaimFileRefusedError,
+  type ClaimFiles,
+  type ClaimFilesOptions,
+  claimOfPrompt,
+  createClaimFiles,
+  type KeptClaimFile,
+} from './claim-files.js';
 export { partnerClaimDocuments } from './partner-insurer.js';
 export {
   type ClaimDocumentsLine,

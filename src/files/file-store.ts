@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { CodedError } from '../errors/index.js';
+import { MAX_FILE_BYTES } from './document-type.js';
 
 /** What a stored file is, kept beside its bytes. */
 export const FileMeta = z.object({
@@ -85,7 +86,7 @@ export interface FileStoreOptions {
   readonly publicUrl: string | (() => string);
   /** Clock for expiry, injectable in tests. */
   readonly now?: () => number;
-  /** Largest file accepted, in bytes (default 10 MiB). */
+  /** Largest file accepted, in bytes (default {@link MAX_FILE_BYTES}, 20 MB). */
   readonly maxBytes?: number;
   /** How long a file is kept after upload before {@link FileStore.sweep} deletes it; 30 days. */
   readonly retentionMs?: number;
@@ -104,7 +105,7 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'insurechat-files-')));
   await mkdir(dir, { recursive: true });
   const now = options.now ?? Date.now;
-  const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
   const baseUrl = (): string =>
     (typeof options.publicUrl === 'function' ? options.publicUrl() : options.publicUrl).replace(
       /\/+$/,

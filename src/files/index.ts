@@ -1,6 +1,15 @@
 // Stores uploaded claim documents and serves them under expiring signed URLs.
 
-export { registerFileRoutes } from './file-routes.js';
+export {
+  DOCUMENT_TYPES,
+  type DocumentType,
+  decodeFileName,
+  documentFileName,
+  MAX_FILE_BYTES,
+  sniffDocumentType,
+  storedType,
+} from './document-type.js';
+export { contentDisposition, fileResponseHeaders, registerFileRoutes } from './file-routes.js';
 export type {
   FileAccessErrorCode,
   FileStoreOptions,

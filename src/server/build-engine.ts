@@ -9,6 +9,7 @@ import {
   type Prompt,
   type TurnEngine,
 } from '../conversation/index.js';
+import { storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import type { Insurer } from './build-insurer.js';
@@ -58,8 +59,10 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
   const files = inputs.stores.files;
   const flowFiles: FlowFileStore = {
     async save(file) {
-      const { id } = await files.put(file.body, {
-        contentType: file.contentType,
+      // Kept under the type its bytes show, never only the one it was fetched with.
+      const bytes = Buffer.concat(await file.body.toArray());
+      const { id } = await files.put(bytes, {
+        contentType: await storedType(bytes, file.contentType),
         fileName: file.fileName,
       });
       return { url: files.signedUrl(id) };

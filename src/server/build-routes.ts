@@ -40,7 +40,7 @@ export function buildRoutes(context: ServerContext, inputs: RouteInputs): void {
   registerFileRoutes(app, stores.files);
   registerClaimDocumentsRoutes(app, {
     links: inputs.services.uploadLinks,
-    files: stores.files,
+    claimFiles: stores.claimFiles,
     insurer: partnerClaimDocuments(insurer.client),
     logger: logger.child({ module: 'claim-documents' }),
   });

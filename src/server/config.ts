@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
 import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
+import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
@@ -169,6 +170,23 @@ export const EnvSchema = z.object({
    * addresses/CIDRs. Unset trusts none, so the USSD allow-list sees the socket's address.
    */
   TRUST_PROXY: optionalString,
+  /** Most files one claim takes, over every channel together (the documents page, WhatsApp, Telegram). */
+  CLAIM_MAX_FILES: z.preprocess(
+    (value) => (value === undefined || value === '' ? CLAIM_MAX_FILES : value),
+    z.coerce
+      .number({ error: 'must be a whole number of files (1 to 1000)' })
+      .int({ error: 'must be a whole number of files (1 to 1000)' })
+      .min(1, { error: 'must be a whole number of files (1 to 1000)' })
+      .max(1000, { error: 'must be a whole number of files (1 to 1000)' }),
+  ),
+  /** Most bytes one claim takes, over every channel together; 50 MB (52428800) by default. */
+  CLAIM_MAX_BYTES: z.preprocess(
+    (value) => (value === undefined || value === '' ? CLAIM_MAX_BYTES : value),
+    z.coerce
+      .number({ error: 'must be a whole number of bytes (at least 1)' })
+      .int({ error: 'must be a whole number of bytes (at least 1)' })
+      .min(1, { error: 'must be a whole number of bytes (at least 1)' }),
+  ),
   NODE_ENV: z.preprocess(
     (value) => (value === undefined || value === '' ? 'development' : value),
     z.enum(['development', 'test', 'production']),
@@ -187,6 +205,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   /** fastify `trustProxy`: false unless TRUST_PROXY names the proxies in front of us. */
   readonly trustProxy: boolean | string;
+  /** What one claim takes over every channel (CLAIM_MAX_FILES, CLAIM_MAX_BYTES). */
+  readonly claimFiles: { readonly maxFiles: number; readonly maxBytes: number };
   /** Unset → in-memory sessions. */
   readonly redis: RedisConnection | undefined;
   /** Unset URL → the embedded sandbox insurer. */
@@ -357,6 +377,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    claimFiles: { maxFiles: e.CLAIM_MAX_FILES, maxBytes: e.CLAIM_MAX_BYTES },
     redis: redisConnection(e),
     partnerApi: {
       url: e.PARTNER_API_URL,

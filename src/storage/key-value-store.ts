@@ -51,6 +51,19 @@ export interface KeyValueStore {
   ): Promise<void>;
   hashDelete(key: string, field: string): Promise<void>;
   hashHas(key: string, field: string): Promise<boolean>;
+  /**
+   * Writes `field` = `amount` into the hash under `key` only when the hash would then hold at
+   * most `limits.fields` fields whose amounts add up to at most `limits.total` (checked and
+   * written in one atomic step), and restarts the hash's lifetime. True when it was written. A
+   * quota's reservation: concurrent callers on any instance cannot pass the limits together.
+   */
+  hashAddWithin(
+    key: string,
+    field: string,
+    amount: number,
+    limits: { readonly fields: number; readonly total: number },
+    ttlSeconds: number,
+  ): Promise<boolean>;
 
   /** Adds `member` to the set under `key` and restarts the set's TTL (one atomic step). */
   setAdd(key: string, member: string, ttlSeconds: number): Promise<void>;

@@ -78,6 +78,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
     async hashHas(key, field) {
       return existing(key, 'hash')?.fields.has(field) ?? false;
     },
+    async hashAddWithin(key, field, amount, limits, ttlSeconds) {
+      const held = existing(key, 'hash')?.fields ?? new Map<string, string>();
+      if (held.has(field)) return false;
+      let total = amount;
+      for (const value of held.values()) total += Number(value);
+      if (held.size + 1 > limits.fields || total > limits.total) return false;
+      collection(key, 'hash').fields.set(field, String(amount));
+      setLifetime(key, ttlSeconds);
+      return true;
+    },
     async setAdd(key, member, ttlSeconds) {
       collection(key, 'set').members.add(member);
       setLifetime(key, ttlSeconds);

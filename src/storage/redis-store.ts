@@ -18,6 +18,17 @@ if current == ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
 
+const HASH_ADD_WITHIN = `
+local amounts = redis.call('HVALS', KEYS[1])
+local total = tonumber(ARGV[2])
+local count = 1
+for _, held in ipairs(amounts) do total = total + tonumber(held); count = count + 1 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+if count > tonumber(ARGV[3]) or total > tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1`;
+
 /** Throws the first error of a pipeline's or transaction's results. */
 function failed(results: [Error | null, unknown][] | null): [Error | null, unknown][] {
   const error = results?.find(([err]) => err)?.[0];
@@ -81,6 +92,19 @@ export function createRedisStore(redis: RedisConnection): KeyValueStore {
     },
     async hashHas(key, field) {
       return (await redis.hexists(key, field)) === 1;
+    },
+    async hashAddWithin(key, field, amount, limits, ttlSeconds) {
+      const written = await redis.eval(
+        HASH_ADD_WITHIN,
+        1,
+        key,
+        field,
+        amount,
+        limits.fields,
+        limits.total,
+        ttlSeconds,
+      );
+      return written === 1;
     },
     async setAdd(key, member, ttlSeconds) {
       failed(await redis.multi().sadd(key, member).expire(key, ttlSeconds).exec());

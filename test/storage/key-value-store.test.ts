@@ -62,6 +62,29 @@ describe.each(adapters)('the key-value store $name', ({ make }) => {
     await store.sortedRemove(sorted, 'c');
     expect(await store.sortedUpTo(sorted, 10)).toEqual(['b']);
   });
+
+  it('adds a hash field only within a count and a total, atomically under concurrency', async () => {
+    const store = make();
+    const quota = key('quota');
+    const limits = { fields: 3, total: 100 };
+    expect(await store.hashAddWithin(quota, 'a', 60, limits, 60)).toBe(true);
+    // 60 + 41 is one over the total: refused, and nothing written.
+    expect(await store.hashAddWithin(quota, 'b', 41, limits, 60)).toBe(false);
+    expect(await store.hashAddWithin(quota, 'b', 40, limits, 60)).toBe(true);
+    // A field already there is not written twice.
+    expect(await store.hashAddWithin(quota, 'b', 0, limits, 60)).toBe(false);
+    expect(await store.hashGetAll(quota)).toEqual({ a: '60', b: '40' });
+    await store.hashDelete(quota, 'a');
+    // Twenty callers at once for 30 each, with 60 and two fields left: exactly two get in.
+    const racers = Array.from({ length: 20 }, (_, n) =>
+      store.hashAddWithin(quota, `r${n}`, 30, limits, 60),
+    );
+    const won = (await Promise.all(racers)).filter(Boolean).length;
+    expect(won).toBe(2);
+    const held = Object.values(await store.hashGetAll(quota)).map(Number);
+    expect(held).toHaveLength(3);
+    expect(held.reduce((sum, n) => sum + n, 0)).toBe(100);
+  });
 });
 
 describe('the key-value store in memory', () => {

@@ -320,7 +320,6 @@ export const bem: Catalogue = {
     'Kuti namweba umutengo no kushitisha inshuwalansi ya motoka ne ya lwendo, ukupokelela ama claim no kumona inshuwalansi yenu.\n/start - menyu ikalamba\n/cancel - lekeni ifyo mulecita\n/status - moneni inshuwalansi yenu\n/language - alulenipo ululimi\n/help - ubu bukombe',
   'telegram.filesUnavailable':
     'Mutulekelele, nshingapokelela amafayilo muno. Eseshenipo pali cimbi.',
-  'telegram.fileTooLarge': 'Ifayilo yakula sana. Tumeni iisacila pa 20 MB.',
   'telegram.menuExpired': 'Iyo menyu yapwa. Twaba apa:',
   'telegram.unsupported': 'Mutulekelele, nshingabomfya ama sticker, amashiwi nangu incende.',
   'telegram.unexpectedFile': 'Nshilefwaya icikope nangu ifayilo pa ici cipande.',
@@ -456,9 +455,11 @@ export const bem: Catalogue = {
     'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
   'documents.page.sending': 'fileya...',
   'documents.page.sent': 'fyaya',
-  'documents.page.tooLarge': 'cakula sana: te kucila pa {mb} MB',
-  'documents.page.wrongType': 'ifikope na mafayilo ya PDF fye e fingatumwa',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
+  'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',
+  'files.refused.claimFull':
+    'Iyi claim teti ipokelele iyi fayilo: claim imo ipokelela amafayilo {files} na {mb} MB yonse fye.',
   'cover.choice.claim': 'Lombeni claim',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)

@@ -274,9 +274,12 @@ export const en = {
   'documents.page.choose': 'Take a photo or choose files (photos or PDF, up to {mb} MB each)',
   'documents.page.sending': 'sending…',
   'documents.page.sent': 'sent',
-  'documents.page.tooLarge': 'too large: at most {mb} MB',
-  'documents.page.wrongType': 'only photos and PDF files can be sent',
   'documents.page.failed': 'not sent; check your connection and try again',
+  // files: why a claim document was refused, the same words on every channel (README)
+  'files.refused.type': 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.',
+  'files.refused.tooLarge': 'That file is too large: each file may be at most {mb} MB.',
+  'files.refused.claimFull':
+    'This claim cannot take that file: a claim takes at most {files} files and {mb} MB in all.',
   'claim.staff.intimated': 'New {line} claim {number} ({claimType}): {status}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
   'claim.documented': 'Claim {number}: {status}. Documents: {count}.',
@@ -445,7 +448,6 @@ export const en = {
   'telegram.help':
     'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/language – change the language\n/help – this message',
   'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
-  'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
   'telegram.menuExpired': 'That menu has expired. Here is where we are:',
   'telegram.unsupported': 'Sorry, I cannot use stickers, voice notes or locations.',
   'telegram.unexpectedFile': 'I do not need a photo or file at this step.',

@@ -318,7 +318,6 @@ export const ny: Catalogue = {
   'telegram.help':
     'Ndingakupatseni mtengo ndi kugulitsa inshuwalansi ya galimoto ndi ya ulendo, kulandira ma claim ndi kuona inshuwalansi yanu.\n/start - menyu yaikulu\n/cancel - lekani zimene mukuchita\n/status - onani inshuwalansi yanu\n/language - sinthani chiyankhulo\n/help - uthenga uwu',
   'telegram.filesUnavailable': 'Pepani, sindingalandire mafayilo pano. Yesaninso pambuyo pake.',
-  'telegram.fileTooLarge': 'Fayilo ndi yaikulu kwambiri. Tumizani yosapitirira 20 MB.',
   'telegram.menuExpired': 'Menyu imeneyo yatha. Tili apa:',
   'telegram.unsupported': 'Pepani, sindingagwiritse ntchito ma sticker, mawu kapena malo.',
   'telegram.unexpectedFile': 'Sindikufuna chithunzi kapena fayilo pa sitepe iyi.',
@@ -451,9 +450,12 @@ export const ny: Catalogue = {
     'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
   'documents.page.sending': 'zikutumizidwa...',
   'documents.page.sent': 'zatumizidwa',
-  'documents.page.tooLarge': 'yaikulu kwambiri: osapitirira {mb} MB',
-  'documents.page.wrongType': 'zithunzi ndi mafayilo a PDF okha ndi amene angatumizidwe',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'files.refused.type':
+    'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
+  'files.refused.tooLarge': 'Fayilo ndi yaikulu kwambiri: fayilo iliyonse isapitirire {mb} MB.',
+  'files.refused.claimFull':
+    'Claim iyi singalandire fayilo imeneyi: claim imodzi imalandira mafayilo {files} ndi {mb} MB onse basi.',
   'cover.choice.claim': 'Pemphani claim',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)

@@ -5,11 +5,13 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
+import { createClaimFiles } from '../../../src/claim-documents/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { tinyJpeg } from '../../support/document-bytes.js';
 import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
 import {
   eventually,
@@ -22,7 +24,7 @@ import {
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
 const CHAT_ID = 77;
-const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
+const PHOTO_BYTES = tinyJpeg();
 
 /**
  * An engine whose conversation waits on `step`: a channel that peeks sees it, a reply is
@@ -99,7 +101,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       render: testRender,
       logger: silentLogger,
       apiRoot: api.url,
-      files,
+      claimFiles: createClaimFiles({ files }),
     }));
   });
 
@@ -162,7 +164,10 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     });
     expect(engine.calls).toEqual([]);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: 'telegram.fileTooLarge' });
+    expect(sent[0]).toMatchObject({
+      chat_id: CHAT_ID,
+      text: 'files.refused.tooLarge {"mb":20}',
+    });
   });
 
   it('answers a photo sent where none is asked for with a hint, without downloading it', async () => {
