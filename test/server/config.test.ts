@@ -135,6 +135,29 @@ describe('loadConfig', () => {
     }
   });
 
+  it('caps a claim at CLAIM_MAX_FILES files and CLAIM_MAX_BYTES bytes, 10 and 50 MB when unset', () => {
+    expect(loadConfig({}).config.claimFiles).toEqual({ maxFiles: 10, maxBytes: 50 * 1024 * 1024 });
+    expect(
+      loadConfig({ CLAIM_MAX_FILES: '3', CLAIM_MAX_BYTES: '1048576' }).config.claimFiles,
+    ).toEqual({ maxFiles: 3, maxBytes: 1_048_576 });
+    for (const [variable, bad] of [
+      ['CLAIM_MAX_FILES', '0'],
+      ['CLAIM_MAX_FILES', '2.5'],
+      ['CLAIM_MAX_FILES', 'ten'],
+      ['CLAIM_MAX_BYTES', '-1'],
+      ['CLAIM_MAX_BYTES', '50MB'],
+    ] as const) {
+      let issues: string[] = [];
+      try {
+        loadConfig({ [variable]: bad });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        issues = (error as ConfigError).issues.map((issue) => issue.variable);
+      }
+      expect(issues).toEqual([variable]);
+    }
+  });
+
   it('takes the paths of an insurer that differ from the assumed ones from PARTNER_API_PATHS', () => {
     expect(loadConfig({}).config.partnerApi.pathOverrides).toEqual({});
     expect(
