@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 
 /**
@@ -53,6 +54,25 @@ export async function storedType(bytes: Uint8Array, declared: string): Promise<s
 }
 
 const OCTET_STREAM = 'application/octet-stream';
+
+/**
+ * The bytes of `body`, to be typed before they are stored; stops reading with a RangeError (as
+ * the file store does) once they pass `maxBytes`, so an endless stream is not held in memory.
+ */
+export async function readAtMost(body: Readable, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += bytes.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new RangeError(`file larger than ${maxBytes} bytes`);
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
+}
 
 /** What a stored file may be named: letters, digits, `.`, `-`, `_` and spaces, 120 at most. */
 const UNSAFE_NAME = /[^\w.\- ]/g;

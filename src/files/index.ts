@@ -6,6 +6,7 @@ export {
   decodeFileName,
   documentFileName,
   MAX_FILE_BYTES,
+  readAtMost,
   sniffDocumentType,
   storedType,
 } from './document-type.js';

@@ -9,7 +9,7 @@ import {
   type Prompt,
   type TurnEngine,
 } from '../conversation/index.js';
-import { storedType } from '../files/index.js';
+import { readAtMost, storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import type { Insurer } from './build-insurer.js';
@@ -60,7 +60,7 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
   const flowFiles: FlowFileStore = {
     async save(file) {
       // Kept under the type its bytes show, never only the one it was fetched with.
-      const bytes = Buffer.concat(await file.body.toArray());
+      const bytes = await readAtMost(file.body);
       const { id } = await files.put(bytes, {
         contentType: await storedType(bytes, file.contentType),
         fileName: file.fileName,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ClaimFileRefusedError, createClaimFiles } from '../../src/claim-documents/index.js';
 import {
@@ -5,6 +6,7 @@ import {
   decodeFileName,
   documentFileName,
   fileResponseHeaders,
+  readAtMost,
   sniffDocumentType,
   storedType,
 } from '../../src/files/index.js';
@@ -50,6 +52,15 @@ describe('a document type read from its bytes', () => {
     expect(await storedType(htmlPage(), 'text/html')).toBe('application/octet-stream');
     expect(await storedType(windowsExecutable(), 'text/csv')).toBe('application/octet-stream');
   });
+});
+
+it('reads a stream up to its limit, and stops one byte past it', async () => {
+  expect(await readAtMost(Readable.from([Buffer.from('ab'), Buffer.from('c')]), 3)).toEqual(
+    Buffer.from('abc'),
+  );
+  await expect(
+    readAtMost(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 3),
+  ).rejects.toThrow(RangeError);
 });
 
 describe('a served file’s headers', () => {
