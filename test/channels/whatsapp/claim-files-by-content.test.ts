@@ -22,19 +22,19 @@ import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 /*
  * Issue 37, files by content, on WhatsApp through the real server: a claim's files are taken by
  * their bytes (an executable sent as a JPEG, HTML as a PDF and an SVG are refused, as is a file
- * over 20 MB) with the README's words and the step kept; a claim's bytes are counted with the
- * documents page's, so the claim is full whichever way its files came.
+ * over 20 MB) with the README's words and the step kept; a 12 MB photo is taken; a claim's bytes
+ * are counted with the documents page's, so the claim is full whichever way its files came.
  */
 
 const MB = 1024 * 1024;
 const REFUSED_TYPE = 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.';
 const TOO_LARGE = 'That file is too large: each file may be at most 20 MB.';
 const CLAIM_FULL =
-  'This claim cannot take that file: a claim takes at most 10 files and 1 MB in all.';
+  'This claim cannot take that file: a claim takes at most 10 files and 13 MB in all.';
 const { creditLife } = DEMO_BOOK;
 const server = useWhatsAppServer({
   FILES_SIGNING_SECRET: FILES_SECRET,
-  CLAIM_MAX_BYTES: String(MB),
+  CLAIM_MAX_BYTES: String(13 * MB),
 });
 
 it('refuses disguised and oversized files, takes photos and PDFs by their bytes, and counts the claim with the documents page', async () => {
@@ -109,13 +109,20 @@ it('refuses disguised and oversized files, takes photos and PDFs by their bytes,
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
   }
 
+  // A 12 MB photo, under the 20 MB the README states, is taken (it once got "Sorry").
+  const twelve = jpegOfSize(tinyJpeg(), 12 * MB);
+  graph.addMedia('twelve', twelve, 'image/jpeg');
+  screen = await chat.tap(screen, /Add another/);
+  screen = await chat.photo('twelve');
+  expect(screen.text).toMatch(/Documents: 4\./);
+
   // The claim's room left, over every channel: one byte more is refused in the chat...
-  const left = MB - taken.reduce((sum, bytes) => sum + bytes.length, 0);
+  const left = 13 * MB - [...taken, twelve].reduce((sum, bytes) => sum + bytes.length, 0);
   screen = await chat.tap(screen, /Add another/);
   graph.addMedia('over', jpegOfSize(tinyJpeg(), left + 1), 'image/jpeg');
   screen = await chat.photo('over');
   expect(screen.text).toContain(CLAIM_FULL);
-  expect(record()?.documents).toHaveLength(3);
+  expect(record()?.documents).toHaveLength(4);
   // ...the exact room is taken on the documents page, and then the page is refused too.
   const claim = { line: 'credit-life' as const, claimId: record()?.id ?? '' };
   const link = documentsLink(server.url, claim);
@@ -127,5 +134,5 @@ it('refuses disguised and oversized files, takes photos and PDFs by their bytes,
   const full = await sendOnPage(link, tinyPng(), { type: 'image/png', name: 'more.png' });
   expect(full.status).toBe(409);
   expect(full.body.message).toBe(CLAIM_FULL);
-  expect(record()?.documents).toHaveLength(4);
+  expect(record()?.documents).toHaveLength(5);
 }, 60_000);
