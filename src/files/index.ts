@@ -20,4 +20,9 @@ export {
   FileMeta,
   type FileStore,
 } from './file-store.js';
-export { parseS3Url, S3Location, s3Backend } from './s3-backend.js';
+export {
+  FileStoreUnavailableError,
+  parseS3Url,
+  S3Location,
+  s3Backend,
+} from './s3-backend.js';

@@ -8,7 +8,13 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { z } from 'zod';
+import { CodedError } from '../errors/index.js';
 import type { FileBackend } from './file-backend.js';
+
+/** Raised when the bucket could not be reached or refused a request (the cause says why). */
+export class FileStoreUnavailableError extends CodedError<'FILE_STORE_UNAVAILABLE'> {
+  override readonly name = 'FileStoreUnavailableError';
+}
 
 /** Where an S3-compatible bucket is and how to reach it (FILES_URL and the S3_* settings). */
 export const S3Location = z.object({
@@ -62,19 +68,34 @@ export function s3Backend(location: S3Location): FileBackend {
   const full = (key: string): string => (location.prefix ? `${location.prefix}/${key}` : key);
   const strip = location.prefix ? location.prefix.length + 1 : 0;
 
+  // One error for whatever the bucket answers wrongly: callers (and the HTTP error boundary)
+  // see a store that is unavailable, never an SDK error's status taken for the client's fault.
+  const unavailable = (error: unknown) =>
+    new FileStoreUnavailableError('FILE_STORE_UNAVAILABLE', 'the file bucket did not answer', {
+      cause: error,
+    });
   const get = async (key: string) => {
     try {
       return await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw error;
+      throw unavailable(error);
+    }
+  };
+  const send = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw unavailable(error);
     }
   };
 
   return {
     async write(key, body) {
-      await client.send(
-        new PutObjectCommand({ Bucket, Key: full(key), Body: body, ContentLength: body.length }),
+      await send(() =>
+        client.send(
+          new PutObjectCommand({ Bucket, Key: full(key), Body: body, ContentLength: body.length }),
+        ),
       );
     },
     async read(key) {
@@ -83,21 +104,24 @@ export function s3Backend(location: S3Location): FileBackend {
       return body instanceof Readable ? body : undefined;
     },
     async readText(key) {
-      return (await get(key))?.Body?.transformToString('utf8');
+      const body = (await get(key))?.Body;
+      return body ? send(() => body.transformToString('utf8')) : undefined;
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: full(key) }));
+      await send(() => client.send(new DeleteObjectCommand({ Bucket, Key: full(key) })));
     },
     async *list(prefix) {
       let token: string | undefined;
       do {
-        const page = await client.send(
-          new ListObjectsV2Command({
-            Bucket,
-            Prefix: full(prefix),
-            Delimiter: '/',
-            ...(token ? { ContinuationToken: token } : {}),
-          }),
+        const page = await send(() =>
+          client.send(
+            new ListObjectsV2Command({
+              Bucket,
+              Prefix: full(prefix),
+              Delimiter: '/',
+              ...(token ? { ContinuationToken: token } : {}),
+            }),
+          ),
         );
         for (const item of page.Contents ?? []) if (item.Key) yield item.Key.slice(strip);
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -13,6 +13,7 @@ import {
   type FileBackend,
   type FileClaim,
   type FileStore,
+  FileStoreUnavailableError,
   registerFileRoutes,
   s3Backend,
 } from '../../src/files/index.js';
@@ -295,5 +296,31 @@ describe.each(['disk', 's3'] as const)('FileStore contract on %s', (kind) => {
       expect(await store.forgetOwner('telegram:7')).toBe(1);
       expect((await get(store.link(id))).statusCode).toBe(404);
     });
+  });
+});
+
+describe('FileStore on an S3 server that does not answer', () => {
+  it('fails with FileStoreUnavailableError, naming no credentials', async () => {
+    const closed = await startS3Server();
+    const location = {
+      ...closed.location('gone'),
+      credentials: { accessKeyId: 'K', secretAccessKey: 'very-secret-key' },
+    };
+    await closed.close();
+    const store = await createFileStore({
+      backend: s3Backend(location),
+      signingSecret: SECRET,
+      publicUrl: 'http://files.test',
+    });
+    try {
+      const put = store.put(Buffer.from('x'), { contentType: 'text/plain', fileName: 'x' });
+      await expect(put).rejects.toBeInstanceOf(FileStoreUnavailableError);
+      const error = await put.catch((e: unknown) => e);
+      expect(String((error as Error).message)).not.toContain('very-secret-key');
+      await expect(store.open(randomUUID())).rejects.toBeInstanceOf(FileStoreUnavailableError);
+      await expect(store.sweep()).rejects.toBeInstanceOf(FileStoreUnavailableError);
+    } finally {
+      await store.close();
+    }
   });
 });
