@@ -16,7 +16,7 @@ export class FileStoreUnavailableError extends CodedError<'FILE_STORE_UNAVAILABL
   override readonly name = 'FileStoreUnavailableError';
 }
 
-/** Where an S3-compatible bucket is and how to reach it (FILES_URL and the S3_* settings). */
+/** Where an S3-compatible bucket is and how to reach it (FILES_URL and the FILES_S3_* settings). */
 export const S3Location = z.object({
   bucket: z.string().min(3).max(63),
   /** Key prefix inside the bucket, without leading or trailing slash; '' for none. */
@@ -39,10 +39,11 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } | un
   return { bucket: match[1], prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
 }
 
-/** True when the store answered that the key (or bucket) is not there. */
+/** True when the store answered that the key is not there (a missing bucket is an error). */
 function isMissing(error: unknown): boolean {
   return (
     error instanceof S3ServiceException &&
+    error.name !== 'NoSuchBucket' &&
     (error.name === 'NoSuchKey' ||
       error.name === 'NotFound' ||
       error.$metadata.httpStatusCode === 404)
@@ -51,7 +52,7 @@ function isMissing(error: unknown): boolean {
 
 /**
  * A {@link FileBackend} in an S3-compatible bucket, through the AWS SDK v3: every instance that
- * names the same bucket and prefix sees the same files, owner lists and claim records.
+ * names the same bucket and prefix sees the same files, owner markers and claim records.
  */
 export function s3Backend(location: S3Location): FileBackend {
   const client = new S3Client({

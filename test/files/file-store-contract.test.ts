@@ -324,3 +324,21 @@ describe('FileStore on an S3 server that does not answer', () => {
     }
   });
 });
+
+describe('FileStore on a bucket that does not exist', () => {
+  it('says so rather than answering that a file is not there', async () => {
+    const store = await createFileStore({
+      backend: s3Backend({ ...s3.location('x'), bucket: 'no-such-bucket-here' }),
+      signingSecret: SECRET,
+      publicUrl: 'http://files.test',
+    });
+    try {
+      await expect(store.open(randomUUID())).rejects.toBeInstanceOf(FileStoreUnavailableError);
+      await expect(store.countOwned('telegram:1')).rejects.toBeInstanceOf(
+        FileStoreUnavailableError,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
