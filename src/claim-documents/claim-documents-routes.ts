@@ -16,8 +16,11 @@ export interface ClaimOnPage {
 /** What the routes need from the insurer (the Partner API client provides it). */
 export interface ClaimDocumentsInsurer {
   describe(claim: LinkedClaim): Promise<ClaimOnPage>;
-  /** Posts the stored files' URLs to the claim (the spec's way); resolves the claim after. */
-  attach(claim: LinkedClaim, document: { url: string; name: string }): Promise<ClaimOnPage>;
+  /**
+   * Posts a stored file to the claim (the spec's way) as its evidence: its kept link and name
+   * (see `ClaimEvidence.attach`). Resolves the claim after.
+   */
+  attach(claim: LinkedClaim, fileId: string): Promise<ClaimOnPage>;
 }
 
 /** Options of {@link registerClaimDocumentsRoutes}. */
@@ -28,8 +31,6 @@ export interface ClaimDocumentsRouteOptions {
   readonly logger: Logger;
   /** Largest file accepted, in bytes. Default 10 MiB, the file store's own limit. */
   readonly maxBytes?: number;
-  /** How long the URL handed to the insurer works. Default 90 days: claims take time to settle. */
-  readonly fileUrlTtlSeconds?: number;
 }
 
 /** The file types a claim document may be: photos from a phone's camera, and PDF scans. */
@@ -44,9 +45,6 @@ export const ACCEPTED_TYPES: Readonly<Record<string, string>> = {
 
 /** Default largest document: 10 MiB. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-
-/** Default life of a stored document's URL given to the insurer: 90 days. */
-export const DOCUMENT_URL_TTL_SECONDS = 90 * 24 * 3600;
 
 const Params = z.object({ token: z.string().min(1).max(200) });
 const FileName = z
@@ -68,7 +66,6 @@ export function registerClaimDocumentsRoutes(
   options: ClaimDocumentsRouteOptions,
 ): void {
   const maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES;
-  const fileTtl = options.fileUrlTtlSeconds ?? DOCUMENT_URL_TTL_SECONDS;
   const { links, files, insurer, logger } = options;
 
   app.get('/d/:token', async (request, reply) => {
@@ -145,10 +142,11 @@ export function registerClaimDocumentsRoutes(
         decodeURIComponent(String(request.headers['x-file-name'] ?? '')),
       );
       const fileName = (named.success && named.data) || `document.${extension}`;
-      const { id } = await files.put(body, { contentType: type, fileName });
+      // Kept as the claim's evidence from the start: while the insurer reports the claim.
+      const { id } = await files.put(body, { contentType: type, fileName, claim });
       let after: ClaimOnPage;
       try {
-        after = await insurer.attach(claim, { url: files.signedUrl(id, fileTtl), name: fileName });
+        after = await insurer.attach(claim, id);
       } catch (error) {
         logger.warn({ err: error, route: '/d/:token/files' }, 'claim document not attached');
         return refused(reply, 502, 'The insurer did not take the file just now. Please try again.');

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditStreamKey, consentKey, keptWithoutTtl } from '../../src/privacy/index.js';
+import {
+  auditStreamKey,
+  CONSENT_NOTICE_VERSION,
+  consentKey,
+  keptWithoutTtl,
+} from '../../src/privacy/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
@@ -168,7 +173,7 @@ describe('a new USSD caller and the privacy notice', () => {
         sessionKey: `ussd:${phone.msisdn}`,
       }),
     );
-    expect(JSON.parse(consent ?? '{}')).toMatchObject({ version: 1 });
+    expect(JSON.parse(consent ?? '{}')).toMatchObject({ version: CONSENT_NOTICE_VERSION });
     policyNumber = await buyMotorCover(phone, motor);
   });
 

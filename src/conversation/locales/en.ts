@@ -543,7 +543,7 @@ export const en = {
   'privacy.notice':
     'We keep your number, NRC, name and cover details to sell and serve your cover, up to 500 days after it ends. See or delete them in My data.',
   'privacy.noticeFull':
-    'Privacy notice. insurechat keeps your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send, to sell and serve your cover and remind you before it ends. A conversation is kept 15 minutes, payment details 1 day, files 30 days, reminder details up to 500 days after your cover ends. Your insurer keeps its own records of your policies. In My data you can see what we hold, delete it, or stop us using it.',
+    'Privacy notice. insurechat keeps your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send, to sell and serve your cover and remind you before it ends. A conversation is kept 15 minutes, payment details 1 day, files 30 days (the documents of a claim while your insurer reports the claim, and 1 year after), reminder details up to 500 days after your cover ends. Your insurer keeps its own records of your policies. In My data you can see what we hold, delete it, or stop us using it.',
   'privacy.choice.agree': 'Agree',
   'privacy.choice.decline': 'Decline',
   'privacy.choice.full': 'Full notice',
