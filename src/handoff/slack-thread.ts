@@ -1,6 +1,6 @@
 import type { types, webApi } from '@slack/bolt';
 import { z } from 'zod';
-import { maskName, maskNameParams, maskPersonalData } from '../channels/slack/index.js';
+import { maskName, maskNameParams, maskPersonalData } from '../privacy/index.js';
 import {
   type ChannelName,
   type Prompt,

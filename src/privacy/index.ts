@@ -44,3 +44,10 @@ export {
   createStaffAuditLog,
   type StaffAuditLog,
 } from './staff-audit.js';
+// Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
+export {
+  maskCsv,
+  maskName,
+  maskNameParams,
+  maskPersonalData,
+} from './mask-personal-data.js';

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
-import { maskNameParams, maskPersonalData } from './mask-personal-data.js';
+import { maskNameParams, maskPersonalData } from '../../privacy/index.js';
 
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;

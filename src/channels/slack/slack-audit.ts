@@ -1,6 +1,6 @@
 import type { Logger } from '../../log/index.js';
 import type { StaffAuditLog } from '../../privacy/index.js';
-import { maskPersonalData } from './mask-personal-data.js';
+import { maskPersonalData } from '../../privacy/index.js';
 import { type RenderPrompt, renderKey } from './render-slack-message.js';
 
 /** How many look-ups `/insure audit` shows. */
