@@ -17,6 +17,13 @@ export {
 } from './consent-store.js';
 // Everyone: whose data a conversation touches (a phone or a chat).
 export { type DataSubject, dataSubjectOf, subjectId, subjectPhone } from './data-subject.js';
+// Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
+export {
+  maskCsv,
+  maskName,
+  maskNameParams,
+  maskPersonalData,
+} from './mask-personal-data.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {
   createPersonalData,
@@ -44,10 +51,3 @@ export {
   createStaffAuditLog,
   type StaffAuditLog,
 } from './staff-audit.js';
-// Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
-export {
-  maskCsv,
-  maskName,
-  maskNameParams,
-  maskPersonalData,
-} from './mask-personal-data.js';
