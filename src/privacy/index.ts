@@ -41,13 +41,20 @@ export {
 } from './personal-data.js';
 // README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';
-// Server and the Slack desk: the staff look-up audit stream.
+// Server and the Slack desk: the hash-chained audit of staff look-ups.
 export {
+  AUDIT_OUTCOMES,
   AUDIT_RETENTION_MS,
+  AUDIT_ROUTES,
+  type AuditBreak,
   AuditEntry,
+  type AuditVerdict,
+  auditHeadKey,
   auditStreamKey,
+  auditText,
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
   createStaffAuditLog,
   type StaffAuditLog,
+  type StaffAuditOptions,
 } from './staff-audit.js';

@@ -82,6 +82,7 @@ export async function buildServices(
     extraStores: [holdingsIndexStore(holdings)],
     sms,
     logger,
+    auditSecret: context.config.audit.secret,
   });
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({

@@ -13,6 +13,15 @@ const optionalUrl = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   z.url().optional(),
 );
+/** A secret set by the operator: blank is absent, a short one is refused (it keys an HMAC). */
+const optionalSecret = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z
+    .string()
+    .trim()
+    .min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)')
+    .optional(),
+);
 /** A Slack channel id (`C…` or `G…`), as the Web API takes it; blank is absent. */
 const optionalSlackChannel = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
@@ -159,6 +168,12 @@ export const EnvSchema = z.object({
   SMS_FROM: optionalString,
   FILES_DIR: optionalString,
   FILES_SIGNING_SECRET: optionalString,
+  /**
+   * HMAC key of the staff audit's hash chain: every entry's MAC, so `/insure audit verify` can
+   * tell a deleted or edited look-up. The same on every instance, and kept: a new key makes the
+   * entries already written fail verification.
+   */
+  AUDIT_SECRET: optionalSecret,
   LOG_LEVEL: z.preprocess(
     (value) => (value === undefined || value === '' ? 'info' : value),
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -248,6 +263,8 @@ export interface Config {
     readonly from: string | undefined;
   };
   readonly files: { readonly dir: string | undefined; readonly signingSecret: string };
+  /** The staff audit's hash chain key (AUDIT_SECRET). */
+  readonly audit: { readonly secret: string };
 }
 
 /** One problem with one variable. */
@@ -318,6 +335,8 @@ export function loadConfig(
     required('FILES_SIGNING_SECRET', `${inProduction} (signed file URLs must survive restarts)`);
     if (telegramOn)
       required('TELEGRAM_WEBHOOK_SECRET', `${inProduction} and TELEGRAM_BOT_TOKEN is set`);
+    // Staff look up people through the Slack desk only; its audit must verify after a restart.
+    if (slackOn) required('AUDIT_SECRET', `${inProduction} and SLACK_BOT_TOKEN is set`);
   }
   if (slackOn && e.SLACK_APP_TOKEN === undefined) {
     // Slack issues the signing secret; one made up here could never verify a request.
@@ -408,6 +427,7 @@ export function loadConfig(
       dir: e.FILES_DIR,
       signingSecret: secret('FILES_SIGNING_SECRET', e.FILES_SIGNING_SECRET),
     },
+    audit: { secret: secret('AUDIT_SECRET', e.AUDIT_SECRET) },
   };
   return { config, generated };
 }

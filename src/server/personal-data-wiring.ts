@@ -40,6 +40,8 @@ export interface PersonalDataWiringOptions {
   /** Sends the erasure receipt by SMS to a phone subject. */
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   readonly logger: Logger;
+  /** The staff audit's HMAC key (AUDIT_SECRET). */
+  readonly auditSecret: string;
 }
 
 /** The service and the audit stream. */
@@ -113,6 +115,6 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
   });
-  const audit = createStaffAuditLog(options.store, prefix);
+  const audit = createStaffAuditLog(options.store, prefix, { secret: options.auditSecret });
   return { personalData, audit };
 }

@@ -40,7 +40,7 @@ const MAX_BUTTON_CHARS = 75;
 const MAX_ELEMENTS = 25;
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
-function escapeMrkdwn(text: string): string {
+export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -570,9 +570,27 @@ export const en = {
   'mydata.receipt.stopped':
     'Receipt: on your request insurechat stopped using this number, deleted what it held and turned reminders off. Your insurer keeps its records.',
   'slack.audit.header': '*Latest staff look-ups* (newest first)',
-  'slack.audit.entry': '{at} · {who} · {what}',
+  'slack.audit.entry': '{at} · {who} · {via} · {what}',
+  'slack.audit.entry.refused': '{at} · {who} · {via} · *refused* · {what}',
+  'slack.audit.via.command': 'command',
+  'slack.audit.via.modal': 'lookup form',
+  'slack.audit.via.button': 'button',
+  'slack.audit.via.home': 'App Home',
   'slack.audit.empty': 'No staff look-ups are recorded.',
   'slack.audit.refused': "Only the desk's admins may read the audit of staff look-ups.",
+  'slack.audit.verify.intact':
+    'The audit chain is intact: {entries, plural, =0 {no look-ups recorded yet} one {# look-up verified} other {# look-ups verified}}, none missing or altered.',
+  'slack.audit.verify.broken':
+    '*The audit chain is broken* ({entries, plural, one {# entry} other {# entries}} checked):',
+  'slack.audit.break.gap':
+    '• gap after {at}: {missing, plural, one {# entry} other {# entries}} deleted',
+  'slack.audit.break.trimmed':
+    '• entries trimmed without a checkpoint: the oldest {missing, plural, one {entry} other {# entries}} before {at} removed',
+  'slack.audit.break.newest':
+    '• newest {missing, plural, one {entry} other {# entries}} missing (after {at})',
+  'slack.audit.break.altered': '• the entry of {at} was altered',
+  'slack.audit.break.headMissing': '• the head record is missing: the chain cannot be checked',
+  'slack.audit.break.headAltered': '• the head record was altered or wound back',
   'slack.audit.unavailable':
     'The look-up could not be written to the audit, so it was not made. Please try again.',
 
