@@ -46,6 +46,7 @@ export {
   AUDIT_OUTCOMES,
   AUDIT_RETENTION_MS,
   AUDIT_ROUTES,
+  type AuditAttempt,
   type AuditBreak,
   AuditEntry,
   type AuditVerdict,

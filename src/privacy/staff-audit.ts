@@ -85,13 +85,16 @@ const PAGE = 500;
 /** Appends retried when another instance appended first (the head moved meanwhile). */
 const APPEND_TRIES = 8;
 
+/** A look-up as recorded: the entry without its time, which the log stamps from its clock. */
+export type AuditAttempt = Omit<AuditEntry, 'at'>;
+
 /**
  * The append-only, hash-chained record of staff look-ups: each entry carries an HMAC over the
  * entry before it, so a deleted, edited or trimmed entry shows when the chain is verified.
  */
 export interface StaffAuditLog {
-  /** Records a look-up (masked, on one line); throws when it could not be recorded. */
-  append(entry: AuditEntry): Promise<void>;
+  /** Records a look-up now (masked, on one line); throws when it could not be recorded. */
+  append(attempt: AuditAttempt): Promise<void>;
   /** The latest `count` entries, newest first. */
   latest(count: number): Promise<AuditEntry[]>;
   /** Walks the whole chain: intact, or where it breaks. */
@@ -102,7 +105,7 @@ export interface StaffAuditLog {
 export interface StaffAuditOptions {
   /** The HMAC key (AUDIT_SECRET): the same on every instance and across restarts. */
   readonly secret: string;
-  /** Now in ms, for the retention; default `Date.now`. */
+  /** Now in ms, for entry times and the retention; default `Date.now`. */
   readonly now?: () => number;
 }
 
@@ -122,10 +125,13 @@ export function auditHeadKey(prefix: string): string {
  * 200 characters.
  */
 export function auditText(what: string): string {
-  const line = maskPersonalData(what)
-    .replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, '\\n')
-    .replace(/\t/g, ' ')
-    .replace(/[\p{Cc}\p{Cf}]/gu, '\uFFFD');
+  // One line first: a number split across lines is then masked as the text reads.
+  const line = maskPersonalData(
+    what
+      .replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, '\\n')
+      .replace(/\t/g, ' ')
+      .replace(/[\p{Cc}\p{Cf}]/gu, '\uFFFD'),
+  );
   return line.length > WHAT_MAX ? `${line.slice(0, WHAT_MAX - 1)}…` : line;
 }
 
@@ -202,8 +208,9 @@ export function createStaffAuditLog(
     return id !== undefined;
   }
 
-  async function append(entry: AuditEntry): Promise<void> {
-    const valid = AuditEntry.parse({ ...entry, what: auditText(entry.what) });
+  async function append(attempt: AuditAttempt): Promise<void> {
+    const at = new Date(now()).toISOString();
+    const valid = AuditEntry.parse({ ...attempt, at, what: auditText(attempt.what) });
     for (let attempt = 0; attempt < APPEND_TRIES; attempt += 1) {
       if (await appendOnce(valid)) return;
     }

@@ -83,6 +83,7 @@ export async function buildServices(
     sms,
     logger,
     auditSecret: context.config.audit.secret,
+    ...(context.deps.auditClock ? { auditClock: context.deps.auditClock } : {}),
   });
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({

@@ -42,6 +42,8 @@ export interface PersonalDataWiringOptions {
   readonly logger: Logger;
   /** The staff audit's HMAC key (AUDIT_SECRET). */
   readonly auditSecret: string;
+  /** The staff audit's clock; default `Date.now`. */
+  readonly auditClock?: () => number;
 }
 
 /** The service and the audit stream. */
@@ -115,6 +117,9 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
   });
-  const audit = createStaffAuditLog(options.store, prefix, { secret: options.auditSecret });
+  const audit = createStaffAuditLog(options.store, prefix, {
+    secret: options.auditSecret,
+    ...(options.auditClock ? { now: options.auditClock } : {}),
+  });
   return { personalData, audit };
 }

@@ -34,7 +34,7 @@ describe('maskPersonalData', () => {
 
   it('leaves policy, claim and payment numbers, amounts, dates and plain words alone', () => {
     const text =
-      'Policy MTR-2024-000123, claim GLC-DEMO-0001 (clm_7b1d5f3a9c42), pol_5a0c3e71d2b4, GL-DEMO-000001, premium ZMW 1,250.00 (USD 300), due 2026-01-31, ref 12345, meet at 10';
+      'Policy MTR-2024-000123, MTR-DEMO-000001 2026, claim GLC-DEMO-0001 (clm_7b1d5f3a9c42), pol_5a0c3e71d2b4, GL-DEMO-000001, premium ZMW 1,250.00 (USD 300), due 2026-01-31, ref 12345, meet at 10';
     expect(maskPersonalData(text)).toBe(text);
   });
 

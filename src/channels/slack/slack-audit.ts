@@ -45,8 +45,6 @@ export interface SlackAuditOptions {
   readonly render: RenderPrompt;
   readonly locale: string;
   readonly log: Logger;
-  /** Now in ms, for the entry's time. */
-  readonly now: () => number;
 }
 
 // Slack user ids are capitals and digits: anything else in `who` is shown as text, never a mention.
@@ -79,7 +77,6 @@ export function createSlackAudit(options: SlackAuditOptions): SlackAudit {
     if (!audit) return;
     await audit.log.append({
       who: `${attempt.teamId}:${attempt.userId}`,
-      at: new Date(options.now()).toISOString(),
       route: attempt.route,
       outcome,
       what: attempt.what,
@@ -151,9 +148,13 @@ export function createSlackAudit(options: SlackAuditOptions): SlackAudit {
         await refused(attempt);
         return text('slack.audit.refused');
       }
-      // Reading the audit is a look-up too: who watched the watchers.
+      // Reading the audit is recorded too (who watched the watchers). A verify is recorded once
+      // it has walked the chain, so its verdict is about the chain as it was when asked for.
+      if (verify) {
+        const verdict = await audit.log.verify();
+        return (await record(attempt)) ? verdictText(verdict) : text('slack.audit.unavailable');
+      }
       if (!(await record(attempt))) return text('slack.audit.unavailable');
-      if (verify) return verdictText(await audit.log.verify());
       const entries = await audit.log.latest(AUDIT_SHOWN);
       if (entries.length === 0) return text('slack.audit.empty');
       const lines = entries.map((entry) =>

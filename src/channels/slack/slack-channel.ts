@@ -114,13 +114,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     ? new App({ ...common, socketMode: true, appToken: options.appToken })
     : new App({ ...common, ...(receiver ? { receiver } : {}) });
 
-  const audit = createSlackAudit({
-    audit: options.audit,
-    render,
-    locale,
-    log,
-    now: options.now ?? Date.now,
-  });
+  const audit = createSlackAudit({ audit: options.audit, render, locale, log });
   useSlackMiddleware(app, {
     socketMode: Boolean(options.appToken),
     seen,
