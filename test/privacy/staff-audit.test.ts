@@ -10,6 +10,7 @@ import {
   type StaffAuditLog,
 } from '../../src/privacy/index.js';
 import { testRedis } from '../payments/support.js';
+import { runnableModes } from '../support/redis-modes.js';
 
 const redis = testRedis();
 afterAll(() => redis.cleanup());
@@ -120,6 +121,24 @@ describe('the chain in Redis against tampering', () => {
       intact: false,
       breaks: [{ kind: 'head-altered' }],
     });
+  });
+});
+
+// The entry and its head are written by one script over two keys: one Cluster slot ({staff-audit}).
+describe.each(runnableModes())('the chain on $name Redis', (mode) => {
+  it('appends and verifies with entry and head in one slot', async () => {
+    const modeRedis = testRedis(mode);
+    try {
+      const time = clock(Date.now());
+      const log = createRedisStaffAuditLog(modeRedis.redis, modeRedis.prefix, {
+        secret: SECRET,
+        now: time.now,
+      });
+      for (const n of [1, 2]) await log.append(lookUp(time, 'T1:U1', `claim CLC-00${n}`));
+      expect(await log.verify()).toEqual({ intact: true, entries: 2, breaks: [] });
+    } finally {
+      await modeRedis.cleanup();
+    }
   });
 });
 
