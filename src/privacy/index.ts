@@ -56,6 +56,7 @@ export {
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
   createStaffAuditLog,
+  StaffAuditError,
   type StaffAuditLog,
   type StaffAuditOptions,
 } from './staff-audit.js';

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { CodedError } from '../errors/index.js';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 import { maskPersonalData } from './mask-personal-data.js';
@@ -84,6 +85,11 @@ const BREAKS_SHOWN = 10;
 const PAGE = 500;
 /** Appends retried when another instance appended first (the head moved meanwhile). */
 const APPEND_TRIES = 8;
+
+/** Raised when a look-up could not be appended: other instances kept appending first. */
+export class StaffAuditError extends CodedError<'AUDIT_CONTENDED'> {
+  override readonly name = 'StaffAuditError';
+}
 
 /** A look-up as recorded: the entry without its time, which the log stamps from its clock. */
 export type AuditAttempt = Omit<AuditEntry, 'at'>;
@@ -214,7 +220,10 @@ export function createStaffAuditLog(
     for (let attempt = 0; attempt < APPEND_TRIES; attempt += 1) {
       if (await appendOnce(valid)) return;
     }
-    throw new Error('staff audit: the head kept moving; look-up not recorded');
+    throw new StaffAuditError(
+      'AUDIT_CONTENDED',
+      `the audit head moved ${APPEND_TRIES} times; look-up not recorded`,
+    );
   }
 
   /** One walk of the chain against the head as read at its start. */

@@ -80,6 +80,24 @@ describe.each(logs)('the staff audit log %s', (_name, make) => {
   });
 });
 
+describe('two instances appending at once', () => {
+  it('keep one unbroken chain: an append that lost the race reads the head again', async () => {
+    const prefix = `${redis.prefix}${Math.random()}:`;
+    const [a, b] = [1, 2].map(() =>
+      createRedisStaffAuditLog(redis.redis, prefix, { secret: SECRET }),
+    );
+    if (!a || !b) throw new Error('two logs expected');
+    const time = clock();
+    await Promise.all(
+      [1, 2, 3, 4, 5].flatMap((n) => [
+        a.append(lookUp(time, 'T1:UA', `claim CLC-A${n}`)),
+        b.append(lookUp(time, 'T1:UB', `claim CLC-B${n}`)),
+      ]),
+    );
+    expect(await a.verify()).toEqual({ intact: true, entries: 10, breaks: [] });
+  });
+});
+
 describe('the chain in Redis against tampering', () => {
   async function threeEntries() {
     const time = clock(Date.now() - 10 * DAY_MS);
