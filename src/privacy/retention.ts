@@ -84,11 +84,11 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
   },
   {
-    what: 'Staff look-ups (who, when, what; NRCs and phones masked)',
-    where: '`staff-audit` (a Redis stream)',
+    what: 'Staff look-ups and refused attempts (who, when, how, outcome, what; personal data masked), hash-chained',
+    where: '`{staff-audit}` (a Redis stream) and `{staff-audit}:head` (its head record, a hash)',
     expiry:
-      'kept on purpose, append-only: entries older than 1 year are trimmed (MINID) on each append',
-    keptWithoutTtl: /^staff-audit$/,
+      'kept on purpose, append-only: entries older than 1 year are trimmed (MINID) on each append, the last one trimmed kept in the head as the checkpoint',
+    keptWithoutTtl: /^\{staff-audit\}(:head)?$/,
   },
   {
     what: 'Holdings index (phone → NRCs → policy, member and loan ids; no names)',

@@ -92,6 +92,8 @@ export async function buildServices(
     extraStores: [holdingsIndexStore(holdings)],
     sms,
     logger,
+    auditSecret: context.config.audit.secret,
+    ...(context.deps.auditClock ? { auditClock: context.deps.auditClock } : {}),
   });
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({

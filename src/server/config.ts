@@ -14,6 +14,15 @@ const optionalUrl = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   z.url().optional(),
 );
+/** A secret set by the operator: blank is absent, a short one is refused (it keys an HMAC). */
+const optionalSecret = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z
+    .string()
+    .trim()
+    .min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)')
+    .optional(),
+);
 /** A Slack channel id (`C…` or `G…`), as the Web API takes it; blank is absent. */
 const optionalSlackChannel = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
@@ -191,6 +200,12 @@ export const EnvSchema = z.object({
       .min(1, { error: 'must be a whole number of days (1 to 3650)' })
       .max(3650, { error: 'must be a whole number of days (1 to 3650)' }),
   ),
+  /**
+   * HMAC key of the staff audit's hash chain: every entry's MAC, so `/insure audit verify` can
+   * tell a deleted or edited look-up. The same on every instance, and kept: a new key makes the
+   * entries already written fail verification.
+   */
+  AUDIT_SECRET: optionalSecret,
   LOG_LEVEL: z.preprocess(
     (value) => (value === undefined || value === '' ? 'info' : value),
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -287,6 +302,8 @@ export interface Config {
     /** How long a claim's files outlive its last seen change once unreported, in ms. */
     readonly claimRetentionMs: number;
   };
+  /** The staff audit's hash chain key (AUDIT_SECRET). */
+  readonly audit: { readonly secret: string };
 }
 
 /** One problem with one variable. */
@@ -357,6 +374,8 @@ export function loadConfig(
     required('FILES_SIGNING_SECRET', `${inProduction} (signed file URLs must survive restarts)`);
     if (telegramOn)
       required('TELEGRAM_WEBHOOK_SECRET', `${inProduction} and TELEGRAM_BOT_TOKEN is set`);
+    // Staff look up people through the Slack desk only; its audit must verify after a restart.
+    if (slackOn) required('AUDIT_SECRET', `${inProduction} and SLACK_BOT_TOKEN is set`);
   }
   if (slackOn && e.SLACK_APP_TOKEN === undefined) {
     // Slack issues the signing secret; one made up here could never verify a request.
@@ -450,6 +469,7 @@ export function loadConfig(
       signingSecret: secret('FILES_SIGNING_SECRET', e.FILES_SIGNING_SECRET),
       claimRetentionMs: e.FILES_CLAIM_RETENTION_DAYS * 86_400_000,
     },
+    audit: { secret: secret('AUDIT_SECRET', e.AUDIT_SECRET) },
   };
   return { config, generated };
 }

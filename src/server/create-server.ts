@@ -58,6 +58,8 @@ export interface ServerDeps {
   readonly notifiers?: readonly Notifier[];
   /** The renewal reminders' clock (epoch ms); tests pass a manual clock. */
   readonly reminderClock?: () => number;
+  /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
+  readonly auditClock?: () => number;
   /**
    * Whether customers are asked to agree to the privacy notice before a flow collects personal
    * data; default true. Tests of other journeys turn it off so their scripts stay as they were.

@@ -100,8 +100,28 @@ describe('loadConfig', () => {
       FILES_SIGNING_SECRET: 'c',
       SLACK_BOT_TOKEN: 'xoxb',
       SLACK_SIGNING_SECRET: 'd',
+      AUDIT_SECRET: 'an-audit-secret-of-32-characters',
     });
     expect(generated).toEqual([]);
+  });
+
+  it('needs AUDIT_SECRET in production with the Slack desk on, and refuses a short one', () => {
+    const production = {
+      NODE_ENV: 'production',
+      USSD_GATEWAY_SECRET: 'a',
+      PAYMENT_CALLBACK_SECRET: 'b',
+      FILES_SIGNING_SECRET: 'c',
+      SLACK_BOT_TOKEN: 'xoxb',
+      SLACK_SIGNING_SECRET: 'd',
+    };
+    expect(() => loadConfig(production)).toThrow(/AUDIT_SECRET: must be set/);
+    expect(() => loadConfig({ ...production, AUDIT_SECRET: 'short' })).toThrow(
+      /AUDIT_SECRET: must be at least 16 characters/,
+    );
+    expect(loadConfig({ AUDIT_SECRET: 'x'.repeat(16) }).config.audit.secret).toBe('x'.repeat(16));
+    // Outside production an unset key is made up for the run, like the other secrets.
+    const { config, generated } = loadConfig({});
+    expect(generated).toContainEqual({ variable: 'AUDIT_SECRET', value: config.audit.secret });
   });
 
   it('never puts a secret value in its error message', () => {

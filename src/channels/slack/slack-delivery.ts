@@ -1,6 +1,6 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { Prompt } from '../../conversation/index.js';
-import { maskCsv, maskPersonalData } from './mask-personal-data.js';
+import { maskCsv, maskPersonalData } from '../../privacy/index.js';
 import {
   type RenderPrompt,
   renderKey,
