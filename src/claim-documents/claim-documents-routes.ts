@@ -24,8 +24,11 @@ export interface ClaimOnPage {
 /** What the routes need from the insurer (the Partner API client provides it). */
 export interface ClaimDocumentsInsurer {
   describe(claim: LinkedClaim): Promise<ClaimOnPage>;
-  /** Posts the stored files' URLs to the claim (the spec's way); resolves the claim after. */
-  attach(claim: LinkedClaim, document: { url: string; name: string }): Promise<ClaimOnPage>;
+  /**
+   * Posts a stored file to the claim (the spec's way) as its evidence: its kept link and name
+   * (see `ClaimEvidence.attach`). Resolves the claim after.
+   */
+  attach(claim: LinkedClaim, fileId: string): Promise<ClaimOnPage>;
 }
 
 /** Options of {@link registerClaimDocumentsRoutes}. */
@@ -35,12 +38,7 @@ export interface ClaimDocumentsRouteOptions {
   readonly claimFiles: ClaimFiles;
   readonly insurer: ClaimDocumentsInsurer;
   readonly logger: Logger;
-  /** How long the URL handed to the insurer works. Default 90 days: claims take time to settle. */
-  readonly fileUrlTtlSeconds?: number;
 }
-
-/** Default life of a stored document's URL given to the insurer: 90 days. */
-export const DOCUMENT_URL_TTL_SECONDS = 90 * 24 * 3600;
 
 /** The HTTP status of each refusal. */
 const REFUSAL_STATUS: Readonly<Record<ClaimFileRefusalCode, number>> = {
@@ -82,7 +80,6 @@ export function registerClaimDocumentsRoutes(
   app: FastifyInstance,
   options: ClaimDocumentsRouteOptions,
 ): void {
-  const fileTtl = options.fileUrlTtlSeconds ?? DOCUMENT_URL_TTL_SECONDS;
   const { links, claimFiles, insurer, logger } = options;
   const maxBytes = claimFiles.maxFileBytes;
   const say = (error: ClaimFileRefusedError) => t(error.key, error.params, 'en');
@@ -164,7 +161,6 @@ export function registerClaimDocumentsRoutes(
           bytes: body,
           name: decodeFileName(typeof header === 'string' ? header : undefined),
           claim,
-          urlTtlSeconds: fileTtl,
         });
       } catch (error) {
         if (!(error instanceof ClaimFileRefusedError)) throw error;
@@ -176,7 +172,7 @@ export function registerClaimDocumentsRoutes(
       }
       let after: ClaimOnPage;
       try {
-        after = await insurer.attach(claim, { url: kept.url, name: kept.fileName });
+        after = await insurer.attach(claim, kept.id);
       } catch (error) {
         // Not the claim's: its room is given back.
         await kept.release();

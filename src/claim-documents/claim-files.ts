@@ -152,6 +152,8 @@ export function createClaimFiles(options: ClaimFilesOptions): ClaimFiles {
           contentType: type.mime,
           fileName,
           ...(file.owner === undefined ? {} : { owner: file.owner }),
+          // Kept as the claim's evidence from the start: while the insurer reports the claim.
+          ...(claim === undefined ? {} : { claim }),
         });
         return {
           id,

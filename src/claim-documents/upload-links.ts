@@ -1,14 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CodedError } from '../errors/index.js';
+import type { FileClaim } from '../files/index.js';
+
+/** The claim a link was signed for: the claim its files are kept for (one schema, FileClaim). */
+export type LinkedClaim = FileClaim;
 
 /** The book a claim is on, as the link carries it. */
-export type ClaimDocumentsLine = 'credit-life' | 'group-life';
-
-/** The claim a link was signed for. */
-export interface LinkedClaim {
-  readonly line: ClaimDocumentsLine;
-  readonly claimId: string;
-}
+export type ClaimDocumentsLine = LinkedClaim['line'];
 
 /** Why a documents link was refused. */
 export type UploadLinkErrorCode = 'LINK_MALFORMED' | 'LINK_FORGED' | 'LINK_EXPIRED';

@@ -7,7 +7,7 @@ import { type DataSubject, subjectId } from './data-subject.js';
  * The version of the privacy notice customers agree to. Change it whenever the notice's words
  * change what is kept, why or for how long: everyone is asked again on their next visit.
  */
-export const CONSENT_NOTICE_VERSION = 1;
+export const CONSENT_NOTICE_VERSION = 2;
 
 /** How long a recorded consent lasts after the subject was last seen: a year. */
 export const CONSENT_TTL_SECONDS = 365 * 86_400;

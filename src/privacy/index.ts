@@ -17,6 +17,13 @@ export {
 } from './consent-store.js';
 // Everyone: whose data a conversation touches (a phone or a chat).
 export { type DataSubject, dataSubjectOf, subjectId, subjectPhone } from './data-subject.js';
+// Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
+export {
+  maskCsv,
+  maskName,
+  maskNameParams,
+  maskPersonalData,
+} from './mask-personal-data.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {
   createPersonalData,
@@ -34,13 +41,22 @@ export {
 } from './personal-data.js';
 // README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';
-// Server and the Slack desk: the staff look-up audit stream.
+// Server and the Slack desk: the hash-chained audit of staff look-ups.
 export {
+  AUDIT_OUTCOMES,
   AUDIT_RETENTION_MS,
+  AUDIT_ROUTES,
+  type AuditAttempt,
+  type AuditBreak,
   AuditEntry,
+  type AuditVerdict,
+  auditHeadKey,
   auditStreamKey,
+  auditText,
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
   createStaffAuditLog,
+  StaffAuditError,
   type StaffAuditLog,
+  type StaffAuditOptions,
 } from './staff-audit.js';

@@ -107,6 +107,8 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     claimUploads: {
       link: (claim) => services.uploadLinks.link({ line: claim.line, claimId: claim.claimId }),
     },
+    // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
+    claimEvidence: services.claimEvidence,
     // Every claim intimated, and those reported from a phone not on record for the member:
     // the staff's channel hears of them.
     ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),

@@ -41,7 +41,7 @@ export function buildRoutes(context: ServerContext, inputs: RouteInputs): void {
   registerClaimDocumentsRoutes(app, {
     links: inputs.services.uploadLinks,
     claimFiles: stores.claimFiles,
-    insurer: partnerClaimDocuments(insurer.client),
+    insurer: partnerClaimDocuments(insurer.client, inputs.services.claimEvidence),
     logger: logger.child({ module: 'claim-documents' }),
   });
   // Web simulator: local and test use only, since it speaks as any phone number.

@@ -1,4 +1,10 @@
-import { createUploadLinks, type UploadLinks } from '../claim-documents/index.js';
+import {
+  type ClaimEvidence,
+  createClaimEvidence,
+  createUploadLinks,
+  insurerClaimReport,
+  type UploadLinks,
+} from '../claim-documents/index.js';
 import { DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
 import {
   createBullHoldingsScheduler,
@@ -39,6 +45,10 @@ export interface ServerServices {
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   /** Signed links to the claim-documents upload page. */
   readonly uploadLinks: UploadLinks;
+  /** Stored files posted to claims as their evidence: the one way, on every channel. */
+  readonly claimEvidence: ClaimEvidence;
+  /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
+  readonly sweepFiles: () => Promise<number>;
 }
 
 /** What the services are built over. */
@@ -67,7 +77,7 @@ export async function buildServices(
   });
   const reminders = await buildReminders(context, inputs);
   const { holdings, holdingsSync } = await buildHoldings(context, inputs);
-  sweepFiles(context, stores);
+  const sweepFiles = scheduleFileSweep(context, inputs);
   const sms = smsSender(reminders, inputs.notifiers);
   // Consent, "My data" and the staff audit (Data Protection Act No. 3 of 2021).
   const privacy = createPersonalDataWiring({
@@ -82,6 +92,8 @@ export async function buildServices(
     extraStores: [holdingsIndexStore(holdings)],
     sms,
     logger,
+    auditSecret: context.config.audit.secret,
+    ...(context.deps.auditClock ? { auditClock: context.deps.auditClock } : {}),
   });
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({
@@ -100,6 +112,8 @@ export async function buildServices(
     audit: privacy.audit,
     sms,
     uploadLinks,
+    claimEvidence: createClaimEvidence(insurer.client, stores.files),
+    sweepFiles,
   };
 }
 
@@ -163,16 +177,20 @@ async function buildHoldings(
   return { holdings, holdingsSync };
 }
 
-/** Files past their retention go hourly (and once at start); the timer never holds the process. */
-function sweepFiles(context: ServerContext, stores: ServerStores): void {
-  const sweep = () =>
-    void stores.files
-      .sweep()
-      .catch((err: unknown) => context.logger.warn({ err }, 'file sweep failed'));
-  sweep();
-  const timer = setInterval(sweep, FILE_SWEEP_INTERVAL_MS);
+/**
+ * Files past their retention go hourly (and once at start); the timer never holds the process.
+ * A claim's files are asked about at the insurer, through its client. Resolves the sweep.
+ */
+function scheduleFileSweep(context: ServerContext, inputs: ServiceInputs): () => Promise<number> {
+  const report = insurerClaimReport(inputs.insurer.client);
+  const sweep = () => inputs.stores.files.sweep(report);
+  const run = () =>
+    void sweep().catch((err: unknown) => context.logger.warn({ err }, 'file sweep failed'));
+  run();
+  const timer = setInterval(run, FILE_SWEEP_INTERVAL_MS);
   timer.unref();
   context.closers.push(async () => clearInterval(timer));
+  return sweep;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ClaimFiles, createClaimFiles } from '../claim-documents/index.js';
-import { createFileStore, type FileStore } from '../files/index.js';
+import { createFileStore, type FileStore, s3Backend } from '../files/index.js';
 import { type HandoffStore, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
@@ -34,8 +34,12 @@ export async function buildStores(context: ServerContext): Promise<ServerStores>
     deps.fileStore ??
     (await createFileStore({
       dir: config.files.dir,
+      // FILES_URL: a bucket every instance shares (files, owner markers, claim records).
+      backend: config.files.s3 ? s3Backend(config.files.s3) : undefined,
       signingSecret: config.files.signingSecret,
       publicUrl: context.publicUrl,
+      claimRetentionMs: config.files.claimRetentionMs,
+      ...(deps.fileClock ? { now: deps.fileClock } : {}),
     }));
   if (!deps.fileStore) closers.push(() => files.close());
   const store = redis ? createRedisStore(redis) : createMemoryStore();

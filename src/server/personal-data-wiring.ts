@@ -40,6 +40,10 @@ export interface PersonalDataWiringOptions {
   /** Sends the erasure receipt by SMS to a phone subject. */
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   readonly logger: Logger;
+  /** The staff audit's HMAC key (AUDIT_SECRET). */
+  readonly auditSecret: string;
+  /** The staff audit's clock; default `Date.now`. */
+  readonly auditClock?: () => number;
 }
 
 /** The service and the audit stream. */
@@ -113,6 +117,9 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     },
     logger: options.logger,
   });
-  const audit = createStaffAuditLog(options.store, prefix);
+  const audit = createStaffAuditLog(options.store, prefix, {
+    secret: options.auditSecret,
+    ...(options.auditClock ? { now: options.auditClock } : {}),
+  });
   return { personalData, audit };
 }

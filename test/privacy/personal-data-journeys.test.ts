@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditStreamKey, consentKey, keptWithoutTtl } from '../../src/privacy/index.js';
+import {
+  auditStreamKey,
+  CONSENT_NOTICE_VERSION,
+  consentKey,
+  keptWithoutTtl,
+} from '../../src/privacy/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
@@ -168,7 +173,7 @@ describe('a new USSD caller and the privacy notice', () => {
         sessionKey: `ussd:${phone.msisdn}`,
       }),
     );
-    expect(JSON.parse(consent ?? '{}')).toMatchObject({ version: 1 });
+    expect(JSON.parse(consent ?? '{}')).toMatchObject({ version: CONSENT_NOTICE_VERSION });
     policyNumber = await buyMotorCover(phone, motor);
   });
 
@@ -279,8 +284,16 @@ describe('staff look-ups on the Slack desk', () => {
       `${TEAM}:${STAFF}`,
       'at',
       expect.any(String),
+      'route',
+      'command',
+      'outcome',
+      'looked-up',
       'what',
       'policy ••••••/••/•',
+      'seq',
+      expect.any(String),
+      'mac',
+      expect.stringMatching(/^[0-9a-f]{64}$/),
     ]);
     expect(JSON.stringify(fields)).not.toContain('479974');
     // Staff are not asked the customers' privacy notice: the look-up itself answers.
@@ -301,7 +314,7 @@ describe('staff look-ups on the Slack desk', () => {
   it('shows the latest look-ups to an admin', async () => {
     const shown = await slash('audit', ADMIN);
     expect(shown.body).toMatch(/Latest staff look-ups/);
-    expect(shown.body).toContain(`<@${STAFF}> · policy ••••••/••/•`);
+    expect(shown.body).toContain(`<@${STAFF}> · command · \`policy ••••••/••/•\``);
   });
 });
 

@@ -2,7 +2,7 @@ import type { RespondFn, webApi } from '@slack/bolt';
 import type { Prompt } from '../../conversation/index.js';
 // The file store's own limit: nothing it serves is larger.
 import { MAX_FILE_BYTES } from '../../files/index.js';
-import { maskCsv, maskPersonalData } from './mask-personal-data.js';
+import { maskCsv, maskPersonalData } from '../../privacy/index.js';
 import {
   type RenderPrompt,
   renderKey,

@@ -408,7 +408,7 @@ export const bem: Catalogue = {
   'privacy.notice':
     'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
   'privacy.noticeFull':
-    'Ifya nkama. insurechat isunga nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma, pa kumushitisha no kumubombela inshuwalansi no kumwibukisha ilyo taila pwa. Ilyashi lisungwa amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30, ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Kampani ya inshuwalansi isunga ifyayo. Mu Ifyebo fyandi kuti mwamona ifyo twakwata, ukufifuuta, nangu ukutuleka ukufibomfya.',
+    'Ifya nkama. insurechat isunga nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma, pa kumushitisha no kumubombela inshuwalansi no kumwibukisha ilyo taila pwa. Ilyashi lisungwa amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Kampani ya inshuwalansi isunga ifyayo. Mu Ifyebo fyandi kuti mwamona ifyo twakwata, ukufifuuta, nangu ukutuleka ukufibomfya.',
   'privacy.choice.agree': 'Nasumina',
   'privacy.choice.decline': 'Awe',
   'privacy.choice.full': 'Fyonse',

@@ -405,7 +405,7 @@ export const ny: Catalogue = {
   'privacy.notice':
     'Timasunga nambala, NRC, dzina ndi inshuwalansi yanu kuti tikutumikireni, mpaka masiku 500 itatha. Onani kapena fufutani mu Zambiri zanga.',
   'privacy.noticeFull':
-    'Zachinsinsi. insurechat imasunga nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza, kuti tikugulitseni ndi kukutumikirani inshuwalansi ndi kukukumbutsani isanathe. Kukambirana kumasungidwa mphindi 15, za malipiro tsiku 1, mafayilo masiku 30, zokumbutsa mpaka masiku 500 inshuwalansi itatha. Kampani ya inshuwalansi imasunga zake. Mu Zambiri zanga mungaone zimene tili nazo, kuzifufuta, kapena kutiletsa kuzigwiritsa ntchito.',
+    'Zachinsinsi. insurechat imasunga nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza, kuti tikugulitseni ndi kukutumikirani inshuwalansi ndi kukukumbutsani isanathe. Kukambirana kumasungidwa mphindi 15, za malipiro tsiku 1, mafayilo masiku 30 (mafayilo a claim pamene kampani ya inshuwalansi ikunenabe za claim, ndi chaka 1 pambuyo pake), zokumbutsa mpaka masiku 500 inshuwalansi itatha. Kampani ya inshuwalansi imasunga zake. Mu Zambiri zanga mungaone zimene tili nazo, kuzifufuta, kapena kutiletsa kuzigwiritsa ntchito.',
   'privacy.choice.agree': 'Ndavomera',
   'privacy.choice.decline': 'Ayi',
   'privacy.choice.full': 'Zonse',
