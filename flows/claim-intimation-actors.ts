@@ -5,6 +5,7 @@
 import { fromPromise } from 'xstate';
 import { type Access, accessTo, type Principal, phoneOf } from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
+import { postClaimDocuments } from '../src/claim-documents/index.js';
 import type {
   ClaimLine,
   ClaimRequest,
@@ -329,12 +330,19 @@ export function claimIntimationActors(deps: FlowDeps) {
         const before = await getClaimOf(client, input.line, input.claimId);
         const access = accessTo(input.principal, await owners.claimOwners(input.line, before));
         if (!access.mine) throw new RefusalError({ key: 'claim.note.notYours' });
-        const body = { documents: input.urls.map((url) => ({ url })) };
-        const path = { claimId: input.claimId };
-        const claim =
-          input.line === 'credit-life'
-            ? await client.call('attachCreditLifeClaimDocuments', { path, body })
-            : await client.call('attachGroupLifeClaimDocuments', { path, body });
+        const key = { line: input.line, claimId: input.claimId };
+        // The server's evidence keeps each file for the claim and posts its kept link and name;
+        // without it (flows on their own) the URLs go as they are.
+        const evidence = deps.claimEvidence;
+        let claim: Claim | undefined;
+        if (evidence) {
+          for (const url of input.urls) claim = await evidence.attachUpload(key, url);
+        }
+        claim ??= await postClaimDocuments(
+          client,
+          key,
+          input.urls.map((url) => ({ url })),
+        );
         return shownClaim(claim, access);
       },
     ),

@@ -168,6 +168,15 @@ function claimKey(context: ClaimIntimationContext): { line: ClaimLine; claimId: 
   return { line: lineOf(context), claimId: context.claim?.id ?? '' };
 }
 
+/**
+ * The claim a step taking its files names (`claimLine`, `claimId`: src/claim-documents reads
+ * them), so a photo sent on any chat channel counts against that claim's files and bytes.
+ */
+function uploadParams(context: ClaimIntimationContext): { claimLine?: string; claimId?: string } {
+  const id = context.claim?.id;
+  return id ? { claimLine: lineOf(context), claimId: id } : {};
+}
+
 /** The documents a claim's scope requires, as one line ("" when the insurer lists none). */
 function requirementsOf(context: ClaimIntimationContext): string {
   const scope = context.terms?.scopes.find((s) => s.name === context.answers.claimType);
@@ -831,7 +840,11 @@ export const claimIntimationMachine = setup({
             tries: 0,
             prompt: ({ context }) =>
               ask('claim.askDocument', 'photo', {
-                params: { number: context.claim?.number ?? '', count: context.documents },
+                params: {
+                  number: context.claim?.number ?? '',
+                  count: context.documents,
+                  ...uploadParams(context),
+                },
                 choices: [choice('end', 'claim.choice.later')],
               }),
           }),
@@ -874,6 +887,7 @@ export const claimIntimationMachine = setup({
                   number: context.claim?.number ?? '',
                   status: statusWord('claim', context.claim?.status ?? '').key,
                   count: context.documents,
+                  ...uploadParams(context),
                 },
                 choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
               }),

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import type { BillingAddress, PartnerClient, PaymentObject } from '../src/api/index.js';
+import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
@@ -124,6 +124,11 @@ export interface FlowDeps {
   /** Claim documents from any phone; without it USSD callers are not offered the link. */
   readonly claimUploads?: FlowClaimUploads;
   /**
+   * Posts a file a chat stored to its claim as evidence (src/claim-documents provides it): kept
+   * for the claim, sent as its kept link and name. Without it the upload's URL is posted as is.
+   */
+  readonly claimEvidence?: FlowClaimEvidence;
+  /**
    * Tells the insurer's staff something, in their Slack channel: each claim intimated, and a
    * claim reported from a phone not on record for its member or borrower. Without it nothing is
    * posted. Never rejects: what it tells of has happened already.
@@ -160,6 +165,15 @@ export interface FlowClaimUploads {
     number: string;
     phone?: string;
   }): string;
+}
+
+/** Chat uploads posted to claims (src/claim-documents' ClaimEvidence provides it). */
+export interface FlowClaimEvidence {
+  /** Posts the upload (a URL the file store signed) to the claim; resolves the claim after. */
+  attachUpload(
+    claim: { line: 'credit-life' | 'group-life'; claimId: string },
+    url: string,
+  ): Promise<Claim>;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

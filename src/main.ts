@@ -1,14 +1,13 @@
-import { createLogger } from './log/index.js';
-import { ConfigError, createServer, describeServer, loadConfig } from './server/index.js';
+import { ConfigError, type RunningServer, runServer } from './server/index.js';
 
 /**
  * `npm start`: validates the environment, composes the server, prints what runs where, and runs
  * until SIGTERM or SIGINT, when it stops taking requests and lets in-flight turns finish.
  */
 async function main(): Promise<void> {
-  let loaded: ReturnType<typeof loadConfig>;
+  let running: RunningServer;
   try {
-    loaded = loadConfig(process.env);
+    running = await runServer({ env: process.env, out: process.stdout });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -16,14 +15,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { config, generated } = loaded;
-  const logger = createLogger({ level: config.logLevel });
-  const server = await createServer(config, { logger });
-  const { url } = await server.listen();
-
-  // Printed, not logged: the banner is for the person at the terminal, and generated secrets
-  // (never in production, where they must be set) are only useful to them.
-  process.stdout.write(`${describeServer(server.info, config, url, generated)}\n`);
+  const { server, logger } = running;
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

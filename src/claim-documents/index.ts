@@ -1,15 +1,34 @@
 // Claim documents from any phone: a short signed link sent by SMS opens a web page whose files
-// are kept in the file store and posted to the insurer as URLs.
+// are kept in the file store and posted to the insurer as URLs. Every channel's claim files go
+// to the insurer through one function (createClaimEvidence): the file's kept link and name.
 
 export {
-  ACCEPTED_TYPES,
   type ClaimDocumentsInsurer,
   type ClaimDocumentsRouteOptions,
   type ClaimOnPage,
-  DOCUMENT_URL_TTL_SECONDS,
-  MAX_DOCUMENT_BYTES,
   registerClaimDocumentsRoutes,
 } from './claim-documents-routes.js';
+export {
+  type ClaimDocument,
+  type ClaimEvidence,
+  ClaimEvidenceError,
+  type ClaimEvidenceErrorCode,
+  createClaimEvidence,
+  insurerClaimReport,
+  postClaimDocuments,
+} from './claim-evidence.js';
+export {
+  CLAIM_MAX_BYTES,
+  CLAIM_MAX_FILES,
+  type ClaimFileInput,
+  type ClaimFileRefusalCode,
+  ClaimFileRefusedError,
+  type ClaimFiles,
+  type ClaimFilesOptions,
+  claimOfPrompt,
+  createClaimFiles,
+  type KeptClaimFile,
+} from './claim-files.js';
 export { partnerClaimDocuments } from './partner-insurer.js';
 export {
   type ClaimDocumentsLine,

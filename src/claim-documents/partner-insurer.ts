@@ -1,5 +1,6 @@
 import type { Claim, PartnerClient } from '../api/index.js';
 import type { ClaimDocumentsInsurer, ClaimOnPage } from './claim-documents-routes.js';
+import type { ClaimEvidence } from './claim-evidence.js';
 import type { LinkedClaim } from './upload-links.js';
 
 const onPage = (claim: Claim): ClaimOnPage => ({
@@ -8,8 +9,14 @@ const onPage = (claim: Claim): ClaimOnPage => ({
   documents: claim.documents?.length ?? 0,
 });
 
-/** The insurer as the documents page needs it, through the Partner API client. */
-export function partnerClaimDocuments(client: PartnerClient): ClaimDocumentsInsurer {
+/**
+ * The insurer as the documents page needs it, through the Partner API client; files are posted
+ * as claim evidence, the same way a chat's are.
+ */
+export function partnerClaimDocuments(
+  client: PartnerClient,
+  evidence: Pick<ClaimEvidence, 'attach'>,
+): ClaimDocumentsInsurer {
   return {
     async describe({ line, claimId }: LinkedClaim) {
       const path = { claimId };
@@ -19,14 +26,8 @@ export function partnerClaimDocuments(client: PartnerClient): ClaimDocumentsInsu
           : await client.call('getGroupLifeClaim', { path }),
       );
     },
-    async attach({ line, claimId }: LinkedClaim, document: { url: string; name: string }) {
-      const path = { claimId };
-      const body = { documents: [document] };
-      return onPage(
-        line === 'credit-life'
-          ? await client.call('attachCreditLifeClaimDocuments', { path, body })
-          : await client.call('attachGroupLifeClaimDocuments', { path, body }),
-      );
+    async attach(claim: LinkedClaim, fileId: string) {
+      return onPage(await evidence.attach(claim, fileId));
     },
   };
 }

@@ -1,15 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CodedError } from '../errors/index.js';
+import type { FileClaim } from '../files/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 
-/** The book a claim is on, as the link carries it. */
-export type ClaimDocumentsLine = 'credit-life' | 'group-life';
+/** The claim a link was signed for: the claim its files are kept for (one schema, FileClaim). */
+export type LinkedClaim = FileClaim;
 
-/** The claim a link was signed for. */
-export interface LinkedClaim {
-  readonly line: ClaimDocumentsLine;
-  readonly claimId: string;
-}
+/** The book a claim is on, as the link carries it. */
+export type ClaimDocumentsLine = LinkedClaim['line'];
 
 /** A claim as a link names it: with the phone it was sent to, whose uploads are theirs. */
 export interface LinkedUpload extends LinkedClaim {

@@ -15,11 +15,13 @@ export type UploadPageView =
 /**
  * The claim documents page: a phone-sized form with a real file input (camera or files), which
  * sends each chosen file on its own and lists what was sent. Works in any phone's browser; words
- * come from the locale catalogue.
+ * come from the locale catalogue. Its inline script and style carry `nonce`, the one the
+ * response's Content-Security-Policy allows.
  */
-export function uploadPage(view: UploadPageView, locale = 'en'): string {
+export function uploadPage(view: UploadPageView, locale = 'en', nonce = ''): string {
   const title = t('documents.page.title', {}, locale);
-  const head = `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:sans-serif;margin:1rem;max-width:32rem}label{display:block;margin:1rem 0;padding:1rem;border:2px dashed #888;text-align:center}li{margin:.3rem 0}.bad{color:#b00}</style></head><body>`;
+  const n = nonce ? ` nonce="${escapeHtml(nonce)}"` : '';
+  const head = `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style${n}>body{font-family:sans-serif;margin:1rem;max-width:32rem}label{display:block;margin:1rem 0;padding:1rem;border:2px dashed #888;text-align:center}li{margin:.3rem 0}.bad{color:#b00}</style></head><body>`;
   if ('refusal' in view) {
     return `${head}<h1>${escapeHtml(title)}</h1><p class="bad" role="alert">${escapeHtml(view.refusal)}</p></body></html>`;
   }
@@ -27,8 +29,9 @@ export function uploadPage(view: UploadPageView, locale = 'en'): string {
   const words = {
     sending: t('documents.page.sending', {}, locale),
     sent: t('documents.page.sent', {}, locale),
-    tooLarge: t('documents.page.tooLarge', { mb }, locale),
-    wrongType: t('documents.page.wrongType', {}, locale),
+    // The server's own refusals, word for word (it checks the bytes; this only saves a trip).
+    tooLarge: t('files.refused.tooLarge', { mb }, locale),
+    wrongType: t('files.refused.type', {}, locale),
     failed: t('documents.page.failed', {}, locale),
   };
   const script = `
@@ -43,11 +46,11 @@ input.addEventListener('change', async () => {
     const item = document.createElement('li');
     item.textContent = file.name + ': ' + words.sending;
     list.appendChild(item);
-    if (!types.includes(file.type)) { item.textContent = file.name + ': ' + words.wrongType; item.className = 'bad'; continue; }
+    if (file.type && !types.includes(file.type)) { item.textContent = file.name + ': ' + words.wrongType; item.className = 'bad'; continue; }
     if (file.size > maxBytes) { item.textContent = file.name + ': ' + words.tooLarge; item.className = 'bad'; continue; }
     try {
       const response = await fetch(location.pathname.replace(/\\/$/, '') + '/files', {
-        method: 'POST', headers: { 'content-type': file.type, 'x-file-name': encodeURIComponent(file.name) }, body: file,
+        method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream', 'x-file-name': encodeURIComponent(file.name) }, body: file,
       });
       const answer = await response.json();
       if (!response.ok) { item.textContent = file.name + ': ' + answer.message; item.className = 'bad'; continue; }
@@ -64,5 +67,5 @@ input.addEventListener('change', async () => {
 <label for="files">${escapeHtml(t('documents.page.choose', { mb }, locale))}</label>
 <input id="files" name="files" type="file" multiple accept="${escapeHtml(view.types.join(','))}">
 <ul id="sent" aria-live="polite"></ul>
-<script>${script}</script></body></html>`;
+<script${n}>${script}</script></body></html>`;
 }

@@ -1,10 +1,38 @@
-// Stores uploaded claim documents and serves them under expiring signed URLs.
+// Stores uploaded claim documents (local disk or an S3-compatible bucket) and serves them under
+// signed URLs; a claim's documents are kept while the claim needs them.
 
-export { registerFileRoutes } from './file-routes.js';
+export {
+  DOCUMENT_TYPES,
+  type DocumentType,
+  decodeFileName,
+  documentFileName,
+  MAX_FILE_BYTES,
+  readAtMost,
+  sniffDocumentType,
+  storedType,
+} from './document-type.js';
+export { diskBackend, type FileBackend } from './file-backend.js';
+export { contentDisposition, fileResponseHeaders, registerFileRoutes } from './file-routes.js';
 export type {
+  ClaimReport,
+  ClaimReporter,
   FileAccessErrorCode,
   FileStoreOptions,
   OpenedFile,
   PutOptions,
 } from './file-store.js';
-export { createFileStore, FileAccessError, FileMeta, type FileStore } from './file-store.js';
+export {
+  CLAIM_FILE_RETENTION_MS,
+  createFileStore,
+  FILE_RETENTION_MS,
+  FileAccessError,
+  FileClaim,
+  FileMeta,
+  type FileStore,
+} from './file-store.js';
+export {
+  FileStoreUnavailableError,
+  parseS3Url,
+  S3Location,
+  s3Backend,
+} from './s3-backend.js';

@@ -1,6 +1,5 @@
 import type { types, webApi } from '@slack/bolt';
 import { z } from 'zod';
-import { maskName, maskNameParams, maskPersonalData } from '../channels/slack/index.js';
 import {
   type ChannelName,
   type Prompt,
@@ -8,6 +7,7 @@ import {
   type SessionGlance,
   t,
 } from '../conversation/index.js';
+import { maskName, maskNameParams, maskPersonalData } from '../privacy/index.js';
 
 /** `action_id` of the Resolve button on a handoff's thread root. */
 export const RESOLVE_ACTION = 'handoff.resolve';

@@ -22,7 +22,26 @@ export const PERSONAL_FIELDS: readonly string[] = [
   'token',
   'secret',
   'password',
+  // The configuration's secrets by their field names (src/server/config.ts), and the URL that
+  // carries the payment callback's secret as its last segment.
+  'signingSecret',
+  'botToken',
+  'appToken',
+  'webhookSecret',
+  'gatewaySecret',
+  'callbackSecret',
+  'appSecret',
+  'accessToken',
+  'auditSecret',
+  'sandboxKey',
+  'callbackUrl',
 ];
+
+/**
+ * Nested keys that name a secret, however spelt (`FILES_SIGNING_SECRET`, `x-api-key`,
+ * `refreshToken`): masked by {@link maskPersonal} as well as the listed fields.
+ */
+const SECRET_KEY = /secret|token|passw(or)?d|api[-_]?key|authorization|signature/i;
 
 /**
  * The paths pino redacts: the personal fields at the top level of a line only. Each path costs
@@ -46,7 +65,8 @@ export function maskPersonal(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => maskPersonal(item, depth + 1));
   const masked: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    masked[key] = personal.has(key) ? CENSOR : maskPersonal(field, depth + 1);
+    masked[key] =
+      personal.has(key) || SECRET_KEY.test(key) ? CENSOR : maskPersonal(field, depth + 1);
   }
   return masked;
 }
@@ -77,6 +97,9 @@ const SERIALIZERS: Readonly<Record<string, (value: unknown) => unknown>> = {
   fields: maskPersonal,
   request: maskPersonal,
   response: maskPersonal,
+  // The configuration and the environment, should anyone log them whole.
+  config: maskPersonal,
+  env: maskPersonal,
 };
 
 /** Options for {@link createLogger}. */

@@ -95,12 +95,14 @@ function parseCaller(trimmed: string): string | undefined {
 }
 
 /**
- * Zambian mobile numbers written inside free text (`+260 97 123 4567`, `0971234567`): +260, 260
- * or 0, then nine digits, optionally spaced or dashed, not part of a longer number or an NRC.
- * Global: for `String.replace` (which resets `lastIndex`), not for `test`.
+ * Zambian mobile numbers written inside free text (`+260 97 123 4567`, `0971234567`,
+ * `971234567`): +260, 260 or 0 then nine digits, or the nine digits alone when they start as a
+ * mobile does (55–58, 75–79, 95–98); spaced or dashed between any digits as people group them
+ * (`0971 234 567`, `097 123 4567`; never across a line), not
+ * part of a longer number, a printed number (`MTR-DEMO-000001 2026`) or an NRC. Global: for `String.replace` (which resets `lastIndex`), not for `test`.
  */
 export const ZAMBIAN_MOBILES_IN_TEXT =
-  /(?<![\d/])(?:\+?260|0)[\s-]?\d{2}[\s-]?\d{3}[\s-]?\d{4}(?![\d/])/g;
+  /(?<![\d/\p{L}_-])(?:(?:\+?260|0)[ \u00a0-]?\d[ \u00a0-]?\d|5[5-8]|7[5-9]|9[5-8])(?:[ \u00a0-]?\d){7}(?![\d/])/gu;
 
 /** Whether two numbers, in any of the forms above, are the same phone. */
 export function sameMsisdn(a: string | undefined, b: string | undefined): boolean {

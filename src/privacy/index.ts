@@ -34,6 +34,13 @@ export {
   liftingErased,
   skippingErased,
 } from './erasure-tombstones.js';
+// Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
+export {
+  maskCsv,
+  maskName,
+  maskNameParams,
+  maskPersonalData,
+} from './mask-personal-data.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {
   createPersonalData,
@@ -54,13 +61,22 @@ export {
 } from './personal-data.js';
 // README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';
-// Server and the Slack desk: the staff look-up audit stream.
+// Server and the Slack desk: the hash-chained audit of staff look-ups.
 export {
+  AUDIT_OUTCOMES,
   AUDIT_RETENTION_MS,
+  AUDIT_ROUTES,
+  type AuditAttempt,
+  type AuditBreak,
   AuditEntry,
+  type AuditVerdict,
+  auditHeadKey,
   auditStreamKey,
+  auditText,
   createMemoryStaffAuditLog,
   createRedisStaffAuditLog,
   createStaffAuditLog,
+  StaffAuditError,
   type StaffAuditLog,
+  type StaffAuditOptions,
 } from './staff-audit.js';

@@ -90,11 +90,11 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
   },
   {
-    what: 'Staff look-ups (who, when, what; NRCs and phones masked)',
-    where: '`staff-audit` (a Redis stream)',
+    what: 'Staff look-ups and refused attempts (who, when, how, outcome, what; personal data masked), hash-chained',
+    where: '`{staff-audit}` (a Redis stream) and `{staff-audit}:head` (its head record, a hash)',
     expiry:
-      'kept on purpose, append-only: entries older than 1 year are trimmed (MINID) on each append',
-    keptWithoutTtl: /^staff-audit$/,
+      'kept on purpose, append-only: entries older than 1 year are trimmed (MINID) on each append, the last one trimmed kept in the head as the checkpoint',
+    keptWithoutTtl: /^\{staff-audit\}(:head)?$/,
   },
   {
     what: 'Holdings index (phone → NRCs → policy, member and loan ids; no names)',
@@ -103,10 +103,17 @@ export const RETENTION: readonly RetentionRule[] = [
       '30 days after the last write; a record unseen for 30 days is no longer shown (the weekly full sync sees again what the insurer still has); deleted by "My data" through `forget(phone)`',
   },
   {
-    what: 'Uploaded files (claim photos, documents, certificates, bordereaux)',
-    where: '`FILES_DIR`',
+    what: 'Uploaded files with no claim (a chat photo not yet posted, certificates, bordereaux)',
+    where:
+      '`FILES_DIR` or the `FILES_URL` bucket: `<id>.bin`, `<id>.json`, `owned/<owner hash>/<id>`',
     expiry:
-      '30 days after upload (swept hourly); signed links 7 days; uploads deleted by "My data"',
+      '30 days after upload (swept hourly); links shown to users 7 days; chat uploads deleted by "My data"',
+  },
+  {
+    what: "Claim documents (files posted to an insurer's claim, from the /d/ page or a chat)",
+    where: 'the same; `<id>.json` names the claim (line and id) and the status last seen',
+    expiry:
+      'while the insurer reports the claim (any status), then `FILES_CLAIM_RETENTION_DAYS` (365) after the status was last seen to change (swept hourly; an insurer that cannot be asked keeps them); the insurer\'s link has no expiry and answers 404 once the file is gone; chat uploads deleted by "My data"',
   },
   {
     what: 'Logs',

@@ -202,7 +202,7 @@ function buildTelegram(
 ): TelegramChannel | undefined {
   const { config, logger, keyPrefix } = context;
   if (!config.telegram) return undefined;
-  const { redis, store, files } = inputs.stores;
+  const { redis, store, claimFiles } = inputs.stores;
   const apiRoot = config.telegram.apiRoot;
   const telegram = createTelegramChannel({
     token: config.telegram.botToken,
@@ -210,7 +210,7 @@ function buildTelegram(
     engine: instrumentEngine(inputs.engine, 'telegram', metrics),
     logger: logger.child({ channel: 'telegram' }),
     render: renderPrompt,
-    files,
+    claimFiles,
     handoff,
     languages: inputs.services.languages,
     ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),

@@ -9,6 +9,7 @@ import {
   type Prompt,
   type TurnEngine,
 } from '../conversation/index.js';
+import { readAtMost, storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import type { Insurer } from './build-insurer.js';
@@ -58,8 +59,10 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
   const files = inputs.stores.files;
   const flowFiles: FlowFileStore = {
     async save(file) {
-      const { id } = await files.put(file.body, {
-        contentType: file.contentType,
+      // Kept under the type its bytes show, never only the one it was fetched with.
+      const bytes = await readAtMost(file.body);
+      const { id } = await files.put(bytes, {
+        contentType: await storedType(bytes, file.contentType),
         fileName: file.fileName,
       });
       return { url: files.signedUrl(id) };
@@ -105,6 +108,8 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
       link: (claim) =>
         services.uploadLinks.link({ line: claim.line, claimId: claim.claimId, phone: claim.phone }),
     },
+    // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
+    claimEvidence: services.claimEvidence,
     // Every claim intimated, and those reported from a phone not on record for the member:
     // the staff's channel hears of them.
     ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),

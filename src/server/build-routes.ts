@@ -40,8 +40,8 @@ export function buildRoutes(context: ServerContext, inputs: RouteInputs): void {
   registerFileRoutes(app, stores.files);
   registerClaimDocumentsRoutes(app, {
     links: inputs.services.uploadLinks,
-    files: stores.files,
-    insurer: partnerClaimDocuments(insurer.client),
+    claimFiles: stores.claimFiles,
+    insurer: partnerClaimDocuments(insurer.client, inputs.services.claimEvidence),
     logger: logger.child({ module: 'claim-documents' }),
   });
   // Web simulator: local and test use only, since it speaks as any phone number.

@@ -1,4 +1,10 @@
-import { createUploadLinks, type UploadLinks } from '../claim-documents/index.js';
+import {
+  type ClaimEvidence,
+  createClaimEvidence,
+  createUploadLinks,
+  insurerClaimReport,
+  type UploadLinks,
+} from '../claim-documents/index.js';
 import { type CallerLanguages, DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
 import {
   createBullHoldingsScheduler,
@@ -52,6 +58,10 @@ export interface ServerServices {
    * notice waits in this process until it is agreed (nothing is stored about a phone before).
    */
   readonly languages: CallerLanguages;
+  /** Stored files posted to claims as their evidence: the one way, on every channel. */
+  readonly claimEvidence: ClaimEvidence;
+  /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
+  readonly sweepFiles: () => Promise<number>;
 }
 
 /** What the services are built over. */
@@ -87,7 +97,7 @@ export async function buildServices(
     context.config.files.signingSecret,
   );
   const { holdings, holdingsSync } = await buildHoldings(context, inputs, tombstones);
-  sweepFiles(context, stores);
+  const sweepFiles = scheduleFileSweep(context, inputs);
   const sms = smsSender(reminders, inputs.notifiers);
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({
@@ -111,6 +121,8 @@ export async function buildServices(
     notice: context.config.privacy,
     onAgreed: (subject) => pending.agreed(subject),
     onRefused: (subject) => pending.declined(subject),
+    auditSecret: context.config.audit.secret,
+    ...(context.deps.auditClock ? { auditClock: context.deps.auditClock } : {}),
   });
   const personalData: PersonalData =
     context.deps.askConsent === false
@@ -135,6 +147,8 @@ export async function buildServices(
     sms,
     uploadLinks,
     languages: pending.languages,
+    claimEvidence: createClaimEvidence(insurer.client, stores.files),
+    sweepFiles,
   };
 }
 
@@ -204,16 +218,20 @@ async function buildHoldings(
   return { holdings, holdingsSync };
 }
 
-/** Files past their retention go hourly (and once at start); the timer never holds the process. */
-function sweepFiles(context: ServerContext, stores: ServerStores): void {
-  const sweep = () =>
-    void stores.files
-      .sweep()
-      .catch((err: unknown) => context.logger.warn({ err }, 'file sweep failed'));
-  sweep();
-  const timer = setInterval(sweep, FILE_SWEEP_INTERVAL_MS);
+/**
+ * Files past their retention go hourly (and once at start); the timer never holds the process.
+ * A claim's files are asked about at the insurer, through its client. Resolves the sweep.
+ */
+function scheduleFileSweep(context: ServerContext, inputs: ServiceInputs): () => Promise<number> {
+  const report = insurerClaimReport(inputs.insurer.client);
+  const sweep = () => inputs.stores.files.sweep(report);
+  const run = () =>
+    void sweep().catch((err: unknown) => context.logger.warn({ err }, 'file sweep failed'));
+  run();
+  const timer = setInterval(run, FILE_SWEEP_INTERVAL_MS);
   timer.unref();
   context.closers.push(async () => clearInterval(timer));
+  return sweep;
 }
 
 /**

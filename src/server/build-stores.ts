@@ -1,4 +1,5 @@
-import { createFileStore, type FileStore } from '../files/index.js';
+import { type ClaimFiles, createClaimFiles } from '../claim-documents/index.js';
+import { createFileStore, type FileStore, s3Backend } from '../files/index.js';
 import { type HandoffStore, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
@@ -13,6 +14,8 @@ export interface ServerStores {
   readonly store: KeyValueStore;
   readonly sessions: SessionStore;
   readonly files: FileStore;
+  /** Claim documents from every channel: checked by their bytes, capped per file and per claim. */
+  readonly claimFiles: ClaimFiles;
   readonly handoffs: HandoffStore;
 }
 
@@ -31,15 +34,28 @@ export async function buildStores(context: ServerContext): Promise<ServerStores>
     deps.fileStore ??
     (await createFileStore({
       dir: config.files.dir,
+      // FILES_URL: a bucket every instance shares (files, owner markers, claim records).
+      backend: config.files.s3 ? s3Backend(config.files.s3) : undefined,
       signingSecret: config.files.signingSecret,
       publicUrl: context.publicUrl,
+      claimRetentionMs: config.files.claimRetentionMs,
+      ...(deps.fileClock ? { now: deps.fileClock } : {}),
     }));
   if (!deps.fileStore) closers.push(() => files.close());
+  const store = redis ? createRedisStore(redis) : createMemoryStore();
   return {
     redis,
-    store: redis ? createRedisStore(redis) : createMemoryStore(),
+    store,
     sessions: deps.sessions ?? sessionStore(context, redis),
     files,
+    // Each claim's count on the shared store: every instance and channel counts the same files.
+    claimFiles: createClaimFiles({
+      files,
+      store,
+      keyPrefix,
+      maxFilesPerClaim: config.claimFiles.maxFiles,
+      maxBytesPerClaim: config.claimFiles.maxBytes,
+    }),
     handoffs: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
   };
 }

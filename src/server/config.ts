@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
 import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
+import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
+import { parseS3Url, type S3Location } from '../files/index.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../privacy/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
@@ -13,6 +15,15 @@ const optionalString = z.preprocess(
 const optionalUrl = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   z.url().optional(),
+);
+/** A secret set by the operator: blank is absent, a short one is refused (it keys an HMAC). */
+const optionalSecret = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z
+    .string()
+    .trim()
+    .min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)')
+    .optional(),
 );
 /** A Slack channel id (`C…` or `G…`), as the Web API takes it; blank is absent. */
 const optionalSlackChannel = z.preprocess(
@@ -163,7 +174,44 @@ export const EnvSchema = z.object({
   SMS_USERNAME: optionalString,
   SMS_FROM: optionalString,
   FILES_DIR: optionalString,
+  /**
+   * `s3://bucket/prefix`: files in an S3-compatible bucket, shared by every instance (instead of
+   * FILES_DIR); unset: local disk.
+   */
+  FILES_URL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z
+      .string()
+      .trim()
+      .refine((value) => parseS3Url(value) !== undefined, {
+        error: 'must be s3://<bucket>/<optional prefix>',
+      })
+      .optional(),
+  ),
+  /** The S3-compatible server's URL (MinIO, Ceph, R2…); unset: AWS S3 itself. */
+  FILES_S3_ENDPOINT: optionalUrl,
+  FILES_S3_REGION: optionalString,
+  /** With FILES_S3_SECRET_ACCESS_KEY; both unset: the SDK's own chain (environment, role). */
+  FILES_S3_ACCESS_KEY_ID: optionalString,
+  FILES_S3_SECRET_ACCESS_KEY: optionalString,
+  /** `true`: the bucket in the path (`host/bucket/key`), as most self-hosted servers need. */
+  FILES_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   FILES_SIGNING_SECRET: optionalString,
+  /** Days a claim's documents outlive its last seen change once the insurer drops the claim. */
+  FILES_CLAIM_RETENTION_DAYS: z.preprocess(
+    (value) => (value === undefined || value === '' ? 365 : value),
+    z.coerce
+      .number({ error: 'must be a whole number of days (1 to 3650)' })
+      .int({ error: 'must be a whole number of days (1 to 3650)' })
+      .min(1, { error: 'must be a whole number of days (1 to 3650)' })
+      .max(3650, { error: 'must be a whole number of days (1 to 3650)' }),
+  ),
+  /**
+   * HMAC key of the staff audit's hash chain: every entry's MAC, so `/insure audit verify` can
+   * tell a deleted or edited look-up. The same on every instance, and kept: a new key makes the
+   * entries already written fail verification.
+   */
+  AUDIT_SECRET: optionalSecret,
   LOG_LEVEL: z.preprocess(
     (value) => (value === undefined || value === '' ? 'info' : value),
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -174,6 +222,23 @@ export const EnvSchema = z.object({
    * addresses/CIDRs. Unset trusts none, so the USSD allow-list sees the socket's address.
    */
   TRUST_PROXY: optionalString,
+  /** Most files one claim takes, over every channel together (the documents page, WhatsApp, Telegram). */
+  CLAIM_MAX_FILES: z.preprocess(
+    (value) => (value === undefined || value === '' ? CLAIM_MAX_FILES : value),
+    z.coerce
+      .number({ error: 'must be a whole number of files (1 to 1000)' })
+      .int({ error: 'must be a whole number of files (1 to 1000)' })
+      .min(1, { error: 'must be a whole number of files (1 to 1000)' })
+      .max(1000, { error: 'must be a whole number of files (1 to 1000)' }),
+  ),
+  /** Most bytes one claim takes, over every channel together; 50 MB (52428800) by default. */
+  CLAIM_MAX_BYTES: z.preprocess(
+    (value) => (value === undefined || value === '' ? CLAIM_MAX_BYTES : value),
+    z.coerce
+      .number({ error: 'must be a whole number of bytes (at least 1)' })
+      .int({ error: 'must be a whole number of bytes (at least 1)' })
+      .min(1, { error: 'must be a whole number of bytes (at least 1)' }),
+  ),
   NODE_ENV: z.preprocess(
     (value) => (value === undefined || value === '' ? 'development' : value),
     z.enum(['development', 'test', 'production']),
@@ -192,6 +257,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   /** fastify `trustProxy`: false unless TRUST_PROXY names the proxies in front of us. */
   readonly trustProxy: boolean | string;
+  /** What one claim takes over every channel (CLAIM_MAX_FILES, CLAIM_MAX_BYTES). */
+  readonly claimFiles: { readonly maxFiles: number; readonly maxBytes: number };
   /** Unset → in-memory sessions. */
   readonly redis: RedisConnection | undefined;
   /** Unset URL → the embedded sandbox insurer. */
@@ -254,7 +321,16 @@ export interface Config {
     readonly username: string;
     readonly from: string | undefined;
   };
-  readonly files: { readonly dir: string | undefined; readonly signingSecret: string };
+  readonly files: {
+    readonly dir: string | undefined;
+    /** Set with FILES_URL: the bucket files go to instead of `dir`. */
+    readonly s3: S3Location | undefined;
+    readonly signingSecret: string;
+    /** How long a claim's files outlive its last seen change once unreported, in ms. */
+    readonly claimRetentionMs: number;
+  };
+  /** The staff audit's hash chain key (AUDIT_SECRET). */
+  readonly audit: { readonly secret: string };
 }
 
 /** One problem with one variable. */
@@ -325,6 +401,8 @@ export function loadConfig(
     required('FILES_SIGNING_SECRET', `${inProduction} (signed file URLs must survive restarts)`);
     if (telegramOn)
       required('TELEGRAM_WEBHOOK_SECRET', `${inProduction} and TELEGRAM_BOT_TOKEN is set`);
+    // Staff look up people through the Slack desk only; its audit must verify after a restart.
+    if (slackOn) required('AUDIT_SECRET', `${inProduction} and SLACK_BOT_TOKEN is set`);
   }
   if (slackOn && e.SLACK_APP_TOKEN === undefined) {
     // Slack issues the signing secret; one made up here could never verify a request.
@@ -344,6 +422,7 @@ export function loadConfig(
   if (e.PARTNER_API_URL !== undefined) required('PARTNER_API_KEY', 'when PARTNER_API_URL is set');
   missing.push(...redisIssues(e));
   if (e.SMS_API_URL !== undefined) required('SMS_API_KEY', 'when SMS_API_URL is set');
+  missing.push(...filesIssues(e));
   const whatsapp = whatsappConfigOf(e);
   for (const variable of whatsapp.missing)
     missing.push({ variable, message: 'must be set with the other WHATSAPP_ variables' });
@@ -364,6 +443,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    claimFiles: { maxFiles: e.CLAIM_MAX_FILES, maxBytes: e.CLAIM_MAX_BYTES },
     redis: redisConnection(e),
     partnerApi: {
       url: e.PARTNER_API_URL,
@@ -417,10 +497,52 @@ export function loadConfig(
     },
     files: {
       dir: e.FILES_DIR,
+      s3: s3Location(e),
       signingSecret: secret('FILES_SIGNING_SECRET', e.FILES_SIGNING_SECRET),
+      claimRetentionMs: e.FILES_CLAIM_RETENTION_DAYS * 86_400_000,
     },
+    audit: { secret: secret('AUDIT_SECRET', e.AUDIT_SECRET) },
   };
   return { config, generated };
+}
+
+/** Files go to one place, and an S3 key pair comes whole. */
+function filesIssues(e: Env): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (e.FILES_URL !== undefined && e.FILES_DIR !== undefined) {
+    issues.push({ variable: 'FILES_URL', message: 'set FILES_URL or FILES_DIR, not both' });
+  }
+  if ((e.FILES_S3_ACCESS_KEY_ID === undefined) !== (e.FILES_S3_SECRET_ACCESS_KEY === undefined)) {
+    issues.push({
+      variable:
+        e.FILES_S3_ACCESS_KEY_ID === undefined
+          ? 'FILES_S3_ACCESS_KEY_ID'
+          : 'FILES_S3_SECRET_ACCESS_KEY',
+      message: 'must be set with FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY both',
+    });
+  }
+  return issues;
+}
+
+/** The bucket FILES_URL names, with the FILES_S3_ settings; undefined without FILES_URL. */
+function s3Location(e: Env): S3Location | undefined {
+  const where = e.FILES_URL === undefined ? undefined : parseS3Url(e.FILES_URL);
+  if (!where) return undefined;
+  return {
+    ...where,
+    ...(e.FILES_S3_ENDPOINT ? { endpoint: e.FILES_S3_ENDPOINT } : {}),
+    // An S3-compatible server seldom cares; AWS needs the bucket's own region.
+    region: e.FILES_S3_REGION ?? 'us-east-1',
+    ...(e.FILES_S3_ACCESS_KEY_ID && e.FILES_S3_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: e.FILES_S3_ACCESS_KEY_ID,
+            secretAccessKey: e.FILES_S3_SECRET_ACCESS_KEY,
+          },
+        }
+      : {}),
+    forcePathStyle: e.FILES_S3_FORCE_PATH_STYLE === 'true',
+  };
 }
 
 /** Redis is reached one way: REDIS_URL, REDIS_SENTINELS with the group name, or REDIS_CLUSTER_NODES. */

@@ -43,6 +43,8 @@ export interface ServerDeps {
   /** Payment status polling delays (tests shorten them). */
   readonly paymentBackoffMs?: readonly number[];
   readonly fileStore?: FileStore;
+  /** The file store's clock (link expiry, retention) when it builds its own; tests pass one. */
+  readonly fileClock?: () => number;
   /** Prefix of every Redis key this server writes (tests use their own). Default `insurechat:`. */
   readonly keyPrefix?: string;
   /** Extra readiness checks. */
@@ -56,6 +58,8 @@ export interface ServerDeps {
   readonly notifiers?: readonly Notifier[];
   /** The renewal reminders' clock (epoch ms); tests pass a manual clock. */
   readonly reminderClock?: () => number;
+  /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
+  readonly auditClock?: () => number;
   /**
    * Whether customers are asked to agree to the privacy notice before a flow collects personal
    * data; default true. Tests of other journeys turn it off so their scripts stay as they were.
@@ -87,6 +91,8 @@ export interface InsurechatServer {
   /** The turn engine every channel uses. */
   readonly engine: TurnEngine;
   readonly files: FileStore;
+  /** Runs one file sweep, asking the insurer about claims' files (the hourly timer's run). */
+  sweepFiles(): Promise<number>;
   /** The embedded sandbox insurer, when PARTNER_API_URL is unset. */
   readonly sandbox: Sandbox | undefined;
   /** The payment service (Redis-backed when REDIS_URL is set, in-process otherwise). */
@@ -166,6 +172,7 @@ export async function createServer(
     ussd: channels.ussd,
     engine: engine.engine,
     files: stores.files,
+    sweepFiles: services.sweepFiles,
     sandbox: insurer.sandbox,
     payments,
     reminders: services.reminders.service,

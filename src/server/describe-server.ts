@@ -1,16 +1,28 @@
 import type { Config } from './config.js';
 import type { ServerInfo } from './create-server.js';
 
+/** Options of {@link describeServer}. */
+export interface DescribeOptions {
+  /**
+   * Whether the secrets generated for this run (and the embedded sandbox's key) are shown: only
+   * on a terminal. Elsewhere standard output is the log stream and the banner names them only.
+   * Default false.
+   */
+  readonly showSecrets?: boolean;
+}
+
 /**
  * The start-up banner: what runs and where (simulator, sandbox, channels, sessions), and the
- * secrets generated for this run so a local gateway or test can use them.
+ * secrets generated for this run so a local gateway or test can use them (on a terminal only).
  */
 export function describeServer(
   info: ServerInfo,
   config: Config,
   url: string,
   generated: readonly { readonly variable: string; readonly value: string }[],
+  options: DescribeOptions = {},
 ): string {
+  const showSecrets = options.showSecrets === true;
   const lines = [`insurechat is running at ${url}`];
   if (info.bound) {
     const everywhere = ['0.0.0.0', '::'].includes(info.bound.host);
@@ -26,7 +38,9 @@ export function describeServer(
   if (info.sandboxUrl && info.sandboxKey) {
     // So a user can see what the insurer recorded (policies, payments, claims) for themselves.
     lines.push(
-      `  sandbox API key:  ${info.sandboxKey}  (curl -H "Authorization: Bearer ${info.sandboxKey}" ${info.sandboxUrl}/policies)`,
+      showSecrets
+        ? `  sandbox API key:  ${info.sandboxKey}  (curl -H "Authorization: Bearer ${info.sandboxKey}" ${info.sandboxUrl}/policies)`
+        : '  sandbox API key:  shown when started in a terminal',
     );
   }
   lines.push(`  sessions:         ${describeSessions(info, config)}`);
@@ -39,9 +53,14 @@ export function describeServer(
       `  Slack:            ${config.slack?.appToken ? 'Socket Mode' : `POST ${url}/slack/events`}`,
     );
   lines.push(`  health:           ${url}/healthz  ${url}/readyz  ${url}/metrics`);
-  if (generated.length > 0) {
+  if (generated.length > 0 && showSecrets) {
     lines.push('', 'Generated for this run (set them to keep them across restarts):');
     for (const { variable, value } of generated) lines.push(`  ${variable}=${value}`);
+  } else if (generated.length > 0) {
+    lines.push(
+      '',
+      `Generated for this run, values shown only in a terminal (set them to keep them): ${generated.map(({ variable }) => variable).join(', ')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -14,7 +14,7 @@ export {
   type ServerDeps,
   type ServerInfo,
 } from './create-server.js';
-export { describeServer } from './describe-server.js';
+export { type DescribeOptions, describeServer } from './describe-server.js';
 export { type Metrics, metrics, metricsRegistry } from './metrics.js';
 export {
   type ReadinessCheck,
@@ -22,3 +22,4 @@ export {
   runReadiness,
   upstreamReadiness,
 } from './readiness.js';
+export { type RunningServer, type RunServerOptions, runServer } from './run-server.js';

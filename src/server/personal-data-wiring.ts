@@ -3,7 +3,6 @@
  * sessions (Redis, or this process), and every store that holds personal data about a phone or a
  * chat, each with what it holds and its erasure.
  */
-import { maskPersonalData } from '../channels/slack/index.js';
 import type { Prompt } from '../conversation/index.js';
 import type { FileStore } from '../files/index.js';
 import type { HandoffStore } from '../handoff/index.js';
@@ -14,6 +13,7 @@ import {
   createPersonalData,
   createStaffAuditLog,
   type DataSubject,
+  maskPersonalData,
   type PersonalData,
   type PersonalDataStore,
   type PrivacyNotice,
@@ -53,6 +53,10 @@ export interface PersonalDataWiringOptions {
   /** Sends the erasure receipt by SMS to a phone subject. */
   readonly sms: (phone: string, prompt: Prompt) => Promise<void>;
   readonly logger: Logger;
+  /** The staff audit's HMAC key (AUDIT_SECRET). */
+  readonly auditSecret: string;
+  /** The staff audit's clock; default `Date.now`. */
+  readonly auditClock?: () => number;
 }
 
 /** The service and the audit stream. */
@@ -140,6 +144,9 @@ export function createPersonalDataWiring(options: PersonalDataWiringOptions): Pe
     ...(options.onAgreed ? { onAgreed: options.onAgreed } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   });
-  const audit = createStaffAuditLog(options.store, prefix);
+  const audit = createStaffAuditLog(options.store, prefix, {
+    secret: options.auditSecret,
+    ...(options.auditClock ? { now: options.auditClock } : {}),
+  });
   return { personalData, audit };
 }

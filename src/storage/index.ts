@@ -2,6 +2,6 @@
 // every instance) and a memory adapter (one process, the embedded default). The server builds one
 // store and hands it to each part; parts name their own keys under the server's prefix.
 
-export type { KeyValueStore } from './key-value-store.js';
+export type { KeyValueStore, LinkedAppend, StreamEntry } from './key-value-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { createRedisStore } from './redis-store.js';

@@ -51,6 +51,19 @@ export interface KeyValueStore {
   ): Promise<void>;
   hashDelete(key: string, field: string): Promise<void>;
   hashHas(key: string, field: string): Promise<boolean>;
+  /**
+   * Writes `field` = `amount` into the hash under `key` only when the hash would then hold at
+   * most `limits.fields` fields whose amounts add up to at most `limits.total` (checked and
+   * written in one atomic step), and restarts the hash's lifetime. True when it was written. A
+   * quota's reservation: concurrent callers on any instance cannot pass the limits together.
+   */
+  hashAddWithin(
+    key: string,
+    field: string,
+    amount: number,
+    limits: { readonly fields: number; readonly total: number },
+    ttlSeconds: number,
+  ): Promise<boolean>;
 
   /** Adds `member` to the set under `key` and restarts the set's TTL (one atomic step). */
   setAdd(key: string, member: string, ttlSeconds: number): Promise<void>;
@@ -65,15 +78,40 @@ export interface KeyValueStore {
   /** Removes the members scored below `score` (strictly). */
   sortedRemoveBelow(key: string, score: number): Promise<void>;
 
-  /**
-   * Appends an entry to the stream under `key` (its id from the store's clock) and drops the
-   * entries older than `oldestMs` in the same command (XADD MINID, exact).
-   */
-  streamAppend(
-    key: string,
-    fields: Readonly<Record<string, string>>,
-    oldestMs: number,
-  ): Promise<void>;
   /** The latest `count` entries of the stream under `key`, newest first. */
   streamLatest(key: string, count: number): Promise<Array<Record<string, string>>>;
+  /** At most `count` entries of the stream under `key` after the id `afterId` (from the start when undefined), oldest first. */
+  streamRange(key: string, afterId: string | undefined, count: number): Promise<StreamEntry[]>;
+  /** The newest entry of the stream under `key` whose id time is before `beforeMs`, if any. */
+  streamNewestBefore(key: string, beforeMs: number): Promise<StreamEntry | undefined>;
+  /**
+   * Appends an entry to the stream under `key` and writes `head` (plus `lastId`, the new id) into
+   * the hash under `headKey`, in one atomic step, only while the hash's `expect.field` still
+   * holds `expect.value` (`''` for a missing hash or field): the compare-and-set that keeps a
+   * linked log in order across instances. The id's time is `atMs` (or the stream's last id time,
+   * when that is later); with `trimBeforeMs`, entries whose ids are older go in the same step
+   * (XTRIM MINID, exact). The one method of two keys: both must share a hash slot (a `{tag}`).
+   * Resolves to the new id, or undefined when the expectation no longer held.
+   */
+  streamAppendLinked(
+    key: string,
+    headKey: string,
+    append: LinkedAppend,
+  ): Promise<string | undefined>;
+}
+
+/** One entry of a stream: its id (`<ms>-<seq>`) and its fields. */
+export interface StreamEntry {
+  readonly id: string;
+  readonly fields: Record<string, string>;
+}
+
+/** What {@link KeyValueStore.streamAppendLinked} appends, and on what condition. */
+export interface LinkedAppend {
+  readonly fields: Readonly<Record<string, string>>;
+  readonly head: Readonly<Record<string, string>>;
+  readonly expect: { readonly field: string; readonly value: string };
+  /** The entry's time (epoch ms), its id's first part. */
+  readonly atMs: number;
+  readonly trimBeforeMs?: number | undefined;
 }

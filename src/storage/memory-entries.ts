@@ -5,7 +5,11 @@ type Value =
   | { readonly kind: 'sorted'; readonly scores: Map<string, number> }
   | {
       readonly kind: 'stream';
-      readonly items: Array<{ readonly atMs: number; readonly fields: Record<string, string> }>;
+      readonly items: Array<{
+        readonly ms: number;
+        readonly seq: number;
+        readonly fields: Record<string, string>;
+      }>;
     };
 
 interface Entry {

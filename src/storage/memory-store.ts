@@ -1,6 +1,17 @@
 import type { KeyValueStore } from './key-value-store.js';
 import { createMemoryEntries } from './memory-entries.js';
 
+/** A stream id's two parts (`<ms>-<seq>`; a bare `<ms>` is its first sequence). */
+function parseId(id: string): { ms: number; seq: number } {
+  const [ms = '0', seq = '0'] = id.split('-');
+  return { ms: Number(ms), seq: Number(seq) };
+}
+
+const streamEntry = (item: { ms: number; seq: number; fields: Record<string, string> }) => ({
+  id: `${item.ms}-${item.seq}`,
+  fields: { ...item.fields },
+});
+
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** Clock for lifetimes (epoch ms), injectable in tests. Default `Date.now`. */
@@ -78,6 +89,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
     async hashHas(key, field) {
       return existing(key, 'hash')?.fields.has(field) ?? false;
     },
+    async hashAddWithin(key, field, amount, limits, ttlSeconds) {
+      const held = existing(key, 'hash')?.fields ?? new Map<string, string>();
+      if (held.has(field)) return false;
+      let total = amount;
+      for (const value of held.values()) total += Number(value);
+      if (held.size + 1 > limits.fields || total > limits.total) return false;
+      collection(key, 'hash').fields.set(field, String(amount));
+      setLifetime(key, ttlSeconds);
+      return true;
+    },
     async setAdd(key, member, ttlSeconds) {
       collection(key, 'set').members.add(member);
       setLifetime(key, ttlSeconds);
@@ -106,17 +127,46 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
         return scores.size;
       });
     },
-    async streamAppend(key, fields, oldestMs) {
-      const { items } = collection(key, 'stream');
-      items.push({ atMs: now(), fields: { ...fields } });
-      while (items[0] && items[0].atMs < oldestMs) items.shift();
-    },
     async streamLatest(key, count) {
       const items = existing(key, 'stream')?.items ?? [];
       return items
         .slice(-count)
         .reverse()
         .map(({ fields }) => ({ ...fields }));
+    },
+    async streamRange(key, afterId, count) {
+      const items = existing(key, 'stream')?.items ?? [];
+      const after = afterId === undefined ? undefined : parseId(afterId);
+      return items
+        .filter(
+          (item) => !after || item.ms > after.ms || (item.ms === after.ms && item.seq > after.seq),
+        )
+        .slice(0, count)
+        .map(streamEntry);
+    },
+    async streamNewestBefore(key, beforeMs) {
+      const items = existing(key, 'stream')?.items ?? [];
+      const found = items.findLast((item) => item.ms < beforeMs);
+      return found ? streamEntry(found) : undefined;
+    },
+    async streamAppendLinked(key, headKey, append) {
+      const head = collection(headKey, 'hash');
+      if ((head.fields.get(append.expect.field) ?? '') !== append.expect.value) {
+        if (head.fields.size === 0) entries.delete(headKey);
+        return undefined;
+      }
+      const { items } = collection(key, 'stream');
+      const last = items.at(-1);
+      // As Redis: an id never goes back, whatever the caller's clock says.
+      const ms = Math.max(Math.floor(append.atMs), last?.ms ?? 0);
+      const seq = last && last.ms === ms ? last.seq + 1 : 0;
+      items.push({ ms, seq, fields: { ...append.fields } });
+      const trimBefore = append.trimBeforeMs;
+      if (trimBefore !== undefined) while (items[0] && items[0].ms < trimBefore) items.shift();
+      const id = `${ms}-${seq}`;
+      for (const [field, value] of Object.entries({ ...append.head, lastId: id }))
+        head.fields.set(field, value);
+      return id;
     },
   };
 }

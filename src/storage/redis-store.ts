@@ -18,6 +18,46 @@ if current == ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
 
+const HASH_ADD_WITHIN = `
+local amounts = redis.call('HVALS', KEYS[1])
+local total = tonumber(ARGV[2])
+local count = 1
+for _, held in ipairs(amounts) do total = total + tonumber(held); count = count + 1 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+if count > tonumber(ARGV[3]) or total > tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1`;
+// A linked append: the head still as expected, then the entry (at the caller's time, or the
+// stream's own when that is later), the trim, and the head, in one step.
+const APPEND_LINKED = `
+local held = redis.call('HGET', KEYS[2], ARGV[1]) or ''
+if held ~= ARGV[2] then return false end
+local n = tonumber(ARGV[5])
+local fields = {}
+for i = 6, 5 + 2 * n do fields[#fields + 1] = ARGV[i] end
+local ms = ARGV[3]
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if last then
+  local lastMs = string.match(last[1], '^(%d+)')
+  if tonumber(lastMs) > tonumber(ms) then ms = lastMs end
+end
+-- An id below one deleted since (XDEL keeps the stream's last id) is refused: Redis picks then.
+local id = redis.pcall('XADD', KEYS[1], ms .. '-*', unpack(fields))
+if type(id) == 'table' and id.err then id = redis.call('XADD', KEYS[1], '*', unpack(fields)) end
+if ARGV[4] ~= '' then redis.call('XTRIM', KEYS[1], 'MINID', ARGV[4]) end
+local head = {'lastId', id}
+for i = 6 + 2 * n, #ARGV do head[#head + 1] = ARGV[i] end
+redis.call('HSET', KEYS[2], unpack(head))
+return id`;
+
+/** A stream reply's flat `[field, value, …]` as a record. */
+function record(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
+  return fields;
+}
+
 /** Throws the first error of a pipeline's or transaction's results. */
 function failed(results: [Error | null, unknown][] | null): [Error | null, unknown][] {
   const error = results?.find(([err]) => err)?.[0];
@@ -82,6 +122,19 @@ export function createRedisStore(redis: RedisConnection): KeyValueStore {
     async hashHas(key, field) {
       return (await redis.hexists(key, field)) === 1;
     },
+    async hashAddWithin(key, field, amount, limits, ttlSeconds) {
+      const written = await redis.eval(
+        HASH_ADD_WITHIN,
+        1,
+        key,
+        field,
+        amount,
+        limits.fields,
+        limits.total,
+        ttlSeconds,
+      );
+      return written === 1;
+    },
     async setAdd(key, member, ttlSeconds) {
       failed(await redis.multi().sadd(key, member).expire(key, ttlSeconds).exec());
     },
@@ -100,17 +153,36 @@ export function createRedisStore(redis: RedisConnection): KeyValueStore {
     async sortedRemoveBelow(key, score) {
       await redis.zremrangebyscore(key, '-inf', `(${score}`);
     },
-    async streamAppend(key, fields, oldestMs) {
-      await redis.xadd(key, 'MINID', String(oldestMs), '*', ...Object.entries(fields).flat());
-    },
     async streamLatest(key, count) {
       const rows = await redis.xrevrange(key, '+', '-', 'COUNT', count);
-      return rows.map(([, flat]) => {
-        const record: Record<string, string> = {};
-        for (let i = 0; i + 1 < flat.length; i += 2)
-          record[flat[i] as string] = flat[i + 1] as string;
-        return record;
-      });
+      return rows.map(([, flat]) => record(flat));
+    },
+    async streamRange(key, afterId, count) {
+      const rows = await redis.xrange(key, afterId ? `(${afterId}` : '-', '+', 'COUNT', count);
+      return rows.map(([id, flat]) => ({ id, fields: record(flat) }));
+    },
+    async streamNewestBefore(key, beforeMs) {
+      if (beforeMs <= 0) return undefined;
+      // `<ms>` as an end means its last sequence: every id of that millisecond.
+      const [row] = await redis.xrevrange(key, String(beforeMs - 1), '-', 'COUNT', 1);
+      return row ? { id: row[0], fields: record(row[1]) } : undefined;
+    },
+    async streamAppendLinked(key, headKey, append) {
+      const fields = Object.entries(append.fields).flat();
+      const id = await redis.eval(
+        APPEND_LINKED,
+        2,
+        key,
+        headKey,
+        append.expect.field,
+        append.expect.value,
+        String(Math.floor(append.atMs)),
+        append.trimBeforeMs === undefined ? '' : String(Math.floor(append.trimBeforeMs)),
+        String(fields.length / 2),
+        ...fields,
+        ...Object.entries(append.head).flat(),
+      );
+      return typeof id === 'string' ? id : undefined;
     },
   };
 }

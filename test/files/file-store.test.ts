@@ -1,3 +1,7 @@
+import { createHmac } from 'node:crypto';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -169,5 +173,52 @@ describe('FileStore', () => {
     expect(swept.statusCode).toBe(404);
     const kept = await app.inject({ method: 'GET', url: pathOf(store.signedUrl(young.id)) });
     expect(kept.body).toBe('young');
+  });
+});
+
+describe('FileStore on a folder an earlier version wrote', () => {
+  it('still finds, serves, forgets and sweeps its files and appended owner lists', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'insurechat-legacy-'));
+    const secret = 'legacy-secret';
+    const kept = '11111111-1111-4111-8111-111111111111';
+    const old = '22222222-2222-4222-8222-222222222222';
+    const meta = (createdAt: number) =>
+      JSON.stringify({
+        contentType: 'image/jpeg',
+        fileName: 'car.jpg',
+        size: 5,
+        createdAt: new Date(createdAt).toISOString(),
+      });
+    // The earlier layout: `<id>.bin`, `<id>.json`, and `owners/<hmac>` listing ids line by line.
+    await mkdir(join(dir, 'owners'), { recursive: true });
+    for (const id of [kept, old]) await writeFile(join(dir, `${id}.bin`), 'photo');
+    await writeFile(join(dir, `${kept}.json`), meta(clock));
+    await writeFile(join(dir, `${old}.json`), meta(clock - 31 * 86_400_000));
+    const list = (owner: string) =>
+      join(dir, 'owners', createHmac('sha256', secret).update(`owner:${owner}`).digest('hex'));
+    await writeFile(list('telegram:1'), `${kept}\n`);
+    await writeFile(list('telegram:2'), `${old}\n`);
+
+    const store = await createFileStore({
+      dir,
+      signingSecret: secret,
+      publicUrl: 'http://x',
+      now: () => clock,
+    });
+    stores.push(store);
+    const app = Fastify();
+    registerFileRoutes(app, store);
+    expect((await app.inject({ method: 'GET', url: pathOf(store.link(kept)) })).body).toBe('photo');
+    expect(await store.countOwned('telegram:1')).toBe(1);
+
+    // The 30-day rule still holds, and the list naming only the swept file goes with it.
+    expect(await store.sweep()).toBe(1);
+    await expect(stat(list('telegram:2'))).rejects.toThrow();
+    expect(await store.forgetOwner('telegram:1')).toBe(1);
+    await expect(stat(list('telegram:1'))).rejects.toThrow();
+    expect((await app.inject({ method: 'GET', url: pathOf(store.link(kept)) })).statusCode).toBe(
+      404,
+    );
+    await rm(dir, { recursive: true, force: true });
   });
 });

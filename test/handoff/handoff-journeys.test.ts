@@ -129,10 +129,18 @@ describe('human handoff on Telegram', () => {
     expect(root.text).toMatch(/Telegram/);
     expect(root.blocks).toContain('motor-quote');
     expect(root.blocks).toMatch(/Policyholder: M\. B\.\.? Correct\?/);
-    expect(root.blocks).toContain('BCE 7781');
+    // The plate keeps its first letter (maskPersonalData, issue 37).
+    expect(root.blocks).toContain('B•• ••••');
     expect(root.blocks).toMatch(/holderPhone: •+567/);
     expect(root.blocks).toContain('handoff.resolve');
-    expectMasked(root.blocks, ['479974/11/1', '971234567', '8800001', 'Mwila', 'Banda']);
+    expectMasked(root.blocks, [
+      '479974/11/1',
+      '971234567',
+      '8800001',
+      'Mwila',
+      'Banda',
+      'BCE 7781',
+    ]);
     expect(await metric(app, 'insurechat_handoffs_opened_total{channel="telegram"}')).toBe(
       openedBefore + 1,
     );

@@ -14,6 +14,36 @@ function capture() {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createLogger', () => {
+  it('redacts the configuration secrets by name, at the top and nested however spelt', async () => {
+    const { logger, lines } = capture();
+    logger.info(
+      {
+        signingSecret: 'top-signing',
+        botToken: 'xoxb-top',
+        callbackUrl: 'http://x/payments/callback/cb-secret',
+        config: { files: { signingSecret: 'nested-signing' }, audit: { secret: 'nested-audit' } },
+        env: { FILES_SIGNING_SECRET: 'env-signing', SLACK_APP_TOKEN: 'xapp-env', PORT: '3000' },
+        err: Object.assign(new Error('refused'), { headers: { 'x-api-key': 'header-key' } }),
+      },
+      'line',
+    );
+    await flush();
+    const text = lines.join('\n');
+    for (const secret of [
+      'top-signing',
+      'xoxb-top',
+      'cb-secret',
+      'nested-signing',
+      'nested-audit',
+      'env-signing',
+      'xapp-env',
+      'header-key',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ env: { PORT: '3000' } });
+  });
+
   it('redacts personal fields at the top of a line', async () => {
     const { logger, lines } = capture();
     logger.info({ msisdn: '260971234567', nrc: '479974/11/1', route: '/ussd' }, 'line');

@@ -125,6 +125,10 @@ describe('ZAMBIAN_MOBILES_IN_TEXT', () => {
       '0971234567',
     ]);
     expect(found('NRC 479974/11/1, account 09712345678901')).toEqual([]);
+    expect(found('typed 971234567 or 97 123 4567, NRC 123456101')).toEqual([
+      '971234567',
+      '97 123 4567',
+    ]);
   });
 });
 

@@ -409,8 +409,16 @@ describe('staff look-ups on the Slack desk', () => {
       `${TEAM}:${STAFF}`,
       'at',
       expect.any(String),
+      'route',
+      'command',
+      'outcome',
+      'looked-up',
       'what',
       'policy ••••••/••/•',
+      'seq',
+      expect.any(String),
+      'mac',
+      expect.stringMatching(/^[0-9a-f]{64}$/),
     ]);
     expect(JSON.stringify(fields)).not.toContain('479974');
     // Staff are not asked the customers' privacy notice: the look-up itself answers.
@@ -431,7 +439,7 @@ describe('staff look-ups on the Slack desk', () => {
   it('shows the latest look-ups to an admin', async () => {
     const shown = await slash('audit', ADMIN);
     expect(shown.body).toMatch(/Latest staff look-ups/);
-    expect(shown.body).toContain(`<@${STAFF}> · policy ••••••/••/•`);
+    expect(shown.body).toContain(`<@${STAFF}> · command · \`policy ••••••/••/•\``);
   });
 });
 

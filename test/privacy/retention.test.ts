@@ -27,7 +27,8 @@ describe('the retention table', () => {
 
   it('keeps without a TTL only the structures it names: the due index, the audit, queue bookkeeping', () => {
     expect(keptWithoutTtl('reminder-due')).toBe(true);
-    expect(keptWithoutTtl('staff-audit')).toBe(true);
+    expect(keptWithoutTtl('{staff-audit}')).toBe(true);
+    expect(keptWithoutTtl('{staff-audit}:head')).toBe(true);
     expect(keptWithoutTtl('{bull}:payments:meta')).toBe(true);
     expect(keptWithoutTtl('session:{ussd:260971234567}')).toBe(false);
     expect(keptWithoutTtl('consent:{ussd:260971234567}')).toBe(false);

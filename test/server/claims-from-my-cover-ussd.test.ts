@@ -159,10 +159,10 @@ it('refuses a file of the wrong type or too large on the documents page with a c
   const huge = await fetch(`${link}/files`, {
     method: 'POST',
     headers: { 'content-type': 'image/jpeg' },
-    body: Buffer.alloc(10 * 1024 * 1024 + 1),
+    body: Buffer.alloc(20 * 1024 * 1024 + 1),
   });
   expect(huge.status).toBe(413);
-  expect(((await huge.json()) as { message: string }).message).toMatch(/at most 10 MB/);
+  expect(((await huge.json()) as { message: string }).message).toMatch(/at most 20 MB/);
   const forged = await fetch(link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
   expect(forged.status).toBe(403);
   expect(await forged.text()).toContain('This link is not valid.');

@@ -100,8 +100,28 @@ describe('loadConfig', () => {
       FILES_SIGNING_SECRET: 'c',
       SLACK_BOT_TOKEN: 'xoxb',
       SLACK_SIGNING_SECRET: 'd',
+      AUDIT_SECRET: 'an-audit-secret-of-32-characters',
     });
     expect(generated).toEqual([]);
+  });
+
+  it('needs AUDIT_SECRET in production with the Slack desk on, and refuses a short one', () => {
+    const production = {
+      NODE_ENV: 'production',
+      USSD_GATEWAY_SECRET: 'a',
+      PAYMENT_CALLBACK_SECRET: 'b',
+      FILES_SIGNING_SECRET: 'c',
+      SLACK_BOT_TOKEN: 'xoxb',
+      SLACK_SIGNING_SECRET: 'd',
+    };
+    expect(() => loadConfig(production)).toThrow(/AUDIT_SECRET: must be set/);
+    expect(() => loadConfig({ ...production, AUDIT_SECRET: 'short' })).toThrow(
+      /AUDIT_SECRET: must be at least 16 characters/,
+    );
+    expect(loadConfig({ AUDIT_SECRET: 'x'.repeat(16) }).config.audit.secret).toBe('x'.repeat(16));
+    // Outside production an unset key is made up for the run, like the other secrets.
+    const { config, generated } = loadConfig({});
+    expect(generated).toContainEqual({ variable: 'AUDIT_SECRET', value: config.audit.secret });
   });
 
   it('never puts a secret value in its error message', () => {
@@ -132,6 +152,29 @@ describe('loadConfig', () => {
         issues = (error as ConfigError).issues.map((issue) => issue.variable);
       }
       expect(issues).toEqual(['PARTNER_API_CONNECTIONS']);
+    }
+  });
+
+  it('caps a claim at CLAIM_MAX_FILES files and CLAIM_MAX_BYTES bytes, 10 and 50 MB when unset', () => {
+    expect(loadConfig({}).config.claimFiles).toEqual({ maxFiles: 10, maxBytes: 50 * 1024 * 1024 });
+    expect(
+      loadConfig({ CLAIM_MAX_FILES: '3', CLAIM_MAX_BYTES: '1048576' }).config.claimFiles,
+    ).toEqual({ maxFiles: 3, maxBytes: 1_048_576 });
+    for (const [variable, bad] of [
+      ['CLAIM_MAX_FILES', '0'],
+      ['CLAIM_MAX_FILES', '2.5'],
+      ['CLAIM_MAX_FILES', 'ten'],
+      ['CLAIM_MAX_BYTES', '-1'],
+      ['CLAIM_MAX_BYTES', '50MB'],
+    ] as const) {
+      let issues: string[] = [];
+      try {
+        loadConfig({ [variable]: bad });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        issues = (error as ConfigError).issues.map((issue) => issue.variable);
+      }
+      expect(issues).toEqual([variable]);
     }
   });
 
@@ -297,5 +340,60 @@ describe('Redis configuration', () => {
     expect(rejected({ REDIS_URL: 'redis://cache:6379', REDIS_PASSWORD: 'x' })).toEqual([
       'REDIS_PASSWORD',
     ]);
+  });
+});
+
+describe('File store configuration', () => {
+  it('keeps files on local disk and claims a year by default', () => {
+    const { config } = loadConfig({ FILES_DIR: '/var/lib/insurechat' });
+    expect(config.files).toMatchObject({ dir: '/var/lib/insurechat', s3: undefined });
+    expect(config.files.claimRetentionMs).toBe(365 * 86_400_000);
+  });
+
+  it('puts files in the S3-compatible bucket FILES_URL names, with its settings', () => {
+    const { config } = loadConfig({
+      FILES_URL: 's3://claims-bucket/insurechat/files/',
+      FILES_S3_ENDPOINT: 'http://minio:9000',
+      FILES_S3_REGION: 'af-south-1',
+      FILES_S3_ACCESS_KEY_ID: 'key-id',
+      FILES_S3_SECRET_ACCESS_KEY: 'key-secret',
+      FILES_S3_FORCE_PATH_STYLE: 'true',
+      FILES_CLAIM_RETENTION_DAYS: '730',
+    });
+    expect(config.files.s3).toEqual({
+      bucket: 'claims-bucket',
+      prefix: 'insurechat/files',
+      endpoint: 'http://minio:9000',
+      region: 'af-south-1',
+      credentials: { accessKeyId: 'key-id', secretAccessKey: 'key-secret' },
+      forcePathStyle: true,
+    });
+    expect(config.files.claimRetentionMs).toBe(730 * 86_400_000);
+    // Without keys the SDK's own chain (an instance role) is used; AWS's URLs by default.
+    expect(loadConfig({ FILES_URL: 's3://claims-bucket' }).config.files.s3).toEqual({
+      bucket: 'claims-bucket',
+      prefix: '',
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+  });
+
+  it('names the variable of a malformed or half-set file store, never the secret', () => {
+    expect(rejected({ FILES_URL: 'https://bucket.example/files' })).toEqual(['FILES_URL']);
+    expect(rejected({ FILES_URL: 's3://b' })).toEqual(['FILES_URL']);
+    expect(rejected({ FILES_URL: 's3://claims', FILES_DIR: '/data' })).toEqual(['FILES_URL']);
+    expect(rejected({ FILES_CLAIM_RETENTION_DAYS: 'forever' })).toEqual([
+      'FILES_CLAIM_RETENTION_DAYS',
+    ]);
+    expect(rejected({ FILES_S3_FORCE_PATH_STYLE: 'yes' })).toEqual(['FILES_S3_FORCE_PATH_STYLE']);
+    try {
+      loadConfig({ FILES_URL: 's3://claims', FILES_S3_SECRET_ACCESS_KEY: 'very-secret-key' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).issues.map((issue) => issue.variable)).toEqual([
+        'FILES_S3_ACCESS_KEY_ID',
+      ]);
+      expect((error as Error).message).not.toContain('very-secret-key');
+    }
   });
 });

@@ -42,10 +42,17 @@ describe('the start-up banner', () => {
       channels: ['ussd'],
       sessions: 'memory',
     };
-    const text = describeServer(info, config, 'http://127.0.0.1:3000', []);
+    const text = describeServer(info, config, 'http://127.0.0.1:3000', [], { showSecrets: true });
     expect(text).toContain('insurer:          embedded sandbox at http://127.0.0.1:4567/api/v1');
     expect(text).toContain(
       'sandbox API key:  sbx_demo  (curl -H "Authorization: Bearer sbx_demo" http://127.0.0.1:4567/api/v1/policies)',
     );
+    // Off a terminal standard output is the log stream: the key and generated secrets stay out.
+    const logged = describeServer(info, config, 'http://127.0.0.1:3000', [
+      { variable: 'FILES_SIGNING_SECRET', value: 'generated-value' },
+    ]);
+    expect(logged).not.toContain('sbx_demo');
+    expect(logged).not.toContain('generated-value');
+    expect(logged).toContain('FILES_SIGNING_SECRET');
   });
 });

@@ -135,6 +135,10 @@ export function telegramChat(options: {
     type: (text: string) => after(() => message({ text })),
     /** Sends a message without waiting for an answer (one that should get none). */
     send: (text: string) => message({ text }),
+    /** Sends a photo or document message (`photo` sizes or `document` fields) and waits. */
+    sendFile: (fields: Record<string, unknown>) => after(() => message(fields)),
+    /** Sends a photo: Telegram's sizes of it (`file_id`, `width`…), the largest last. */
+    photo: (sizes: readonly Record<string, unknown>[]) => after(() => message({ photo: sizes })),
     /** Shares the sender's own contact card, as Telegram's contact button does. */
     shareOwnContact: (phone: string) =>
       after(() =>

@@ -62,6 +62,29 @@ describe.each(adapters)('the key-value store $name', ({ make }) => {
     await store.sortedRemove(sorted, 'c');
     expect(await store.sortedUpTo(sorted, 10)).toEqual(['b']);
   });
+
+  it('adds a hash field only within a count and a total, atomically under concurrency', async () => {
+    const store = make();
+    const quota = key('quota');
+    const limits = { fields: 3, total: 100 };
+    expect(await store.hashAddWithin(quota, 'a', 60, limits, 60)).toBe(true);
+    // 60 + 41 is one over the total: refused, and nothing written.
+    expect(await store.hashAddWithin(quota, 'b', 41, limits, 60)).toBe(false);
+    expect(await store.hashAddWithin(quota, 'b', 40, limits, 60)).toBe(true);
+    // A field already there is not written twice.
+    expect(await store.hashAddWithin(quota, 'b', 0, limits, 60)).toBe(false);
+    expect(await store.hashGetAll(quota)).toEqual({ a: '60', b: '40' });
+    await store.hashDelete(quota, 'a');
+    // Twenty callers at once for 30 each, with 60 and two fields left: exactly two get in.
+    const racers = Array.from({ length: 20 }, (_, n) =>
+      store.hashAddWithin(quota, `r${n}`, 30, limits, 60),
+    );
+    const won = (await Promise.all(racers)).filter(Boolean).length;
+    expect(won).toBe(2);
+    const held = Object.values(await store.hashGetAll(quota)).map(Number);
+    expect(held).toHaveLength(3);
+    expect(held.reduce((sum, n) => sum + n, 0)).toBe(100);
+  });
 });
 
 describe('the key-value store in memory', () => {
@@ -83,10 +106,51 @@ describe('the key-value store in memory', () => {
 });
 
 describe.each(adapters)('a stream in the key-value store $name', ({ make }) => {
-  it('gives the latest entries newest first', async () => {
+  const keys = () => {
+    const tag = `{${Math.random()}}`;
+    return { stream: `${prefix}${tag}:stream`, head: `${prefix}${tag}:head` };
+  };
+  const append = (n: string, expected: string, atMs: number, trimBeforeMs?: number) => ({
+    fields: { n },
+    head: { last: n },
+    expect: { field: 'last', value: expected },
+    atMs,
+    trimBeforeMs,
+  });
+
+  it('appends only while the head holds what the caller read, head and entry at once', async () => {
     const store = make();
-    const stream = `${prefix}${Math.random()}:stream`;
-    for (const n of ['1', '2', '3']) await store.streamAppend(stream, { n }, 0);
+    const { stream, head } = keys();
+    const first = await store.streamAppendLinked(stream, head, append('1', '', 1_000));
+    expect(first).toBe('1000-0');
+    // A second writer that read the head before the first append loses, and writes nothing.
+    expect(await store.streamAppendLinked(stream, head, append('x', '', 1_000))).toBeUndefined();
+    expect(await store.streamAppendLinked(stream, head, append('2', '1', 1_000))).toBe('1000-1');
+    // A clock behind the stream's last id does not send the id back.
+    expect(await store.streamAppendLinked(stream, head, append('3', '2', 500))).toBe('1000-2');
+    expect(await store.hashGetAll(head)).toEqual({ lastId: '1000-2', last: '3' });
     expect(await store.streamLatest(stream, 2)).toEqual([{ n: '3' }, { n: '2' }]);
+    const all = await store.streamRange(stream, undefined, 10);
+    expect(all.map((entry) => [entry.id, entry.fields.n])).toEqual([
+      ['1000-0', '1'],
+      ['1000-1', '2'],
+      ['1000-2', '3'],
+    ]);
+    expect((await store.streamRange(stream, '1000-0', 1)).map((entry) => entry.id)).toEqual([
+      '1000-1',
+    ]);
+  });
+
+  it('trims the entries older than asked in the same step, and finds the newest before a time', async () => {
+    const store = make();
+    const { stream, head } = keys();
+    await store.streamAppendLinked(stream, head, append('1', '', 1_000));
+    await store.streamAppendLinked(stream, head, append('2', '1', 2_000));
+    await store.streamAppendLinked(stream, head, append('3', '2', 3_000));
+    expect((await store.streamNewestBefore(stream, 3_000))?.id).toBe('2000-0');
+    expect(await store.streamNewestBefore(stream, 1_000)).toBeUndefined();
+    await store.streamAppendLinked(stream, head, append('4', '3', 4_000, 3_000));
+    const left = await store.streamRange(stream, undefined, 10);
+    expect(left.map((entry) => entry.fields.n)).toEqual(['3', '4']);
   });
 });

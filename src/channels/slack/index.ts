@@ -5,8 +5,7 @@ export {
   FastifySlackReceiver,
   type FastifySlackReceiverOptions,
 } from './fastify-slack-receiver.js';
-// Rendering and masking.
-export { maskCsv, maskName, maskNameParams, maskPersonalData } from './mask-personal-data.js';
+// Rendering (masking lives in src/privacy).
 export {
   type RenderPrompt,
   type SlackMessage,

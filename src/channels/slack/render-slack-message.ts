@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
-import { maskNameParams, maskPersonalData } from './mask-personal-data.js';
+import { maskNameParams, maskPersonalData } from '../../privacy/index.js';
 
 /** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
@@ -40,7 +40,7 @@ const MAX_BUTTON_CHARS = 75;
 const MAX_ELEMENTS = 25;
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
-function escapeMrkdwn(text: string): string {
+export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

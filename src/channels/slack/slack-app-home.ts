@@ -2,6 +2,7 @@ import type { App, types } from '@slack/bolt';
 import type { Logger } from '../../log/index.js';
 import { errorFields } from './bolt-logger.js';
 import { type RenderPrompt, toSlackMessage } from './render-slack-message.js';
+import type { SlackAudit } from './slack-audit.js';
 import type { SlackDesk } from './slack-desk.js';
 import { field } from './slack-payload.js';
 
@@ -16,6 +17,8 @@ export function homeView(body: string): types.HomeView {
 /** What the App Home needs. */
 export interface AppHomeOptions {
   readonly desk: SlackDesk;
+  /** Records the summary's look-up before it runs; unrecorded, it is not shown. */
+  readonly audit: SlackAudit;
   readonly render: RenderPrompt;
   readonly locale: string;
   readonly text: (key: string) => string;
@@ -28,20 +31,31 @@ export interface AppHomeOptions {
  * masking.
  */
 export function registerAppHome(app: App, options: AppHomeOptions): void {
-  const { desk, render, locale, text, log } = options;
+  const { desk, audit, render, locale, text, log } = options;
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     const teamId = field(body, 'team_id') ?? '';
     const to = { teamId, userId: event.user, channelId: event.channel, client };
-    let summary: types.KnownBlock[];
-    try {
-      const prompt = await desk.queryHome(to, 'today');
-      summary = toSlackMessage({ ...prompt, choices: [] }, render, locale, { mask: false }).blocks;
-    } catch (error) {
-      log.warn(errorFields(error), 'slack home summary failed');
-      summary = [
-        { type: 'section', text: { type: 'mrkdwn', text: text('slack.home.unavailable') } },
-      ];
+    const unavailable: types.KnownBlock[] = [
+      { type: 'section', text: { type: 'mrkdwn', text: text('slack.home.unavailable') } },
+    ];
+    // The summary is a look-up: recorded first, and not shown when it cannot be.
+    const recorded = await audit.record({
+      teamId,
+      userId: event.user,
+      route: 'home',
+      what: 'today',
+    });
+    let summary = unavailable;
+    if (recorded) {
+      try {
+        const prompt = await desk.queryHome(to, 'today');
+        summary = toSlackMessage({ ...prompt, choices: [] }, render, locale, {
+          mask: false,
+        }).blocks;
+      } catch (error) {
+        log.warn(errorFields(error), 'slack home summary failed');
+      }
     }
     await client.views.publish({
       user_id: event.user,

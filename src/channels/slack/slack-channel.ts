@@ -53,9 +53,11 @@ export interface SlackChannelOptions {
    */
   readonly intercept?: (body: unknown) => (() => Promise<void>) | undefined;
   /**
-   * The audit of staff look-ups: every desk command is appended (who, when, what, NRCs and phones
-   * masked) before it runs, and one that cannot be recorded is not run; `/insure audit` shows the
-   * latest to `admins` (Slack user ids) only. Without it nothing is recorded.
+   * The audit of staff look-ups: every look-up (slash command, lookup modal, button, App Home) is
+   * appended (who, when, how, what, masked) before it runs, and one that cannot be recorded is
+   * not run; refused attempts (outside the allow-list, a non-admin asking for the audit) are
+   * appended too. `/insure audit` shows the latest, `/insure audit verify` checks the chain, to
+   * `admins` (Slack user ids) only. Without it nothing is recorded.
    */
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] };
 }
@@ -112,6 +114,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     ? new App({ ...common, socketMode: true, appToken: options.appToken })
     : new App({ ...common, ...(receiver ? { receiver } : {}) });
 
+  const audit = createSlackAudit({ audit: options.audit, render, locale, log });
   useSlackMiddleware(app, {
     socketMode: Boolean(options.appToken),
     seen,
@@ -119,17 +122,11 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     allowedUsers: options.allowedUsers,
     allowedTeams: options.allowedTeams,
     refusal: () => text('slack.refused'),
+    audit,
     log,
   });
   const desk = createSlackDesk(engine, locale, options.turnDeadlineMs ?? 10_000);
   const deliver = createSlackDelivery(render, locale);
-  const audit = createSlackAudit({
-    audit: options.audit,
-    render,
-    locale,
-    log,
-    now: options.now ?? Date.now,
-  });
   registerDeskCommand(app, {
     command: options.command ?? '/insure',
     desk,
@@ -138,8 +135,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     render,
     locale,
   });
-  registerDeskActions(app, { desk, deliver, text });
-  registerAppHome(app, { desk, render, locale, text, log });
+  registerDeskActions(app, { desk, deliver, audit, text });
+  registerAppHome(app, { desk, audit, render, locale, text, log });
 
   // The one error boundary: with extendedErrorHandler Bolt passes the request body along.
   app.error(async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {

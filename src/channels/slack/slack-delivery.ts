@@ -1,6 +1,8 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { Prompt } from '../../conversation/index.js';
-import { maskCsv, maskPersonalData } from './mask-personal-data.js';
+// The file store's own limit: nothing it serves is larger.
+import { MAX_FILE_BYTES } from '../../files/index.js';
+import { maskCsv, maskPersonalData } from '../../privacy/index.js';
 import {
   type RenderPrompt,
   renderKey,
@@ -9,8 +11,6 @@ import {
 } from './render-slack-message.js';
 import { SlackChannelError } from './slack-channel-error.js';
 import { isShared } from './slack-payload.js';
-
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /** Where one answer goes: who asked, in which conversation, and how to reply there. */
 export interface SlackTarget {

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { CHOICE_ACTION_PREFIX, LINK_ACTION_PREFIX } from './render-slack-message.js';
+import type { SlackAudit } from './slack-audit.js';
 import type { SlackDeliver, SlackTarget } from './slack-delivery.js';
 import type { SlackDesk } from './slack-desk.js';
 import { isSubcommand } from './slack-desk-command.js';
@@ -46,6 +47,8 @@ function lookupModal(channelId: string, text: (key: string) => string) {
 export interface DeskActionOptions {
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
+  /** Records each look-up before it runs; one that cannot be recorded is not made. */
+  readonly audit: SlackAudit;
   /** One message key's text. */
   readonly text: (key: string) => string;
 }
@@ -56,7 +59,7 @@ export interface DeskActionOptions {
  * only acknowledged.
  */
 export function registerDeskActions(app: App, options: DeskActionOptions): void {
-  const { desk, deliver, text } = options;
+  const { desk, deliver, audit, text } = options;
 
   app.action(
     new RegExp(`^${CHOICE_ACTION_PREFIX}`),
@@ -82,6 +85,18 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
         ...(body.response_url ? { respond } : {}),
         client,
       };
+      // A button can run a look-up (today, claims, retry): recorded first, like a command.
+      const attempt = {
+        teamId,
+        userId: body.user.id,
+        route: 'button',
+        what: action.value,
+      } as const;
+      if (!(await audit.record(attempt))) {
+        if (body.response_url)
+          await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
+        return;
+      }
       await deliver(await desk.reply(to, { type: 'user.choice', id: action.value }), to);
     },
   );
@@ -98,8 +113,17 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
       });
       return;
     }
-    await ack();
     const teamId = body.team?.id ?? view.team_id;
+    // Recorded before the modal closes: one that cannot be recorded stays open and says so.
+    const attempt = { teamId, userId: body.user.id, route: 'modal', what: typed } as const;
+    if (!(await audit.record(attempt))) {
+      await ack({
+        response_action: 'errors',
+        errors: { [LOOKUP_BLOCK]: text('slack.audit.unavailable') },
+      });
+      return;
+    }
+    await ack();
     const channelId = channelOfModal(view.private_metadata) ?? body.user.id;
     const to: SlackTarget = { teamId, userId: body.user.id, channelId, client };
     await deliver(await desk.query(to, typed), to);

@@ -49,7 +49,9 @@ export function registerDeskCommand(app: App, options: DeskCommandOptions): void
     const commandText = command.text.replace(CHANNEL_MENTION, ' ').trim();
     const word = (commandText.split(/\s+/)[0] ?? '').toLowerCase();
     if (word === 'audit') {
-      await ack({ response_type: 'ephemeral', text: await audit.answer(command.user_id) });
+      const args = commandText.slice(word.length);
+      const answer = await audit.answer(command.team_id, command.user_id, args);
+      await ack({ response_type: 'ephemeral', text: answer });
       return;
     }
     if (word === '' || word === 'help' || !isSubcommand(word)) {
@@ -64,7 +66,8 @@ export function registerDeskCommand(app: App, options: DeskCommandOptions): void
     }
     // Acknowledge first: Slack shows an error after 3 s, and a turn may call the insurer.
     await ack();
-    if (!(await audit.record(command.team_id, command.user_id, commandText))) {
+    const attempt = { teamId: command.team_id, userId: command.user_id, route: 'command' } as const;
+    if (!(await audit.record({ ...attempt, what: commandText }))) {
       await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
       return;
     }

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Logger } from '../../log/index.js';
 import type { OnceSet } from '../shared/index.js';
 import { homeView } from './slack-app-home.js';
+import type { LookupAttempt, SlackAudit } from './slack-audit.js';
 import { field, identity } from './slack-payload.js';
 
 /** What the request middleware needs. */
@@ -15,7 +16,43 @@ export interface SlackMiddlewareOptions {
   readonly allowedTeams?: readonly string[] | undefined;
   /** The polite line a refused person gets. */
   readonly refusal: () => string;
+  /** Where a refused look-up attempt is recorded. */
+  readonly audit: SlackAudit;
   readonly log: Logger;
+}
+
+/**
+ * What a request from outside the allow-list tried to look up, for the audit: a command, a
+ * button, the lookup modal or the App Home; undefined for anything else (events in channels the
+ * bot sits in are not look-ups).
+ */
+function attemptOf(body: unknown, teamId: string, userId: string): LookupAttempt | undefined {
+  const who = { teamId, userId };
+  const command = field(body, 'command');
+  if (command !== undefined) {
+    return { ...who, route: 'command', what: field(body, 'text') ?? '' };
+  }
+  const type = field(body, 'type');
+  if (type === 'block_actions') {
+    const actions = (body as { actions?: unknown }).actions;
+    const first = Array.isArray(actions) ? (actions[0] as unknown) : undefined;
+    return {
+      ...who,
+      route: 'button',
+      what: field(first, 'value') ?? field(first, 'action_id') ?? '',
+    };
+  }
+  if (type === 'view_submission') {
+    return {
+      ...who,
+      route: 'modal',
+      what: field(body, 'view', 'state', 'values', 'lookup', 'command', 'value') ?? '',
+    };
+  }
+  if (field(body, 'event', 'type') === 'app_home_opened') {
+    return { ...who, route: 'home', what: 'today' };
+  }
+  return undefined;
 }
 
 /**
@@ -64,6 +101,8 @@ export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): v
       return;
     }
     log.info({ kind: args.body.type ?? 'command' }, 'slack request from outside the allow-list');
+    const attempt = userId ? attemptOf(args.body, teamId ?? '', userId) : undefined;
+    if (attempt) await options.audit.refused(attempt);
     const refusal = options.refusal();
     if ('command' in args) {
       await args.ack({ response_type: 'ephemeral', text: refusal });

@@ -65,8 +65,13 @@ export function documentFileName(prompt: Prompt, fileName: string | undefined): 
 }
 
 /** Renders the text of a single message key (attachment labels, channel notices). */
-export function renderKey(render: RenderPrompt, key: string, locale: string): string {
-  return render({ key, input: 'none', final: false }, locale).text;
+export function renderKey(
+  render: RenderPrompt,
+  key: string,
+  locale: string,
+  params?: Prompt['params'],
+): string {
+  return render({ key, ...(params ? { params } : {}), input: 'none', final: false }, locale).text;
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { APIThrottlerOptions } from '@grammyjs/transformer-throttler';
 import type { FastifyInstance } from 'fastify';
 import type { Bot, BotError } from 'grammy';
+import type { ClaimFiles } from '../../claim-documents/index.js';
 import {
   type CallerLanguages,
   type Handoff,
   renderPrompt,
   type TurnEngine,
 } from '../../conversation/index.js';
-import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
@@ -34,8 +34,11 @@ export interface TelegramChannelOptions {
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
-  /** Stores claim photos; without it a photo gets a "cannot take files here" answer. */
-  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  /**
+   * Takes claim photos and files (checked by their bytes, capped per file and per claim); without
+   * it a photo gets a "cannot take files here" answer.
+   */
+  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
   /** Bot API root; default `https://api.telegram.org`. Tests point it at telegram-test-api. */
   readonly apiRoot?: string;
   /** Remembers handled update ids; default in memory (pass a `RedisOnceSet` when Redis is up). */
@@ -52,8 +55,6 @@ export interface TelegramChannelOptions {
   readonly languages?: CallerLanguages;
   /** How long a turn may take before the engine answers "still working"; default 8 000 ms. */
   readonly turnDeadlineMs?: number;
-  /** Largest claim file accepted; default 20 MB, the Bot API's own getFile limit. */
-  readonly maxFileBytes?: number;
   /**
    * Outgoing rate limits (Bottleneck settings per global/group/private chat); default the
    * throttler's own, which match Telegram's published limits. `false` only for tests.
@@ -120,10 +121,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   registerClaimFileHandler(bot, {
     conversation,
     handoff,
-    files: options.files,
+    claimFiles: options.claimFiles,
     apiRoot,
     token: options.token,
-    maxFileBytes: options.maxFileBytes ?? 20 * 1024 * 1024,
   });
   // The boundary middleware answers every failure; this only catches what it could not.
   bot.catch((error: BotError) => {

@@ -1,5 +1,9 @@
 import type { Bot } from 'grammy';
-import type { FileStore } from '../../files/index.js';
+import {
+  ClaimFileRefusedError,
+  type ClaimFiles,
+  claimOfPrompt,
+} from '../../claim-documents/index.js';
 import { subjectId } from '../../privacy/index.js';
 import type { TelegramConversation } from './telegram-conversation.js';
 import { TelegramFileError } from './telegram-errors.js';
@@ -9,26 +13,30 @@ import type { TelegramHandoff } from './telegram-handoff.js';
 export interface ClaimFileHandlerOptions {
   readonly conversation: TelegramConversation;
   readonly handoff: TelegramHandoff;
-  /** Stores claim photos; without it a photo gets a "cannot take files here" answer. */
-  readonly files?: Pick<FileStore, 'put' | 'signedUrl'> | undefined;
+  /**
+   * Takes claim files (their real type, the per-file and per-claim caps); without it a photo gets
+   * a "cannot take files here" answer.
+   */
+  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'> | undefined;
   readonly apiRoot: string;
   /** The bot token, for the download URL only; never logged. */
   readonly token: string;
-  readonly maxFileBytes: number;
 }
 
 /**
  * Adds the handler of photos and documents: a step that asks for a file gets the stored file's
- * URL as a `user.photo` reply; anything else gets a hint and nothing is downloaded.
+ * URL as a `user.photo` reply; anything else gets a hint and nothing is downloaded. A file refused
+ * (not a photo or PDF by its bytes, over the size limit, the claim full) is answered with the
+ * refusal's words, the same as every channel's, and the step stays.
  */
 export function registerClaimFileHandler(bot: Bot, options: ClaimFileHandlerOptions): void {
-  const { conversation, handoff, apiRoot, token, maxFileBytes } = options;
+  const { conversation, handoff, apiRoot, token } = options;
   const { notice } = conversation;
 
   bot.on(['message:photo', 'message:document'], async (ctx) => {
     if (await handoff.withPerson(ctx)) return;
-    const files = options.files;
-    if (!files) {
+    const claimFiles = options.claimFiles;
+    if (!claimFiles) {
       await notice(ctx, 'telegram.filesUnavailable');
       return;
     }
@@ -36,8 +44,10 @@ export function registerClaimFileHandler(bot: Bot, options: ClaimFileHandlerOpti
     const document = ctx.message.document;
     const source = photo ?? document;
     if (!source) return;
-    if ((source.file_size ?? 0) > maxFileBytes) {
-      await notice(ctx, 'telegram.fileTooLarge');
+    const refuse = (error: ClaimFileRefusedError) => notice(ctx, error.key, error.params);
+    // Telegram says the size first: a file over the limit is never downloaded.
+    if ((source.file_size ?? 0) > claimFiles.maxFileBytes) {
+      await refuse(claimFiles.refusal('FILE_TOO_LARGE'));
       return;
     }
     // Only a step that asks for a file gets one: nothing is downloaded or kept otherwise.
@@ -54,16 +64,18 @@ export function registerClaimFileHandler(bot: Bot, options: ClaimFileHandlerOpti
       throw new TelegramFileError(`Telegram file download answered ${response.status}`);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > maxFileBytes) {
-      await notice(ctx, 'telegram.fileTooLarge');
-      return;
+    try {
+      const kept = await claimFiles.keep({
+        bytes,
+        name: document?.file_name ?? file.file_path.split('/').at(-1),
+        // Owned by the chat, so "Delete my data" finds it.
+        owner: subjectId({ channel: 'telegram', address: String(ctx.chat.id) }),
+        claim: claimOfPrompt(step),
+      });
+      await conversation.turn(ctx, { type: 'user.photo', url: kept.url, fileName: kept.fileName });
+    } catch (error) {
+      if (!(error instanceof ClaimFileRefusedError)) throw error;
+      await refuse(error);
     }
-    const fileName = document?.file_name ?? file.file_path.split('/').at(-1) ?? 'photo.jpg';
-    const contentType = document?.mime_type ?? 'image/jpeg';
-    // Owned by the chat, so "Delete my data" finds it.
-    const owner = subjectId({ channel: 'telegram', address: String(ctx.chat.id) });
-    const stored = await files.put(bytes, { contentType, fileName, owner });
-    const url = files.signedUrl(stored.id);
-    await conversation.turn(ctx, { type: 'user.photo', url, fileName });
   });
 }

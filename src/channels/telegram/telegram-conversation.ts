@@ -34,8 +34,8 @@ export interface TelegramConversation {
   /** A Prompt as a Telegram message in the update's language, `before` lines above its text. */
   messageOf(prompt: Prompt, before?: readonly string[]): TelegramMessage;
   sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void>;
-  /** Answers with one message key's text, no keyboard. */
-  notice(ctx: Context, key: string): Promise<void>;
+  /** Answers with one message key's text (with its `params`), no keyboard. */
+  notice(ctx: Context, key: string, params?: Prompt['params']): Promise<void>;
   /** Applies `reply` to the chat's conversation and sends the screen it answers. */
   turn(ctx: Context, reply: Reply): Promise<void>;
   /** The step the chat's conversation waits on; undefined when there is none to continue. */
@@ -104,8 +104,8 @@ export function createTelegramConversation(
     optionsOf,
     messageOf,
     sendPrompt,
-    async notice(ctx, key) {
-      await ctx.reply(say(key));
+    async notice(ctx, key, params) {
+      await ctx.reply(renderKey(render, key, locale(), params));
     },
     async turn(ctx, reply) {
       const chatId = ctx.chat?.id;

@@ -1,5 +1,9 @@
-import type { SessionGlance, TurnRequest } from '../../conversation/index.js';
-import type { FileStore } from '../../files/index.js';
+import {
+  ClaimFileRefusedError,
+  type ClaimFiles,
+  claimOfPrompt,
+} from '../../claim-documents/index.js';
+import type { Prompt, SessionGlance, TurnRequest } from '../../conversation/index.js';
 import { subjectId } from '../../privacy/index.js';
 import { type GraphClient, MediaTooLargeError } from './graph-client.js';
 
@@ -14,40 +18,55 @@ export interface ClaimUploadOptions {
   readonly media: SentMedia;
   readonly waId: string;
   readonly graph: GraphClient;
-  readonly files: Pick<FileStore, 'put' | 'signedUrl'>;
-  readonly maxFileBytes: number;
+  readonly claimFiles: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
+}
+
+/** A notice shown above the step: a catalogue key and its parameters. */
+export interface UploadNotice {
+  readonly key: string;
+  readonly params?: Prompt['params'];
 }
 
 /**
  * A photo or document sent on WhatsApp, handed to the engine as the turn's `channelRequest`;
  * `whatsappEngineMiddleware` asks it under the session lock what the file means. On a step asking
- * for one it is downloaded through the media endpoint, kept (owned by the phone, so "Delete my
- * data" finds it) and handed to the flow as `user.photo`; anywhere else nothing is downloaded and
- * the step is shown again with a hint (or the menu, when no conversation is open).
+ * for one it is downloaded through the media endpoint, taken by the claim files (its real type,
+ * the per-file and per-claim caps; owned by the phone, so "Delete my data" finds it) and handed
+ * to the flow as `user.photo`; a refused file leaves the step as it is under the refusal's words.
+ * Anywhere else nothing is downloaded and the step is shown again with a hint (or the menu, when
+ * no conversation is open).
  */
 export class ClaimUpload {
-  /** The catalogue key of the notice to show above the answer; undefined when the file was taken. */
-  lead: string | undefined;
+  /** The notice to show above the answer; undefined when the file was taken. */
+  lead: UploadNotice | undefined;
 
   constructor(private readonly options: ClaimUploadOptions) {}
 
   /** What the file asks of the session; undefined keeps the step as it is. */
   async requestFor(session: SessionGlance): Promise<TurnRequest | undefined> {
-    const { media, graph, files, waId, maxFileBytes } = this.options;
+    const { media, graph, claimFiles, waId } = this.options;
     if (session.prompt?.input !== 'photo') {
-      this.lead = 'telegram.unexpectedFile';
+      this.lead = { key: 'telegram.unexpectedFile' };
       return session.prompt ? undefined : { kind: 'restart' };
     }
     try {
-      const { bytes, mimeType } = await graph.download(media.id, maxFileBytes);
-      const fileName = media.filename ?? `${media.id}.${mimeType.split('/')[1] ?? 'jpg'}`;
-      const owner = subjectId({ channel: 'whatsapp', address: waId });
-      const stored = await files.put(bytes, { contentType: mimeType, fileName, owner });
-      const url = files.signedUrl(stored.id);
-      return { kind: 'reply', reply: { type: 'user.photo', url, fileName } };
+      const { bytes } = await graph.download(media.id, claimFiles.maxFileBytes);
+      const kept = await claimFiles.keep({
+        bytes,
+        // Named by its media id when WhatsApp gives no name (a photo).
+        name: media.filename ?? media.id,
+        owner: subjectId({ channel: 'whatsapp', address: waId }),
+        claim: claimOfPrompt(session.prompt),
+      });
+      return {
+        kind: 'reply',
+        reply: { type: 'user.photo', url: kept.url, fileName: kept.fileName },
+      };
     } catch (error) {
-      if (!(error instanceof MediaTooLargeError)) throw error;
-      this.lead = 'telegram.fileTooLarge';
+      const refusal =
+        error instanceof MediaTooLargeError ? claimFiles.refusal('FILE_TOO_LARGE') : error;
+      if (!(refusal instanceof ClaimFileRefusedError)) throw error;
+      this.lead = { key: refusal.key, params: refusal.params };
       return undefined;
     }
   }

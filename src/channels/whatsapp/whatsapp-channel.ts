@@ -1,3 +1,4 @@
+import type { ClaimFiles } from '../../claim-documents/index.js';
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
@@ -13,7 +14,6 @@ import {
   type TurnEngine,
   type TurnOptions,
 } from '../../conversation/index.js';
-import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import { isMenuShortcut } from '../../reminders/index.js';
 import type { OnceSet } from '../shared/index.js';
@@ -35,8 +35,11 @@ export interface WhatsAppChannelOptions {
   readonly seenMessages: OnceSet;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  /** Keeps claim photos and documents; without it a file gets "cannot take files here". */
-  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  /**
+   * Takes claim photos and documents (checked by their bytes, capped per file and per claim);
+   * without it a file gets "cannot take files here".
+   */
+  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
   readonly handoff?: Handoff;
   readonly languages?: CallerLanguages;
   /** Locale of a customer who chose none; default `en`. */
@@ -46,8 +49,6 @@ export interface WhatsAppChannelOptions {
    * is never left unseen (see `ChatReply`) and short of Meta's webhook timeout.
    */
   readonly turnDeadlineMs?: number;
-  /** Largest file taken for a claim; default 20 MB. */
-  readonly maxFileBytes?: number;
 }
 
 /** The platform-free part of the channel: one inbound message or status at a time. */
@@ -91,7 +92,6 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
   const { engine, graph, store, render, logger } = options;
   const log = logger.child({ channel: 'whatsapp' });
   const defaultLocale = options.locale ?? 'en';
-  const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
   const say = (key: string, locale: string) => renderKey(render, key, locale);
   const deadlineMs = options.turnDeadlineMs ?? 15_000;
   const turnOptions = (at: Inbound, channelRequest?: object) =>
@@ -188,13 +188,14 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
    */
   async function media(at: Inbound, message: InboundMessage): Promise<void> {
     const source = message.image ?? message.document;
-    const files = options.files;
+    const claimFiles = options.claimFiles;
     if (!source) return;
-    if (!files) return notice(at, 'telegram.filesUnavailable');
+    if (!claimFiles) return notice(at, 'telegram.filesUnavailable');
     if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    const upload = new ClaimUpload({ media: source, waId: at.waId, graph, files, maxFileBytes });
+    const upload = new ClaimUpload({ media: source, waId: at.waId, graph, claimFiles });
     const prompt = await engine.peek(sessionOf(at.waId), turnOptions(at, upload));
-    await show(at, prompt, upload.lead ? [say(upload.lead, at.locale)] : []);
+    const lead = upload.lead;
+    await show(at, prompt, lead ? [renderKey(render, lead.key, at.locale, lead.params)] : []);
   }
 
   async function dispatch(at: Inbound, message: InboundMessage): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { ClaimFiles } from '../../claim-documents/index.js';
 import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
-import type { FileStore } from '../../files/index.js';
 import type { Logger } from '../../log/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { Notifier } from '../index.js';
@@ -19,7 +19,8 @@ export interface WhatsAppWiring {
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  readonly files?: Pick<FileStore, 'put' | 'signedUrl'>;
+  /** Takes claim photos and documents; without it a file gets "cannot take files here". */
+  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
   readonly handoff?: Handoff;
   readonly languages?: CallerLanguages;
   /** The server's key-value store: the window, statuses and handled message ids. */
@@ -57,7 +58,7 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     seenMessages: new StoreOnceSet(wiring.store, `${keyPrefix}whatsapp-message:`),
     render: wiring.render,
     logger: wiring.logger,
-    ...(wiring.files ? { files: wiring.files } : {}),
+    ...(wiring.claimFiles ? { claimFiles: wiring.claimFiles } : {}),
     ...(wiring.handoff ? { handoff: wiring.handoff } : {}),
     ...(wiring.languages ? { languages: wiring.languages } : {}),
   });

@@ -320,7 +320,6 @@ export const bem: Catalogue = {
     'Kuti namweba umutengo no kushitisha inshuwalansi ya motoka ne ya lwendo, ukupokelela ama claim no kumona inshuwalansi yenu.\n/start - menyu ikalamba\n/cancel - lekeni ifyo mulecita\n/status - moneni inshuwalansi yenu\n/language - alulenipo ululimi\n/help - ubu bukombe',
   'telegram.filesUnavailable':
     'Mutulekelele, nshingapokelela amafayilo muno. Eseshenipo pali cimbi.',
-  'telegram.fileTooLarge': 'Ifayilo yakula sana. Tumeni iisacila pa 20 MB.',
   'telegram.menuExpired': 'Iyo menyu yapwa. Twaba apa:',
   'telegram.unsupported': 'Mutulekelele, nshingabomfya ama sticker, amashiwi nangu incende.',
   'telegram.unexpectedFile': 'Nshilefwaya icikope nangu ifayilo pa ici cipande.',
@@ -414,7 +413,7 @@ export const bem: Catalogue = {
   'privacy.notice':
     'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
   'privacy.noticeFull':
-    'Ifya nkama (version 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30, ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
+    'Ifya nkama (version 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
   'privacy.choice.agree': 'Nasumina',
   'privacy.choice.decline': 'Awe',
   'privacy.choice.full': 'Fyonse',
@@ -461,9 +460,11 @@ export const bem: Catalogue = {
     'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
   'documents.page.sending': 'fileya...',
   'documents.page.sent': 'fyaya',
-  'documents.page.tooLarge': 'cakula sana: te kucila pa {mb} MB',
-  'documents.page.wrongType': 'ifikope na mafayilo ya PDF fye e fingatumwa',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
+  'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',
+  'files.refused.claimFull':
+    'Iyi claim teti ipokelele iyi fayilo: claim imo ipokelela amafayilo {files} na {mb} MB yonse fye.',
   'cover.choice.claim': 'Lombeni claim',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)

@@ -274,9 +274,12 @@ export const en = {
   'documents.page.choose': 'Take a photo or choose files (photos or PDF, up to {mb} MB each)',
   'documents.page.sending': 'sending…',
   'documents.page.sent': 'sent',
-  'documents.page.tooLarge': 'too large: at most {mb} MB',
-  'documents.page.wrongType': 'only photos and PDF files can be sent',
   'documents.page.failed': 'not sent; check your connection and try again',
+  // files: why a claim document was refused, the same words on every channel (README)
+  'files.refused.type': 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.',
+  'files.refused.tooLarge': 'That file is too large: each file may be at most {mb} MB.',
+  'files.refused.claimFull':
+    'This claim cannot take that file: a claim takes at most {files} files and {mb} MB in all.',
   'claim.staff.intimated': 'New {line} claim {number} ({claimType}): {status}.',
   'claim.askDocument': 'Send a photo or file for claim {number} ({count} sent).',
   'claim.documented': 'Claim {number}: {status}. Documents: {count}.',
@@ -357,7 +360,7 @@ export const en = {
   // staff-desk
   'staff.claim.verify':
     'Please verify claim {number} ({line}): it was reported from {phone}, a phone not on record for the member or borrower. No payout was shown to the caller.',
-  'staff.desk': 'Type a command (e.g. policy ABC123) or pick:',
+  'staff.desk': 'Type a command (e.g. policy P-2026-000001) or pick:',
   'staff.choice.policy': 'Policy',
   'staff.choice.claim': 'Claim',
   'staff.choice.claims': 'Recent claims',
@@ -374,7 +377,7 @@ export const en = {
   'staff.ask.household': 'Principal NRC:',
   'staff.ask.batch': 'Policy id and batch id:',
   'staff.ask.bordereau': 'Policy id:',
-  'staff.note.unknownCommand': 'Unknown command. Try: policy ABC123',
+  'staff.note.unknownCommand': 'Unknown command. Try: policy P-2026-000001',
   'staff.note.usage.policy': 'Usage: policy <number, plate, NRC or phone>',
   'staff.note.usage.claim': 'Usage: claim <CLC-000001 or id>',
   'staff.note.usage.claims': 'Usage: claims',
@@ -445,7 +448,6 @@ export const en = {
   'telegram.help':
     'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/language – change the language\n/help – this message',
   'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
-  'telegram.fileTooLarge': 'That file is too large. Please send one under 20 MB.',
   'telegram.menuExpired': 'That menu has expired. Here is where we are:',
   'telegram.unsupported': 'Sorry, I cannot use stickers, voice notes or locations.',
   'telegram.unexpectedFile': 'I do not need a photo or file at this step.',
@@ -477,7 +479,7 @@ export const en = {
     'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
   'slack.usage': 'Unknown command `{command}`.',
   'slack.help':
-    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure help` — this list\nNames, NRCs and phone numbers are masked outside direct messages.",
+    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure help` — this list\nNames, NRCs, phone numbers and plates are masked outside direct messages.",
   'slack.home': '*Insurance desk*\nType `/insure help` in any conversation for the commands.',
   'slack.home.unavailable': "Today's summary is not available right now.",
   'slack.fileSentPrivately': 'The file was sent to you privately, in our direct messages.',
@@ -548,7 +550,7 @@ export const en = {
   'privacy.notice':
     'We keep your number, NRC, name and cover details to sell and serve your cover, up to 500 days after it ends. See or delete them in My data.',
   'privacy.noticeFull':
-    'Privacy notice (version 2).\nWho: {controller} controls your data. Its data protection officer: {contact}.\nWhat: your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send.\nWhy: to sell and serve your cover, handle your claims and remind you before it ends.\nShared with: your insurer, who issues and keeps your policies; our hosting provider; the SMS gateway that texts you; Telegram, Meta (WhatsApp) or Slack when you use them or ask for a person (staff see NRCs and phone numbers masked).\nAbroad: Telegram, Meta and Slack, and our hosting provider when its servers are abroad, keep data outside Zambia.\nHow long: a conversation 15 minutes, payment details 1 day, files 30 days, reminder details up to 500 days after your cover ends. After you delete, only a coded fingerprint of your number and NRC, for 2 years, so we do not add them back.\nYour rights: in My data see what we hold, delete it or stop us using it; ask {contact} for a copy or a correction; complain to the Data Protection Commissioner of Zambia (Data Protection Act No. 3 of 2021).',
+    'Privacy notice (version 2).\nWho: {controller} controls your data. Its data protection officer: {contact}.\nWhat: your phone number or chat, the answers you give (NRC, names, email, vehicle, trip), your policies and the files you send.\nWhy: to sell and serve your cover, handle your claims and remind you before it ends.\nShared with: your insurer, who issues and keeps your policies; our hosting provider; the SMS gateway that texts you; Telegram, Meta (WhatsApp) or Slack when you use them or ask for a person (staff see NRCs and phone numbers masked).\nAbroad: Telegram, Meta and Slack, and our hosting provider when its servers are abroad, keep data outside Zambia.\nHow long: a conversation 15 minutes, payment details 1 day, files 30 days (the documents of a claim while your insurer reports the claim, and 1 year after), reminder details up to 500 days after your cover ends. After you delete, only a coded fingerprint of your number and NRC, for 2 years, so we do not add them back.\nYour rights: in My data see what we hold, delete it or stop us using it; ask {contact} for a copy or a correction; complain to the Data Protection Commissioner of Zambia (Data Protection Act No. 3 of 2021).',
   'privacy.choice.agree': 'Agree',
   'privacy.choice.decline': 'Decline',
   'privacy.choice.full': 'Full notice',
@@ -575,9 +577,27 @@ export const en = {
   'mydata.receipt.stopped':
     'Receipt: on your request insurechat stopped using this number, deleted what it held and turned reminders off. Your insurer keeps its records.',
   'slack.audit.header': '*Latest staff look-ups* (newest first)',
-  'slack.audit.entry': '{at} · {who} · {what}',
+  'slack.audit.entry': '{at} · {who} · {via} · {what}',
+  'slack.audit.entry.refused': '{at} · {who} · {via} · *refused* · {what}',
+  'slack.audit.via.command': 'command',
+  'slack.audit.via.modal': 'lookup form',
+  'slack.audit.via.button': 'button',
+  'slack.audit.via.home': 'App Home',
   'slack.audit.empty': 'No staff look-ups are recorded.',
   'slack.audit.refused': "Only the desk's admins may read the audit of staff look-ups.",
+  'slack.audit.verify.intact':
+    'The audit chain is intact: {entries, plural, =0 {no look-ups recorded yet} one {# look-up verified} other {# look-ups verified}}, none missing or altered.',
+  'slack.audit.verify.broken':
+    '*The audit chain is broken* ({entries, plural, one {# entry} other {# entries}} checked):',
+  'slack.audit.break.gap':
+    '• gap after {at}: {missing, plural, one {# entry} other {# entries}} deleted',
+  'slack.audit.break.trimmed':
+    '• entries trimmed without a checkpoint: the oldest {missing, plural, one {entry} other {# entries}} before {at} removed',
+  'slack.audit.break.newest':
+    '• newest {missing, plural, one {entry} other {# entries}} missing (after {at})',
+  'slack.audit.break.altered': '• the entry of {at} was altered',
+  'slack.audit.break.headMissing': '• the head record is missing: the chain cannot be checked',
+  'slack.audit.break.headAltered': '• the head record was altered or wound back',
   'slack.audit.unavailable':
     'The look-up could not be written to the audit, so it was not made. Please try again.',
 

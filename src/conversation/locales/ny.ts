@@ -318,7 +318,6 @@ export const ny: Catalogue = {
   'telegram.help':
     'Ndingakupatseni mtengo ndi kugulitsa inshuwalansi ya galimoto ndi ya ulendo, kulandira ma claim ndi kuona inshuwalansi yanu.\n/start - menyu yaikulu\n/cancel - lekani zimene mukuchita\n/status - onani inshuwalansi yanu\n/language - sinthani chiyankhulo\n/help - uthenga uwu',
   'telegram.filesUnavailable': 'Pepani, sindingalandire mafayilo pano. Yesaninso pambuyo pake.',
-  'telegram.fileTooLarge': 'Fayilo ndi yaikulu kwambiri. Tumizani yosapitirira 20 MB.',
   'telegram.menuExpired': 'Menyu imeneyo yatha. Tili apa:',
   'telegram.unsupported': 'Pepani, sindingagwiritse ntchito ma sticker, mawu kapena malo.',
   'telegram.unexpectedFile': 'Sindikufuna chithunzi kapena fayilo pa sitepe iyi.',
@@ -411,7 +410,7 @@ export const ny: Catalogue = {
   'privacy.notice':
     'Timasunga nambala, NRC, dzina ndi inshuwalansi yanu kuti tikutumikireni, mpaka masiku 500 itatha. Onani kapena fufutani mu Zambiri zanga.',
   'privacy.noticeFull':
-    "Zachinsinsi (version 2).\nWosunga: {controller} ndiye woyang'anira zambiri zanu. Mkulu wa zachinsinsi: {contact}.\nZimene timasunga: nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza.\nChifukwa: kukugulitsani ndi kukutumikirani inshuwalansi, kusamalira ma claim anu ndi kukukumbutsani isanathe.\nTimagawana ndi: kampani ya inshuwalansi yomwe imapereka ndi kusunga ma policy anu; osunga ma server athu; a SMS omwe amakutumizirani mauthenga; Telegram, Meta (WhatsApp) kapena Slack mukazigwiritsa ntchito kapena mukapempha munthu (ogwira ntchito amaona NRC ndi nambala zobisika).\nKunja kwa dziko: Telegram, Meta ndi Slack, ndi osunga ma server athu ngati ali kunja, amasunga zambiri kunja kwa Zambia.\nNthawi: kukambirana mphindi 15, za malipiro tsiku 1, mafayilo masiku 30, zokumbutsa mpaka masiku 500 inshuwalansi itatha. Mukafufuta, timasunga chizindikiro chobisika cha nambala ndi NRC yanu chokha, zaka 2, kuti tisazibwezeretse.\nUfulu wanu: mu Zambiri zanga onani zimene tili nazo, zifufuteni kapena tiletseni kuzigwiritsa ntchito; funsani {contact} kuti akupatseni kope kapena kukonza; mungadandaule kwa Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).",
+    "Zachinsinsi (version 2).\nWosunga: {controller} ndiye woyang'anira zambiri zanu. Mkulu wa zachinsinsi: {contact}.\nZimene timasunga: nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza.\nChifukwa: kukugulitsani ndi kukutumikirani inshuwalansi, kusamalira ma claim anu ndi kukukumbutsani isanathe.\nTimagawana ndi: kampani ya inshuwalansi yomwe imapereka ndi kusunga ma policy anu; osunga ma server athu; a SMS omwe amakutumizirani mauthenga; Telegram, Meta (WhatsApp) kapena Slack mukazigwiritsa ntchito kapena mukapempha munthu (ogwira ntchito amaona NRC ndi nambala zobisika).\nKunja kwa dziko: Telegram, Meta ndi Slack, ndi osunga ma server athu ngati ali kunja, amasunga zambiri kunja kwa Zambia.\nNthawi: kukambirana mphindi 15, za malipiro tsiku 1, mafayilo masiku 30 (mafayilo a claim pamene kampani ya inshuwalansi ikunenabe za claim, ndi chaka 1 pambuyo pake), zokumbutsa mpaka masiku 500 inshuwalansi itatha. Mukafufuta, timasunga chizindikiro chobisika cha nambala ndi NRC yanu chokha, zaka 2, kuti tisazibwezeretse.\nUfulu wanu: mu Zambiri zanga onani zimene tili nazo, zifufuteni kapena tiletseni kuzigwiritsa ntchito; funsani {contact} kuti akupatseni kope kapena kukonza; mungadandaule kwa Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).",
   'privacy.choice.agree': 'Ndavomera',
   'privacy.choice.decline': 'Ayi',
   'privacy.choice.full': 'Zonse',
@@ -456,9 +455,12 @@ export const ny: Catalogue = {
     'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
   'documents.page.sending': 'zikutumizidwa...',
   'documents.page.sent': 'zatumizidwa',
-  'documents.page.tooLarge': 'yaikulu kwambiri: osapitirira {mb} MB',
-  'documents.page.wrongType': 'zithunzi ndi mafayilo a PDF okha ndi amene angatumizidwe',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'files.refused.type':
+    'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
+  'files.refused.tooLarge': 'Fayilo ndi yaikulu kwambiri: fayilo iliyonse isapitirire {mb} MB.',
+  'files.refused.claimFull':
+    'Claim iyi singalandire fayilo imeneyi: claim imodzi imalandira mafayilo {files} ndi {mb} MB onse basi.',
   'cover.choice.claim': 'Pemphani claim',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)

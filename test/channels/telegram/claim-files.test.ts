@@ -5,11 +5,14 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
+import { createClaimFiles } from '../../../src/claim-documents/index.js';
+import { renderPrompt } from '../../../src/conversation/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { tinyJpeg, windowsExecutable } from '../../support/document-bytes.js';
 import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
 import {
   eventually,
@@ -22,7 +25,9 @@ import {
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
 const CHAT_ID = 77;
-const PHOTO_BYTES = Buffer.from('not really a jpeg, but bytes all the same');
+const PHOTO_BYTES = tinyJpeg();
+/** What the fake Bot API serves as the file's bytes. */
+let downloaded: Buffer = PHOTO_BYTES;
 
 /**
  * An engine whose conversation waits on `step`: a channel that peeks sees it, a reply is
@@ -57,7 +62,7 @@ async function fakeBotApi(sent: unknown[]): Promise<{ server: FastifyInstance; u
     result: { file_id: 'f1', file_unique_id: 'u1', file_path: 'photos/file_1.jpg' },
   }));
   server.get(`/file/bot${TOKEN}/photos/file_1.jpg`, async (_request, reply) =>
-    reply.type('image/jpeg').send(PHOTO_BYTES),
+    reply.type('image/jpeg').send(downloaded),
   );
   server.post(`/bot${TOKEN}/setWebhook`, async (request) => {
     sent.push({ setWebhook: request.body });
@@ -89,6 +94,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
 
   beforeEach(async () => {
     sent.length = 0;
+    downloaded = PHOTO_BYTES;
     api = await fakeBotApi(sent);
     files = await createFileStore({ signingSecret: 'file-secret', publicUrl: 'https://bot.test' });
     engine = new StepEngine();
@@ -99,7 +105,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       render: testRender,
       logger: silentLogger,
       apiRoot: api.url,
-      files,
+      claimFiles: createClaimFiles({ files }),
     }));
   });
 
@@ -162,8 +168,55 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     });
     expect(engine.calls).toEqual([]);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ chat_id: CHAT_ID, text: 'telegram.fileTooLarge' });
+    expect(sent[0]).toMatchObject({
+      chat_id: CHAT_ID,
+      text: 'files.refused.tooLarge {"mb":20}',
+    });
   });
+
+  it.each([
+    ['en', 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.'],
+    ['bem', 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.'],
+    ['ny', 'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.'],
+  ])(
+    'refuses a file that is no photo or PDF by its bytes in the user’s language (%s)',
+    async (language, words) => {
+      // The channel as the server renders it, the user's Telegram app in `language`.
+      const spoken = await webhookChannel({
+        token: TOKEN,
+        webhookSecret: SECRET,
+        engine,
+        render: renderPrompt,
+        logger: silentLogger,
+        apiRoot: api.url,
+        claimFiles: createClaimFiles({ files }),
+      });
+      downloaded = windowsExecutable();
+      await spoken.webhook.inject({
+        method: 'POST',
+        url: '/telegram/webhook',
+        headers: { 'x-telegram-bot-api-secret-token': SECRET },
+        payload: {
+          update_id: 30,
+          message: {
+            message_id: 30,
+            date: 0,
+            chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+            from: { id: CHAT_ID, is_bot: false, first_name: 'A', language_code: language },
+            document: {
+              file_id: 'f1',
+              file_unique_id: 'u1',
+              file_name: 'invoice.jpg',
+              file_size: 44,
+            },
+          },
+        },
+      });
+      await spoken.close();
+      expect(engine.calls).toEqual([]);
+      expect(sent).toEqual([expect.objectContaining({ chat_id: CHAT_ID, text: words })]);
+    },
+  );
 
   it('answers a photo sent where none is asked for with a hint, without downloading it', async () => {
     engine.step = {

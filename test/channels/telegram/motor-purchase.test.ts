@@ -44,7 +44,7 @@ beforeAll(async () => {
     render: keyedRender,
     logger: silentLogger,
     apiRoot: emulator.config.apiURL,
-    files: stack.files,
+    claimFiles: stack.claimFiles,
     // The emulator has no rate limits; Telegram's one message a second per chat would only
     // slow this 20-message conversation down.
     throttle: false,

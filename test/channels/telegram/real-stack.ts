@@ -1,6 +1,7 @@
 import { createFlowRegistry } from '../../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../../src/api/index.js';
 import { telegramEngineMiddleware } from '../../../src/channels/telegram/index.js';
+import { type ClaimFiles, createClaimFiles } from '../../../src/claim-documents/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,
@@ -17,6 +18,8 @@ export interface RealStack {
   readonly engine: ConversationEngine;
   readonly sandbox: Sandbox;
   readonly files: FileStore;
+  /** Claim files over `files`, as the server gives the channels. */
+  readonly claimFiles: ClaimFiles;
   /** A partner client on the same sandbox, for a test to prepare records. */
   readonly client: PartnerClient;
   close(): Promise<void>;
@@ -58,6 +61,7 @@ export async function createRealStack(): Promise<RealStack> {
     engine,
     sandbox,
     files,
+    claimFiles: createClaimFiles({ files }),
     client,
     async close() {
       await engine.idle();

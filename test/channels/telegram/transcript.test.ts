@@ -56,7 +56,7 @@ beforeAll(async () => {
     render: keyedRender,
     logger: silentLogger,
     apiRoot: emulator.config.apiURL,
-    files: stack.files,
+    claimFiles: stack.claimFiles,
     // The emulator has no rate limits; the throttler would only space this transcript out.
     throttle: false,
   });

@@ -51,4 +51,7 @@ it('makes a claim from My cover and two photos sent in the chat move it to Docum
     documents.map(async (doc) => new Uint8Array(await (await fetch(doc.url)).arrayBuffer())),
   );
   expect(bytes.map((b) => b.at(-1))).toEqual([3, 6]);
+  // Posted as the /d/ page's are: each file's kept link (no expiry) with its name.
+  expect(documents.map((doc) => doc.name)).toEqual(['media-1.jpg', 'media-2.jpg']);
+  expect(documents.map((doc) => new URL(doc.url).searchParams.has('exp'))).toEqual([false, false]);
 }, 60_000);

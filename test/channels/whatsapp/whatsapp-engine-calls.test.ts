@@ -11,6 +11,7 @@ import {
   typedCommand,
   whatsappEngineMiddleware,
 } from '../../../src/channels/whatsapp/index.js';
+import { createClaimFiles } from '../../../src/claim-documents/index.js';
 import {
   type Handoff,
   type Prompt,
@@ -22,6 +23,7 @@ import {
 } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
+import { tinyJpeg, tinyPng } from '../../support/document-bytes.js';
 
 const step: Prompt = { key: 'motor.askPlate', input: 'text', final: false };
 const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false };
@@ -55,7 +57,7 @@ function channelWith(engine: TurnEngine, handoff?: Handoff) {
       return `wamid.${sent.length}`;
     },
     async download() {
-      return { bytes: Buffer.from('jpeg'), mimeType: 'image/jpeg' };
+      return { bytes: tinyJpeg(), mimeType: 'image/jpeg' };
     },
   };
   const channel = createWhatsAppChannel({
@@ -65,7 +67,9 @@ function channelWith(engine: TurnEngine, handoff?: Handoff) {
     seenMessages: new MemoryOnceSet(),
     render: renderPrompt,
     logger: createLogger({ level: 'silent' }),
-    files: { put: async () => ({ id: 'f1' }) as never, signedUrl: (id) => `https://files/${id}` },
+    claimFiles: createClaimFiles({
+      files: { put: async () => ({ id: 'f1' }), signedUrl: (id) => `https://files/${id}` },
+    }),
     ...(handoff ? { handoff } : {}),
   });
   return { channel, sent };
@@ -198,11 +202,12 @@ describe('whatsappEngineMiddleware', () => {
   it('takes a file only on a step asking for one', async () => {
     const graph: GraphClient = {
       send: async () => 'wamid',
-      download: async () => ({ bytes: Buffer.from('x'), mimeType: 'image/png' }),
+      download: async () => ({ bytes: tinyPng(), mimeType: 'image/png' }),
     };
-    const files = { put: async () => ({ id: 'f9' }) as never, signedUrl: () => 'https://f/9' };
-    const upload = () =>
-      new ClaimUpload({ media: { id: 'm' }, waId: '1', graph, files, maxFileBytes: 10 });
+    const claimFiles = createClaimFiles({
+      files: { put: async () => ({ id: 'f9' }), signedUrl: () => 'https://f/9' },
+    });
+    const upload = () => new ClaimUpload({ media: { id: 'm' }, waId: '1', graph, claimFiles });
     const peek: TurnRequest = { kind: 'peek' };
     const taken = await run(upload(), glance({ prompt: photoStep }), peek);
     expect(taken.request).toEqual({
@@ -211,6 +216,6 @@ describe('whatsappEngineMiddleware', () => {
     });
     const elsewhere = upload();
     expect((await run(elsewhere, glance({}), peek)).kept).toBe('kept');
-    expect(elsewhere.lead).toBe('telegram.unexpectedFile');
+    expect(elsewhere.lead).toEqual({ key: 'telegram.unexpectedFile' });
   });
 });

@@ -1,35 +1,45 @@
-import { ZAMBIAN_MOBILES_IN_TEXT } from '../../msisdn/index.js';
+import { ZAMBIAN_MOBILES_IN_TEXT } from '../msisdn/index.js';
 
-// NRC `NNNNNN/NN/N` as the flows and the insurer write it, and as people type it (spaces or
-// dashes between the parts).
-const NRC = /\b(\d{6})[/ -](\d{2})[/ -](\d)\b/g;
-// What people type free-hand (issue 37): 9 to 12 digits, alone or in space-separated groups, as
-// an NRC without its slashes (`479974111`) or a phone as they group it (`0971 234 567`,
-// `971234567`). Never next to a letter, dash or slash: policy numbers and dates stay.
-const DIGIT_RUN = /(?<![\w/-])\+?\d(?: ?\d){8,11}(?![\w/-])/g;
-// A run read as a phone (last three digits kept): it starts as a Zambian mobile does.
-const PHONE_START = /^(?:260|0)?[79]/;
+// An NRC in every form the desk and the flows accept: `NNNNNN/NN/N`, spaced `NNNNNN NN N`,
+// dashed, or the nine digits of a USSD keypad; not part of a longer number.
+const NRC = /(?<![\d/])\d{6}(?:\/\d{2}\/|[ -]\d{2}[ -]|\d{2})\d(?![\d/])/g;
+// A standard plate (`AJQ 1909`, `ABC1234`, `AJQ-1909`): 2–3 capitals then up to 4 digits, or in
+// lower case written together (`ajq1909`). Lower case with a space (`at 10`) is ordinary text.
+// Not part of a longer word or a printed number (`MTR-DEMO-000001`, `pol_5a0c…`), and not an
+// amount (`ZMW 1,250.00`, `USD 300`), which stay.
+const PLATE =
+  /(?<![\p{L}\p{N}_./-])(?!(?:ZMW|USD|ZAR|EUR|GBP) )(?:([A-Z])[A-Z]{1,2} ?\d{1,4}|([a-z])[a-z]{1,2}\d{1,4})(?![\p{L}\p{N}_./-]|[,.]\d)/gu;
+// Whatever long number is left (an account, a number written oddly): nine digits or more.
+const LONG_NUMBER = /\d{9,}/g;
 const MASK = '•';
 
+/** `text` with every letter and digit replaced by the mask, separators kept. */
+const shape = (text: string) => text.replace(/[\p{L}\p{N}]/gu, MASK);
+
+/** The digits of `match` masked but for the last three (enough to tell two numbers apart). */
+const lastThree = (match: string) => {
+  const digits = match.replace(/\D/g, '');
+  return `${MASK.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+};
+
 /**
- * Masks NRC numbers and phone numbers for a shared Slack channel: an NRC keeps only its shape
- * (`••••••/••/•`), a phone number only its last three digits, enough to tell two apart.
+ * Masks the personal data a line of text can carry, for a shared Slack channel, a handoff thread
+ * or the staff audit: a phone number (`+260971234567`, `260…`, `0971234567`, `971234567`, spaced
+ * or dashed) keeps its last three digits; an NRC (`123456/10/1`, `123456 10 1`, `123456101`) only
+ * its shape (`••••••/••/•`); a plate (`AJQ 1909`) its first letter (`A•• ••••`); any other run of
+ * nine digits or more its last three. Policy, claim and payment numbers stay readable: they are
+ * what staff quote. Names are not found in free text: mask them where they are known fields
+ * ({@link maskName}, {@link maskNameParams}).
  */
 export function maskPersonalData(text: string): string {
   return text
+    .replace(ZAMBIAN_MOBILES_IN_TEXT, lastThree)
     .replace(NRC, () => `${MASK.repeat(6)}/${MASK.repeat(2)}/${MASK}`)
-    .replace(ZAMBIAN_MOBILES_IN_TEXT, (match) => {
-      const digits = match.replace(/\D/g, '');
-      return `${MASK.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+    .replace(PLATE, (match, upper?: string, lower?: string) => {
+      const first = upper ?? lower ?? '';
+      return `${first}${shape(match.slice(first.length))}`;
     })
-    .replace(DIGIT_RUN, (match) => {
-      const digits = match.replace(/\D/g, '');
-      // Nine digits not starting as a mobile are an NRC: nothing of it is kept.
-      const phone = PHONE_START.test(digits);
-      return phone
-        ? `${MASK.repeat(digits.length - 3)}${digits.slice(-3)}`
-        : MASK.repeat(digits.length);
-    });
+    .replace(LONG_NUMBER, lastThree);
 }
 
 // Prompt parameters that carry a person's name (policyholder, household principal or member).
