@@ -194,7 +194,7 @@ describe('talking to a person', () => {
       posted().some((body) => body.includes('call me on')),
     );
     const words = posted().find((body) => body.includes('call me on')) ?? '';
-    expect(words).toContain('My NRC is ••••••••• and call me on ••••••567 or •••••••567 please');
+    expect(words).toContain('My NRC is ••••••/••/• and call me on ••••••567 or •••••••567 please');
     for (const body of posted()) {
       expect(body).not.toMatch(/479974111|971234567|0971 234 567|234 567/);
       expect(body).not.toContain(phone.msisdn.slice(-9));
