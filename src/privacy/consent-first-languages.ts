@@ -1,15 +1,17 @@
+import { createHmac } from 'node:crypto';
 import type { CallerLanguages, LanguageHolder } from '../conversation/index.js';
+import { hashTag } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 import { subjectId } from './data-subject.js';
 
 /** How long a language picked before the notice waits for an answer: a USSD call's session. */
 export const PENDING_LANGUAGE_MS = 15 * 60_000;
-/** How many picks wait at once in one process; the oldest goes first past it. */
-const MAX_PENDING = 10_000;
 
 /**
  * The caller's language, written only once they agreed to the privacy notice: a pick made before
- * (a first dial's language screen) waits in this process until they agree, and is dropped when
- * they decline or after {@link PENDING_LANGUAGE_MS}. Nothing about the phone is stored meanwhile.
+ * (a first dial's language screen) waits on the key-value store under a keyed hash of the caller
+ * (no key or value names the phone), shared by every instance, until they agree; it is dropped
+ * when they decline and expires after {@link PENDING_LANGUAGE_MS}.
  */
 export interface ConsentFirstLanguages {
   /** The languages as the channels use them: a pending pick answers `chosen` while it waits. */
@@ -17,7 +19,7 @@ export interface ConsentFirstLanguages {
   /** The holder agreed: their waiting pick is written. */
   agreed(holder: LanguageHolder): Promise<void>;
   /** The holder declined: their waiting pick is dropped. */
-  declined(holder: LanguageHolder): void;
+  declined(holder: LanguageHolder): Promise<void>;
 }
 
 /** Options of {@link consentFirstLanguages}. */
@@ -26,44 +28,47 @@ export interface ConsentFirstLanguagesOptions {
   readonly languages: CallerLanguages;
   /** True when the holder agreed to the current notice already. */
   readonly consented: (holder: LanguageHolder) => Promise<boolean>;
-  readonly now?: () => number;
+  /** Where picks wait: Redis in production, so an Agree on another instance finds the pick. */
+  readonly store: KeyValueStore;
+  /** Key prefix of the server. */
+  readonly prefix: string;
+  /** Key of the keyed hash that names a waiting pick (a server secret). */
+  readonly secret: string;
 }
 
 /** Creates {@link ConsentFirstLanguages}. */
 export function consentFirstLanguages(
   options: ConsentFirstLanguagesOptions,
 ): ConsentFirstLanguages {
-  const { languages, consented } = options;
-  const now = options.now ?? Date.now;
-  const pending = new Map<string, { locale: string; until: number }>();
-  const waiting = (holder: LanguageHolder): string | undefined => {
-    const id = subjectId(holder);
-    const entry = pending.get(id);
-    if (!entry) return undefined;
-    if (entry.until > now()) return entry.locale;
-    pending.delete(id);
-    return undefined;
-  };
+  const { languages, consented, store, prefix } = options;
+  const hashKey = createHmac('sha256', options.secret).update('pending-language').digest();
+  const keyOf = (holder: LanguageHolder) =>
+    `${prefix}pending-language:${hashTag(
+      createHmac('sha256', hashKey).update(subjectId(holder)).digest('base64url').slice(0, 22),
+    )}`;
+  const ttlSeconds = PENDING_LANGUAGE_MS / 1000;
   return {
     languages: {
       chosen(holder) {
-        return waiting(holder) ?? languages.chosen(holder);
+        // Only a caller with no language on record can have one waiting: the common turn (a
+        // caller who chose long ago) makes no extra round trip.
+        const known = languages.chosen(holder);
+        if (known instanceof Promise) {
+          return known.then((locale) => locale ?? store.get(keyOf(holder)));
+        }
+        return known ?? store.get(keyOf(holder));
       },
       async choose(holder, locale) {
         if (await consented(holder)) return languages.choose(holder, locale);
-        // A Map iterates in insertion order: the first key is the oldest pick.
-        if (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value as string);
-        pending.set(subjectId(holder), { locale, until: now() + PENDING_LANGUAGE_MS });
+        await store.set(keyOf(holder), locale, ttlSeconds);
       },
     },
     async agreed(holder) {
-      const locale = waiting(holder);
-      if (locale === undefined) return;
-      pending.delete(subjectId(holder));
-      await languages.choose(holder, locale);
+      const locale = await store.take(keyOf(holder));
+      if (locale !== undefined) await languages.choose(holder, locale);
     },
-    declined(holder) {
-      pending.delete(subjectId(holder));
+    async declined(holder) {
+      await store.delete(keyOf(holder));
     },
   };
 }

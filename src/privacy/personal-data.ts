@@ -105,8 +105,8 @@ export interface PersonalDataOptions {
   readonly mask?: (text: string) => string;
   /** Writes what waited for the subject's consent (a language picked first); never rejects. */
   readonly onAgreed?: (subject: DataSubject) => Promise<void>;
-  /** Drops what waited for the subject's consent, which they refused. */
-  readonly onRefused?: (subject: DataSubject) => void;
+  /** Drops what waited for the subject's consent, which they refused; never rejects. */
+  readonly onRefused?: (subject: DataSubject) => Promise<void>;
 }
 
 /** What a subject refused: the privacy notice, or their words going to a person (handoff). */
@@ -175,7 +175,9 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
     async refused(route, what) {
       const subject = dataSubjectOf(route);
       if (!subject) return;
-      options.onRefused?.(subject);
+      await options.onRefused?.(subject).catch((err: unknown) => {
+        log.warn({ err }, 'what waited for consent was not dropped');
+      });
       log.info({ event: 'privacy.refused', channel: subject.channel, what }, 'consent refused');
     },
 

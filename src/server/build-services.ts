@@ -130,6 +130,9 @@ export async function buildServices(
       : privacy.personalData;
   const pending = consentFirstLanguages({
     languages: reminders.service.languages,
+    store: stores.store,
+    prefix: keyPrefix,
+    secret: context.config.files.signingSecret,
     consented: (holder) =>
       personalData.consented({
         ...holder,

@@ -47,7 +47,7 @@ export interface PersonalDataWiringOptions {
   /** Writes what waited for consent (see `PersonalDataOptions.onAgreed`). */
   readonly onAgreed?: (subject: DataSubject) => Promise<void>;
   /** Drops what waited for consent (see `PersonalDataOptions.onRefused`). */
-  readonly onRefused?: (subject: DataSubject) => void;
+  readonly onRefused?: (subject: DataSubject) => Promise<void>;
   /** Who the full notice names (PRIVACY_CONTROLLER, PRIVACY_CONTACT). */
   readonly notice?: PrivacyNotice;
   /** Sends the erasure receipt by SMS to a phone subject. */
