@@ -60,24 +60,42 @@ export function createSyncPages(state: SyncPagesState) {
     await save({ [`${list}.since`]: until, [`${list}.until`]: '', [`${list}.page`]: '1' });
   };
 
-  /** A list without a date filter, read on from the items already read (it grows at the end). */
+  /**
+   * A list without a date filter, read on from the items already read (it grows at the end).
+   * Pages are counted in the size the insurer answered (its envelope's `pageSize`), never the
+   * size asked for: an insurer that caps pages at 50 would otherwise be read at offsets of 500.
+   */
   const appended = async (
     list: string,
     read: (query: { PageNumber: number; PageSize: number }) => Promise<{
       data: unknown[];
       totalItems: number;
+      pageSize: number;
+      totalPages: number;
     }>,
     factsOf: (item: Record<string, unknown>) => HoldingFact[],
   ) => {
     let done = Number(cursor[`${list}.read`] ?? 0);
+    let size = Number(cursor[`${list}.size`] || pageSize);
+    let resized = false;
     for (;;) {
-      const page = Math.floor(done / pageSize) + 1;
+      const page = Math.floor(done / size) + 1;
       const result = await read({ PageNumber: page, PageSize: pageSize });
-      const fresh = result.data.slice(done - (page - 1) * pageSize);
+      const answered = result.pageSize > 0 ? result.pageSize : result.data.length;
+      if (answered > 0 && answered !== size && !resized) {
+        // The page asked for was counted in the wrong size: ask again for the right one.
+        size = answered;
+        resized = true;
+        await save({ [`${list}.size`]: String(size) });
+        continue;
+      }
+      const fresh = result.data.slice(done - (page - 1) * size);
       await write(fresh.flatMap((item) => factsOf(record(item))));
       done += fresh.length;
       await save({ [`${list}.read`]: String(done) });
-      if (result.data.length < pageSize || done >= result.totalItems) break;
+      if (page >= result.totalPages || result.data.length < size || done >= result.totalItems) {
+        break;
+      }
     }
   };
 
