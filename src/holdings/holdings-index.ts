@@ -78,7 +78,26 @@ export interface HoldingsIndex {
   saveCursor(values: SyncCursor): Promise<void>;
   /** Forgets the sync's cursor: the next run reads every list from the start (a rebuild). */
   resetCursor(): Promise<void>;
+  /**
+   * Records the sync (or a lookup) could not read, to read again on the sync's next run: a
+   * holder read that failed, a lookup answered 404 (perhaps for a moment). With how many runs
+   * in a row each has been answered 404.
+   */
+  toReread(): Promise<readonly Reread[]>;
+  /** Adds records to read again (`misses`: runs in a row answered 404 so far; default 0). */
+  markReread(refs: readonly HoldingRef[], misses?: number): Promise<void>;
+  /** Takes records off the list to read again (read, or gone for good). */
+  reread(refs: readonly HoldingRef[]): Promise<void>;
 }
+
+/** A record to read again, and how many runs in a row the insurer answered it 404. */
+export interface Reread {
+  readonly ref: HoldingRef;
+  readonly misses: number;
+}
+
+/** A to-read-again entry as stored: the record and its 404 count. */
+const StoredReread = z.object({ r: HoldingRef, m: z.number().int().nonnegative() });
 
 /**
  * How long an entry lives after its last write, and how old a record may be before it is no
@@ -102,6 +121,15 @@ export function refField(ref: HoldingRef): string {
       return `${REF_FIELD}${ref.line}:${ref.policyId}:${ref.loanId}`;
     default:
       return `${REF_FIELD}${ref.line}:${ref.policyId}`;
+  }
+}
+
+/** A stored JSON text, or undefined when it is not JSON. */
+function safeJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
   }
 }
 
@@ -171,6 +199,8 @@ export function holdingsKeys(prefix: string) {
     nrc: (nrc: string) => `${prefix}holdings:${hashTag(`nrc:${nrc}`)}`,
     /** `<prefix>holdings-sync:{cursor}`: one field per list the sync reads. */
     cursor: `${prefix}holdings-sync:${hashTag('cursor')}`,
+    /** `<prefix>holdings-sync:{reread}`: one field per record to read again on the next run. */
+    reread: `${prefix}holdings-sync:${hashTag('reread')}`,
   };
 }
 
@@ -185,6 +215,13 @@ export function createHoldingsIndex(
 ): HoldingsIndex {
   const keys = holdingsKeys(prefix);
   const seconds = () => Math.floor(now() / 1000);
+  const markReread = async (refs: readonly HoldingRef[], misses = 0) => {
+    if (refs.length === 0) return;
+    const fields = Object.fromEntries(
+      refs.map((ref) => [refField(ref), JSON.stringify({ r: HoldingRef.parse(ref), m: misses })]),
+    );
+    await store.hashSet(keys.reread, fields, CURSOR_TTL_SECONDS);
+  };
   return {
     async record(facts) {
       if (facts.length === 0) return;
@@ -223,6 +260,8 @@ export function createHoldingsIndex(
         ...(where.nrcs ?? []).map(keys.nrc),
       ];
       await Promise.all(keysOf.map((key) => store.hashDelete(key, field)));
+      // A 404 may be the insurer's passing fault: the sync's next run reads the record again.
+      await markReread([ref]);
     },
     async forget(phone) {
       // Every NRC the phone was ever linked to, however old the link.
@@ -241,6 +280,19 @@ export function createHoldingsIndex(
     },
     async resetCursor() {
       await store.delete(keys.cursor);
+    },
+    async toReread() {
+      const fields = await store.hashGetAll(keys.reread);
+      const found: Reread[] = [];
+      for (const value of Object.values(fields)) {
+        const parsed = StoredReread.safeParse(safeJson(value));
+        if (parsed.success) found.push({ ref: parsed.data.r, misses: parsed.data.m });
+      }
+      return found;
+    },
+    markReread,
+    async reread(refs) {
+      await Promise.all(refs.map((ref) => store.hashDelete(keys.reread, refField(ref))));
     },
   };
 }

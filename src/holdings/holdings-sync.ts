@@ -1,9 +1,15 @@
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import type { HoldingsIndex, SyncCursor } from './holdings-index.js';
+import {
+  type HoldingRef,
+  type HoldingsIndex,
+  refField,
+  type SyncCursor,
+} from './holdings-index.js';
 import { createPolicyFacts } from './policy-facts.js';
 import { phoneOf, text } from './sync-fields.js';
 import { createSyncPages } from './sync-pages.js';
+import { readAgain } from './sync-rereads.js';
 
 /** Options of {@link syncHoldings}. */
 export interface SyncHoldingsOptions {
@@ -23,6 +29,8 @@ export interface SyncSummary {
   readonly full: boolean;
   readonly pages: number;
   readonly facts: number;
+  /** Records whose holder could not be read: read again on the next run. */
+  readonly unread: number;
 }
 
 const FULL_EVERY_MS = 7 * 86_400_000;
@@ -58,62 +66,72 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     startedAt,
   });
 
-  // Policyholders: phone ↔ NRC.
-  await appended(
-    'individuals',
-    (query) => client.call('getIndividuals', { query }),
-    (person) => {
-      const phone = phoneOf(person.phoneNumber);
-      const nrc = text(person.idNumber);
-      return phone && nrc ? [{ phone, nrc }] : [];
-    },
-  );
+  // Records whose holder could not be read this run: read again on the next (sync-rereads.ts).
+  const unread = new Map<string, HoldingRef>();
+  const policyFacts = createPolicyFacts(client, (ref) => unread.set(refField(ref), ref));
+  const rereads = await readAgain(client, index, policyFacts, unread);
+  try {
+    // Policyholders: phone ↔ NRC.
+    await appended(
+      'individuals',
+      (query) => client.call('getIndividuals', { query }),
+      (person) => {
+        const phone = phoneOf(person.phoneNumber);
+        const nrc = text(person.idNumber);
+        return phone && nrc ? [{ phone, nrc }] : [];
+      },
+    );
 
-  const policyFacts = createPolicyFacts(client);
-  await windowed(
-    'motor',
-    (query) => client.call('getMotorPolicies', { query }),
-    policyFacts('motor'),
-  );
-  await windowed(
-    'travel',
-    (query) => client.call('getTravelPolicies', { query }),
-    policyFacts('travel'),
-  );
+    await windowed(
+      'motor',
+      (query) => client.call('getMotorPolicies', { query }),
+      policyFacts('motor'),
+    );
+    await windowed(
+      'travel',
+      (query) => client.call('getTravelPolicies', { query }),
+      policyFacts('travel'),
+    );
 
-  await eachMaster(
-    (query) => client.call('getGroupLifePolicies', { query }),
-    (policyId, number) =>
-      appended(
-        `gl.${policyId}`,
-        (query) => client.call('searchCoveredMembers', { path: { policyId }, query }),
-        (member) => {
-          const nrc = text(member.nrcNumber);
-          const memberId = String(member.id ?? '');
-          return nrc && memberId
-            ? [{ nrc, ref: { line: 'group-life' as const, policyId, memberId, number } }]
-            : [];
-        },
-      ),
-  );
-  await eachMaster(
-    (query) => client.call('getCreditLifePolicies', { query }),
-    (policyId, policyNumber) =>
-      appended(
-        `cl.${policyId}`,
-        (query) => client.call('searchCoveredLoans', { path: { policyId }, query }),
-        (loan) => {
-          const nrc = text(loan.nrcNumber);
-          const loanId = String(loan.id ?? '');
-          const number = text(loan.partnerLoanReference) || loanId;
-          const ref = { line: 'credit-life' as const, policyId, loanId, number, policyNumber };
-          return nrc && loanId ? [{ nrc, ref }] : [];
-        },
-      ),
-  );
-
+    await eachMaster(
+      (query) => client.call('getGroupLifePolicies', { query }),
+      (policyId, number) =>
+        appended(
+          `gl.${policyId}`,
+          (query) => client.call('searchCoveredMembers', { path: { policyId }, query }),
+          (member) => {
+            const nrc = text(member.nrcNumber);
+            const memberId = String(member.id ?? '');
+            return nrc && memberId
+              ? [{ nrc, ref: { line: 'group-life' as const, policyId, memberId, number } }]
+              : [];
+          },
+        ),
+    );
+    await eachMaster(
+      (query) => client.call('getCreditLifePolicies', { query }),
+      (policyId, policyNumber) =>
+        appended(
+          `cl.${policyId}`,
+          (query) => client.call('searchCoveredLoans', { path: { policyId }, query }),
+          (loan) => {
+            const nrc = text(loan.nrcNumber);
+            const loanId = String(loan.id ?? '');
+            const number = text(loan.partnerLoanReference) || loanId;
+            const ref = { line: 'credit-life' as const, policyId, loanId, number, policyNumber };
+            return nrc && loanId ? [{ nrc, ref }] : [];
+          },
+        ),
+    );
+  } finally {
+    // Marked even when the run dies: the next run reads them again whatever happened after.
+    await index.markReread([...unread.values()]);
+  }
   const { pages, facts } = written();
   if (full) await index.saveCursor({ [FULL_AT]: String(now()), fullRun: '' });
-  options.logger.info({ event: 'holdings.synced', full, pages, facts }, 'holdings index synced');
-  return { full, pages, facts };
+  options.logger.info(
+    { event: 'holdings.synced', full, pages, facts, rereads, unread: unread.size },
+    'holdings index synced',
+  );
+  return { full, pages, facts: facts + rereads, unread: unread.size };
 }

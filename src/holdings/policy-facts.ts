@@ -1,16 +1,19 @@
 import type { PartnerClient } from '../api/index.js';
-import type { HoldingFact } from './holdings-index.js';
+import type { HoldingFact, HoldingRef } from './holdings-index.js';
 import { phoneOf, record, text } from './sync-fields.js';
 
 /**
  * The facts of one motor or travel policy of a line, for one run of the sync: its holder's phone
  * and NRC, read from the policy or (once per client id in the run) from the client it names.
+ * A policy whose holder could not be read gives no facts and goes to `unread`, for the sync to
+ * read again on its next run rather than leave it out until the weekly full pass.
  */
 export function createPolicyFacts(
   client: Pick<PartnerClient, 'call'>,
+  unread: (ref: HoldingRef) => void = () => undefined,
 ): (line: 'motor' | 'travel') => (policy: Record<string, unknown>) => Promise<HoldingFact[]> {
   // A motor policy names its holder by client id, or carries the policyholder object.
-  type Holder = { phone?: string | undefined; nrc?: string | undefined };
+  type Holder = { phone?: string | undefined; nrc?: string | undefined; failed?: true };
   const clients = new Map<string, Promise<Holder>>();
   const clientOf = (id: string): Promise<Holder> => {
     let found = clients.get(id);
@@ -20,7 +23,7 @@ export function createPolicyFacts(
           phone: phoneOf(person.phoneNumber),
           nrc: text(person.idNumber) || undefined,
         }),
-        (): Holder => ({}),
+        (): Holder => ({ failed: true }),
       );
       clients.set(id, found);
     }
@@ -35,8 +38,12 @@ export function createPolicyFacts(
     return clientId ? clientOf(clientId) : {};
   };
   const policyFacts = (line: 'motor' | 'travel') => async (policy: Record<string, unknown>) => {
-    const { phone, nrc } = await holderOf(policy);
+    const { phone, nrc, failed } = await holderOf(policy);
     const ref = { line, policyId: String(policy.id), number: text(policy.policyNumber) };
+    if (failed) {
+      unread(ref);
+      return [];
+    }
     return phone || nrc ? [{ phone, nrc, ref }] : [];
   };
   return policyFacts;

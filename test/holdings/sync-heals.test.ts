@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largeBookHolder } from '../../src/sandbox/index.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
+import { throughStillWorking, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
 
 // Issue 36: the holdings sync heals itself. Through the HTTP server, real Redis on the test's own
 // prefix and the embedded sandbox.
@@ -39,3 +40,95 @@ describe('an insurer that caps its pages at 50, with a book of many pages', () =
     expect(sandboxOf(harness).state.members.size).toBeGreaterThan(BOOK);
   }, 120_000);
 });
+
+describe('records the sync or a lookup could not read', () => {
+  let harness: TestServer;
+  beforeAll(async () => {
+    harness = await startTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  const state = () => sandboxOf(harness).state;
+  const suffix = () => String(100000 + Math.floor(Math.random() * 899999));
+
+  /** A policy of `line` held by `holder`, copied from a seeded one and created now. */
+  function addPolicy(line: 'motor' | 'travel', id: string, holder: Record<string, unknown>) {
+    const seeded = [...state().policies.values()].find((p) => p.line === 'motor');
+    if (!seeded) throw new Error('no seeded motor policy');
+    const now = new Date().toISOString();
+    const number = `${line === 'motor' ? 'MTR' : 'TRV'}-HEAL-${id.slice(-6)}`;
+    state().policies.set(id, {
+      ...seeded,
+      id,
+      line,
+      ...(line === 'travel' ? { registrationNumbers: [], destination: 'Kenya' } : {}),
+      policyNumber: number,
+      status: 'Active',
+      premiumStatus: 'Paid',
+      endDate: '2099-01-01',
+      createdAt: now,
+      updatedAt: now,
+      ...holder,
+    });
+    return number;
+  }
+
+  it('reads again on the next run a motor policy whose holder could not be read', async () => {
+    const tail = suffix();
+    const clientId = `cli_heal_${tail}`;
+    const nrc = `${tail}/11/1`;
+    addPolicy('motor', `mtr_heal_${tail}`, { clientId, policyHolder: null });
+    // The holder is not (yet) at the insurer: its read fails, the policy is not indexed …
+    await harness.server.holdingsSync.runNow();
+    const ids = async () =>
+      (await harness.server.holdings.ofNrcs([nrc]))[0]?.refs.map((ref) => ref.policyId);
+    expect(await ids()).toEqual([]);
+    expect((await harness.server.holdings.toReread()).map((r) => r.ref.policyId)).toContain(
+      `mtr_heal_${tail}`,
+    );
+    // … and the next run reads it again, though the motor list's window has moved past it.
+    const individual = [...state().clients.values()].find((c) => c.type === 'Individual');
+    if (!individual) throw new Error('no seeded individual');
+    state().clients.set(clientId, {
+      ...individual,
+      id: clientId,
+      idNumber: nrc,
+      phoneNumber: `+26097${tail}1`,
+    });
+    await harness.server.holdingsSync.runNow();
+    expect(await ids()).toEqual([`mtr_heal_${tail}`]);
+    expect((await harness.server.holdings.ofPhone(`26097${tail}1`)).refs).toHaveLength(1);
+    expect((await harness.server.holdings.toReread()).map((r) => r.ref.policyId)).not.toContain(
+      `mtr_heal_${tail}`,
+    );
+  });
+
+  it('shows again after the next run a policy a lookup was once answered 404 for', async () => {
+    const phone = ussdCaller(() => harness.url, 'transient');
+    const id = `trv_heal_${phone.msisdn}`;
+    const number = addPolicy('travel', id, {
+      clientId: null,
+      policyHolder: { idType: 'NRC', idNumber: '616161/61/1', phone: phone.msisdn },
+    });
+    await harness.server.holdingsSync.runNow();
+    expect(await myCover(phone)).toContain(`Travel ${number} in force`);
+    // The insurer answers 404 for it once (a passing fault): My cover drops it …
+    const policy = state().policies.get(id);
+    if (!policy) throw new Error('no policy');
+    state().policies.delete(id);
+    expect(await myCover(phone)).not.toContain(number);
+    state().policies.set(id, policy);
+    // … and the sync's next run reads it again instead of leaving it out for a week.
+    await harness.server.holdingsSync.runNow();
+    expect(await myCover(phone)).toContain(`Travel ${number} in force`);
+  });
+});
+
+/** Dials, opens My cover and hangs up (00). */
+async function myCover(phone: UssdCaller): Promise<string> {
+  await throughStillWorking(phone, await phone.dial(), []);
+  const cover = await throughStillWorking(phone, await phone.send('3'), []);
+  await phone.send('00');
+  return cover;
+}
