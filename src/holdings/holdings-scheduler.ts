@@ -8,8 +8,16 @@ import type { SyncSummary } from './holdings-sync.js';
 export interface HoldingsScheduler {
   /** Runs one sync now, as the schedule would (after any run in progress), and waits for it. */
   runNow(): Promise<void>;
+  /**
+   * Recreates the schedule if it is gone (Redis flushed or failed over empty); true when it
+   * did. Called every {@link SCHEDULE_CHECK_MS} by the scheduler itself.
+   */
+  ensureScheduled(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How often the scheduler checks that its schedule still exists in Redis. */
+export const SCHEDULE_CHECK_MS = 60_000;
 
 /** Every 15 minutes: cover sold elsewhere shows in My cover within a quarter of an hour. */
 export const SYNC_EVERY_MS = 15 * 60_000;
@@ -27,6 +35,8 @@ export interface BullHoldingsSchedulerOptions {
   readonly logger: Logger;
   /** Time between runs; default {@link SYNC_EVERY_MS}. */
   readonly everyMs?: number;
+  /** Time between checks that the schedule exists; default {@link SCHEDULE_CHECK_MS}. */
+  readonly checkEveryMs?: number;
 }
 
 /**
@@ -42,12 +52,30 @@ export async function createBullHoldingsScheduler(
   const prefix = hashTag(`${options.prefix}bull`);
   const queue = new Queue(QUEUE, { connection: redis, prefix });
   queue.on('error', (err) => log.error({ err }, 'holdings sync queue error'));
-  await queue.setGlobalConcurrency(1);
-  await queue.upsertJobScheduler(
-    SCHEDULER_ID,
-    { every: options.everyMs ?? SYNC_EVERY_MS },
-    { name: 'sync', opts: { removeOnComplete: true, removeOnFail: { count: 20 } } },
-  );
+  const schedule = async () => {
+    await queue.setGlobalConcurrency(1);
+    await queue.upsertJobScheduler(
+      SCHEDULER_ID,
+      { every: options.everyMs ?? SYNC_EVERY_MS },
+      { name: 'sync', opts: { removeOnComplete: true, removeOnFail: { count: 20 } } },
+    );
+  };
+  await schedule();
+  // The schedule lives in Redis: a flush (or a failover to an empty replica) takes it, and no
+  // sync would run again until a restart. Checked every minute, recreated when gone; BullMQ
+  // runs a new `every` schedule at once, so the emptied index is filled again without waiting.
+  const ensureScheduled = async (): Promise<boolean> => {
+    if (await queue.getJobScheduler(SCHEDULER_ID)) return false;
+    await schedule();
+    log.warn({ event: 'holdings.schedule.recreated' }, 'holdings sync schedule recreated');
+    return true;
+  };
+  const check = setInterval(() => {
+    ensureScheduled().catch((err: unknown) =>
+      log.error({ err }, 'holdings sync schedule check failed'),
+    );
+  }, options.checkEveryMs ?? SCHEDULE_CHECK_MS);
+  check.unref();
   const blocking = duplicateForBlocking(redis);
   const worker = new Worker(QUEUE, async () => options.sync(), {
     connection: blocking,
@@ -70,7 +98,9 @@ export async function createBullHoldingsScheduler(
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
+    ensureScheduled,
     async close() {
+      clearInterval(check);
       await worker.close();
       await queue.close();
       await blocking.quit().catch(() => undefined);
@@ -114,6 +144,8 @@ export function createMemoryHoldingsScheduler(
     async runNow() {
       await run();
     },
+    // The timer lives in this process: nothing to lose.
+    ensureScheduled: async () => false,
     async close() {
       clearInterval(timer);
       await chain;

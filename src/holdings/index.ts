@@ -18,6 +18,7 @@ export {
   holdingsKeys,
   type NrcEntry,
   type PhoneEntry,
+  type Reread,
   refField,
 } from './holdings-index.js';
 // Server: the sync's schedule (BullMQ job scheduler over Redis, a timer otherwise).
@@ -27,6 +28,7 @@ export {
   createMemoryHoldingsScheduler,
   type HoldingsScheduler,
   type MemoryHoldingsSchedulerOptions,
+  SCHEDULE_CHECK_MS,
   SYNC_EVERY_MS,
 } from './holdings-scheduler.js';
 // Server, tests and the bench: one run of the sync.

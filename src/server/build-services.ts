@@ -210,13 +210,15 @@ async function buildHoldings(
     ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
     : createMemoryHoldingsScheduler({ sync, logger });
   context.closers.last(() => holdingsSync.close());
-  // The embedded sandbox's book is small and seeded now: indexed before the first caller. A real
-  // insurer's first sync runs on the schedule's first tick (BullMQ runs `every` at once).
+  // An index never filled (first start, or Redis lost) is filled at once, not on the schedule's
+  // next tick (15 minutes away in this process). The embedded sandbox's book is small and
+  // seeded now: indexed before the first caller; a real insurer's is read in the background.
   // A failed first sync does not stop the server: the schedule tries again.
-  if (inputs.insurer.sandbox && (await holdings.cursor()).fullAt === undefined) {
-    await holdingsSync
+  if ((await holdings.cursor()).fullAt === undefined) {
+    const first = holdingsSync
       .runNow()
       .catch((err: unknown) => logger.error({ err }, 'first holdings sync failed'));
+    if (inputs.insurer.sandbox) await first;
   }
   return { holdings, holdingsSync };
 }

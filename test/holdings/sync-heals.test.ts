@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { largeBookHolder } from '../../src/sandbox/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_BOOK, largeBookHolder } from '../../src/sandbox/index.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
 import { throughStillWorking, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { deleteKeys } from '../support/redis-modes.js';
 
 // Issue 36: the holdings sync heals itself. Through the HTTP server, real Redis on the test's own
 // prefix and the embedded sandbox.
@@ -123,6 +124,39 @@ describe('records the sync or a lookup could not read', () => {
     await harness.server.holdingsSync.runNow();
     expect(await myCover(phone)).toContain(`Travel ${number} in force`);
   });
+});
+
+describe('after Redis lost every key of the server', () => {
+  let harness: TestServer;
+  beforeAll(async () => {
+    harness = await startTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('recreates the sync’s schedule on its next check and fills the index again, without a restart', async () => {
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    const held = async () => (await harness.server.holdings.ofNrcs([borrower.nrcNumber]))[0];
+    expect((await held())?.refs.length).toBeGreaterThan(0);
+    // The schedule is there: the check leaves it be.
+    expect(await harness.server.holdingsSync.ensureScheduled()).toBe(false);
+
+    await deleteKeys(harness.redis, harness.prefix);
+    expect((await held())?.refs).toEqual([]);
+
+    // The minute's check (called here rather than waited for) finds the schedule gone.
+    expect(await harness.server.holdingsSync.ensureScheduled()).toBe(true);
+    // The recreated schedule runs at once: a full run fills the index again.
+    await vi.waitFor(
+      async () => {
+        if ((await harness.server.holdings.cursor()).fullAt === undefined) throw new Error('cold');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    expect((await held())?.refs.length).toBeGreaterThan(0);
+    expect(await harness.server.holdingsSync.ensureScheduled()).toBe(false);
+  }, 60_000);
 });
 
 /** Dials, opens My cover and hangs up (00). */
