@@ -14,7 +14,12 @@ import {
   type PolicyRecord,
 } from '../src/api/index.js';
 import type { MessageParams, Prompt } from '../src/conversation/index.js';
-import { type HoldingRef, type HoldingsIndex, refField } from '../src/holdings/index.js';
+import {
+  type Completeness,
+  type HoldingRef,
+  type HoldingsIndex,
+  refField,
+} from '../src/holdings/index.js';
 import type { HeldCover } from './claim-intimation.js';
 import {
   type CoverAnswer,
@@ -59,6 +64,11 @@ interface Found {
   phones: string[];
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
+  /**
+   * The index could say "none": every list it is filled from was read lately. False after a
+   * cold start or a Redis loss until the sync has run: nothing found is then unknown, not none.
+   */
+  indexComplete: boolean;
 }
 
 function policyHolding(line: HoldingLine, policy: PolicyRecord, covers: string): Holding {
@@ -368,14 +378,23 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     if (found.phone) phones.push(found.phone);
   }
   holdings.push(...records.filter((holding): holding is Holding => holding !== null));
-  return { holdings, phones, calls: budget.made };
+  // Read only when nothing was found: what was found is shown whatever the index's age.
+  const indexComplete = holdings.length > 0 || (await index.completeness()).complete;
+  return { holdings, phones, calls: budget.made, indexComplete };
+}
+
+/** The answer's mark when nothing found can be told apart from nothing held (index behind). */
+function unknownIf(found: Found): { unknown?: true } {
+  return found.indexComplete ? {} : { unknown: true };
 }
 
 /** Without an index (a flow test's deps), only the direct look-ups are made. */
-const NO_INDEX: Pick<HoldingsIndex, 'ofPhone' | 'ofNrcs' | 'drop'> = {
+const NO_INDEX: Pick<HoldingsIndex, 'ofPhone' | 'ofNrcs' | 'drop' | 'completeness'> = {
   ofPhone: async () => ({ nrcs: [], refs: [] }),
   ofNrcs: async (nrcs) => nrcs.map(() => ({ refs: [], phones: [] })),
   drop: async () => undefined,
+  // No index to be behind: the direct look-ups are the whole answer.
+  completeness: async () => ({ complete: true, lists: {} as Completeness['lists'] }),
 };
 
 function unique(holdings: Holding[]): Holding[] {
@@ -427,7 +446,7 @@ export function coverStatusActors(deps: FlowDeps) {
         const found = await findCover(deps, { phone: input.phone });
         const holdings = unique(found.holdings);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
-        return { access: 'full', holdings };
+        return { access: 'full', holdings, ...unknownIf(found) };
       },
     ),
     lookupCover: fromPromise(
@@ -436,7 +455,8 @@ export function coverStatusActors(deps: FlowDeps) {
         const holdings = unique(found.holdings);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
         const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
-        if (access.learns === 'everything') return { access: 'full', holdings };
+        if (access.learns === 'everything')
+          return { access: 'full', holdings, ...unknownIf(found) };
         // A stranger to this NRC learns only whether cover exists and until when.
         const until = coveredUntil(holdings);
         return {
@@ -444,6 +464,7 @@ export function coverStatusActors(deps: FlowDeps) {
           covered: holdings.some(inForce),
           until,
           canSendDetails: deps.sms !== undefined && found.phones.length > 0,
+          ...unknownIf(found),
         };
       },
     ),

@@ -76,8 +76,15 @@ export interface Holding {
  * (or the cover was found from that phone); otherwise only whether cover exists and until when.
  */
 export type CoverAnswer =
-  | { access: 'full'; holdings: Holding[] }
-  | { access: 'limited'; covered: boolean; until: string; canSendDetails: boolean };
+  | { access: 'full'; holdings: Holding[]; unknown?: true }
+  | {
+      access: 'limited';
+      covered: boolean;
+      until: string;
+      canSendDetails: boolean;
+      /** Nothing found, and the index could not say "none" (cold or behind): unknown. */
+      unknown?: true;
+    };
 
 /** The lookup that failed last, so Try again repeats it. */
 type Step = 'lookingUpMine' | 'lookingUp' | 'sendingDetails' | 'fetchingCertificate';
@@ -118,7 +125,8 @@ function holdingsOf(context: CoverStatusContext): Holding[] {
 function listPrompt(context: CoverStatusContext): Prompt {
   const holdings = holdingsOf(context);
   if (holdings.length === 0) {
-    return ask(context.answers.nrc ? 'cover.none' : 'cover.mine.none', 'choice', {
+    const none = context.answers.nrc ? 'cover.none' : 'cover.mine.none';
+    return ask(context.answer?.unknown ? 'cover.unknown' : none, 'choice', {
       choices: [choice('another', 'cover.choice.byNrc'), choice('end', 'flow.choice.end')],
     });
   }
@@ -220,7 +228,9 @@ function limitedPrompt(answer: CoverAnswer | null): Prompt {
   choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
   return limited?.covered
     ? ask('cover.limited.covered', 'choice', { params: { until: limited.until || '-' }, choices })
-    : ask('cover.limited.none', 'choice', { choices });
+    : ask(limited?.unknown ? 'cover.limited.unknown' : 'cover.limited.none', 'choice', {
+        choices,
+      });
 }
 
 function nrcPrompt(note: Note | null = null): Prompt {
@@ -602,7 +612,7 @@ function trim(answer: CoverAnswer): CoverAnswer {
   const holdings = [...answer.holdings]
     .sort((a, b) => rank(a) - rank(b) || a.number.localeCompare(b.number, 'en'))
     .slice(0, MAX_KEPT);
-  return { access: 'full', holdings };
+  return { ...answer, holdings };
 }
 
 /**

@@ -88,7 +88,39 @@ export interface HoldingsIndex {
   markReread(refs: readonly HoldingRef[], misses?: number): Promise<void>;
   /** Takes records off the list to read again (read, or gone for good). */
   reread(refs: readonly HoldingRef[]): Promise<void>;
+  /** Stamps a list the sync has just read to its end (now). */
+  markComplete(list: SyncedList): Promise<void>;
+  /**
+   * Whether the index can say "none": every list a lookup depends on was read to its end within
+   * {@link LIST_STALE_AFTER_MS}. A list never read (cold start), lost (Redis flushed) or older
+   * makes a lookup that finds nothing "unknown", never "none".
+   */
+  completeness(): Promise<Completeness>;
 }
+
+/** The insurer's lists the sync reads; every cover lookup depends on each of them. */
+export const SYNCED_LISTS = [
+  'individuals',
+  'motor',
+  'travel',
+  'group-life',
+  'credit-life',
+] as const;
+/** One list of {@link SYNCED_LISTS}. */
+export type SyncedList = (typeof SYNCED_LISTS)[number];
+
+/** Whether the index may say "none", and the state of each list. */
+export interface Completeness {
+  /** Every list fresh: a lookup that finds nothing may say "none". */
+  readonly complete: boolean;
+  readonly lists: Readonly<Record<SyncedList, 'fresh' | 'stale' | 'cold'>>;
+}
+
+/**
+ * How old a list's last complete read may be before the index no longer says "none" from it:
+ * two sync intervals (a run missed or slow is tolerated, a sync stopped is not).
+ */
+export const LIST_STALE_AFTER_MS = 2 * 15 * 60_000;
 
 /** A record to read again, and how many runs in a row the insurer answered it 404. */
 export interface Reread {
@@ -199,6 +231,8 @@ export function holdingsKeys(prefix: string) {
     nrc: (nrc: string) => `${prefix}holdings:${hashTag(`nrc:${nrc}`)}`,
     /** `<prefix>holdings-sync:{cursor}`: one field per list the sync reads. */
     cursor: `${prefix}holdings-sync:${hashTag('cursor')}`,
+    /** `<prefix>holdings-sync:{complete}`: per list, when it was last read to its end (ms). */
+    complete: `${prefix}holdings-sync:${hashTag('complete')}`,
     /** `<prefix>holdings-sync:{reread}`: one field per record to read again on the next run. */
     reread: `${prefix}holdings-sync:${hashTag('reread')}`,
   };
@@ -291,6 +325,21 @@ export function createHoldingsIndex(
       return found;
     },
     markReread,
+    async markComplete(list) {
+      await store.hashSet(keys.complete, { [list]: String(now()) }, CURSOR_TTL_SECONDS);
+    },
+    async completeness() {
+      const stamps = await store.hashGetAll(keys.complete);
+      const at = now();
+      const lists = Object.fromEntries(
+        SYNCED_LISTS.map((list) => {
+          const stamp = Number(stamps[list]);
+          if (!stamps[list] || !Number.isFinite(stamp)) return [list, 'cold'];
+          return [list, at - stamp <= LIST_STALE_AFTER_MS ? 'fresh' : 'stale'];
+        }),
+      ) as Record<SyncedList, 'fresh' | 'stale' | 'cold'>;
+      return { complete: Object.values(lists).every((state) => state === 'fresh'), lists };
+    },
     async reread(refs) {
       await Promise.all(refs.map((ref) => store.hashDelete(keys.reread, refField(ref))));
     },

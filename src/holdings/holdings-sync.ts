@@ -81,17 +81,20 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
         return phone && nrc ? [{ phone, nrc }] : [];
       },
     );
+    await index.markComplete('individuals');
 
     await windowed(
       'motor',
       (query) => client.call('getMotorPolicies', { query }),
       policyFacts('motor'),
     );
+    await index.markComplete('motor');
     await windowed(
       'travel',
       (query) => client.call('getTravelPolicies', { query }),
       policyFacts('travel'),
     );
+    await index.markComplete('travel');
 
     await eachMaster(
       (query) => client.call('getGroupLifePolicies', { query }),
@@ -108,6 +111,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
           },
         ),
     );
+    await index.markComplete('group-life');
     await eachMaster(
       (query) => client.call('getCreditLifePolicies', { query }),
       (policyId, policyNumber) =>
@@ -123,6 +127,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
           },
         ),
     );
+    await index.markComplete('credit-life');
   } finally {
     // Marked even when the run dies: the next run reads them again whatever happened after.
     await index.markReread([...unread.values()]);

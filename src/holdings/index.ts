@@ -7,6 +7,7 @@
 
 // Flows and the server: the index itself (Redis beside the sessions, or this process).
 export {
+  type Completeness,
   CURSOR_TTL_SECONDS,
   createHoldingsIndex,
   createMemoryHoldingsIndex,
@@ -16,10 +17,13 @@ export {
   HoldingRef,
   type HoldingsIndex,
   holdingsKeys,
+  LIST_STALE_AFTER_MS,
   type NrcEntry,
   type PhoneEntry,
   type Reread,
   refField,
+  SYNCED_LISTS,
+  type SyncedList,
 } from './holdings-index.js';
 // Server: the sync's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {

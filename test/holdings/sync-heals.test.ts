@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { t } from '../../src/conversation/index.js';
+import { normaliseCaller } from '../../src/msisdn/index.js';
 import { DEMO_BOOK, largeBookHolder } from '../../src/sandbox/index.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
 import { throughStillWorking, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
@@ -134,30 +136,78 @@ describe('after Redis lost every key of the server', () => {
   afterAll(async () => {
     await harness?.close();
   });
+  const borrower = DEMO_BOOK.creditLife.borrower;
+  const held = async () => (await harness.server.holdings.ofNrcs([borrower.nrcNumber]))[0];
+  const borrowerPhone = () =>
+    ussdCaller(() => harness.url, 'borrower', `+${normaliseCaller(borrower.phoneNumber)}`);
 
-  it('recreates the sync’s schedule on its next check and fills the index again, without a restart', async () => {
-    const borrower = DEMO_BOOK.creditLife.borrower;
-    const held = async () => (await harness.server.holdings.ofNrcs([borrower.nrcNumber]))[0];
+  it('answers from a warm index with no unknown', async () => {
+    expect((await harness.server.holdings.completeness()).complete).toBe(true);
+    const cover = await myCover(borrowerPhone());
+    expect(cover).toContain('KL-DEMO-ACTIVE');
+    expect(cover).not.toContain(t('cover.unknown'));
+  });
+
+  it('says it cannot check, never "none", then recreates the sync’s schedule on its next check and fills the index again, without a restart', async () => {
     expect((await held())?.refs.length).toBeGreaterThan(0);
     // The schedule is there: the check leaves it be.
     expect(await harness.server.holdingsSync.ensureScheduled()).toBe(false);
 
     await deleteKeys(harness.redis, harness.prefix);
     expect((await held())?.refs).toEqual([]);
+    // The index lost its lists: the holder is told it cannot be checked now, not "no policies",
+    // and so is a stranger asking by the holder's NRC.
+    const cold = await myCover(borrowerPhone());
+    expect(cold).toContain(t('cover.unknown'));
+    expect(cold).not.toContain(t('cover.mine.none'));
+    const stranger = await coverByNrc(
+      ussdCaller(() => harness.url, 'stranger'),
+      borrower.nrcNumber,
+    );
+    expect(stranger).toContain(t('cover.limited.unknown'));
+    expect(stranger).not.toContain(t('cover.limited.none'));
 
     // The minute's check (called here rather than waited for) finds the schedule gone.
     expect(await harness.server.holdingsSync.ensureScheduled()).toBe(true);
     // The recreated schedule runs at once: a full run fills the index again.
     await vi.waitFor(
       async () => {
-        if ((await harness.server.holdings.cursor()).fullAt === undefined) throw new Error('cold');
+        if (!(await harness.server.holdings.completeness()).complete) throw new Error('cold');
       },
       { timeout: 30_000, interval: 100 },
     );
     expect((await held())?.refs.length).toBeGreaterThan(0);
+    expect(await myCover(borrowerPhone())).toContain('KL-DEMO-ACTIVE');
     expect(await harness.server.holdingsSync.ensureScheduled()).toBe(false);
   }, 60_000);
+
+  it('says it cannot check at a cold start with the insurer 1.5 s slow, until a sync has run', async () => {
+    // The embedded sandbox's seeded book is synced at start; a cold index is one never filled.
+    await deleteKeys(harness.redis, harness.prefix);
+    sandboxOf(harness).setAnswerDelayMs(1_500);
+    try {
+      for (let dial = 0; dial < 3; dial += 1) {
+        const screen = await myCover(borrowerPhone());
+        expect(screen).not.toContain(t('cover.mine.none'));
+        expect(screen).toContain(t('cover.unknown'));
+      }
+    } finally {
+      sandboxOf(harness).setAnswerDelayMs(0);
+    }
+    await harness.server.holdingsSync.runNow();
+    expect(await myCover(borrowerPhone())).toContain('KL-DEMO-ACTIVE');
+  }, 120_000);
 });
+
+/** Dials, opens My cover, checks cover by NRC (1, the NRC) and hangs up (00). */
+async function coverByNrc(phone: UssdCaller, nrc: string): Promise<string> {
+  await throughStillWorking(phone, await phone.dial(), []);
+  await throughStillWorking(phone, await phone.send('3'), []);
+  await throughStillWorking(phone, await phone.send('1'), []);
+  const cover = await throughStillWorking(phone, await phone.send(nrc), []);
+  await phone.send('00');
+  return cover;
+}
 
 /** Dials, opens My cover and hangs up (00). */
 async function myCover(phone: UssdCaller): Promise<string> {
