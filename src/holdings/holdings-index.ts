@@ -88,6 +88,12 @@ export interface HoldingsIndex {
   markReread(refs: readonly HoldingRef[], misses?: number): Promise<void>;
   /** Takes records off the list to read again (read, or gone for good). */
   reread(refs: readonly HoldingRef[]): Promise<void>;
+  /**
+   * The insurer's policyholder record says `phone` is the phone of `nrc` now: every other phone
+   * linked to the NRC loses the link and the NRC's records it held (a changed number keeps no
+   * cover; a policy that names another phone links it again as the full pass reads it).
+   */
+  relink(nrc: string, phone: string): Promise<void>;
   /** Stamps a list the sync has just read to its end (now). */
   markComplete(list: SyncedList): Promise<void>;
   /**
@@ -325,6 +331,22 @@ export function createHoldingsIndex(
       return found;
     },
     markReread,
+    async relink(nrc, phone) {
+      const nrcKey = keys.nrc(nrc);
+      const fields = await store.hashGetAll(nrcKey);
+      const others = Object.keys(fields)
+        .filter((field) => field.startsWith(PHONE_FIELD))
+        .map((field) => field.slice(PHONE_FIELD.length))
+        .filter((other) => other !== phone);
+      const refs = Object.keys(fields).filter((field) => field.startsWith(REF_FIELD));
+      await Promise.all(
+        others.flatMap((other) => [
+          store.hashDelete(nrcKey, `${PHONE_FIELD}${other}`),
+          store.hashDelete(keys.phone(other), `${NRC_FIELD}${nrc}`),
+          ...refs.map((field) => store.hashDelete(keys.phone(other), field)),
+        ]),
+      );
+    },
     async markComplete(list) {
       await store.hashSet(keys.complete, { [list]: String(now()) }, CURSOR_TTL_SECONDS);
     },

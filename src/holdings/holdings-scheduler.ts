@@ -6,14 +6,22 @@ import type { SyncSummary } from './holdings-sync.js';
 
 /** Runs the holdings sync on its schedule until closed. */
 export interface HoldingsScheduler {
-  /** Runs one sync now, as the schedule would (after any run in progress), and waits for it. */
-  runNow(): Promise<void>;
+  /**
+   * Runs one sync now, as the schedule would (after any run in progress), and waits for it;
+   * `full` makes it a full pass (every list and policyholder read again).
+   */
+  runNow(run?: SyncRun): Promise<void>;
   /**
    * Recreates the schedule if it is gone (Redis flushed or failed over empty); true when it
    * did. Called every {@link SCHEDULE_CHECK_MS} by the scheduler itself.
    */
   ensureScheduled(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** How one run is asked for. */
+export interface SyncRun {
+  readonly full?: boolean;
 }
 
 /** How often the scheduler checks that its schedule still exists in Redis. */
@@ -31,7 +39,7 @@ export interface BullHoldingsSchedulerOptions {
   readonly redis: RedisConnection;
   /** Prefix of every key this server writes, e.g. `insurechat:`. */
   readonly prefix: string;
-  readonly sync: () => Promise<SyncSummary>;
+  readonly sync: (run?: SyncRun) => Promise<SyncSummary>;
   readonly logger: Logger;
   /** Time between runs; default {@link SYNC_EVERY_MS}. */
   readonly everyMs?: number;
@@ -77,7 +85,7 @@ export async function createBullHoldingsScheduler(
   }, options.checkEveryMs ?? SCHEDULE_CHECK_MS);
   check.unref();
   const blocking = duplicateForBlocking(redis);
-  const worker = new Worker(QUEUE, async () => options.sync(), {
+  const worker = new Worker(QUEUE, async (job) => options.sync({ full: job.data?.full === true }), {
     connection: blocking,
     prefix,
     concurrency: 1,
@@ -85,10 +93,10 @@ export async function createBullHoldingsScheduler(
   worker.on('error', (err) => log.error({ err }, 'holdings sync worker error'));
   worker.on('failed', (_job, err) => log.error({ err }, 'holdings sync failed'));
   return {
-    async runNow() {
+    async runNow(run = {}) {
       const job = await queue.add(
         'sync',
-        {},
+        { full: run.full === true },
         { jobId: `now-${randomUUID()}`, removeOnComplete: 20 },
       );
       for (;;) {
@@ -110,7 +118,7 @@ export async function createBullHoldingsScheduler(
 
 /** Options of {@link createMemoryHoldingsScheduler}. */
 export interface MemoryHoldingsSchedulerOptions {
-  readonly sync: () => Promise<SyncSummary>;
+  readonly sync: (run?: SyncRun) => Promise<SyncSummary>;
   readonly logger: Logger;
   /** Time between runs; default {@link SYNC_EVERY_MS}. */
   readonly everyMs?: number;
@@ -123,11 +131,11 @@ export function createMemoryHoldingsScheduler(
   // One run at a time: a slow one is not overtaken by the next; "now" waits for it, then runs.
   let chain: Promise<void> = Promise.resolve();
   let busy = false;
-  const run = (): Promise<void> => {
+  const run = (asked: SyncRun = {}): Promise<void> => {
     chain = chain.then(async () => {
       busy = true;
       try {
-        await options.sync();
+        await options.sync(asked);
       } catch (err) {
         options.logger.error({ err }, 'holdings sync failed');
       } finally {
@@ -141,8 +149,8 @@ export function createMemoryHoldingsScheduler(
   }, options.everyMs ?? SYNC_EVERY_MS);
   timer.unref();
   return {
-    async runNow() {
-      await run();
+    async runNow(asked) {
+      await run(asked);
     },
     // The timer lives in this process: nothing to lose.
     ensureScheduled: async () => false,

@@ -22,6 +22,8 @@ export interface SyncHoldingsOptions {
   readonly now?: () => number;
   /** Time between full passes (every record read again, refreshing what the insurer still returns); default 7 days. */
   readonly fullEveryMs?: number;
+  /** Makes this run a full pass whatever the time since the last (staff or operator "sync now"). */
+  readonly full?: boolean;
 }
 
 /** What one run read and wrote. */
@@ -51,7 +53,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
   const now = options.now ?? Date.now;
   const stored = await index.cursor();
   const fullAt = Number(stored[FULL_AT] ?? 0);
-  const full = now() - fullAt >= (options.fullEveryMs ?? FULL_EVERY_MS);
+  const full = options.full === true || now() - fullAt >= (options.fullEveryMs ?? FULL_EVERY_MS);
   // A full run starts every list again; its own checkpoints make it resumable too.
   const cursor: SyncCursor = full && stored.fullRun !== '1' ? {} : { ...stored };
   if (full && stored.fullRun !== '1') {
@@ -70,6 +72,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
   const unread = new Map<string, HoldingRef>();
   const policyFacts = createPolicyFacts(client, (ref) => unread.set(refField(ref), ref));
   const rereads = await readAgain(client, index, policyFacts, unread);
+  const moved: { nrc: string; phone: string }[] = [];
   try {
     // Policyholders: phone ↔ NRC.
     await appended(
@@ -78,9 +81,14 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
       (person) => {
         const phone = phoneOf(person.phoneNumber);
         const nrc = text(person.idNumber);
-        return phone && nrc ? [{ phone, nrc }] : [];
+        if (!phone || !nrc) return [];
+        // A full pass reads every policyholder again: a phone changed at the insurer moves the
+        // NRC's link (and its records) from the old number to the new one.
+        if (full) moved.push({ nrc, phone });
+        return [{ phone, nrc }];
       },
     );
+    for (const { nrc, phone } of moved.splice(0)) await index.relink(nrc, phone);
     await index.markComplete('individuals');
 
     await windowed(

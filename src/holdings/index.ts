@@ -34,6 +34,7 @@ export {
   type MemoryHoldingsSchedulerOptions,
   SCHEDULE_CHECK_MS,
   SYNC_EVERY_MS,
+  type SyncRun,
 } from './holdings-scheduler.js';
 // Server, tests and the bench: one run of the sync.
 export { type SyncHoldingsOptions, type SyncSummary, syncHoldings } from './holdings-sync.js';

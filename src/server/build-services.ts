@@ -204,8 +204,13 @@ async function buildHoldings(
     // Counts only: which phone or NRC was skipped is what the erasure keeps from the logs.
     syncLogger.info({ event: 'privacy.erasure.kept', skipped }, 'erased holders left out'),
   );
-  const sync = () =>
-    syncHoldings({ client: inputs.insurer.client, index: synced, logger: syncLogger });
+  const sync = (run: { full?: boolean } = {}) =>
+    syncHoldings({
+      client: inputs.insurer.client,
+      index: synced,
+      logger: syncLogger,
+      ...(run.full ? { full: true } : {}),
+    });
   const holdingsSync = redis
     ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
     : createMemoryHoldingsScheduler({ sync, logger });

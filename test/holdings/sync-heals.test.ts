@@ -128,6 +128,39 @@ describe('records the sync or a lookup could not read', () => {
   });
 });
 
+describe('a policyholder whose phone changed at the insurer', () => {
+  let harness: TestServer;
+  beforeAll(async () => {
+    harness = await startTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('moves the link on the next full pass: the old number loses My cover, the new one gains it', async () => {
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    const oldPhone = ussdCaller(
+      () => harness.url,
+      'old',
+      `+${normaliseCaller(borrower.phoneNumber)}`,
+    );
+    expect(await myCover(oldPhone)).toContain('KL-DEMO-ACTIVE');
+    const person = [...sandboxOf(harness).state.clients.values()].find(
+      (client) => client.idNumber === borrower.nrcNumber,
+    );
+    if (!person) throw new Error('the borrower is no policyholder of the sandbox');
+    const newPhone = ussdCaller(() => harness.url, 'new');
+    person.phoneNumber = newPhone.number;
+
+    await harness.server.holdingsSync.runNow({ full: true });
+    const moved = await myCover(oldPhone);
+    expect(moved).not.toContain('KL-DEMO-ACTIVE');
+    expect(moved).toContain(t('cover.mine.none'));
+    expect(await myCover(newPhone)).toContain('KL-DEMO-ACTIVE');
+    expect((await harness.server.holdings.ofPhone(oldPhone.msisdn)).nrcs).toEqual([]);
+  }, 60_000);
+});
+
 describe('after Redis lost every key of the server', () => {
   let harness: TestServer;
   beforeAll(async () => {
