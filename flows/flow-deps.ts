@@ -144,6 +144,11 @@ export interface FlowDeps {
    * makes only the direct look-ups by NRC (a funeral household).
    */
   readonly holdings?: HoldingsIndex;
+  /**
+   * Runs the holdings sync now, a full pass, and tells whether the index is complete after it
+   * (the staff desk's `sync`).
+   */
+  readonly syncHoldings?: () => Promise<{ complete: boolean }>;
 }
 
 /** Records who holds what was just sold; never fails the sale (the sync catches up). */

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
 import type { Claim, PartnerClient, PolicyRecord } from '../src/api/index.js';
 import { lusakaToday } from '../src/clock/index.js';
+import { CodedError } from '../src/errors/index.js';
 import { checkPlate } from './checks.js';
 import { policyByNumber, policyIdOf } from './claim-intimation-actors.js';
 import type {
@@ -16,6 +17,7 @@ import type {
   StaffFile,
   StaffHousehold,
   StaffPolicy,
+  StaffSync,
   StaffToday,
   StaffTransaction,
 } from './staff-desk.js';
@@ -30,6 +32,8 @@ export interface StaffDeskDeps {
   };
   /** Today's date as YYYY-MM-DD; default today in Lusaka (src/clock). */
   readonly today?: () => string;
+  /** Runs the holdings index sync now (a full pass); without it `sync` is unavailable. */
+  readonly syncHoldings?: () => Promise<StaffSync>;
 }
 
 /** Raised when the bordereau is asked for but no file store is configured. */
@@ -37,6 +41,14 @@ export class StaffFileStoreMissingError extends Error {
   override readonly name = 'StaffFileStoreMissingError';
   readonly code = 'NO_FILE_STORE';
   readonly status = 503;
+}
+
+/** Raised when `sync` is asked for but the server runs no holdings sync. */
+export class StaffSyncMissingError extends CodedError<'NO_HOLDINGS_SYNC'> {
+  override readonly name = 'StaffSyncMissingError';
+  constructor(message: string) {
+    super('NO_HOLDINGS_SYNC', message);
+  }
 }
 
 // How far the desk scans lists the insurer cannot filter (policies by number or client).
@@ -453,6 +465,11 @@ export function staffDeskActors(deps: StaffDeskDeps) {
         return { url, fileName };
       },
     ),
+
+    syncHoldings: fromPromise<StaffSync, Record<string, never>>(async () => {
+      if (!deps.syncHoldings) throw new StaffSyncMissingError('no holdings sync in this server');
+      return deps.syncHoldings();
+    }),
 
     todaySummary: fromPromise<StaffToday, Record<string, never>>(async () => {
       const date = now();

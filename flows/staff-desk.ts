@@ -60,7 +60,7 @@ const BACK_TO_QUESTION = refusedOn({ '*': 'askArgs' });
 const TOPICS: readonly StaffTopic[] = STAFF_TOPICS;
 
 // Topics that take no argument: picking them from the menu runs them at once.
-const BARE_TOPICS: readonly StaffTopic[] = ['claims', 'today'];
+const BARE_TOPICS: readonly StaffTopic[] = ['claims', 'today', 'sync'];
 
 /**
  * Reads a desk command such as `policy ABC123`, `claim CLC-000001`, `txn REF`,
@@ -81,6 +81,7 @@ export function parseArgs(topic: StaffTopic, text: string): Checked<StaffCommand
   switch (topic) {
     case 'claims':
     case 'today':
+    case 'sync':
       return { ok: true, value: { topic, args: [] } };
     case 'policy': {
       // Printed numbers first: an NRC or a phone number finds the holder's policies; a policy
@@ -200,6 +201,11 @@ export interface StaffToday {
   paidTotal: number;
   currency: string;
   claims: StaffClaim[];
+}
+
+/** A sync of the holdings index run from the desk: whether every list is complete after it. */
+export interface StaffSync {
+  complete: boolean;
 }
 
 /** Context of the staff desk. */
@@ -352,6 +358,9 @@ const bordereauResult = (f: StaffFile) =>
     ],
   });
 
+const syncResult = (s: StaffSync) =>
+  result(s.complete ? 'staff.sync.complete' : 'staff.sync.incomplete', {});
+
 const todayResult = (d: StaffToday) =>
   result('staff.today', { date: d.date, paidPolicies: d.paidPolicies, claims: d.claims.length }, [
     ...field('paidTotal', { paidTotal: amount(d.paidTotal, d.currency) }),
@@ -385,6 +394,7 @@ const DESK_ACTORS = {
   getBatch: notProvided<StaffBatch, { policyId: string; batchId: string }>('getBatch'),
   bordereau: notProvided<StaffFile, { policyId: string }>('bordereau'),
   todaySummary: notProvided<StaffToday, Record<string, never>>('todaySummary'),
+  syncHoldings: notProvided<StaffSync, Record<string, never>>('syncHoldings'),
 };
 
 /** What the lookup `S` takes, and what it answers. */
@@ -551,6 +561,7 @@ export const staffDeskMachine = setup({
             { guard: topicIs('batch'), target: 'batch' },
             { guard: topicIs('bordereau'), target: 'bordereau' },
             { guard: topicIs('today'), target: 'today' },
+            { guard: topicIs('sync'), target: 'sync' },
             { target: '#staff-desk.desk' },
           ],
         },
@@ -586,6 +597,7 @@ export const staffDeskMachine = setup({
           bordereauResult,
         ),
         today: lookup('todaySummary', () => ({}), todayResult),
+        sync: lookup('syncHoldings', () => ({}), syncResult),
       },
     },
     result: {

@@ -30,6 +30,7 @@ export const STAFF_TOPICS = [
   'batch',
   'bordereau',
   'today',
+  'sync',
 ] as const;
 
 /** One of {@link STAFF_TOPICS}. */

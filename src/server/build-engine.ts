@@ -90,6 +90,11 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     },
     reminders,
     holdings: services.holdings,
+    // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
+    syncHoldings: async () => {
+      await services.holdingsSync.runNow({ full: true });
+      return { complete: (await services.holdings.completeness()).complete };
+    },
     // A status word outside the spec's is shown as "could not confirm"; the log says which.
     onUnknownStatus: (subject, status) =>
       logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),

@@ -305,6 +305,7 @@ const BASE: Record<FlowId, Impl> = {
       currency: 'ZMW',
       claims: [{ id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' }],
     }),
+    syncHoldings: () => ({ complete: true }),
   },
 };
 

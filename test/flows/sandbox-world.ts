@@ -131,6 +131,15 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
   const deps: FlowDeps = {
     client,
     holdings,
+    syncHoldings: async () => {
+      await syncHoldings({
+        client,
+        index: holdings,
+        logger: pino({ level: 'silent' }),
+        full: true,
+      });
+      return { complete: (await holdings.completeness()).complete };
+    },
     async sms(to, prompt) {
       sms.push({ to, key: prompt.key });
     },

@@ -371,6 +371,7 @@ export const en = {
   'staff.choice.batch': 'Batch',
   'staff.choice.bordereau': 'Bordereau',
   'staff.choice.today': 'Today',
+  'staff.choice.sync': 'Sync holdings',
   'staff.choice.another': 'Another lookup',
   'staff.ask.policy': 'Policy number, plate, NRC or phone:',
   'staff.ask.claim': 'Claim number (CLC-000001) or id:',
@@ -388,6 +389,7 @@ export const en = {
   'staff.note.usage.batch': 'Usage: batch <policyId> <batchId>',
   'staff.note.usage.bordereau': 'Usage: bordereau <policyId>',
   'staff.note.usage.today': 'Usage: today',
+  'staff.note.usage.sync': 'Usage: sync',
   'staff.notFound': 'Nothing found for {query}.',
   'staff.policy': '*Policy {policyNumber}* · {status}',
   'staff.claim': '*Claim {id}* · {status}',
@@ -401,6 +403,9 @@ export const en = {
   'staff.batch': '*{line} batch {number}* · {status}',
   'staff.bordereau': 'Bordereau ready: {fileName}',
   'staff.bordereau.link': 'Download the bordereau (CSV)',
+  'staff.sync.complete': '*Holdings index synced* · every list complete',
+  'staff.sync.incomplete':
+    '*Holdings index synced* · some lists could not be read: My cover says it cannot check until the next run',
   'staff.today':
     '*Today, {date, date}* · {paidPolicies, plural, one {# policy} other {# policies}} paid · {claims, plural, one {# claim} other {# claims}}',
   'staff.field.product': '*Product*\n{product}',
@@ -481,7 +486,7 @@ export const en = {
     'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
   'slack.usage': 'Unknown command `{command}`.',
   'slack.help':
-    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure help` — this list\nNames, NRCs, phone numbers and plates are masked outside direct messages.",
+    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure sync` — sync the holdings index now (a full pass)\n• `/insure help` — this list\nNames, NRCs, phone numbers and plates are masked outside direct messages.",
   'slack.home': '*Insurance desk*\nType `/insure help` in any conversation for the commands.',
   'slack.home.unavailable': "Today's summary is not available right now.",
   'slack.fileSentPrivately': 'The file was sent to you privately, in our direct messages.',
