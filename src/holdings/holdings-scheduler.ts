@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
+import { CodedError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { duplicateForBlocking, hashTag, type RedisConnection } from '../redis/index.js';
 import type { SyncSummary } from './holdings-sync.js';
@@ -93,19 +94,7 @@ export async function createBullHoldingsScheduler(
   worker.on('error', (err) => log.error({ err }, 'holdings sync worker error'));
   worker.on('failed', (_job, err) => log.error({ err }, 'holdings sync failed'));
   return {
-    async runNow(run = {}) {
-      const job = await queue.add(
-        'sync',
-        { full: run.full === true },
-        { jobId: `now-${randomUUID()}`, removeOnComplete: 20 },
-      );
-      for (;;) {
-        const state = await job.getState();
-        if (state === 'completed') return;
-        if (state === 'failed') throw new Error('holdings sync failed');
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      }
-    },
+    runNow: (run = {}) => addAndWait(queue, run),
     ensureScheduled,
     async close() {
       clearInterval(check);
@@ -114,6 +103,59 @@ export async function createBullHoldingsScheduler(
       await blocking.quit().catch(() => undefined);
     },
   };
+}
+
+/** Raised when a sync asked for now failed, or was not run within the time allowed. */
+export class HoldingsSyncFailedError extends CodedError<'HOLDINGS_SYNC_FAILED'> {
+  override readonly name = 'HoldingsSyncFailedError';
+  constructor(message: string) {
+    super('HOLDINGS_SYNC_FAILED', message);
+  }
+}
+
+/** Adds a run to the queue and waits until a worker (this or any instance) has run it. */
+async function addAndWait(queue: Queue, run: SyncRun, timeoutMs = Infinity): Promise<void> {
+  const job = await queue.add(
+    'sync',
+    { full: run.full === true },
+    { jobId: `now-${randomUUID()}`, removeOnComplete: 20 },
+  );
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await job.getState();
+    if (state === 'completed') return;
+    if (state === 'failed') throw new HoldingsSyncFailedError('holdings sync failed');
+    if (Date.now() > until) {
+      throw new HoldingsSyncFailedError('no server ran the holdings sync in time');
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Options of {@link requestHoldingsSync}. */
+export interface RequestHoldingsSyncOptions {
+  readonly redis: RedisConnection;
+  /** Prefix of every key the servers write, e.g. `insurechat:`. */
+  readonly prefix: string;
+  readonly full?: boolean;
+  /** How long to wait for a server to run it; default 30 minutes. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Asks the running servers for a sync now (`npm run sync-now`): the run goes on their queue and
+ * one of their workers runs it, one at a time with the schedule's; resolves when it is done.
+ */
+export async function requestHoldingsSync(options: RequestHoldingsSyncOptions): Promise<void> {
+  const queue = new Queue(QUEUE, {
+    connection: options.redis,
+    prefix: hashTag(`${options.prefix}bull`),
+  });
+  try {
+    await addAndWait(queue, { full: options.full === true }, options.timeoutMs ?? 30 * 60_000);
+  } finally {
+    await queue.close();
+  }
 }
 
 /** Options of {@link createMemoryHoldingsScheduler}. */

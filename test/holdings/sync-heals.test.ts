@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/conversation/index.js';
+import { requestHoldingsSync } from '../../src/holdings/index.js';
 import { normaliseCaller } from '../../src/msisdn/index.js';
 import { DEMO_BOOK, largeBookHolder } from '../../src/sandbox/index.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
@@ -136,6 +137,16 @@ describe('a policyholder whose phone changed at the insurer', () => {
   afterAll(async () => {
     await harness?.close();
   });
+
+  it('runs a full pass asked for from outside the server (npm run sync-now) on the server’s worker', async () => {
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    const before = Number((await harness.server.holdings.cursor()).fullAt);
+    await requestHoldingsSync({ redis: harness.redis, prefix: harness.prefix, full: true });
+    expect(Number((await harness.server.holdings.cursor()).fullAt)).toBeGreaterThan(before);
+    expect(
+      (await harness.server.holdings.ofNrcs([borrower.nrcNumber]))[0]?.refs.length,
+    ).toBeGreaterThan(0);
+  }, 60_000);
 
   it('moves the link on the next full pass: the old number loses My cover, the new one gains it', async () => {
     const borrower = DEMO_BOOK.creditLife.borrower;
