@@ -5,6 +5,8 @@ import {
   HOLDINGS_TTL_SECONDS,
   type HoldingsIndex,
   holdingsKeys,
+  LIST_STALE_AFTER_MS,
+  SYNCED_LISTS,
 } from '../../src/holdings/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
 import { connectTestRedis } from '../support/redis.js';
@@ -65,6 +67,22 @@ describe.each(kinds)('the holdings index $name', ({ make }) => {
     await index.record([{ nrc: NRC, ref: motor }]);
     time.advanceDays(2);
     expect((await index.ofNrcs([NRC]))[0]?.refs).toEqual([motor]);
+  });
+
+  it('can say "none" only while every list was read to its end within the stated age', async () => {
+    const time = clock();
+    const index = make(time.now);
+    // Cold: never read.
+    expect(await index.completeness()).toMatchObject({ complete: false });
+    for (const list of SYNCED_LISTS.slice(1)) await index.markComplete(list);
+    expect((await index.completeness()).lists.individuals).toBe('cold');
+    await index.markComplete('individuals');
+    expect((await index.completeness()).complete).toBe(true);
+    // Older than the stated age (two sync intervals): stale, not "none".
+    time.advanceDays((LIST_STALE_AFTER_MS + 1) / 86_400_000);
+    const stale = await index.completeness();
+    expect(stale.complete).toBe(false);
+    expect(Object.values(stale.lists)).toEqual(SYNCED_LISTS.map(() => 'stale'));
   });
 
   it('forgets a phone: its entry and the entries of its NRCs (the same person’s), naming them', async () => {
