@@ -19,7 +19,7 @@ import {
   checkPastDate,
   checkPhone,
 } from './checks.js';
-import { statusWord } from './status-words.js';
+import { claimTakesDocuments, insurerWord, statusWord } from './status-words.js';
 import {
   answered,
   answeredGuard,
@@ -328,13 +328,26 @@ const BACK_OPS = Object.keys(BACK) as ClaimOp[];
 /** A failed call `op`: the failure screen, Try again and Back as {@link RETRY} and {@link BACK} say. */
 const failedCall = failedCallTo<ClaimIntimationContext, Reply>(ID.failed);
 
+/** A claim's status as screens show it: our words, and the insurer's own for a word we lack. */
+function claimStatus(status: string): { status: string; insurerStatus: string } {
+  return { status: statusWord('claim', status).key, insurerStatus: insurerWord(status) };
+}
+
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
     number: claim.number,
-    status: statusWord('claim', claim.status).key,
+    ...claimStatus(claim.status),
     payable: claim.payable === undefined ? '' : money(claim.payable),
     currency: claim.currency,
   };
+}
+
+/**
+ * Add documents is offered: the caller's own claim, still taking evidence (Intimated or
+ * Documented); once the insurer checks, approves or settles it, documents go to the insurer.
+ */
+function addsDocuments(claim: ClaimSummary | null): boolean {
+  return claim?.mine === true && claimTakesDocuments(claim.status);
 }
 
 /** What a claim's screen says: everything for its own phone, else its status only. */
@@ -433,7 +446,7 @@ export const claimIntimationMachine = setup({
         /^t\d+$/.test(event.id) && Number(event.id.slice(1)) < (context.terms?.scopes.length ?? 0)
       );
     },
-    ownClaim: ({ context }) => context.claim?.mine === true,
+    addsDocuments: ({ context }) => addsDocuments(context.claim),
     listedClaim: ({ context, event }) => {
       assertEvent(event, 'user.choice');
       return context.claims.some((c) => c.id === event.id);
@@ -793,7 +806,9 @@ export const claimIntimationMachine = setup({
                     documents: requirementsOf(context) || '-',
                   },
                   choices: [
-                    ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                    ...(addsDocuments(context.claim)
+                      ? [choice('attach', 'claim.choice.attach')]
+                      : []),
                     choice('end', 'claim.choice.later'),
                   ],
                 },
@@ -801,8 +816,8 @@ export const claimIntimationMachine = setup({
           }),
           on: {
             'user.choice': [
-              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: 'sendingLink' },
-              { guard: and([chose('attach'), 'ownClaim']), target: 'awaitingDocument' },
+              { guard: and([chose('attach'), 'addsDocuments', 'byLink']), target: 'sendingLink' },
+              { guard: and([chose('attach'), 'addsDocuments']), target: 'awaitingDocument' },
               { guard: chose('end'), target: ID.done },
             ],
             // The claim exists now; Back cannot undo it, so it shows the claim again.
@@ -885,11 +900,14 @@ export const claimIntimationMachine = setup({
               ask('claim.documented', 'choice', {
                 params: {
                   number: context.claim?.number ?? '',
-                  status: statusWord('claim', context.claim?.status ?? '').key,
+                  ...claimStatus(context.claim?.status ?? ''),
                   count: context.documents,
                   ...uploadParams(context),
                 },
-                choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
+                choices: [
+                  ...(addsDocuments(context.claim) ? [choice('more', 'claim.choice.more')] : []),
+                  choice('end', 'flow.choice.end'),
+                ],
               }),
           }),
           on: {
@@ -1004,7 +1022,7 @@ export const claimIntimationMachine = setup({
               const choices: Choice[] = context.claims.map((c) =>
                 choice(c.id, 'claim.line', {
                   number: c.number,
-                  status: statusWord('claim', c.status).key,
+                  ...claimStatus(c.status),
                 }),
               );
               choices.push(choice('back', 'flow.choice.back'));
@@ -1052,7 +1070,9 @@ export const claimIntimationMachine = setup({
               ask(claimDetailKey(context.claim), 'choice', {
                 params: context.claim ? claimParams(context.claim) : {},
                 choices: [
-                  ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                  ...(addsDocuments(context.claim)
+                    ? [choice('attach', 'claim.choice.attach')]
+                    : []),
                   choice('back', 'flow.choice.back'),
                   choice('end', 'flow.choice.end'),
                 ],
@@ -1060,8 +1080,8 @@ export const claimIntimationMachine = setup({
           }),
           on: {
             'user.choice': [
-              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: ID.sendingLink },
-              { guard: and([chose('attach'), 'ownClaim']), target: ID.awaitingDocument },
+              { guard: and([chose('attach'), 'addsDocuments', 'byLink']), target: ID.sendingLink },
+              { guard: and([chose('attach'), 'addsDocuments']), target: ID.awaitingDocument },
               { guard: and([chose('back'), 'noList']), target: 'askClaimNumber' },
               { guard: chose('back'), target: 'claimList' },
               { guard: chose('end'), target: ID.done },
@@ -1102,7 +1122,7 @@ export const claimIntimationMachine = setup({
           context.claim
             ? end('claim.end', {
                 number: context.claim.number,
-                status: statusWord('claim', context.claim.status).key,
+                ...claimStatus(context.claim.status),
               })
             : end('flow.end.thanks'),
       }),

@@ -406,6 +406,8 @@ export const bem: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
   'claim.note.alreadyOpenElsewhere':
     'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
+  'claim.note.noDocuments':
+    'Kampani ilebomba pali iyi claim: tailepoka amapepala yambi kuno. Imbileni kampani.',
   'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
 
   // personal data (issue 29): the notice, My data
@@ -482,5 +484,6 @@ export const bem: Catalogue = {
   'status.paymentPending': 'ilelolela ubulipilo',
   'status.paid': 'yalipilwa',
   'status.paymentFailed': 'ukulipila tafyapitile',
+  'status.claimHandled': 'kampani ilebomba pali iyi claim ({insurerStatus})',
   'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
 };

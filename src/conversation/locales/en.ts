@@ -306,6 +306,8 @@ export const en = {
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
   'claim.note.alreadyOpenElsewhere':
     'A claim for this is already open. The family member who reported it has its number.',
+  'claim.note.noDocuments':
+    'The insurer is handling this claim: it takes no more documents here. Call the insurer.',
   'claim.note.notYours': 'Only the phone on record for this claim can do that.',
   'claim.end': 'Claim {number}: {status}. Goodbye.',
 
@@ -623,6 +625,7 @@ export const en = {
   'status.paymentPending': 'waiting for payment',
   'status.paid': 'paid',
   'status.paymentFailed': 'payment failed',
+  'status.claimHandled': 'the insurer is handling this claim ({insurerStatus})',
   'status.unconfirmed': 'we could not confirm this cover - call the insurer',
 } as const satisfies Record<string, string>;
 

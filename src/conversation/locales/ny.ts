@@ -403,6 +403,8 @@ export const ny: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
   'claim.note.alreadyOpenElsewhere':
     "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
+  'claim.note.noDocuments':
+    'Kampani ikugwira ntchito pa claim iyi: sitikulandira zikalata zina pano. Imbirani kampani.',
   'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
 
   // personal data (issue 29): the notice, My data
@@ -478,5 +480,6 @@ export const ny: Catalogue = {
   'status.paymentPending': 'ikudikira malipiro',
   'status.paid': 'yalipidwa',
   'status.paymentFailed': 'malipiro sanapite',
+  'status.claimHandled': 'kampani ikugwira ntchito pa claim iyi ({insurerStatus})',
   'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
 };
