@@ -147,15 +147,12 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
- * Every enum of every schema the table holds (bodies, queries, responses), and the named enums
- * of its schema module: a response carries a status as any string (a real insurer sends words
- * the spec never names), so the spec's named states live in their own enum schemas there.
+ * Every enum of every schema the table's operations use (bodies, queries, responses): an enum
+ * the schema module defines but no operation uses proves nothing (issue 36). A response status
+ * is its named enum or any string (a real insurer sends words the spec never names).
  */
 function contractEnums(table: Table): string[][] {
   const found: string[][] = [];
-  for (const value of Object.values(schemas) as unknown[]) {
-    if (value instanceof z.ZodEnum) found.push(value.options.map(String));
-  }
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (typeof node === 'object' && node !== null) {
@@ -200,6 +197,10 @@ function mismatches(text: string, table: Table): string[] {
     const required = new Set((jsonSchema(entry.body).required as string[] | undefined) ?? []);
     for (const field of fields) {
       if (!required.has(field)) problems.push(`${name}: ${field} is required by the spec`);
+    }
+    // The other way (issue 36): a contract stricter than the spec refuses what the insurer takes.
+    for (const field of required) {
+      if (!fields.includes(field)) problems.push(`${name}: ${field} is not required by the spec`);
     }
   }
   const enums = contractEnums(table);
@@ -260,6 +261,41 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
       } as AnyContractEntry,
     };
     expect(mismatches(SPEC, mutated)).toEqual(['Create individual: email is required by the spec']);
+  });
+
+  it('fails when a copy of the contract table requires a field the spec leaves optional', () => {
+    // Both ways (issue 36): physicalAddress and gender are in the spec's body, not its required list.
+    const mutated: Table = {
+      ...table,
+      createIndividual: {
+        ...table.createIndividual,
+        body: schemas.CreateIndividualBody.required({ physicalAddress: true }),
+      } as AnyContractEntry,
+      createVehicle: {
+        ...table.createVehicle,
+        body: schemas.CreateVehicleBody.extend({ color: z.string() }),
+      } as AnyContractEntry,
+    };
+    expect(mismatches(SPEC, mutated)).toEqual([
+      'Create individual: physicalAddress is not required by the spec',
+      'Create vehicle: color is not required by the spec',
+    ]);
+  });
+
+  it('fails when no operation of a copy of the contract table uses the spec’s claim states', () => {
+    // The named enum still exists in the schema module; only its use by an operation counts.
+    const withoutClaims: Table = Object.fromEntries(
+      Object.entries(table).filter(
+        ([, entry]) =>
+          !JSON.stringify(entry.response ? jsonSchema(entry.response) : {}).includes(
+            '"Documented"',
+          ),
+      ),
+    );
+    expect(schemas.ClaimStatus.options).toEqual(['Intimated', 'Documented']);
+    expect(mismatches(SPEC, withoutClaims)).toContain(
+      'Claim: no enum of the contract holds Intimated, Documented',
+    );
   });
 
   it('fails when a copy of the contract table moves a path the spec gives', () => {
