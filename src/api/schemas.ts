@@ -349,7 +349,8 @@ export const MotorRisk = z
     tonnage: z.number().optional(),
     seatingCapacity: z.number().int().optional(),
     photosUrls: z.array(z.string()).optional(),
-    registrationNumber: z.string().optional(),
+    // The inquiry's risks are "with motorRiskCategoryId, registration info" (spec): required.
+    registrationNumber: z.string().min(1),
     chassisNumber: z.string().optional(),
     engineNumber: z.string().optional(),
     sumInsured: z.number().optional(),

