@@ -108,6 +108,8 @@ export const en = {
   'pay.choice.tryAgain': 'Pay again',
   'pay.askPhone': 'Mobile money number to pay {currency} {amount} from:',
   'pay.waitPhone': 'Approve {currency} {amount} on your phone. We will tell you when it is paid.',
+  'pay.waitConfirming':
+    'Your payment of {currency} {amount} is being confirmed with the insurer. We will tell you the result.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
   'pay.cardLink': 'Card payment page',
   'pay.note.stillPending':
