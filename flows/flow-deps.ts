@@ -15,7 +15,13 @@ import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import { type PaymentRequest, type PaymentStarted, providedPayment } from './payment-machine.js';
 import type { UnknownStatusReporter } from './status-words.js';
-import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
+import {
+  isNotFound,
+  type Note,
+  type PaymentChoice,
+  paymentOutcome,
+  RefusalError,
+} from './support.js';
 
 /** One attempt at paying for one purchase, as the flows hand it to the payment service. */
 export interface PaymentAttemptRequest {
@@ -262,12 +268,15 @@ export function paymentActors(
             attempt: input.attempt,
             route: input.route,
             due: { amount: input.amount, currency: input.currency },
+            ...(input.item ? { item: input.item } : {}),
           },
           (reference) => pay(input, reference),
         );
       } catch (error) {
         // The answer was lost and no lookup found it yet: it may have been charged, so it is
         // being confirmed (and followed), never "the insurer cannot be reached".
+        const busy = itemBusyNote(error);
+        if (busy) throw new RefusalError(busy);
         const reference = unconfirmedReference(error);
         if (reference === undefined) throw error;
         return { reference, status: 'pending', startedAt, unconfirmed: true };
@@ -311,4 +320,14 @@ function hasCode(
 function unconfirmedReference(error: unknown): string | undefined {
   if (!hasCode(error, 'PAYMENT_UNCONFIRMED')) return undefined;
   return typeof error.reference === 'string' ? error.reference : undefined;
+}
+
+/**
+ * What the holder is told when a payment of theirs for the same item is still unsettled
+ * (src/payments' PAYMENT_ITEM_IN_FLIGHT).
+ */
+function itemBusyNote(error: unknown): Note | undefined {
+  if (!hasCode(error, 'PAYMENT_ITEM_IN_FLIGHT')) return undefined;
+  const item = (error as { item?: unknown }).item;
+  return { key: 'pay.note.itemPending', params: { item: typeof item === 'string' ? item : '' } };
 }

@@ -98,6 +98,8 @@ export interface PaymentRequest {
   amount: number;
   currency: string;
   route?: TurnRoute;
+  /** What is bought, in the user's words (a product and plate): one unsettled payment each. */
+  item?: string;
 }
 
 /** What `startPayment` and `paymentStatus` resolve to. */
@@ -149,6 +151,7 @@ export function paymentRequest(context: {
     amount: pay?.amount ?? 0,
     currency: pay?.currency ?? '',
     ...(context.route ? { route: context.route } : {}),
+    ...(pay?.what ? { item: pay.what } : {}),
   };
 }
 

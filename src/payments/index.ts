@@ -36,6 +36,7 @@ export {
   PaymentAttemptError,
   PaymentError,
   type PaymentErrorCode,
+  PaymentItemBusyError,
   PaymentNotifyError,
   PaymentNotTakenError,
   PaymentRouteError,

@@ -5,8 +5,10 @@ import { createPaymentGuard, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { formatMoney } from '../money/index.js';
 import type { RedisConnection } from '../session/index.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
 import {
   PaymentAttemptError,
+  PaymentItemBusyError,
   PaymentNotTakenError,
   PaymentUnconfirmedError,
 } from './payment-errors.js';
@@ -24,6 +26,11 @@ export interface PaymentAttempt {
   readonly attempt: number;
   /** Where the outcome goes; without it the user only learns it by checking. */
   readonly route?: PaymentRoute | undefined;
+  /**
+   * What is bought, in the user's words (a product and a car's plate, a trip): while a payment of
+   * the route's holder for it is unsettled, no other purchase of it starts a charge.
+   */
+  readonly item?: string | undefined;
   /** The amount asked on screen, for the card link sent by SMS to a USSD user. */
   readonly due?: { readonly amount: number; readonly currency: string } | undefined;
 }
@@ -124,6 +131,17 @@ function answerMayBeLost(error: unknown): boolean {
   return classifyApiError(error) === 'unavailable' || error.status === 408;
 }
 
+/** How long a holder's last payment for an item is remembered: a day, as its route is. */
+const ITEM_TTL_SECONDS = 86_400;
+
+/** The key of a holder's last payment for an item; hashed, so it names neither. */
+function itemKey(prefix: string, route: PaymentRoute, item: string): string {
+  const digest = createHash('sha256')
+    .update(`${route.channel}\u0000${route.address}\u0000${item.trim().toUpperCase()}`)
+    .digest('hex');
+  return `${prefix}pay-item:${digest.slice(0, 32)}`;
+}
+
 /** What the attempt starter's parts share. */
 interface AttemptsState {
   readonly readStatus: PaymentAttemptsOptions['readStatus'];
@@ -214,6 +232,33 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
   });
 
   const state: AttemptsState = { tracker, readStatus, log };
+  const items: KeyValueStore = options.redis
+    ? createRedisStore(options.redis)
+    : createMemoryStore();
+
+  /**
+   * Refuses a second charge for the same holder's item while their last payment for it (another
+   * purchase) is unsettled. One paid, failed, or never taken by the insurer lets it go.
+   */
+  async function guardItem(route: PaymentRoute, item: string, reference: string): Promise<void> {
+    const key = itemKey(options.prefix, route, item);
+    const previous = await items.get(key);
+    if (previous !== undefined && previous !== reference) {
+      let outcome: PaymentOutcome | 'none' | 'unknown';
+      try {
+        const found = await lookUp(state, previous);
+        outcome = found === 'none' ? 'none' : classifyPaymentStatus(found.status);
+      } catch {
+        // Unknown is not settled: never a second charge on a guess.
+        outcome = 'unknown';
+      }
+      if (outcome === 'pending' || outcome === 'unknown') {
+        log.info({ reference, previous, outcome }, 'payment refused: the item has one unsettled');
+        throw new PaymentItemBusyError(previous, item);
+      }
+    }
+    await items.set(key, reference, ITEM_TTL_SECONDS);
+  }
 
   /** Where the attempt before this one stands at the insurer; `none` when it never reached it. */
   async function previousOutcome(
@@ -243,6 +288,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
       }
     }
     const route = attempt.route;
+    if (route && attempt.item) await guardItem(route, attempt.item, reference);
     // Tracked before the request leaves: an attempt whose answer is lost still has its outcome
     // polled and pushed.
     if (route) {

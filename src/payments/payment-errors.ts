@@ -9,7 +9,8 @@ export type PaymentErrorCode =
   | 'PAYMENT_FLOW_UNAVAILABLE'
   | 'PAYMENT_ATTEMPT_IN_FLIGHT'
   | 'PAYMENT_UNCONFIRMED'
-  | 'PAYMENT_NOT_TAKEN';
+  | 'PAYMENT_NOT_TAKEN'
+  | 'PAYMENT_ITEM_IN_FLIGHT';
 
 /** Raised by src/payments when a stored record or a delivery cannot be used as it is. */
 export class PaymentError extends CodedError<PaymentErrorCode> {
@@ -99,5 +100,20 @@ export class PaymentNotTakenError extends PaymentError {
       'The insurer holds no transaction under this reference',
       options,
     );
+  }
+}
+
+/**
+ * Raised when the same holder starts paying for an item (a product for a car, a trip) while a
+ * payment of theirs for it is still unsettled: a second charge is never started.
+ */
+export class PaymentItemBusyError extends PaymentError {
+  override readonly name = 'PaymentItemBusyError';
+  /** What is paid for, in the user's words; shown back to its holder. */
+  readonly item: string;
+
+  constructor(reference: string, item: string) {
+    super('PAYMENT_ITEM_IN_FLIGHT', reference, 'A payment for the item is unsettled');
+    this.item = item;
   }
 }

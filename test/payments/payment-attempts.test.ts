@@ -10,6 +10,7 @@ import {
   createPaymentAttempts,
   PaymentAttemptError,
   type PaymentAttempts,
+  PaymentItemBusyError,
   PaymentNotTakenError,
   type PaymentRoute,
   PaymentUnconfirmedError,
@@ -325,5 +326,37 @@ describe('payment attempts', () => {
     expect(untracked).toEqual([reference]);
     world.statuses.set(reference, 'Success');
     await expect(attempts.check(reference, ussd)).resolves.toBe('paid');
+  });
+
+  it('refuses a second purchase of the same item by the same holder while the first payment is unsettled, and lets it go once that one failed', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const item = 'Motor Third Party for BCD 4321';
+    const first = await startOn(
+      attempts,
+      { purchase: 'quote:q12.a', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    const second = startOn(
+      attempts,
+      { purchase: 'quote:q13.b', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    await expect(second).rejects.toBeInstanceOf(PaymentItemBusyError);
+    await expect(second).rejects.toMatchObject({ item, reference: first.reference });
+    expect(world.started).toEqual([first.reference]);
+    // Another holder, or another item, is not held up.
+    const other = { ...ussd, address: '260970000001', sessionKey: 'ussd:260970000001' };
+    await startOn(attempts, { purchase: 'quote:q14.c', attempt: 1, route: other, item }, (r) =>
+      world.pay(r),
+    );
+    expect(world.started).toHaveLength(2);
+    world.statuses.set(first.reference, 'Failed');
+    const third = await startOn(
+      attempts,
+      { purchase: 'quote:q13.b', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    expect(world.started).toEqual([first.reference, expect.any(String), third.reference]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type TapRequest,
 } from '../reliability/insurer-tap.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { toPayScreen, type UssdCaller, ussdCaller } from './ussd-caller.js';
+import { answersFor, toPayScreen, type UssdCaller, ussdCaller } from './ussd-caller.js';
 
 /** Stands in for the SMS notifier: records what USSD callers are told out of turn. */
 class RecordingSms implements Notifier {
@@ -60,8 +60,8 @@ afterAll(async () => {
 let plates = 1000 + Math.floor(Math.random() * 8000);
 
 /** A caller at the "Pay with" screen of a new car's motor cover; they pay from their own number. */
-async function atPayScreen(): Promise<{ phone: UssdCaller; plate: string }> {
-  const phone = ussdCaller(() => harness.url, 'lookup');
+async function atPayScreen(from?: string): Promise<{ phone: UssdCaller; plate: string }> {
+  const phone = ussdCaller(() => harness.url, 'lookup', from);
   plates += 1;
   const plate = `BCL ${plates}`;
   await toPayScreen(phone, plate);
@@ -218,5 +218,31 @@ describe('a payment is never re-sent blind', () => {
     expect(lookedUpBeforeEveryRepeat(reference)).toBe(true);
     expect(transactionsOf(phone).map((transaction) => transaction.reference)).toEqual([reference]);
     expectPaidBySms(phone, plate);
+  });
+
+  it('buying again for the same car while the first payment is unsettled: told so, no second pay call', async () => {
+    // A number whose payments the sandbox leaves pending (it ends in 3): never approved.
+    const from = `+26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}3`;
+    const { phone, plate } = await atPayScreen(from);
+    expect(await phone.send('1')).toMatch(/Approve .* on your phone/);
+    expect(transactionsOf(phone)).toHaveLength(1);
+    const paysBefore = tap.requests.filter(isPay).length;
+
+    // The same caller dials again, starts over and buys the same car again.
+    const answers = [[/unfinished session/, () => '2'] as const, ...answersFor(plate)];
+    let again = await phone.dial();
+    for (let step = 0; step < 30 && !/Pay with:/.test(again); step += 1) {
+      const first = again.replace(/^(CON|END) /, '').split('\n')[0] ?? '';
+      const answer = answers.find(([pattern]) => pattern.test(first))?.[1];
+      if (!answer) throw new Error(`no answer for screen:\n${again}`);
+      again = await phone.send(answer());
+    }
+    expect(again).toMatch(/Pay with:/);
+    const screen = await phone.send('1');
+    expect(screen).toMatch(
+      new RegExp(`A payment for .* for ${plate} is still being confirmed\\. We will tell you`),
+    );
+    expect(tap.requests.filter(isPay)).toHaveLength(paysBefore);
+    expect(transactionsOf(phone)).toHaveLength(1);
   });
 });

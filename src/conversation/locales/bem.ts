@@ -106,6 +106,7 @@ export const bem: Catalogue = {
   'pay.cardLink': 'Ipepala lya kulipila na kadi',
   'pay.note.stillPending': 'Tucilolela ukufuma {since}. Tukamweba ilyo kampani yasumina.',
   'pay.failed': 'Ukulipila {currency} {amount} pa {what} tafyapitile. Tapali indalama yasendwa.',
+  'pay.note.itemPending': 'Ukulipila kwa {item} kucilelolesha. Tukamweba ifyo fyapwa.',
   'pay.note.reason': 'Umulandu: {reason}.',
   'pay.sms.cardLink': 'Lipileni {currency} {amount} na kadi: {url}',
 

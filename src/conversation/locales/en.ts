@@ -116,6 +116,8 @@ export const en = {
     'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',
   'pay.failed':
     'Payment of {currency} {amount} for {what} did not go through. Nothing was charged.',
+  'pay.note.itemPending':
+    'A payment for {item} is still being confirmed. We will tell you the result.',
   'pay.note.reason': 'Reason: {reason}.',
   'pay.sms.cardLink': 'Pay {currency} {amount} by card: {url}',
 

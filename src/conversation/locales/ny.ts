@@ -107,6 +107,7 @@ export const ny: Catalogue = {
   'pay.cardLink': 'Tsamba lolipirira ndi khadi',
   'pay.note.stillPending': 'Tikudikirabe kuyambira {since}. Tidzakuuzani kampani ikangovomereza.',
   'pay.failed': 'Kulipira {currency} {amount} kwa {what} sikunadutse. Palibe ndalama yatengedwa.',
+  'pay.note.itemPending': 'Malipiro a {item} akutsimikiziridwabe. Tidzakuuzani zotsatira.',
   'pay.note.reason': 'Chifukwa: {reason}.',
   'pay.sms.cardLink': 'Lipirani {currency} {amount} ndi khadi: {url}',
 
