@@ -68,6 +68,8 @@ export {
   type DateStyle,
   formatDate,
   type RenderedPrompt,
+  type RenderPrompt,
+  renderKey,
   renderPrompt,
   setCatalogueLogger,
   t,

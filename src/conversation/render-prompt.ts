@@ -20,6 +20,19 @@ export function setCatalogueLogger(logger: Logger): void {
   catalogueLogger = logger;
 }
 
+/** Renders a Prompt in a locale: the engine's {@link renderPrompt}, or a test double. */
+export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+
+/** The text of a single message key (attachment labels, channel notices) through `render`. */
+export function renderKey(
+  render: RenderPrompt,
+  key: string,
+  locale: string,
+  params?: Prompt['params'],
+): string {
+  return render({ key, ...(params ? { params } : {}), input: 'none', final: false }, locale).text;
+}
+
 /**
  * Translates one message key with its parameters. An unknown locale falls back to its base
  * language, then English; an unknown key renders as the key itself (logged once per key) so a

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { CodedError } from '../errors/index.js';
-import { MAX_FILE_BYTES } from './document-type.js';
+import { MAX_FILE_BYTES, readAtMost } from './document-type.js';
 import { diskBackend, type FileBackend } from './file-backend.js';
 
 /** The insurer's claim a stored file is evidence for: its book (line) and the insurer's id. */
@@ -360,21 +360,7 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
 
 /** The bytes of `body`, refusing more than `maxBytes` with a RangeError. */
 async function collect(body: Readable | Buffer | Uint8Array, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new RangeError(`file larger than ${maxBytes} bytes`);
-  if (Buffer.isBuffer(body) || body instanceof Uint8Array) {
-    if (body.byteLength > maxBytes) throw tooLarge();
-    return Buffer.from(body);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += bytes.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks);
+  if (!(Buffer.isBuffer(body) || body instanceof Uint8Array)) return readAtMost(body, maxBytes);
+  if (body.byteLength > maxBytes) throw new RangeError(`file larger than ${maxBytes} bytes`);
+  return Buffer.from(body);
 }

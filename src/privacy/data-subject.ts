@@ -31,3 +31,12 @@ export function subjectId(subject: Pick<DataSubject, 'channel' | 'address'>): st
 export function subjectPhone(subject: DataSubject): string | undefined {
   return subject.channel === 'ussd' || subject.channel === 'web' ? subject.address : undefined;
 }
+
+/**
+ * The phone the channel vouches for, whose holdings the insurer's index links to it: a USSD
+ * caller's MSISDN, and WhatsApp's verified sender (its `wa_id`, `260…`). A Telegram chat names no
+ * phone. Unlike {@link subjectPhone}, not where SMS goes: a WhatsApp customer is answered there.
+ */
+export function subjectHandset(subject: DataSubject): string | undefined {
+  return subject.channel === 'whatsapp' ? subject.address : subjectPhone(subject);
+}

@@ -23,7 +23,13 @@ export {
   createRedisConsentStore,
 } from './consent-store.js';
 // Everyone: whose data a conversation touches (a phone or a chat).
-export { type DataSubject, dataSubjectOf, subjectId, subjectPhone } from './data-subject.js';
+export {
+  type DataSubject,
+  dataSubjectOf,
+  subjectHandset,
+  subjectId,
+  subjectPhone,
+} from './data-subject.js';
 // Server: erasures remembered as keyed hashes, so the holdings sync does not undo them.
 export {
   createErasureTombstones,

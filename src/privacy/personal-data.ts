@@ -1,7 +1,7 @@
 import type { Prompt, TurnRoute } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { CONSENT_NOTICE_VERSION, type ConsentStore } from './consent-store.js';
-import { type DataSubject, dataSubjectOf, subjectPhone } from './data-subject.js';
+import { type DataSubject, dataSubjectOf, subjectHandset } from './data-subject.js';
 import type { ErasureTombstones } from './erasure-tombstones.js';
 
 /** What the bot holds about one subject, in the words "My data" shows. */
@@ -201,7 +201,8 @@ export function createPersonalData(options: PersonalDataOptions): PersonalData {
       // Two stores may name the same policy or NRC (the reminder card and the index): once each.
       const nrcs = [...new Set(parts.flatMap((part) => part.nrcs ?? []))];
       const numbers = [...new Set(parts.flatMap((part) => part.policyNumbers ?? []))];
-      const address = subjectPhone(subject) === undefined ? subject.address : `+${subject.address}`;
+      const address =
+        subjectHandset(subject) === undefined ? subject.address : `+${subject.address}`;
       return {
         ...counted,
         policies: Math.max(counted.policies, numbers.length),
@@ -283,7 +284,7 @@ export function holdingsIndexStore(
   return {
     name: 'holdings',
     async held(subject) {
-      const phone = subjectPhone(subject);
+      const phone = subjectHandset(subject);
       if (phone === undefined) return {};
       const [count, entry] = await Promise.all([index.count?.(phone), index.ofPhone?.(phone)]);
       const byNrc = entry && index.ofNrcs ? await index.ofNrcs(entry.nrcs) : [];
@@ -296,7 +297,7 @@ export function holdingsIndexStore(
       };
     },
     async forget(subject) {
-      const phone = subjectPhone(subject);
+      const phone = subjectHandset(subject);
       if (phone === undefined) return {};
       // The phone first: a sync running meanwhile skips its facts before they are deleted.
       await tombstones?.bury(phone, []);

@@ -2,12 +2,16 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Prompt, TurnRoute } from '../../src/conversation/index.js';
 import {
+  createErasureTombstones,
   createMemoryConsentStore,
   createPersonalData,
   type DataSubject,
   ErasureIncompleteError,
+  type HoldingsIndexHook,
+  holdingsIndexStore,
   type PersonalDataStore,
 } from '../../src/privacy/index.js';
+import { createMemoryStore } from '../../src/storage/index.js';
 
 const logger = pino({ level: 'silent' });
 const route: TurnRoute = {
@@ -95,5 +99,53 @@ describe('erasure', () => {
     await expect(erasing).rejects.toMatchObject({ stores: ['handoff'] });
     expect(files.forgotten).toEqual([route.address]);
     expect(receipts).toEqual([]);
+  });
+});
+
+describe('the holdings index as personal data', () => {
+  /** An index that names one NRC and one policy for one phone, and records what it forgot. */
+  function index() {
+    const forgotten: string[] = [];
+    const hook: HoldingsIndexHook = {
+      async forget(phone) {
+        forgotten.push(phone);
+        return ['479974/11/1'];
+      },
+      count: async (phone) => (phone === '260971234567' ? 1 : 0),
+      ofPhone: async (phone) =>
+        phone === '260971234567'
+          ? { nrcs: ['479974/11/1'], refs: [{ number: 'MTR-DEMO-000001' }] }
+          : { nrcs: [], refs: [] },
+    };
+    return { hook, forgotten };
+  }
+
+  it("lists and erases a WhatsApp sender's holdings by the number WhatsApp verified, and buries it", async () => {
+    const { hook, forgotten } = index();
+    const tombstones = createErasureTombstones(createMemoryStore(), 't:', 'a-secret');
+    const holdings = holdingsIndexStore(hook, tombstones);
+    const sender: DataSubject = {
+      channel: 'whatsapp',
+      address: '260971234567',
+      sessionKey: 'wa:260971234567',
+    };
+    expect(await holdings.held(sender)).toMatchObject({
+      policies: 1,
+      nrcs: ['479974/11/1'],
+      policyNumbers: ['MTR-DEMO-000001'],
+    });
+    await holdings.forget(sender);
+    expect(forgotten).toEqual(['260971234567']);
+    expect(await tombstones.erased({ phone: '260971234567' })).toBe(true);
+    expect(await tombstones.erased({ nrc: '479974/11/1' })).toBe(true);
+  });
+
+  it('names no phone for a Telegram chat, and erases nothing of the index for it', async () => {
+    const { hook, forgotten } = index();
+    const holdings = holdingsIndexStore(hook);
+    const chat: DataSubject = { channel: 'telegram', address: '260971234567', sessionKey: 'tg:1' };
+    expect(await holdings.held(chat)).toEqual({});
+    await holdings.forget(chat);
+    expect(forgotten).toEqual([]);
   });
 });

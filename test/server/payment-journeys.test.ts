@@ -184,7 +184,8 @@ describe('the policy a customer paid for', () => {
     expect(certificate?.label).toBe('motor.certificate');
     const file = await fetch(certificate?.url ?? '');
     expect(file.headers.get('content-disposition')).toBe(
-      `inline; filename="certificate-${secondNumber}.pdf"`,
+      // Every stored file goes out as a download (issue 37), the certificate included.
+      `attachment; filename="certificate-${secondNumber}.pdf"; filename*=UTF-8''certificate-${secondNumber}.pdf`,
     );
     const secondDone = await phone.send('1');
     expect(secondDone).toMatch(`Your policy number is ${secondNumber}.`);

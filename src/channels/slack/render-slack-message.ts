@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
-import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
+import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
 import { maskNameParams, maskPersonalData } from '../../privacy/index.js';
 
-/** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
-export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+// The render contract every chat channel shares, defined once in src/conversation.
+export { type RenderPrompt, renderKey } from '../../conversation/index.js';
 
 /** A file to upload next to the message (the bordereau CSV). */
 export interface SlackFile {
@@ -46,16 +46,6 @@ export function escapeMrkdwn(text: string): string {
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** Renders a single message key (with its parameters, when it has any) as text. */
-export function renderKey(
-  render: RenderPrompt,
-  key: string,
-  locale: string,
-  params?: Prompt['params'],
-): string {
-  return render({ key, ...(params ? { params } : {}), input: 'none', final: false }, locale).text;
 }
 
 /** True when an attachment should be uploaded as a file rather than linked. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { InlineKeyboard, Keyboard } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
-import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
+import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
 
-/** Renders a Prompt in a locale: the conversation engine's `renderPrompt`, or a test double. */
-export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+// The render contract every chat channel shares, defined once in src/conversation.
+export { type RenderPrompt, renderKey } from '../../conversation/index.js';
 
 /** A document to send after the message (the certificate), under a name that says what it is. */
 export interface TelegramDocument {
@@ -62,16 +62,6 @@ export function documentFileName(prompt: Prompt, fileName: string | undefined): 
   const policyNumber = prompt.params?.policyNumber;
   const safe = String(policyNumber ?? '').replace(/[^A-Za-z0-9._-]/g, '');
   return safe ? `${safe}-certificate.pdf` : 'certificate.pdf';
-}
-
-/** Renders the text of a single message key (attachment labels, channel notices). */
-export function renderKey(
-  render: RenderPrompt,
-  key: string,
-  locale: string,
-  params?: Prompt['params'],
-): string {
-  return render({ key, ...(params ? { params } : {}), input: 'none', final: false }, locale).text;
 }
 
 /**

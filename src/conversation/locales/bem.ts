@@ -100,10 +100,13 @@ export const bem: Catalogue = {
   'pay.choice.tryAgain': 'Lipileni nakabili',
   'pay.askPhone': 'Nambala ya mobile money iya kulipilako {currency} {amount}:',
   'pay.waitPhone': 'Sumineni {currency} {amount} pa foni yenu. Tukamweba nga yalipilwa.',
+  'pay.waitConfirming':
+    'Ukulipila kwenu {currency} {amount} kulelolesha ku kampani. Tukamweba ifyo fyapwa.',
   'pay.waitCard': 'Lipileni {currency} {amount} na kadi pa link twatuma.',
   'pay.cardLink': 'Ipepala lya kulipila na kadi',
   'pay.note.stillPending': 'Tucilolela ukufuma {since}. Tukamweba ilyo kampani yasumina.',
   'pay.failed': 'Ukulipila {currency} {amount} pa {what} tafyapitile. Tapali indalama yasendwa.',
+  'pay.note.itemPending': 'Ukulipila kwa {item} kucilelolesha. Tukamweba ifyo fyapwa.',
   'pay.note.reason': 'Umulandu: {reason}.',
   'pay.sms.cardLink': 'Lipileni {currency} {amount} na kadi: {url}',
 

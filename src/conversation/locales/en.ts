@@ -108,12 +108,16 @@ export const en = {
   'pay.choice.tryAgain': 'Pay again',
   'pay.askPhone': 'Mobile money number to pay {currency} {amount} from:',
   'pay.waitPhone': 'Approve {currency} {amount} on your phone. We will tell you when it is paid.',
+  'pay.waitConfirming':
+    'Your payment of {currency} {amount} is being confirmed with the insurer. We will tell you the result.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
   'pay.cardLink': 'Card payment page',
   'pay.note.stillPending':
     'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',
   'pay.failed':
     'Payment of {currency} {amount} for {what} did not go through. Nothing was charged.',
+  'pay.note.itemPending':
+    'A payment for {item} is still being confirmed. We will tell you the result.',
   'pay.note.reason': 'Reason: {reason}.',
   'pay.sms.cardLink': 'Pay {currency} {amount} by card: {url}',
 

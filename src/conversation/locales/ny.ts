@@ -101,10 +101,13 @@ export const ny: Catalogue = {
   'pay.choice.tryAgain': 'Lipiraninso',
   'pay.askPhone': 'Nambala ya mobile money yolipirira {currency} {amount}:',
   'pay.waitPhone': 'Vomerezani {currency} {amount} pa foni yanu. Tidzakuuzani ikalipiridwa.',
+  'pay.waitConfirming':
+    'Malipiro anu a {currency} {amount} akutsimikiziridwa ndi kampani. Tidzakuuzani zotsatira.',
   'pay.waitCard': 'Lipirani {currency} {amount} ndi khadi pa link tatumiza.',
   'pay.cardLink': 'Tsamba lolipirira ndi khadi',
   'pay.note.stillPending': 'Tikudikirabe kuyambira {since}. Tidzakuuzani kampani ikangovomereza.',
   'pay.failed': 'Kulipira {currency} {amount} kwa {what} sikunadutse. Palibe ndalama yatengedwa.',
+  'pay.note.itemPending': 'Malipiro a {item} akutsimikiziridwabe. Tidzakuuzani zotsatira.',
   'pay.note.reason': 'Chifukwa: {reason}.',
   'pay.sms.cardLink': 'Lipirani {currency} {amount} ndi khadi: {url}',
 
