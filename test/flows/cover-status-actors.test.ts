@@ -133,7 +133,9 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
     );
     const { holdings, calls } = await findCover(deps, { nrc });
     expect(calls).toBe(MAX_CALLS_PER_LOOKUP);
-    expect(holdings.filter((h) => h.unconfirmed)).toHaveLength(30 - (MAX_CALLS_PER_LOOKUP - 1));
+    expect(holdings.filter((h) => h.unknown === 'late')).toHaveLength(
+      30 - (MAX_CALLS_PER_LOOKUP - 1),
+    );
   });
 
   it('drops from the index a record the insurer answers 404 for', async () => {
