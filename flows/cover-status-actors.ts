@@ -194,10 +194,11 @@ class CallBudget {
     }
   }
 
-  private unknown(
+  /** An answer that cannot be read as the truth (`reason`): reported, and unknown. */
+  unknown(
     operation: OperationName,
     reason: Exclude<UnknownReason, 'unseen'>,
-  ): Answer<never> {
+  ): Extract<Answer<never>, { kind: 'unknown' }> {
     this.report?.(operation, reason);
     return { kind: 'unknown', reason };
   }
@@ -341,8 +342,10 @@ async function confirm(
       };
       if (until) entry.until = until;
       if (loan.amount != null) entry.amount = loan.amount;
-      if (cover && cover.kind !== 'found') {
-        entry.unknown = cover.kind === 'unknown' ? cover.reason : 'failed';
+      if (cover?.kind === 'unknown') entry.unknown = cover.reason;
+      // The policy of a loan on cover gone from the insurer (404): nothing to read the loan by.
+      if (cover?.kind === 'none') {
+        entry.unknown = budget.unknown('getCreditLifePolicyStatus', 'failed').reason;
       }
       return entry;
     }
