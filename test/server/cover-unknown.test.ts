@@ -173,3 +173,21 @@ describe('a prompt insurer: the right records, no unknowns', () => {
     expect(unknownLogs(logged)).toEqual([]);
   }, 60_000);
 });
+
+describe('unknown is said in the caller’s language', () => {
+  /** Picks `choice` on the Language screen (7 on the menu), then answers `inputs`. */
+  const inLanguage = (from: string | undefined, choice: string, inputs: readonly string[]) =>
+    journey(from, ['7', choice, ...inputs]);
+
+  it('tells a Nyanja stranger and a Bemba holder that the cover cannot be confirmed now', async () => {
+    coverStateWord = 'Suspended';
+    const stranger = (await inLanguage(undefined, '3', [MENU.cover, '1', NRC])).at(-1) ?? '';
+    expect(stranger).toContain(t('cover.limited.unknown', undefined, 'ny'));
+    expect(stranger).not.toContain(t('cover.limited.none', undefined, 'ny'));
+
+    // The borrower's language is remembered: this test runs last in the file.
+    const holder = (await inLanguage(BORROWER, '2', [MENU.claims, '1'])).at(-1) ?? '';
+    expect(holder).toContain(t('cover.unknown', undefined, 'bem'));
+    expect(holder).not.toContain(t('claim.held.none', undefined, 'bem'));
+  }, 60_000);
+});
