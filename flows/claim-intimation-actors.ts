@@ -379,7 +379,7 @@ export function claimIntimationActors(deps: FlowDeps) {
     // Holdings found from the principal's own phone: theirs by construction.
     heldCover: fromPromise(async ({ input }: { input: { principal: Principal } }) => {
       const phone = phoneOf(input.principal);
-      return phone ? heldCover(deps, phone) : [];
+      return phone ? heldCover(deps, phone) : { held: [], truth: 'none' as const };
     }),
     findClaim: fromPromise(
       async ({

@@ -19,6 +19,7 @@ import {
   checkPastDate,
   checkPhone,
 } from './checks.js';
+import type { CoverTruth } from './cover-status.js';
 import { claimTakesDocuments, insurerWord, statusWord } from './status-words.js';
 import {
   answered,
@@ -114,6 +115,19 @@ export interface ClaimSummary {
 /** A loan or membership the caller holds, as a claim can start from it. */
 export type HeldCover = ClaimStart;
 
+/** The loans and memberships a phone's holder may claim against, and whether that is the truth. */
+export interface HeldCoverAnswer {
+  held: HeldCover[];
+  /** `unknown`: some cover was not read, so more may be held than `held` lists. */
+  truth: CoverTruth;
+}
+
+/** The claim's loan or membership list, or why it is empty: none held, or not read now. */
+function heldKey(context: ClaimIntimationContext): string {
+  if (context.held.length > 0) return 'claim.held';
+  return context.heldTruth === 'unknown' ? 'cover.unknown' : 'claim.held.none';
+}
+
 /** A claim found by the number the user was given, with the book it is on. */
 export type FoundClaim = ClaimSummary & { line: ClaimLine };
 
@@ -127,6 +141,8 @@ export interface ClaimIntimationContext extends FlowContextBase {
   callerPhone: string | null;
   /** The caller's own loans and memberships in force, to claim against. */
   held: HeldCover[];
+  /** Whether `held` is the truth; absent in a snapshot from before it was kept. */
+  heldTruth?: CoverTruth;
   /** The claim's loan or member was picked from `held` (Back returns to that list). */
   fromHeld: boolean;
   /** The claim number typed to track a claim (CLC-…, GLC-…). */
@@ -393,7 +409,7 @@ export const claimIntimationMachine = setup({
     getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string; principal: Principal }>(
       'getClaim',
     ),
-    heldCover: notProvided<HeldCover[], { principal: Principal }>('heldCover'),
+    heldCover: notProvided<HeldCoverAnswer, { principal: Principal }>('heldCover'),
     findClaim: notProvided<FoundClaim | null, { number: string; principal: Principal }>(
       'findClaim',
     ),
@@ -544,7 +560,8 @@ export const claimIntimationMachine = setup({
               target: 'pickHeld',
               // Keeps the snapshot small: the first few loans and memberships in force.
               actions: assign({
-                held: ({ event }) => event.output.slice(0, MAX_HELD),
+                held: ({ event }) => event.output.held.slice(0, MAX_HELD),
+                heldTruth: ({ event }) => event.output.truth,
                 failure: null,
               }),
             },
@@ -557,7 +574,11 @@ export const claimIntimationMachine = setup({
             tries: 0,
             fromHeld: false,
             prompt: ({ context }) =>
-              ask(context.held.length > 0 ? 'claim.held' : 'claim.held.none', 'choice', {
+              ask(heldKey(context), 'choice', {
+                // Some cover not read: the list may be short, and it says so.
+                ...(context.held.length > 0 && context.heldTruth === 'unknown'
+                  ? { note: { key: 'cover.unknown' } }
+                  : {}),
                 choices: [
                   ...context.held.map((h, i) =>
                     choice(`s${i}`, `claim.held.${h.line}`, { number: h.number, covers: h.covers }),

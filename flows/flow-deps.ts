@@ -13,6 +13,7 @@ import { CodedError } from '../src/errors/index.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
+import type { UnknownAnswerReporter } from './cover-status.js';
 import { type PaymentRequest, type PaymentStarted, providedPayment } from './payment-machine.js';
 import type { UnknownStatusReporter } from './status-words.js';
 import {
@@ -123,6 +124,11 @@ export interface FlowDeps {
    * deployment logs it. Status words only: never personal data.
    */
   readonly onUnknownStatus?: UnknownStatusReporter;
+  /**
+   * Hears every insurer call a cover lookup could not read in time or at all (the cover is then
+   * said to be unknown); the deployment logs it. Operation and reason only.
+   */
+  readonly onUnknownAnswer?: UnknownAnswerReporter;
   /**
    * Sends a Prompt to a conversation's user outside the turn, on their own channel (an SMS to a
    * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.

@@ -25,7 +25,9 @@ export type StatusKey =
   | 'status.paymentPending'
   | 'status.paid'
   | 'status.paymentFailed'
-  | 'status.unconfirmed';
+  | 'status.unconfirmed'
+  /** A status not read in time (the insurer late or failing): retrying later may read it. */
+  | 'status.notCheckedNow';
 
 /** Cover words shared by every record that puts someone on risk. */
 const COVER: Readonly<Record<string, StatusKey>> = {

@@ -99,6 +99,9 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
         'insurer status not in the spec',
       ),
     ),
+    // A cover lookup's call not read in time or failed: that cover is said to be unknown.
+    onUnknownAnswer: (operation, reason) =>
+      logger.warn({ event: 'cover.unknown', operation, reason }, 'cover not read: said as unknown'),
     // A claim's confirmation, on the user's own channel (SMS for USSD callers).
     notify: async (route, prompt) => {
       const notifier = notifiers.find(route.channel);

@@ -283,6 +283,9 @@ export const bem: Catalogue = {
   'cover.limited.covered':
     'Iyi NRC ili ne nshuwalansi ukufika {until, date}. Ifyebo fiya fye ku foni iyalembwa.',
   'cover.limited.none': 'Tapali inshuwalansi iibomba iya iyi NRC.',
+  'cover.limited.unknown': 'Tatulekwanisha ukushininkisha inshuwalansi ya iyi NRC nomba.',
+  'cover.unknown':
+    'Tatulekwanisha ukumona inshuwalansi yenu nomba - eseshenipo na kabili pa maminiti yanono.',
   'cover.certificate': 'Satifiketi',
   'cover.certificate.ready': 'Satifiketi ya {number}:',
   'cover.certificate.sms': 'Satifiketi ya {number} yatumwa kuli imwe pa SMS.',
@@ -489,4 +492,5 @@ export const bem: Catalogue = {
   'status.paymentFailed': 'ukulipila tafyapitile',
   'status.claimHandled': 'kampani ilebomba pali iyi claim ({insurerStatus})',
   'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
+  'status.notCheckedNow': 'tatulekwanisha ukumona nomba',
 };

@@ -347,6 +347,8 @@ export const en = {
   'cover.limited.covered':
     'This NRC has cover until {until, date}. Details go only to the phone on record.',
   'cover.limited.none': 'No cover in force was found for this NRC.',
+  'cover.limited.unknown': 'Cover for this NRC could not be confirmed now.',
+  'cover.unknown': 'We cannot check your cover right now - try again in a few minutes.',
   'cover.certificate': 'Certificate',
   'cover.certificate.ready': 'Certificate of {number}:',
   'cover.certificate.sms': 'The certificate of {number} was sent to you by SMS.',
@@ -631,6 +633,7 @@ export const en = {
   'status.paymentFailed': 'payment failed',
   'status.claimHandled': 'the insurer is handling this claim ({insurerStatus})',
   'status.unconfirmed': 'we could not confirm this cover - call the insurer',
+  'status.notCheckedNow': 'cannot be checked now',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

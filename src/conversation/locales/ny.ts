@@ -283,6 +283,9 @@ export const ny: Catalogue = {
   'cover.limited.covered':
     'NRC iyi ili ndi inshuwalansi mpaka {until, date}. Zambiri zimapita ku foni yolembedwa yokha.',
   'cover.limited.none': 'Palibe inshuwalansi yogwira ntchito ya NRC iyi.',
+  'cover.limited.unknown': 'Sitinathe kutsimikiza inshuwalansi ya NRC iyi pakali pano.',
+  'cover.unknown':
+    'Sitingathe kuona inshuwalansi yanu pakali pano - yesaninso pakapita mphindi zochepa.',
   'cover.certificate': 'Satifiketi',
   'cover.certificate.ready': 'Satifiketi ya {number}:',
   'cover.certificate.sms': 'Satifiketi ya {number} yatumizidwa kwa inu pa SMS.',
@@ -485,4 +488,5 @@ export const ny: Catalogue = {
   'status.paymentFailed': 'malipiro sanapite',
   'status.claimHandled': 'kampani ikugwira ntchito pa claim iyi ({insurerStatus})',
   'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
+  'status.notCheckedNow': 'sitingathe kuona pakali pano',
 };
