@@ -113,7 +113,7 @@ export async function runLookupSection(options: LookupSectionOptions): Promise<s
             const found = await lookup();
             latencies.push(performance.now() - started);
             calls.push(found.calls);
-            const confirmed = found.holdings.filter((holding) => !holding.unconfirmed);
+            const confirmed = found.holdings.filter((holding) => !holding.unknown);
             if (confirmed.length !== 4) incomplete += 1;
           }
           latencies.sort((a, b) => a - b);

@@ -17,6 +17,7 @@ import type {
 import { CoverUnavailableError, heldCover } from './cover-status-actors.js';
 import { type FlowDeps, orNotFound } from './flow-deps.js';
 import { type OwnerLookup, ownerLookup } from './record-owners.js';
+import { claimTakesDocuments, reportUnknownStatuses } from './status-words.js';
 import { end, RefusalError } from './support.js';
 
 function payableOf(claim: Claim): number | undefined {
@@ -330,6 +331,10 @@ export function claimIntimationActors(deps: FlowDeps) {
         const before = await getClaimOf(client, input.line, input.claimId);
         const access = accessTo(input.principal, await owners.claimOwners(input.line, before));
         if (!access.mine) throw new RefusalError({ key: 'claim.note.notYours' });
+        // Past Documented the insurer is checking, approving or settling: evidence goes to it.
+        if (!claimTakesDocuments(before.status)) {
+          throw new RefusalError({ key: 'claim.note.noDocuments' });
+        }
         const key = { line: input.line, claimId: input.claimId };
         // The server's evidence keeps each file for the claim and posts its kept link and name;
         // without it (flows on their own) the URLs go as they are.
@@ -358,6 +363,7 @@ export function claimIntimationActors(deps: FlowDeps) {
           if (shown?.mine) mine.push(shown);
           if (mine.length >= MAX_TRACKED) break;
         }
+        reportClaimStatuses(deps, mine);
         return mine;
       },
     ),
@@ -366,13 +372,14 @@ export function claimIntimationActors(deps: FlowDeps) {
         const claim = await getClaimOf(client, input.line, input.claimId);
         const shown = await claimFor(ownerLookup(client), input.principal, input.line, claim);
         if (!shown) throw new RefusalError({ key: 'claim.note.notYours' });
+        reportClaimStatuses(deps, [shown]);
         return shown;
       },
     ),
     // Holdings found from the principal's own phone: theirs by construction.
     heldCover: fromPromise(async ({ input }: { input: { principal: Principal } }) => {
       const phone = phoneOf(input.principal);
-      return phone ? heldCover(deps, phone) : [];
+      return phone ? heldCover(deps, phone) : { held: [], truth: 'none' as const };
     }),
     findClaim: fromPromise(
       async ({
@@ -383,10 +390,19 @@ export function claimIntimationActors(deps: FlowDeps) {
         const found = await findClaimByNumber(client, input.number);
         if (!found) return null;
         const shown = await claimFor(ownerLookup(client), input.principal, found.line, found);
+        if (shown) reportClaimStatuses(deps, [shown]);
         return shown ? { ...shown, line: found.line } : null;
       },
     ),
   };
+}
+
+/** Reports the claim words no mapping knows (a state past Documented): the status only. */
+function reportClaimStatuses(deps: FlowDeps, claims: readonly ClaimSummary[]): void {
+  reportUnknownStatuses(
+    deps.onUnknownStatus,
+    claims.map((claim) => ({ subject: 'claim' as const, status: claim.status })),
+  );
 }
 
 /** The most claims "Track my claims" lists. */

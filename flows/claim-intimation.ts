@@ -19,7 +19,8 @@ import {
   checkPastDate,
   checkPhone,
 } from './checks.js';
-import { statusWord } from './status-words.js';
+import type { CoverTruth } from './cover-status.js';
+import { claimTakesDocuments, insurerWord, statusWord } from './status-words.js';
 import {
   answered,
   answeredGuard,
@@ -114,6 +115,19 @@ export interface ClaimSummary {
 /** A loan or membership the caller holds, as a claim can start from it. */
 export type HeldCover = ClaimStart;
 
+/** The loans and memberships a phone's holder may claim against, and whether that is the truth. */
+export interface HeldCoverAnswer {
+  held: HeldCover[];
+  /** `unknown`: some cover was not read, so more may be held than `held` lists. */
+  truth: CoverTruth;
+}
+
+/** The claim's loan or membership list, or why it is empty: none held, or not read now. */
+function heldKey(context: ClaimIntimationContext): string {
+  if (context.held.length > 0) return 'claim.held';
+  return context.heldTruth === 'unknown' ? 'cover.unknown' : 'claim.held.none';
+}
+
 /** A claim found by the number the user was given, with the book it is on. */
 export type FoundClaim = ClaimSummary & { line: ClaimLine };
 
@@ -127,6 +141,8 @@ export interface ClaimIntimationContext extends FlowContextBase {
   callerPhone: string | null;
   /** The caller's own loans and memberships in force, to claim against. */
   held: HeldCover[];
+  /** Whether `held` is the truth; absent in a snapshot from before it was kept. */
+  heldTruth?: CoverTruth;
   /** The claim's loan or member was picked from `held` (Back returns to that list). */
   fromHeld: boolean;
   /** The claim number typed to track a claim (CLC-…, GLC-…). */
@@ -328,13 +344,26 @@ const BACK_OPS = Object.keys(BACK) as ClaimOp[];
 /** A failed call `op`: the failure screen, Try again and Back as {@link RETRY} and {@link BACK} say. */
 const failedCall = failedCallTo<ClaimIntimationContext, Reply>(ID.failed);
 
+/** A claim's status as screens show it: our words, and the insurer's own for a word we lack. */
+function claimStatus(status: string): { status: string; insurerStatus: string } {
+  return { status: statusWord('claim', status).key, insurerStatus: insurerWord(status) };
+}
+
 function claimParams(claim: ClaimSummary): NonNullable<Prompt['params']> {
   return {
     number: claim.number,
-    status: statusWord('claim', claim.status).key,
+    ...claimStatus(claim.status),
     payable: claim.payable === undefined ? '' : money(claim.payable),
     currency: claim.currency,
   };
+}
+
+/**
+ * Add documents is offered: the caller's own claim, still taking evidence (Intimated or
+ * Documented); once the insurer checks, approves or settles it, documents go to the insurer.
+ */
+function addsDocuments(claim: ClaimSummary | null): boolean {
+  return claim?.mine === true && claimTakesDocuments(claim.status);
 }
 
 /** What a claim's screen says: everything for its own phone, else its status only. */
@@ -380,7 +409,7 @@ export const claimIntimationMachine = setup({
     getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string; principal: Principal }>(
       'getClaim',
     ),
-    heldCover: notProvided<HeldCover[], { principal: Principal }>('heldCover'),
+    heldCover: notProvided<HeldCoverAnswer, { principal: Principal }>('heldCover'),
     findClaim: notProvided<FoundClaim | null, { number: string; principal: Principal }>(
       'findClaim',
     ),
@@ -433,7 +462,7 @@ export const claimIntimationMachine = setup({
         /^t\d+$/.test(event.id) && Number(event.id.slice(1)) < (context.terms?.scopes.length ?? 0)
       );
     },
-    ownClaim: ({ context }) => context.claim?.mine === true,
+    addsDocuments: ({ context }) => addsDocuments(context.claim),
     listedClaim: ({ context, event }) => {
       assertEvent(event, 'user.choice');
       return context.claims.some((c) => c.id === event.id);
@@ -531,7 +560,8 @@ export const claimIntimationMachine = setup({
               target: 'pickHeld',
               // Keeps the snapshot small: the first few loans and memberships in force.
               actions: assign({
-                held: ({ event }) => event.output.slice(0, MAX_HELD),
+                held: ({ event }) => event.output.held.slice(0, MAX_HELD),
+                heldTruth: ({ event }) => event.output.truth,
                 failure: null,
               }),
             },
@@ -544,7 +574,11 @@ export const claimIntimationMachine = setup({
             tries: 0,
             fromHeld: false,
             prompt: ({ context }) =>
-              ask(context.held.length > 0 ? 'claim.held' : 'claim.held.none', 'choice', {
+              ask(heldKey(context), 'choice', {
+                // Some cover not read: the list may be short, and it says so.
+                ...(context.held.length > 0 && context.heldTruth === 'unknown'
+                  ? { note: { key: 'cover.unknown' } }
+                  : {}),
                 choices: [
                   ...context.held.map((h, i) =>
                     choice(`s${i}`, `claim.held.${h.line}`, { number: h.number, covers: h.covers }),
@@ -793,7 +827,9 @@ export const claimIntimationMachine = setup({
                     documents: requirementsOf(context) || '-',
                   },
                   choices: [
-                    ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                    ...(addsDocuments(context.claim)
+                      ? [choice('attach', 'claim.choice.attach')]
+                      : []),
                     choice('end', 'claim.choice.later'),
                   ],
                 },
@@ -801,8 +837,8 @@ export const claimIntimationMachine = setup({
           }),
           on: {
             'user.choice': [
-              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: 'sendingLink' },
-              { guard: and([chose('attach'), 'ownClaim']), target: 'awaitingDocument' },
+              { guard: and([chose('attach'), 'addsDocuments', 'byLink']), target: 'sendingLink' },
+              { guard: and([chose('attach'), 'addsDocuments']), target: 'awaitingDocument' },
               { guard: chose('end'), target: ID.done },
             ],
             // The claim exists now; Back cannot undo it, so it shows the claim again.
@@ -885,11 +921,14 @@ export const claimIntimationMachine = setup({
               ask('claim.documented', 'choice', {
                 params: {
                   number: context.claim?.number ?? '',
-                  status: statusWord('claim', context.claim?.status ?? '').key,
+                  ...claimStatus(context.claim?.status ?? ''),
                   count: context.documents,
                   ...uploadParams(context),
                 },
-                choices: [choice('more', 'claim.choice.more'), choice('end', 'flow.choice.end')],
+                choices: [
+                  ...(addsDocuments(context.claim) ? [choice('more', 'claim.choice.more')] : []),
+                  choice('end', 'flow.choice.end'),
+                ],
               }),
           }),
           on: {
@@ -1004,7 +1043,7 @@ export const claimIntimationMachine = setup({
               const choices: Choice[] = context.claims.map((c) =>
                 choice(c.id, 'claim.line', {
                   number: c.number,
-                  status: statusWord('claim', c.status).key,
+                  ...claimStatus(c.status),
                 }),
               );
               choices.push(choice('back', 'flow.choice.back'));
@@ -1052,7 +1091,9 @@ export const claimIntimationMachine = setup({
               ask(claimDetailKey(context.claim), 'choice', {
                 params: context.claim ? claimParams(context.claim) : {},
                 choices: [
-                  ...(context.claim?.mine ? [choice('attach', 'claim.choice.attach')] : []),
+                  ...(addsDocuments(context.claim)
+                    ? [choice('attach', 'claim.choice.attach')]
+                    : []),
                   choice('back', 'flow.choice.back'),
                   choice('end', 'flow.choice.end'),
                 ],
@@ -1060,8 +1101,8 @@ export const claimIntimationMachine = setup({
           }),
           on: {
             'user.choice': [
-              { guard: and([chose('attach'), 'ownClaim', 'byLink']), target: ID.sendingLink },
-              { guard: and([chose('attach'), 'ownClaim']), target: ID.awaitingDocument },
+              { guard: and([chose('attach'), 'addsDocuments', 'byLink']), target: ID.sendingLink },
+              { guard: and([chose('attach'), 'addsDocuments']), target: ID.awaitingDocument },
               { guard: and([chose('back'), 'noList']), target: 'askClaimNumber' },
               { guard: chose('back'), target: 'claimList' },
               { guard: chose('end'), target: ID.done },
@@ -1102,7 +1143,7 @@ export const claimIntimationMachine = setup({
           context.claim
             ? end('claim.end', {
                 number: context.claim.number,
-                status: statusWord('claim', context.claim.status).key,
+                ...claimStatus(context.claim.status),
               })
             : end('flow.end.thanks'),
       }),

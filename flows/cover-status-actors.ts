@@ -7,9 +7,11 @@ import { fromPromise } from 'xstate';
 import { accessTo, type Principal } from '../src/access/index.js';
 import {
   ApiAbortedError,
+  ApiTimeoutError,
   type CallOptions,
   type CoverState,
   type GroupLifePolicy,
+  type OperationName,
   type PartnerClient,
   type PolicyRecord,
 } from '../src/api/index.js';
@@ -20,13 +22,17 @@ import {
   type HoldingsIndex,
   refField,
 } from '../src/holdings/index.js';
-import type { HeldCover } from './claim-intimation.js';
+import type { HeldCover, HeldCoverAnswer } from './claim-intimation.js';
 import {
   type CoverAnswer,
   type Holding,
   type HoldingLine,
   holdingStatuses,
+  STATUS_SUBJECT,
   statusParams,
+  truthOf,
+  type UnknownAnswerReporter,
+  type UnknownReason,
 } from './cover-status.js';
 import { type FlowDeps, keep } from './flow-deps.js';
 import { reportUnknownStatuses, statusWord } from './status-words.js';
@@ -53,8 +59,12 @@ const IN_FORCE = new Set([
   'issued',
 ]);
 
-/** Whether a holding's status means cover is in force (Pending, Closed, Lapsed are not). */
-export function inForce(holding: Pick<Holding, 'status'>): boolean {
+/**
+ * Whether a holding's status means cover is in force (Pending, Closed, Lapsed are not); a status
+ * not read never is.
+ */
+export function inForce(holding: Pick<Holding, 'status' | 'unknown'>): boolean {
+  if (holding.unknown) return false;
   return IN_FORCE.has(holding.status.toLowerCase().replace(/\s+/g, ''));
 }
 
@@ -64,6 +74,11 @@ interface Found {
   phones: string[];
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
+  /**
+   * A look-up that finds records by itself (the household by NRC) was not answered, or the index
+   * was cold or behind: records may be missing from `holdings`, so "none" cannot be said.
+   */
+  missed: boolean;
   /**
    * The index could say "none": every list it is filled from was read lately. False after a
    * cold start or a Redis loss until the sync has run: nothing found is then unknown, not none.
@@ -95,7 +110,7 @@ function loanStatus(
   loanStatus: string,
   state: CoverState | null,
 ): { status: string; until?: string } {
-  if (loanStatus.toLowerCase() !== 'active' || !state) return { status: loanStatus || 'Unknown' };
+  if (loanStatus.toLowerCase() !== 'active' || !state) return { status: loanStatus };
   const until = state.graceEndsAt ? day(state.graceEndsAt) : '';
   return statusWord('loan', state.status).key === 'status.inGrace' && until
     ? { status: state.status, until }
@@ -132,6 +147,22 @@ const MAX_NRCS_PER_PHONE = 3;
  */
 export const LOOKUP_BUDGET_MS = 3_000;
 
+/**
+ * What one insurer call told: its answer, `none` (404: the insurer does not have it), or
+ * `unknown` (out of calls or time, or it failed): never read as "none".
+ */
+type Answer<T> =
+  | { readonly kind: 'found'; readonly value: T }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unknown'; readonly reason: Exclude<UnknownReason, 'unseen'> };
+
+/** One call shared by `key` among the records that need it. */
+type SharedCall<T> = (
+  key: string,
+  operation: OperationName,
+  call: (options: CallOptions) => Promise<T>,
+) => Promise<Answer<T>>;
+
 /** The insurer's calls one lookup may make: at most {@link MAX_CALLS_PER_LOOKUP}, all by one deadline. */
 class CallBudget {
   private left = MAX_CALLS_PER_LOOKUP;
@@ -142,51 +173,62 @@ class CallBudget {
   failure: unknown;
   answered = 0;
 
-  /** The call's answer; `gone` on 404; `unconfirmed` when out of calls, time, or it failed. */
+  constructor(private readonly report: UnknownAnswerReporter | undefined) {}
+
+  /** What `operation` told, within the lookup's calls and time. */
   async ask<T>(
+    operation: OperationName,
     call: (options: CallOptions) => Promise<T>,
-  ): Promise<T | typeof GONE | typeof UNCONFIRMED> {
-    if (this.left <= 0 || this.deadline.aborted) return UNCONFIRMED;
+  ): Promise<Answer<T>> {
+    if (this.left <= 0 || this.deadline.aborted) return this.unknown(operation, 'late');
     this.left -= 1;
     this.made += 1;
     try {
-      const answer = await call({
+      const value = await call({
         signal: this.deadline,
         timeoutMs: Math.max(1, this.endsAt - Date.now()),
       });
       this.answered += 1;
-      return answer;
+      return { kind: 'found', value };
     } catch (error) {
       if (isNotFound(error)) {
         this.answered += 1;
-        return GONE;
+        return { kind: 'none' };
       }
-      if (!this.deadline.aborted && !(error instanceof ApiAbortedError)) this.failure ??= error;
-      return UNCONFIRMED;
+      const late =
+        this.deadline.aborted ||
+        error instanceof ApiAbortedError ||
+        error instanceof ApiTimeoutError;
+      if (!late) this.failure ??= error;
+      return this.unknown(operation, late ? 'late' : 'failed');
     }
   }
 
+  /** An answer that cannot be read as the truth (`reason`): reported, and unknown. */
+  unknown(
+    operation: OperationName,
+    reason: Exclude<UnknownReason, 'unseen'>,
+  ): Extract<Answer<never>, { kind: 'unknown' }> {
+    this.report?.(operation, reason);
+    return { kind: 'unknown', reason };
+  }
+
   /** Shares one call among the records that need it (a master policy's status). */
-  once<T>(): (
-    key: string,
-    call: (options: CallOptions) => Promise<T>,
-  ) => ReturnType<CallBudget['ask']> {
-    const asked = new Map<string, ReturnType<CallBudget['ask']>>();
-    return (key, call) => {
+  once<T>(): SharedCall<T> {
+    const asked = new Map<string, Promise<Answer<T>>>();
+    return (key, operation, call) => {
       let answer = asked.get(key);
       if (!answer) {
-        answer = this.ask(call);
+        answer = this.ask(operation, call);
         asked.set(key, answer);
       }
-      return answer as never;
+      return answer;
     };
   }
 }
-const GONE = Symbol('gone');
-const UNCONFIRMED = Symbol('unconfirmed');
 
-/** A record the index names that the insurer did not confirm in time: shown as such. */
-function unconfirmedHolding(ref: HoldingRef): Holding {
+/** A record the index names whose status was not read (`reason`): shown as such. */
+function unknownHolding(ref: HoldingRef, reason: UnknownReason): Holding {
   const holding: Holding = {
     line: ref.line,
     number: ref.number || ref.policyId,
@@ -196,11 +238,19 @@ function unconfirmedHolding(ref: HoldingRef): Holding {
     covers: '',
     currency: 'ZMW',
     policyId: ref.policyId,
-    unconfirmed: true,
+    unknown: reason,
   };
   if (ref.line === 'group-life') holding.subjectId = ref.memberId;
   if (ref.line === 'credit-life') holding.subjectId = ref.loanId;
   return holding;
+}
+
+/** `holding`, marked unknown when its status is a word never seen (it is never in force). */
+function seen(holding: Holding): Holding {
+  if (holding.unknown || statusWord(STATUS_SUBJECT[holding.line], holding.status).known) {
+    return holding;
+  }
+  return { ...holding, unknown: 'unseen' };
 }
 
 /** Asks the insurer about one record the index names; null when it no longer has it. */
@@ -208,48 +258,53 @@ async function confirm(
   client: PartnerClient,
   budget: CallBudget,
   shared: {
-    groupLife: ReturnType<CallBudget['once']>;
-    creditLife: ReturnType<CallBudget['once']>;
+    groupLife: SharedCall<GroupLifePolicy>;
+    creditLife: SharedCall<CoverState>;
   },
   ref: HoldingRef,
 ): Promise<Holding | null> {
   switch (ref.line) {
     case 'motor': {
-      const policy = await budget.ask((options) =>
+      const answer = await budget.ask('getMotorPolicy', (options) =>
         client.call('getMotorPolicy', { path: { policyId: ref.policyId } }, options),
       );
-      if (policy === GONE) return null;
-      if (policy === UNCONFIRMED) return unconfirmedHolding(ref);
+      if (answer.kind === 'none') return null;
+      if (answer.kind === 'unknown') return unknownHolding(ref, answer.reason);
+      const policy = answer.value;
       const plates = (policy as Record<string, unknown>).registrationNumbers;
       const plate =
         text(policy.registrationNumber) || (Array.isArray(plates) ? text(plates[0]) : '');
       return policyHolding('motor', policy, plate);
     }
     case 'travel': {
-      const policy = await budget.ask((options) =>
+      const answer = await budget.ask('getTravelPolicy', (options) =>
         client.call('getTravelPolicy', { path: { policyId: ref.policyId } }, options),
       );
-      if (policy === GONE) return null;
-      if (policy === UNCONFIRMED) return unconfirmedHolding(ref);
+      if (answer.kind === 'none') return null;
+      if (answer.kind === 'unknown') return unknownHolding(ref, answer.reason);
+      const policy = answer.value;
       return policyHolding('travel', policy, text((policy as Record<string, unknown>).destination));
     }
     case 'group-life': {
       const path = { policyId: ref.policyId };
-      const [member, master] = await Promise.all([
-        budget.ask((options) =>
+      const [answer, master] = await Promise.all([
+        budget.ask('getCoveredMember', (options) =>
           client.call('getCoveredMember', { path: { ...path, memberId: ref.memberId } }, options),
         ),
-        shared.groupLife(ref.policyId, (options) =>
+        shared.groupLife(ref.policyId, 'getGroupLifePolicy', (options) =>
           client.call('getGroupLifePolicy', { path }, options),
-        ) as Promise<GroupLifePolicy | typeof GONE | typeof UNCONFIRMED>,
+        ),
       ]);
-      if (member === GONE) return null;
-      if (member === UNCONFIRMED) return unconfirmedHolding(ref);
-      const policy = typeof master === 'symbol' ? undefined : master;
+      if (answer.kind === 'none') return null;
+      if (answer.kind === 'unknown') return unknownHolding(ref, answer.reason);
+      const member = answer.value;
+      const policy = master.kind === 'found' ? master.value : undefined;
+      // The member's own word; else the master policy's, which must then have been read.
+      if (!member.status && master.kind === 'unknown') return unknownHolding(ref, master.reason);
       const entry: Holding = {
         line: 'group-life',
         number: policy?.policyNumber ?? ref.number,
-        status: member.status ?? policy?.status ?? 'Unknown',
+        status: member.status ?? policy?.status ?? '',
         startDate: day(policy?.startDate),
         endDate: day(policy?.endDate),
         covers: member.fullName ?? '',
@@ -268,18 +323,21 @@ async function confirm(
     }
     case 'credit-life': {
       const path = { policyId: ref.policyId };
-      const loan = await budget.ask((options) =>
+      const answer = await budget.ask('getCoveredLoan', (options) =>
         client.call('getCoveredLoan', { path: { ...path, loanId: ref.loanId } }, options),
       );
-      if (loan === GONE) return null;
-      if (loan === UNCONFIRMED) return unconfirmedHolding(ref);
-      const answer =
+      if (answer.kind === 'none') return null;
+      if (answer.kind === 'unknown') return unknownHolding(ref, answer.reason);
+      const loan = answer.value;
+      // An Active loan is on risk only as far as its policy's cover state says: that state not
+      // read (late, failed, no longer there) leaves the loan's cover unknown, never "in force".
+      const cover =
         loan.status === 'Active'
-          ? await (shared.creditLife(ref.policyId, (options) =>
+          ? await shared.creditLife(ref.policyId, 'getCreditLifePolicyStatus', (options) =>
               client.call('getCreditLifePolicyStatus', { path }, options),
-            ) as Promise<CoverState | typeof GONE | typeof UNCONFIRMED>)
+            )
           : null;
-      const state = answer === null || typeof answer === 'symbol' ? null : answer;
+      const state = cover?.kind === 'found' ? cover.value : null;
       const { status: shown, until } = loanStatus(loan.status ?? '', state);
       const entry: Holding = {
         line: 'credit-life',
@@ -294,6 +352,11 @@ async function confirm(
       };
       if (until) entry.until = until;
       if (loan.amount != null) entry.amount = loan.amount;
+      if (cover?.kind === 'unknown') entry.unknown = cover.reason;
+      // The policy of a loan on cover gone from the insurer (404): nothing to read the loan by.
+      if (cover?.kind === 'none') {
+        entry.unknown = budget.unknown('getCreditLifePolicyStatus', 'failed').reason;
+      }
       return entry;
     }
   }
@@ -304,24 +367,25 @@ async function household(
   client: PartnerClient,
   budget: CallBudget,
   nrc: string,
-): Promise<{ holding: Holding; phone: string } | null> {
-  const found = await budget.ask((options) =>
+): Promise<Answer<{ holding: Holding; phone: string }>> {
+  const answer = await budget.ask('getGroupFuneralHouseholdByNrc', (options) =>
     client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } }, options),
   );
-  if (typeof found === 'symbol') return null;
+  if (answer.kind !== 'found') return answer;
+  const found = answer.value;
   const principal = record(found.client);
   const policy = record(found.policy);
   const holding: Holding = {
     line: 'funeral',
     number: text(policy.policyNumber),
-    status: text(policy.status) || 'Unknown',
+    status: text(policy.status),
     startDate: day(policy.startDate),
     endDate: day(policy.endDate),
     covers: householdOf(principal, found.members),
     currency: text(policy.currency) || 'ZMW',
   };
   if (typeof policy.grossPremium === 'number') holding.amount = policy.grossPremium;
-  return { holding, phone: text(principal.phoneNumber) };
+  return { kind: 'found', value: { holding, phone: text(principal.phoneNumber) } };
 }
 
 /** Who to look up: the phone asking (My cover) or an NRC typed. */
@@ -356,12 +420,16 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     for (const ref of entry.refs) add(ref, nrcs[i]);
   });
 
-  const budget = new CallBudget();
-  const shared = { groupLife: budget.once(), creditLife: budget.once() };
+  const budget = new CallBudget(deps.onUnknownAnswer);
+  const shared = {
+    groupLife: budget.once<GroupLifePolicy>(),
+    creditLife: budget.once<CoverState>(),
+  };
   // Households first: they are found by NRC alone, not named by the index.
   const households = nrcs.map((nrc) => household(client, budget, nrc));
   const held = [...refs.values()].map(async ({ ref, nrcs: where }) => {
-    const holding = await confirm(client, budget, shared, ref);
+    const confirmed = await confirm(client, budget, shared, ref);
+    const holding = confirmed && seen(confirmed);
     if (holding === null) {
       const from =
         byPhone && 'phone' in subject ? { phone: subject.phone, nrcs: where } : { nrcs: where };
@@ -373,19 +441,15 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   if (budget.answered === 0 && budget.failure !== undefined) throw budget.failure;
   const holdings: Holding[] = [];
   for (const found of funeral) {
-    if (!found) continue;
-    holdings.push(found.holding);
-    if (found.phone) phones.push(found.phone);
+    if (found.kind !== 'found') continue;
+    holdings.push(seen(found.value.holding));
+    if (found.value.phone) phones.push(found.value.phone);
   }
   holdings.push(...records.filter((holding): holding is Holding => holding !== null));
+  const missed = funeral.some((found) => found.kind === 'unknown');
   // Read only when nothing was found: what was found is shown whatever the index's age.
   const indexComplete = holdings.length > 0 || (await index.completeness()).complete;
-  return { holdings, phones, calls: budget.made, indexComplete };
-}
-
-/** The answer's mark when nothing found can be told apart from nothing held (index behind). */
-function unknownIf(found: Found): { unknown?: true } {
-  return found.indexComplete ? {} : { unknown: true };
+  return { holdings, phones, calls: budget.made, missed: missed || !indexComplete, indexComplete };
 }
 
 /** Without an index (a flow test's deps), only the direct look-ups are made. */
@@ -407,7 +471,7 @@ function unique(holdings: Holding[]): Holding[] {
   });
 }
 
-/** Latest date any in-force cover runs to (grace end for cover in grace). */
+/** Latest date any in-force cover runs to (grace end for cover in grace); unknown ones never count. */
 function coveredUntil(holdings: Holding[]): string {
   return (
     holdings
@@ -446,7 +510,7 @@ export function coverStatusActors(deps: FlowDeps) {
         const found = await findCover(deps, { phone: input.phone });
         const holdings = unique(found.holdings);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
-        return { access: 'full', holdings, ...unknownIf(found) };
+        return { access: 'full', holdings, truth: truthOf(holdings, found.missed) };
       },
     ),
     lookupCover: fromPromise(
@@ -455,16 +519,23 @@ export function coverStatusActors(deps: FlowDeps) {
         const holdings = unique(found.holdings);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
         const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
-        if (access.learns === 'everything')
-          return { access: 'full', holdings, ...unknownIf(found) };
-        // A stranger to this NRC learns only whether cover exists and until when.
-        const until = coveredUntil(holdings);
+        const truth = truthOf(holdings, found.missed);
+        if (access.learns === 'everything') return { access: 'full', holdings, truth };
+        // A stranger to this NRC learns only whether cover exists and until when: "until" from
+        // cover read in force; nothing in force and something not read is unknown, not "none".
+        const canSendDetails = deps.sms !== undefined && found.phones.length > 0;
+        if (holdings.some(inForce)) {
+          return {
+            access: 'limited',
+            truth: 'found',
+            until: coveredUntil(holdings),
+            canSendDetails,
+          };
+        }
         return {
           access: 'limited',
-          covered: holdings.some(inForce),
-          until,
-          canSendDetails: deps.sms !== undefined && found.phones.length > 0,
-          ...unknownIf(found),
+          truth: truth === 'unknown' ? 'unknown' : 'none',
+          canSendDetails,
         };
       },
     ),
@@ -508,36 +579,40 @@ export function coverStatusActors(deps: FlowDeps) {
  * The loans and memberships in force that a phone's holder may claim against: found from the NRCs
  * on record for that phone, never typed.
  */
-export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCover[]> {
+export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCoverAnswer> {
   const found = await findCover(deps, { phone });
-  return unique(found.holdings)
-    .filter(inForce)
-    .flatMap((h): HeldCover[] => {
-      if (!h.policyId || !h.subjectId) return [];
-      if (h.line === 'credit-life') {
-        return [
-          {
-            line: h.line,
-            policyId: h.policyId,
-            by: 'loanId',
-            subject: h.subjectId,
-            number: h.number,
-            covers: h.covers,
-          },
-        ];
-      }
-      if (h.line === 'group-life') {
-        return [
-          {
-            line: h.line,
-            policyId: h.policyId,
-            by: 'memberId',
-            subject: h.subjectId,
-            number: h.number,
-            covers: h.covers,
-          },
-        ];
-      }
-      return [];
-    });
+  const holdings = unique(found.holdings);
+  reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
+  const held = holdings.filter(inForce).flatMap((h): HeldCover[] => {
+    if (!h.policyId || !h.subjectId) return [];
+    if (h.line === 'credit-life') {
+      return [
+        {
+          line: h.line,
+          policyId: h.policyId,
+          by: 'loanId',
+          subject: h.subjectId,
+          number: h.number,
+          covers: h.covers,
+        },
+      ];
+    }
+    if (h.line === 'group-life') {
+      return [
+        {
+          line: h.line,
+          policyId: h.policyId,
+          by: 'memberId',
+          subject: h.subjectId,
+          number: h.number,
+          covers: h.covers,
+        },
+      ];
+    }
+    return [];
+  });
+  // Only the lines a claim can be made on count: a motor policy not read hides no loan.
+  const claimable = holdings.filter((h) => h.line === 'credit-life' || h.line === 'group-life');
+  const truth = truthOf(claimable, found.missed);
+  return { held, truth: truth === 'unknown' ? 'unknown' : held.length > 0 ? 'found' : 'none' };
 }

@@ -1,5 +1,6 @@
 import { and, assertEvent, assign, setup } from 'xstate';
 import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
+import type { OperationName } from '../src/api/index.js';
 import type {
   ClaimStart,
   FlowContextBase,
@@ -67,24 +68,54 @@ export interface Holding {
   policyId?: string;
   /** The member's or loan's id on its policy: claims are intimated against it. */
   subjectId?: string;
-  /** The index names it but the insurer did not confirm it in time: shown as such, never guessed. */
-  unconfirmed?: true;
+  /**
+   * Why its status is not known (absent: read from the insurer): the record, or the master policy
+   * it sits under, was not answered in time or failed, or answered a status never seen. Shown as
+   * such, never guessed, never in force.
+   */
+  unknown?: UnknownReason;
 }
+
+/**
+ * Why a lookup could not tell: the insurer missed the lookup's budget (`late`), failed
+ * (`failed`), or answered a status the bot has never seen (`unseen`).
+ */
+export type UnknownReason = 'late' | 'failed' | 'unseen';
+
+/**
+ * Hears each insurer call a lookup could not read (`operation`, `late` or `failed`): the
+ * deployment logs it (FlowDeps). Names and reasons only: never personal data.
+ */
+export type UnknownAnswerReporter = (
+  operation: OperationName,
+  reason: Exclude<UnknownReason, 'unseen'>,
+) => void;
+
+/**
+ * Whether a lookup has the truth: cover `found`; `none`, the insurer said so in time; or
+ * `unknown`, something it needed was not read (a call late or failed, a status never seen).
+ */
+export type CoverTruth = 'found' | 'none' | 'unknown';
 
 /**
  * What a lookup may tell the caller: everything, when the phone asking is the phone on record
  * (or the cover was found from that phone); otherwise only whether cover exists and until when.
  */
 export type CoverAnswer =
-  | { access: 'full'; holdings: Holding[]; unknown?: true }
   | {
-      access: 'limited';
-      covered: boolean;
-      until: string;
-      canSendDetails: boolean;
-      /** Nothing found, and the index could not say "none" (cold or behind): unknown. */
-      unknown?: true;
-    };
+      access: 'full';
+      holdings: Holding[];
+      /** `unknown` when any record, or a look-up that finds records, was not read. */
+      truth: CoverTruth;
+    }
+  | { access: 'limited'; truth: 'found'; until: string; canSendDetails: boolean }
+  | { access: 'limited'; truth: 'none' | 'unknown'; canSendDetails: boolean };
+
+/** The truth of a whole lookup: `unknown` as soon as anything it needed was not read. */
+export function truthOf(holdings: readonly Holding[], missed: boolean): CoverTruth {
+  if (missed || holdings.some((h) => h.unknown)) return 'unknown';
+  return holdings.length > 0 ? 'found' : 'none';
+}
 
 /** The lookup that failed last, so Try again repeats it. */
 type Step = 'lookingUpMine' | 'lookingUp' | 'sendingDetails' | 'fetchingCertificate';
@@ -124,9 +155,12 @@ function holdingsOf(context: CoverStatusContext): Holding[] {
 
 function listPrompt(context: CoverStatusContext): Prompt {
   const holdings = holdingsOf(context);
+  // A snapshot from before lookups carried their truth reads as it did then.
+  const unknown = context.answer?.access === 'full' && context.answer.truth === 'unknown';
   if (holdings.length === 0) {
+    // Nothing found but something not read: "none" would be a guess.
     const none = context.answers.nrc ? 'cover.none' : 'cover.mine.none';
-    return ask(context.answer?.unknown ? 'cover.unknown' : none, 'choice', {
+    return ask(unknown ? 'cover.unknown' : none, 'choice', {
       choices: [choice('another', 'cover.choice.byNrc'), choice('end', 'flow.choice.end')],
     });
   }
@@ -134,11 +168,15 @@ function listPrompt(context: CoverStatusContext): Prompt {
     choice(`h${i}`, LISTED_LINES[h.line], { number: h.number, ...statusParams(h) }),
   );
   choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
-  return ask('cover.list', 'choice', { params: { count: holdings.length }, choices });
+  return ask('cover.list', 'choice', {
+    params: { count: holdings.length },
+    choices,
+    ...(unknown ? { note: { key: 'cover.unknown' } } : {}),
+  });
 }
 
 /** The record type whose status a holding of each line carries (flows/status-words.ts). */
-const STATUS_SUBJECT: Record<HoldingLine, StatusSubject> = {
+export const STATUS_SUBJECT: Readonly<Record<HoldingLine, StatusSubject>> = {
   motor: 'policy',
   travel: 'policy',
   life: 'policy',
@@ -149,8 +187,10 @@ const STATUS_SUBJECT: Record<HoldingLine, StatusSubject> = {
 
 /** A holding's status in the customer's words: a catalogue key rendered by `{status, message}`. */
 export function statusParams(h: Holding): { status: string; until?: string } {
-  // A record the insurer did not confirm in time has no word of its own to map.
-  if (h.unconfirmed) return { status: 'status.unconfirmed' };
+  // A record whose status was not read has no word of its own to map: a word never seen is for
+  // the insurer to explain; one not read in time may be read on a later try.
+  if (h.unknown === 'unseen') return { status: 'status.unconfirmed' };
+  if (h.unknown) return { status: 'status.notCheckedNow' };
   const status = statusWord(STATUS_SUBJECT[h.line], h.status, h.until).key;
   return h.until ? { status, until: h.until } : { status };
 }
@@ -160,7 +200,7 @@ export function holdingStatuses(
   holdings: readonly Holding[],
 ): { subject: StatusSubject; status: string }[] {
   return holdings
-    .filter((h) => !h.unconfirmed)
+    .filter((h) => h.unknown !== 'late' && h.unknown !== 'failed')
     .map((h) => ({ subject: STATUS_SUBJECT[h.line], status: h.status }));
 }
 
@@ -185,12 +225,13 @@ function certifiable(h: Holding | undefined): boolean {
 function detailPrompt(h: Holding | undefined): Prompt {
   if (!h)
     return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
-  if (h.unconfirmed) {
-    // Not confirmed in time: the list line's words again, with the way back.
+  if (h.unknown) {
+    // Not read: the list line's words and "cannot check now", with the way back; no claim on it.
     const back = [choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end')];
     return ask(LISTED_LINES[h.line], 'choice', {
       params: { number: h.number, ...statusParams(h) },
       choices: back,
+      note: { key: 'cover.unknown' },
     });
   }
   const choices: Choice[] = [];
@@ -226,11 +267,16 @@ function limitedPrompt(answer: CoverAnswer | null): Prompt {
   const choices: Choice[] = [];
   if (limited?.canSendDetails) choices.push(choice('sms', 'cover.choice.sms'));
   choices.push(choice('another', 'cover.choice.another'), choice('end', 'flow.choice.end'));
-  return limited?.covered
-    ? ask('cover.limited.covered', 'choice', { params: { until: limited.until || '-' }, choices })
-    : ask(limited?.unknown ? 'cover.limited.unknown' : 'cover.limited.none', 'choice', {
-        choices,
-      });
+  if (limited?.truth === 'found') {
+    return ask('cover.limited.covered', 'choice', {
+      params: { until: limited.until || '-' },
+      choices,
+    });
+  }
+  // "No cover in force" only when the insurer said so in time.
+  return ask(limited?.truth === 'none' ? 'cover.limited.none' : 'cover.limited.unknown', 'choice', {
+    choices,
+  });
 }
 
 function nrcPrompt(note: Note | null = null): Prompt {
@@ -612,7 +658,7 @@ function trim(answer: CoverAnswer): CoverAnswer {
   const holdings = [...answer.holdings]
     .sort((a, b) => rank(a) - rank(b) || a.number.localeCompare(b.number, 'en'))
     .slice(0, MAX_KEPT);
-  return { ...answer, holdings };
+  return { access: 'full', holdings, truth: answer.truth };
 }
 
 /**

@@ -9,12 +9,20 @@ import { fromPromise } from 'xstate';
 import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
+import { CodedError } from '../src/errors/index.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
+import type { UnknownAnswerReporter } from './cover-status.js';
 import { type PaymentRequest, type PaymentStarted, providedPayment } from './payment-machine.js';
 import type { UnknownStatusReporter } from './status-words.js';
-import { isNotFound, type PaymentChoice, paymentOutcome } from './support.js';
+import {
+  isNotFound,
+  type Note,
+  type PaymentChoice,
+  paymentOutcome,
+  RefusalError,
+} from './support.js';
 
 /** One attempt at paying for one purchase, as the flows hand it to the payment service. */
 export interface PaymentAttemptRequest {
@@ -116,6 +124,11 @@ export interface FlowDeps {
    * deployment logs it. Status words only: never personal data.
    */
   readonly onUnknownStatus?: UnknownStatusReporter;
+  /**
+   * Hears every insurer call a cover lookup could not read in time or at all (the cover is then
+   * said to be unknown); the deployment logs it. Operation and reason only.
+   */
+  readonly onUnknownAnswer?: UnknownAnswerReporter;
   /**
    * Sends a Prompt to a conversation's user outside the turn, on their own channel (an SMS to a
    * USSD caller, a Telegram message): a claim's confirmation. Without it none is sent.
@@ -258,15 +271,27 @@ export function paymentActors(
   return providedPayment({
     startPayment: fromPromise<PaymentStarted, PaymentRequest>(async ({ input }) => {
       const startedAt = new Date().toISOString();
-      const result = await deps.payments.start(
-        {
-          purchase: input.purchase,
-          attempt: input.attempt,
-          route: input.route,
-          due: { amount: input.amount, currency: input.currency },
-        },
-        (reference) => pay(input, reference),
-      );
+      let result: Awaited<ReturnType<FlowDeps['payments']['start']>>;
+      try {
+        result = await deps.payments.start(
+          {
+            purchase: input.purchase,
+            attempt: input.attempt,
+            route: input.route,
+            due: { amount: input.amount, currency: input.currency },
+            ...(input.item ? { item: input.item } : {}),
+          },
+          (reference) => pay(input, reference),
+        );
+      } catch (error) {
+        // The answer was lost and no lookup found it yet: it may have been charged, so it is
+        // being confirmed (and followed), never "the insurer cannot be reached".
+        const busy = itemBusyNote(error);
+        if (busy) throw new RefusalError(busy);
+        const reference = unconfirmedReference(error);
+        if (reference === undefined) throw error;
+        return { reference, status: 'pending', startedAt, unconfirmed: true };
+      }
       const out: PaymentStarted = {
         reference: result.reference,
         status: paymentOutcome(result.status),
@@ -279,10 +304,41 @@ export function paymentActors(
     }),
     paymentStatus: fromPromise<PaymentStarted, { reference: string; route?: TurnRoute }>(
       async ({ input }) => {
-        const status = await deps.payments.check(input.reference, input.route);
+        let status: Awaited<ReturnType<FlowDeps['payments']['check']>>;
+        try {
+          status = await deps.payments.check(input.reference, input.route);
+        } catch (error) {
+          // The insurer answers and holds nothing under it: nothing was charged, and Pay again
+          // sends the same attempt (the same reference) once more.
+          if (!hasCode(error, 'PAYMENT_NOT_TAKEN')) throw error;
+          return { reference: input.reference, status: 'failed', notTaken: true };
+        }
         const reason = status === 'failed' ? await reasonOf(input.reference) : undefined;
         return { reference: input.reference, status, ...(reason ? { reason } : {}) };
       },
     ),
   });
+}
+
+function hasCode(
+  error: unknown,
+  code: string,
+): error is CodedError<string> & { reference?: unknown } {
+  return error instanceof CodedError && error.code === code;
+}
+
+/** The reference of a payment start whose fate is unknown (src/payments' PAYMENT_UNCONFIRMED). */
+function unconfirmedReference(error: unknown): string | undefined {
+  if (!hasCode(error, 'PAYMENT_UNCONFIRMED')) return undefined;
+  return typeof error.reference === 'string' ? error.reference : undefined;
+}
+
+/**
+ * What the holder is told when a payment of theirs for the same item is still unsettled
+ * (src/payments' PAYMENT_ITEM_IN_FLIGHT).
+ */
+function itemBusyNote(error: unknown): Note | undefined {
+  if (!hasCode(error, 'PAYMENT_ITEM_IN_FLIGHT')) return undefined;
+  const item = (error as { item?: unknown }).item;
+  return { key: 'pay.note.itemPending', params: { item: typeof item === 'string' ? item : '' } };
 }

@@ -71,4 +71,5 @@ export { mainMenuFlow, mainMenuMachine } from './main-menu.js';
 export { motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
 export { myDataFlow, myDataMachine } from './my-data.js';
 export { parseStaffCommand, staffDeskFlow, staffDeskMachine } from './staff-desk.js';
+export { reportingOnce } from './status-words.js';
 export { travelIssueFlow, travelIssueMachine } from './travel-issue.js';

@@ -74,6 +74,10 @@ export interface PayState {
   /** The policy paid for, when the outcome named it. */
   policyId?: string | undefined;
   policyNumber?: string | undefined;
+  /** The pay answer was lost: being confirmed with the insurer (looked up until it has it). */
+  unconfirmed?: true | undefined;
+  /** The insurer holds nothing under the reference: Pay again sends the same attempt. */
+  notTaken?: true | undefined;
 }
 
 /** The part of the payment machine's context its screens and requests read. */
@@ -94,6 +98,8 @@ export interface PaymentRequest {
   amount: number;
   currency: string;
   route?: TurnRoute;
+  /** What is bought, in the user's words (a product and plate): one unsettled payment each. */
+  item?: string;
 }
 
 /** What `startPayment` and `paymentStatus` resolve to. */
@@ -106,6 +112,10 @@ export interface PaymentStarted {
   reason?: string;
   policyId?: string;
   policyNumber?: string;
+  /** The answer was lost and no lookup found it yet. */
+  unconfirmed?: true;
+  /** The insurer holds no transaction under the reference. */
+  notTaken?: true;
 }
 
 /** A fresh payment for a priced purchase. */
@@ -141,6 +151,7 @@ export function paymentRequest(context: {
     amount: pay?.amount ?? 0,
     currency: pay?.currency ?? '',
     ...(context.route ? { route: context.route } : {}),
+    ...(pay?.what ? { item: pay.what } : {}),
   };
 }
 
@@ -193,7 +204,8 @@ export function paymentChoices(context: Parameters<typeof ownPayNumber>[0]) {
 export function paymentWaitPrompt(pay: PayState | null): Prompt {
   const card = pay?.method?.method === 'card';
   const url = pay?.redirectUrl;
-  const prompt = ask(card ? 'pay.waitCard' : 'pay.waitPhone', 'choice', {
+  const key = pay?.unconfirmed ? 'pay.waitConfirming' : card ? 'pay.waitCard' : 'pay.waitPhone';
+  const prompt = ask(key, 'choice', {
     params: {
       amount: money(pay?.amount ?? 0),
       currency: pay?.currency ?? '',
@@ -274,6 +286,9 @@ export function answered(pay: PayState | null, output: PaymentStarted): PayState
     policyNumber: output.policyNumber ?? pay.policyNumber,
     checked:
       pay.checked || (output.startedAt === undefined && output.status === 'pending') || undefined,
+    // Still being confirmed while a check finds it pending; a found final status ends it.
+    unconfirmed: output.unconfirmed ?? (output.status === 'pending' ? pay.unconfirmed : undefined),
+    notTaken: output.notTaken,
   };
 }
 
@@ -285,6 +300,7 @@ export function settled(pay: PayState | null, event: Reply): PayState | null {
   return {
     ...pay,
     status: event.outcome === 'paid' ? 'paid' : 'failed',
+    unconfirmed: undefined,
     reason: event.reason ?? pay.reason,
     policyId: event.policyId ?? pay.policyId,
     policyNumber: event.policyNumber ?? pay.policyNumber,
@@ -296,7 +312,10 @@ export function again(pay: PayState | null): PayState | null {
   if (pay?.status !== 'failed') return pay;
   return {
     ...pay,
-    attempt: pay.attempt + 1,
+    // Never taken by the insurer: the same attempt, under the same reference, is sent again.
+    attempt: pay.notTaken ? pay.attempt : pay.attempt + 1,
+    notTaken: undefined,
+    unconfirmed: undefined,
     reference: undefined,
     status: 'unpaid',
     redirectUrl: undefined,

@@ -1,8 +1,8 @@
 /*
  * The one mapping from the insurer's status words to the customer's (issue 24). Each record type
  * lists the words the spec (or the published guides) names for it; anything else is shown as
- * "could not be confirmed" and reported, never guessed: a status we did not foresee is never
- * read as cover in force.
+ * "could not be confirmed" (a claim: "the insurer is handling this claim (<its word>)") and
+ * reported, never guessed: a status we did not foresee is never read as cover in force.
  */
 
 /** The records whose status a customer is shown. */
@@ -21,10 +21,13 @@ export type StatusKey =
   | 'status.notIssued'
   | 'status.claimReceived'
   | 'status.documentsReceived'
+  | 'status.claimHandled'
   | 'status.paymentPending'
   | 'status.paid'
   | 'status.paymentFailed'
-  | 'status.unconfirmed';
+  | 'status.unconfirmed'
+  /** A status not read in time (the insurer late or failing): retrying later may read it. */
+  | 'status.notCheckedNow';
 
 /** Cover words shared by every record that puts someone on risk. */
 const COVER: Readonly<Record<string, StatusKey>> = {
@@ -64,6 +67,38 @@ const WORDS: Readonly<Record<StatusSubject, Readonly<Record<string, StatusKey>>>
   },
 };
 
+/**
+ * Claim states in which the insurer still takes evidence (spec: created Intimated, the first
+ * upload moves it to Documented; "later steps (check, approve, settle) are done by the insurer").
+ * Add documents is offered only in these; keys are written as {@link statusWord} compares them.
+ */
+const TAKES_DOCUMENTS: ReadonlySet<string> = new Set(['intimated', 'documented']);
+
+/** A status word as the mappings compare it: case, spaces, `_` and `-` ignored. */
+function normalised(status: string): string {
+  return status.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** The claim still takes documents (Intimated or Documented); any later or unknown word: no. */
+export function claimTakesDocuments(status: string): boolean {
+  return TAKES_DOCUMENTS.has(normalised(status));
+}
+
+/** The most characters of the insurer's own word a claim screen repeats. */
+const MAX_INSURER_WORD = 30;
+
+/**
+ * The insurer's own claim word as a screen may repeat it: printable, single-spaced, bounded,
+ * since it is insurer data shown verbatim on a 182-character USSD screen.
+ */
+export function insurerWord(status: string): string {
+  const word = status
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return word.slice(0, MAX_INSURER_WORD) || '-';
+}
+
 /** How a status reads to the customer, and whether the insurer's word was one we know. */
 export interface StatusWord {
   readonly key: StatusKey;
@@ -75,8 +110,14 @@ export interface StatusWord {
  * (grace end) turns "in grace" into "in grace until …". Unknown → `status.unconfirmed`.
  */
 export function statusWord(subject: StatusSubject, status: string, until?: string): StatusWord {
-  const key = WORDS[subject][status.toLowerCase().replace(/[\s_-]+/g, '')];
-  if (!key) return { key: 'status.unconfirmed', known: false };
+  const key = WORDS[subject][normalised(status)];
+  // A claim past Documented (check, approve, settle: the insurer's steps, not named by the spec)
+  // or in a word never seen is still the insurer's to handle, not unconfirmed cover.
+  if (!key)
+    return {
+      key: subject === 'claim' ? 'status.claimHandled' : 'status.unconfirmed',
+      known: false,
+    };
   return { key: key === 'status.inGrace' && until ? 'status.inGraceUntil' : key, known: true };
 }
 
@@ -95,4 +136,21 @@ export function reportUnknownStatuses(
     seen.add(`${subject}:${status}`);
     report(subject, status);
   }
+}
+
+/** The most distinct unknown words {@link reportingOnce} remembers (a noisy insurer is bounded). */
+const MAX_REMEMBERED_WORDS = 200;
+
+/**
+ * `report`, called at most once per subject and word for the life of the process: an insurer
+ * that moves every claim to "Approved" is logged once, not on every screen.
+ */
+export function reportingOnce(report: UnknownStatusReporter): UnknownStatusReporter {
+  const seen = new Set<string>();
+  return (subject, status) => {
+    const key = `${subject}:${normalised(status)}`;
+    if (seen.has(key) || seen.size >= MAX_REMEMBERED_WORDS) return;
+    seen.add(key);
+    report(subject, status);
+  };
 }

@@ -40,7 +40,10 @@ export interface OperationDefinition {
   readonly body?: z.ZodType;
   readonly response: z.ZodType;
   readonly responseKind?: 'json' | 'stream';
-  /** Moves money: never retried blindly; the body carries the caller's idempotency `reference`. */
+  /**
+   * Moves money: the client never retries it (the spec does not promise that a repeated reference
+   * is de-duplicated); the caller looks its `reference` up before sending it again.
+   */
   readonly startsPayment?: boolean;
   /** Returns the paginated list envelope and accepts PageNumber/PageSize. */
   readonly paginated?: boolean;

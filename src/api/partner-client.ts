@@ -453,6 +453,10 @@ function retryDelay(
   const { maxDelayMs } = state;
   if (failure.kind === 'ok' || failure.kind === 'final' || attempt >= state.maxRetries)
     return undefined;
+  // The contract marks what moves money: the spec never promises that a repeated reference is
+  // de-duplicated, so such a request is never sent twice here. Its caller looks the transaction
+  // up by its reference before anything is sent again (src/payments).
+  if (request.entry.startsPayment === true) return undefined;
   const backoff = Math.min(
     maxDelayMs,
     state.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2),

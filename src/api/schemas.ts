@@ -349,7 +349,8 @@ export const MotorRisk = z
     tonnage: z.number().optional(),
     seatingCapacity: z.number().int().optional(),
     photosUrls: z.array(z.string()).optional(),
-    registrationNumber: z.string().optional(),
+    // The inquiry's risks are "with motorRiskCategoryId, registration info" (spec): required.
+    registrationNumber: z.string().min(1),
     chassisNumber: z.string().optional(),
     engineNumber: z.string().optional(),
     sumInsured: z.number().optional(),
@@ -1235,12 +1236,15 @@ export const BatchStatus = z
 /** Batch statuses the spec names. */
 export type BatchStatus = z.infer<typeof BatchStatus>;
 
-/** Credit-life batch (schedule). Status is a string: names after payment confirmation are not shown. */
+/**
+ * Credit-life batch (schedule). Status: the spec's batch states, or any word, since names after
+ * payment confirmation are not shown.
+ */
 export const CreditLifeBatch = z
   .looseObject({
     id: Id,
     number: optString,
-    status: z.string(),
+    status: z.union([BatchStatus, z.string()]),
     type: optString,
     totalLoans: optInteger,
     loanAmount: optNumber,
@@ -1550,12 +1554,15 @@ export const ClaimStatus = z
 /** Claim states the spec names. */
 export type ClaimStatus = z.infer<typeof ClaimStatus>;
 
-/** A claim record (fields not shown; assumed). Status is a string: later states are not shown. */
+/**
+ * A claim record (fields not shown; assumed). Status: the spec's states, or any word, since the
+ * insurer's later steps (check, approve, settle) have states the spec does not show.
+ */
 export const Claim = z
   .looseObject({
     id: Id,
     claimNumber: z.string(),
-    status: z.string(),
+    status: z.union([ClaimStatus, z.string()]),
     policyId: optString,
     loanId: z.union([z.string(), z.number()]).nullish(),
     partnerLoanReference: optString,

@@ -23,6 +23,7 @@ export {
   type PaymentAttemptsOptions,
   type PaymentStart,
   StartedAttempt,
+  type TrackOptions,
 } from './payment-attempts.js';
 // Server: mounting the insurer's callback route.
 export {
@@ -35,8 +36,11 @@ export {
   PaymentAttemptError,
   PaymentError,
   type PaymentErrorCode,
+  PaymentItemBusyError,
   PaymentNotifyError,
+  PaymentNotTakenError,
   PaymentRouteError,
+  PaymentUnconfirmedError,
 } from './payment-errors.js';
 // Tests and tools: where a payment's records and its queue live in Redis.
 export { type PaymentKeyKind, paymentKey, paymentQueuePrefix } from './payment-keys.js';
@@ -52,6 +56,8 @@ export {
   type CallbackResult,
   createPaymentService,
   DEFAULT_BACKOFF_MS,
+  DEFAULT_LOOKUP_BACKOFF,
+  type LookupBackoff,
   PAYMENT_PROMPTS,
   type PaymentHolder,
   type PaymentQueueOptions,

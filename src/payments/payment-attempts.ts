@@ -5,7 +5,13 @@ import { createPaymentGuard, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { formatMoney } from '../money/index.js';
 import type { RedisConnection } from '../session/index.js';
-import { PaymentAttemptError } from './payment-errors.js';
+import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
+import {
+  PaymentAttemptError,
+  PaymentItemBusyError,
+  PaymentNotTakenError,
+  PaymentUnconfirmedError,
+} from './payment-errors.js';
 import type { PaymentRoute } from './payment-routes.js';
 import { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';
 
@@ -20,6 +26,11 @@ export interface PaymentAttempt {
   readonly attempt: number;
   /** Where the outcome goes; without it the user only learns it by checking. */
   readonly route?: PaymentRoute | undefined;
+  /**
+   * What is bought, in the user's words (a product and a car's plate, a trip): while a payment of
+   * the route's holder for it is unsettled, no other purchase of it starts a charge.
+   */
+  readonly item?: string | undefined;
   /** The amount asked on screen, for the card link sent by SMS to a USSD user. */
   readonly due?: { readonly amount: number; readonly currency: string } | undefined;
 }
@@ -41,8 +52,11 @@ export type StartedAttempt = z.infer<typeof StartedAttempt>;
 
 /** What {@link createPaymentAttempts} needs of the payment service; may be bound late. */
 export interface AttemptTracker {
-  /** Follows a pending payment so its outcome is pushed to `route`. */
-  track(reference: string, route: PaymentRoute): Promise<void>;
+  /**
+   * Follows a pending payment so its outcome is pushed to `route`; `unconfirmed` when the answer
+   * to its pay request was lost, so it is looked up on the longer schedule until the insurer has it.
+   */
+  track(reference: string, route: PaymentRoute, options?: TrackOptions): Promise<void>;
   /** Records that the payer saw a final outcome in a turn; true when first. */
   acknowledge(reference: string, outcome: 'paid' | 'failed'): Promise<boolean>;
   /** Tells the user something out of turn through the route's channel (the card link by SMS). */
@@ -52,6 +66,12 @@ export interface AttemptTracker {
    * request outright (nothing exists under it, so no outcome will ever come).
    */
   untrack?(reference: string): Promise<void>;
+}
+
+/** How a payment is followed. */
+export interface TrackOptions {
+  /** The pay request's answer was lost: its fate is unknown until a lookup finds it. */
+  readonly unconfirmed?: boolean;
 }
 
 /** Options of {@link createPaymentAttempts}. */
@@ -72,7 +92,9 @@ export interface PaymentAttempts {
    * Starts `attempt` with its own reference, once across duplicates, retries and instances;
    * `pay` sends the reference to the insurer. A later attempt starts only once the insurer
    * confirms the one before it Failed; when that one was paid its start is returned instead
-   * (Success is final). Throws {@link PaymentAttemptError} while the previous one is pending.
+   * (Success is final). Throws {@link PaymentAttemptError} while the previous one is pending, and
+   * {@link PaymentUnconfirmedError} when the answer was lost and no lookup found it yet (it is
+   * then followed and its outcome pushed to the route).
    */
   start(
     attempt: PaymentAttempt,
@@ -80,7 +102,8 @@ export interface PaymentAttempts {
   ): Promise<StartedAttempt>;
   /**
    * Reads a payment's status for the conversation that paid ("Check status"); a final outcome is
-   * acknowledged for `route` so no callback or poll pushes it again.
+   * acknowledged for `route` so no callback or poll pushes it again. Throws
+   * {@link PaymentNotTakenError} when the insurer holds no transaction under `reference`.
    */
   check(reference: string, route?: PaymentRoute): Promise<PaymentOutcome>;
 }
@@ -106,6 +129,17 @@ function answerMayBeLost(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
   // 408 is no class of its own (src/api leaves it `unknown`): the insurer gave up mid-request.
   return classifyApiError(error) === 'unavailable' || error.status === 408;
+}
+
+/** How long a holder's last payment for an item is remembered: a day, as its route is. */
+const ITEM_TTL_SECONDS = 86_400;
+
+/** The key of a holder's last payment for an item; hashed, so it names neither. */
+function itemKey(prefix: string, route: PaymentRoute, item: string): string {
+  const digest = createHash('sha256')
+    .update(`${route.channel}\u0000${route.address}\u0000${item.trim().toUpperCase()}`)
+    .digest('hex');
+  return `${prefix}pay-item:${digest.slice(0, 32)}`;
 }
 
 /** What the attempt starter's parts share. */
@@ -155,10 +189,12 @@ async function payOnce(
     try {
       after = await lookUp(state, reference);
     } catch {
-      // Unknown either way: the next try looks it up again before sending anything.
-      throw error;
+      // Unknown either way: it is followed, and any later try looks it up before sending.
+      throw new PaymentUnconfirmedError(reference, { cause: error });
     }
-    if (after === 'none') throw error;
+    // The insurer's lookup may lag behind its pay: "none" right after a lost answer is no proof
+    // that nothing was charged, so it is followed rather than sent again.
+    if (after === 'none') throw new PaymentUnconfirmedError(reference, { cause: error });
     state.log.warn({ reference }, 'the answer to a payment was lost; the insurer has it');
     return { status: after.status };
   }
@@ -196,6 +232,33 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
   });
 
   const state: AttemptsState = { tracker, readStatus, log };
+  const items: KeyValueStore = options.redis
+    ? createRedisStore(options.redis)
+    : createMemoryStore();
+
+  /**
+   * Refuses a second charge for the same holder's item while their last payment for it (another
+   * purchase) is unsettled. One paid, failed, or never taken by the insurer lets it go.
+   */
+  async function guardItem(route: PaymentRoute, item: string, reference: string): Promise<void> {
+    const key = itemKey(options.prefix, route, item);
+    const previous = await items.get(key);
+    if (previous !== undefined && previous !== reference) {
+      let outcome: PaymentOutcome | 'none' | 'unknown';
+      try {
+        const found = await lookUp(state, previous);
+        outcome = found === 'none' ? 'none' : classifyPaymentStatus(found.status);
+      } catch {
+        // Unknown is not settled: never a second charge on a guess.
+        outcome = 'unknown';
+      }
+      if (outcome === 'pending' || outcome === 'unknown') {
+        log.info({ reference, previous, outcome }, 'payment refused: the item has one unsettled');
+        throw new PaymentItemBusyError(previous, item);
+      }
+    }
+    await items.set(key, reference, ITEM_TTL_SECONDS);
+  }
 
   /** Where the attempt before this one stands at the insurer; `none` when it never reached it. */
   async function previousOutcome(
@@ -225,6 +288,7 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
       }
     }
     const route = attempt.route;
+    if (route && attempt.item) await guardItem(route, attempt.item, reference);
     // Tracked before the request leaves: an attempt whose answer is lost still has its outcome
     // polled and pushed.
     if (route) {
@@ -239,6 +303,14 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     try {
       result = await payOnce(state, reference, pay);
     } catch (error) {
+      if (route && error instanceof PaymentUnconfirmedError) {
+        // Its fate is unknown: looked up with back-off until the insurer has it, then pushed.
+        log.warn({ reference }, 'payment answer lost; followed until the insurer confirms it');
+        await tracker.track(reference, route, { unconfirmed: true }).catch((err: unknown) => {
+          log.error({ err, reference }, 'payment tracking failed');
+        });
+        throw error;
+      }
       // Refused outright: nothing exists under the reference, so nothing is left to follow.
       if (route && !answerMayBeLost(error)) {
         await tracker.untrack?.(reference).catch((err: unknown) => {
@@ -272,7 +344,16 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     },
 
     async check(reference, route) {
-      const outcome = classifyPaymentStatus((await readStatus(reference)).status);
+      const found = await lookUp(state, reference);
+      if (found === 'none') {
+        // The insurer answers and holds nothing under it: never taken, nothing to follow, and
+        // the same attempt may be paid again (its pay looks it up once more first).
+        await tracker.untrack?.(reference).catch((err: unknown) => {
+          log.warn({ err, reference }, 'payment untracking failed');
+        });
+        throw new PaymentNotTakenError(reference);
+      }
+      const outcome = classifyPaymentStatus(found.status);
       if (outcome !== 'pending' && route) {
         try {
           await tracker.acknowledge(reference, outcome);

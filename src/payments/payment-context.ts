@@ -17,6 +17,36 @@ export const DEFAULT_BACKOFF_MS: readonly number[] = [
   15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
 ];
 
+/** How a payment whose pay answer was lost is looked up: doubling from `firstMs`, capped. */
+export interface LookupBackoff {
+  /** First delay; default 2 000 ms. */
+  readonly firstMs: number;
+  /** Longest delay; default 300 000 ms (5 minutes). */
+  readonly maxMs: number;
+  /** How long it is looked up before the user hears "still pending"; default 24 hours. */
+  readonly forMs: number;
+}
+
+/** Default lookup schedule of a payment whose answer was lost: 2 s, 4 s, … 5 min, for 24 h. */
+export const DEFAULT_LOOKUP_BACKOFF: LookupBackoff = {
+  firstMs: 2_000,
+  maxMs: 300_000,
+  forMs: 86_400_000,
+};
+
+/** The delays of a lookup schedule, one per lookup, until they add up to `forMs`. */
+export function lookupDelays({ firstMs, maxMs, forMs }: LookupBackoff): number[] {
+  const delays: number[] = [];
+  let total = 0;
+  let next = Math.max(0, firstMs);
+  do {
+    delays.push(next);
+    total += next;
+    next = Math.min(maxMs, Math.max(1, next * 2));
+  } while (total < forMs);
+  return delays;
+}
+
 /** The payment service's options with their defaults, and the stores built from them. */
 export interface PaymentContext {
   readonly options: PaymentServiceOptions;
@@ -26,6 +56,8 @@ export interface PaymentContext {
   readonly log: Logger;
   readonly ttlSeconds: number;
   readonly backoffMs: readonly number[];
+  /** Delays between lookups of a payment whose pay answer was lost. */
+  readonly lookupDelaysMs: readonly number[];
   readonly queueOptions: PaymentQueueOptions;
   readonly queueName: string;
   readonly deliveryAttempts: number;
@@ -52,6 +84,7 @@ export function createPaymentContext(options: PaymentServiceOptions): PaymentCon
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   if (backoffMs.length === 0) throw new RangeError('backoffMs needs at least one delay');
+  const lookupDelaysMs = lookupDelays(options.lookupBackoff ?? DEFAULT_LOOKUP_BACKOFF);
   const queueOptions = options.queue ?? {};
   const queueName = queueOptions.name ?? 'payments';
   const deliveryAttempts = queueOptions.deliveryAttempts ?? 6;
@@ -71,6 +104,7 @@ export function createPaymentContext(options: PaymentServiceOptions): PaymentCon
     log,
     ttlSeconds,
     backoffMs,
+    lookupDelaysMs,
     queueOptions,
     queueName,
     deliveryAttempts,

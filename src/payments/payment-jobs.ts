@@ -9,6 +9,8 @@ export const PollJob = z.object({
   reference: z.string(),
   generation: z.number().int(),
   attempt: z.number().int().nonnegative(),
+  /** The pay request's answer was lost: polled on the lookup schedule until the insurer has it. */
+  unconfirmed: z.boolean().optional(),
 });
 /** A status check at once of one tracked reference (a callback came before its route). */
 export const CheckJob = z.object({ reference: z.string(), generation: z.number().int() });

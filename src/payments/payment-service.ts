@@ -5,7 +5,8 @@ import type { Prompt, TurnEngine } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
-import { createPaymentContext } from './payment-context.js';
+import type { TrackOptions } from './payment-attempts.js';
+import { createPaymentContext, type LookupBackoff } from './payment-context.js';
 import { PaymentError } from './payment-errors.js';
 import { type CheckJob, type PaymentHint, type PollJob, pollJobOptions } from './payment-jobs.js';
 import type { PaymentRoute, PaymentRoutes } from './payment-routes.js';
@@ -16,7 +17,11 @@ import { createPaymentWorker } from './payment-worker.js';
 export type PaymentStatusReader = (reference: string) => Promise<Pick<TransactionStatus, 'status'>>;
 
 /** Default poller schedule (about 19 minutes in all); see payment-context.ts. */
-export { DEFAULT_BACKOFF_MS } from './payment-context.js';
+export {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_LOOKUP_BACKOFF,
+  type LookupBackoff,
+} from './payment-context.js';
 
 /** Queue and worker settings of {@link createPaymentService}. */
 export interface PaymentQueueOptions {
@@ -64,6 +69,11 @@ export interface PaymentServiceSettings {
   readonly logger: Logger;
   /** Delays before each status poll; after the last one the user hears "still pending". */
   readonly backoffMs?: readonly number[];
+  /**
+   * How a payment whose pay answer was lost is looked up until the insurer has it; default 2 s,
+   * doubling, capped at 5 min, for 24 h. Tests make it instant.
+   */
+  readonly lookupBackoff?: LookupBackoff;
   /** How long routes, hints and delivery markers are kept; default 86 400 s (one day). */
   readonly ttlSeconds?: number;
   readonly queue?: PaymentQueueOptions;
@@ -97,9 +107,10 @@ export interface PaymentService {
   /**
    * Records where `reference`'s outcome goes and starts polling its status. Call it when a payment
    * comes back pending. Tracking a reference again (a retry of the same quote) starts over, unless
-   * it was already paid.
+   * it was already paid. With `unconfirmed` (the pay answer was lost) it is looked up on the
+   * lookup schedule instead, for as long as it lasts.
    */
-  track(reference: string, route: PaymentRoute): Promise<void>;
+  track(reference: string, route: PaymentRoute, options?: TrackOptions): Promise<void>;
   /** Stops polling `reference` (its request was refused, so no outcome will come). */
   untrack(reference: string): Promise<void>;
   /**
@@ -171,16 +182,23 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
       // A newer generation makes every scheduled poll and check of the old one a no-op.
       await keys.incr(generationKey(reference), ttlSeconds);
     },
-    async track(reference, route) {
+    async track(reference, route, options) {
+      const unconfirmed = options?.unconfirmed === true;
       await routes.save(reference, route);
       // Lets "Delete my data" find the routes that name this holder.
       await keys.addMember(holderKey(route), reference, ttlSeconds);
       await keys.restart(deliveredKey(reference));
       const generation = await keys.incr(generationKey(reference), ttlSeconds);
+      const first = unconfirmed ? ctx.lookupDelaysMs[0] : backoffMs[0];
       await scheduler.add(
         'poll',
-        { reference, generation, attempt: 0 } satisfies z.infer<typeof PollJob>,
-        { jobId: `poll-${reference}-${generation}-0`, delay: backoffMs[0] ?? 0, ...pollJobOptions },
+        {
+          reference,
+          generation,
+          attempt: 0,
+          ...(unconfirmed ? { unconfirmed } : {}),
+        } satisfies z.infer<typeof PollJob>,
+        { jobId: `poll-${reference}-${generation}-0`, delay: first ?? 0, ...pollJobOptions },
       );
       // A callback that came before the route was written parked its hint: check at once.
       // Route first, hint second (the callback does the opposite), so one of the two sees the other.

@@ -28,7 +28,7 @@ import type { PaymentOutcome } from './payment-status.js';
  * `queue.runWorker` is false (over Redis).
  */
 export function createPaymentWorker(ctx: PaymentContext) {
-  const { options, redis, log, ttlSeconds, backoffMs, keys, routes, prefix } = ctx;
+  const { options, redis, log, ttlSeconds, backoffMs, lookupDelaysMs, keys, routes, prefix } = ctx;
   const { queueOptions, queueName, deliveryAttempts, deliveryBackoffMs } = ctx;
   const {
     deliveredKey,
@@ -90,11 +90,18 @@ export function createPaymentWorker(ctx: PaymentContext) {
       return;
     }
     const next = attempt + 1;
-    const delay = backoffMs[next];
+    // A payment whose pay answer was lost is looked up on its own, longer schedule: a lookup
+    // that finds nothing yet may only lag behind the insurer's pay.
+    const delay = (job.unconfirmed ? lookupDelaysMs : backoffMs)[next];
     if (delay !== undefined) {
       await scheduler.add(
         'poll',
-        { reference, generation, attempt: next } satisfies z.infer<typeof PollJob>,
+        {
+          reference,
+          generation,
+          attempt: next,
+          ...(job.unconfirmed ? { unconfirmed: true } : {}),
+        } satisfies z.infer<typeof PollJob>,
         { jobId: `poll-${reference}-${generation}-${next}`, delay, ...pollJobOptions },
       );
       return;

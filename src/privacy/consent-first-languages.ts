@@ -6,12 +6,15 @@ import { subjectId } from './data-subject.js';
 
 /** How long a language picked before the notice waits for an answer: a USSD call's session. */
 export const PENDING_LANGUAGE_MS = 15 * 60_000;
+/** How many picks wait at once in one process; the oldest goes first past it. */
+const MAX_WAITING_HERE = 10_000;
 
 /**
  * The caller's language, written only once they agreed to the privacy notice: a pick made before
- * (a first dial's language screen) waits on the key-value store under a keyed hash of the caller
- * (no key or value names the phone), shared by every instance, until they agree; it is dropped
- * when they decline and expires after {@link PENDING_LANGUAGE_MS}.
+ * (a first dial's language screen) waits until they agree, and is dropped when they decline or
+ * after {@link PENDING_LANGUAGE_MS}. It waits twice: in this process, which answers the screens
+ * without a round trip, and on the key-value store under a keyed hash of the caller (no key or
+ * value names the phone), so an Agree answered by another instance still writes it.
  */
 export interface ConsentFirstLanguages {
   /** The languages as the channels use them: a pending pick answers `chosen` while it waits. */
@@ -34,6 +37,8 @@ export interface ConsentFirstLanguagesOptions {
   readonly prefix: string;
   /** Key of the keyed hash that names a waiting pick (a server secret). */
   readonly secret: string;
+  /** Now in ms, for the picks waiting in this process. */
+  readonly now?: () => number;
 }
 
 /** Creates {@link ConsentFirstLanguages}. */
@@ -47,27 +52,42 @@ export function consentFirstLanguages(
       createHmac('sha256', hashKey).update(subjectId(holder)).digest('base64url').slice(0, 22),
     )}`;
   const ttlSeconds = PENDING_LANGUAGE_MS / 1000;
+  const now = options.now ?? Date.now;
+  const here = new Map<string, { locale: string; until: number }>();
+  const waitingHere = (holder: LanguageHolder): string | undefined => {
+    const id = subjectId(holder);
+    const entry = here.get(id);
+    if (entry && entry.until > now()) return entry.locale;
+    here.delete(id);
+    return undefined;
+  };
   return {
     languages: {
+      // Answered from this process: a turn costs no extra round trip for a pick that waits.
       chosen(holder) {
-        // Only a caller with no language on record can have one waiting: the common turn (a
-        // caller who chose long ago) makes no extra round trip.
         const known = languages.chosen(holder);
-        if (known instanceof Promise) {
-          return known.then((locale) => locale ?? store.get(keyOf(holder)));
-        }
-        return known ?? store.get(keyOf(holder));
+        if (known instanceof Promise) return known.then((locale) => locale ?? waitingHere(holder));
+        return known ?? waitingHere(holder);
       },
       async choose(holder, locale) {
         if (await consented(holder)) return languages.choose(holder, locale);
+        // A Map iterates in insertion order: the first key is the oldest pick.
+        if (here.size >= MAX_WAITING_HERE) here.delete(here.keys().next().value as string);
+        here.set(subjectId(holder), { locale, until: now() + PENDING_LANGUAGE_MS });
         await store.set(keyOf(holder), locale, ttlSeconds);
       },
     },
     async agreed(holder) {
-      const locale = await store.take(keyOf(holder));
+      const id = subjectId(holder);
+      const local = waitingHere(holder);
+      here.delete(id);
+      // Asked of the store only without a pick here: one read, at the one Agree of a caller.
+      const locale = local ?? (await store.take(keyOf(holder)));
+      if (local !== undefined) await store.delete(keyOf(holder));
       if (locale !== undefined) await languages.choose(holder, locale);
     },
     async declined(holder) {
+      here.delete(subjectId(holder));
       await store.delete(keyOf(holder));
     },
   };

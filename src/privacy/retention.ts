@@ -113,7 +113,7 @@ export const RETENTION: readonly RetentionRule[] = [
     what: "Claim documents (files posted to an insurer's claim, from the /d/ page or a chat)",
     where: 'the same; `<id>.json` names the claim (line and id) and the status last seen',
     expiry:
-      'while the insurer reports the claim (any status), then `FILES_CLAIM_RETENTION_DAYS` (365) after the status was last seen to change (swept hourly; an insurer that cannot be asked keeps them); the insurer\'s link has no expiry and answers 404 once the file is gone; chat uploads deleted by "My data"',
+      'while the insurer reports the claim (any status), then `FILES_CLAIM_RETENTION_DAYS` (365) after the status was last seen to change (swept hourly; an insurer that cannot be asked keeps them); the insurer\'s link has no expiry and answers 404 once the file is gone; a customer\'s uploads (chat or `/d/` page) deleted by "My data"',
   },
   {
     what: 'Logs',

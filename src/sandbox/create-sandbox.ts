@@ -17,6 +17,7 @@ import { createHandlers, type HandlerInput, type Handlers } from './handlers.js'
 import { createIdSource } from './ids.js';
 import { seedLargeBook } from './large-book.js';
 import { createPaymentEngine, type PaymentEngine } from './payment-engine.js';
+import { conflictingPaymentMethods } from './payments.js';
 import { DEFAULT_LEVY_RATE } from './premium.js';
 import { type FieldErrors, SandboxHttpError } from './sandbox-error.js';
 import { SandboxFile } from './sandbox-file.js';
@@ -320,6 +321,7 @@ function serveOperations(app: FastifyInstance, serving: OperationServing): void 
         );
         // The spec's own required fields first, read apart from the client's schemas.
         Object.assign(errors, missingSpecFields(name, request.body));
+        Object.assign(errors, conflictingPaymentMethods(name, request.body));
         const body = parsePart(entry.body, request.body, 'body', errors);
         if (Object.keys(errors).length > 0) {
           throw new SandboxHttpError(400, 'Validation failed', errors);

@@ -336,14 +336,17 @@ function markPeriodPaid(
   period: CoverPeriod,
   paidAt: Date,
 ): void {
-  // A loss in a lapsed window stays uncovered: remember where the lapse began, and close the
-  // window when the last arrear is cleared (cover is reinstated from the payment date only).
+  // One rule for cover state and claims (issue 36; the spec is silent on partial arrears): a
+  // loss in a lapsed window stays uncovered, so remember where the lapse began; the window
+  // closes at the payment that leaves no period past its grace (the policy reads InGrace or
+  // Active again), and cover is reinstated from that payment's date. Paying the oldest of two
+  // overdue periods while the newer is still within grace therefore reinstates cover.
   const state = coverState(ctx, policy);
   if (state.status === 'Lapsed' && typeof policy.lapsedSince !== 'string') {
     policy.lapsedSince = String(state.graceEndsAt);
   }
   period.paidAt = paidAt.toISOString();
-  if (unpaidPeriods(ctx, policy).length === 0 && typeof policy.lapsedSince === 'string') {
+  if (coverState(ctx, policy).status !== 'Lapsed' && typeof policy.lapsedSince === 'string') {
     policy.lapses.push({ from: policy.lapsedSince, to: paidAt.toISOString() });
     delete policy.lapsedSince;
   }
@@ -842,8 +845,8 @@ export function intimateCreditLifeClaim(
   const state = coverState(ctx, policy);
   const lapsedNow =
     state.status === 'Lapsed' && state.graceEndsAt && lossDay >= dayOf(state.graceEndsAt);
-  // Arrears only partly paid leave the lapse open: cover is reinstated when the last arrear is
-  // cleared, so a loss from the lapse onward stays uncovered until then.
+  // A lapse still open (a payment left a period past its grace): a loss from the lapse onward
+  // stays uncovered until a payment leaves none past grace (markPeriodPaid).
   const inOpenLapse =
     typeof policy.lapsedSince === 'string' && lossDay >= dayOf(policy.lapsedSince);
   // Reinstated "from the date of payment onward": a loss on the day the arrears were paid is

@@ -1,6 +1,13 @@
+import type { OperationName } from '../api/index.js';
 import { getClient } from './clients.js';
 import type { PaidPolicyRef, PaymentMethod, SandboxTransaction } from './payment-engine.js';
-import { invalid, notFound, ruleBroken, SandboxHttpError } from './sandbox-error.js';
+import {
+  type FieldErrors,
+  invalid,
+  notFound,
+  ruleBroken,
+  SandboxHttpError,
+} from './sandbox-error.js';
 import type { Json, SandboxContext } from './state.js';
 
 /** The payment part of a request, in any of the shapes the contract uses. */
@@ -10,9 +17,43 @@ export interface PaymentInput {
   readonly cardDetails?: unknown;
 }
 
+const ONE_METHOD =
+  'Send mobileMoneyAccountNumber or cardDetails, not both: one payment takes one method';
+
+function given(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/**
+ * Field errors for a request body that gives both mobile money and card details, in its payment
+ * object or at its top level (travel, renew-and-pay): the spec's selection table picks one method
+ * per payment ("mobileMoneyAccountNumber or cardDetails"), so both is refused with 400 before
+ * anything is written. Empty when the body is fine. Buy-cover is exempt: there the spec keeps
+ * the cover when a payment cannot be started and gives the reason in `paymentError`.
+ */
+export function conflictingPaymentMethods(operation: OperationName, body: unknown): FieldErrors {
+  if (operation === 'buyCreditLifeCover' || typeof body !== 'object' || body === null) return {};
+  const errors: FieldErrors = {};
+  const record = body as Record<string, unknown>;
+  const payment = record.payment;
+  for (const [field, part] of [
+    ['payment', typeof payment === 'object' && payment !== null ? payment : {}],
+    ['payment', record],
+  ] as const) {
+    const fields = part as Record<string, unknown>;
+    if (given(fields.mobileMoneyAccountNumber) && given(fields.cardDetails)) {
+      errors[field] = [ONE_METHOD];
+    }
+  }
+  return errors;
+}
+
 /** Picks the method the spec's selection table implies; PayLater when nothing is sent. */
 export function paymentMethodOf(payment: PaymentInput | undefined): PaymentMethod {
   if (!payment) return 'PayLater';
+  if (given(payment.mobileMoneyAccountNumber) && given(payment.cardDetails)) {
+    throw invalid('Validation failed', { payment: [ONE_METHOD] });
+  }
   if (payment.mobileMoneyAccountNumber !== undefined) return 'MobileMoney';
   if (payment.cardDetails !== undefined) return 'Card';
   if (payment.method === 'External') return 'External';

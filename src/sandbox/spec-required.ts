@@ -35,16 +35,44 @@ export const SPEC_REQUIRED: Readonly<Partial<Record<OperationName, readonly stri
   instantIssueAndPayMotorPolicy: [...MOTOR_INQUIRY, 'reference', 'payment'],
 };
 
+/**
+ * Required fields of each motor risk, by operation: the inquiry's "risks (with
+ * motorRiskCategoryId, registration info, sumInsured for comprehensive cover)"; registration
+ * info is the risk's registrationNumber. Motor pricing (`getMotorPricing`) names no plate, so it
+ * is not here. sumInsured depends on the product's cover and is left to the pricing itself.
+ */
+export const SPEC_RISK_REQUIRED: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
+  motorQuotationInquiry: ['motorRiskCategoryId', 'registrationNumber'],
+  // "body as for the inquiry"
+  instantIssueMotorPolicy: ['motorRiskCategoryId', 'registrationNumber'],
+  instantIssueAndPayMotorPolicy: ['motorRiskCategoryId', 'registrationNumber'],
+  // "premiums across several motor products for the same vehicle": the inquiry body (contract).
+  compareMotorQuotations: ['motorRiskCategoryId', 'registrationNumber'],
+};
+
+const REQUIRED = 'Required by the Partner Insurance API';
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
 /** The spec's required fields missing from a request body, as field errors (empty: none). */
 export function missingSpecFields(operation: OperationName, body: unknown): FieldErrors {
-  const required = SPEC_REQUIRED[operation];
-  if (!required) return {};
-  const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const given = asRecord(body);
   const errors: FieldErrors = {};
-  for (const field of required) {
-    const value = given[field];
-    if (value === undefined || value === null || value === '') {
-      errors[field] = ['Required by the Partner Insurance API'];
+  for (const field of SPEC_REQUIRED[operation] ?? []) {
+    if (isBlank(given[field])) errors[field] = [REQUIRED];
+  }
+  const riskFields = SPEC_RISK_REQUIRED[operation];
+  if (riskFields && Array.isArray(given.risks)) {
+    for (const [index, risk] of given.risks.entries()) {
+      for (const field of riskFields) {
+        if (isBlank(asRecord(risk)[field])) errors[`risks.${index}.${field}`] = [REQUIRED];
+      }
     }
   }
   return errors;

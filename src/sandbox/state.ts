@@ -172,7 +172,11 @@ export interface ClaimRecord extends Json {
   claimNumber: string;
   line: 'credit-life' | 'group-life';
   policyId: string;
-  status: 'Intimated' | 'Documented';
+  /**
+   * Intimated or Documented (the spec's states); any later word is the insurer's own step
+   * (check, approve, settle), which the spec names no states for, set by an operator or a test.
+   */
+  status: 'Intimated' | 'Documented' | (string & {});
   documents: { url: string; name: string | null; uploadedAt: string }[];
   createdAt: string;
 }

@@ -1,4 +1,4 @@
-import { createFlowRegistry, type FlowFileStore } from '../../flows/index.js';
+import { createFlowRegistry, type FlowFileStore, reportingOnce } from '../../flows/index.js';
 import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
 import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
@@ -95,9 +95,18 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
       await services.holdingsSync.runNow({ full: true });
       return { complete: (await services.holdings.completeness()).complete };
     },
-    // A status word outside the spec's is shown as "could not confirm"; the log says which.
-    onUnknownStatus: (subject, status) =>
-      logger.warn({ subject, status }, 'insurer status not in the spec: shown as unconfirmed'),
+    // A status word outside the spec's is shown as "could not confirm" (a claim's as "the
+    // insurer is handling this claim"); the log says which word, once per word per process. A
+    // status word is the insurer's vocabulary, never personal data.
+    onUnknownStatus: reportingOnce((subject, status) =>
+      logger.warn(
+        { event: 'insurer.unknownStatus', subject, status: status.slice(0, 40) },
+        'insurer status not in the spec',
+      ),
+    ),
+    // A cover lookup's call not read in time or failed: that cover is said to be unknown.
+    onUnknownAnswer: (operation, reason) =>
+      logger.warn({ event: 'cover.unknown', operation, reason }, 'cover not read: said as unknown'),
     // A claim's confirmation, on the user's own channel (SMS for USSD callers).
     notify: async (route, prompt) => {
       const notifier = notifiers.find(route.channel);

@@ -40,6 +40,7 @@ export function buildPayments(context: ServerContext, inputs: PaymentInputs): Pa
     notifiers: inputs.notifiers.live,
     logger,
     ...(deps.paymentBackoffMs ? { backoffMs: deps.paymentBackoffMs } : {}),
+    ...(deps.paymentLookupBackoff ? { lookupBackoff: deps.paymentLookupBackoff } : {}),
     onOutcome: (outcome) => metrics.payments.inc({ outcome }),
   });
   inputs.tracker.attach(service);

@@ -5,7 +5,7 @@ import type { FlowRegistry, TurnEngine } from '../conversation/index.js';
 import type { FileStore } from '../files/index.js';
 import type { HoldingsIndex, HoldingsScheduler } from '../holdings/index.js';
 import { createLogger, type Logger } from '../log/index.js';
-import type { PaymentService } from '../payments/index.js';
+import type { LookupBackoff, PaymentService } from '../payments/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import type {
   CreditLifeReminders,
@@ -42,6 +42,8 @@ export interface ServerDeps {
   readonly sandbox?: Parameters<typeof createSandbox>[0];
   /** Payment status polling delays (tests shorten them). */
   readonly paymentBackoffMs?: readonly number[];
+  /** How a payment whose pay answer was lost is looked up (tests make it instant). */
+  readonly paymentLookupBackoff?: LookupBackoff;
   readonly fileStore?: FileStore;
   /** The file store's clock (link expiry, retention) when it builds its own; tests pass one. */
   readonly fileClock?: () => number;

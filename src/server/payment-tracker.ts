@@ -20,8 +20,8 @@ export function createPaymentTracker(): PaymentTrackerSeam {
   let payments: PaymentService | undefined;
   return {
     tracker: {
-      async track(reference, route) {
-        await payments?.track(reference, route);
+      async track(reference, route, options) {
+        await payments?.track(reference, route, options);
       },
       async untrack(reference) {
         await payments?.untrack(reference);

@@ -12,6 +12,7 @@ import {
   ApiTimeoutError,
   ApiUnauthorizedError,
   ApiUnprocessableError,
+  contract,
   createPartnerClient,
   type PartnerClient,
   type PartnerClientOptions,
@@ -352,14 +353,24 @@ describe('retries', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
-  it('retries a payment answered 429 with Retry-After, since it carries its reference', async () => {
-    stub.respond(json(429, {}, { 'retry-after': '0' }), json(200, { status: 'Pending' }));
-    const result = await client.call('payQuotation', {
-      path: { quoteId: 'q1' },
-      body: { reference: 'r1', payment: { mobileMoneyAccountNumber: '260971234567' } },
-    });
-    expect(result.status).toBe('Pending');
-    expect(stub.requests.map((r) => JSON.parse(r.body).reference)).toEqual(['r1', 'r1']);
+  it.each([429, 503])(
+    'never retries a payment answered %i, even with its reference: the caller looks it up first',
+    async (status) => {
+      stub.respond(json(status, {}, { 'retry-after': '0' }), json(200, { status: 'Pending' }));
+      const call = client.call('payQuotation', {
+        path: { quoteId: 'q1' },
+        body: { reference: 'r1', payment: { mobileMoneyAccountNumber: '260971234567' } },
+      });
+      await expect(call).rejects.toMatchObject({ status });
+      expect(stub.requests).toHaveLength(1);
+    },
+  );
+
+  it('marks pay and instant issue-and-pay as starting a payment in the contract, so neither is retried', () => {
+    expect(contract.payQuotation.startsPayment).toBe(true);
+    expect(contract.instantIssueAndPayMotorPolicy.startsPayment).toBe(true);
+    // Reads are not: a lookup may be repeated.
+    expect('startsPayment' in contract.getTransactionStatus).toBe(false);
   });
 
   it('retries even a POST whose connection was refused, since it was never sent', async () => {

@@ -122,6 +122,33 @@ function specRequired(text: string): Map<string, string[]> {
   return required;
 }
 
+/** The spec's words for a nested field that are not its name (the motor risk's plate). */
+const NESTED_FIELD_WORDS: Readonly<Record<string, string>> = {
+  'registration info': 'registrationNumber',
+};
+
+/**
+ * Required fields of array items by operation: "risks (with a, b, c for comprehensive cover)"
+ * inside a required list. A condition ("… for comprehensive cover") is not an unconditional
+ * requirement and is left out.
+ */
+function specItemRequired(text: string): Map<string, { list: string; fields: string[] }> {
+  const required = new Map<string, { list: string; fields: string[] }>();
+  for (const row of section(text, '### Operations with method and path')) {
+    const [name = '', , request = ''] = cells(row);
+    const at = request.search(/required: /i);
+    if (at < 0) continue;
+    for (const match of request.slice(at).matchAll(/(\w+) \(with ([^)]+)\)/g)) {
+      const fields = (match[2] ?? '')
+        .split(/,\s*/)
+        .filter((phrase) => !/ for /.test(phrase))
+        .map((phrase) => NESTED_FIELD_WORDS[phrase] ?? phrase);
+      required.set(name, { list: match[1] ?? '', fields });
+    }
+  }
+  return required;
+}
+
 /** Sets of values the spec enumerates: named states, backticked filter values, payment methods. */
 function specEnums(text: string): Map<string, string[]> {
   const enums = new Map<string, string[]>();
@@ -147,15 +174,12 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
- * Every enum of every schema the table holds (bodies, queries, responses), and the named enums
- * of its schema module: a response carries a status as any string (a real insurer sends words
- * the spec never names), so the spec's named states live in their own enum schemas there.
+ * Every enum of every schema the table's operations use (bodies, queries, responses): an enum
+ * the schema module defines but no operation uses proves nothing (issue 36). A response status
+ * is its named enum or any string (a real insurer sends words the spec never names).
  */
 function contractEnums(table: Table): string[][] {
   const found: string[][] = [];
-  for (const value of Object.values(schemas) as unknown[]) {
-    if (value instanceof z.ZodEnum) found.push(value.options.map(String));
-  }
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (typeof node === 'object' && node !== null) {
@@ -201,6 +225,29 @@ function mismatches(text: string, table: Table): string[] {
     for (const field of fields) {
       if (!required.has(field)) problems.push(`${name}: ${field} is required by the spec`);
     }
+    // The other way (issue 36): a contract stricter than the spec refuses what the insurer takes.
+    for (const field of required) {
+      if (!fields.includes(field)) problems.push(`${name}: ${field} is not required by the spec`);
+    }
+  }
+  for (const [name, { list, fields }] of specItemRequired(text)) {
+    const entry = bySpecName(name);
+    const items = (
+      entry?.body
+        ? ((
+            jsonSchema(entry.body).properties as Record<string, { items?: { required?: string[] } }>
+          )[list]?.items?.required ?? [])
+        : []
+    ) as string[];
+    for (const field of fields) {
+      if (!items.includes(field))
+        problems.push(`${name}: ${list}[].${field} is required by the spec`);
+    }
+    for (const field of items) {
+      if (!fields.includes(field)) {
+        problems.push(`${name}: ${list}[].${field} is not required by the spec`);
+      }
+    }
   }
   const enums = contractEnums(table);
   for (const [name, values] of specEnums(text)) {
@@ -239,6 +286,12 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
       'taxPayerId',
     ]);
     expect(specRequired(SPEC).get('Create vehicle')).toHaveLength(7);
+    expect(Object.fromEntries(specItemRequired(SPEC))).toEqual({
+      'Motor quotation inquiry': {
+        list: 'risks',
+        fields: ['motorRiskCategoryId', 'registrationNumber'],
+      },
+    });
     expect(Object.fromEntries(specEnums(SPEC))).toEqual({
       'Batch status': ['Pending', 'Approved', 'PartiallyReceipted', 'Receipted'],
       Claim: ['Intimated', 'Documented'],
@@ -260,6 +313,56 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
       } as AnyContractEntry,
     };
     expect(mismatches(SPEC, mutated)).toEqual(['Create individual: email is required by the spec']);
+  });
+
+  it('fails when a copy of the contract table requires a field the spec leaves optional', () => {
+    // Both ways (issue 36): physicalAddress and gender are in the spec's body, not its required list.
+    const mutated: Table = {
+      ...table,
+      createIndividual: {
+        ...table.createIndividual,
+        body: schemas.CreateIndividualBody.required({ physicalAddress: true }),
+      } as AnyContractEntry,
+      createVehicle: {
+        ...table.createVehicle,
+        body: schemas.CreateVehicleBody.extend({ color: z.string() }),
+      } as AnyContractEntry,
+    };
+    expect(mismatches(SPEC, mutated)).toEqual([
+      'Create individual: physicalAddress is not required by the spec',
+      'Create vehicle: color is not required by the spec',
+    ]);
+  });
+
+  it('fails when a copy of the contract table lets an inquiry risk go without its plate', () => {
+    const mutated: Table = {
+      ...table,
+      motorQuotationInquiry: {
+        ...table.motorQuotationInquiry,
+        body: schemas.MotorInquiryBody.extend({
+          risks: z.array(schemas.MotorRisk.partial({ registrationNumber: true })).min(1),
+        }),
+      } as AnyContractEntry,
+    };
+    expect(mismatches(SPEC, mutated)).toEqual([
+      'Motor quotation inquiry: risks[].registrationNumber is required by the spec',
+    ]);
+  });
+
+  it('fails when no operation of a copy of the contract table uses the spec’s claim states', () => {
+    // The named enum still exists in the schema module; only its use by an operation counts.
+    const withoutClaims: Table = Object.fromEntries(
+      Object.entries(table).filter(
+        ([, entry]) =>
+          !JSON.stringify(entry.response ? jsonSchema(entry.response) : {}).includes(
+            '"Documented"',
+          ),
+      ),
+    );
+    expect(schemas.ClaimStatus.options).toEqual(['Intimated', 'Documented']);
+    expect(mismatches(SPEC, withoutClaims)).toContain(
+      'Claim: no enum of the contract holds Intimated, Documented',
+    );
   });
 
   it('fails when a copy of the contract table moves a path the spec gives', () => {

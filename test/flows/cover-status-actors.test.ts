@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCover, MAX_CALLS_PER_LOOKUP } from '../../flows/cover-status-actors.js';
+import { truthOf, type UnknownReason } from '../../flows/cover-status.js';
+import { findCover, inForce, MAX_CALLS_PER_LOOKUP } from '../../flows/cover-status-actors.js';
 import type { FlowDeps } from '../../flows/index.js';
+import {
+  ApiNotFoundError,
+  ApiServerError,
+  type OperationName,
+  type PartnerClient,
+} from '../../src/api/index.js';
 import {
   createMemoryHoldingsIndex,
   type HoldingsIndex,
   syncHoldings,
 } from '../../src/holdings/index.js';
 import { createLogger } from '../../src/log/index.js';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
@@ -133,7 +141,9 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
     );
     const { holdings, calls } = await findCover(deps, { nrc });
     expect(calls).toBe(MAX_CALLS_PER_LOOKUP);
-    expect(holdings.filter((h) => h.unconfirmed)).toHaveLength(30 - (MAX_CALLS_PER_LOOKUP - 1));
+    expect(holdings.filter((h) => h.unknown === 'late')).toHaveLength(
+      30 - (MAX_CALLS_PER_LOOKUP - 1),
+    );
   });
 
   it('drops from the index a record the insurer answers 404 for', async () => {
@@ -145,5 +155,83 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
     const { holdings } = await findCover(deps, { nrc });
     expect(holdings).toEqual([]);
     expect((await index.ofNrcs([nrc]))[0]?.refs).toEqual([]);
+  });
+});
+
+/** The world's client, except that `fails` names the operations that fail, and how. */
+function failing(fails: Partial<Record<OperationName, () => Error>>): PartnerClient {
+  const client = world.client;
+  const call = ((operation: OperationName, ...rest: unknown[]) => {
+    const fail = fails[operation];
+    if (fail) return Promise.reject(fail());
+    return (client.call as (...args: unknown[]) => Promise<unknown>)(operation, ...rest);
+  }) as PartnerClient['call'];
+  return new Proxy(client, {
+    get: (target, property, receiver) =>
+      property === 'call' ? call : Reflect.get(target, property, receiver),
+  });
+}
+
+const serverError = (operation: string) => () =>
+  new ApiServerError({ status: 500, operation, rawBody: '{}' });
+
+describe('cover not read is unknown, never in force and never none (issue 36)', () => {
+  const { borrower, payroll, inGrace } = DEMO_BOOK.creditLife;
+
+  it.each([
+    ['answers 500', serverError('getCreditLifePolicyStatus'), 'failed'],
+    [
+      'answers 404',
+      () =>
+        new ApiNotFoundError({
+          status: 404,
+          operation: 'getCreditLifePolicyStatus',
+          rawBody: '{}',
+        }),
+      'failed',
+    ],
+  ] as const)(
+    'an Active loan whose policy’s cover state %s is unknown, and the failed call is reported',
+    async (_what, fail, reason) => {
+      const reported: [OperationName, UnknownReason][] = [];
+      const { holdings, missed } = await findCover(
+        {
+          ...deps,
+          client: failing({ getCreditLifePolicyStatus: fail }),
+          onUnknownAnswer: (operation, why) => reported.push([operation, why]),
+        },
+        { nrc: borrower.nrcNumber },
+      );
+      const loans = new Map(holdings.map((h) => [h.number, h]));
+      for (const reference of [payroll.activeLoan.reference, inGrace.loan.reference]) {
+        const loan = loans.get(reference);
+        expect(loan?.unknown, reference).toBe(reason);
+        expect(loan && inForce(loan), reference).toBe(false);
+      }
+      // A loan whose own word needs no cover state is still read: Closed is Closed.
+      expect(loans.get(payroll.closedLoan.reference)).toMatchObject({ status: 'Closed' });
+      expect(loans.get(payroll.closedLoan.reference)?.unknown).toBeUndefined();
+      expect(missed).toBe(false);
+      expect(truthOf(holdings, missed)).toBe('unknown');
+      // A 500 and a cover state gone (404) alike: reported as the operation and why, no more.
+      expect(reported).toContainEqual(['getCreditLifePolicyStatus', 'failed']);
+    },
+  );
+
+  it('an NRC whose household look-up failed is unknown, not none, even with its loans read', async () => {
+    const client = failing({ getGroupFuneralHouseholdByNrc: serverError('household') });
+    const { holdings, missed } = await findCover({ ...deps, client }, { nrc: borrower.nrcNumber });
+    expect(holdings.some((h) => h.number === payroll.activeLoan.reference)).toBe(true);
+    expect(missed).toBe(true);
+    expect(truthOf(holdings, missed)).toBe('unknown');
+    // Nothing answered at all: the lookup fails (the flow offers Try again), it never says none.
+    await expect(findCover({ ...deps, client }, { nrc: '101010/10/1' })).rejects.toThrow(
+      ApiServerError,
+    );
+  });
+
+  it('an NRC the insurer answered for in time, holding nothing, is none', async () => {
+    const { holdings, missed } = await findCover(deps, { nrc: '101011/10/1' });
+    expect(truthOf(holdings, missed)).toBe('none');
   });
 });

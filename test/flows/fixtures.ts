@@ -83,11 +83,11 @@ const household = {
   currency: 'ZMW',
 };
 
-const fullCover: CoverAnswer = { access: 'full', holdings };
-const noCover: CoverAnswer = { access: 'full', holdings: [] };
+const fullCover: CoverAnswer = { access: 'full', holdings, truth: 'found' };
+const noCover: CoverAnswer = { access: 'full', holdings: [], truth: 'none' };
 const strangerView: CoverAnswer = {
   access: 'limited',
-  covered: true,
+  truth: 'found',
   until: '2026-12-31',
   canSendDetails: true,
 };
@@ -239,7 +239,7 @@ const BASE: Record<FlowId, Impl> = {
     attachDocuments: () => ({ ...claim, status: 'Documented' }),
     trackClaims: () => [claim, { ...claim, id: 'clm_2', number: 'CLC-000002' }],
     getClaim: () => claim,
-    heldCover: () => held,
+    heldCover: () => ({ held, truth: 'found' }),
     findClaim: () => ({ ...claim, line: 'credit-life' }),
     claimTerms: () => ({
       scopes: [
@@ -386,13 +386,13 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     noClaims: {
       trackClaims: () => [],
       intimateClaim: () => ({ ...claim, payable: undefined }),
-      heldCover: () => [],
+      heldCover: () => ({ held: [], truth: 'none' }),
       findClaim: () => null,
     },
     // A stranger's view: someone else's claim typed by number, a death reported for a relative.
     someoneElses: {
       trackClaims: () => [],
-      heldCover: () => [],
+      heldCover: () => ({ held: [], truth: 'none' }),
       // The reporter follows their report (documents) but is shown no payout.
       intimateClaim: () => ({
         id: 'clm_3',

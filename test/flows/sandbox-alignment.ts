@@ -579,7 +579,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       sandbox: standard,
       impl: {
         trackClaims: () => [],
-        heldCover: () => [],
+        heldCover: () => ({ held: [], truth: 'none' }),
         getClaim: () => claimDetail,
         findClaim: () => foundByStranger,
       },

@@ -10,7 +10,10 @@ import {
   createPaymentAttempts,
   PaymentAttemptError,
   type PaymentAttempts,
+  PaymentItemBusyError,
+  PaymentNotTakenError,
   type PaymentRoute,
+  PaymentUnconfirmedError,
 } from '../../src/payments/index.js';
 import { connectTestRedis } from '../support/redis.js';
 import { settleOnFakeTimers } from '../support/simulated-time.js';
@@ -267,12 +270,93 @@ describe('payment attempts', () => {
     const neverArrived = async () => {
       throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'API_NETWORK' });
     };
+    // Unknown to the caller until looked up: followed, never told "cannot be reached".
     await expect(
       startOn(attempts, { purchase: 'quote:q9.k', attempt: 1 }, neverArrived),
-    ).rejects.toThrow(/ECONNREFUSED/);
+    ).rejects.toBeInstanceOf(PaymentUnconfirmedError);
     const retried = await startOn(attempts, { purchase: 'quote:q9.k', attempt: 1 }, (r) =>
       world.pay(r),
     );
     expect(world.started).toEqual([retried.reference]);
+  });
+
+  it('follows a pay whose answer was lost while the lookup lags: unconfirmed, tracked for lookups, not sent twice', async () => {
+    const world = insurer();
+    const tracked: Array<{ reference: string; unconfirmed: boolean }> = [];
+    const tracker: AttemptTracker = {
+      async track(reference, _route, options) {
+        tracked.push({ reference, unconfirmed: options?.unconfirmed === true });
+      },
+      acknowledge: async () => true,
+      tell: async () => undefined,
+    };
+    const attempts = attemptsOver(world, tracker, connect(), newPrefix());
+    const reference = attemptReference('quote:q10.k', 1);
+    // The insurer takes it, but its lookup does not show it yet and the answer is a 503.
+    const lagging = async (r: string) => {
+      world.started.push(r);
+      throw apiErrorFromResponse({ status: 503, operation: 'payQuotation', rawBody: '' });
+    };
+    const error = await startOn(
+      attempts,
+      { purchase: 'quote:q10.k', attempt: 1, route: ussd },
+      lagging,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentUnconfirmedError);
+    expect((error as PaymentUnconfirmedError).reference).toBe(reference);
+    expect(world.started).toEqual([reference]);
+    expect(tracked).toEqual([
+      { reference, unconfirmed: false },
+      { reference, unconfirmed: true },
+    ]);
+  });
+
+  it('says a reference the insurer holds nothing under was never taken, and stops following it', async () => {
+    const world = insurer();
+    const untracked: string[] = [];
+    const tracker: AttemptTracker = {
+      ...recordingTracker().tracker,
+      async untrack(reference) {
+        untracked.push(reference);
+      },
+    };
+    const attempts = attemptsOver(world, tracker, connect(), newPrefix());
+    const reference = attemptReference('quote:q11.k', 1);
+    await expect(attempts.check(reference, ussd)).rejects.toBeInstanceOf(PaymentNotTakenError);
+    expect(untracked).toEqual([reference]);
+    world.statuses.set(reference, 'Success');
+    await expect(attempts.check(reference, ussd)).resolves.toBe('paid');
+  });
+
+  it('refuses a second purchase of the same item by the same holder while the first payment is unsettled, and lets it go once that one failed', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const item = 'Motor Third Party for BCD 4321';
+    const first = await startOn(
+      attempts,
+      { purchase: 'quote:q12.a', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    const second = startOn(
+      attempts,
+      { purchase: 'quote:q13.b', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    await expect(second).rejects.toBeInstanceOf(PaymentItemBusyError);
+    await expect(second).rejects.toMatchObject({ item, reference: first.reference });
+    expect(world.started).toEqual([first.reference]);
+    // Another holder, or another item, is not held up.
+    const other = { ...ussd, address: '260970000001', sessionKey: 'ussd:260970000001' };
+    await startOn(attempts, { purchase: 'quote:q14.c', attempt: 1, route: other, item }, (r) =>
+      world.pay(r),
+    );
+    expect(world.started).toHaveLength(2);
+    world.statuses.set(first.reference, 'Failed');
+    const third = await startOn(
+      attempts,
+      { purchase: 'quote:q13.b', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    expect(world.started).toEqual([first.reference, expect.any(String), third.reference]);
   });
 });

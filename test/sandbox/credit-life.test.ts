@@ -522,14 +522,30 @@ describe('credit-life cover rules of the spec (issue 12)', () => {
     expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
   });
 
-  it('paying only the oldest of two overdue periods does not make the earlier lapsed window covered', async () => {
+  it('paying the oldest of two overdue periods: InGrace, a loss today is accepted, the lapsed window stays uncovered (issue 36)', async () => {
     const { policyId, renewals } = await lapsedWithTwoPeriodsOwed('LW-2');
     await payRenewal(String(renewals[0]?.id), 'lw-oldest');
     // Period 2 is still within its grace days, so the policy reads InGrace again...
     const state = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
     expect(state).toMatchObject({ status: 'InGrace', unpaidPeriods: [2] });
-    // ...but the loss of 05-05 fell while cover had lapsed, and arrears are not yet cleared.
+    // ...but the loss of 05-05 fell while cover had lapsed: still uncovered.
     const claim = await claimOn(policyId, 'LW-2', '2026-05-05');
+    expect(claim.status).toBe(422);
+    expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
+    // One rule for state and claims: on risk InGrace, so a loss today (the payment day) is taken.
+    const today = await claimOn(policyId, 'LW-2', '2026-05-10');
+    expect(today.status).toBe(200);
+    expect(today.body.status).toBe('Intimated');
+  });
+
+  it('paying the oldest of two overdue periods when the newer is past its grace too reinstates nothing', async () => {
+    const { policyId, renewals } = await lapsedWithTwoPeriodsOwed('LW-5');
+    // 2026-06-05: period 2 (from 05-02) is past its 30 grace days as well.
+    harness.clock.set(new Date('2026-06-05T08:00:00.000Z'));
+    await payRenewal(String(renewals[0]?.id), 'lw5-oldest');
+    const state = await harness.client.call('getCreditLifePolicyStatus', { path: { policyId } });
+    expect(state.status).toBe('Lapsed');
+    const claim = await claimOn(policyId, 'LW-5', '2026-06-05');
     expect(claim.status).toBe(422);
     expect(claim.body.errors?.lossDate?.[0]).toMatch(/lapsed period/);
   });

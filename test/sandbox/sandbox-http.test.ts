@@ -78,7 +78,7 @@ describe('auth and errors', () => {
       currency: 'ZMW',
       startDate: '2026-03-02',
       policyHolder: {},
-      risks: [{ motorRiskCategoryId: 'mrc_private' }],
+      risks: [{ motorRiskCategoryId: 'mrc_private', registrationNumber: 'BAF 2025' }],
     });
     expect(response.status).toBe(400);
     expect(response.body.errors).toHaveProperty('sumInsured');
@@ -94,7 +94,7 @@ describe('auth and errors', () => {
         currency: 'ZMW',
         startDate: '2026-03-02',
         policyHolder: {},
-        risks: [{ motorRiskCategoryId: 'mrc_private' }],
+        risks: [{ motorRiskCategoryId: 'mrc_private', registrationNumber: 'BAF 2026' }],
       });
       const policyId = String((issued.body.policy as { id: string }).id);
       const receipt = await raw(billed, 'GET', `/policies/motor/${policyId}/documents/receipt`);

@@ -100,10 +100,13 @@ export const bem: Catalogue = {
   'pay.choice.tryAgain': 'Lipileni nakabili',
   'pay.askPhone': 'Nambala ya mobile money iya kulipilako {currency} {amount}:',
   'pay.waitPhone': 'Sumineni {currency} {amount} pa foni yenu. Tukamweba nga yalipilwa.',
+  'pay.waitConfirming':
+    'Ukulipila kwenu {currency} {amount} kulelolesha ku kampani. Tukamweba ifyo fyapwa.',
   'pay.waitCard': 'Lipileni {currency} {amount} na kadi pa link twatuma.',
   'pay.cardLink': 'Ipepala lya kulipila na kadi',
   'pay.note.stillPending': 'Tucilolela ukufuma {since}. Tukamweba ilyo kampani yasumina.',
   'pay.failed': 'Ukulipila {currency} {amount} pa {what} tafyapitile. Tapali indalama yasendwa.',
+  'pay.note.itemPending': 'Ukulipila kwa {item} kucilelolesha. Tukamweba ifyo fyapwa.',
   'pay.note.reason': 'Umulandu: {reason}.',
   'pay.sms.cardLink': 'Lipileni {currency} {amount} na kadi: {url}',
 
@@ -409,6 +412,8 @@ export const bem: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
   'claim.note.alreadyOpenElsewhere':
     'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
+  'claim.note.noDocuments':
+    'Kampani ilebomba pali iyi claim: tailepoka amapepala yambi kuno. Imbileni kampani.',
   'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
 
   // personal data (issue 29): the notice, My data
@@ -485,5 +490,7 @@ export const bem: Catalogue = {
   'status.paymentPending': 'ilelolela ubulipilo',
   'status.paid': 'yalipilwa',
   'status.paymentFailed': 'ukulipila tafyapitile',
+  'status.claimHandled': 'kampani ilebomba pali iyi claim ({insurerStatus})',
   'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
+  'status.notCheckedNow': 'tatulekwanisha ukumona nomba',
 };

@@ -108,12 +108,16 @@ export const en = {
   'pay.choice.tryAgain': 'Pay again',
   'pay.askPhone': 'Mobile money number to pay {currency} {amount} from:',
   'pay.waitPhone': 'Approve {currency} {amount} on your phone. We will tell you when it is paid.',
+  'pay.waitConfirming':
+    'Your payment of {currency} {amount} is being confirmed with the insurer. We will tell you the result.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
   'pay.cardLink': 'Card payment page',
   'pay.note.stillPending':
     'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',
   'pay.failed':
     'Payment of {currency} {amount} for {what} did not go through. Nothing was charged.',
+  'pay.note.itemPending':
+    'A payment for {item} is still being confirmed. We will tell you the result.',
   'pay.note.reason': 'Reason: {reason}.',
   'pay.sms.cardLink': 'Pay {currency} {amount} by card: {url}',
 
@@ -306,6 +310,8 @@ export const en = {
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
   'claim.note.alreadyOpenElsewhere':
     'A claim for this is already open. The family member who reported it has its number.',
+  'claim.note.noDocuments':
+    'The insurer is handling this claim: it takes no more documents here. Call the insurer.',
   'claim.note.notYours': 'Only the phone on record for this claim can do that.',
   'claim.end': 'Claim {number}: {status}. Goodbye.',
 
@@ -630,7 +636,9 @@ export const en = {
   'status.paymentPending': 'waiting for payment',
   'status.paid': 'paid',
   'status.paymentFailed': 'payment failed',
+  'status.claimHandled': 'the insurer is handling this claim ({insurerStatus})',
   'status.unconfirmed': 'we could not confirm this cover - call the insurer',
+  'status.notCheckedNow': 'cannot be checked now',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

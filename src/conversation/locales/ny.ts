@@ -101,10 +101,13 @@ export const ny: Catalogue = {
   'pay.choice.tryAgain': 'Lipiraninso',
   'pay.askPhone': 'Nambala ya mobile money yolipirira {currency} {amount}:',
   'pay.waitPhone': 'Vomerezani {currency} {amount} pa foni yanu. Tidzakuuzani ikalipiridwa.',
+  'pay.waitConfirming':
+    'Malipiro anu a {currency} {amount} akutsimikiziridwa ndi kampani. Tidzakuuzani zotsatira.',
   'pay.waitCard': 'Lipirani {currency} {amount} ndi khadi pa link tatumiza.',
   'pay.cardLink': 'Tsamba lolipirira ndi khadi',
   'pay.note.stillPending': 'Tikudikirabe kuyambira {since}. Tidzakuuzani kampani ikangovomereza.',
   'pay.failed': 'Kulipira {currency} {amount} kwa {what} sikunadutse. Palibe ndalama yatengedwa.',
+  'pay.note.itemPending': 'Malipiro a {item} akutsimikiziridwabe. Tidzakuuzani zotsatira.',
   'pay.note.reason': 'Chifukwa: {reason}.',
   'pay.sms.cardLink': 'Lipirani {currency} {amount} ndi khadi: {url}',
 
@@ -406,6 +409,8 @@ export const ny: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
   'claim.note.alreadyOpenElsewhere':
     "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
+  'claim.note.noDocuments':
+    'Kampani ikugwira ntchito pa claim iyi: sitikulandira zikalata zina pano. Imbirani kampani.',
   'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
 
   // personal data (issue 29): the notice, My data
@@ -481,5 +486,7 @@ export const ny: Catalogue = {
   'status.paymentPending': 'ikudikira malipiro',
   'status.paid': 'yalipidwa',
   'status.paymentFailed': 'malipiro sanapite',
+  'status.claimHandled': 'kampani ikugwira ntchito pa claim iyi ({insurerStatus})',
   'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
+  'status.notCheckedNow': 'sitingathe kuona pakali pano',
 };

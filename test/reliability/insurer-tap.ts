@@ -1,0 +1,133 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * What the tap does with one request: pass it on; answer 503 without passing it on (the insurer
+ * never sees it); pass it on and answer 503 instead of the insurer's answer (a gateway that gave
+ * up after the insurer acted); pass it on and cut the connection (the answer is lost); or answer
+ * 404 without passing it on (a lookup that lags behind the insurer's pay).
+ */
+export type TapAction = 'pass' | 'refuse503' | 'pass503' | 'cut' | 'notFound';
+
+/** One request as the tap saw it. */
+export interface TapRequest {
+  readonly method: string;
+  readonly path: string;
+  /** The body's `reference`, when it is JSON carrying one (pay requests). */
+  readonly reference: string | undefined;
+  readonly action: TapAction;
+}
+
+/** A fault-injecting HTTP tap in front of an insurer, with the log of every request. */
+export interface InsurerTap {
+  /** The tap's origin; append the insurer's path prefix (`/api/v1`). */
+  readonly origin: string;
+  readonly requests: TapRequest[];
+  /** Decides each request's fate; `pass` when unset. */
+  decide(rule: (request: Omit<TapRequest, 'action'>) => TapAction): void;
+  close(): Promise<void>;
+}
+
+/** True for `POST …/payments/{quoteId}/pay`. */
+export const isPay = (request: Pick<TapRequest, 'method' | 'path'>): boolean =>
+  request.method === 'POST' && /\/payments\/[^/]+\/pay$/.test(request.path);
+
+/** True for `GET …/payments/transactions/{reference}/status`. */
+export const isLookup = (request: Pick<TapRequest, 'method' | 'path'>): boolean =>
+  request.method === 'GET' && /\/payments\/transactions\/[^/]+\/status$/.test(request.path);
+
+function referenceOf(body: Buffer): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const reference = (parsed as { reference?: unknown } | null)?.reference;
+    return typeof reference === 'string' ? reference : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a tap to `upstreamOrigin` on a free loopback port. */
+export async function startInsurerTap(upstreamOrigin: string): Promise<InsurerTap> {
+  const upstream = new URL(upstreamOrigin);
+  const requests: TapRequest[] = [];
+  let rule: (request: Omit<TapRequest, 'action'>) => TapAction = () => 'pass';
+
+  const forward = (
+    incoming: IncomingMessage,
+    body: Buffer,
+    reply: (r: IncomingMessage) => void,
+  ) => {
+    const outgoing = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+      },
+      reply,
+    );
+    outgoing.on('error', () => incoming.socket.destroy());
+    outgoing.end(body);
+  };
+
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const seen = {
+        method: incoming.method ?? 'GET',
+        path: (incoming.url ?? '').split('?')[0] ?? '',
+        reference: referenceOf(body),
+      };
+      const action = rule(seen);
+      requests.push({ ...seen, action });
+      const json = (status: number, payload: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(payload));
+      };
+      switch (action) {
+        case 'pass':
+          forward(incoming, body, (answer) => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(response);
+          });
+          return;
+        case 'refuse503':
+          json(503, { status: 503, message: 'Service unavailable', errors: {} });
+          return;
+        case 'pass503':
+          forward(incoming, body, (answer) => {
+            answer.resume();
+            answer.on('end', () =>
+              json(503, { status: 503, message: 'Service unavailable', errors: {} }),
+            );
+          });
+          return;
+        case 'cut':
+          forward(incoming, body, (answer) => {
+            answer.resume();
+            answer.on('end', () => incoming.socket.destroy());
+          });
+          return;
+        case 'notFound':
+          json(404, { status: 404, message: 'Transaction not found', errors: {} });
+          return;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    decide(next) {
+      rule = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
