@@ -22,6 +22,7 @@ import {
   type HoldingsIndex,
   refField,
 } from '../src/holdings/index.js';
+import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover, HeldCoverAnswer } from './claim-intimation.js';
 import {
   type CoverAnswer,
@@ -146,6 +147,12 @@ const MAX_NRCS_PER_PHONE = 3;
  * room for the index read and the screen. A record unanswered by then is "not confirmed now".
  */
 export const LOOKUP_BUDGET_MS = 3_000;
+/** More insurer calls a lookup may make on the direct paths when the index cannot answer. */
+export const MAX_DIRECT_CALLS = 30;
+/** Most direct-path calls in flight at once (the master policies' searches fan out). */
+const DIRECT_PARALLEL = 8;
+/** Size of the one page read of a direct path's list; a longer list is not all read: unknown. */
+const DIRECT_PAGE_SIZE = 50;
 
 /**
  * What one insurer call told: its answer, `none` (404: the insurer does not have it), or
@@ -166,6 +173,10 @@ type SharedCall<T> = (
 /** The insurer's calls one lookup may make: at most {@link MAX_CALLS_PER_LOOKUP}, all by one deadline. */
 class CallBudget {
   private left = MAX_CALLS_PER_LOOKUP;
+  /** Calls in flight, and those waiting for a slot once {@link CallBudget.direct} bounds them. */
+  private running = 0;
+  private limit = Number.POSITIVE_INFINITY;
+  private readonly waiting: (() => void)[] = [];
   private readonly deadline = AbortSignal.timeout(LOOKUP_BUDGET_MS);
   private readonly endsAt = Date.now() + LOOKUP_BUDGET_MS;
   /** Calls made, and the first failure that was not a 404 or the deadline (the insurer down). */
@@ -182,6 +193,11 @@ class CallBudget {
   ): Promise<Answer<T>> {
     if (this.left <= 0 || this.deadline.aborted) return this.unknown(operation, 'late');
     this.left -= 1;
+    await this.slot();
+    if (this.deadline.aborted) {
+      this.release();
+      return this.unknown(operation, 'late');
+    }
     this.made += 1;
     try {
       const value = await call({
@@ -201,7 +217,33 @@ class CallBudget {
         error instanceof ApiTimeoutError;
       if (!late) this.failure ??= error;
       return this.unknown(operation, late ? 'late' : 'failed');
+    } finally {
+      this.release();
     }
+  }
+
+  /**
+   * The index cannot answer: the direct paths may make {@link MAX_DIRECT_CALLS} more calls, at
+   * most {@link DIRECT_PARALLEL} at once, by the same deadline.
+   */
+  direct(): void {
+    this.left += MAX_DIRECT_CALLS;
+    this.limit = DIRECT_PARALLEL;
+  }
+
+  private async slot(): Promise<void> {
+    if (this.running < this.limit) {
+      this.running += 1;
+      return;
+    }
+    // The slot is handed over by release(), never counted twice.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
   }
 
   /** An answer that cannot be read as the truth (`reason`): reported, and unknown. */
@@ -388,6 +430,187 @@ async function household(
   return { kind: 'found', value: { holding, phone: text(principal.phoneNumber) } };
 }
 
+/** What the direct paths found, and whether any of them went unanswered. */
+interface DirectFound {
+  holdings: Holding[];
+  phones: string[];
+  missed: boolean;
+}
+
+/** A list's one page as read: its items, or unknown when unanswered or longer than one page. */
+function onePage<T>(answer: Answer<{ data: T[]; totalPages: number }>): T[] | undefined {
+  if (answer.kind === 'none') return [];
+  if (answer.kind === 'unknown' || answer.value.totalPages > 1) return undefined;
+  return answer.value.data;
+}
+
+/**
+ * Asks the insurer directly what `nrcs` (or, with none, the client whose phone is `phone`) hold,
+ * when the index cannot answer: the client record and its vehicles' motor policies, and each
+ * credit-life and group-life master policy's loan and member search by NRC, in parallel within
+ * the lookup's budget. Households are asked by the caller. Any path unanswered sets `missed`;
+ * a client on record leaves travel unknown too: the spec has no travel look-up by client.
+ */
+async function askDirectly(
+  client: PartnerClient,
+  budget: CallBudget,
+  shared: Parameters<typeof confirm>[2],
+  subject: { nrcs: string[]; phone?: string },
+): Promise<DirectFound & { nrcs: string[] }> {
+  budget.direct();
+  const found: DirectFound = { holdings: [], phones: [], missed: false };
+  const miss = () => {
+    found.missed = true;
+  };
+  const take = async (ref: HoldingRef) => {
+    const holding = await confirm(client, budget, shared, ref);
+    if (holding) found.holdings.push(seen(holding));
+  };
+
+  // The holder's client record: by NRC, or by the phone on record (digits matched exactly).
+  const byPhone = subject.phone;
+  const clientsAnswer = await budget.ask('getIndividuals', (options) =>
+    client.call(
+      'getIndividuals',
+      {
+        query: byPhone
+          ? { PhoneNumber: byPhone.replace(/\D/g, '').slice(-9), PageSize: DIRECT_PAGE_SIZE }
+          : { IdNumber: subject.nrcs[0] ?? '', PageSize: DIRECT_PAGE_SIZE },
+      },
+      options,
+    ),
+  );
+  const listed = onePage(clientsAnswer);
+  if (!listed) miss();
+  const clients = (listed ?? []).filter((holder) =>
+    byPhone
+      ? sameMsisdn(holder.phoneNumber ?? '', byPhone)
+      : typeof holder.idNumber === 'string' && subject.nrcs.includes(holder.idNumber),
+  );
+  const nrcs = byPhone
+    ? [...new Set(clients.map((holder) => holder.idNumber ?? '').filter(Boolean))].slice(
+        0,
+        MAX_NRCS_PER_PHONE,
+      )
+    : subject.nrcs;
+  for (const holder of clients) if (holder.phoneNumber) found.phones.push(holder.phoneNumber);
+  // A travel policy is held by a client record, and none can be read by client: unknown.
+  if (clients.length > 0) miss();
+
+  const motor = clients.map(async (holder) => {
+    const id = String(holder.id);
+    const vehicles = onePage(
+      await budget.ask('getClientVehicles', (options) =>
+        client.call(
+          'getClientVehicles',
+          { path: { id }, query: { Filter: 'HasPolicy', PageSize: DIRECT_PAGE_SIZE } },
+          options,
+        ),
+      ),
+    );
+    if (!vehicles) return miss();
+    const plates = [...new Set(vehicles.map((v) => v.registrationNumber ?? '').filter(Boolean))];
+    await Promise.all(
+      plates.map(async (plate) => {
+        const answer = await budget.ask('getMotorPolicyByRegistration', (options) =>
+          client.call(
+            'getMotorPolicyByRegistration',
+            { query: { registrationNumber: plate } },
+            options,
+          ),
+        );
+        if (answer.kind === 'unknown') return miss();
+        if (answer.kind === 'none') return;
+        for (const policy of answer.value) {
+          if (policy.clientId && policy.clientId !== id) continue;
+          found.holdings.push(seen(policyHolding('motor', policy, plate)));
+        }
+      }),
+    );
+  });
+
+  const creditLife = (async () => {
+    const policies = onePage(
+      await budget.ask('getCreditLifePolicies', (options) =>
+        client.call('getCreditLifePolicies', { query: { PageSize: DIRECT_PAGE_SIZE } }, options),
+      ),
+    );
+    if (!policies) return miss();
+    const searches = policies.flatMap((policy) =>
+      nrcs.map(async (nrc) => {
+        const policyId = String(policy.id);
+        const loans = onePage(
+          await budget.ask('searchCoveredLoans', (options) =>
+            client.call(
+              'searchCoveredLoans',
+              { path: { policyId }, query: { nrcNumber: nrc, PageSize: DIRECT_PAGE_SIZE } },
+              options,
+            ),
+          ),
+        );
+        if (!loans) return miss();
+        await Promise.all(
+          loans
+            .filter((loan) => loan.nrcNumber === nrc)
+            .map((loan) => {
+              const ref: HoldingRef = {
+                line: 'credit-life',
+                policyId,
+                loanId: String(loan.id),
+                number: loan.partnerLoanReference ?? String(loan.id),
+              };
+              if (policy.policyNumber) ref.policyNumber = policy.policyNumber;
+              return take(ref);
+            }),
+        );
+      }),
+    );
+    await Promise.all(searches);
+  })();
+
+  const groupLife = (async () => {
+    const policies = onePage(
+      await budget.ask('getGroupLifePolicies', (options) =>
+        client.call('getGroupLifePolicies', { query: { PageSize: DIRECT_PAGE_SIZE } }, options),
+      ),
+    );
+    if (!policies) return miss();
+    const searches = policies.flatMap((policy) =>
+      nrcs.map(async (nrc) => {
+        const policyId = String(policy.id);
+        const members = onePage(
+          await budget.ask('searchCoveredMembers', (options) =>
+            client.call(
+              'searchCoveredMembers',
+              { path: { policyId }, query: { nrcNumber: nrc, PageSize: DIRECT_PAGE_SIZE } },
+              options,
+            ),
+          ),
+        );
+        if (!members) return miss();
+        await Promise.all(
+          members
+            .filter((member) => member.nrcNumber === nrc)
+            .map((member) =>
+              take({
+                line: 'group-life',
+                policyId,
+                memberId: String(member.id),
+                number: policy.policyNumber ?? policyId,
+              }),
+            ),
+        );
+      }),
+    );
+    await Promise.all(searches);
+  })();
+
+  await Promise.all([...motor, creditLife, groupLife]);
+  // A record confirmed but not read in time is shown as such, and the lookup is not "none".
+  if (found.holdings.some((holding) => holding.unknown)) miss();
+  return { ...found, nrcs };
+}
+
 /** Who to look up: the phone asking (My cover) or an NRC typed. */
 export type CoverSubject = { readonly phone: string } | { readonly nrc: string };
 
@@ -446,10 +669,34 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     if (found.value.phone) phones.push(found.value.phone);
   }
   holdings.push(...records.filter((holding): holding is Holding => holding !== null));
-  const missed = funeral.some((found) => found.kind === 'unknown');
-  // Read only when nothing was found: what was found is shown whatever the index's age.
-  const indexComplete = holdings.length > 0 || (await index.completeness()).complete;
-  return { holdings, phones, calls: budget.made, missed: missed || !indexComplete, indexComplete };
+  let missed = funeral.some((found) => found.kind === 'unknown');
+  // Read only when the index named nothing: what it named is shown whatever the index's age.
+  const indexComplete = refs.size > 0 || (await index.completeness()).complete;
+  if (!indexComplete) {
+    // Cold or behind: the insurer is asked directly, within what is left of the same budget.
+    const typed = nrcs.filter(Boolean);
+    const direct = await askDirectly(
+      client,
+      budget,
+      shared,
+      typed.length > 0 || !('phone' in subject)
+        ? { nrcs: typed }
+        : { nrcs: [], phone: subject.phone },
+    );
+    holdings.push(...direct.holdings);
+    phones.push(...direct.phones);
+    missed ||= direct.missed;
+    // The NRCs found by phone: their households were not asked yet.
+    const more = direct.nrcs.filter((nrc) => !nrcs.includes(nrc));
+    for (const found of await Promise.all(more.map((nrc) => household(client, budget, nrc)))) {
+      if (found.kind === 'unknown') missed = true;
+      if (found.kind !== 'found') continue;
+      holdings.push(seen(found.value.holding));
+      if (found.value.phone) phones.push(found.value.phone);
+    }
+    // A phone no client record names: "none" only if that search itself was answered.
+  }
+  return { holdings, phones, calls: budget.made, missed, indexComplete };
 }
 
 /** Without an index (a flow test's deps), only the direct look-ups are made. */
