@@ -192,23 +192,24 @@ describe('after Redis lost every key of the server', () => {
     expect(cover).not.toContain(t('cover.unknown'));
   });
 
-  it('says it cannot check, never "none", then recreates the sync’s schedule on its next check and fills the index again, without a restart', async () => {
+  it('asks the insurer directly, never "none", then recreates the sync’s schedule on its next check and fills the index again, without a restart', async () => {
     expect((await held())?.refs.length).toBeGreaterThan(0);
     // The schedule is there: the check leaves it be.
     expect(await harness.server.holdingsSync.ensureScheduled()).toBe(false);
 
     await deleteKeys(harness.redis, harness.prefix);
     expect((await held())?.refs).toEqual([]);
-    // The index lost its lists: the holder is told it cannot be checked now, not "no policies",
-    // and so is a stranger asking by the holder's NRC.
+    // The index lost its lists: the insurer is asked directly (the client record, each master
+    // policy's loan search), so the holder still sees the loans, never "no policies", and a
+    // stranger asking by the holder's NRC is told it has cover.
     const cold = await myCover(borrowerPhone());
-    expect(cold).toContain(t('cover.unknown'));
+    expect(cold).toContain('KL-DEMO-ACTIVE');
     expect(cold).not.toContain(t('cover.mine.none'));
     const stranger = await coverByNrc(
       ussdCaller(() => harness.url, 'stranger'),
       borrower.nrcNumber,
     );
-    expect(stranger).toContain(t('cover.limited.unknown'));
+    expect(stranger).toMatch(/This NRC has cover until/);
     expect(stranger).not.toContain(t('cover.limited.none'));
 
     // The minute's check (called here rather than waited for) finds the schedule gone.
