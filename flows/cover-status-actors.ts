@@ -76,13 +76,14 @@ interface Found {
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
   /**
-   * A look-up that finds records by itself (the household by NRC) was not answered, or the index
-   * was cold or behind: records may be missing from `holdings`, so "none" cannot be said.
+   * A look-up that finds records by itself (the household by NRC, or a direct path asked because
+   * the index was cold or behind) was not answered: records may be missing from `holdings`, so
+   * "none" cannot be said.
    */
   missed: boolean;
   /**
    * The index could say "none": every list it is filled from was read lately. False after a
-   * cold start or a Redis loss until the sync has run: nothing found is then unknown, not none.
+   * cold start or a Redis loss until the sync has run: the insurer is then asked directly.
    */
   indexComplete: boolean;
 }
@@ -496,6 +497,8 @@ async function askDirectly(
   for (const holder of clients) if (holder.phoneNumber) found.phones.push(holder.phoneNumber);
   // A travel policy is held by a client record, and none can be read by client: unknown.
   if (clients.length > 0) miss();
+  // A phone no client record names: no NRC to search the master policies by.
+  if (nrcs.length === 0) return { ...found, nrcs };
 
   const motor = clients.map(async (holder) => {
     const id = String(holder.id);
@@ -618,8 +621,10 @@ export type CoverSubject = { readonly phone: string } | { readonly nrc: string }
  * What the index says `subject` holds, each record confirmed by the insurer: one index read, then
  * at most {@link MAX_CALLS_PER_LOOKUP} calls made at once within {@link LOOKUP_BUDGET_MS}, whatever
  * the size of the insurer's book. A record the insurer no longer has (404) is dropped from the
- * index; one it does not confirm in time is kept and shown as not confirmed now. Fails only when
- * the insurer confirmed nothing and failed (down): the flow then offers Try again.
+ * index; one it does not confirm in time is kept and shown as not confirmed now. When the index
+ * names nothing and is cold or behind, the insurer is asked directly ({@link askDirectly}) by the
+ * same deadline. Fails only when the insurer confirmed nothing and failed (down): the flow then
+ * offers Try again.
  */
 export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<Found> {
   const index = deps.holdings ?? NO_INDEX;
