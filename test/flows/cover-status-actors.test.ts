@@ -235,3 +235,79 @@ describe('cover not read is unknown, never in force and never none (issue 36)', 
     expect(truthOf(holdings, missed)).toBe('none');
   });
 });
+
+/** The world's client, counting the calls in flight at once (each held a moment to overlap). */
+function inFlight(): { client: PartnerClient; most: () => number; made: OperationName[] } {
+  const client = world.client;
+  let now = 0;
+  let most = 0;
+  const made: OperationName[] = [];
+  const call = (async (operation: OperationName, ...rest: unknown[]) => {
+    now += 1;
+    most = Math.max(most, now);
+    made.push(operation);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return await (client.call as (...args: unknown[]) => Promise<unknown>)(operation, ...rest);
+    } finally {
+      now -= 1;
+    }
+  }) as PartnerClient['call'];
+  return {
+    client: new Proxy(client, {
+      get: (target, property, receiver) =>
+        property === 'call' ? call : Reflect.get(target, property, receiver),
+    }),
+    most: () => most,
+    made,
+  };
+}
+
+describe('a cold index: the insurer is asked directly (issue 36)', () => {
+  it('finds a member of the 12th of 12 group-life policies with no sync, at most 8 calls at once', async () => {
+    const nrc = '612613/12/1';
+    const policies = await groupLifePolicies(12);
+    const twelfth = policies.at(-1) ?? '';
+    await world.client.call('enrolGroupLifeBatch', {
+      path: { policyId: twelfth },
+      body: {
+        members: [
+          { fullName: 'Cold Member', nrcNumber: nrc, dateOfBirth: '1985-01-01', annualSalary: 1 },
+        ],
+        currency: 'ZMW',
+      },
+    });
+    const counted = inFlight();
+    const cold = createMemoryHoldingsIndex();
+    const found = await findCover({ ...deps, client: counted.client, holdings: cold }, { nrc });
+    expect(found.indexComplete).toBe(false);
+    expect(found.holdings.filter((h) => h.line === 'group-life')).toMatchObject([
+      { policyId: twelfth, covers: 'Cold Member' },
+    ]);
+    // Every master policy searched (24 and more by now), in parallel but never more than 8.
+    expect(counted.made.filter((op) => op === 'searchCoveredMembers').length).toBeGreaterThan(12);
+    expect(counted.most()).toBeGreaterThan(1);
+    expect(counted.most()).toBeLessThanOrEqual(8);
+    // No client record holds this NRC: the insurer said "no travel, no motor", so not missed.
+    expect(found.missed).toBe(false);
+  });
+
+  it('says "none" for an NRC no direct path finds, and unknown when a path fails', async () => {
+    const nrc = '551155/55/1';
+    const cold = createMemoryHoldingsIndex();
+    const none = await findCover({ ...deps, holdings: cold }, { nrc });
+    expect(none.holdings).toEqual([]);
+    expect(truthOf(none.holdings, none.missed)).toBe('none');
+
+    const failed = await findCover(
+      {
+        ...deps,
+        holdings: cold,
+        client: failing({ searchCoveredLoans: serverError('searchCoveredLoans') }),
+      },
+      { nrc },
+    );
+    expect(failed.holdings).toEqual([]);
+    expect(truthOf(failed.holdings, failed.missed)).toBe('unknown');
+  });
+});
