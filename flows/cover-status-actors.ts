@@ -82,6 +82,11 @@ interface Found {
    */
   missed: boolean;
   /**
+   * `missed` but for the travel cover of a client on record, which no direct path reads: a claim
+   * is never made on travel, so the claim start reads this.
+   */
+  missedBesidesTravel: boolean;
+  /**
    * The index could say "none": every list it is filled from was read lately. False after a
    * cold start or a Redis loss until the sync has run: the insurer is then asked directly.
    */
@@ -436,6 +441,8 @@ interface DirectFound {
   holdings: Holding[];
   phones: string[];
   missed: boolean;
+  /** A client is on record: their travel cover, which no direct path reads, is unknown. */
+  travelUnread: boolean;
 }
 
 /** A list's one page as read: its items, or unknown when unanswered or longer than one page. */
@@ -459,7 +466,7 @@ async function askDirectly(
   subject: { nrcs: string[]; phone?: string },
 ): Promise<DirectFound & { nrcs: string[] }> {
   budget.direct();
-  const found: DirectFound = { holdings: [], phones: [], missed: false };
+  const found: DirectFound = { holdings: [], phones: [], missed: false, travelUnread: false };
   const miss = () => {
     found.missed = true;
   };
@@ -496,7 +503,7 @@ async function askDirectly(
     : subject.nrcs;
   for (const holder of clients) if (holder.phoneNumber) found.phones.push(holder.phoneNumber);
   // A travel policy is held by a client record, and none can be read by client: unknown.
-  if (clients.length > 0) miss();
+  found.travelUnread = clients.length > 0;
   // A phone no client record names: no NRC to search the master policies by.
   if (nrcs.length === 0) return { ...found, nrcs };
 
@@ -675,6 +682,7 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   }
   holdings.push(...records.filter((holding): holding is Holding => holding !== null));
   let missed = funeral.some((found) => found.kind === 'unknown');
+  let travelUnread = false;
   // Read only when the index named nothing: what it named is shown whatever the index's age.
   const indexComplete = refs.size > 0 || (await index.completeness()).complete;
   if (!indexComplete) {
@@ -691,6 +699,7 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     holdings.push(...direct.holdings);
     phones.push(...direct.phones);
     missed ||= direct.missed;
+    travelUnread = direct.travelUnread;
     // The NRCs found by phone: their households were not asked yet.
     const more = direct.nrcs.filter((nrc) => !nrcs.includes(nrc));
     for (const found of await Promise.all(more.map((nrc) => household(client, budget, nrc)))) {
@@ -701,7 +710,14 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     }
     // A phone no client record names: "none" only if that search itself was answered.
   }
-  return { holdings, phones, calls: budget.made, missed, indexComplete };
+  return {
+    holdings,
+    phones,
+    calls: budget.made,
+    missed: missed || travelUnread,
+    missedBesidesTravel: missed,
+    indexComplete,
+  };
 }
 
 /** Without an index (a flow test's deps), only the direct look-ups are made. */
@@ -863,8 +879,8 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
     }
     return [];
   });
-  // Only the lines a claim can be made on count: a motor policy not read hides no loan.
+  // Only the lines a claim can be made on count: a motor or travel policy not read hides no loan.
   const claimable = holdings.filter((h) => h.line === 'credit-life' || h.line === 'group-life');
-  const truth = truthOf(claimable, found.missed);
+  const truth = truthOf(claimable, found.missedBesidesTravel);
   return { held, truth: truth === 'unknown' ? 'unknown' : held.length > 0 ? 'found' : 'none' };
 }

@@ -107,6 +107,12 @@ describe('a cold index asks the insurer directly', () => {
     expect(borrower).not.toContain(t('cover.mine.none'));
     expect(direct(calls)).toEqual(expect.arrayContaining(['getIndividuals', 'searchCoveredLoans']));
 
+    // The claim start lists the loans found, with no "cannot check": the travel cover no direct
+    // path reads hides no loan.
+    const claims = await journey(`+${BORROWER.phoneNumber}`, ['4', '1']);
+    expect(claims).toContain(ACTIVE);
+    expect(claims).not.toContain('We cannot check your cover');
+
     // The holder's own NRC typed: the full list, found the same way.
     expect(await byNrc(BORROWER.nrcNumber, `+${BORROWER.phoneNumber}`)).toContain(ACTIVE);
     // Motor through the client's vehicles and the policy by registration.
