@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
@@ -94,8 +95,17 @@ export interface HoldingsIndex {
    * cover; a policy that names another phone links it again as the full pass reads it).
    */
   relink(nrc: string, phone: string): Promise<void>;
-  /** Stamps a list the sync has just read to its end (now). */
-  markComplete(list: SyncedList): Promise<void>;
+  /**
+   * Opens a sync run: resolves its id, kept beside the stamps. A Redis loss while the run reads
+   * takes the id with it, and the run's stamps are then refused (see {@link markComplete}).
+   */
+  beginRun(): Promise<string>;
+  /**
+   * Stamps a list the sync has just read to its end (now), when `run` is still the run on
+   * record; resolves false otherwise: facts written before a flush are gone, so the list is not
+   * complete, however far the read went.
+   */
+  markComplete(list: SyncedList, run: string): Promise<boolean>;
   /**
    * Whether the index can say "none": every list a lookup depends on was read to its end within
    * {@link LIST_STALE_AFTER_MS}. A list never read (cold start), lost (Redis flushed) or older
@@ -149,6 +159,8 @@ export const CURSOR_TTL_SECONDS = 30 * 86_400;
 const NRC_FIELD = 'n:';
 const PHONE_FIELD = 'p:';
 const REF_FIELD = 'r:';
+/** Field of the completeness hash naming the sync run its stamps belong to. */
+const RUN_FIELD = 'run';
 
 /** The hash field of a record: its line and ids (what makes two records the same one). */
 export function refField(ref: HoldingRef): string {
@@ -347,8 +359,18 @@ export function createHoldingsIndex(
         ]),
       );
     },
-    async markComplete(list) {
+    async beginRun() {
+      const run = randomUUID();
+      await store.hashSet(keys.complete, { [RUN_FIELD]: run }, CURSOR_TTL_SECONDS);
+      return run;
+    },
+    async markComplete(list, run) {
+      // Checked, then stamped: a flush in between is a window of one round trip, against the
+      // whole read a sync run takes.
+      const stamps = await store.hashGetAll(keys.complete);
+      if (stamps[RUN_FIELD] !== run) return false;
       await store.hashSet(keys.complete, { [list]: String(now()) }, CURSOR_TTL_SECONDS);
+      return true;
     },
     async completeness() {
       const stamps = await store.hashGetAll(keys.complete);

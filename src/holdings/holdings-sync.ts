@@ -73,6 +73,8 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
   const policyFacts = createPolicyFacts(client, (ref) => unread.set(refField(ref), ref));
   const rereads = await readAgain(client, index, policyFacts, unread);
   const moved: { nrc: string; phone: string }[] = [];
+  // A Redis loss during this run takes the run's id: its lists are then not stamped complete.
+  const run = await index.beginRun();
   try {
     // Policyholders: phone ↔ NRC.
     await appended(
@@ -89,20 +91,20 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
       },
     );
     for (const { nrc, phone } of moved.splice(0)) await index.relink(nrc, phone);
-    await index.markComplete('individuals');
+    await index.markComplete('individuals', run);
 
     await windowed(
       'motor',
       (query) => client.call('getMotorPolicies', { query }),
       policyFacts('motor'),
     );
-    await index.markComplete('motor');
+    await index.markComplete('motor', run);
     await windowed(
       'travel',
       (query) => client.call('getTravelPolicies', { query }),
       policyFacts('travel'),
     );
-    await index.markComplete('travel');
+    await index.markComplete('travel', run);
 
     await eachMaster(
       (query) => client.call('getGroupLifePolicies', { query }),
@@ -119,7 +121,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
           },
         ),
     );
-    await index.markComplete('group-life');
+    await index.markComplete('group-life', run);
     await eachMaster(
       (query) => client.call('getCreditLifePolicies', { query }),
       (policyId, policyNumber) =>
@@ -135,7 +137,7 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
           },
         ),
     );
-    await index.markComplete('credit-life');
+    await index.markComplete('credit-life', run);
   } finally {
     // Marked even when the run dies: the next run reads them again whatever happened after.
     await index.markReread([...unread.values()]);

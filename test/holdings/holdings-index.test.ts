@@ -74,15 +74,26 @@ describe.each(kinds)('the holdings index $name', ({ make }) => {
     const index = make(time.now);
     // Cold: never read.
     expect(await index.completeness()).toMatchObject({ complete: false });
-    for (const list of SYNCED_LISTS.slice(1)) await index.markComplete(list);
+    const run = await index.beginRun();
+    for (const list of SYNCED_LISTS.slice(1)) await index.markComplete(list, run);
     expect((await index.completeness()).lists.individuals).toBe('cold');
-    await index.markComplete('individuals');
+    await index.markComplete('individuals', run);
     expect((await index.completeness()).complete).toBe(true);
     // Older than the stated age (two sync intervals): stale, not "none".
     time.advanceDays((LIST_STALE_AFTER_MS + 1) / 86_400_000);
     const stale = await index.completeness();
     expect(stale.complete).toBe(false);
     expect(Object.values(stale.lists)).toEqual(SYNCED_LISTS.map(() => 'stale'));
+  });
+
+  it('stamps a list only for the run on record, not for one a newer run replaced', async () => {
+    const index = make(Date.now);
+    const older = await index.beginRun();
+    const newer = await index.beginRun();
+    expect(await index.markComplete('motor', older)).toBe(false);
+    expect((await index.completeness()).lists.motor).toBe('cold');
+    expect(await index.markComplete('motor', newer)).toBe(true);
+    expect((await index.completeness()).lists.motor).toBe('fresh');
   });
 
   it('forgets a phone: its entry and the entries of its NRCs (the same person’s), naming them', async () => {
@@ -110,6 +121,22 @@ describe('the holdings index in Redis', () => {
     }
     expect((await redis.keys(`${own}*`)).sort()).toEqual(
       [keys.phone(PHONE), keys.nrc(NRC), keys.cursor].sort(),
+    );
+  });
+});
+
+describe('a sync run that outlives a Redis loss', () => {
+  it('stamps no list complete after the flush: the facts it wrote before are gone', async () => {
+    const own = `${prefix}flush:`;
+    const index = createRedisHoldingsIndex(redis, own);
+    const run = await index.beginRun();
+    expect(await index.markComplete('individuals', run)).toBe(true);
+    await deleteKeys(redis, own);
+    // The run reads on to the end of its lists, but none may be stamped: "none" stays impossible.
+    for (const list of SYNCED_LISTS) expect(await index.markComplete(list, run)).toBe(false);
+    expect(await index.completeness()).toMatchObject({ complete: false });
+    expect(Object.values((await index.completeness()).lists)).toEqual(
+      SYNCED_LISTS.map(() => 'cold'),
     );
   });
 });
