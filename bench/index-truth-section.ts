@@ -1,9 +1,13 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { createPartnerClient } from '../src/api/index.js';
 import { t } from '../src/conversation/index.js';
-import { createMemoryHoldingsIndex, syncHoldings } from '../src/holdings/index.js';
+import {
+  createMemoryHoldingsIndex,
+  type HoldingsIndex,
+  syncHoldings,
+} from '../src/holdings/index.js';
 import { createLogger } from '../src/log/index.js';
 import { connectRedis } from '../src/redis/index.js';
 import { createSandbox, largeBookHolder, type Sandbox } from '../src/sandbox/index.js';
@@ -24,6 +28,8 @@ export interface IndexTruthOptions {
   readonly syncSizes: readonly number[];
   /** The insurer's page caps (strict sandbox `maxPageSize`) each size is synced under. */
   readonly pageCaps: readonly number[];
+  /** Safety limit of each phase, should the index never be complete again. */
+  readonly phaseMaxSeconds: number;
   /** No further counted sync starts once this many seconds of counting have passed. */
   readonly syncBudgetSeconds: number;
   readonly log: (line: string) => void;
@@ -44,11 +50,22 @@ interface TruthCounts {
   listedSome: number;
   /** Cover by NRC: "This NRC has cover until …". */
   nrcCovered: number;
+  /** The menu again instead of the answer: the caller's session was lost (the flush). */
+  menuAgain: number;
   /** Any other screen (an error, a timeout), the first few kept for the report. */
   other: number;
   readonly otherSamples: string[];
-  /** Seconds from the phase's start (server start, or the flush) until the index was complete. */
+  /** Seconds from the phase's start (server start, or the flush) to each false "none". */
+  readonly falseNoneAt: number[];
+  /** Seconds from the phase's start until the index first said it was complete. */
+  saidCompleteAfterSeconds: number;
+  /**
+   * Seconds from the phase's start until the index was complete and a full pass had finished
+   * since the phase began (its cursor's `fullAt`): every holder is in it again.
+   */
   completeAfterSeconds: number;
+  /** The phase reached its time limit before the index was complete. */
+  cutOff: boolean;
   /** Insurer calls during the phase (the sync's and the lookups'). */
   insurerCalls: number;
 }
@@ -60,9 +77,13 @@ function emptyCounts(): TruthCounts {
     listedAll: 0,
     listedSome: 0,
     nrcCovered: 0,
+    menuAgain: 0,
     other: 0,
     otherSamples: [],
+    falseNoneAt: [],
+    saidCompleteAfterSeconds: Number.NaN,
     completeAfterSeconds: Number.NaN,
+    cutOff: false,
     insurerCalls: 0,
   };
 }
@@ -133,9 +154,10 @@ function ussdPhone(baseUrl: string, msisdn: string, label: string) {
 }
 
 /** Sorts one lookup's answer into the counts (every caller's holder has 4 records). */
-function classify(counts: TruthCounts, screen: string, kind: 'mine' | 'nrc'): void {
+function classify(counts: TruthCounts, screen: string, kind: 'mine' | 'nrc', at: number): void {
   if (screen.includes(t('cover.mine.none')) || screen.includes(t('cover.limited.none'))) {
     counts.falseNone += 1;
+    counts.falseNoneAt.push(at);
   } else if (screen.includes(t('cover.unknown')) || screen.includes(t('cover.limited.unknown'))) {
     counts.unknown += 1;
   } else if (kind === 'mine' && screen.includes(t('cover.list', { count: 4 }))) {
@@ -144,6 +166,8 @@ function classify(counts: TruthCounts, screen: string, kind: 'mine' | 'nrc'): vo
     counts.listedSome += 1;
   } else if (kind === 'nrc' && screen.includes('This NRC has cover until')) {
     counts.nrcCovered += 1;
+  } else if (screen.includes(t('menu.policyholder'))) {
+    counts.menuAgain += 1;
   } else {
     counts.other += 1;
     if (counts.otherSamples.length < 3) counts.otherSamples.push(screen.slice(0, 120));
@@ -161,7 +185,7 @@ interface TruthRun {
  * The real server (its own Redis database, the insurer a sandbox on its own port answering
  * `slowMs` late, so the first sync runs in the background as with a real insurer) started on an
  * empty index; holders dial My cover and cover by NRC until the index says it is complete. Then
- * FLUSHDB of that database, and the same until it is complete again.
+ * FLUSHDB of that database, and the same until it is complete again (a full pass done).
  */
 async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
   const url = new URL(options.redisUrl);
@@ -205,18 +229,24 @@ async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
     });
     try {
       const { url: serverUrl } = await server.listen();
-      const complete = async () => (await server.holdings.completeness()).complete;
       options.log(
         `  cold start: ${options.holders} holders dialling, insurer ${options.slowMs} ms late`,
       );
-      const cold = await dialUntil(options, serverUrl, book, complete, started, calls.total);
+      const cold = await dialUntil(options, serverUrl, book, server.holdings, started, calls.total);
       options.log(
         `  cold start: complete after ${fmt(cold.completeAfterSeconds, 1)} s; false none ${cold.falseNone}, unknown ${cold.unknown}`,
       );
       const flushedKeys = await admin.dbsize();
       const flushedAt = performance.now();
       await admin.flushdb();
-      const flushed = await dialUntil(options, serverUrl, book, complete, flushedAt, calls.total);
+      const flushed = await dialUntil(
+        options,
+        serverUrl,
+        book,
+        server.holdings,
+        flushedAt,
+        calls.total,
+      );
       options.log(
         `  after FLUSHDB (${flushedKeys} keys): complete after ${fmt(flushed.completeAfterSeconds, 1)} s; false none ${flushed.falseNone}, unknown ${flushed.unknown}`,
       );
@@ -233,43 +263,61 @@ async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
 }
 
 /**
- * Holders dial one after another (each its own phone, My cover and cover by NRC from a stranger's
- * phone in turn) until `complete` says the index is complete; counts what they were shown.
+ * Holders dial one after another (each caller its own holders, My cover from the holder's phone
+ * and cover by NRC from a stranger's phone in turn) until the index is complete and a full pass
+ * has finished since `fromEpoch` (or `maxSeconds` passed); counts what they were shown.
  */
 async function dialUntil(
   options: IndexTruthOptions,
   serverUrl: string,
   book: number,
-  complete: () => Promise<boolean>,
+  index: Pick<HoldingsIndex, 'completeness' | 'cursor'>,
   from: number,
   insurerCalls: () => number,
 ): Promise<TruthCounts> {
   const counts = emptyCounts();
   const callsBefore = insurerCalls();
+  const fromEpoch = Date.now();
+  const since = () => (performance.now() - from) / 1000;
   let done = false;
   const watcher = (async () => {
-    // Polled, not slept on for a fixed time: the phase lasts until the index says it is complete.
-    while (!(await complete())) await new Promise((resolve) => setTimeout(resolve, 200));
-    counts.completeAfterSeconds = (performance.now() - from) / 1000;
+    // Polled: the phase lasts until the index is complete again (or the safety limit).
+    for (;;) {
+      const complete = (await index.completeness()).complete;
+      if (complete && Number.isNaN(counts.saidCompleteAfterSeconds)) {
+        counts.saidCompleteAfterSeconds = since();
+      }
+      if (complete && Number((await index.cursor()).fullAt ?? 0) >= fromEpoch) {
+        counts.completeAfterSeconds = since();
+        break;
+      }
+      if (since() > options.phaseMaxSeconds) {
+        counts.cutOff = true;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     done = true;
   })();
   const caller = async (n: number) => {
     for (let round = 0; !done; round += 1) {
-      const holder = largeBookHolder(randomInt(0, book));
+      // Callers never share a holder's phone (two sessions of one phone would resume each other).
+      const holder = largeBookHolder((n + options.holders * Math.floor(round / 2)) % book);
       const mine = round % 2 === 0;
       const phone = ussdPhone(
         serverUrl,
         mine ? holder.phoneNumber : `26096${String(n).padStart(7, '0')}`,
-        `truth-${process.pid}-${n}-${round}`,
+        `truth-${process.pid}-${fromEpoch}-${n}-${round}`,
       );
-      await phone.send(undefined);
-      let screen = await phone.send('3');
+      let screen = await phone.send(undefined);
+      if (screen.includes(t('ussd.resumeTitle'))) await phone.send('2');
+      screen = await phone.send('3');
       if (!mine) {
         await phone.send('1');
         screen = await phone.send(holder.nrcNumber);
       }
       await phone.send('00');
-      classify(counts, screen, mine ? 'mine' : 'nrc');
+      classify(counts, screen, mine ? 'mine' : 'nrc', since());
     }
   };
   await Promise.all([
@@ -359,7 +407,12 @@ async function countSyncCalls(options: IndexTruthOptions): Promise<SyncCounts> {
 }
 
 function countsRow(phase: string, c: TruthCounts): string {
-  return `| ${phase} | ${c.falseNone} | ${c.unknown} | ${c.listedAll} | ${c.listedSome} | ${c.nrcCovered} | ${c.other} | ${fmt(c.completeAfterSeconds, 1)} | ${c.insurerCalls} |`;
+  const when =
+    c.falseNoneAt.length === 0
+      ? '–'
+      : `${fmt(Math.min(...c.falseNoneAt), 1)}–${fmt(Math.max(...c.falseNoneAt), 1)}`;
+  const complete = c.cutOff ? 'not within the limit' : fmt(c.completeAfterSeconds, 1);
+  return `| ${phase} | ${c.falseNone} | ${when} | ${c.unknown} | ${c.listedAll} | ${c.listedSome} | ${c.nrcCovered} | ${c.menuAgain} | ${c.other} | ${fmt(c.saidCompleteAfterSeconds, 1)} | ${complete} | ${c.insurerCalls} |`;
 }
 
 function report(options: IndexTruthOptions, truth: TruthRun, syncs: SyncCounts): string {
@@ -372,10 +425,10 @@ function report(options: IndexTruthOptions, truth: TruthRun, syncs: SyncCounts):
   const lines = [
     '## 11. Index truth',
     '',
-    `Issue 36. insurechat's real server (\`createServer\`, Redis database ${options.db} of the bench's Redis used by it alone, logging silenced) with a sandbox insurer on its own port as upstream, answering every call ${options.slowMs} ms late (the embedded sandbox would be synced before the server listens: no cold start to see). Its book: ${truth.book} holders, each with a motor, a travel, a group-life and a credit-life record. From the moment the server starts on an empty index (its first sync running in the background), ${options.holders} callers dial one journey after another through the USSD route, in turn My cover from a holder's own phone and cover by NRC of a holder from a phone on record nowhere, until the index says it is complete (\`completeness()\`, polled every 200 ms). Then \`FLUSHDB\` of that database (${truth.flushedKeys} keys: the index, the sync's schedule and cursor, the sessions) while the server runs, and the same until the index is complete again (the schedule is recreated by the server's minute check, \`SCHEDULE_CHECK_MS\`, and runs at once). Every caller holds cover: a "none" answer is false. Target: 0 false "none".`,
+    `Issue 36. insurechat's real server (\`createServer\`, Redis database ${options.db} of the bench's Redis used by it alone, logging silenced) with a sandbox insurer on its own port as upstream, answering every call ${options.slowMs} ms late (the embedded sandbox would be synced before the server listens: no cold start to see). Its book: ${truth.book} holders, each with a motor, a travel, a group-life and a credit-life record. From the moment the server starts on an empty index (its first sync running in the background), ${options.holders} callers dial one journey after another through the USSD route, in turn My cover from a holder's own phone and cover by NRC of a holder from a phone on record nowhere, until the index is complete: \`completeness()\` says so and a full pass has finished since the phase began (the sync cursor's \`fullAt\`), both polled every 200 ms; when the index first *said* it was complete is shown apart (limit per phase: ${options.phaseMaxSeconds} s). Then \`FLUSHDB\` of that database (${truth.flushedKeys} keys: the index, the sync's schedule and cursor, the sessions) while the server runs, and the same (the schedule is recreated by the server's minute check, \`SCHEDULE_CHECK_MS\`, and runs at once). Every caller holds cover: a "none" answer is false. Target: 0 false "none".`,
     '',
-    '| phase | false "none" | "cannot check" (unknown) | My cover, all 4 listed | My cover, fewer listed | by NRC: has cover | other | complete after s | insurer calls |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| phase | false "none" | false "none" at s | "cannot check" (unknown) | My cover, all 4 listed | My cover, fewer listed | by NRC: has cover | menu again (session lost) | other | index said complete at s | complete, full pass done, at s | insurer calls |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     countsRow('cold start', truth.cold),
     countsRow('after FLUSHDB', truth.flushed),
     '',

@@ -148,6 +148,7 @@ export const benchSections: readonly BenchSection[] = [
           .map((value) => Number(value.trim()))
           .filter((value) => Number.isInteger(value) && value > 0),
         pageCaps: [50, 500],
+        phaseMaxSeconds: envNumber('BENCH_TRUTH_PHASE_MAX_S', 600),
         syncBudgetSeconds: envNumber('BENCH_TRUTH_SYNC_BUDGET_S', 600),
         log: context.log,
       }),
