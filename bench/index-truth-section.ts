@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { createPartnerClient } from '../src/api/index.js';
@@ -108,9 +109,12 @@ function countCalls(sandbox: Sandbox) {
  * of `pageCaps`, for each book size.
  */
 export async function runIndexTruthSection(options: IndexTruthOptions): Promise<string> {
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const started = performance.now();
   const truth = await coldAndFlush(options);
   const syncs = await countSyncCalls(options);
-  return report(options, truth, syncs);
+  const minutes = (performance.now() - started) / 60_000;
+  return report(options, truth, syncs, { loadAtStart, minutes });
 }
 
 /** One USSD caller on the server's Africa's Talking route: each dial a new gateway session. */
@@ -415,7 +419,12 @@ function countsRow(phase: string, c: TruthCounts): string {
   return `| ${phase} | ${c.falseNone} | ${when} | ${c.unknown} | ${c.listedAll} | ${c.listedSome} | ${c.nrcCovered} | ${c.menuAgain} | ${c.other} | ${fmt(c.saidCompleteAfterSeconds, 1)} | ${complete} | ${c.insurerCalls} |`;
 }
 
-function report(options: IndexTruthOptions, truth: TruthRun, syncs: SyncCounts): string {
+function report(
+  options: IndexTruthOptions,
+  truth: TruthRun,
+  syncs: SyncCounts,
+  run: { readonly loadAtStart: number; readonly minutes: number },
+): string {
   const others = [...truth.cold.otherSamples, ...truth.flushed.otherSamples];
   const routeLine = (row: SyncCount) =>
     [...row.byRoute.entries()]
@@ -424,6 +433,8 @@ function report(options: IndexTruthOptions, truth: TruthRun, syncs: SyncCounts):
       .join('; ');
   const lines = [
     '## 11. Index truth',
+    '',
+    `The section took ${fmt(run.minutes, 1)} min; the 1-minute load average when it started: ${fmt(run.loadAtStart, 2)} (${cpus().length} cores; the server, its callers, the sandbox and the counted syncs share the bench's process).`,
     '',
     `Issue 36. insurechat's real server (\`createServer\`, Redis database ${options.db} of the bench's Redis used by it alone, logging silenced) with a sandbox insurer on its own port as upstream, answering every call ${options.slowMs} ms late (the embedded sandbox would be synced before the server listens: no cold start to see). Its book: ${truth.book} holders, each with a motor, a travel, a group-life and a credit-life record. From the moment the server starts on an empty index (its first sync running in the background), ${options.holders} callers dial one journey after another through the USSD route, in turn My cover from a holder's own phone and cover by NRC of a holder from a phone on record nowhere, until the index is complete: \`completeness()\` says so and a full pass has finished since the phase began (the sync cursor's \`fullAt\`), both polled every 200 ms; when the index first *said* it was complete is shown apart (limit per phase: ${options.phaseMaxSeconds} s). Then \`FLUSHDB\` of that database (${truth.flushedKeys} keys: the index, the sync's schedule and cursor, the sessions) while the server runs, and the same (the schedule is recreated by the server's minute check, \`SCHEDULE_CHECK_MS\`, and runs at once). Every caller holds cover: a "none" answer is false. Target: 0 false "none".`,
     '',
