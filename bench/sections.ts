@@ -1,6 +1,7 @@
 import { runClientOverhead } from './client-overhead.js';
 import { runClusterSection } from './cluster-section.js';
 import { runConversationLength } from './conversation-length.js';
+import { runIndexTruthSection } from './index-truth-section.js';
 import { envNumber } from './lib/stats.js';
 import { runLogCost } from './log-cost.js';
 import { runLookupSection } from './lookup-section.js';
@@ -129,6 +130,26 @@ export const benchSections: readonly BenchSection[] = [
       runRenderCost({
         pairs: context.pairs,
         journeysPerRun: Math.floor(envNumber('BENCH_RENDER_JOURNEYS', 2_000)),
+        log: context.log,
+      }),
+  },
+  {
+    id: 'truth',
+    number: 11,
+    title: 'Index truth',
+    run: (context) =>
+      runIndexTruthSection({
+        redisUrl: context.redisUrl,
+        db: Math.floor(envNumber('BENCH_TRUTH_DB', 11)),
+        holders: Math.floor(envNumber('BENCH_TRUTH_HOLDERS', 50)),
+        slowMs: Math.floor(envNumber('BENCH_TRUTH_SLOW_MS', 1_500)),
+        syncSizes: (process.env.BENCH_TRUTH_SIZES ?? '10000,100000')
+          .split(',')
+          .map((value) => Number(value.trim()))
+          .filter((value) => Number.isInteger(value) && value > 0),
+        pageCaps: [50, 500],
+        phaseMaxSeconds: envNumber('BENCH_TRUTH_PHASE_MAX_S', 600),
+        syncBudgetSeconds: envNumber('BENCH_TRUTH_SYNC_BUDGET_S', 600),
         log: context.log,
       }),
   },
