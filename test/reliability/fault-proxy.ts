@@ -1,5 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackProxy } from './loopback-proxy.js';
 
 /** How the proxy misbehaves: not at all, or one of the failures an insurer can show. */
 export type Fault =
@@ -26,7 +25,6 @@ export interface FaultProxy {
 
 /** Starts a proxy to `upstreamOrigin` (scheme, host and port) on a free loopback port. */
 export async function startFaultProxy(upstreamOrigin: string): Promise<FaultProxy> {
-  const upstream = new URL(upstreamOrigin);
   let fault: Fault = 'none';
   let held: Array<() => void> = [];
   const hits: Record<Fault, number> = {
@@ -37,84 +35,45 @@ export async function startFaultProxy(upstreamOrigin: string): Promise<FaultProx
     status401: 0,
     malformed: 0,
   };
-
-  const forward = (
-    incoming: IncomingMessage,
-    body: Buffer,
-    reply: (r: IncomingMessage) => void,
-  ) => {
-    const outgoing = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: { ...incoming.headers, host: upstream.host },
-      },
-      reply,
-    );
-    outgoing.on('error', () => incoming.socket.destroy());
-    outgoing.end(body);
-  };
-
-  const server: Server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const current = fault;
-      hits[current] += 1;
-      const body = Buffer.concat(chunks);
-      const pass = () =>
-        forward(incoming, body, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        });
-      const json = (status: number, payload: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(payload));
-      };
-      switch (current) {
-        case 'none':
-          pass();
-          return;
-        case 'down':
-          incoming.socket.destroy();
-          return;
-        case 'slow':
-          held.push(pass);
-          return;
-        case 'status500':
-          json(500, { status: 500, message: 'Internal server error', errors: {} });
-          return;
-        case 'status401':
-          json(401, { status: 401, message: 'Unauthorized', errors: {} });
-          return;
-        case 'malformed':
-          response.writeHead(200, { 'content-type': 'application/json' });
-          response.end('{"data": [ {"id": ');
-          return;
-      }
-    });
+  const proxy = await startLoopbackProxy(upstreamOrigin, (request) => {
+    const current = fault;
+    hits[current] += 1;
+    switch (current) {
+      case 'none':
+        request.passThrough();
+        return;
+      case 'down':
+        request.cut();
+        return;
+      case 'slow':
+        held.push(() => request.passThrough());
+        return;
+      case 'status500':
+        request.json(500, { status: 500, message: 'Internal server error', errors: {} });
+        return;
+      case 'status401':
+        request.json(401, { status: 401, message: 'Unauthorized', errors: {} });
+        return;
+      case 'malformed':
+        request.raw(200, '{"data": [ {"id": ');
+        return;
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const releaseHeld = () => {
+    const waiting = held;
+    held = [];
+    for (const pass of waiting) pass();
+  };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: proxy.origin,
     hits,
     setFault: (next) => {
       fault = next;
     },
-    release: () => {
-      const waiting = held;
-      held = [];
-      for (const pass of waiting) pass();
-    },
+    release: releaseHeld,
     close: async () => {
-      const waiting = held;
-      held = [];
-      for (const pass of waiting) pass();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      releaseHeld();
+      await proxy.close();
     },
   };
 }

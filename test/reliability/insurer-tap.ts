@@ -1,5 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackProxy } from './loopback-proxy.js';
 
 /**
  * What the tap does with one request: pass it on; answer 503 without passing it on (the insurer
@@ -48,86 +47,48 @@ function referenceOf(body: Buffer): string | undefined {
 
 /** Starts a tap to `upstreamOrigin` on a free loopback port. */
 export async function startInsurerTap(upstreamOrigin: string): Promise<InsurerTap> {
-  const upstream = new URL(upstreamOrigin);
   const requests: TapRequest[] = [];
   let rule: (request: Omit<TapRequest, 'action'>) => TapAction = () => 'pass';
-
-  const forward = (
-    incoming: IncomingMessage,
-    body: Buffer,
-    reply: (r: IncomingMessage) => void,
-  ) => {
-    const outgoing = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: { ...incoming.headers, host: upstream.host },
-      },
-      reply,
-    );
-    outgoing.on('error', () => incoming.socket.destroy());
-    outgoing.end(body);
-  };
-
-  const server: Server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const seen = {
-        method: incoming.method ?? 'GET',
-        path: (incoming.url ?? '').split('?')[0] ?? '',
-        reference: referenceOf(body),
-      };
-      const action = rule(seen);
-      requests.push({ ...seen, action });
-      const json = (status: number, payload: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(payload));
-      };
-      switch (action) {
-        case 'pass':
-          forward(incoming, body, (answer) => {
-            response.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(response);
-          });
-          return;
-        case 'refuse503':
-          json(503, { status: 503, message: 'Service unavailable', errors: {} });
-          return;
-        case 'pass503':
-          forward(incoming, body, (answer) => {
-            answer.resume();
-            answer.on('end', () =>
-              json(503, { status: 503, message: 'Service unavailable', errors: {} }),
-            );
-          });
-          return;
-        case 'cut':
-          forward(incoming, body, (answer) => {
-            answer.resume();
-            answer.on('end', () => incoming.socket.destroy());
-          });
-          return;
-        case 'notFound':
-          json(404, { status: 404, message: 'Transaction not found', errors: {} });
-          return;
-      }
-    });
+  const unavailable = { status: 503, message: 'Service unavailable', errors: {} };
+  const proxy = await startLoopbackProxy(upstreamOrigin, (request) => {
+    const { incoming, body } = request;
+    const seen = {
+      method: incoming.method ?? 'GET',
+      path: (incoming.url ?? '').split('?')[0] ?? '',
+      reference: referenceOf(body),
+    };
+    const action = rule(seen);
+    requests.push({ ...seen, action });
+    switch (action) {
+      case 'pass':
+        request.passThrough();
+        return;
+      case 'refuse503':
+        request.json(503, unavailable);
+        return;
+      case 'pass503':
+        request.forward((answer) => {
+          answer.resume();
+          answer.on('end', () => request.json(503, unavailable));
+        });
+        return;
+      case 'cut':
+        request.forward((answer) => {
+          answer.resume();
+          answer.on('end', () => request.cut());
+        });
+        return;
+      case 'notFound':
+        request.json(404, { status: 404, message: 'Transaction not found', errors: {} });
+        return;
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: proxy.origin,
     requests,
     decide(next) {
       rule = next;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => proxy.close(),
   };
 }
