@@ -1,7 +1,7 @@
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';

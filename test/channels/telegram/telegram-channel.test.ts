@@ -6,8 +6,8 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
+import { eventually } from '../../support/eventually.js';
 import {
-  eventually,
   freePort,
   pollOnUserUpdates,
   ScriptedEngine,
@@ -34,7 +34,7 @@ interface BotMessage {
 /** Reads the bot's messages to the client's chat until `count` arrived. */
 async function botMessages(client: EmulatorClient, count: number): Promise<BotMessage[]> {
   const received: BotMessage[] = [];
-  return eventually(async () => {
+  return eventually(`${count} bot messages arrived`, async () => {
     // The client's own getUpdates waits `timeout` ms and throws when nothing came; keep waiting.
     const updates = await client.getUpdates().catch(() => ({ result: [] }));
     for (const update of updates.result) received.push(update.message as BotMessage);

@@ -2,7 +2,6 @@ import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Bot } from 'grammy';
 import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
-import { vi } from 'vitest';
 import {
   createTelegramChannel,
   type RenderPrompt,
@@ -148,21 +147,6 @@ export function pollOnUserUpdates(bot: Bot, emulator: TelegramServer): void {
     }
     return result;
   });
-}
-
-/** Polls until `check` returns a value; the test's own timeout bounds the wait. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await check();
-      if (value === undefined) throw new Error('not yet');
-      return value;
-    },
-    // Longer than any test's own timeout, which is the bound that counts.
-    { timeout: 600_000, interval: 25 },
-  );
 }
 
 /** A private-chat text message update, as Telegram posts it to the webhook. */
