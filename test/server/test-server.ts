@@ -14,19 +14,10 @@ import {
   STANDALONE_URL,
   testPrefix,
 } from '../support/redis-modes.js';
+import { TEST_TELEGRAM_THROTTLE } from '../support/telegram-throttle.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
-
-/**
- * Telegram's outgoing limits as test servers set them: no pause between messages, but still one
- * call at a time per chat, so a chat reads its messages in the order they were sent.
- */
-export const TEST_TELEGRAM_THROTTLE = {
-  global: {},
-  group: { maxConcurrent: 1, minTime: 0 },
-  out: { maxConcurrent: 1, minTime: 0 },
-} as const;
 
 /** A whole insurechat server on a free port: embedded sandbox, real Redis under its own prefix. */
 export interface TestServer {
@@ -74,8 +65,6 @@ export async function startTestServer(
     keyPrefix: prefix,
     sandbox: { settleDelayMs: 300 },
     paymentBackoffMs: [300, 600, 1200, 2400],
-    // The Bot API emulator has no rate limits: Telegram's one message a second per chat would
-    // only space every journey out. Each chat's calls still go one at a time, in order.
     telegramThrottle: TEST_TELEGRAM_THROTTLE,
     // Journeys about other things skip the privacy notice; test/privacy walks it (askConsent).
     askConsent: false,

@@ -7,6 +7,7 @@ import {
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
 import { eventually } from '../../support/eventually.js';
+import { TEST_TELEGRAM_THROTTLE } from '../../support/telegram-throttle.js';
 import {
   freePort,
   pollOnUserUpdates,
@@ -65,6 +66,7 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
       render: testRender,
       logger: silentLogger,
       apiRoot: emulator.config.apiURL,
+      throttle: TEST_TELEGRAM_THROTTLE,
     });
   });
 

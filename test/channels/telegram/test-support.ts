@@ -12,6 +12,7 @@ import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createLogger } from '../../../src/log/index.js';
+import { TEST_TELEGRAM_THROTTLE } from '../../support/telegram-throttle.js';
 import { TurnEngineDouble } from '../../support/turn-engine-double.js';
 
 /** A free TCP port: telegram-test-api cannot listen on port 0. */
@@ -165,14 +166,14 @@ export function textUpdate(chatId: number, updateId: number, text: string, first
 
 /**
  * A Telegram channel in webhook mode, its webhook on a Fastify app of its own (ready for
- * `inject`); `close` stops both.
+ * `inject`), with the test throttle unless `options` says otherwise; `close` stops both.
  */
 export async function webhookChannel(options: TelegramChannelOptions): Promise<{
   channel: TelegramChannel;
   webhook: FastifyInstance;
   close(): Promise<void>;
 }> {
-  const channel = createTelegramChannel(options);
+  const channel = createTelegramChannel({ throttle: TEST_TELEGRAM_THROTTLE, ...options });
   const webhook = Fastify();
   channel.registerWebhook(webhook);
   await webhook.ready();
