@@ -200,7 +200,7 @@ function buildTelegram(
   inputs: ChannelInputs,
   handoff: HandoffService,
 ): TelegramChannel | undefined {
-  const { config, logger, keyPrefix } = context;
+  const { config, deps, logger, keyPrefix } = context;
   if (!config.telegram) return undefined;
   const { redis, store, claimFiles } = inputs.stores;
   const apiRoot = config.telegram.apiRoot;
@@ -215,6 +215,7 @@ function buildTelegram(
     languages: inputs.services.languages,
     ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),
     ...(apiRoot ? { apiRoot } : {}),
+    ...(deps.telegramThrottle === undefined ? {} : { throttle: deps.telegramThrottle }),
   });
   telegram.registerWebhook(inputs.app);
   return started(context, inputs, telegram);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Notifier } from '../channels/index.js';
+import type { TelegramChannelOptions } from '../channels/telegram/index.js';
 import type { UssdCore } from '../channels/ussd/index.js';
 import type { FlowRegistry, TurnEngine } from '../conversation/index.js';
 import type { FileStore } from '../files/index.js';
@@ -51,6 +52,11 @@ export interface ServerDeps {
   readonly keyPrefix?: string;
   /** Extra readiness checks. */
   readonly readiness?: readonly ReadinessCheck[];
+  /**
+   * The Telegram bot's outgoing rate limits; default Telegram's published ones (one message a
+   * second per chat). Tests against the Bot API emulator, which has none, shorten them.
+   */
+  readonly telegramThrottle?: TelegramChannelOptions['throttle'];
   /** The USSD core's backstop under the gateway's 15 s. Default 10 000 ms. */
   readonly ussdAnswerWithinMs?: number;
   /**

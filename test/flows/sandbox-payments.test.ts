@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
+import { eventually } from '../support/eventually.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 // Payments that settle: the sandbox approves mobile money shortly after the request; the user
@@ -32,13 +33,13 @@ async function say(key: string, ...replies: Reply[]): Promise<Prompt> {
 
 /** Asks "check status" until the payment is no longer pending (bounded). */
 async function checkUntilSettled(key: string): Promise<Prompt> {
-  return vi.waitFor(
+  return eventually(
+    'the payment is no longer pending',
     async () => {
       const shown = await say(key, choose('check'));
-      if (shown.key === 'pay.waitPhone') throw new Error('payment never settled');
-      return shown;
+      return shown.key === 'pay.waitPhone' ? undefined : shown;
     },
-    { timeout: 10_000, interval: 20 },
+    10_000,
   );
 }
 

@@ -2,9 +2,9 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
 import { answerMotorStep, type Sent, telegramChat } from '../server/telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
+import { eventually } from '../support/eventually.js';
 import { advanceRedisTtls } from '../support/manual-clock.js';
 import { expectMasked, slackStaff } from './slack-staff.js';
 

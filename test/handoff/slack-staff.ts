@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { FakeSlack, SlackCall } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 
 /** One message insurechat posted in the local Slack, as its Web API client sent it. */
 export interface PostedMessage {

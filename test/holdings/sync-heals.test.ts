@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
 import { requestHoldingsSync } from '../../src/holdings/index.js';
 import { normaliseCaller } from '../../src/msisdn/index.js';
 import { DEMO_BOOK, largeBookHolder } from '../../src/sandbox/index.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
 import { throughStillWorking, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { eventually } from '../support/eventually.js';
 import { deleteKeys } from '../support/redis-modes.js';
 
 // Issue 36: the holdings sync heals itself. Through the HTTP server, real Redis on the test's own
@@ -215,11 +216,10 @@ describe('after Redis lost every key of the server', () => {
     // The minute's check (called here rather than waited for) finds the schedule gone.
     expect(await harness.server.holdingsSync.ensureScheduled()).toBe(true);
     // The recreated schedule runs at once: a full run fills the index again.
-    await vi.waitFor(
-      async () => {
-        if (!(await harness.server.holdings.completeness()).complete) throw new Error('cold');
-      },
-      { timeout: 30_000, interval: 100 },
+    await eventually(
+      'a full run filled the index again',
+      async () => (await harness.server.holdings.completeness()).complete,
+      30_000,
     );
     expect((await held())?.refs.length).toBeGreaterThan(0);
     expect(await myCover(borrowerPhone())).toContain('KL-DEMO-ACTIVE');

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditStreamKey } from '../../src/privacy/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../payments/support.js';
 import { sandboxOf, startTestServer, type TestServer } from '../server/test-server.js';
+import { eventually } from '../support/eventually.js';
 
 // Issue 36: staff run the holdings sync now with `/insure sync`, recorded in the staff audit like
 // every desk look-up. Through the real server, Redis, the Slack route and the embedded sandbox.

@@ -6,7 +6,7 @@ import type {
   PaymentScheduler,
 } from '../../src/payments/payment-scheduler.js';
 import { retryDelay } from '../../src/payments/payment-scheduler.js';
-import { eventually } from './support.js';
+import { eventually } from '../support/eventually.js';
 
 const open: PaymentScheduler[] = [];
 

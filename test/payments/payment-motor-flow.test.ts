@@ -16,14 +16,8 @@ import {
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
 import { directPayments } from '../flows/direct-payments.js';
-import {
-  drained,
-  eventually,
-  quietLogger,
-  RecordingNotifier,
-  type TestRedis,
-  testRedis,
-} from './support.js';
+import { eventually } from '../support/eventually.js';
+import { drained, quietLogger, RecordingNotifier, type TestRedis, testRedis } from './support.js';
 
 const SECRET = 'motor-flow-callback-secret';
 const address = { channel: 'telegram', address: '5550200', locale: 'en' } as const;

@@ -16,11 +16,11 @@ import {
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { eventually } from '../support/eventually.js';
 import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
-  eventually,
   flowState,
   motorQuote,
   quietLogger,

@@ -15,8 +15,9 @@ import {
 } from '../../src/payments/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
+import { eventually } from '../support/eventually.js';
 import { paymentTestFlows } from './engine-flow.js';
-import { eventually, flowState, motorQuote, quietLogger } from './support.js';
+import { flowState, motorQuote, quietLogger } from './support.js';
 
 const SECRET = 'memory-callback-secret';
 const API_KEY = 'test-key';

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ConversationEngine, createTurnEngine } from '../../src/conversation/index.js';
 import { createPaymentService, type PaymentService } from '../../src/payments/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { eventually } from '../support/eventually.js';
 import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import { paymentTestFlows } from './engine-flow.js';
 import {
   drained,
-  eventually,
   flowState,
   quietLogger,
   RecordingNotifier,

@@ -5,9 +5,9 @@ import {
   type PaymentService,
   type PaymentServiceSettings,
 } from '../../src/payments/index.js';
+import { eventually } from '../support/eventually.js';
 import { type RedisMode, runnableModes } from '../support/redis-modes.js';
 import {
-  eventually,
   MemoryState,
   quietLogger,
   RecordingNotifier,

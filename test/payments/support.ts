@@ -1,5 +1,4 @@
 import { Queue } from 'bullmq';
-import { vi } from 'vitest';
 import type { PartnerClient, PaymentWebhook } from '../../src/api/index.js';
 import type { Notifier } from '../../src/channels/index.js';
 import type {
@@ -12,6 +11,7 @@ import type {
 import { createLogger } from '../../src/log/index.js';
 import { type PaymentRoute, paymentQueuePrefix } from '../../src/payments/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
+import { eventually } from '../support/eventually.js';
 import {
   connectMode,
   deleteKeys,
@@ -187,20 +187,6 @@ export function webhook(
 /** A route to a Telegram chat for `sessionKey`. */
 export function telegramRoute(sessionKey: string): PaymentRoute {
   return { sessionKey, channel: 'telegram', address: '424242', locale: 'en' };
-}
-
-/** Polls `check` until it is true; throws with `what` after `timeoutMs`. */
-export async function eventually(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      if (!(await check())) throw new Error(`Timed out waiting until ${what}`);
-    },
-    { timeout: timeoutMs, interval: 20 },
-  );
 }
 
 /**

@@ -2,9 +2,9 @@ import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import { ussdCaller } from '../server/ussd-caller.js';
+import { eventually } from '../support/eventually.js';
 
 // Issue 37 through the real server and Redis, as production runs USSD (a first dial asks the
 // language): nothing is stored about a phone before the privacy notice is agreed, and the full

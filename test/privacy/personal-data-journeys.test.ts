@@ -13,9 +13,9 @@ import type { RedisConnection } from '../../src/redis/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import { answersFor, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { eventually } from '../support/eventually.js';
 
 // Issue 29 through the real server, Redis and sandbox: the privacy notice asked once, "My data"
 // erasing everything the bot holds about a phone, a decline keeping nothing, every key expiring

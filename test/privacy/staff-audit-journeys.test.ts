@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_RETENTION_MS, auditHeadKey, auditStreamKey } from '../../src/privacy/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../payments/support.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
+import { eventually } from '../support/eventually.js';
 import { manualClock } from '../support/manual-clock.js';
 
 // Issue 37 through the real server, Redis and sandbox: every route of the Slack desk records its

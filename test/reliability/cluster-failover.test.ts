@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
 import { motorPurchaseInputs } from '../support/motor-purchase-inputs.js';
 import { type RedisClusterProcess, startRedisCluster } from '../support/redis-cluster-process.js';
 import { newPhone, startServer, type TestServer, type UssdPhone } from './harness.js';
@@ -29,15 +30,6 @@ async function walkAcross(
   const screens = [await turn(servers, phone, '')];
   for (const input of inputs) screens.push(await turn(servers, phone, input));
   return screens;
-}
-
-async function eventually(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
-  await vi.waitFor(
-    () => {
-      if (!check()) throw new Error(`Timed out waiting until ${what}`);
-    },
-    { timeout: timeoutMs, interval: 100 },
-  );
 }
 
 describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run', () => {

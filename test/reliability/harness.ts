@@ -11,6 +11,7 @@ import {
 } from '../../src/server/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
+import { TEST_TELEGRAM_THROTTLE } from '../support/telegram-throttle.js';
 
 /** The gateway secret every reliability server expects. */
 export const GATEWAY_SECRET = 'reliability-gateway-secret';
@@ -112,6 +113,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     logger: createLogger({ level: options.logLevel ?? 'info', destination: logs }),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.paymentBackoffMs ? { paymentBackoffMs: options.paymentBackoffMs } : {}),
+    telegramThrottle: TEST_TELEGRAM_THROTTLE,
   });
   if (options.listen) await server.listen();
   return {

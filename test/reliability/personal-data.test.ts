@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { motorPurchaseInputs } from '../support/motor-purchase-inputs.js';
 import { newPhone, startServer, TELEGRAM_SECRET, type TestServer, walk } from './harness.js';
 import { freePort } from './redis-process.js';
@@ -15,18 +16,6 @@ const NAME_PATTERNS = [/mwila/i, /banda/i];
 function msisdnPattern(msisdn: string): RegExp {
   const national = msisdn.replace(/\D/g, '').slice(-9);
   return new RegExp(`(?<!\\d)(?:\\+?260|0)?${national}(?!\\d)`);
-}
-
-async function until(condition: () => boolean, attempts = 200): Promise<boolean> {
-  return vi
-    .waitFor(
-      () => {
-        if (!condition()) throw new Error('not yet');
-        return true;
-      },
-      { timeout: attempts * 50, interval: 50 },
-    )
-    .catch(() => condition());
 }
 
 const SLACK_SIGNING_SECRET = 'reliability-slack-signing-secret';
@@ -101,7 +90,7 @@ describe('personal data in logs', () => {
     const paying = await test.ussd(phone, '1');
     expect(paying.status).toBe(200);
     const outbox = test.server.sandbox!.smsOutbox;
-    expect(await until(() => outbox.list(phone.msisdn).length > 0)).toBe(true);
+    await eventually('an SMS reached the phone', () => outbox.list(phone.msisdn).length > 0);
     await test.ussd(phone, '1');
 
     const logs = test.logs.text();
@@ -248,7 +237,7 @@ describe('personal data in logs', () => {
     });
 
     expect(response.statusCode).toBe(200);
-    expect(await until(() => hook.bodies.length > 0)).toBe(true);
+    await eventually('the Slack answer was posted', () => hook.bodies.length > 0);
     // The lookup really ran: the staff member was shown the household.
     expect(hook.bodies.join(' ')).toContain('GF-2025-000001');
     const logs = test.logs.text();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   contract,
   type JsonOperationName,
@@ -9,6 +9,7 @@ import {
   type StreamOperationName,
 } from '../../src/api/index.js';
 import { SEED } from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
 import { type Harness, loanRow, memberRow, readAll, startHarness } from './sandbox-harness.js';
 
 /*
@@ -47,12 +48,12 @@ async function download<N extends StreamOperationName>(
 }
 
 async function settled(reference: string, status = 'Success'): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      const result = await harness.client.call('getTransactionStatus', { path: { reference } });
-      expect(result.status).toBe(status);
-    },
-    { timeout: 5000, interval: 20 },
+  await eventually(
+    `payment ${reference} is ${status}`,
+    async () =>
+      (await harness.client.call('getTransactionStatus', { path: { reference } })).status ===
+      status,
+    5000,
   );
 }
 

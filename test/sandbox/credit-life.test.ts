@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
 import { type Harness, loanRow, raw, startHarness } from './sandbox-harness.js';
 
 /* Credit-life rules of the spec's "States and transitions" and "Errors", named in its words. */
@@ -33,10 +34,11 @@ async function status(reference: string) {
 }
 
 async function settled(reference: string, expected = 'Success'): Promise<void> {
-  await vi.waitFor(async () => expect((await status(reference)).status).toBe(expected), {
-    timeout: 5000,
-    interval: 20,
-  });
+  await eventually(
+    `payment ${reference} is ${expected}`,
+    async () => (await status(reference)).status === expected,
+    5000,
+  );
 }
 
 async function visit(redirectUrl: string | null | undefined): Promise<void> {

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentWebhook } from '../../src/api/index.js';
+import { eventually } from '../support/eventually.js';
 import {
   type CallbackListener,
   type Harness,
@@ -43,12 +44,12 @@ async function motorQuote(): Promise<string> {
 }
 
 async function finalStatus(reference: string, expected: string): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      const status = await harness.client.call('getTransactionStatus', { path: { reference } });
-      expect(status.status).toBe(expected);
-    },
-    { timeout: 5000, interval: 20 },
+  await eventually(
+    `payment ${reference} is ${expected}`,
+    async () =>
+      (await harness.client.call('getTransactionStatus', { path: { reference } })).status ===
+      expected,
+    5000,
   );
 }
 
@@ -67,10 +68,8 @@ describe('mobile-money payments', () => {
       },
     });
     expect(paid.status).toBe('Pending');
-    await vi.waitFor(() => expect(listener.received).toHaveLength(1), {
-      timeout: 5000,
-      interval: 20,
-    });
+    await eventually('the webhook was called', () => listener.received.length > 0, 5000);
+    expect(listener.received).toHaveLength(1);
     const webhook = PaymentWebhook.parse(listener.received[0]);
     expect(webhook).toMatchObject({
       paymentReference: 'mm-ok',
@@ -111,10 +110,8 @@ describe('mobile-money payments', () => {
     expect(details.message).toMatch(/declined/);
     expect(harness.sandbox.state.quotations.get(quoteId)?.policyId).toBeNull();
     expect(harness.sandbox.state.policies.size).toBe(DEMO_POLICIES);
-    await vi.waitFor(() => expect(listener.received).toHaveLength(1), {
-      timeout: 5000,
-      interval: 20,
-    });
+    await eventually('the webhook was called', () => listener.received.length > 0, 5000);
+    expect(listener.received).toHaveLength(1);
     expect(listener.received[0]).toMatchObject({ status: 'Failed', policyId: null });
   });
 
@@ -191,10 +188,8 @@ describe('callback delivery', () => {
       path: { quoteId },
       body: { reference: 'mm-retry', payment: { mobileMoneyAccountNumber: '0977123456' } },
     });
-    await vi.waitFor(() => expect(listener.received).toHaveLength(1), {
-      timeout: 5000,
-      interval: 20,
-    });
+    await eventually('the webhook was called', () => listener.received.length > 0, 5000);
+    expect(listener.received).toHaveLength(1);
     await harness.sandbox.payments.idle();
     const log = await harness.client.call('getCallbackLogs', { path: { reference: 'mm-retry' } });
     expect(log.map((attempt) => [attempt.statusCode, attempt.success])).toEqual([

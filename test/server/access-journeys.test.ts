@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { ussdCaller } from './ussd-caller.js';

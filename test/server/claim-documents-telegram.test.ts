@@ -4,7 +4,7 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { telegramChat } from './telegram-webhook-chat.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 

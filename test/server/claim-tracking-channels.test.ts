@@ -4,7 +4,7 @@ import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { telegramChat } from './telegram-webhook-chat.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
 

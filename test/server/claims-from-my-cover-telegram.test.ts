@@ -2,7 +2,7 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { type Sent, type TelegramChat, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 

@@ -2,8 +2,8 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { eventually } from '../payments/support.js';
 import { launchChromium, type TestBrowser } from '../support/chromium.js';
+import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 

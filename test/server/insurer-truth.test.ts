@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../../src/api/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { ussdCaller } from './ussd-caller.js';
 
@@ -173,10 +174,11 @@ describe('credit-life claim rules as the spec states them, through the real serv
     const cleared = async () =>
       (await client.call('getCreditLifePolicyStatus', { path: { policyId: String(policy.id) } }))
         .status;
-    await vi.waitFor(async () => expect(await cleared()).toBe('Active'), {
-      timeout: 10_000,
-      interval: 20,
-    });
+    await eventually(
+      'the policy is Active again',
+      async () => (await cleared()) === 'Active',
+      10_000,
+    );
     expect(await cleared()).toBe('Active');
     expect(placed.loans?.[0]?.partnerLoanReference).toBe(reference);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { GATEWAY_SECRET, sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 

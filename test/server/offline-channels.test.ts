@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 const TOKEN = '424242:offline-test-token';

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notifier } from '../../src/channels/index.js';
 import type { ChannelAddress, Prompt } from '../../src/conversation/index.js';
 import { renderPrompt } from '../../src/conversation/index.js';
+import { eventually } from '../support/eventually.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { amountOn, toPayScreen, ussdCaller } from './ussd-caller.js';
 
@@ -41,16 +42,6 @@ afterAll(async () => {
 });
 
 const sandbox = () => sandboxOf(harness);
-
-/** Resolves once `ready()` holds; the bound only keeps a broken test from hanging. */
-async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      if (!(await ready())) throw new Error(`never happened: ${what}`);
-    },
-    { timeout: 20_000, interval: 25 },
-  );
-}
 
 /** A caller on the Africa's Talking route; its own number ends in 5 (payments succeed). */
 const caller = () => ussdCaller(() => harness.url);
@@ -119,11 +110,14 @@ describe('a declined payment paid again', () => {
 
     const card = await phone.send('3');
     expect(card).toMatch(`CON Pay ZMW ${quoted} by card with the link we sent.`);
-    await until(
-      () => sms.sent.some((s) => s.address.address === phone.msisdn),
+    await eventually(
       'the card link SMS',
+      () => sms.sent.some((s) => s.address.address === phone.msisdn && /by card:/.test(s.text)),
+      20_000,
     );
-    const linkSms = sms.sent.find((s) => s.address.address === phone.msisdn);
+    const linkSms = sms.sent.find(
+      (s) => s.address.address === phone.msisdn && /by card:/.test(s.text),
+    );
     expect(linkSms?.text).toMatch(
       new RegExp(`^Pay ZMW ${quoted} by card: http://\\S+/sandbox/3ds/\\S+$`),
     );
@@ -131,11 +125,12 @@ describe('a declined payment paid again', () => {
 
     // The payer completes the insurer's 3-D Secure page; its callback settles the payment.
     expect((await fetch(link)).status).toBe(200);
-    await until(
-      () => sms.sent.filter((s) => s.address.address === phone.msisdn).length >= 2,
+    // Found by what it says: a reminder notice may reach the phone around it.
+    const outcome = await eventually(
       'the outcome SMS',
+      () => sms.sent.find((s) => s.address.address === phone.msisdn && /^Paid /.test(s.text)),
+      20_000,
     );
-    const outcome = sms.sent.filter((s) => s.address.address === phone.msisdn)[1];
     expect(outcome?.text).toMatch(`Paid ZMW ${quoted}.`);
     expect(outcome?.text).toMatch(/Your policy number is MTR-/);
     const paid = transactionsFor(declined.subjectId ?? '').filter((t) => t.status === 'Success');
@@ -172,9 +167,10 @@ describe('the policy a customer paid for', () => {
     // This time the outcome arrives by SMS (the insurer's callback) before the caller checks.
     const before = sms.sent.length;
     sandbox().payments.settleNow(second.reference, 'success');
-    await until(
-      () => sms.sent.slice(before).some((s) => s.address.address === phone.msisdn),
+    await eventually(
       'the outcome SMS of the second purchase',
+      () => sms.sent.slice(before).some((s) => s.address.address === phone.msisdn),
+      20_000,
     );
     const told = sms.sent.slice(before).find((s) => s.address.address === phone.msisdn);
     const secondNumber = /policy number is (\S+)\./.exec(told?.text ?? '')?.[1];

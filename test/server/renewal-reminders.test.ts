@@ -1,7 +1,7 @@
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../channels/telegram/test-support.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
@@ -197,7 +197,8 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
   // One SMS for the purchase: the notice rides on the outcome SMS, or goes alone when the
   // outcome was seen on screen first (Check status); which one depends on who saw it first.
   expect(phone.sms()).toHaveLength(1);
-  expect(phone.sms()[0]?.message).toContain(
+  const notice = phone.sms().find((sms) => sms.message.includes('We will remind you by SMS'));
+  expect(notice?.message).toContain(
     `We will remind you by SMS before ${ussdPolicy} ends, so you can renew in time. Reply STOP to opt out.`,
   );
   const stopper = smsCaller();
@@ -217,7 +218,10 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
     body: new URLSearchParams({ from: stopper.number, to: '4628', text: ' stop ' }),
   });
   expect(stopped.status).toBe(200);
-  expect(stopper.sms().at(-1)?.message).toMatch(/^Renewal reminders are off/);
+  // Found by what it says: the purchase's SMS may land around the reply.
+  expect(stopper.sms().find((sms) => /^Renewal reminders are/.test(sms.message))?.message).toMatch(
+    /^Renewal reminders are off/,
+  );
 
   const end = endDateOn(bought.message.text ?? '');
   expect(endDateOn(ussdDone)).toBe(end);

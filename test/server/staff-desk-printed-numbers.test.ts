@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /*

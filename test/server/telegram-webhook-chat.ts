@@ -1,6 +1,6 @@
 import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { expect } from 'vitest';
-import { eventually } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
 
 /** An inline keyboard button as the bot sent it. */
 export interface Button {

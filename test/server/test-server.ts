@@ -14,9 +14,20 @@ import {
   STANDALONE_URL,
   testPrefix,
 } from '../support/redis-modes.js';
+import { TEST_TELEGRAM_THROTTLE } from '../support/telegram-throttle.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
+
+/**
+ * The payment status polls of a test server: every few milliseconds at first, so an outcome is
+ * told within moments of the sandbox settling it (300 ms after the pay), then further apart,
+ * giving up ("still pending") about 4.5 s after the pay, as the 300/600/1200/2400 ms back-off
+ * these tests used before did. Tests about the back-off itself pass their own.
+ */
+export const TEST_PAYMENT_BACKOFF_MS: readonly number[] = [
+  10, 10, 20, 40, 80, 160, 320, 640, 1280, 2000,
+];
 
 /** A whole insurechat server on a free port: embedded sandbox, real Redis under its own prefix. */
 export interface TestServer {
@@ -63,7 +74,8 @@ export async function startTestServer(
     redis,
     keyPrefix: prefix,
     sandbox: { settleDelayMs: 300 },
-    paymentBackoffMs: [300, 600, 1200, 2400],
+    paymentBackoffMs: TEST_PAYMENT_BACKOFF_MS,
+    telegramThrottle: TEST_TELEGRAM_THROTTLE,
     // Journeys about other things skip the privacy notice; test/privacy walks it (askConsent).
     askConsent: false,
     ...deps,

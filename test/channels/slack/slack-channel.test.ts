@@ -5,7 +5,8 @@ import {
   type SlackChannel,
   SlackChannelError,
 } from '../../../src/channels/slack/index.js';
-import { eventually, silentLogger, testRender } from '../telegram/test-support.js';
+import { eventually } from '../../support/eventually.js';
+import { silentLogger, testRender } from '../telegram/test-support.js';
 import { AnsweringEngine, FakeSlack } from './fake-slack.js';
 import { signSlackRequest } from './sign-slack-request.js';
 
@@ -98,7 +99,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('');
 
-    const [answer] = await eventually(() => {
+    const [answer] = await eventually('the bot answered on response_url', () => {
       const calls = slack.callsTo('/respond');
       return calls.length > 0 ? calls : undefined;
     });
@@ -203,7 +204,10 @@ describe('Slack staff desk over the HTTP receiver', () => {
     const retry = await post({ body, headers: { 'x-slack-retry-num': '1' } });
     expect(first.statusCode).toBe(200);
     expect(retry.statusCode).toBe(200);
-    await eventually(() => (slack.callsTo('/respond').length > 0 ? true : undefined));
+    await eventually(
+      'the bot answered on response_url',
+      () => slack.callsTo('/respond').length > 0,
+    );
     await channel.stop();
     expect(engine.calls).toHaveLength(1);
     expect(slack.callsTo('/respond')).toHaveLength(1);
@@ -247,7 +251,10 @@ describe('Slack staff desk over the HTTP receiver', () => {
     });
     const response = await post({ body: new URLSearchParams({ payload }).toString() });
     expect(response.statusCode).toBe(200);
-    await eventually(() => (slack.callsTo('/respond').length > 0 ? true : undefined));
+    await eventually(
+      'the bot answered on response_url',
+      () => slack.callsTo('/respond').length > 0,
+    );
     expect(engine.calls.map((call) => call.reply)).toEqual([{ type: 'user.choice', id: 'again' }]);
   });
 

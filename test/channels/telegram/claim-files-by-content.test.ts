@@ -8,7 +8,6 @@ import {
   sendOnPage,
   served,
 } from '../../claim-documents/documents-page.js';
-import { eventually } from '../../payments/support.js';
 import { startTelegramFileApi, type TelegramFileApi } from '../../server/telegram-file-api.js';
 import { type Sent, telegramChat } from '../../server/telegram-webhook-chat.js';
 import { sandboxOf, startTestServer, type TestServer } from '../../server/test-server.js';
@@ -20,6 +19,7 @@ import {
   tinyPng,
   windowsExecutable,
 } from '../../support/document-bytes.js';
+import { eventually } from '../../support/eventually.js';
 import { freePort } from './test-support.js';
 
 /*

@@ -13,14 +13,9 @@ import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-eng
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { tinyJpeg, windowsExecutable } from '../../support/document-bytes.js';
+import { eventually } from '../../support/eventually.js';
 import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
-import {
-  eventually,
-  silentLogger,
-  testRender,
-  textUpdate,
-  webhookChannel,
-} from './test-support.js';
+import { silentLogger, testRender, textUpdate, webhookChannel } from './test-support.js';
 
 const TOKEN = '123456:files-token';
 const SECRET = 'files-webhook-secret';
@@ -147,7 +142,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of opened.body) chunks.push(Buffer.from(chunk));
     expect(Buffer.concat(chunks)).toEqual(PHOTO_BYTES);
-    await eventually(() => (sent.length > 0 ? true : undefined));
+    await eventually('the bot answered', () => sent.length > 0);
   });
 
   it('refuses a file larger than the limit without downloading it', async () => {

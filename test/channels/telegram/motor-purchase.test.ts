@@ -7,8 +7,9 @@ import {
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
+import { eventually } from '../../support/eventually.js';
 import { createRealStack, keyOf, type RealStack } from './real-stack.js';
-import { eventually, freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
+import { freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
 
 const TOKEN = '987654:motor-purchase';
 const CHAT_ID = 5150;
@@ -69,7 +70,7 @@ async function buy(chatId: number, plate: string, method: 'other' | 'card') {
   });
   const inbox: BotMessage[] = [];
   const next = async (): Promise<BotMessage> =>
-    eventually(async () => {
+    eventually('the bot sent its next message', async () => {
       if (inbox.length === 0) {
         const updates = await client.getUpdates().catch(() => ({ result: [] }));
         for (const update of updates.result) inbox.push(update.message as BotMessage);
@@ -196,7 +197,7 @@ it('opens the cover check with /status and starts over with /start, mid-conversa
     timeout: 10_000,
   });
   const nextKey = async (): Promise<string> =>
-    eventually(async () => {
+    eventually('the bot sent its next message', async () => {
       const updates = await client.getUpdates().catch(() => ({ result: [] }));
       const message = updates.result[0]?.message as BotMessage | undefined;
       return message ? keyOf(message.text ?? '') : undefined;

@@ -6,8 +6,9 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
+import { eventually } from '../../support/eventually.js';
+import { TEST_TELEGRAM_THROTTLE } from '../../support/telegram-throttle.js';
 import {
-  eventually,
   freePort,
   pollOnUserUpdates,
   ScriptedEngine,
@@ -34,7 +35,7 @@ interface BotMessage {
 /** Reads the bot's messages to the client's chat until `count` arrived. */
 async function botMessages(client: EmulatorClient, count: number): Promise<BotMessage[]> {
   const received: BotMessage[] = [];
-  return eventually(async () => {
+  return eventually(`${count} bot messages arrived`, async () => {
     // The client's own getUpdates waits `timeout` ms and throws when nothing came; keep waiting.
     const updates = await client.getUpdates().catch(() => ({ result: [] }));
     for (const update of updates.result) received.push(update.message as BotMessage);
@@ -65,6 +66,7 @@ describe('Telegram channel against the telegram-test-api emulator', () => {
       render: testRender,
       logger: silentLogger,
       apiRoot: emulator.config.apiURL,
+      throttle: TEST_TELEGRAM_THROTTLE,
     });
   });
 

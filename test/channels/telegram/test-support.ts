@@ -2,7 +2,6 @@ import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Bot } from 'grammy';
 import type { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
-import { vi } from 'vitest';
 import {
   createTelegramChannel,
   type RenderPrompt,
@@ -13,6 +12,7 @@ import type { Prompt } from '../../../src/conversation/prompt.js';
 import type { Reply } from '../../../src/conversation/reply.js';
 import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createLogger } from '../../../src/log/index.js';
+import { TEST_TELEGRAM_THROTTLE } from '../../support/telegram-throttle.js';
 import { TurnEngineDouble } from '../../support/turn-engine-double.js';
 
 /** A free TCP port: telegram-test-api cannot listen on port 0. */
@@ -150,21 +150,6 @@ export function pollOnUserUpdates(bot: Bot, emulator: TelegramServer): void {
   });
 }
 
-/** Polls until `check` returns a value; the test's own timeout bounds the wait. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await check();
-      if (value === undefined) throw new Error('not yet');
-      return value;
-    },
-    // Longer than any test's own timeout, which is the bound that counts.
-    { timeout: 600_000, interval: 25 },
-  );
-}
-
 /** A private-chat text message update, as Telegram posts it to the webhook. */
 export function textUpdate(chatId: number, updateId: number, text: string, firstName = 'A') {
   return {
@@ -181,14 +166,14 @@ export function textUpdate(chatId: number, updateId: number, text: string, first
 
 /**
  * A Telegram channel in webhook mode, its webhook on a Fastify app of its own (ready for
- * `inject`); `close` stops both.
+ * `inject`), with the test throttle unless `options` says otherwise; `close` stops both.
  */
 export async function webhookChannel(options: TelegramChannelOptions): Promise<{
   channel: TelegramChannel;
   webhook: FastifyInstance;
   close(): Promise<void>;
 }> {
-  const channel = createTelegramChannel(options);
+  const channel = createTelegramChannel({ throttle: TEST_TELEGRAM_THROTTLE, ...options });
   const webhook = Fastify();
   channel.registerWebhook(webhook);
   await webhook.ready();

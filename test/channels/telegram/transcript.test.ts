@@ -8,8 +8,9 @@ import {
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
+import { eventually } from '../../support/eventually.js';
 import { createRealStack, keyOf, type RealStack } from './real-stack.js';
-import { eventually, freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
+import { freePort, pollOnUserUpdates, silentLogger } from './test-support.js';
 
 const TOKEN = '555111:transcript';
 const CHAT_ID = 6161;
@@ -90,7 +91,7 @@ const client = () =>
 async function act(action: () => Promise<unknown>): Promise<{ calls: ApiCall[]; screen: Screen }> {
   const from = calls.length;
   await action();
-  const shown = await eventually(() =>
+  const shown = await eventually('the next screen was shown', () =>
     calls
       .slice(from)
       .find(
@@ -101,8 +102,8 @@ async function act(action: () => Promise<unknown>): Promise<{ calls: ApiCall[]; 
   );
   // Documents follow a closing screen: give them their moment before reading the calls.
   if (keyOf(String(shown.payload.text)) === 'motor.done')
-    await eventually(() =>
-      calls.slice(from).some((call) => call.method === 'sendDocument') ? true : undefined,
+    await eventually('the documents were sent', () =>
+      calls.slice(from).some((call) => call.method === 'sendDocument'),
     );
   const text = String(shown.payload.text);
   const messageId =

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
 import { daysAgo } from '../../flows/fixtures.js';
-import { eventually } from '../../payments/support.js';
 import { sandboxOf } from '../../server/test-server.js';
+import { eventually } from '../../support/eventually.js';
 import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*

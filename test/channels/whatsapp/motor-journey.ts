@@ -1,4 +1,4 @@
-import { eventually } from '../../payments/support.js';
+import { eventually } from '../../support/eventually.js';
 import { type Screen, screenOf, type WhatsAppChat } from './whatsapp-chat.js';
 
 /** The answers of a motor purchase up to paying: typed text, or the choice to tap. */
