@@ -37,6 +37,33 @@ export interface IndexTruthOptions {
 }
 
 const silent = createLogger({ level: 'silent' });
+
+/** What the server logged that the section reports on, counted as it is written (no output). */
+interface ServerLogCounts {
+  circuitOpened: number;
+  syncFailed: number;
+  /** When (performance.now()) the server's minute check last recreated the sync's schedule. */
+  scheduleRecreatedAt: number;
+}
+
+/**
+ * A warn-level logger for the server that writes nothing and counts the circuit breaker opening
+ * and sync runs failing: what explains the screens of a phase.
+ */
+function countingLogger(counts: ServerLogCounts) {
+  return createLogger({
+    level: 'warn',
+    destination: {
+      write(line: string) {
+        if (line.includes('"partner api circuit opened"')) counts.circuitOpened += 1;
+        else if (line.includes('"holdings sync failed"')) counts.syncFailed += 1;
+        else if (line.includes('"holdings sync schedule recreated"')) {
+          counts.scheduleRecreatedAt = performance.now();
+        }
+      },
+    },
+  });
+}
 const API_KEY = 'bench-truth-key';
 
 /** What the callers were shown during one phase (cold start, or after the flush). */
@@ -53,6 +80,14 @@ interface TruthCounts {
   nrcCovered: number;
   /** The menu again instead of the answer: the caller's session was lost (the flush). */
   menuAgain: number;
+  /** "The insurer cannot be reached right now": the lookup failed with no answer at all. */
+  unreachable: number;
+  /** Times the partner client's circuit breaker opened during the phase (from the server's log). */
+  circuitOpened: number;
+  /** Sync runs that failed during the phase (from the server's log). */
+  syncFailed: number;
+  /** Seconds from the phase's start until the sync's lost schedule was recreated, if it was. */
+  scheduleRecreatedAfterSeconds: number;
   /** Any other screen (an error, a timeout), the first few kept for the report. */
   other: number;
   readonly otherSamples: string[];
@@ -79,6 +114,10 @@ function emptyCounts(): TruthCounts {
     listedSome: 0,
     nrcCovered: 0,
     menuAgain: 0,
+    unreachable: 0,
+    circuitOpened: 0,
+    syncFailed: 0,
+    scheduleRecreatedAfterSeconds: Number.NaN,
     other: 0,
     otherSamples: [],
     falseNoneAt: [],
@@ -172,6 +211,8 @@ function classify(counts: TruthCounts, screen: string, kind: 'mine' | 'nrc', at:
     counts.nrcCovered += 1;
   } else if (screen.includes(t('menu.policyholder'))) {
     counts.menuAgain += 1;
+  } else if (screen.includes(t('flow.failed.unavailable'))) {
+    counts.unreachable += 1;
   } else {
     counts.other += 1;
     if (counts.otherSamples.length < 3) counts.otherSamples.push(screen.slice(0, 120));
@@ -223,12 +264,17 @@ async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
   });
   if (!config.redis) throw new Error('the index truth bench needs Redis');
   const redis = connectRedis(config.redis);
+  const logged: ServerLogCounts = {
+    circuitOpened: 0,
+    syncFailed: 0,
+    scheduleRecreatedAt: Number.NaN,
+  };
   try {
     const started = performance.now();
     const server = await createServer(config, {
       redis,
       keyPrefix: prefix,
-      logger: silent,
+      logger: countingLogger(logged),
       askConsent: false,
     });
     try {
@@ -236,7 +282,15 @@ async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
       options.log(
         `  cold start: ${options.holders} holders dialling, insurer ${options.slowMs} ms late`,
       );
-      const cold = await dialUntil(options, serverUrl, book, server.holdings, started, calls.total);
+      const cold = await dialUntil(
+        options,
+        serverUrl,
+        book,
+        server.holdings,
+        started,
+        calls.total,
+        logged,
+      );
       options.log(
         `  cold start: complete after ${fmt(cold.completeAfterSeconds, 1)} s; false none ${cold.falseNone}, unknown ${cold.unknown}`,
       );
@@ -250,6 +304,7 @@ async function coldAndFlush(options: IndexTruthOptions): Promise<TruthRun> {
         server.holdings,
         flushedAt,
         calls.total,
+        logged,
       );
       options.log(
         `  after FLUSHDB (${flushedKeys} keys): complete after ${fmt(flushed.completeAfterSeconds, 1)} s; false none ${flushed.falseNone}, unknown ${flushed.unknown}`,
@@ -278,9 +333,11 @@ async function dialUntil(
   index: Pick<HoldingsIndex, 'completeness' | 'cursor'>,
   from: number,
   insurerCalls: () => number,
+  logged: ServerLogCounts,
 ): Promise<TruthCounts> {
   const counts = emptyCounts();
   const callsBefore = insurerCalls();
+  const loggedBefore = { ...logged };
   const fromEpoch = Date.now();
   const since = () => (performance.now() - from) / 1000;
   let done = false;
@@ -334,6 +391,11 @@ async function dialUntil(
     ),
   ]);
   counts.insurerCalls = insurerCalls() - callsBefore;
+  counts.circuitOpened = logged.circuitOpened - loggedBefore.circuitOpened;
+  counts.syncFailed = logged.syncFailed - loggedBefore.syncFailed;
+  if (logged.scheduleRecreatedAt > from) {
+    counts.scheduleRecreatedAfterSeconds = (logged.scheduleRecreatedAt - from) / 1000;
+  }
   return counts;
 }
 
@@ -416,7 +478,7 @@ function countsRow(phase: string, c: TruthCounts): string {
       ? '–'
       : `${fmt(Math.min(...c.falseNoneAt), 1)}–${fmt(Math.max(...c.falseNoneAt), 1)}`;
   const complete = c.cutOff ? 'not within the limit' : fmt(c.completeAfterSeconds, 1);
-  return `| ${phase} | ${c.falseNone} | ${when} | ${c.unknown} | ${c.listedAll} | ${c.listedSome} | ${c.nrcCovered} | ${c.menuAgain} | ${c.other} | ${fmt(c.saidCompleteAfterSeconds, 1)} | ${complete} | ${c.insurerCalls} |`;
+  return `| ${phase} | ${c.falseNone} | ${when} | ${c.unknown} | ${c.listedAll} | ${c.listedSome} | ${c.nrcCovered} | ${c.menuAgain} | ${c.unreachable} | ${c.other} | ${fmt(c.scheduleRecreatedAfterSeconds, 1)} | ${fmt(c.saidCompleteAfterSeconds, 1)} | ${complete} | ${c.insurerCalls} | ${c.circuitOpened} | ${c.syncFailed} |`;
 }
 
 function report(
@@ -436,10 +498,10 @@ function report(
     '',
     `The section took ${fmt(run.minutes, 1)} min; the 1-minute load average when it started: ${fmt(run.loadAtStart, 2)} (${cpus().length} cores; the server, its callers, the sandbox and the counted syncs share the bench's process).`,
     '',
-    `Issue 36. insurechat's real server (\`createServer\`, Redis database ${options.db} of the bench's Redis used by it alone, logging silenced) with a sandbox insurer on its own port as upstream, answering every call ${options.slowMs} ms late (the embedded sandbox would be synced before the server listens: no cold start to see). Its book: ${truth.book} holders, each with a motor, a travel, a group-life and a credit-life record. From the moment the server starts on an empty index (its first sync running in the background), ${options.holders} callers dial one journey after another through the USSD route, in turn My cover from a holder's own phone and cover by NRC of a holder from a phone on record nowhere, until the index is complete: \`completeness()\` says so and a full pass has finished since the phase began (the sync cursor's \`fullAt\`), both polled every 200 ms; when the index first *said* it was complete is shown apart (limit per phase: ${options.phaseMaxSeconds} s). Then \`FLUSHDB\` of that database (${truth.flushedKeys} keys: the index, the sync's schedule and cursor, the sessions) while the server runs, and the same (the schedule is recreated by the server's minute check, \`SCHEDULE_CHECK_MS\`, and runs at once). Every caller holds cover: a "none" answer is false. Target: 0 false "none".`,
+    `Issue 36. insurechat's real server (\`createServer\`, Redis database ${options.db} of the bench's Redis used by it alone, logging at warn into a counter that writes nothing: it counts the partner client's circuit breaker opening and sync runs failing) with a sandbox insurer on its own port as upstream, answering every call ${options.slowMs} ms late (the embedded sandbox would be synced before the server listens: no cold start to see). Its book: ${truth.book} holders, each with a motor, a travel, a group-life and a credit-life record. From the moment the server starts on an empty index (its first sync running in the background), ${options.holders} callers dial one journey after another through the USSD route, in turn My cover from a holder's own phone and cover by NRC of a holder from a phone on record nowhere, until the index is complete: \`completeness()\` says so and a full pass has finished since the phase began (the sync cursor's \`fullAt\`), both polled every 200 ms; when the index first *said* it was complete is shown apart (limit per phase: ${options.phaseMaxSeconds} s). Then \`FLUSHDB\` of that database (${truth.flushedKeys} keys: the index, the sync's schedule and cursor, the sessions) while the server runs, and the same (the schedule is recreated by the server's minute check, \`SCHEDULE_CHECK_MS\`, and runs at once). Every caller holds cover: a "none" answer is false. Target: 0 false "none". "Insurer cannot be reached" is the flow's failure screen: the lookup got no answer at all (the circuit breaker open, or every call failed). The machine is shared (2 cores, other work running): the counts and the order of events are the figures to compare between runs, the seconds only roughly.`,
     '',
-    '| phase | false "none" | false "none" at s | "cannot check" (unknown) | My cover, all 4 listed | My cover, fewer listed | by NRC: has cover | menu again (session lost) | other | index said complete at s | complete, full pass done, at s | insurer calls |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| phase | false "none" | false "none" at s | "cannot check" (unknown) | My cover, all 4 listed | My cover, fewer listed | by NRC: has cover | menu again (session lost) | "insurer cannot be reached" | other | sync schedule recreated at s | index said complete at s | complete, full pass done, at s | insurer calls | circuit opened | sync runs failed |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     countsRow('cold start', truth.cold),
     countsRow('after FLUSHDB', truth.flushed),
     '',

@@ -457,7 +457,8 @@ function onePage<T>(answer: Answer<{ data: T[]; totalPages: number }>): T[] | un
  * when the index cannot answer: the client record and its vehicles' motor policies, and each
  * credit-life and group-life master policy's loan and member search by NRC, in parallel within
  * the lookup's budget. Households are asked by the caller. Any path unanswered sets `missed`;
- * a client on record leaves travel unknown too: the spec has no travel look-up by client.
+ * a client on record leaves travel unknown too: the spec has no travel look-up by client; a
+ * phone no client record names leaves everything unknown (no NRC, and no look-up by phone).
  */
 async function askDirectly(
   client: PartnerClient,
@@ -504,8 +505,14 @@ async function askDirectly(
   for (const holder of clients) if (holder.phoneNumber) found.phones.push(holder.phoneNumber);
   // A travel policy is held by a client record, and none can be read by client: unknown.
   found.travelUnread = clients.length > 0;
-  // A phone no client record names: no NRC to search the master policies by.
-  if (nrcs.length === 0) return { ...found, nrcs };
+  if (nrcs.length === 0) {
+    // A phone no client record names: no NRC to search the master policies by, and a motor or
+    // travel policy issued with its holder inline (instant issue: no client record) cannot be
+    // found by phone. Not "none": the sandbox's large book is held that way, and its holders
+    // were told "No policies were found" after a Redis flush (bench section 11).
+    if (byPhone) miss();
+    return { ...found, nrcs };
+  }
 
   const motor = clients.map(async (holder) => {
     const id = String(holder.id);
@@ -708,7 +715,6 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
       holdings.push(seen(found.value.holding));
       if (found.value.phone) phones.push(found.value.phone);
     }
-    // A phone no client record names: "none" only if that search itself was answered.
   }
   return {
     holdings,

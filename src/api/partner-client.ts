@@ -57,7 +57,8 @@ export interface PartnerClientOptions {
   readonly userAgent?: string;
   /**
    * Fails calls at once with ApiUnavailableError after repeated upstream failures (network
-   * errors, timeouts, 5xx; never 4xx, which are the caller's), so users hear "try later" fast
+   * errors, timeouts at the client's own `timeoutMs`, 5xx; never 4xx, which are the caller's, nor
+   * a shorter time limit a call asked for, which is the caller's), so users hear "try later" fast
    * while the insurer is down. On by default (5 failures, 30 000 ms open, 1 trial call);
    * `false` turns it off.
    */
@@ -315,7 +316,7 @@ async function send(
       permit?.release();
       throw error;
     }
-    settle(state, permit, request.entry.name, failure);
+    settle(state, permit, request.entry.name, failure, limitMs);
     if (failure.kind === 'ok') return failure.value;
     const delayMs = retryDelay(state, request, failure, attempt);
     if (delayMs === undefined) throw failure.error;
@@ -338,12 +339,13 @@ async function send(
   }
 }
 
-/** Tells the breaker and the error hook how an attempt ended. */
+/** Tells the breaker and the error hook how an attempt ended; `limitMs` was its time limit. */
 function settle(
   state: ClientState,
   permit: CircuitPermit | undefined,
   operation: string,
   outcome: Attempt,
+  limitMs: number,
 ): void {
   if (outcome.kind === 'ok') {
     permit?.success();
@@ -355,7 +357,13 @@ function settle(
     permit?.release();
     return;
   }
-  if (isUpstreamFailure(error)) permit?.failure(error);
+  if (error instanceof ApiTimeoutError && limitMs < state.timeoutMs) {
+    // The caller's own limit, shorter than the client's, ran out (a USSD turn's lookup budget):
+    // the insurer was slower than that caller could wait, which says nothing about whether it
+    // is up. Counted, a slow but healthy insurer opened the circuit for every caller and for the
+    // holdings sync, which then failed and left an emptied index cold (bench section 11).
+    permit?.release();
+  } else if (isUpstreamFailure(error)) permit?.failure(error);
   // A 4xx or a malformed 2xx still proves the insurer is up and answering.
   else permit?.success();
   reportUpstreamError(state, operation, error);

@@ -40,6 +40,8 @@ export async function buildInsurer(context: ServerContext): Promise<Insurer> {
     pathOverrides: sandbox ? {} : config.partnerApi.pathOverrides,
     logger: logger.child({ module: 'api' }),
     onUpstreamError: countUpstreamErrors(metrics),
+    ...(deps.partnerCircuitBreaker ? { circuitBreaker: deps.partnerCircuitBreaker } : {}),
+    ...(deps.partnerClock ? { now: deps.partnerClock } : {}),
   });
   closers.push(() => client.close());
   return { client, sandbox, url };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { CircuitBreakerOptions } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
 import type { TelegramChannelOptions } from '../channels/telegram/index.js';
 import type { UssdCore } from '../channels/ussd/index.js';
@@ -68,6 +69,13 @@ export interface ServerDeps {
   readonly reminderClock?: () => number;
   /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
   readonly auditClock?: () => number;
+  /**
+   * The partner client's circuit breaker settings; default 5 failures, open 30 s. Tests of an
+   * insurer outage shorten the open period or drive it with {@link ServerDeps.partnerClock}.
+   */
+  readonly partnerCircuitBreaker?: CircuitBreakerOptions;
+  /** The partner client's clock (the breaker's open period, Retry-After); tests pass their own. */
+  readonly partnerClock?: () => number;
   /**
    * Whether customers are asked to agree to the privacy notice before a flow collects personal
    * data; default true. Tests of other journeys turn it off so their scripts stay as they were.

@@ -80,18 +80,30 @@ describe('opening', () => {
     expect(stub.requests).toHaveLength(3);
   });
 
-  it('counts dropped connections and timeouts as upstream failures', async () => {
+  it('counts dropped connections and timeouts at the client’s own time limit as upstream failures', async () => {
+    await client.close();
+    client = clientFor({ timeoutMs: 300 });
     stub.respond(drop, drop, hang);
     await failTimes(2);
-    const timedOut = client
-      .call('getCreditLifeProducts', undefined, { timeoutMs: 300 })
-      .catch((e: unknown) => e);
+    const timedOut = listProducts();
     // Wait for the request to arrive, so the count below cannot race the time limit.
     await expect.poll(() => stub.requests.length).toBe(3);
     expect(await timedOut).toMatchObject({ name: 'ApiTimeoutError' });
     expect(client.circuitState()).toBe('open');
     expect(await listProducts()).toBeInstanceOf(ApiUnavailableError);
     expect(stub.requests).toHaveLength(3);
+  });
+
+  it('does not count a call that ran out of a shorter time limit it asked for (a turn’s budget), which says nothing about the insurer', async () => {
+    stub.respond(hang);
+    for (let i = 0; i < 4; i++) {
+      const error = await client
+        .call('getCreditLifeProducts', undefined, { timeoutMs: 50 })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'ApiTimeoutError' });
+    }
+    expect(client.circuitState()).toBe('closed');
+    expect(stub.requests).toHaveLength(4);
   });
 
   it('does not count 4xx answers, which are the caller’s fault', async () => {

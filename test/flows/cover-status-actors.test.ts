@@ -310,4 +310,12 @@ describe('a cold index: the insurer is asked directly (issue 36)', () => {
     expect(failed.holdings).toEqual([]);
     expect(truthOf(failed.holdings, failed.missed)).toBe('unknown');
   });
+
+  it('says unknown, never "none", for My cover from a phone no client record names: a policy issued with its holder inline cannot be found by phone', async () => {
+    const cold = createMemoryHoldingsIndex();
+    const mine = await findCover({ ...deps, holdings: cold }, { phone: '260955501234' });
+    expect(mine.holdings).toEqual([]);
+    expect(mine.indexComplete).toBe(false);
+    expect(truthOf(mine.holdings, mine.missed)).toBe('unknown');
+  });
 });

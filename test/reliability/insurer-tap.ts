@@ -3,10 +3,11 @@ import { startLoopbackProxy } from './loopback-proxy.js';
 /**
  * What the tap does with one request: pass it on; answer 503 without passing it on (the insurer
  * never sees it); pass it on and answer 503 instead of the insurer's answer (a gateway that gave
- * up after the insurer acted); pass it on and cut the connection (the answer is lost); or answer
- * 404 without passing it on (a lookup that lags behind the insurer's pay).
+ * up after the insurer acted); pass it on and cut the connection (the answer is lost); answer
+ * 404 without passing it on (a lookup that lags behind the insurer's pay); or cut the connection
+ * without passing it on (the insurer is down).
  */
-export type TapAction = 'pass' | 'refuse503' | 'pass503' | 'cut' | 'notFound';
+export type TapAction = 'pass' | 'refuse503' | 'pass503' | 'cut' | 'notFound' | 'down';
 
 /** One request as the tap saw it. */
 export interface TapRequest {
@@ -80,6 +81,9 @@ export async function startInsurerTap(upstreamOrigin: string): Promise<InsurerTa
         return;
       case 'notFound':
         request.json(404, { status: 404, message: 'Transaction not found', errors: {} });
+        return;
+      case 'down':
+        request.cut();
         return;
     }
   });
