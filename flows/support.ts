@@ -121,6 +121,18 @@ export class RefusalError extends Error {
 }
 
 /**
+ * Raised by an actor that cannot know the answer in time (its index is cold or behind and the
+ * insurer could not be asked): never a "none". Shown as the insurer unreachable, with `note`
+ * saying what could not be checked, and "Try again".
+ */
+export class UnknownAnswerError extends Error {
+  override readonly name = 'UnknownAnswerError';
+  constructor(readonly note: Note) {
+    super(`unknown: ${note.key}`);
+  }
+}
+
+/**
  * Failures that the same request can never get past: trying again would only fail again. A 401 or
  * 403 is about insurechat's own credentials, which a refreshed token may fix: it keeps Try again.
  */
@@ -159,6 +171,7 @@ function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Fa
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof RefusalError) return { kind: 'rejected', note: error.note };
+  if (error instanceof UnknownAnswerError) return { kind: 'unavailable', note: error.note };
   if (error instanceof PaymentGuardError) {
     return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
