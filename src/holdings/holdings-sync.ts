@@ -1,6 +1,5 @@
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import { claimFactOf, claimListOf } from './claims-index.js';
 import {
   type HoldingRef,
   type HoldingsIndex,
@@ -8,6 +7,7 @@ import {
   type SyncCursor,
 } from './holdings-index.js';
 import { createPolicyFacts } from './policy-facts.js';
+import { syncClaims } from './sync-claims.js';
 import { phoneOf, text } from './sync-fields.js';
 import { createSyncPages } from './sync-pages.js';
 import { readAgain } from './sync-rereads.js';
@@ -39,7 +39,6 @@ export interface SyncSummary {
 }
 
 const FULL_EVERY_MS = 7 * 86_400_000;
-const CLAIM_BOOKS = ['credit-life', 'group-life'] as const;
 const FULL_AT = 'fullAt';
 
 /**
@@ -144,26 +143,8 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     );
     await index.markComplete('credit-life', run);
 
-    // Both claim books, read whole every run: the spec does not say in which order a book lists
-    // its claims, so a read on from the last run's end could miss a claim listed first.
-    for (const line of CLAIM_BOOKS) {
-      const list = `claims.${line}`;
-      cursor[`${list}.read`] = '0';
-      await appended(
-        list,
-        (query) =>
-          line === 'credit-life'
-            ? client.call('getCreditLifeClaims', { query })
-            : client.call('getGroupLifeClaims', { query }),
-        (claim) => {
-          const fact = claimFactOf(line, claim);
-          if (!fact) return [];
-          claims += 1;
-          return [{ nrc: fact.nrc, phone: fact.reporter, claim: fact }];
-        },
-      );
-      await index.markComplete(claimListOf(line), run);
-    }
+    // Both claim books, whole (sync-claims.ts): a book that fails leaves the cover lists be.
+    claims = await syncClaims({ client, index, run, cursor, appended, logger: options.logger });
   } finally {
     // Marked even when the run dies: the next run reads them again whatever happened after.
     await index.markReread([...unread.values()]);
