@@ -8,17 +8,23 @@ import type { Claim, PartnerClient } from '../src/api/index.js';
 import { postClaimDocuments } from '../src/claim-documents/index.js';
 import type {
   ClaimLine,
-  ClaimRequest,
   ClaimSummary,
   ClaimTerms,
   FoundClaim,
   IntimateInput,
 } from './claim-intimation.js';
+import {
+  claimByNumber,
+  claimsOfPhone,
+  getClaimOf,
+  openClaimFor,
+  recordClaim,
+} from './claim-lookups.js';
 import { CoverUnavailableError, heldCover } from './cover-status-actors.js';
 import { type FlowDeps, orNotFound } from './flow-deps.js';
 import { type OwnerLookup, ownerLookup } from './record-owners.js';
 import { claimTakesDocuments, reportUnknownStatuses } from './status-words.js';
-import { end, RefusalError } from './support.js';
+import { end, RefusalError, UnknownAnswerError } from './support.js';
 
 function payableOf(claim: Claim): number | undefined {
   const payable = claim.payable as Record<string, unknown> | null | undefined;
@@ -39,12 +45,8 @@ export function claimSummary(claim: Claim): ClaimSummary {
   return summary;
 }
 
-/** A claim of either line by id. */
-export function getClaimOf(client: PartnerClient, line: ClaimLine, claimId: string) {
-  return line === 'credit-life'
-    ? client.call('getCreditLifeClaim', { path: { claimId } })
-    : client.call('getGroupLifeClaim', { path: { claimId } });
-}
+/** A claim of either line by id (its home is claim-lookups.ts). */
+export { getClaimOf };
 
 /** A credit-life or group-life policy by its printed number (CL-…, GL-…); null when none. */
 export async function policyByNumber(client: PartnerClient, line: ClaimLine, number: string) {
@@ -72,13 +74,6 @@ export async function policyIdOf(
   return policy ? String(policy.id) : typed;
 }
 
-/** Every claim of a line, read to its last page. */
-function allClaims(client: PartnerClient, line: ClaimLine): AsyncIterable<Claim> {
-  return line === 'credit-life'
-    ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
-    : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } });
-}
-
 /**
  * A claim as `access` lets its asker see it: the payable amount only to whoever learns
  * everything (the member's or borrower's own phone, staff); `mine` lets them add documents.
@@ -99,38 +94,6 @@ async function claimFor(
 ): Promise<ClaimSummary | null> {
   const access = accessTo(principal, await owners.claimOwners(line, claim));
   return access.learns === 'nothing' ? null : shownClaim(claim, access);
-}
-
-/** Claim states after which a claim is no longer open (the spec names only the first two). */
-const CLOSED = /settled|paid|rejected|declined|repudiated|closed|withdrawn/i;
-
-/** The open claim already made for this member or loan, if any. */
-async function openClaimFor(
-  client: PartnerClient,
-  input: ClaimRequest,
-  policyId: string,
-): Promise<Claim | undefined> {
-  const wanted = input.subject.toUpperCase();
-  for await (const claim of allClaims(client, input.line)) {
-    if (CLOSED.test(claim.status) || (claim.policyId && claim.policyId !== policyId)) continue;
-    const subject = (claim as Record<string, unknown>)[input.by];
-    if (subject != null && String(subject).toUpperCase() === wanted) return claim;
-  }
-  return undefined;
-}
-
-/** A claim of either line by the number the user was given; the books are read to the end. */
-export async function findClaimByNumber(
-  client: PartnerClient,
-  number: string,
-): Promise<(Claim & { line: ClaimLine }) | null> {
-  const wanted = number.toUpperCase();
-  for (const line of ['credit-life', 'group-life'] as const) {
-    for await (const claim of allClaims(client, line)) {
-      if (claim.claimNumber.toUpperCase() === wanted) return { ...claim, line };
-    }
-  }
-  return null;
 }
 
 const names = (value: unknown): string[] =>
@@ -236,7 +199,7 @@ async function intimate(
   const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
   // One open claim per member or loan: a second report of the same death is refused with
   // the number the first one got, so the family follows that one.
-  const open = await openClaimFor(client, request, path.policyId);
+  const open = await openClaimFor(deps, request, path.policyId);
   if (open) {
     // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
     // else learns only that a claim is open.
@@ -275,6 +238,8 @@ async function intimate(
             ...reporter,
           },
         });
+  // Found by Track my claims and by its number at once, before the sync reads it.
+  await recordClaim(deps, request.line, claim, { ...path, [request.by]: request.subject });
   const access = accessTo(
     principal,
     await ownerLookup(client, deps.registrations).claimOwners(request.line, claim),
@@ -355,16 +320,22 @@ export function claimIntimationActors(deps: FlowDeps) {
       },
     ),
     // "Track my claims": only the caller's own (their loans and memberships, and claims their
-    // phone reported), however far down the insurer's list they are.
+    // phone reported), found through the index and read fresh one by one (claim-lookups.ts).
     trackClaims: fromPromise(
       async ({ input }: { input: { line: ClaimLine; principal: Principal } }) => {
         const owners = ownerLookup(client, deps.registrations);
         const mine: ClaimSummary[] = [];
-        if (input.principal.kind !== 'phone') return mine;
-        for await (const claim of allClaims(client, input.line)) {
+        const phone = input.principal.kind === 'phone' ? phoneOf(input.principal) : undefined;
+        if (!phone) return mine;
+        const found = await claimsOfPhone(deps, input.line, phone);
+        for (const claim of found.claims) {
           const shown = await claimFor(owners, input.principal, input.line, claim);
           if (shown?.mine) mine.push(shown);
           if (mine.length >= MAX_TRACKED) break;
+        }
+        // Nothing found and the index cannot say there is nothing: unknown, never "no claims".
+        if (mine.length === 0 && !found.known) {
+          throw new UnknownAnswerError({ key: 'claim.note.unknown' });
         }
         reportClaimStatuses(deps, mine);
         return mine;
@@ -395,7 +366,7 @@ export function claimIntimationActors(deps: FlowDeps) {
       }: {
         input: { number: string; principal: Principal };
       }): Promise<FoundClaim | null> => {
-        const found = await findClaimByNumber(client, input.number);
+        const found = await claimByNumber(deps, input.number);
         if (!found) return null;
         const shown = await claimFor(
           ownerLookup(client, deps.registrations),

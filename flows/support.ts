@@ -98,8 +98,11 @@ export type Checked<T> =
 
 /** What went wrong with an API call, in the terms the user is told about. */
 export interface Failure {
-  /** `timeout`, `unavailable` (5xx, 429, network), `rejected` (400/409/422), `notFound`, `denied`, `unknown`. */
-  kind: 'timeout' | 'unavailable' | 'rejected' | 'notFound' | 'denied' | 'unknown';
+  /**
+   * `timeout`, `unavailable` (5xx, 429, network), `rejected` (400/409/422), `notFound`, `denied`,
+   * `unchecked` (the answer cannot be known now: {@link UnknownAnswerError}), `unknown`.
+   */
+  kind: 'timeout' | 'unavailable' | 'rejected' | 'notFound' | 'denied' | 'unchecked' | 'unknown';
   /** The answer the insurer objected to, as the field's own name (`chassisNumber`), when it said. */
   field?: string;
   /** The insurer's own words about that answer, when they read as a sentence for the user. */
@@ -117,6 +120,18 @@ export class RefusalError extends Error {
   override readonly name = 'RefusalError';
   constructor(readonly note: Note) {
     super(`refused: ${note.key}`);
+  }
+}
+
+/**
+ * Raised by an actor that cannot know the answer in time (its index is cold or behind and the
+ * insurer could not be asked): never a "none". Its screen is `note` (what could not be checked)
+ * with "Try again": the insurer may well be up.
+ */
+export class UnknownAnswerError extends Error {
+  override readonly name = 'UnknownAnswerError';
+  constructor(readonly note: Note) {
+    super(`unknown: ${note.key}`);
   }
 }
 
@@ -159,6 +174,7 @@ function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Fa
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof RefusalError) return { kind: 'rejected', note: error.note };
+  if (error instanceof UnknownAnswerError) return { kind: 'unchecked', note: error.note };
   if (error instanceof PaymentGuardError) {
     return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
@@ -355,6 +371,10 @@ const NAMED_FIELDS = new Set([
  * forward. A permanent failure offers no "Try again".
  */
 export function failurePrompt(failure: Failure): Prompt {
+  if (failure.kind === 'unchecked' && failure.note) {
+    const { key, params } = failure.note;
+    return ask(key, 'choice', { ...(params ? { params } : {}), choices: FAILURE_CHOICES });
+  }
   const notes: Note[] = failure.note ? [failure.note] : [];
   if (failure.said) notes.push({ key: 'flow.failed.said', params: { said: failure.said } });
   if (failure.field) {

@@ -2,6 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { hashTag, type RedisConnection } from '../redis/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
+import {
+  CLAIM_LISTS,
+  type ClaimFact,
+  type ClaimList,
+  type ClaimRef,
+  type ClaimsWhere,
+  createClaimsPart,
+} from './claims-index.js';
 
 /**
  * One record a person holds, by identifiers only (never a name): a motor or travel policy, a
@@ -47,6 +55,11 @@ export interface HoldingFact {
   readonly phone?: string | undefined;
   readonly nrc?: string | undefined;
   readonly ref?: HoldingRef | undefined;
+  /**
+   * A claim the insurer holds (then `nrc` is its member's or borrower's and `phone` its
+   * reporter's, for the erasure check only: a claim links no phone to an NRC).
+   */
+  readonly claim?: ClaimFact | undefined;
 }
 
 /** Where the background sync stands, per list it reads (see holdings-sync.ts). */
@@ -105,14 +118,26 @@ export interface HoldingsIndex {
    * record; resolves false otherwise: facts written before a flush are gone, so the list is not
    * complete, however far the read went.
    */
-  markComplete(list: SyncedList, run: string): Promise<boolean>;
+  markComplete(list: SyncedList | ClaimList, run: string): Promise<boolean>;
   /**
    * Whether the index can say "none": every list a lookup depends on was read to its end within
    * {@link LIST_STALE_AFTER_MS}. A list never read (cold start), lost (Redis flushed) or older
    * makes a lookup that finds nothing "unknown", never "none".
    */
   completeness(): Promise<Completeness>;
+  /** The claims kept for a reporting phone, NRCs, loans or memberships; newest number first. */
+  claimsOf(where: ClaimsWhere): Promise<ClaimRef[]>;
+  /** The claim kept under this number (any case), if any. */
+  claimByNumber(number: string): Promise<ClaimRef | undefined>;
+  /**
+   * Per claim book, whether a lookup that finds no claim may say "none": `fresh` when the sync
+   * read the book to its end within {@link LIST_STALE_AFTER_MS} (same run guard as the lists).
+   */
+  claimsCompleteness(): Promise<Readonly<Record<ClaimList, ListState>>>;
 }
+
+/** How recently a list was read to its end: within {@link LIST_STALE_AFTER_MS}, older, or never. */
+export type ListState = 'fresh' | 'stale' | 'cold';
 
 /** The insurer's lists the sync reads; every cover lookup depends on each of them. */
 export const SYNCED_LISTS = [
@@ -267,6 +292,12 @@ export function createHoldingsIndex(
 ): HoldingsIndex {
   const keys = holdingsKeys(prefix);
   const seconds = () => Math.floor(now() / 1000);
+  const claims = createClaimsPart(store, prefix, seconds, HOLDINGS_TTL_SECONDS);
+  const stateOf = (stamps: Readonly<Record<string, string>>, list: string): ListState => {
+    const stamp = Number(stamps[list]);
+    if (!stamps[list] || !Number.isFinite(stamp)) return 'cold';
+    return now() - stamp <= LIST_STALE_AFTER_MS ? 'fresh' : 'stale';
+  };
   const markReread = async (refs: readonly HoldingRef[], misses = 0) => {
     if (refs.length === 0) return;
     const fields = Object.fromEntries(
@@ -275,7 +306,10 @@ export function createHoldingsIndex(
     await store.hashSet(keys.reread, fields, CURSOR_TTL_SECONDS);
   };
   return {
-    async record(facts) {
+    async record(all) {
+      const claimed = all.flatMap((fact) => (fact.claim ? [fact.claim] : []));
+      const facts = all.filter((fact) => !fact.claim);
+      if (claimed.length > 0) await claims.write(claimed);
       if (facts.length === 0) return;
       const at = seconds();
       // One write per key, all sent at once: the keys live in different slots of a Cluster, so
@@ -321,6 +355,7 @@ export function createHoldingsIndex(
       const { nrcs } = entryOf(fields, Number.NEGATIVE_INFINITY);
       await Promise.all(nrcs.map((nrc) => store.delete(keys.nrc(nrc))));
       await store.delete(keys.phone(phone));
+      await claims.forget(phone, nrcs);
       return nrcs;
     },
     async cursor() {
@@ -374,16 +409,20 @@ export function createHoldingsIndex(
     },
     async completeness() {
       const stamps = await store.hashGetAll(keys.complete);
-      const at = now();
       const lists = Object.fromEntries(
-        SYNCED_LISTS.map((list) => {
-          const stamp = Number(stamps[list]);
-          if (!stamps[list] || !Number.isFinite(stamp)) return [list, 'cold'];
-          return [list, at - stamp <= LIST_STALE_AFTER_MS ? 'fresh' : 'stale'];
-        }),
-      ) as Record<SyncedList, 'fresh' | 'stale' | 'cold'>;
+        SYNCED_LISTS.map((list) => [list, stateOf(stamps, list)]),
+      ) as Record<SyncedList, ListState>;
       return { complete: Object.values(lists).every((state) => state === 'fresh'), lists };
     },
+    async claimsCompleteness() {
+      const stamps = await store.hashGetAll(keys.complete);
+      return Object.fromEntries(CLAIM_LISTS.map((list) => [list, stateOf(stamps, list)])) as Record<
+        ClaimList,
+        ListState
+      >;
+    },
+    claimsOf: (where) => claims.claimsOf(where),
+    claimByNumber: (number) => claims.claimByNumber(number),
     async reread(refs) {
       await Promise.all(refs.map((ref) => store.hashDelete(keys.reread, refField(ref))));
     },

@@ -5,6 +5,21 @@
  * the few records it names. What to show of them (access) is decided elsewhere.
  */
 
+// Flows and tests: the claims kept beside the holdings (by NRC, reporting phone, loan, member, number).
+export {
+  CLAIM_LISTS,
+  CLAIM_SUBJECT_FIELDS,
+  ClaimBook,
+  type ClaimFact,
+  type ClaimList,
+  ClaimRef,
+  type ClaimSubject,
+  type ClaimSubjectField,
+  type ClaimsWhere,
+  claimFactOf,
+  claimKeys,
+  claimListOf,
+} from './claims-index.js';
 // Flows and the server: the index itself (Redis beside the sessions, or this process).
 export {
   type Completeness,
@@ -18,6 +33,7 @@ export {
   type HoldingsIndex,
   holdingsKeys,
   LIST_STALE_AFTER_MS,
+  type ListState,
   type NrcEntry,
   type PhoneEntry,
   type Reread,

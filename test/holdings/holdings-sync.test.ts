@@ -44,4 +44,32 @@ describe('the holdings sync', () => {
     const again = await syncHoldings({ client, index, logger });
     expect(again).toMatchObject({ full: false, facts: 0 });
   });
+
+  it('keeps both claim books and reads them whole every run, finding each claim by its number', async () => {
+    const index = createMemoryHoldingsIndex();
+    const first = await syncHoldings({ client: world.client, index, logger });
+    const { intimated, documented } = DEMO_BOOK.claims;
+    expect(first.claims).toBeGreaterThanOrEqual(2);
+    for (const claim of [intimated, documented]) {
+      expect((await index.claimByNumber(claim.claimNumber))?.claimId).toBe(claim.id);
+    }
+    expect(Object.values(await index.claimsCompleteness())).toEqual(['fresh', 'fresh']);
+    // Nothing changed at the insurer: no holding is written again, every claim is read again.
+    const again = await syncHoldings({ client: world.client, index, logger });
+    expect(again).toMatchObject({ facts: 0, claims: first.claims });
+  });
+
+  it('leaves a claim book that fails unstamped and goes on: cover lists and the other book stay whole', async () => {
+    const index = createMemoryHoldingsIndex();
+    const call = ((...args: Parameters<PartnerClient['call']>) =>
+      args[0] === 'getGroupLifeClaims'
+        ? Promise.reject(new Error('claims down'))
+        : world.client.call(...args)) as PartnerClient['call'];
+    await syncHoldings({ client: { call }, index, logger });
+    expect((await index.completeness()).complete).toBe(true);
+    expect(await index.claimsCompleteness()).toEqual({
+      'credit-life-claims': 'fresh',
+      'group-life-claims': 'cold',
+    });
+  });
 });

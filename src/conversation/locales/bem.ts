@@ -415,6 +415,10 @@ export const bem: Catalogue = {
   'claim.note.noDocuments':
     'Kampani ilebomba pali iyi claim: tailepoka amapepala yambi kuno. Imbileni kampani.',
   'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
+  'claim.note.unknown':
+    'Tatulekwanisha ukumona ama claim yenu nomba - eseshenipo na kabili pa maminiti yanono.',
+  'claim.note.openUnknown':
+    'Tatulekwanisha ukumona nga claim ya ici yalibako kale nomba - eseshenipo na kabili pa maminiti yanono.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Ifyebo fyandi',

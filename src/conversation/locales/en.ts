@@ -313,6 +313,9 @@ export const en = {
   'claim.note.noDocuments':
     'The insurer is handling this claim: it takes no more documents here. Call the insurer.',
   'claim.note.notYours': 'Only the phone on record for this claim can do that.',
+  'claim.note.unknown': 'We cannot check your claims right now - try again in a few minutes.',
+  'claim.note.openUnknown':
+    'We cannot check for a claim already made for this right now - try again in a few minutes.',
   'claim.end': 'Claim {number}: {status}. Goodbye.',
 
   // cover-status

@@ -412,6 +412,10 @@ export const ny: Catalogue = {
   'claim.note.noDocuments':
     'Kampani ikugwira ntchito pa claim iyi: sitikulandira zikalata zina pano. Imbirani kampani.',
   'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
+  'claim.note.unknown':
+    'Sitingathe kuona ma claim anu pakali pano - yesaninso pakapita mphindi zochepa.',
+  'claim.note.openUnknown':
+    'Sitingathe kuona ngati claim ya ichi ilipo kale pakali pano - yesaninso pakapita mphindi zochepa.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Zambiri zanga',

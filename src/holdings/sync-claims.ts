@@ -1,0 +1,59 @@
+import type { PartnerClient } from '../api/index.js';
+import type { Logger } from '../log/index.js';
+import { claimFactOf, claimListOf } from './claims-index.js';
+import type { HoldingsIndex, SyncCursor } from './holdings-index.js';
+import type { createSyncPages } from './sync-pages.js';
+
+/** What {@link syncClaims} needs of the sync run it is part of. */
+export interface SyncClaimsRun {
+  readonly client: Pick<PartnerClient, 'call'>;
+  readonly index: HoldingsIndex;
+  /** The run's id: a book read to its end is stamped complete only while it is on record. */
+  readonly run: string;
+  readonly cursor: SyncCursor;
+  readonly appended: ReturnType<typeof createSyncPages>['appended'];
+  readonly logger: Logger;
+}
+
+const CLAIM_BOOKS = ['credit-life', 'group-life'] as const;
+
+/**
+ * Reads both claim books to their end and keeps each claim in the index by its identifiers;
+ * resolves how many claims were read. Whole every run, not on from the last run's end: the spec
+ * does not say in which order a book lists its claims, so a claim listed first could be missed.
+ * A book that fails is not stamped (its lookups say unknown) and the run goes on: the cover lists
+ * read before it keep their stamps.
+ */
+export async function syncClaims(state: SyncClaimsRun): Promise<number> {
+  const { client, index, run, cursor, appended } = state;
+  let claims = 0;
+  for (const line of CLAIM_BOOKS) {
+    const list = `claims.${line}`;
+    cursor[`${list}.read`] = '0';
+    try {
+      await appended(
+        list,
+        (query) =>
+          line === 'credit-life'
+            ? client.call('getCreditLifeClaims', { query })
+            : client.call('getGroupLifeClaims', { query }),
+        (claim) => {
+          const fact = claimFactOf(line, claim);
+          if (!fact) return [];
+          claims += 1;
+          // The NRC and the reporter's phone go with the fact for the erasure check only.
+          return [{ nrc: fact.nrc, phone: fact.reporter, claim: fact }];
+        },
+      );
+      await index.markComplete(claimListOf(line), run);
+    } catch (error) {
+      // The error's class only: an insurer's answer may quote what it was sent.
+      const reason = error instanceof Error ? error.name : 'unknown';
+      state.logger.warn(
+        { event: 'holdings.claims.unread', book: line, reason },
+        'claim book not read',
+      );
+    }
+  }
+  return claims;
+}
