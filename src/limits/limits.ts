@@ -1,0 +1,235 @@
+import { createHmac } from 'node:crypto';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { Principal } from '../access/index.js';
+import { CodedError } from '../errors/index.js';
+import { normaliseCaller, sameMsisdn } from '../msisdn/index.js';
+import type { RedisConnection } from '../redis/index.js';
+import type { LimitKind, LimitsConfig, LimitWindows } from './limit-config.js';
+
+/** What a limited request reaches or looks up: a phone, or the NRC, claim number or plate typed. */
+export interface LimitTarget {
+  readonly kind: 'phone' | 'nrc' | 'claim' | 'plate';
+  readonly value: string;
+}
+
+/** One request that costs money or reaches a person, as the limiter counts it. */
+export interface LimitRequest {
+  readonly kind: LimitKind;
+  /** Who asks: a phone and staff are counted by who they are, nobody by `route`. */
+  readonly principal: Principal;
+  /** Where an anonymous caller is reached (its channel and address): its per-caller key. */
+  readonly route?: { readonly channel: string; readonly address: string } | null | undefined;
+  readonly target?: LimitTarget | undefined;
+  /**
+   * The target is the caller's own (the phone on record asking about its own cover): it is not
+   * counted against the target. A phone target equal to the caller's phone is own anyway.
+   */
+  readonly own?: boolean | undefined;
+}
+
+/** Which count refused: the caller's, the target's, or none because the limiter failed. */
+export type LimitScope = 'caller' | 'target' | 'error';
+
+/** When to try again: the hour's window, the day's, or later (the limiter failed). */
+export type LimitWindow = 'hour' | 'day' | 'later';
+
+/** The limiter's answer for one request. */
+export type LimitVerdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly scope: LimitScope; readonly window: LimitWindow };
+
+/** Counts requests per caller and per target, in hour and day windows, shared by all instances. */
+export interface Limits {
+  /**
+   * Counts `request` once in each of its windows and answers whether it may go ahead. A refused
+   * request is not left counted where it was allowed (its other windows are given back).
+   */
+  take(request: LimitRequest): Promise<LimitVerdict>;
+}
+
+/** Raised by a flow's actor when the limiter refused: the flow shows "asked too often". */
+export class LimitReachedError extends CodedError<'LIMIT_REACHED'> {
+  override readonly name = 'LimitReachedError';
+  readonly kind: LimitKind;
+  readonly scope: LimitScope;
+  readonly window: LimitWindow;
+
+  constructor(kind: LimitKind, verdict: { scope: LimitScope; window: LimitWindow }) {
+    super('LIMIT_REACHED', `limit reached: ${kind} per ${verdict.scope} (${verdict.window})`);
+    this.kind = kind;
+    this.scope = verdict.scope;
+    this.window = verdict.window;
+  }
+}
+
+/** Where the counts live and what hears about refusals. */
+export interface LimitsOptions {
+  readonly config: LimitsConfig;
+  /** Shared by every instance (standalone, Sentinel or Cluster); without it, this process. */
+  readonly redis?: RedisConnection | undefined;
+  /** Key prefix of the deployment; the limiter's keys are `<prefix>limits:<kind>:…`. */
+  readonly prefix: string;
+  /** Keys the hash that names each caller and target: no phone or NRC is stored in clear. */
+  readonly secret: string;
+  /** Hears each refusal (a metric); never personal data. */
+  readonly onRefused?: (kind: LimitKind, scope: LimitScope) => void;
+  /** Hears each failure of the store (logged); the request is then refused or allowed, see README. */
+  readonly onError?: (error: unknown, kind: LimitKind) => void;
+}
+
+const WINDOW_SECONDS: Readonly<Record<keyof LimitWindows, number>> = { hour: 3_600, day: 86_400 };
+const WINDOWS = ['hour', 'day'] as const;
+
+/** One counter: a kind's scope in one window. */
+interface Counter {
+  readonly scope: 'caller' | 'target';
+  readonly window: keyof LimitWindows;
+  readonly limiter: RateLimiterAbstract;
+}
+
+/** A counter and the key it counts this request under. */
+interface Step extends Counter {
+  readonly key: string;
+}
+
+/**
+ * The smaller of two counts where 0 means "no limit": an anonymous caller gets the stricter of
+ * the kind's per-caller count and the anonymous cap.
+ */
+function stricter(a: number, b: number): number {
+  if (a === 0) return b;
+  if (b === 0) return a;
+  return Math.min(a, b);
+}
+
+/**
+ * Builds the limiter over Redis (RateLimiterRedis: one atomic script per count, single-key, so
+ * it runs on Redis Cluster too) or, without Redis, over this process's memory.
+ */
+export function createLimits(options: LimitsOptions): Limits {
+  const { config, redis } = options;
+  // A key of its own, derived: a limiter key's hash is no signature of anything else.
+  const hashKey = createHmac('sha256', options.secret).update('limits').digest();
+  const hashed = (form: string) =>
+    createHmac('sha256', hashKey).update(form).digest('base64url').slice(0, 22);
+  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
+    const keyPrefix = `${options.prefix}limits:${name}`;
+    // On Redis a command waits out a short reconnection like every other (the connection's own
+    // retries), then fails: see `take` for what a failure decides.
+    return redis
+      ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration })
+      : new RateLimiterMemory({ keyPrefix, points, duration });
+  };
+  const counters = (
+    kind: LimitKind,
+    scope: 'caller' | 'target',
+    windows: LimitWindows,
+    name: string,
+  ): Counter[] =>
+    WINDOWS.filter((window) => windows[window] > 0).map((window) => ({
+      scope,
+      window,
+      limiter: limiter(`${kind}:${name}:${window}`, windows[window], WINDOW_SECONDS[window]),
+    }));
+  const built = new Map<string, { caller: Counter[]; anonymous: Counter[]; target: Counter[] }>();
+  for (const kind of ['sms', 'code', 'payment', 'lookup'] as const) {
+    const limits = config[kind];
+    const anonymous = {
+      hour: stricter(limits.caller.hour, config.anonymous.hour),
+      day: stricter(limits.caller.day, config.anonymous.day),
+    };
+    built.set(kind, {
+      caller: counters(kind, 'caller', limits.caller, 'caller'),
+      anonymous: counters(kind, 'caller', anonymous, 'anonymous'),
+      target: counters(kind, 'target', limits.target, 'target'),
+    });
+  }
+
+  const stepsOf = (request: LimitRequest): Step[] => {
+    const kinds = built.get(request.kind);
+    if (!kinds) return [];
+    const { principal } = request;
+    const caller = callerForm(request);
+    const steps: Step[] = (principal.kind === 'nobody' ? kinds.anonymous : kinds.caller).map(
+      (counter) => ({ ...counter, key: hashed(caller) }),
+    );
+    const target = request.target;
+    // An attacker must not lock a holder out: the holder's own requests, and staff's, are never
+    // counted against the holder.
+    if (target && principal.kind !== 'staff' && !isOwn(request)) {
+      const form = targetForm(target);
+      steps.push(...kinds.target.map((counter) => ({ ...counter, key: hashed(form) })));
+    }
+    return steps;
+  };
+
+  return {
+    async take(request) {
+      const steps = stepsOf(request);
+      const results = await Promise.allSettled(steps.map((step) => step.limiter.consume(step.key)));
+      const refused: Step[] = [];
+      const failed: unknown[] = [];
+      results.forEach((result, i) => {
+        const step = steps[i] as Step;
+        if (result.status === 'fulfilled') return;
+        if (result.reason instanceof RateLimiterRes) refused.push(step);
+        else failed.push(result.reason);
+      });
+      if (refused.length === 0 && failed.length === 0) return { allowed: true };
+      // Give back what this request took where it was allowed: counts say what went ahead.
+      await Promise.allSettled(
+        steps
+          .filter((_, i) => results[i]?.status === 'fulfilled')
+          .map((step) => step.limiter.reward(step.key)),
+      );
+      if (refused.length > 0) {
+        // "Tomorrow" when a day's count refused: an hour would not be enough.
+        const first = refused.find((step) => step.window === 'day') ?? (refused[0] as Step);
+        options.onRefused?.(request.kind, first.scope);
+        return { allowed: false, scope: first.scope, window: first.window };
+      }
+      for (const error of failed) options.onError?.(error, request.kind);
+      // Fail closed for what reaches another person; a lookup, or an SMS to the caller's own
+      // phone, goes ahead (the insurer's answers still pass the access rule).
+      if (request.kind === 'lookup' || isOwn(request)) return { allowed: true };
+      options.onRefused?.(request.kind, 'error');
+      return { allowed: false, scope: 'error', window: 'later' };
+    },
+  };
+}
+
+/** True when the request's target is the caller's own. */
+function isOwn(request: LimitRequest): boolean {
+  if (request.own) return true;
+  const { principal, target } = request;
+  return (
+    principal.kind === 'phone' &&
+    target?.kind === 'phone' &&
+    sameMsisdn(principal.phone, target.value)
+  );
+}
+
+/** The caller as one string before hashing: a phone in one form, a staff member, or an address. */
+function callerForm(request: LimitRequest): string {
+  const { principal, route } = request;
+  if (principal.kind === 'phone') {
+    return `phone:${normaliseCaller(principal.phone) ?? principal.phone}`;
+  }
+  if (principal.kind === 'staff') return `staff:${principal.member}`;
+  // Nobody without an address shares one count with every other such caller: the strictest.
+  return route ? `nobody:${route.channel}:${route.address}` : 'nobody:';
+}
+
+/** A target in one form: `0971…` and `260971…` alike, an NRC by its digits, a plate without spaces. */
+function targetForm(target: LimitTarget): string {
+  if (target.kind === 'phone') {
+    return `phone:${normaliseCaller(target.value) ?? target.value.replace(/\D/g, '')}`;
+  }
+  if (target.kind === 'nrc') return `nrc:${target.value.replace(/\D/g, '')}`;
+  return `${target.kind}:${target.value.toUpperCase().replace(/[^A-Z0-9]/g, '')}`;
+}
