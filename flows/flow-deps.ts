@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
+import type { Registrations } from '../src/access/index.js';
 import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
@@ -162,6 +163,12 @@ export interface FlowDeps {
    * (the staff desk's `sync`).
    */
   readonly syncHoldings?: () => Promise<{ complete: boolean }>;
+  /**
+   * The individuals insurechat registered and whether their NRC was proven (src/access): one
+   * created from an unproven typed NRC is never on record for that NRC. Without it (a flow test)
+   * every individual the insurer holds counts.
+   */
+  readonly registrations?: Registrations;
 }
 
 /** Records who holds what was just sold; never fails the sale (the sync catches up). */

@@ -90,6 +90,7 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     },
     reminders,
     holdings: services.holdings,
+    registrations: services.registrations,
     // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
     syncHoldings: async () => {
       await services.holdingsSync.runNow({ full: true });
