@@ -191,7 +191,7 @@ export async function recordClaim(
 ): Promise<void> {
   const fact = claimFactOf(line, claim, known);
   if (!fact || !deps.holdings) return;
-  await deps.holdings
-    .record([{ nrc: fact.nrc, phone: fact.reporter, claim: fact }])
-    .catch(() => undefined);
+  // The claim alone, no phone or NRC beside it: a claim reported is not its member or borrower
+  // coming back, so it lifts no erasure (a sale does, through the same write).
+  await deps.holdings.record([{ claim: fact }]).catch(() => undefined);
 }

@@ -88,6 +88,22 @@ async function intimateOnBot(): Promise<{ screen: string; calls: TapRequest[] }>
   return screenAfter(phone, ['4', '1', pick ?? '', '1', `${day}/${month}/${year}`, 'Road', '1']);
 }
 
+describe('a death reported by a relative', () => {
+  it('is listed at once in the relative’s Track my claims, found by the phone that reported it', async () => {
+    const relative = ussdCaller(() => harness.url, 'relative');
+    const lossDate = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const [year, month, day] = lossDate.split('-');
+    // Claims → Death of a member (group life): the policy, the member's NRC, the date, the cause.
+    const steps = ['4', '3', groupLife.policyNumber, groupLife.member.nrcNumber];
+    const made = await screenAfter(relative, [...steps, `${day}/${month}/${year}`, 'Illness', '1']);
+    expect(made.screen).toMatch(/Claim GLC-\d+: claim received/);
+    const number = /GLC-\d+/.exec(made.screen)?.[0] ?? 'no number';
+    const listed = await track(relative, 'group-life');
+    expect(listed.screen).toContain(number);
+    expect(listed.calls.filter(isBookRead)).toEqual([]);
+  }, 60_000);
+});
+
 describe('claims from a warm index', () => {
   it('lists the borrower’s claims with single-claim reads only, never a claim book', async () => {
     const { screen, calls } = await track(borrower(), 'credit-life');
