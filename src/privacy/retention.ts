@@ -75,6 +75,13 @@ export const RETENTION: readonly RetentionRule[] = [
     keptWithoutTtl: /^\{bull\}:(payments|reminders|holdings-sync):([^:]+|[^:]+:logs|repeat:.+)$/,
   },
   {
+    what: 'Registrations: the insurer ids of individuals insurechat created, proven by a code or not (ids only, no personal data)',
+    where: '`identity:unproven`, `identity:proven`',
+    expiry:
+      'no expiry: as long as the individual exists at the insurer, one created from an unproven NRC must never count as on record for it',
+    keptWithoutTtl: /^identity:(unproven|proven)$/,
+  },
+  {
     what: 'Handoff to a person (session ↔ Slack thread, masked context)',
     where: '`handoff:session:<session>`, `handoff:thread:<channel>:<ts>`, `handoff:replied:…`',
     expiry: '7 days, or when resolved; deleted by "My data"',
@@ -101,6 +108,12 @@ export const RETENTION: readonly RetentionRule[] = [
     where: '`holdings:{phone:<msisdn>}`, `holdings:{nrc:<NRC>}`, `holdings-sync:{cursor}`',
     expiry:
       '30 days after the last write; a record unseen for 30 days is no longer shown (the weekly full sync sees again what the insurer still has); deleted by "My data" through `forget(phone)`',
+  },
+  {
+    what: 'Claims in the holdings index (claim ids and numbers by NRC, reporting phone, loan, member; no status, no amount)',
+    where: '`claims:{nrc:<NRC>}`, `claims:{phone:<msisdn>}`, `claims:{of:…}`, `claims:{number:…}`',
+    expiry:
+      '30 days after the last write (each sync run writes them again while the insurer lists the claim); the phone\'s and its NRCs\' deleted by "My data" through `forget(phone)`',
   },
   {
     what: 'Uploaded files with no claim (a chat photo not yet posted, certificates, bordereaux)',
