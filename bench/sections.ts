@@ -147,7 +147,10 @@ export const benchSections: readonly BenchSection[] = [
           .split(',')
           .map((value) => Number(value.trim()))
           .filter((value) => Number.isInteger(value) && value > 0),
-        pageCaps: [50, 500],
+        pageCaps: (process.env.BENCH_TRUTH_CAPS ?? '50,500')
+          .split(',')
+          .map((value) => Number(value.trim()))
+          .filter((value) => Number.isInteger(value) && value > 0),
         phaseMaxSeconds: envNumber('BENCH_TRUTH_PHASE_MAX_S', 600),
         syncBudgetSeconds: envNumber('BENCH_TRUTH_SYNC_BUDGET_S', 600),
         log: context.log,

@@ -137,6 +137,11 @@ describe('an insurer outage mid-sync after a Redis loss', () => {
     // The breaker's open period passes on its clock; the next call is its trial.
     clock += OPEN_MS;
     expect(await circuit()).toBe('half-open');
+    // Before the next sync, the index part-filled: the borrower's loans are asked for directly.
+    const early = await myCover(creditLife.borrower.phoneNumber);
+    expect(early).toContain('KL-DEMO-ACTIVE');
+    for (const none of FALSE_NONE) expect(early).not.toContain(none);
+    expect(await circuit()).toBe('closed');
 
     await harness.server.holdingsSync.runNow();
     expect(await circuit()).toBe('closed');
