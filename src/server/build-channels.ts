@@ -155,6 +155,7 @@ function buildUssd(
     engine: instrumentEngine(inputs.engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),
+    ...(deps.ussdDeadlineMs === undefined ? {} : { deadlineMs: deps.ussdDeadlineMs }),
     ...(deps.ussdAnswerWithinMs === undefined ? {} : { answerWithinMs: deps.ussdAnswerWithinMs }),
   });
   const guard = createGatewayGuard({
