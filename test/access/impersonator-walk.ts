@@ -319,14 +319,8 @@ async function impersonate(
 ): Promise<string[]> {
   const short: string[] = [];
   const nrc = keyed(person.nrc);
-  const bought = await phone.fill(
-    'motor new cover',
-    [/Motor/, /New cover/, /Third Party$/, plate],
-    motorAnswers(person.nrc),
-    PAY,
-  );
-  if (!PAY.test(bought)) short.push(`${person.name}: motor quote for ${plate} ended at ${bought}`);
-  // Where a code can prove the NRC, guessing it: a wrong code each time, never the one sent.
+  // Where a code can prove the NRC, guessing it: a wrong code each time, never the one sent
+  // (first, while the phone holds no policyholder of its own and is asked for an NRC).
   await phone.fill(
     'motor code guess',
     [/Motor/, /New cover/, /Third Party$/, codePlate],
@@ -337,6 +331,13 @@ async function impersonate(
     ],
     PAY,
   );
+  const bought = await phone.fill(
+    'motor new cover',
+    [/Motor/, /New cover/, /Third Party$/, plate],
+    motorAnswers(person.nrc),
+    PAY,
+  );
+  if (!PAY.test(bought)) short.push(`${person.name}: motor quote for ${plate} ended at ${bought}`);
   for (const own of person.plates) {
     await phone.fill(
       'motor new cover',
