@@ -5,6 +5,7 @@ import {
   DEMO_CLAIMS,
   DEMO_NRCS,
   describeLeak,
+  findLeaks,
   impersonatorWalk,
   readmePeople,
   type WalkPerson,
@@ -77,6 +78,50 @@ describe('a phone that types a README person’s NRC and plate, and never pays',
       .map(([plate, screen]) => `${plate}: ${screen.replaceAll('\n', ' / ')}`);
     expect(refused.join('\n')).toBe('');
     expect(walk.ownerBuys.size).toBe(people.length);
+  });
+});
+
+describe('the walk’s finder', () => {
+  const bupe: WalkPerson = {
+    name: 'Bupe Chilufya',
+    nrc: '234567/10/1',
+    phone: '260977234567',
+    plates: [],
+    claimNumbers: [],
+    secrets: ['Bupe Chilufya', '234567/10/1', '234567101', 'GL-DEMO-000001', '288,000.00'],
+    own: ['GL-DEMO-000001'],
+  };
+  const phone = '260955770000';
+
+  it('flags her data on a screen, or in an SMS to any phone but hers', () => {
+    const leaks = findLeaks(
+      [bupe],
+      [{ phone, flow: 'my cover', screen: 'CON Group life GL-DEMO-000001 in force', typed: [] }],
+      [
+        { to: `+${phone}`, message: 'Cover ZMW 288,000.00' },
+        { to: '+260977234567', message: 'Your cover: GL-DEMO-000001, Bupe Chilufya' },
+      ],
+      new Map(),
+    );
+    expect(leaks.map((l) => `${l.item} ${l.where}`)).toEqual([
+      `GL-DEMO-000001 screen ${phone} my cover`,
+      `288,000.00 sms to +${phone}`,
+    ]);
+  });
+
+  it('lets the phone see what it typed, the catalogue’s examples, and a larger amount', () => {
+    const screens = [
+      'CON Scheme policy number (e.g. GL-DEMO-000001):',
+      'CON Death claim for 234567/10/1 on 26/11/2026.',
+      'CON Claim GL-DEMO-000001: pays ZMW 1,288,000.00',
+    ];
+    const leaks = findLeaks(
+      [bupe],
+      screens.map((screen) => ({ phone, flow: 'death', screen, typed: ['GL-DEMO-000001'] })),
+      [],
+      new Map([[phone.slice(-9), ['234567101']]]),
+    );
+    expect(leaks).toEqual([]);
   });
 });
 

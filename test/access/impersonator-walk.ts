@@ -137,7 +137,7 @@ export function readmePeople(server: TestServer): WalkPerson[] {
 }
 
 /** What one phone saw: every screen, with the flow and what it typed on the way. */
-interface Seen {
+export interface Seen {
   readonly phone: string;
   readonly flow: string;
   readonly screen: string;
