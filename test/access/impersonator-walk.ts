@@ -216,7 +216,7 @@ class Phone {
   /**
    * Every screen reachable from the menu through `roots`, breadth first: each option but those
    * `skip` names, and on a question every answer `texts` gives; a screen seen before is not
-   * opened again, and at most `budget` paths are walked.
+   * opened again, and at most `budget` paths are walked. True when it walked them all.
    */
   async crawl(
     flow: string,
@@ -224,7 +224,7 @@ class Phone {
     texts: ReadonlyArray<readonly [RegExp, readonly string[]]>,
     skip: RegExp,
     budget = 120,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const opened = new Set<string>();
     let paths: Step[][] = [...roots];
     let walked = 0;
@@ -258,6 +258,7 @@ class Phone {
       }
       paths = next;
     }
+    return paths.length === 0;
   }
 }
 
@@ -383,8 +384,8 @@ async function impersonate(
   return short;
 }
 
-/** Phase two: every flow again from the impersonator's phone, after the sync. */
-async function walkAgain(phone: Phone, person: WalkPerson, plate: string): Promise<void> {
+/** Phase two: every flow again from the impersonator's phone, after the sync; what fell short. */
+async function walkAgain(phone: Phone, person: WalkPerson, plate: string): Promise<string[]> {
   const nrc = keyed(person.nrc);
   const texts: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
     [/claim number/i, person.claimNumbers],
@@ -401,12 +402,13 @@ async function walkAgain(phone: Phone, person: WalkPerson, plate: string): Promi
   // No payment, no new claim filed, no chat with staff, no language or data erasure.
   const skip =
     /^(Back|Back to list|End|Cancel|Start again|Continue)$|Pay|Card|Another number|Talk to|Language|Travel|Submit|Delete|Stop|Erase|Forget/i;
-  await phone.crawl(
+  const walked = await phone.crawl(
     'after the sync',
     [[/My cover/], [/Claims/], [/My data/], [/Motor/]],
     texts,
     skip,
   );
+  return walked ? [] : [`${person.name}: the walk after the sync ran out of paths to try`];
 }
 
 /** Whether `item` stands in `text` as itself (an amount not the tail of a larger one). */
@@ -490,7 +492,9 @@ export async function impersonatorWalk(
     )
   ).flat();
   await server.server.holdingsSync.runNow({ full: true });
-  await Promise.all(people.map((p, i) => walkAgain(phones[i] as Phone, p, plates[i] ?? '')));
+  const again = await Promise.all(
+    people.map((p, i) => walkAgain(phones[i] as Phone, p, plates[i] ?? '')),
+  );
 
   // The people's own phones: My cover still lists theirs, and each quoted plate can be bought.
   const ownCover = new Map<string, string>();
@@ -532,7 +536,7 @@ export async function impersonatorWalk(
   }
   return {
     leaks,
-    shortfalls,
+    shortfalls: [...shortfalls, ...again.flat()],
     ownCover,
     ownerBuys,
     read: { screens: seen.length, sms: sms.length },
