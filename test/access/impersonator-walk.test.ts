@@ -64,11 +64,14 @@ describe('a phone that types a README person’s NRC and plate, and never pays',
     expect(walk.leaks.map(describeLeak).join('\n')).toBe('');
   });
 
-  it('leaves the person’s own phone seeing their cover', () => {
+  it('leaves the person’s own phone seeing their cover and claims', () => {
     for (const person of people) {
       const cover = walk.ownCover.get(person.name) ?? '';
       for (const item of person.own) expect(cover, person.name).toContain(item);
+      const tracked = walk.ownClaims.get(person.name) ?? '';
+      for (const claim of person.claimNumbers) expect(tracked, person.name).toContain(claim);
     }
+    expect(people.flatMap((p) => [...p.own, ...p.claimNumbers]).length).toBeGreaterThan(8);
   });
 
   it('leaves every quoted plate for its owner to buy', () => {

@@ -47,6 +47,8 @@ export interface WalkResult {
   readonly shortfalls: readonly string[];
   /** The last screen of My cover from each person's own phone, after the walk. */
   readonly ownCover: ReadonlyMap<string, string>;
+  /** Track my claims (loans', then members') from each person's own phone, after the walk. */
+  readonly ownClaims: ReadonlyMap<string, string>;
   /** Each quoted plate's owner buying it: the screen reached. */
   readonly ownerBuys: ReadonlyMap<string, string>;
   /** How many screens and SMS the finder read (the walk is no walk if this is tiny). */
@@ -499,6 +501,7 @@ export async function impersonatorWalk(
   // The people's own phones: My cover still lists theirs, and each quoted plate can be bought.
   const ownCover = new Map<string, string>();
   const ownerBuys = new Map<string, string>();
+  const ownClaims = new Map<string, string>();
   await Promise.all(
     people.map(async (person, i) => {
       const own = new Phone(server, person.phone);
@@ -508,6 +511,10 @@ export async function impersonatorWalk(
         ? await own.fill('own My cover', [/My cover/, /^More$/])
         : '';
       ownCover.set(person.name, `${cover}\n${more}`);
+      // Track my claims lists their claims (a loan's, a member's).
+      const loans = await own.fill('own claims', [/Claims/, /Track/, /Loan/]);
+      const members = await own.fill('own claims', [/Claims/, /Track/, /Death/]);
+      ownClaims.set(person.name, `${loans}\n${members}`);
       const plate = plates[i] ?? '';
       const buy = await own.fill(
         'owner buys',
@@ -538,6 +545,7 @@ export async function impersonatorWalk(
     leaks,
     shortfalls: [...shortfalls, ...again.flat()],
     ownCover,
+    ownClaims,
     ownerBuys,
     read: { screens: seen.length, sms: sms.length },
   };
