@@ -53,6 +53,8 @@ export interface WalkResult {
   readonly ownerBuys: ReadonlyMap<string, string>;
   /** How many screens and SMS the finder read (the walk is no walk if this is tiny). */
   readonly read: { readonly screens: number; readonly sms: number };
+  /** Screens that refused a probe as asked too often (a limit left on: the walk proves less). */
+  readonly tooOften: readonly string[];
 }
 
 const national = (msisdn: string) => `0${msisdn.slice(3)}`;
@@ -548,6 +550,7 @@ export async function impersonatorWalk(
     ownClaims,
     ownerBuys,
     read: { screens: seen.length, sms: sms.length },
+    tooOften: seen.filter((s) => /asked too often/i.test(s.screen)).map((s) => s.screen),
   };
 }
 
