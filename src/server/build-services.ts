@@ -100,7 +100,7 @@ export async function buildServices(
     context.config.files.signingSecret,
   );
   // Kept beside the sessions: an individual created from an unproven NRC grants nothing by it.
-  const registrations = createRegistrations(stores.store, keyPrefix);
+  const registrations = context.deps.registrations ?? createRegistrations(stores.store, keyPrefix);
   const { holdings, holdingsSync } = await buildHoldings(
     context,
     inputs,

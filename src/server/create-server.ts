@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Registrations } from '../access/index.js';
 import type { CircuitBreakerOptions } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
 import type { TelegramChannelOptions } from '../channels/telegram/index.js';
@@ -83,6 +84,11 @@ export interface ServerDeps {
    * data; default true. Tests of other journeys turn it off so their scripts stay as they were.
    */
   readonly askConsent?: boolean;
+  /**
+   * The record of individuals insurechat registered (src/access) instead of the one kept in Redis
+   * beside the sessions: a test swaps in an older owner rule to show its walk catches the leaks.
+   */
+  readonly registrations?: Registrations;
 }
 
 /** What is running, for the start-up banner and tests. */
