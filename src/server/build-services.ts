@@ -1,7 +1,9 @@
 import { createRegistrations, type Registrations } from '../access/index.js';
 import {
   type ClaimEvidence,
+  type ClaimReports,
   createClaimEvidence,
+  createClaimReports,
   createUploadLinks,
   insurerClaimReport,
   type UploadLinks,
@@ -61,6 +63,8 @@ export interface ServerServices {
   readonly languages: CallerLanguages;
   /** Stored files posted to claims as their evidence: the one way, on every channel. */
   readonly claimEvidence: ClaimEvidence;
+  /** Who reported each claim, and documents held until staff confirm one reported by another. */
+  readonly claimReports: ClaimReports;
   /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
   readonly sweepFiles: () => Promise<number>;
   /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
@@ -108,6 +112,8 @@ export async function buildServices(
     registrations,
   );
   const sweepFiles = scheduleFileSweep(context, inputs);
+  // Beside the sessions: who reported each claim, and files held back from a claim to verify.
+  const claimReports = createClaimReports(stores.store, keyPrefix);
   const sms = smsSender(reminders, inputs.notifiers);
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({
@@ -161,7 +167,8 @@ export async function buildServices(
     sms,
     uploadLinks,
     languages: pending.languages,
-    claimEvidence: createClaimEvidence(insurer.client, stores.files),
+    claimEvidence: createClaimEvidence(insurer.client, stores.files, claimReports),
+    claimReports,
     sweepFiles,
   };
 }

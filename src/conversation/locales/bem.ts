@@ -415,6 +415,15 @@ export const bem: Catalogue = {
   'claim.note.noDocuments':
     'Kampani ilebomba pali iyi claim: tailepoka amapepala yambi kuno. Imbileni kampani.',
   'claim.note.notYours': 'Ni foni iyalembwa iya iyi claim fye iyingacita ifyo.',
+  'claim.needPhone':
+    'Pa kutuma claim, peeleni nambala ya foni yenu pa kubala: kampani ikamutumina pali iyo, kabili uwalembwa akeshiba uwatumine claim.',
+  'claim.note.needPhone': 'Peeleni nambala ya foni yenu pa kubala pa kutuma claim.',
+  'claim.sms.reported':
+    'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, imbeni {serviceCode} no kusala Landeni no muntu, no kulanda {number}.',
+  'claim.sms.reported.noCode':
+    'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, landeni ne kampani no kulanda {number}.',
+  'claim.note.held':
+    'Amapepala yenu yasungwa. Ababomfi bakamona claim pamo no lupwa, e lyo bakayatuma ku kampani.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Ifyebo fyandi',

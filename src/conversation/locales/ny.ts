@@ -412,6 +412,15 @@ export const ny: Catalogue = {
   'claim.note.noDocuments':
     'Kampani ikugwira ntchito pa claim iyi: sitikulandira zikalata zina pano. Imbirani kampani.',
   'claim.note.notYours': 'Foni yolembedwa ya claim iyi yokha ndi imene ingachite zimenezo.',
+  'claim.needPhone':
+    'Kuti mutumize claim, gawani nambala ya foni yanu choyamba: kampani idzakuimbirani pa nambala imeneyo, ndipo wolembedwayo adzadziwa amene anaitumiza.',
+  'claim.note.needPhone': 'Gawani nambala ya foni yanu choyamba kuti mutumize claim.',
+  'claim.sms.reported':
+    'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, imbani {serviceCode} ndipo sankhani Lankhulani ndi munthu, ndi kutchula {number}.',
+  'claim.sms.reported.noCode':
+    'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, lankhulani ndi kampani ndi kutchula {number}.',
+  'claim.note.held':
+    'Zikalata zanu zasungidwa. Ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Zambiri zanga',
