@@ -499,13 +499,13 @@ export function staffDeskActors(deps: StaffDeskDeps) {
       }: {
         input: { claimId: string; member: string };
       }): Promise<StaffConfirmed | null> => {
-        if (!deps.claimEvidence) throw new StaffConfirmMissingError('no claim documents here');
         const found = await deskClaim(client, input.claimId);
         if (!found) return null;
         const key = { line: found.line, claimId: found.claimId };
         const report = await deps.claimReports?.of(key);
         if (report?.state !== 'to-verify')
           return { id: found.claim.id, confirmed: false, posted: 0 };
+        if (!deps.claimEvidence) throw new StaffConfirmMissingError('no claim documents here');
         const released = await deps.claimEvidence.release(key, input.member);
         return { id: found.claim.id, confirmed: true, posted: released?.posted ?? 0 };
       },
