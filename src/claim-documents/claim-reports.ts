@@ -6,6 +6,7 @@
  * posted; staff confirm it from the desk and the held files go then.
  */
 import { z } from 'zod';
+import { normaliseCaller } from '../msisdn/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 import type { LinkedClaim } from './upload-links.js';
 
@@ -58,6 +59,12 @@ export interface ClaimReports {
   confirm(claim: LinkedClaim, member: string): Promise<{ files: string[] } | undefined>;
   /** A held file was posted to the insurer: it is held no more. */
   posted(claim: LinkedClaim, fileId: string): Promise<void>;
+  /**
+   * "My data" for the reporter's phone: its number leaves every report it made. The reports stay,
+   * phone-less, so a claim still to verify keeps holding documents (an erasure never lets a
+   * reporter's files through unchecked). Resolves how many reports named the phone.
+   */
+  forget(phone: string): Promise<number>;
 }
 
 /** Claim reports on the key-value port, under `prefix`; each call touches one key per step. */
@@ -65,6 +72,8 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
   const reportKey = (claim: LinkedClaim) =>
     `${prefix}claim-report:{${claim.line}:${claim.claimId}}`;
   const heldKey = (claim: LinkedClaim) => `${prefix}claim-held:{${claim.line}:${claim.claimId}}`;
+  // The claims each phone reported, for "My data": `<line>:<claimId>` members.
+  const byPhoneKey = (phone: string) => `${prefix}claim-reporter:{${phone}}`;
   const read = async (claim: LinkedClaim): Promise<ClaimReport | undefined> => {
     const raw = await store.get(reportKey(claim));
     if (!raw) return undefined;
@@ -79,6 +88,15 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
   return {
     async reported(claim, report) {
       const value: ClaimReport = { ...report, state: report.onRecord ? 'own' : 'to-verify' };
+      const phone = report.phone ? normaliseCaller(report.phone) : undefined;
+      // Indexed first: a report is never written that "My data" could not find.
+      if (phone) {
+        await store.setAdd(
+          byPhoneKey(phone),
+          `${claim.line}:${claim.claimId}`,
+          CLAIM_REPORT_TTL_SECONDS,
+        );
+      }
       return store.setIfAbsent(reportKey(claim), JSON.stringify(value), CLAIM_REPORT_TTL_SECONDS);
     },
     of: read,
@@ -108,6 +126,26 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
     },
     async posted(claim, fileId) {
       await store.hashDelete(heldKey(claim), fileId);
+    },
+    async forget(phone) {
+      const msisdn = normaliseCaller(phone);
+      if (!msisdn) return 0;
+      let forgotten = 0;
+      for (const member of await store.setMembers(byPhoneKey(msisdn))) {
+        const [line, ...id] = member.split(':');
+        if (line !== 'credit-life' && line !== 'group-life') continue;
+        const claim: LinkedClaim = { line, claimId: id.join(':') };
+        const report = await read(claim);
+        if (!report) continue;
+        await store.set(
+          reportKey(claim),
+          JSON.stringify({ ...report, phone: null }),
+          CLAIM_REPORT_TTL_SECONDS,
+        );
+        forgotten += 1;
+      }
+      await store.delete(byPhoneKey(msisdn));
+      return forgotten;
     },
   };
 }

@@ -26,8 +26,10 @@ import {
   holdingsIndexStore,
   liftingErased,
   type PersonalData,
+  type PersonalDataStore,
   type StaffAuditLog,
   skippingErased,
+  subjectHandset,
 } from '../privacy/index.js';
 import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
@@ -131,7 +133,7 @@ export async function buildServices(
     payments: inputs.payments.service,
     // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
     // the policies it names are the ones the reminders count already, and "We hold" counts once.
-    extraStores: [holdingsIndexStore(holdings, tombstones)],
+    extraStores: [holdingsIndexStore(holdings, tombstones), claimReportsStore(claimReports)],
     sms,
     logger,
     notice: context.config.privacy,
@@ -170,6 +172,22 @@ export async function buildServices(
     claimEvidence: createClaimEvidence(insurer.client, stores.files, claimReports),
     claimReports,
     sweepFiles,
+  };
+}
+
+/**
+ * "My data" for the claims a phone reported: its number leaves their reports (the reports stay,
+ * so documents on a claim to verify stay held). Nothing is counted: the claims are the insurer's.
+ */
+function claimReportsStore(reports: ClaimReports): PersonalDataStore {
+  return {
+    name: 'claim-reports',
+    held: async () => ({}),
+    async forget(subject) {
+      const phone = subjectHandset(subject);
+      if (phone !== undefined) await reports.forget(phone);
+      return {};
+    },
   };
 }
 
