@@ -375,8 +375,6 @@ export const en = {
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
-  'staff.claim.verify':
-    'Please verify claim {number} ({line}): it was reported from {phone}, a phone not on record for the member or borrower. No payout was shown to the caller.',
   'staff.claim.verifyReporter':
     'Please verify claim {number} ({line}): it was reported on {channel} from {phone}, a phone not on record for the member or borrower. Phones on record told by SMS: {told}. Its documents are held until you confirm it: `/insure confirm {number}`. The full number shows on `/insure claim {number}` in a direct message with the bot. No payout was shown to the caller.',
   'staff.claim.confirmed': '*Claim {id}* · confirmed; {posted} held documents sent to the insurer',
