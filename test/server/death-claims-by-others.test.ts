@@ -144,6 +144,8 @@ describe('a relative reporting a member’s death on USSD', () => {
     const first = (await reportDeath(RELATIVE)).at(-1) ?? '';
     number = /GLC-\d+/.exec(first)?.[0] ?? '';
     expect(first).toMatch(/Claim GLC-\d+: claim received/);
+    // Only the phone on record and staff learn what the claim pays.
+    expect(first).not.toContain('cover pays');
 
     await eventually('the member was told', () =>
       smsTo(member)
