@@ -198,6 +198,8 @@ describe('a relative reporting a member’s death on USSD', () => {
       body: JPEG,
     });
     expect(upload.status).toBe(200);
+    // The page tells the relative the file is kept for staff, not sent.
+    expect(await upload.json()).toMatchObject({ held: true, status: 'Intimated' });
     expect(claimAt(number)?.status).toBe('Intimated');
     expect(claimAt(number)?.documents ?? []).toHaveLength(0);
 

@@ -477,6 +477,8 @@ export const bem: Catalogue = {
     'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
   'documents.page.sending': 'fileya...',
   'documents.page.sent': 'fyaya',
+  'documents.page.kept':
+    'fyasungwa; ababomfi bakamona claim pamo no lupwa, e lyo bakafituma ku kampani',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
   'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
   'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',

@@ -278,6 +278,7 @@ export const en = {
   'documents.page.choose': 'Take a photo or choose files (photos or PDF, up to {mb} MB each)',
   'documents.page.sending': 'sending…',
   'documents.page.sent': 'sent',
+  'documents.page.kept': 'kept; staff check the claim with the family, then send it to the insurer',
   'documents.page.failed': 'not sent; check your connection and try again',
   // files: why a claim document was refused, the same words on every channel (README)
   'files.refused.type': 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.',

@@ -472,6 +472,8 @@ export const ny: Catalogue = {
     'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
   'documents.page.sending': 'zikutumizidwa...',
   'documents.page.sent': 'zatumizidwa',
+  'documents.page.kept':
+    'zasungidwa; ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
   'files.refused.type':
     'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
