@@ -6,6 +6,7 @@ import { fromPromise } from 'xstate';
 import { type Access, accessTo, type Principal, phoneOf } from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
 import { postClaimDocuments } from '../src/claim-documents/index.js';
+import { sameMsisdn } from '../src/msisdn/index.js';
 import type {
   ClaimLine,
   ClaimSummary,
@@ -184,6 +185,79 @@ async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSu
   await Promise.allSettled(sends);
 }
 
+/** Who reported a claim, as intimation hands it on. */
+interface Reporter {
+  readonly phone: string;
+  /** The reporter's phone is on record for the member or borrower. */
+  readonly onRecord: boolean;
+  /** The phones on record for the member or borrower. */
+  readonly owners: readonly (string | null | undefined)[];
+}
+
+/**
+ * Records who reported the claim and, the first time only, tells whoever must hear of a claim
+ * reported by a phone not on record: each phone on record, by SMS in its own language, with the
+ * claim number and how to object; staff, asked to verify, with the reporter's channel and phone
+ * (the Slack channel masks it where shared). Never fails the claim, which exists already.
+ */
+async function reportedBy(
+  deps: FlowDeps,
+  request: IntimateInput,
+  claim: Claim,
+  reporter: Reporter,
+): Promise<void> {
+  const key = { line: request.line, claimId: String(claim.id) };
+  const channel = request.route?.channel ?? (request.phone ? 'ussd' : 'chat');
+  // A store that cannot answer counts as the first time: the member told twice beats never.
+  const first = deps.claimReports
+    ? await deps.claimReports
+        .reported(key, {
+          number: claim.claimNumber,
+          channel,
+          phone: reporter.phone,
+          onRecord: reporter.onRecord,
+        })
+        .catch(() => true)
+    : true;
+  if (reporter.onRecord || !first) return;
+  const told = otherPhones(reporter.owners, reporter.phone);
+  const sms = deps.sms;
+  const smsSent = sms
+    ? await Promise.allSettled(
+        told.map((phone) =>
+          sms(
+            phone,
+            end(deps.serviceCode ? 'claim.sms.reported' : 'claim.sms.reported.noCode', {
+              number: claim.claimNumber,
+              ...(deps.serviceCode ? { serviceCode: deps.serviceCode } : {}),
+            }),
+          ),
+        ),
+      )
+    : [];
+  await deps.staff?.(
+    end('staff.claim.verifyReporter', {
+      number: claim.claimNumber,
+      line: request.line,
+      channel,
+      phone: reporter.phone,
+      told: smsSent.filter((sent) => sent.status === 'fulfilled').length,
+    }),
+  );
+}
+
+/** The phones on record, each once, less the reporter's own. */
+function otherPhones(owners: readonly (string | null | undefined)[], reporter: string): string[] {
+  const out: string[] = [];
+  for (const phone of owners) {
+    if (!phone || sameMsisdn(phone, reporter) || out.some((seen) => sameMsisdn(seen, phone))) {
+      continue;
+    }
+    out.push(phone);
+  }
+  return out;
+}
+
 /**
  * Intimates a claim for `principal`: refused when one is already open for the member or loan;
  * staff are asked to verify one reported from a phone not on record; the user gets its
@@ -195,6 +269,10 @@ async function intimate(
 ): Promise<ClaimSummary> {
   const { client } = deps;
   const { principal, ...request } = input;
+  const intimatedByPhone = phoneOf(principal);
+  // Anyone may report a death, but never an anonymous chat: the member is told which claim was
+  // made, and staff call the reporter back on a phone the channel vouched for.
+  if (!intimatedByPhone) throw new RefusalError({ key: 'claim.note.needPhone' });
   const owners = ownerLookup(client, deps.registrations);
   const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
   // One open claim per member or loan: a second report of the same death is refused with
@@ -210,8 +288,7 @@ async function intimate(
         : { key: 'claim.note.alreadyOpenElsewhere' },
     );
   }
-  const intimatedByPhone = phoneOf(principal);
-  const reporter = intimatedByPhone ? { intimatedByPhone } : {};
+  const reporter = { intimatedByPhone };
   const claim =
     request.line === 'credit-life'
       ? await client.call('intimateCreditLifeClaim', {
@@ -240,21 +317,13 @@ async function intimate(
         });
   // Found by Track my claims and by its number at once, before the sync reads it.
   await recordClaim(deps, request.line, claim, { ...path, [request.by]: request.subject });
-  const access = accessTo(
-    principal,
-    await ownerLookup(client, deps.registrations).claimOwners(request.line, claim),
-  );
-  // Reported from a phone not on record for the member or borrower: staff check with the
-  // family before anything is paid.
-  if (access.learns !== 'everything' && deps.staff) {
-    await deps.staff(
-      end('staff.claim.verify', {
-        number: claim.claimNumber,
-        line: request.line,
-        phone: intimatedByPhone ?? '-',
-      }),
-    );
-  }
+  const recordOwners = await owners.claimOwners(request.line, claim);
+  const access = accessTo(principal, recordOwners);
+  await reportedBy(deps, request, claim, {
+    phone: intimatedByPhone,
+    onRecord: access.learns === 'everything',
+    owners: recordOwners.phones,
+  });
   const shown = shownClaim(claim, access);
   await confirmClaim(deps, request, shown);
   return shown;
@@ -306,17 +375,26 @@ export function claimIntimationActors(deps: FlowDeps) {
         const key = { line: input.line, claimId: input.claimId };
         // The server's evidence keeps each file for the claim and posts its kept link and name;
         // without it (flows on their own) the URLs go as they are.
+        // On a claim to verify (reported by someone not on record), a file from anyone but a
+        // phone on record is held until staff confirm; the owner's own go straight through.
         const evidence = deps.claimEvidence;
-        let claim: Claim | undefined;
+        const from = { onRecord: access.learns === 'everything' };
+        let claim: (Claim & { held?: boolean }) | undefined;
+        let held = false;
         if (evidence) {
-          for (const url of input.urls) claim = await evidence.attachUpload(key, url);
+          for (const url of input.urls) {
+            claim = await evidence.attachUpload(key, url, from);
+            held ||= claim.held === true;
+          }
         }
         claim ??= await postClaimDocuments(
           client,
           key,
           input.urls.map((url) => ({ url })),
         );
-        return shownClaim(claim, access);
+        const shown = shownClaim(claim, access);
+        if (held) shown.held = true;
+        return shown;
       },
     ),
     // "Track my claims": only the caller's own (their loans and memberships, and claims their

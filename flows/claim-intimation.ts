@@ -110,6 +110,11 @@ export interface ClaimSummary {
    * add documents. Absent or false: they see its status only.
    */
   mine?: boolean;
+  /**
+   * The documents just sent are held: the claim was reported by someone not on record, and
+   * staff confirm it before they go to the insurer.
+   */
+  held?: boolean;
 }
 
 /** A loan or membership the caller holds, as a claim can start from it. */
@@ -538,13 +543,43 @@ export const claimIntimationMachine = setup({
         'user.choice': [
           { guard: and([chose('held'), 'phoneVerified']), target: ID.loadingHeld },
           {
-            guard: 'pickedLine',
+            guard: and(['pickedLine', 'phoneVerified']),
             target: ID.askPolicy,
+            actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
+          },
+          // A claim (a death above all) is never reported from an anonymous chat: the member is
+          // told who reported it and staff call the reporter back, so a phone comes first.
+          {
+            guard: 'pickedLine',
+            target: 'needPhone',
             actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
           },
           { guard: chose('track'), target: ID.pickTrackLine },
         ],
         'user.back': 'mainMenu',
+      },
+    },
+    needPhone: {
+      tags: 'awaitingInput',
+      entry: assign({
+        tries: 0,
+        prompt: ask('claim.needPhone', 'contact', {
+          choices: [choice('back', 'flow.choice.back')],
+        }),
+      }),
+      on: {
+        'user.contact': {
+          guard: 'sharedContact',
+          target: ID.askPolicy,
+          actions: assign({
+            principal: ({ context, event }) => {
+              const phone = checkPhone(event.phone);
+              return phone.ok ? { kind: 'phone' as const, phone: phone.value } : context.principal;
+            },
+          }),
+        },
+        'user.choice': { guard: chose('back'), target: 'start' },
+        'user.back': 'start',
       },
     },
     // Which cover the claim is on: the caller's own, or a policy and loan or member typed; and
@@ -901,10 +936,14 @@ export const claimIntimationMachine = setup({
             onDone: {
               target: 'documented',
               actions: assign({
-                claim: ({ context, event }) => ({
-                  ...(context.claim ?? event.output),
-                  status: event.output.status,
-                }),
+                claim: ({ context, event }) => {
+                  const { held: _was, ...claim } = context.claim ?? event.output;
+                  return {
+                    ...claim,
+                    status: event.output.status,
+                    ...(event.output.held ? { held: true } : {}),
+                  };
+                },
                 documents: ({ context }) => context.documents + 1,
                 upload: null,
                 failure: null,
@@ -919,6 +958,9 @@ export const claimIntimationMachine = setup({
             tries: 0,
             prompt: ({ context }) =>
               ask('claim.documented', 'choice', {
+                // Held for staff: the reporter is told, so "Documents: 1" with the status
+                // unchanged does not read as a lost file.
+                note: context.claim?.held ? { key: 'claim.note.held' } : null,
                 params: {
                   number: context.claim?.number ?? '',
                   ...claimStatus(context.claim?.status ?? ''),

@@ -143,6 +143,17 @@ export interface FlowDeps {
    */
   readonly claimEvidence?: FlowClaimEvidence;
   /**
+   * Who reported each claim, and whether it is to verify (reported by someone not on record):
+   * the member is told once, staff see the reporter, documents wait for staff. Without it (a
+   * flow test) nothing is recorded and the member's SMS goes on every intimation.
+   */
+  readonly claimReports?: FlowClaimReports;
+  /**
+   * The USSD short code, named in the SMS that tells a member of a claim made on their record
+   * (how to reach a person to object). Without it the SMS names none.
+   */
+  readonly serviceCode?: string;
+  /**
    * Tells the insurer's staff something, in their Slack channel: each claim intimated, and a
    * claim reported from a phone not on record for its member or borrower. Without it nothing is
    * posted. Never rejects: what it tells of has happened already.
@@ -194,11 +205,47 @@ export interface FlowClaimUploads {
 
 /** Chat uploads posted to claims (src/claim-documents' ClaimEvidence provides it). */
 export interface FlowClaimEvidence {
-  /** Posts the upload (a URL the file store signed) to the claim; resolves the claim after. */
+  /**
+   * Posts the upload (a URL the file store signed) to the claim; resolves the claim after. On a
+   * claim to verify, a file from anyone but a phone on record (`from`) is held, not posted, and
+   * the result says `held`.
+   */
   attachUpload(
-    claim: { line: 'credit-life' | 'group-life'; claimId: string },
+    claim: FlowClaimKey,
     url: string,
-  ): Promise<Claim>;
+    from?: { readonly onRecord: boolean },
+  ): Promise<Claim & { readonly held?: boolean }>;
+  /** Staff confirmed the claim: its held files are posted. Undefined: no report of it. */
+  release(claim: FlowClaimKey, member: string): Promise<{ posted: number } | undefined>;
+}
+
+/** A claim as the insurer's claim calls name it. */
+export interface FlowClaimKey {
+  readonly line: 'credit-life' | 'group-life';
+  readonly claimId: string;
+}
+
+/** Who reported a claim, as the flows record and read it (src/claim-documents' ClaimReports). */
+export interface FlowClaimReport {
+  readonly number: string;
+  /** The channel it was reported on. */
+  readonly channel: string;
+  /** The reporter's verified phone, API form. */
+  readonly phone: string | null;
+  /** The reporter's phone is on record for the member or borrower. */
+  readonly onRecord: boolean;
+  readonly state?: 'own' | 'to-verify' | 'confirmed';
+  readonly confirmedBy?: string | undefined;
+}
+
+/** Claim reports as the flows need them (src/claim-documents provides them). */
+export interface FlowClaimReports {
+  /** Records who reported the claim, once: true the first time (its notices go then only). */
+  reported(claim: FlowClaimKey, report: FlowClaimReport): Promise<boolean>;
+  /** Who reported the claim; undefined when it was not reported through insurechat. */
+  of(claim: FlowClaimKey): Promise<FlowClaimReport | undefined>;
+  /** The files held for the claim until staff confirm it. */
+  held(claim: FlowClaimKey): Promise<string[]>;
 }
 
 const DEFAULT_BILLING: BillingAddress = {

@@ -11,9 +11,11 @@ import { lusakaToday } from '../src/clock/index.js';
 import { CodedError } from '../src/errors/index.js';
 import { checkPlate } from './checks.js';
 import { policyByNumber, policyIdOf } from './claim-intimation-actors.js';
+import type { FlowClaimEvidence, FlowClaimReports } from './flow-deps.js';
 import type {
   StaffBatch,
   StaffClaim,
+  StaffConfirmed,
   StaffFile,
   StaffHousehold,
   StaffPolicy,
@@ -34,6 +36,18 @@ export interface StaffDeskDeps {
   readonly today?: () => string;
   /** Runs the holdings index sync now (a full pass); without it `sync` is unavailable. */
   readonly syncHoldings?: () => Promise<StaffSync>;
+  /** Who reported each claim and the documents held for staff; without it neither is shown. */
+  readonly claimReports?: FlowClaimReports;
+  /** Posts a confirmed claim's held documents; without it `confirm` is unavailable. */
+  readonly claimEvidence?: FlowClaimEvidence;
+}
+
+/** Raised when `confirm` is asked for but the server holds no claim documents. */
+export class StaffConfirmMissingError extends CodedError<'NO_CLAIM_EVIDENCE'> {
+  override readonly name = 'StaffConfirmMissingError';
+  constructor(message: string) {
+    super('NO_CLAIM_EVIDENCE', message);
+  }
 }
 
 /** Raised when the bordereau is asked for but no file store is configured. */
@@ -397,6 +411,66 @@ async function batchOf(
   };
 }
 
+/** A claim the desk found, with the insurer's id and line its calls need. */
+interface DeskClaim {
+  readonly claim: StaffClaim;
+  readonly line: StaffClaim['line'];
+  readonly claimId: string;
+}
+
+/**
+ * A claim by what staff type: a printed number (CLC-000001 / GLC-…, which says its line; the
+ * lists are searched for it) or the insurer's id. Null when none.
+ */
+async function deskClaim(client: PartnerClient, typed: string): Promise<DeskClaim | null> {
+  const wanted = typed.toUpperCase();
+  const found = (line: StaffClaim['line'], claim: Claim): DeskClaim => ({
+    claim: staffClaim(line, claim),
+    line,
+    claimId: String(claim.id),
+  });
+  if (CLAIM_NUMBER.test(wanted)) {
+    const line = wanted.startsWith('GLC-') ? 'group-life' : 'credit-life';
+    const list = await firstOf(
+      line === 'credit-life'
+        ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
+        : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }),
+      MAX_CLAIMS_SCANNED,
+    );
+    const claim = list.find((candidate) => candidate.claimNumber.toUpperCase() === wanted);
+    return claim ? found(line, claim) : null;
+  }
+  const path = { claimId: typed };
+  const credit = await orNull(client.call('getCreditLifeClaim', { path }));
+  if (credit) return found('credit-life', credit);
+  const group = await orNull(client.call('getGroupLifeClaim', { path }));
+  return group ? found('group-life', group) : null;
+}
+
+/**
+ * The desk's claim with who reported it (their channel and phone, or their own phone on record)
+ * and, while it is to verify, how many of the reporter's documents are held.
+ */
+async function withReporter(deps: StaffDeskDeps, found: DeskClaim): Promise<StaffClaim> {
+  const reports = deps.claimReports;
+  if (!reports) return found.claim;
+  const key = { line: found.line, claimId: found.claimId };
+  const report = await reports.of(key);
+  if (!report) return found.claim;
+  const state = report.state ?? (report.onRecord ? 'own' : 'to-verify');
+  return {
+    ...found.claim,
+    reporter: {
+      channel: report.channel,
+      phone: report.phone,
+      onRecord: report.onRecord,
+      state,
+      held: state === 'to-verify' ? (await reports.held(key)).length : 0,
+      ...(report.confirmedBy ? { confirmedBy: report.confirmedBy } : {}),
+    },
+  };
+}
+
 /** Builds the staff desk's actors over the partner client. */
 export function staffDeskActors(deps: StaffDeskDeps) {
   const { client } = deps;
@@ -413,25 +487,29 @@ export function staffDeskActors(deps: StaffDeskDeps) {
     }),
 
     getClaim: fromPromise(async ({ input }: { input: { claimId: string } }) => {
-      const wanted = input.claimId.toUpperCase();
-      // A printed number (CLC-000001 / GLC-…) says its line; the lists are searched for it.
-      if (CLAIM_NUMBER.test(wanted)) {
-        const line = wanted.startsWith('GLC-') ? 'group-life' : 'credit-life';
-        const list = await firstOf(
-          line === 'credit-life'
-            ? client.paginate('getCreditLifeClaims', { query: { PageSize: 50 } })
-            : client.paginate('getGroupLifeClaims', { query: { PageSize: 50 } }),
-          MAX_CLAIMS_SCANNED,
-        );
-        const found = list.find((claim) => claim.claimNumber.toUpperCase() === wanted);
-        return found ? staffClaim(line, found) : null;
-      }
-      const path = { claimId: input.claimId };
-      const credit = await orNull(client.call('getCreditLifeClaim', { path }));
-      if (credit) return staffClaim('credit-life', credit);
-      const group = await orNull(client.call('getGroupLifeClaim', { path }));
-      return group ? staffClaim('group-life', group) : null;
+      const found = await deskClaim(client, input.claimId);
+      return found ? withReporter(deps, found) : null;
     }),
+
+    // A claim reported by someone not on record, confirmed by staff: its held documents go to
+    // the insurer now. The Slack desk audits the command before it runs.
+    confirmClaim: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { claimId: string; member: string };
+      }): Promise<StaffConfirmed | null> => {
+        const found = await deskClaim(client, input.claimId);
+        if (!found) return null;
+        const key = { line: found.line, claimId: found.claimId };
+        const report = await deps.claimReports?.of(key);
+        if (report?.state !== 'to-verify')
+          return { id: found.claim.id, confirmed: false, posted: 0 };
+        if (!deps.claimEvidence) throw new StaffConfirmMissingError('no claim documents here');
+        const released = await deps.claimEvidence.release(key, input.member);
+        return { id: found.claim.id, confirmed: true, posted: released?.posted ?? 0 };
+      },
+    ),
 
     trackClaims: fromPromise<StaffClaim[], Record<string, never>>(async () =>
       (await listClaims(client, RECENT_CLAIMS)).slice(0, RECENT_CLAIMS),

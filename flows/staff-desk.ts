@@ -150,6 +150,31 @@ export interface StaffClaim {
   lossDate?: string;
   createdAt?: string;
   documents?: { name: string; url: string }[];
+  /** Who reported it through insurechat; absent for a claim made elsewhere. */
+  reporter?: StaffClaimReporter;
+}
+
+/** Who reported a claim, as the desk shows it. */
+export interface StaffClaimReporter {
+  /** The channel it was reported on (ussd, telegram, whatsapp…). */
+  channel: string;
+  /** The reporter's phone (masked by Slack outside direct messages). */
+  phone: string | null;
+  /** The reporter's own phone is on record for the member or borrower. */
+  onRecord: boolean;
+  /** `to-verify` until staff confirm a claim reported by someone not on record. */
+  state: 'own' | 'to-verify' | 'confirmed';
+  /** Documents from the reporter held until staff confirm. */
+  held: number;
+  /** The Slack member who confirmed it. */
+  confirmedBy?: string;
+}
+
+/** What `confirm` did: the claim, whether it was to verify, how many held documents were sent. */
+export interface StaffConfirmed {
+  id: string;
+  confirmed: boolean;
+  posted: number;
 }
 
 /** A transaction's status with its callback delivery log summarised. */
@@ -215,6 +240,8 @@ export interface StaffDeskContext extends FlowContextBase {
   failure: Failure | null;
   /** The command the desk was opened with (FlowStart.command), run once the desk shows. */
   startCommand?: string | null;
+  /** The staff member at the desk (Slack user id): who confirmed a claim, in its report. */
+  member?: string;
 }
 
 const DESK_CHOICES: Choice[] = [
@@ -278,12 +305,26 @@ const policyResult = (query: string, p: StaffPolicy | null) =>
       ])
     : notFound('policy', query);
 
+/** Who reported the claim and, while it is to verify, the documents held for staff. */
+const reporterNotes = (c: StaffClaim): Note[] => {
+  const r = c.reporter;
+  if (!r) return [];
+  return [
+    ...(r.onRecord
+      ? field('reporterOwn', { channel: r.channel })
+      : field('reporter', { channel: r.channel, phone: r.phone ?? '-' })),
+    ...(r.state === 'to-verify' ? field('toVerify', { held: r.held, id: c.id }) : []),
+    ...field('confirmedBy', { member: r.confirmedBy }),
+  ];
+};
+
 const claimNotes = (c: StaffClaim): Note[] => [
   ...field('line', { line: c.line }),
   ...field('amount', { amount: amount(c.amount, c.currency) }),
   ...field('subject', { subject: c.subject }),
   ...field('lossDate', { lossDate: c.lossDate }),
   ...field('documents', { documents: c.documents?.map((d) => d.name).join(', ') }),
+  ...reporterNotes(c),
 ];
 
 const claimResult = (query: string, c: StaffClaim | null) =>
@@ -301,6 +342,14 @@ const claimResult = (query: string, c: StaffClaim | null) =>
           : {}),
       })
     : notFound('claim', query);
+
+const confirmResult = (query: string, c: StaffConfirmed | null) =>
+  c
+    ? result(c.confirmed ? 'staff.claim.confirmed' : 'staff.claim.notToVerify', {
+        id: c.id,
+        posted: c.posted,
+      })
+    : notFound('confirm', query);
 
 const claimRows = (claims: StaffClaim[]): Note[] =>
   claims.slice(0, 10).map((c) => ({
@@ -386,6 +435,9 @@ const toFailureScreen = failedTo<StaffDeskContext, Reply>('#staff-desk.failed');
 const DESK_ACTORS = {
   findPolicy: notProvided<StaffPolicy | null, { query: string }>('findPolicy'),
   getClaim: notProvided<StaffClaim | null, { claimId: string }>('getClaim'),
+  confirmClaim: notProvided<StaffConfirmed | null, { claimId: string; member: string }>(
+    'confirmClaim',
+  ),
   trackClaims: notProvided<StaffClaim[], Record<string, never>>('trackClaims'),
   transactionStatus: notProvided<StaffTransaction | null, { reference: string }>(
     'transactionStatus',
@@ -463,6 +515,7 @@ export const staffDeskMachine = setup({
     answers: {},
     failure: null,
     startCommand: input.start?.command ?? null,
+    member: input.principal.kind === 'staff' ? input.principal.member : '',
   }),
   initial: 'desk',
   on: UNEXPECTED_REPLIES,
@@ -562,6 +615,7 @@ export const staffDeskMachine = setup({
             { guard: topicIs('bordereau'), target: 'bordereau' },
             { guard: topicIs('today'), target: 'today' },
             { guard: topicIs('sync'), target: 'sync' },
+            { guard: topicIs('confirm'), target: 'confirm' },
             { target: '#staff-desk.desk' },
           ],
         },
@@ -598,6 +652,11 @@ export const staffDeskMachine = setup({
         ),
         today: lookup('todaySummary', () => ({}), todayResult),
         sync: lookup('syncHoldings', () => ({}), syncResult),
+        confirm: lookup(
+          'confirmClaim',
+          (context) => ({ claimId: arg(context, 0), member: context.member ?? '' }),
+          (found, context) => confirmResult(arg(context, 0), found),
+        ),
       },
     },
     result: {

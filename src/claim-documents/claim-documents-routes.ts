@@ -24,6 +24,8 @@ export interface ClaimOnPage {
   readonly status: string;
   /** Documents the insurer holds for it already. */
   readonly documents: number;
+  /** The file just sent is held until staff confirm the claim (reported by someone else). */
+  readonly held?: boolean;
 }
 
 /** What the routes need from the insurer (the Partner API client provides it). */
@@ -195,6 +197,7 @@ export function registerClaimDocumentsRoutes(
         fileName: kept.fileName,
         status: after.status,
         documents: after.documents,
+        ...(after.held ? { held: true } : {}),
       });
     });
   });

@@ -14,6 +14,8 @@ export {
   ClaimEvidenceError,
   type ClaimEvidenceErrorCode,
   createClaimEvidence,
+  type EvidenceResult,
+  type EvidenceSender,
   insurerClaimReport,
   postClaimDocuments,
 } from './claim-evidence.js';
@@ -29,6 +31,13 @@ export {
   createClaimFiles,
   type KeptClaimFile,
 } from './claim-files.js';
+export {
+  CLAIM_REPORT_TTL_SECONDS,
+  ClaimReport,
+  type ClaimReports,
+  createClaimReports,
+  type NewClaimReport,
+} from './claim-reports.js';
 export { partnerClaimDocuments } from './partner-insurer.js';
 export {
   type ClaimDocumentsLine,

@@ -27,7 +27,9 @@ export function partnerClaimDocuments(
       );
     },
     async attach(claim: LinkedClaim, fileId: string) {
-      return onPage(await evidence.attach(claim, fileId));
+      // Held for staff on a claim to verify: the page says the file is kept, not sent.
+      const after = await evidence.attach(claim, fileId);
+      return after.held ? { ...onPage(after), held: true } : onPage(after);
     },
   };
 }

@@ -29,6 +29,7 @@ export function uploadPage(view: UploadPageView, locale = 'en', nonce = ''): str
   const words = {
     sending: t('documents.page.sending', {}, locale),
     sent: t('documents.page.sent', {}, locale),
+    kept: t('documents.page.kept', {}, locale),
     // The server's own refusals, word for word (it checks the bytes; this only saves a trip).
     tooLarge: t('files.refused.tooLarge', { mb }, locale),
     wrongType: t('files.refused.type', {}, locale),
@@ -54,7 +55,7 @@ input.addEventListener('change', async () => {
       });
       const answer = await response.json();
       if (!response.ok) { item.textContent = file.name + ': ' + answer.message; item.className = 'bad'; continue; }
-      item.textContent = file.name + ': ' + words.sent;
+      item.textContent = file.name + ': ' + (answer.held ? words.kept : words.sent);
       item.className = 'sent';
       status.textContent = answer.status;
     } catch { item.textContent = file.name + ': ' + words.failed; item.className = 'bad'; }

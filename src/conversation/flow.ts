@@ -31,6 +31,7 @@ export const STAFF_TOPICS = [
   'bordereau',
   'today',
   'sync',
+  'confirm',
 ] as const;
 
 /** One of {@link STAFF_TOPICS}. */

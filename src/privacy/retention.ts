@@ -129,6 +129,12 @@ export const RETENTION: readonly RetentionRule[] = [
       'while the insurer reports the claim (any status), then `FILES_CLAIM_RETENTION_DAYS` (365) after the status was last seen to change (swept hourly; an insurer that cannot be asked keeps them); the insurer\'s link has no expiry and answers 404 once the file is gone; a customer\'s uploads (chat or `/d/` page) deleted by "My data"',
   },
   {
+    what: 'Claim reports (who reported a claim: channel and phone; documents held until staff confirm one reported by someone not on record)',
+    where: '`claim-report:{<line>:<claimId>}`, `claim-held:{…}`, `claim-reporter:{<phone>}`',
+    expiry:
+      '1 year; "My data" takes the phone out of the reports it made (the reports stay, so documents on a claim to verify stay held)',
+  },
+  {
     what: 'Logs',
     where: 'standard output (pino JSON)',
     expiry:

@@ -125,6 +125,10 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     },
     // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
     claimEvidence: services.claimEvidence,
+    // Who reported each claim: the member is told once, staff see the reporter, documents from
+    // someone not on record wait for staff.
+    claimReports: services.claimReports,
+    serviceCode: config.ussd.serviceCode,
     // Every claim intimated, and those reported from a phone not on record for the member:
     // the staff's channel hears of them.
     ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),

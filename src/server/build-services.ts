@@ -1,7 +1,9 @@
 import { createRegistrations, type Registrations } from '../access/index.js';
 import {
   type ClaimEvidence,
+  type ClaimReports,
   createClaimEvidence,
+  createClaimReports,
   createUploadLinks,
   insurerClaimReport,
   type UploadLinks,
@@ -24,8 +26,10 @@ import {
   holdingsIndexStore,
   liftingErased,
   type PersonalData,
+  type PersonalDataStore,
   type StaffAuditLog,
   skippingErased,
+  subjectHandset,
 } from '../privacy/index.js';
 import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
@@ -61,6 +65,8 @@ export interface ServerServices {
   readonly languages: CallerLanguages;
   /** Stored files posted to claims as their evidence: the one way, on every channel. */
   readonly claimEvidence: ClaimEvidence;
+  /** Who reported each claim, and documents held until staff confirm one reported by another. */
+  readonly claimReports: ClaimReports;
   /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
   readonly sweepFiles: () => Promise<number>;
   /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
@@ -108,6 +114,8 @@ export async function buildServices(
     registrations,
   );
   const sweepFiles = scheduleFileSweep(context, inputs);
+  // Beside the sessions: who reported each claim, and files held back from a claim to verify.
+  const claimReports = createClaimReports(stores.store, keyPrefix);
   const sms = smsSender(reminders, inputs.notifiers);
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({
@@ -125,7 +133,7 @@ export async function buildServices(
     payments: inputs.payments.service,
     // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
     // the policies it names are the ones the reminders count already, and "We hold" counts once.
-    extraStores: [holdingsIndexStore(holdings, tombstones)],
+    extraStores: [holdingsIndexStore(holdings, tombstones), claimReportsStore(claimReports)],
     sms,
     logger,
     notice: context.config.privacy,
@@ -161,8 +169,25 @@ export async function buildServices(
     sms,
     uploadLinks,
     languages: pending.languages,
-    claimEvidence: createClaimEvidence(insurer.client, stores.files),
+    claimEvidence: createClaimEvidence(insurer.client, stores.files, claimReports),
+    claimReports,
     sweepFiles,
+  };
+}
+
+/**
+ * "My data" for the claims a phone reported: its number leaves their reports (the reports stay,
+ * so documents on a claim to verify stay held). Nothing is counted: the claims are the insurer's.
+ */
+function claimReportsStore(reports: ClaimReports): PersonalDataStore {
+  return {
+    name: 'claim-reports',
+    held: async () => ({}),
+    async forget(subject) {
+      const phone = subjectHandset(subject);
+      if (phone !== undefined) await reports.forget(phone);
+      return {};
+    },
   };
 }
 

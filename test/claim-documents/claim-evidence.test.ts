@@ -3,9 +3,11 @@ import { createPartnerClient, type PartnerClient } from '../../src/api/index.js'
 import {
   ClaimEvidenceError,
   createClaimEvidence,
+  createClaimReports,
   insurerClaimReport,
 } from '../../src/claim-documents/index.js';
 import { createFileStore, type FileStore } from '../../src/files/index.js';
+import { createMemoryStore } from '../../src/storage/index.js';
 import { drop, type HttpStub, json, startStub, text } from '../api/http-stub.js';
 
 /*
@@ -97,5 +99,53 @@ describe('createClaimEvidence', () => {
       evidence.attachUpload(CLAIM, 'https://elsewhere.example/files/photo.jpg'),
     ).rejects.toBeInstanceOf(ClaimEvidenceError);
     expect(stub.requests).toHaveLength(0);
+  });
+});
+
+describe('createClaimEvidence on a claim reported by someone not on record', () => {
+  const REPORT = { number: 'GLC-000009', channel: 'ussd', phone: '260955444777' } as const;
+  const stored = async (name: string) =>
+    (await files.put(Buffer.from('%PDF'), { contentType: 'application/pdf', fileName: name })).id;
+
+  it("holds the reporter's file for staff (nothing is posted), and posts it once staff confirm", async () => {
+    const reports = createClaimReports(createMemoryStore(), 'test:');
+    await reports.reported(CLAIM, { ...REPORT, onRecord: false });
+    const evidence = createClaimEvidence(client, files, reports);
+    const id = await stored('certificate.pdf');
+    stub.respond(json(200, claimBody('Intimated')));
+    const held = await evidence.attachUpload(CLAIM, files.signedUrl(id), { onRecord: false });
+    expect(held).toMatchObject({ status: 'Intimated', held: true });
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    // Kept for the claim meanwhile: the sweep keeps it while the insurer reports the claim.
+    expect((await files.open(id)).meta.claim).toEqual(CLAIM);
+
+    stub.requests.length = 0;
+    stub.respond(json(200, claimBody('Documented')));
+    expect(await evidence.release(CLAIM, 'U0STAFF')).toEqual({ posted: 1 });
+    expect(stub.requests).toHaveLength(1);
+    expect(JSON.parse(stub.requests[0]?.body ?? '{}')).toEqual({
+      documents: [{ url: files.link(id), name: 'certificate.pdf' }],
+    });
+    expect(await reports.held(CLAIM)).toEqual([]);
+  });
+
+  it('posts at once a file from a phone on record, and every file on a claim its own phone reported', async () => {
+    const reports = createClaimReports(createMemoryStore(), 'test:');
+    await reports.reported(CLAIM, { ...REPORT, onRecord: false });
+    const evidence = createClaimEvidence(client, files, reports);
+    stub.respond(json(200, claimBody('Documented')));
+    const own = await evidence.attachUpload(CLAIM, files.signedUrl(await stored('a.pdf')), {
+      onRecord: true,
+    });
+    expect(own.held).toBeUndefined();
+    expect(stub.requests.map((r) => r.method)).toEqual(['POST']);
+
+    const other = { line: 'credit-life', claimId: 'clm_10' } as const;
+    await reports.reported(other, { ...REPORT, number: 'CLC-000010', onRecord: true });
+    stub.requests.length = 0;
+    stub.respond(json(200, { ...claimBody('Documented'), id: 'clm_10' }));
+    const page = await evidence.attach(other, await stored('b.pdf'));
+    expect(page).not.toHaveProperty('held');
+    expect(stub.requests.map((r) => r.method)).toEqual(['POST']);
   });
 });

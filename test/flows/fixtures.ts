@@ -272,6 +272,8 @@ const BASE: Record<FlowId, Impl> = {
       paymentStatus: 'Paid',
     }),
     getClaim: () => ({ id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' }),
+    // The engine walk's claim was reported by no one through insurechat: nothing to confirm.
+    confirmClaim: () => ({ id: 'CLC-1', confirmed: false, posted: 0 }),
     trackClaims: () => [
       { id: 'CLC-1', line: 'credit-life', status: 'Intimated', currency: 'ZMW' },
       { id: 'GLC-1', line: 'group-life', status: 'Documented', currency: 'ZMW' },
@@ -410,7 +412,12 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
   },
   'staff-desk': {
     noHousehold: { householdByNrc: () => null },
-    nothingFound: { findPolicy: () => null, getClaim: () => null, transactionStatus: () => null },
+    nothingFound: {
+      findPolicy: () => null,
+      getClaim: () => null,
+      confirmClaim: () => null,
+      transactionStatus: () => null,
+    },
   },
 };
 
@@ -460,6 +467,8 @@ export function otherInputsFor(flow: FlowId): { name: string; input: FlowStartIn
   };
   return [
     { name: 'chat', input: chat },
+    // A Telegram chat that shared no contact: it must share one before reporting a claim.
+    { name: 'chat, no contact', input: { ...chat, principal: NOBODY } },
     { name: 'from My cover', input: { ...chat, start: { claim: held[0] as HeldCover } } },
   ];
 }
@@ -553,11 +562,13 @@ export const TEXTS: Record<string, string[]> = {
     'household 479974/11/1',
     'batch P1 B1',
     'bordereau P1',
+    'confirm 42',
     'policy',
     'hello',
   ],
   'staff.ask.policy': ['AJQ 1909', '!!'],
   'staff.ask.claim': ['42', '!!'],
+  'staff.ask.confirm': ['42', '!!'],
   'staff.ask.txn': ['REF1', 'a b'],
   'staff.ask.batch': ['P1 B1', 'P1'],
   'staff.ask.bordereau': ['P1', '!!'],

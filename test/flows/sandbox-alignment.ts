@@ -469,6 +469,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
   const staffTexts: Record<string, string> = {
     'policy ABC123': `policy ${SEED.vehicle.registrationNumber}`,
     'claim 42': `claim ${prepared.claimId}`,
+    'confirm 42': `confirm ${prepared.claimId}`,
     '42': prepared.claimId,
     'txn REF1': `txn ${prepared.paymentReference}`,
     REF1: prepared.paymentReference,
@@ -621,6 +622,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
         'policy ABC123': 'policy NO-SUCH-1',
         'AJQ 1909': 'ZZZ 9999',
         'claim 42': 'claim CLC-999999',
+        'confirm 42': 'confirm CLC-999999',
         '42': 'CLC-999999',
         'txn REF1': 'txn NO-SUCH-REF',
         REF1: 'NO-SUCH-REF',

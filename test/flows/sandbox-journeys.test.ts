@@ -151,18 +151,37 @@ describe('claims and cover against the sandbox insurer', () => {
     expect(world.sms.at(-1)).toMatchObject({ key: 'claim.sms.upload' });
   });
 
-  it('intimates a group-life death claim by NRC', async () => {
-    const shown = await converse('test:claim:2', [
+  it('intimates a group-life death claim by NRC from a relative’s phone, and texts the member’s phone on record that a claim was made', async () => {
+    const before = world.sms.length;
+    const shown = await converse(
+      'test:claim:2',
+      [
+        type('hi'),
+        choose('claim'),
+        choose('group-life'),
+        type(policies.lifePolicyId),
+        type('479974111'),
+        type('10/06/2025'),
+        type('Illness'),
+        choose('submit'),
+      ],
+      'policyholder',
+      '0955333444',
+    );
+    expect(shown.at(-1)?.key, JSON.stringify(shown.at(-1))).toMatch(/^claim\.intimated/);
+    const told = world.sms.slice(before).filter((sms) => sms.key.startsWith('claim.sms.reported'));
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.map((sms) => sms.to)).not.toContain('260955333444');
+  });
+
+  it('asks a chat that shared no phone for its contact before a claim can be reported', async () => {
+    const shown = await converse('test:claim:nobody', [
       type('hi'),
       choose('claim'),
       choose('group-life'),
-      type(policies.lifePolicyId),
-      type('479974111'),
-      type('10/06/2025'),
-      type('Illness'),
-      choose('submit'),
     ]);
-    expect(shown.at(-1)?.key, JSON.stringify(shown.at(-1))).toMatch(/^claim\.intimated/);
+    expect(shown.at(-1)?.key).toBe('claim.needPhone');
+    expect(shown.at(-1)?.input).toBe('contact');
   });
 
   it("lists the demo borrower's own loans from their phone, each with its own status", async () => {

@@ -131,3 +131,35 @@ it('posts a photo sent in the chat to the claim as a kept link with its name', a
   const served = await fetch(`${local}${url.pathname}${url.search}`);
   expect(Buffer.from(await served.arrayBuffer())).toEqual(PHOTO);
 }, 60_000);
+
+it("holds a relative's photo on a death claim they reported: the claim stays Intimated at the insurer and the chat says staff check it first", async () => {
+  const chatId = 9_400_002;
+  const chat = telegramChat({ emulator, serverUrl: local, secret: SECRET, chatId });
+  const { groupLife } = DEMO_BOOK;
+  let screen = await chat.command('/start');
+  screen = await chat.tap(screen, /claims/i);
+  screen = await chat.tap(screen, /death/i);
+  // No contact shared yet: the relative's own phone comes first.
+  screen = await chat.shareOwnContact('+260955400002');
+  screen = await chat.type(groupLife.policyNumber);
+  screen = await chat.type(groupLife.member.nrcNumber);
+  screen = await chat.type('01/11/2026');
+  screen = await chat.type('Illness');
+  await chat.tap(screen, /Submit/);
+  const shown = () =>
+    chat.sent().find((sent) => /^Claim GLC-\d+: claim received/.test(sent.message.text ?? ''));
+  await eventually('the claim was shown', () => shown() !== undefined);
+  const number = /GLC-\d+/.exec(shown()?.message.text ?? '')?.[0] ?? '';
+  const saying = (text: RegExp) => () =>
+    chat.sent().some((sent) => text.test(sent.message.text ?? ''));
+  await chat.tap(shown() ?? screen, /Add documents/);
+  await eventually('the photo was asked for', saying(/Send a photo or file for claim/));
+  await chat.photo([
+    { file_id: 'photo-7', file_unique_id: 'u7', width: 800, height: 600, file_size: PHOTO.length },
+  ]);
+  await eventually('the photo was taken', saying(/Documents: 1\./));
+  expect(chat.sent().at(-1)?.message.text).toContain('Your documents are kept');
+  const record = [...sandboxOf(app).state.claims.values()].find((c) => c.claimNumber === number);
+  expect(record?.status).toBe('Intimated');
+  expect(record?.documents ?? []).toHaveLength(0);
+}, 60_000);

@@ -419,6 +419,15 @@ export const bem: Catalogue = {
     'Tatulekwanisha ukumona ama claim yenu nomba - eseshenipo na kabili pa maminiti yanono.',
   'claim.note.openUnknown':
     'Tatulekwanisha ukumona nga claim ya ici yalibako kale nomba - eseshenipo na kabili pa maminiti yanono.',
+  'claim.needPhone':
+    'Pa kutuma claim, peeleni nambala ya foni yenu pa kubala: kampani ikamutumina pali iyo, kabili uwalembwa akeshiba uwatumine claim.',
+  'claim.note.needPhone': 'Peeleni nambala ya foni yenu pa kubala pa kutuma claim.',
+  'claim.sms.reported':
+    'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, imbeni {serviceCode} no kusala Landeni no muntu, no kulanda {number}.',
+  'claim.sms.reported.noCode':
+    'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, landeni ne kampani no kulanda {number}.',
+  'claim.note.held':
+    'Amapepala yenu yasungwa. Ababomfi bakamona claim pamo no lupwa, e lyo bakayatuma ku kampani.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Ifyebo fyandi',
@@ -472,6 +481,8 @@ export const bem: Catalogue = {
     'Kopeni icikope nangu saleni amafayilo (ifikope nangu PDF, ukufika {mb} MB kuli cila cimo)',
   'documents.page.sending': 'fileya...',
   'documents.page.sent': 'fyaya',
+  'documents.page.kept':
+    'fyasungwa; ababomfi bakamona claim pamo no lupwa, e lyo bakafituma ku kampani',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
   'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
   'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',

@@ -278,6 +278,7 @@ export const en = {
   'documents.page.choose': 'Take a photo or choose files (photos or PDF, up to {mb} MB each)',
   'documents.page.sending': 'sending…',
   'documents.page.sent': 'sent',
+  'documents.page.kept': 'kept; staff check the claim with the family, then send it to the insurer',
   'documents.page.failed': 'not sent; check your connection and try again',
   // files: why a claim document was refused, the same words on every channel (README)
   'files.refused.type': 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.',
@@ -316,6 +317,15 @@ export const en = {
   'claim.note.unknown': 'We cannot check your claims right now - try again in a few minutes.',
   'claim.note.openUnknown':
     'We cannot check for a claim already made for this right now - try again in a few minutes.',
+  'claim.needPhone':
+    'To report a claim, share your phone number first: the insurer calls you back on it, and the member is told who reported it.',
+  'claim.note.needPhone': 'Share your phone number first to report a claim.',
+  'claim.sms.reported':
+    'Claim {number} was reported on your cover by another phone. If you did not expect this, dial {serviceCode} and choose Talk to a person, quoting {number}.',
+  'claim.sms.reported.noCode':
+    'Claim {number} was reported on your cover by another phone. If you did not expect this, contact the insurer and quote {number}.',
+  'claim.note.held':
+    'Your documents are kept. Staff check the claim with the family, then send them to the insurer.',
   'claim.end': 'Claim {number}: {status}. Goodbye.',
 
   // cover-status
@@ -369,8 +379,15 @@ export const en = {
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
-  'staff.claim.verify':
-    'Please verify claim {number} ({line}): it was reported from {phone}, a phone not on record for the member or borrower. No payout was shown to the caller.',
+  'staff.claim.verifyReporter':
+    'Please verify claim {number} ({line}): it was reported on {channel} from {phone}, a phone not on record for the member or borrower. Phones on record told by SMS: {told}. Its documents are held until you confirm it: `/insure confirm {number}`. The full number shows on `/insure claim {number}` in a direct message with the bot. No payout was shown to the caller.',
+  'staff.claim.confirmed': '*Claim {id}* · confirmed; {posted} held documents sent to the insurer',
+  'staff.claim.notToVerify':
+    '*Claim {id}* · nothing to confirm: it was not reported by someone else, or is confirmed already',
+  'staff.field.reporter': '*Reported by*\n{channel} · {phone}',
+  'staff.field.reporterOwn': '*Reported by*\n{channel} · their own phone on record',
+  'staff.field.toVerify': '*To verify*\n{held} documents from the reporter held · `confirm {id}`',
+  'staff.field.confirmedBy': '*Confirmed by*\n{member}',
   'staff.desk': 'Type a command (e.g. policy P-2026-000001) or pick:',
   'staff.choice.policy': 'Policy',
   'staff.choice.claim': 'Claim',
@@ -381,9 +398,11 @@ export const en = {
   'staff.choice.bordereau': 'Bordereau',
   'staff.choice.today': 'Today',
   'staff.choice.sync': 'Sync holdings',
+  'staff.choice.confirm': 'Confirm a claim',
   'staff.choice.another': 'Another lookup',
   'staff.ask.policy': 'Policy number, plate, NRC or phone:',
   'staff.ask.claim': 'Claim number (CLC-000001) or id:',
+  'staff.ask.confirm': 'Claim number to confirm (GLC-000001):',
   'staff.ask.claims': 'Press send to list claims.',
   'staff.ask.txn': 'Payment reference:',
   'staff.ask.household': 'Principal NRC:',
@@ -392,6 +411,7 @@ export const en = {
   'staff.note.unknownCommand': 'Unknown command. Try: policy P-2026-000001',
   'staff.note.usage.policy': 'Usage: policy <number, plate, NRC or phone>',
   'staff.note.usage.claim': 'Usage: claim <CLC-000001 or id>',
+  'staff.note.usage.confirm': 'Usage: confirm <GLC-000001>',
   'staff.note.usage.claims': 'Usage: claims',
   'staff.note.usage.txn': 'Usage: txn <payment reference>',
   'staff.note.usage.household': 'Usage: household <NRC>',
@@ -495,7 +515,7 @@ export const en = {
     'Sorry, this desk is only for insurer staff. Ask an administrator to add you if you need it.',
   'slack.usage': 'Unknown command `{command}`.',
   'slack.help':
-    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure sync` — sync the holdings index now (a full pass)\n• `/insure help` — this list\nNames, NRCs, phone numbers and plates are masked outside direct messages.",
+    "*Insurance desk* — every command is a fresh lookup:\n• `/insure policy P-2026-000001` — a policy by number, plate (`AJQ 1909`), NRC or phone\n• `/insure claim CLC-000001` — a claim by its number or id\n• `/insure confirm GLC-000001` — confirm a claim reported by someone else, sending its held documents to the insurer\n• `/insure claims` — recent claims\n• `/insure txn IC0123ABCD` — a payment by reference, with its callbacks\n• `/insure household 123456/10/1` — a funeral household and its members\n• `/insure batch <policyId> <batchId>` — a premium batch\n• `/insure bordereau <policyId> [#channel]` — the bordereau CSV, sent to you privately unless a channel is named\n• `/insure today` — today's payments and claims\n• `/insure sync` — sync the holdings index now (a full pass)\n• `/insure help` — this list\nNames, NRCs, phone numbers and plates are masked outside direct messages.",
   'slack.home': '*Insurance desk*\nType `/insure help` in any conversation for the commands.',
   'slack.home.unavailable': "Today's summary is not available right now.",
   'slack.fileSentPrivately': 'The file was sent to you privately, in our direct messages.',

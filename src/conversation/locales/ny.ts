@@ -416,6 +416,15 @@ export const ny: Catalogue = {
     'Sitingathe kuona ma claim anu pakali pano - yesaninso pakapita mphindi zochepa.',
   'claim.note.openUnknown':
     'Sitingathe kuona ngati claim ya ichi ilipo kale pakali pano - yesaninso pakapita mphindi zochepa.',
+  'claim.needPhone':
+    'Kuti mutumize claim, gawani nambala ya foni yanu choyamba: kampani idzakuimbirani pa nambala imeneyo, ndipo wolembedwayo adzadziwa amene anaitumiza.',
+  'claim.note.needPhone': 'Gawani nambala ya foni yanu choyamba kuti mutumize claim.',
+  'claim.sms.reported':
+    'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, imbani {serviceCode} ndipo sankhani Lankhulani ndi munthu, ndi kutchula {number}.',
+  'claim.sms.reported.noCode':
+    'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, lankhulani ndi kampani ndi kutchula {number}.',
+  'claim.note.held':
+    'Zikalata zanu zasungidwa. Ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani.',
 
   // personal data (issue 29): the notice, My data
   'menu.choice.myData': 'Zambiri zanga',
@@ -467,6 +476,8 @@ export const ny: Catalogue = {
     'Jambulani chithunzi kapena sankhani mafayilo (zithunzi kapena PDF, mpaka {mb} MB iliyonse)',
   'documents.page.sending': 'zikutumizidwa...',
   'documents.page.sent': 'zatumizidwa',
+  'documents.page.kept':
+    'zasungidwa; ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
   'files.refused.type':
     'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
