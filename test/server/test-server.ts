@@ -1,3 +1,4 @@
+import { LimitsEnv } from '../../src/limits/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
@@ -18,6 +19,19 @@ import {
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
 
+/**
+ * Every limit (src/limits) raised so far that no journey meets "asked too often": walks of many
+ * flows from one phone test other things. Tests of the limits set their own LIMIT_ variables.
+ */
+export const RAISED_LIMITS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.keys(LimitsEnv).map((variable) => [variable, '1000000']),
+);
+
+/** The limits as deployed: every LIMIT_ variable blank, so each takes its default. */
+export const DEFAULT_LIMITS_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.keys(LimitsEnv).map((variable) => [variable, '']),
+);
+
 /** A whole insurechat server on a free port: embedded sandbox, real Redis under its own prefix. */
 export interface TestServer {
   readonly server: InsurechatServer;
@@ -35,7 +49,7 @@ export interface TestServer {
 
 /**
  * Starts a test server; `env` overrides the environment, `deps` the composition, `mode` picks the
- * Redis (default the standalone server).
+ * Redis (default the standalone server). Limits are raised (see RAISED_LIMITS) unless `env` sets them.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -56,6 +70,7 @@ export async function startTestServer(
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
     // Journeys start at the menu; the language screen's own tests ask for it.
     USSD_ASK_LANGUAGE: 'false',
+    ...RAISED_LIMITS,
     ...env,
   });
   const server = await createServer(config, {
