@@ -1,4 +1,3 @@
-import { LimitsEnv } from '../../src/limits/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
@@ -7,6 +6,7 @@ import {
   loadConfig,
   type ServerDeps,
 } from '../../src/server/index.js';
+import { RAISED_LIMITS } from '../support/raised-limits.js';
 import { countRedisCommands } from '../support/redis-command-count.js';
 import {
   connectMode,
@@ -16,21 +16,10 @@ import {
   testPrefix,
 } from '../support/redis-modes.js';
 
+export { DEFAULT_LIMITS_ENV, RAISED_LIMITS } from '../support/raised-limits.js';
+
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
-
-/**
- * Every limit (src/limits) raised so far that no journey meets "asked too often": walks of many
- * flows from one phone test other things. Tests of the limits set their own LIMIT_ variables.
- */
-export const RAISED_LIMITS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.keys(LimitsEnv).map((variable) => [variable, '1000000']),
-);
-
-/** The limits as deployed: every LIMIT_ variable blank, so each takes its default. */
-export const DEFAULT_LIMITS_ENV: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.keys(LimitsEnv).map((variable) => [variable, '']),
-);
 
 /** A whole insurechat server on a free port: embedded sandbox, real Redis under its own prefix. */
 export interface TestServer {
