@@ -233,7 +233,7 @@ async function intimate(
 ): Promise<ClaimSummary> {
   const { client } = deps;
   const { principal, ...request } = input;
-  const owners = ownerLookup(client);
+  const owners = ownerLookup(client, deps.registrations);
   const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
   // One open claim per member or loan: a second report of the same death is refused with
   // the number the first one got, so the family follows that one.
@@ -276,7 +276,10 @@ async function intimate(
             ...reporter,
           },
         });
-  const access = accessTo(principal, await ownerLookup(client).claimOwners(request.line, claim));
+  const access = accessTo(
+    principal,
+    await ownerLookup(client, deps.registrations).claimOwners(request.line, claim),
+  );
   // Reported from a phone not on record for the member or borrower: staff check with the
   // family before anything is paid.
   if (access.learns !== 'everything' && deps.staff) {
@@ -334,7 +337,7 @@ export function claimIntimationActors(deps: FlowDeps) {
       }: {
         input: { line: ClaimLine; claimId: string; urls: string[]; principal: Principal };
       }) => {
-        const owners = ownerLookup(client);
+        const owners = ownerLookup(client, deps.registrations);
         const before = await getClaimOf(client, input.line, input.claimId);
         const access = accessTo(input.principal, await owners.claimOwners(input.line, before));
         if (!access.mine) throw new RefusalError({ key: 'claim.note.notYours' });
@@ -362,7 +365,7 @@ export function claimIntimationActors(deps: FlowDeps) {
     // phone reported), however far down the insurer's list they are.
     trackClaims: fromPromise(
       async ({ input }: { input: { line: ClaimLine; principal: Principal } }) => {
-        const owners = ownerLookup(client);
+        const owners = ownerLookup(client, deps.registrations);
         const mine: ClaimSummary[] = [];
         if (input.principal.kind !== 'phone') return mine;
         for await (const claim of allClaims(client, input.line)) {
@@ -377,7 +380,12 @@ export function claimIntimationActors(deps: FlowDeps) {
     getClaim: fromPromise(
       async ({ input }: { input: { line: ClaimLine; claimId: string; principal: Principal } }) => {
         const claim = await getClaimOf(client, input.line, input.claimId);
-        const shown = await claimFor(ownerLookup(client), input.principal, input.line, claim);
+        const shown = await claimFor(
+          ownerLookup(client, deps.registrations),
+          input.principal,
+          input.line,
+          claim,
+        );
         if (!shown) throw new RefusalError({ key: 'claim.note.notYours' });
         reportClaimStatuses(deps, [shown]);
         return shown;
@@ -403,7 +411,12 @@ export function claimIntimationActors(deps: FlowDeps) {
         });
         const found = await findClaimByNumber(client, input.number);
         if (!found) return null;
-        const shown = await claimFor(ownerLookup(client), input.principal, found.line, found);
+        const shown = await claimFor(
+          ownerLookup(client, deps.registrations),
+          input.principal,
+          found.line,
+          found,
+        );
         if (shown) reportClaimStatuses(deps, [shown]);
         return shown ? { ...shown, line: found.line } : null;
       },

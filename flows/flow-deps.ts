@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import { principalOf } from '../src/access/index.js';
+import { principalOf, type Registrations } from '../src/access/index.js';
 import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
@@ -165,6 +165,12 @@ export interface FlowDeps {
    * (the staff desk's `sync`).
    */
   readonly syncHoldings?: () => Promise<{ complete: boolean }>;
+  /**
+   * The individuals insurechat registered and whether their NRC was proven (src/access): one
+   * created from an unproven typed NRC is never on record for that NRC. Without it (a flow test)
+   * every individual the insurer holds counts.
+   */
+  readonly registrations?: Registrations;
   /**
    * How often SMS, codes, payment prompts to another number and look-ups by a typed NRC, claim
    * number or plate may be asked for (src/limits). Without it nothing is limited (tests).

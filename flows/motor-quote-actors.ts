@@ -202,6 +202,8 @@ function purchaseActors(deps: FlowDeps) {
             idType: 'NRC',
           },
         });
+        // A typed NRC proves nothing: this individual grants only the policies it buys.
+        await deps.registrations?.recordCreated({ clientId: String(holder.id), proven: false });
         return { clientId: String(holder.id), name: `${input.firstName} ${input.lastName}` };
       },
     ),

@@ -4,19 +4,33 @@
  * `accessTo`; they never compare phones themselves.
  */
 
-import type { RecordOwners } from '../src/access/index.js';
+import {
+  phonesOnRecordForNrc,
+  type RecordOwners,
+  type Registrations,
+} from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
 import type { ClaimLine } from './claim-intimation.js';
 import { orNotFound } from './flow-deps.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** Without a registry (a flow test's deps) nothing was created by insurechat. */
+const NONE_CREATED: Registrations = {
+  recordCreated: async () => undefined,
+  markProven: async () => undefined,
+  unprovenAmong: async () => new Set(),
+};
+
 /**
  * Looks people up once per actor call: a list of claims names the same borrower again and
  * again. Not shared between calls, so a phone changed on record counts at once.
  */
 export interface OwnerLookup {
-  /** Phones on record for the individuals registered with this NRC. */
+  /**
+   * Phones on record for an NRC: the individuals the insurer holds with it, less those insurechat
+   * created from an unproven typed NRC (src/access decides).
+   */
   phonesOfNrc(nrc: string): Promise<string[]>;
   /** The phone on record for a client id. */
   phonesOfClient(clientId: string): Promise<string[]>;
@@ -24,8 +38,8 @@ export interface OwnerLookup {
   claimOwners(line: ClaimLine, claim: Claim): Promise<RecordOwners>;
 }
 
-/** A fresh {@link OwnerLookup} over `client`. */
-export function ownerLookup(client: PartnerClient): OwnerLookup {
+/** A fresh {@link OwnerLookup} over `client`; `registrations` names the unproven individuals. */
+export function ownerLookup(client: PartnerClient, registrations?: Registrations): OwnerLookup {
   const byNrc = new Map<string, Promise<string[]>>();
   const byClient = new Map<string, Promise<string[]>>();
   const phonesOfNrc = (nrc: string): Promise<string[]> => {
@@ -34,10 +48,10 @@ export function ownerLookup(client: PartnerClient): OwnerLookup {
       found = client
         .call('getIndividuals', { query: { IdNumber: nrc, PageSize: 10 } })
         .then((page) =>
-          page.data
-            .filter((person) => person.idNumber === nrc)
-            .map((person) => text(person.phoneNumber))
-            .filter(Boolean),
+          phonesOnRecordForNrc(
+            page.data.filter((person) => person.idNumber === nrc),
+            registrations ?? NONE_CREATED,
+          ),
         );
       byNrc.set(nrc, found);
     }

@@ -13,3 +13,10 @@ export {
   type RecordOwners,
   type RecordType,
 } from './access.js';
+export {
+  createRegistrations,
+  type NrcHolder,
+  phonesOnRecordForNrc,
+  type Registration,
+  type Registrations,
+} from './registrations.js';

@@ -1,3 +1,4 @@
+import type { Registrations } from '../access/index.js';
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import {
@@ -24,6 +25,11 @@ export interface SyncHoldingsOptions {
   readonly fullEveryMs?: number;
   /** Makes this run a full pass whatever the time since the last (staff or operator "sync now"). */
   readonly full?: boolean;
+  /**
+   * The individuals insurechat created from an unproven typed NRC: never linked to that NRC (their
+   * phone is not on record for its loans, members or households).
+   */
+  readonly registrations?: Pick<Registrations, 'unprovenAmong'>;
 }
 
 /** What one run read and wrote. */
@@ -76,11 +82,20 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
   // A Redis loss during this run takes the run's id: its lists are then not stamped complete.
   const run = await index.beginRun();
   try {
-    // Policyholders: phone ↔ NRC.
+    // Policyholders: phone ↔ NRC, less the individuals insurechat created unproven (each page's
+    // ids asked about at once, before its facts are made).
+    let unproven = new Set<string>();
     await appended(
       'individuals',
-      (query) => client.call('getIndividuals', { query }),
+      async (query) => {
+        const page = await client.call('getIndividuals', { query });
+        unproven =
+          (await options.registrations?.unprovenAmong(page.data.map((p) => String(p.id)))) ??
+          new Set();
+        return page;
+      },
       (person) => {
+        if (unproven.has(String(person.id))) return [];
         const phone = phoneOf(person.phoneNumber);
         const nrc = text(person.idNumber);
         if (!phone || !nrc) return [];

@@ -1,3 +1,4 @@
+import { createRegistrations, type Registrations } from '../access/index.js';
 import {
   type ClaimEvidence,
   createClaimEvidence,
@@ -63,6 +64,8 @@ export interface ServerServices {
   readonly claimEvidence: ClaimEvidence;
   /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
   readonly sweepFiles: () => Promise<number>;
+  /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
+  readonly registrations: Registrations;
   /** How often SMS, codes, payment prompts and look-ups may be asked for, on every instance. */
   readonly limits: Limits;
 }
@@ -99,7 +102,14 @@ export async function buildServices(
     keyPrefix,
     context.config.files.signingSecret,
   );
-  const { holdings, holdingsSync } = await buildHoldings(context, inputs, tombstones);
+  // Kept beside the sessions: an individual created from an unproven NRC grants nothing by it.
+  const registrations = createRegistrations(stores.store, keyPrefix);
+  const { holdings, holdingsSync } = await buildHoldings(
+    context,
+    inputs,
+    tombstones,
+    registrations,
+  );
   const sweepFiles = scheduleFileSweep(context, inputs);
   const sms = smsSender(reminders, inputs.notifiers);
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
@@ -149,6 +159,7 @@ export async function buildServices(
     reminders,
     holdings,
     holdingsSync,
+    registrations,
     personalData,
     audit: privacy.audit,
     sms,
@@ -216,6 +227,7 @@ async function buildHoldings(
   context: ServerContext,
   inputs: ServiceInputs,
   tombstones: ErasureTombstones,
+  registrations: Registrations,
 ): Promise<{ holdings: HoldingsIndex; holdingsSync: HoldingsScheduler }> {
   const { logger, keyPrefix } = context;
   const { redis } = inputs.stores;
@@ -231,6 +243,7 @@ async function buildHoldings(
       client: inputs.insurer.client,
       index: synced,
       logger: syncLogger,
+      registrations,
       ...(run.full ? { full: true } : {}),
     });
   const holdingsSync = redis
