@@ -6,6 +6,7 @@ import { fromPromise } from 'xstate';
 import { type Access, accessTo, type Principal, phoneOf } from '../src/access/index.js';
 import type { Claim, PartnerClient } from '../src/api/index.js';
 import { postClaimDocuments } from '../src/claim-documents/index.js';
+import type { TurnRoute } from '../src/conversation/flow.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
 import type {
   ClaimLine,
@@ -22,7 +23,7 @@ import {
   recordClaim,
 } from './claim-lookups.js';
 import { CoverUnavailableError, heldCover } from './cover-status-actors.js';
-import { type FlowDeps, orNotFound } from './flow-deps.js';
+import { type FlowDeps, orNotFound, withinLimits } from './flow-deps.js';
 import { type OwnerLookup, ownerLookup } from './record-owners.js';
 import { claimTakesDocuments, reportUnknownStatuses } from './status-words.js';
 import { end, RefusalError, UnknownAnswerError } from './support.js';
@@ -348,6 +349,12 @@ export function claimIntimationActors(deps: FlowDeps) {
         input: { line: ClaimLine; claimId: string; number: string; phone: string };
       }) => {
         if (!deps.claimUploads || !deps.sms) throw new CoverUnavailableError('no upload page');
+        // The link goes to the caller's own phone: counted per caller only.
+        await withinLimits(deps, {
+          kind: 'sms',
+          principal: { kind: 'phone', phone: input.phone },
+          target: { kind: 'phone', value: input.phone },
+        });
         const url = deps.claimUploads.link(input);
         await deps.sms(
           input.phone,
@@ -442,8 +449,15 @@ export function claimIntimationActors(deps: FlowDeps) {
       async ({
         input,
       }: {
-        input: { number: string; principal: Principal };
+        input: { number: string; principal: Principal; route?: TurnRoute | null };
       }): Promise<FoundClaim | null> => {
+        // A typed claim number is a look-up: counted per caller, so numbers cannot be tried in bulk.
+        await withinLimits(deps, {
+          kind: 'lookup',
+          principal: input.principal,
+          route: input.route,
+          target: { kind: 'claim', value: input.number },
+        });
         const found = await claimByNumber(deps, input.number);
         if (!found) return null;
         const shown = await claimFor(

@@ -415,9 +415,10 @@ export const claimIntimationMachine = setup({
       'getClaim',
     ),
     heldCover: notProvided<HeldCoverAnswer, { principal: Principal }>('heldCover'),
-    findClaim: notProvided<FoundClaim | null, { number: string; principal: Principal }>(
-      'findClaim',
-    ),
+    findClaim: notProvided<
+      FoundClaim | null,
+      { number: string; principal: Principal; route?: TurnRoute | null }
+    >('findClaim'),
     claimTerms: notProvided<ClaimTerms, { line: ClaimLine; policyId: string }>('claimTerms'),
     sendUploadLink: notProvided<
       { sent: boolean },
@@ -1030,7 +1031,11 @@ export const claimIntimationMachine = setup({
         findingClaim: {
           invoke: {
             src: 'findClaim',
-            input: ({ context }) => ({ number: context.claimNumber, principal: context.principal }),
+            input: ({ context }) => ({
+              number: context.claimNumber,
+              principal: context.principal,
+              route: context.route,
+            }),
             onDone: [
               {
                 guard: 'returned',

@@ -4,7 +4,7 @@
  * starts a claim from the same holdings.
  */
 import { fromPromise } from 'xstate';
-import { accessTo, type Principal } from '../src/access/index.js';
+import { accessTo } from '../src/access/index.js';
 import {
   ApiAbortedError,
   ApiTimeoutError,
@@ -24,6 +24,7 @@ import {
 } from '../src/holdings/index.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover, HeldCoverAnswer } from './claim-intimation.js';
+import type { CoverAsked } from './cover-status.js';
 import {
   type CoverAnswer,
   type Holding,
@@ -35,7 +36,7 @@ import {
   type UnknownAnswerReporter,
   type UnknownReason,
 } from './cover-status.js';
-import { type FlowDeps, keep } from './flow-deps.js';
+import { type FlowDeps, keep, withinLimits } from './flow-deps.js';
 import { reportUnknownStatuses, statusWord } from './status-words.js';
 import { end, isNotFound } from './support.js';
 
@@ -787,37 +788,50 @@ export function coverStatusActors(deps: FlowDeps) {
         return { access: 'full', holdings, truth: truthOf(holdings, found.missed) };
       },
     ),
-    lookupCover: fromPromise(
-      async ({ input }: { input: { nrc: string; principal: Principal } }): Promise<CoverAnswer> => {
-        const found = await findCover(deps, { nrc: input.nrc });
-        const holdings = unique(found.holdings);
-        reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
-        const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
-        const truth = truthOf(holdings, found.missed);
-        if (access.learns === 'everything') return { access: 'full', holdings, truth };
-        // A stranger to this NRC learns only whether cover exists and until when: "until" from
-        // cover read in force; nothing in force and something not read is unknown, not "none".
-        const canSendDetails = deps.sms !== undefined && found.phones.length > 0;
-        if (holdings.some(inForce)) {
-          return {
-            access: 'limited',
-            truth: 'found',
-            until: coveredUntil(holdings),
-            canSendDetails,
-          };
-        }
+    lookupCover: fromPromise(async ({ input }: { input: CoverAsked }): Promise<CoverAnswer> => {
+      // A typed NRC is a look-up: counted per caller, so NRCs cannot be tried by the hundred.
+      await withinLimits(deps, {
+        kind: 'lookup',
+        principal: input.principal,
+        route: input.route,
+        target: { kind: 'nrc', value: input.nrc },
+      });
+      const found = await findCover(deps, { nrc: input.nrc });
+      const holdings = unique(found.holdings);
+      reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
+      const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
+      const truth = truthOf(holdings, found.missed);
+      if (access.learns === 'everything') return { access: 'full', holdings, truth };
+      // A stranger to this NRC learns only whether cover exists and until when: "until" from
+      // cover read in force; nothing in force and something not read is unknown, not "none".
+      const canSendDetails = deps.sms !== undefined && found.phones.length > 0;
+      if (holdings.some(inForce)) {
         return {
           access: 'limited',
-          truth: truth === 'unknown' ? 'unknown' : 'none',
+          truth: 'found',
+          until: coveredUntil(holdings),
           canSendDetails,
         };
-      },
-    ),
-    sendDetails: fromPromise(async ({ input }: { input: { nrc: string } }) => {
+      }
+      return {
+        access: 'limited',
+        truth: truth === 'unknown' ? 'unknown' : 'none',
+        canSendDetails,
+      };
+    }),
+    sendDetails: fromPromise(async ({ input }: { input: CoverAsked }) => {
       if (!deps.sms) throw new CoverUnavailableError('SMS is not configured');
       const found = await findCover(deps, { nrc: input.nrc });
       const phone = found.phones[0];
       if (!phone) throw new CoverUnavailableError('no phone on record');
+      // Counted per caller and per phone on record, unless it is the caller's own cover.
+      await withinLimits(deps, {
+        kind: 'sms',
+        principal: input.principal,
+        route: input.route,
+        target: { kind: 'phone', value: phone },
+        own: accessTo(input.principal, { type: 'policy', phones: found.phones }).mine,
+      });
       await deps.sms(phone, detailsSms(unique(found.holdings)));
       return { sent: true };
     }),
@@ -828,6 +842,14 @@ export function coverStatusActors(deps: FlowDeps) {
         input: { line: HoldingLine; policyId: string; number: string; phone?: string };
       }) => {
         if (!deps.files) throw new CoverUnavailableError('no file store');
+        // The link's SMS goes to the caller's own phone: counted per caller only.
+        if (input.phone && deps.sms) {
+          await withinLimits(deps, {
+            kind: 'sms',
+            principal: { kind: 'phone', phone: input.phone },
+            target: { kind: 'phone', value: input.phone },
+          });
+        }
         const body =
           input.line === 'motor'
             ? client.download('getMotorPolicyCertificate', { path: { policyId: input.policyId } })

@@ -7,6 +7,7 @@ import type {
   FlowDefinition,
   FlowInput,
   FlowOutput,
+  TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -128,6 +129,8 @@ export interface CoverStatusContext extends FlowContextBase {
   callerPhone: string | null;
   /** The phone the platform vouches for: the USSD caller, or a Telegram contact of one's own. */
   phone: string | null;
+  /** Where a caller nobody vouches for is reached: the limits count them by it (src/limits). */
+  route: TurnRoute | null;
   answer: CoverAnswer | null;
   picked: number | null;
   certificateUrl: string | null;
@@ -318,6 +321,13 @@ const toFailureScreen = failedTo<CoverStatusContext, Reply>(ID.failed);
 /** The question that asked for a field of a lookup the insurer refused: the NRC. */
 const BACK_TO_QUESTION = refusedOn({ nrcNumber: ID.askNrc, idNumber: ID.askNrc });
 
+/** A cover by NRC as its actors are asked: the NRC, who asks, and where a nobody is reached. */
+export interface CoverAsked {
+  nrc: string;
+  principal: Principal;
+  route?: TurnRoute | null;
+}
+
 /**
  * "My cover": the caller's own policies of every line, found from the phone the platform vouches
  * for; and cover by NRC, in full for the phone on record and only "covered until" for anyone else.
@@ -331,8 +341,8 @@ export const coverStatusMachine = setup({
   },
   actors: {
     lookupMine: notProvided<CoverAnswer, { phone: string }>('lookupMine'),
-    lookupCover: notProvided<CoverAnswer, { nrc: string; principal: Principal }>('lookupCover'),
-    sendDetails: notProvided<{ sent: boolean }, { nrc: string }>('sendDetails'),
+    lookupCover: notProvided<CoverAnswer, CoverAsked>('lookupCover'),
+    sendDetails: notProvided<{ sent: boolean }, CoverAsked>('sendDetails'),
     certificate: notProvided<
       { url: string },
       { line: HoldingLine; policyId: string; number: string; phone?: string }
@@ -371,6 +381,8 @@ export const coverStatusMachine = setup({
     answers: {},
     callerPhone: input.callerPhone ?? null,
     phone: phoneOf(input.principal) ?? null,
+    // Kept only for a caller nobody vouches for: a phone is counted by its number.
+    route: input.principal.kind === 'nobody' ? (input.route ?? null) : null,
     answer: null,
     picked: null,
     certificateUrl: null,
@@ -458,6 +470,7 @@ export const coverStatusMachine = setup({
             input: ({ context }) => ({
               nrc: context.answers.nrc ?? '',
               principal: principalOf(context.phone),
+              route: context.route,
             }),
             onDone: {
               target: 'answered',
@@ -486,7 +499,11 @@ export const coverStatusMachine = setup({
           entry: assign({ step: 'sendingDetails' as const }),
           invoke: {
             src: 'sendDetails',
-            input: ({ context }) => ({ nrc: context.answers.nrc ?? '' }),
+            input: ({ context }) => ({
+              nrc: context.answers.nrc ?? '',
+              principal: principalOf(context.phone),
+              route: context.route,
+            }),
             onDone: 'detailsSent',
             onError: toFailureScreen,
           },

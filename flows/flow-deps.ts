@@ -6,12 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import type { Registrations } from '../src/access/index.js';
+import { principalOf, type Registrations } from '../src/access/index.js';
 import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import { CodedError } from '../src/errors/index.js';
 import type { HoldingFact, HoldingsIndex } from '../src/holdings/index.js';
+import { LimitReachedError, type LimitRequest, type Limits } from '../src/limits/index.js';
+import { sameMsisdn } from '../src/msisdn/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { UnknownAnswerReporter } from './cover-status.js';
@@ -180,6 +182,21 @@ export interface FlowDeps {
    * every individual the insurer holds counts.
    */
   readonly registrations?: Registrations;
+  /**
+   * How often SMS, codes, payment prompts to another number and look-ups by a typed NRC, claim
+   * number or plate may be asked for (src/limits). Without it nothing is limited (tests).
+   */
+  readonly limits?: Limits;
+}
+
+/**
+ * Counts `request` against the limits; throws {@link LimitReachedError} when they refuse it (the
+ * flow's failure screen then says "asked too often" and when to try again).
+ */
+export async function withinLimits(deps: FlowDeps, request: LimitRequest): Promise<void> {
+  if (!deps.limits) return;
+  const verdict = await deps.limits.take(request);
+  if (!verdict.allowed) throw new LimitReachedError(request.kind, verdict);
 }
 
 /** Records who holds what was just sold; never fails the sale (the sync catches up). */
@@ -324,6 +341,7 @@ export function paymentActors(
   };
   return providedPayment({
     startPayment: fromPromise<PaymentStarted, PaymentRequest>(async ({ input }) => {
+      await promptLimit(deps, input);
       const startedAt = new Date().toISOString();
       let result: Awaited<ReturnType<FlowDeps['payments']['start']>>;
       try {
@@ -371,6 +389,21 @@ export function paymentActors(
         return { reference: input.reference, status, ...(reason ? { reason } : {}) };
       },
     ),
+  });
+}
+
+/**
+ * A mobile-money approval prompt to a number other than the caller's own reaches another person:
+ * counted per caller and per number. The caller's own number is never limited.
+ */
+async function promptLimit(deps: FlowDeps, input: PaymentRequest): Promise<void> {
+  if (input.payment.method !== 'mobileMoney') return;
+  if (sameMsisdn(input.callerPhone, input.payment.msisdn)) return;
+  await withinLimits(deps, {
+    kind: 'payment',
+    principal: principalOf(input.callerPhone),
+    route: input.route,
+    target: { kind: 'phone', value: input.payment.msisdn },
   });
 }
 

@@ -13,12 +13,14 @@ import {
   paymentObject,
   purchaseKeyOf,
   recordHolding,
+  withinLimits,
 } from './flow-deps.js';
 import type {
   HeldElsewhere,
   MotorCertificate,
   MotorCertificateInput,
   NewVehicle,
+  PlateAsked,
   RiskCategory,
 } from './motor-quote.js';
 import { ownerLookup } from './record-owners.js';
@@ -37,6 +39,16 @@ async function plateRecords(
     orNotFound(client.call('getMotorPolicyByRegistration', { query: { registrationNumber } }), []),
   ]);
   return { vehicles, policies };
+}
+
+/** A typed plate is a look-up: counted per caller, so plates cannot be tried in bulk. */
+function plateLookup(deps: FlowDeps, input: PlateAsked): Promise<void> {
+  return withinLimits(deps, {
+    kind: 'lookup',
+    principal: input.principal,
+    route: input.route,
+    target: { kind: 'plate', value: input.plate },
+  });
 }
 
 /** Phones on record for whoever holds a plate: its vehicle's client and its policies' holders. */
@@ -96,27 +108,26 @@ function pricingActors(deps: FlowDeps) {
       };
     }),
     // "Is ALB 2020 your Nissan Hardbody?" only to the phone on record for that car.
-    findVehicle: fromPromise(
-      async ({ input }: { input: { plate: string; principal: Principal } }) => {
-        const found = await orNotFound(
-          client.call('searchVehicleByRegistration', {
-            query: { registrationNumber: input.plate },
-          }),
-          [],
-        );
-        const v = found[0];
-        if (!v) return null;
-        const phones = await platePhones(client, input.plate);
-        if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
-          return elsewhere(deps, phones, input.principal);
-        }
-        return {
-          vehicleId: String(v.id),
-          ...(v.motorRiskCategoryId ? { riskCategoryId: v.motorRiskCategoryId } : {}),
-          description: [v.make, v.model].filter(Boolean).join(' '),
-        };
-      },
-    ),
+    findVehicle: fromPromise(async ({ input }: { input: PlateAsked }) => {
+      await plateLookup(deps, input);
+      const found = await orNotFound(
+        client.call('searchVehicleByRegistration', {
+          query: { registrationNumber: input.plate },
+        }),
+        [],
+      );
+      const v = found[0];
+      if (!v) return null;
+      const phones = await platePhones(client, input.plate);
+      if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
+        return elsewhere(deps, phones, input.principal);
+      }
+      return {
+        vehicleId: String(v.id),
+        ...(v.motorRiskCategoryId ? { riskCategoryId: v.motorRiskCategoryId } : {}),
+        description: [v.make, v.model].filter(Boolean).join(' '),
+      };
+    }),
     listRiskCategories: fromPromise<RiskCategory[], Record<string, never>>(async () => {
       const categories = await client.call('getMotorRiskCategories');
       return categories.map((c) => ({ id: String(c.id), name: c.name }));
@@ -274,28 +285,34 @@ function policyActors(deps: FlowDeps) {
       });
     }),
     // "Renew MTR-… ZMW …" only to the phone on record for the policy.
-    findPolicy: fromPromise(
-      async ({ input }: { input: { plate: string; principal: Principal } }) => {
-        const policies = await orNotFound(
-          client.call('getMotorPolicyByRegistration', {
-            query: { registrationNumber: input.plate },
-          }),
-          [],
-        );
-        const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
-        if (!policy) return null;
-        const phones = await platePhones(client, input.plate);
-        if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
-          return elsewhere(deps, phones, input.principal);
-        }
-        return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
-      },
-    ),
+    findPolicy: fromPromise(async ({ input }: { input: PlateAsked }) => {
+      await plateLookup(deps, input);
+      const policies = await orNotFound(
+        client.call('getMotorPolicyByRegistration', {
+          query: { registrationNumber: input.plate },
+        }),
+        [],
+      );
+      const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
+      if (!policy) return null;
+      const phones = await platePhones(client, input.plate);
+      if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
+        return elsewhere(deps, phones, input.principal);
+      }
+      return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
+    }),
     // The holder hears that someone asked about their car; the asker learns nothing more.
     tellHolder: fromPromise(
-      async ({ input }: { input: { plate: string; mode: 'new' | 'renew' } }) => {
+      async ({ input }: { input: PlateAsked & { mode: 'new' | 'renew' } }) => {
         const [phone] = await platePhones(client, input.plate);
         if (!deps.sms || !phone) return { told: false };
+        // Counted per caller and per holder: a plate's holder is not texted without end.
+        await withinLimits(deps, {
+          kind: 'sms',
+          principal: input.principal,
+          route: input.route,
+          target: { kind: 'phone', value: phone },
+        });
         await deps.sms(phone, end(`motor.sms.asked.${input.mode}`, { plate: input.plate }));
         return { told: true };
       },

@@ -121,6 +121,13 @@ export interface HeldElsewhere {
   canTell: boolean;
 }
 
+/** A plate as its actors are asked: the plate, who asks, and where a nobody is reached (limits). */
+export interface PlateAsked {
+  plate: string;
+  principal: Principal;
+  route?: TurnRoute | undefined;
+}
+
 /** Whether an actor's answer is {@link HeldElsewhere}. */
 const isElsewhere = (found: unknown): found is HeldElsewhere =>
   typeof found === 'object' && found !== null && 'heldElsewhere' in found;
@@ -285,10 +292,7 @@ const motor = setup({
   },
   actors: {
     listProducts: notProvided<MotorProductPage, { page: number; pageSize: number }>('listProducts'),
-    findVehicle: notProvided<
-      FoundVehicle | HeldElsewhere | null,
-      { plate: string; principal: Principal }
-    >('findVehicle'),
+    findVehicle: notProvided<FoundVehicle | HeldElsewhere | null, PlateAsked>('findVehicle'),
     listRiskCategories: notProvided<RiskCategory[], Record<string, never>>('listRiskCategories'),
     priceMotor: notProvided<
       PricingOption[],
@@ -316,11 +320,8 @@ const motor = setup({
       }
     >('createQuote'),
     paymentMachine,
-    findPolicy: notProvided<
-      MotorPolicyFound | HeldElsewhere | null,
-      { plate: string; principal: Principal }
-    >('findPolicy'),
-    tellHolder: notProvided<{ told: boolean }, { plate: string; mode: 'new' | 'renew' }>(
+    findPolicy: notProvided<MotorPolicyFound | HeldElsewhere | null, PlateAsked>('findPolicy'),
+    tellHolder: notProvided<{ told: boolean }, PlateAsked & { mode: 'new' | 'renew' }>(
       'tellHolder',
     ),
     renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
@@ -401,6 +402,7 @@ function findingByPlate<S extends keyof PlateLookup>(
       input: ({ context }: { context: MotorQuoteContext }) => ({
         plate: context.answers.plate ?? '',
         principal: context.principal,
+        route: context.route,
       }),
       onDone: [
         {
@@ -1216,7 +1218,12 @@ export const motorQuoteMachine = motor.createMachine({
         tellingHolder: {
           invoke: {
             src: 'tellHolder',
-            input: ({ context }) => ({ plate: context.answers.plate ?? '', mode: context.mode }),
+            input: ({ context }) => ({
+              plate: context.answers.plate ?? '',
+              mode: context.mode,
+              principal: context.principal,
+              route: context.route,
+            }),
             onDone: {
               target: '#motor-quote.renewal.noPolicy',
               actions: assign({

@@ -100,6 +100,8 @@ export interface PaymentRequest {
   route?: TurnRoute;
   /** What is bought, in the user's words (a product and plate): one unsettled payment each. */
   item?: string;
+  /** The caller's own number ("My number"): a prompt to any other is limited (src/limits). */
+  callerPhone?: string;
 }
 
 /** What `startPayment` and `paymentStatus` resolve to. */
@@ -141,6 +143,7 @@ export function newPayment(
 export function paymentRequest(context: {
   pay: PayState | null;
   route?: TurnRoute | null | undefined;
+  callerPhone?: string | null | undefined;
 }): PaymentRequest {
   const pay = context.pay;
   return {
@@ -152,6 +155,7 @@ export function paymentRequest(context: {
     currency: pay?.currency ?? '',
     ...(context.route ? { route: context.route } : {}),
     ...(pay?.what ? { item: pay.what } : {}),
+    ...(context.callerPhone ? { callerPhone: context.callerPhone } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { FlowOutput } from '../src/conversation/flow.js';
 import { PaymentGuardError } from '../src/conversation/index.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
+import { LimitReachedError } from '../src/limits/index.js';
 
 /**
  * After this many bad answers in a row to one question, the question is explained once more with
@@ -100,9 +101,18 @@ export type Checked<T> =
 export interface Failure {
   /**
    * `timeout`, `unavailable` (5xx, 429, network), `rejected` (400/409/422), `notFound`, `denied`,
-   * `unchecked` (the answer cannot be known now: {@link UnknownAnswerError}), `unknown`.
+   * `unchecked` (the answer cannot be known now: {@link UnknownAnswerError}), `limited` (asked too
+   * often: src/limits refused), `unknown`.
    */
-  kind: 'timeout' | 'unavailable' | 'rejected' | 'notFound' | 'denied' | 'unchecked' | 'unknown';
+  kind:
+    | 'timeout'
+    | 'unavailable'
+    | 'rejected'
+    | 'notFound'
+    | 'denied'
+    | 'unchecked'
+    | 'limited'
+    | 'unknown';
   /** The answer the insurer objected to, as the field's own name (`chassisNumber`), when it said. */
   field?: string;
   /** The insurer's own words about that answer, when they read as a sentence for the user. */
@@ -139,7 +149,7 @@ export class UnknownAnswerError extends Error {
  * Failures that the same request can never get past: trying again would only fail again. A 401 or
  * 403 is about insurechat's own credentials, which a refreshed token may fix: it keeps Try again.
  */
-const PERMANENT: ReadonlySet<Failure['kind']> = new Set(['rejected', 'notFound']);
+const PERMANENT: ReadonlySet<Failure['kind']> = new Set(['rejected', 'notFound', 'limited']);
 
 /** A field path or bare identifier the user must never see (`risks.0.vehicleId`, `clientId`). */
 const FIELD_PATH = /\w+\.\d+\.\w+|\b[a-z]+[A-Z]\w*\b|\w+\.\w+/;
@@ -175,6 +185,10 @@ function firstRejection(errors: Readonly<Record<string, readonly string[]>>): Fa
 export function describeFailure(error: unknown): Failure {
   if (error instanceof RefusalError) return { kind: 'rejected', note: error.note };
   if (error instanceof UnknownAnswerError) return { kind: 'unchecked', note: error.note };
+  // Asked too often: when to try again (in an hour, tomorrow, or later when the limiter failed).
+  if (error instanceof LimitReachedError) {
+    return { kind: 'limited', note: { key: `limits.note.${error.window}` } };
+  }
   if (error instanceof PaymentGuardError) {
     return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
@@ -262,6 +276,12 @@ export const FAILURE_CHOICES: Choice[] = [
 /** Choices offered when trying again can only fail the same way: change an answer, or end. */
 export const PERMANENT_FAILURE_CHOICES: Choice[] = [
   choice('back', 'flow.choice.changeAnswer'),
+  choice('end', 'flow.choice.end'),
+];
+
+/** Choices after "asked too often": nothing to retry or change, only back or end. */
+const LIMITED_CHOICES: Choice[] = [
+  choice('back', 'flow.choice.back'),
   choice('end', 'flow.choice.end'),
 ];
 
@@ -384,7 +404,12 @@ export function failurePrompt(failure: Failure): Prompt {
   } else if (failure.kind === 'rejected' && !failure.note) {
     notes.push({ key: 'flow.failed.check' });
   }
-  const choices = PERMANENT.has(failure.kind) ? PERMANENT_FAILURE_CHOICES : FAILURE_CHOICES;
+  const choices =
+    failure.kind === 'limited'
+      ? LIMITED_CHOICES
+      : PERMANENT.has(failure.kind)
+        ? PERMANENT_FAILURE_CHOICES
+        : FAILURE_CHOICES;
   const prompt = ask(`flow.failed.${failure.kind}`, 'choice', { choices });
   return notes.length > 0 ? { ...prompt, notes } : prompt;
 }

@@ -7,6 +7,7 @@
 import { createLogger } from '../../src/log/index.js';
 import { connectRedis } from '../../src/redis/index.js';
 import { createServer, loadConfig } from '../../src/server/index.js';
+import { RAISED_LIMITS } from '../../test/support/raised-limits.js';
 import { countRedisCommands } from '../../test/support/redis-command-count.js';
 import { serveForBench } from '../lib/server-process.js';
 import { BENCH_GATEWAY_SECRET, BenchServerEnv } from './bench-env.js';
@@ -27,6 +28,8 @@ await serveForBench(async () => {
     USSD_GATEWAY_SECRET: BENCH_GATEWAY_SECRET,
     // The journeys start at the menu, as the other servers' do: no language screen first.
     USSD_ASK_LANGUAGE: 'false',
+    // Bench callers repeat journeys from few phones: the limiter counts, never refuses.
+    ...RAISED_LIMITS,
     ...(process.env.BENCH_PARTNER_API_CONNECTIONS
       ? { PARTNER_API_CONNECTIONS: process.env.BENCH_PARTNER_API_CONNECTIONS }
       : {}),

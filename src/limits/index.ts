@@ -13,6 +13,7 @@ export {
   LimitsEnv,
   LimitWindows,
   limitsConfigOf,
+  limitsMarkdown,
   limitVariable,
 } from './limit-config.js';
 export {

@@ -123,3 +123,46 @@ export function limitsConfigOf(e: LimitsVariables): LimitsConfig {
     anonymous: { hour: e.LIMIT_ANONYMOUS_HOUR, day: e.LIMIT_ANONYMOUS_DAY },
   };
 }
+
+/** What each kind counts, in the README's words. */
+const COUNTED: Readonly<Record<LimitKind, string>> = {
+  sms: 'every SMS a conversation sends: cover details to the phone on record, "SMS the holder" of a plate, certificate and claim-documents links',
+  code: 'one-time codes sent by SMS to prove a phone',
+  payment:
+    'mobile-money approval prompts to a number other than the caller’s own (never limited: the caller’s own number)',
+  lookup: 'a record looked up by a typed NRC, claim number or plate',
+};
+
+/** "3 an hour, 10 a day", "no limit" for 0 (the README's words for a kind's windows). */
+function windowsText(windows: LimitWindows): string {
+  const parts = [
+    windows.hour > 0 ? `${windows.hour} an hour` : undefined,
+    windows.day > 0 ? `${windows.day} a day` : undefined,
+  ].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join(', ') : 'no limit';
+}
+
+/** The README's limits table: each kind's defaults and the variables that change them. */
+export function limitsMarkdown(config: LimitsConfig = DEFAULT_LIMITS): string {
+  const vars = (
+    kind: LimitKind | 'anonymous',
+    scopes: readonly ('caller' | 'target' | undefined)[],
+  ) =>
+    scopes
+      .flatMap((scope) =>
+        (['hour', 'day'] as const).map((w) => `\`${limitVariable(kind, scope, w)}\``),
+      )
+      .join(', ');
+  const rows = LIMIT_KINDS.map(
+    (kind) =>
+      `| \`${kind}\` | ${COUNTED[kind]} | ${windowsText(config[kind].caller)} | ${windowsText(config[kind].target)} | ${vars(kind, ['caller', 'target'])} |`,
+  );
+  rows.push(
+    `| anonymous caller | caps each kind's per-caller count for a chat nobody vouches for (counted by its chat) | ${windowsText(config.anonymous)} | — | ${vars('anonymous', [undefined])} |`,
+  );
+  return [
+    '| kind | what is counted | per caller | per target | variables |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}

@@ -38,6 +38,11 @@ export const RETENTION: readonly RetentionRule[] = [
       '2 years, renewed while the holdings sync still meets the phone or NRC; lifted by a new paid purchase',
   },
   {
+    what: 'Limit counts (a keyed hash of a caller or target, never the number or NRC)',
+    where: '`limits:<kind>:<scope>:<window>:<HMAC>`',
+    expiry: '1 hour or 1 day from the first count (the window)',
+  },
+  {
     what: 'Renewal-reminder contact and card (address, policy numbers, end dates)',
     where: '`reminder-contact:{<policyId>}`, `reminder-card:{<channel>:<address>}`',
     expiry: '500 days after the last purchase or renewal; deleted by "My data"',

@@ -91,6 +91,8 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     reminders,
     holdings: services.holdings,
     registrations: services.registrations,
+    // Every SMS, payment prompt to another number and typed look-up is counted (src/limits).
+    limits: services.limits,
     // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
     syncHoldings: async () => {
       await services.holdingsSync.runNow({ full: true });

@@ -17,6 +17,7 @@ import {
   type HoldingsScheduler,
   syncHoldings,
 } from '../holdings/index.js';
+import { createLimits, type Limits } from '../limits/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import { createPaymentAttempts, type PaymentAttempts } from '../payments/index.js';
 import {
@@ -71,6 +72,8 @@ export interface ServerServices {
   readonly sweepFiles: () => Promise<number>;
   /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
   readonly registrations: Registrations;
+  /** How often SMS, codes, payment prompts and look-ups may be asked for, on every instance. */
+  readonly limits: Limits;
 }
 
 /** What the services are built over. */
@@ -159,6 +162,7 @@ export async function buildServices(
       }),
   });
   return {
+    limits: buildLimits(context, stores),
     attempts,
     reminders,
     holdings,
@@ -189,6 +193,24 @@ function claimReportsStore(reports: ClaimReports): PersonalDataStore {
       return {};
     },
   };
+}
+
+/**
+ * The limits, counted beside the sessions (Redis, shared by every instance) or in this process.
+ * Callers and targets are keyed by a hash under FILES_SIGNING_SECRET, the one secret every
+ * instance shares, so two instances count the same phone under the same key.
+ */
+function buildLimits(context: ServerContext, stores: ServerStores): Limits {
+  const log = context.logger.child({ module: 'limits' });
+  return createLimits({
+    config: context.config.limits,
+    redis: stores.redis,
+    prefix: context.keyPrefix,
+    secret: context.config.files.signingSecret,
+    onRefused: (kind, scope) => metrics.limitRefusals.inc({ kind, scope }),
+    // The store's error only: the request's caller and target stay out of the log.
+    onError: (err, kind) => log.error({ err, kind }, 'limit store failed'),
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { type OperationName, operationNames } from '../api/index.js';
 import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
 import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
 import { parseS3Url, type S3Location } from '../files/index.js';
+import { type LimitsConfig, LimitsEnv, limitsConfigOf } from '../limits/index.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../privacy/index.js';
 import { HostPort, RedisTarget } from '../redis/index.js';
 
@@ -239,6 +240,8 @@ export const EnvSchema = z.object({
       .int({ error: 'must be a whole number of bytes (at least 1)' })
       .min(1, { error: 'must be a whole number of bytes (at least 1)' }),
   ),
+  /** How often SMS, codes, payment prompts and look-ups may be asked for (README, Limits). */
+  ...LimitsEnv,
   NODE_ENV: z.preprocess(
     (value) => (value === undefined || value === '' ? 'development' : value),
     z.enum(['development', 'test', 'production']),
@@ -259,6 +262,8 @@ export interface Config {
   readonly trustProxy: boolean | string;
   /** What one claim takes over every channel (CLAIM_MAX_FILES, CLAIM_MAX_BYTES). */
   readonly claimFiles: { readonly maxFiles: number; readonly maxBytes: number };
+  /** Per caller and per target, per hour and per day (the LIMIT_ variables). */
+  readonly limits: LimitsConfig;
   /** Unset → in-memory sessions. */
   readonly redis: RedisConnection | undefined;
   /** Unset URL → the embedded sandbox insurer. */
@@ -444,6 +449,7 @@ export function loadConfig(
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     claimFiles: { maxFiles: e.CLAIM_MAX_FILES, maxBytes: e.CLAIM_MAX_BYTES },
+    limits: limitsConfigOf(e),
     redis: redisConnection(e),
     partnerApi: {
       url: e.PARTNER_API_URL,

@@ -83,6 +83,16 @@ export const metrics = {
     labelNames: ['channel'] as const,
     registers: [metricsRegistry],
   }),
+  /**
+   * Requests refused by a limit (src/limits), by kind (`sms`, `code`, `payment`, `lookup`) and by
+   * which count refused (`caller`, `target`, or `error` when the limiter's store failed).
+   */
+  limitRefusals: new Counter({
+    name: 'insurechat_limit_refusals_total',
+    help: 'Requests refused by a limit, by kind and by which count refused.',
+    labelNames: ['kind', 'scope'] as const,
+    registers: [metricsRegistry],
+  }),
 };
 
 /** The shape of {@link metrics}, for parts that take it as a dependency. */

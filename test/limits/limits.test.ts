@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Principal } from '../../src/access/index.js';
 import {
   createLimits,
@@ -6,7 +7,10 @@ import {
   type LimitRequest,
   type Limits,
   type LimitsConfig,
+  LimitsEnv,
   type LimitVerdict,
+  limitsConfigOf,
+  limitsMarkdown,
 } from '../../src/limits/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
 import {
@@ -247,3 +251,22 @@ async function keysWith(redis: RedisConnection, prefix: string): Promise<string[
   for (const node of nodes) out.push(...(await node.keys(`*${prefix}*`)));
   return out;
 }
+
+describe('the limits table', () => {
+  it('is the table the README shows, word for word, with every variable', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(limitsMarkdown());
+    for (const variable of Object.keys(LimitsEnv)) expect(limitsMarkdown()).toContain(variable);
+  });
+
+  it('reads each count from its variable, and a blank one as the default', () => {
+    const parsed = z
+      .object(LimitsEnv)
+      .parse({ LIMIT_SMS_TARGET_HOUR: '7', LIMIT_SMS_TARGET_DAY: '' });
+    const config = limitsConfigOf(parsed);
+    expect(config.sms.target).toEqual({ hour: 7, day: DEFAULT_LIMITS.sms.target.day });
+    expect(config.lookup).toEqual(DEFAULT_LIMITS.lookup);
+    expect(() => z.object(LimitsEnv).parse({ LIMIT_CODE_CALLER_HOUR: '-1' })).toThrow();
+  });
+});

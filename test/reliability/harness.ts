@@ -10,6 +10,7 @@ import {
   type ServerDeps,
 } from '../../src/server/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
+import { RAISED_LIMITS } from '../support/raised-limits.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 import { TEST_TELEGRAM_THROTTLE } from '../support/telegram-throttle.js';
 
@@ -99,6 +100,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
     // The journeys start at the menu, as the other servers' do: no language screen first.
     USSD_ASK_LANGUAGE: 'false',
+    // Fault runs repeat journeys from few phones: the limiter counts, never refuses.
+    ...RAISED_LIMITS,
     PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET,
     ...(options.partnerApi
       ? { PARTNER_API_URL: options.partnerApi.url, PARTNER_API_KEY: options.partnerApi.apiKey }

@@ -6,6 +6,7 @@ import {
   loadConfig,
   type ServerDeps,
 } from '../../src/server/index.js';
+import { RAISED_LIMITS } from '../support/raised-limits.js';
 import { countRedisCommands } from '../support/redis-command-count.js';
 import {
   connectMode,
@@ -15,6 +16,8 @@ import {
   testPrefix,
 } from '../support/redis-modes.js';
 import { TEST_TELEGRAM_THROTTLE } from '../support/telegram-throttle.js';
+
+export { DEFAULT_LIMITS_ENV, RAISED_LIMITS } from '../support/raised-limits.js';
 
 /** The gateway secret every test server uses. */
 export const GATEWAY_SECRET = 'test-gateway-secret';
@@ -46,7 +49,7 @@ export interface TestServer {
 
 /**
  * Starts a test server; `env` overrides the environment, `deps` the composition, `mode` picks the
- * Redis (default the standalone server).
+ * Redis (default the standalone server). Limits are raised (see RAISED_LIMITS) unless `env` sets them.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -67,6 +70,7 @@ export async function startTestServer(
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
     // Journeys start at the menu; the language screen's own tests ask for it.
     USSD_ASK_LANGUAGE: 'false',
+    ...RAISED_LIMITS,
     ...env,
   });
   const server = await createServer(config, {

@@ -51,6 +51,7 @@ export const bem: Catalogue = {
   'flow.failed.rejected': 'Kampani ya inshuwalansi taipokelele ifi.',
   'flow.failed.notFound': 'Tatwasangile ico.',
   'flow.failed.denied': 'Ubu butumikishi tabuli kuli imwe nomba.',
+  'flow.failed.limited': 'Mwalomba imiku iingi nga nshi.',
   'flow.failed.unknown': 'Mutulekelele, kwaba ubwafya.',
   'flow.failed.said': '{said}',
   'flow.failed.check': 'Napapata moneni ifyasuko fyenu.',
@@ -508,4 +509,9 @@ export const bem: Catalogue = {
   'status.claimHandled': 'kampani ilebomba pali iyi claim ({insurerStatus})',
   'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
   'status.notCheckedNow': 'tatulekwanisha ukumona nomba',
+
+  // limits (src/limits)
+  'limits.note.hour': 'Napapata eseshenipo pa numa ya ola limo.',
+  'limits.note.day': 'Napapata eseshenipo mailo.',
+  'limits.note.later': 'Tatulekwanisha ukucita ifi nomba. Napapata eseshenipo pali cimbi.',
 };

@@ -58,6 +58,7 @@ export const en = {
   'flow.failed.rejected': 'The insurer could not accept these details.',
   'flow.failed.notFound': 'We could not find that record.',
   'flow.failed.denied': 'This service is not available to you right now.',
+  'flow.failed.limited': 'You have asked too often.',
   'flow.failed.unknown': 'Sorry, something went wrong.',
   'flow.failed.said': '{said}',
   'flow.failed.check': 'Please check your answers.',
@@ -662,6 +663,11 @@ export const en = {
   'status.claimHandled': 'the insurer is handling this claim ({insurerStatus})',
   'status.unconfirmed': 'we could not confirm this cover - call the insurer',
   'status.notCheckedNow': 'cannot be checked now',
+
+  // limits (src/limits): when to try again after "asked too often"
+  'limits.note.hour': 'Please try again in an hour.',
+  'limits.note.day': 'Please try again tomorrow.',
+  'limits.note.later': 'We cannot do this right now. Please try again later.',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -52,6 +52,7 @@ export const ny: Catalogue = {
   'flow.failed.rejected': 'Kampani ya inshuwalansi sinavomere zimenezi.',
   'flow.failed.notFound': 'Sitinapeze zimenezo.',
   'flow.failed.denied': 'Utumiki uwu sukupezeka kwa inu pakali pano.',
+  'flow.failed.limited': 'Mwapempha kambiri kwambiri.',
   'flow.failed.unknown': 'Pepani, pali vuto.',
   'flow.failed.said': '{said}',
   'flow.failed.check': 'Chonde onani mayankho anu.',
@@ -504,4 +505,9 @@ export const ny: Catalogue = {
   'status.claimHandled': 'kampani ikugwira ntchito pa claim iyi ({insurerStatus})',
   'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
   'status.notCheckedNow': 'sitingathe kuona pakali pano',
+
+  // limits (src/limits)
+  'limits.note.hour': 'Chonde yesaninso pakatha ola limodzi.',
+  'limits.note.day': 'Chonde yesaninso mawa.',
+  'limits.note.later': 'Sitingathe kuchita izi pakali pano. Chonde yesaninso pambuyo pake.',
 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../../src/limits/index.js';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
 import {
   GATEWAY_SECRET,
@@ -237,6 +238,18 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
   });
 });
 
+/**
+ * Redis commands the limits (src/limits) add to a request they count: one per window that limits
+ * it (the test server keeps the defaults' windows, raised). They are sent together, so they wait
+ * for one reply time, not one each.
+ */
+const counters = (kind: 'lookup' | 'sms', scopes: readonly ('caller' | 'target')[]) =>
+  scopes.reduce(
+    (sum, scope) =>
+      sum + (['hour', 'day'] as const).filter((w) => DEFAULT_LIMITS[kind][scope][w] > 0).length,
+    0,
+  );
+
 describe('USSD Redis cost', () => {
   /**
    * Runs `step` and returns how many commands the server sent to Redis meanwhile, on every
@@ -248,7 +261,7 @@ describe('USSD Redis cost', () => {
     return harness.redisCommands() - before;
   }
 
-  it('costs at most two Redis round trips per request on the motor journey, dial included', async () => {
+  it('costs at most two Redis round trips per request on the motor journey, dial included, and the plate look-up’s counts', async () => {
     const phone = caller();
     // Warm the server's script cache so a NOSCRIPT fallback does not count.
     await phone.dial();
@@ -264,10 +277,18 @@ describe('USSD Redis cost', () => {
       );
     }
     expect(screen).toMatch(/^CON /);
-    expect(costs).toEqual(costs.map(() => 2));
+    // Issue 35: each typed plate is a look-up counted per caller (turns 4 and 8: AJQ 1909 is
+    // another holder's, 479974111 a new one), and SMS the holder (turn 5) is counted per caller
+    // and per holder; those turns cost their counts more.
+    const extra: Record<number, number> = {
+      4: counters('lookup', ['caller']),
+      5: counters('sms', ['caller', 'target']),
+      8: counters('lookup', ['caller']),
+    };
+    expect(costs).toEqual(costs.map((_, i) => 2 + (extra[i] ?? 0)));
   });
 
-  it("SMSes a plate's holder in the language they chose, within the turn's two round trips", async () => {
+  it("SMSes a plate's holder in the language they chose, within the turn's two round trips and the SMS's counts", async () => {
     const holder = { channel: 'ussd' as const, address: '260971234567' };
     await harness.server.reminders.languages.choose(holder, 'bem');
     try {
@@ -281,7 +302,8 @@ describe('USSD Redis cost', () => {
         screen = await phone.send('1');
       });
       expect(screen).toContain('We sent the holder an SMS.');
-      expect(cost).toBe(2);
+      // Plus the SMS's counts per caller and per holder (issue 35).
+      expect(cost).toBe(2 + counters('sms', ['caller', 'target']));
       const sent = sandboxOf(harness).smsOutbox.list('+260971234567').slice(before);
       expect(sent.map((sms) => sms.message)).toEqual([
         'Umuntu alomba inshuwalansi ya AJQ 1909 pa insurechat. Nga ni imwe, tuimbileni ukufuma pali iyi foni.',
