@@ -82,8 +82,9 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
       status: 'Active',
       covers: 'Twelfth Member',
     });
-    // The household look-up, the member and its policy: not one call per master policy.
-    expect(calls).toBe(3);
+    // The individuals with the NRC (who is on record), the household look-up, the member and
+    // its policy: not one call per master policy.
+    expect(calls).toBe(4);
   });
 
   it('shows a loan repaid early as Closed and the loan still on risk with its own status', async () => {
@@ -132,7 +133,8 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
   it('asks the insurer at most the bounded number of times and shows the rest as not confirmed now', async () => {
     const nrc = '909090/10/1';
     // Thirty records of one NRC: the index names them, the insurer is asked about ten at most
-    // (the household look-up and nine records, which it no longer has).
+    // (the individuals with the NRC, the household look-up and eight records, which it no
+    // longer has).
     await index.record(
       Array.from({ length: 30 }, (_, i) => ({
         nrc,
@@ -142,7 +144,7 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
     const { holdings, calls } = await findCover(deps, { nrc });
     expect(calls).toBe(MAX_CALLS_PER_LOOKUP);
     expect(holdings.filter((h) => h.unknown === 'late')).toHaveLength(
-      30 - (MAX_CALLS_PER_LOOKUP - 1),
+      30 - (MAX_CALLS_PER_LOOKUP - 2),
     );
   });
 
@@ -225,7 +227,11 @@ describe('cover not read is unknown, never in force and never none (issue 36)', 
     expect(missed).toBe(true);
     expect(truthOf(holdings, missed)).toBe('unknown');
     // Nothing answered at all: the lookup fails (the flow offers Try again), it never says none.
-    await expect(findCover({ ...deps, client }, { nrc: '101010/10/1' })).rejects.toThrow(
+    const down = failing({
+      getGroupFuneralHouseholdByNrc: serverError('household'),
+      getIndividuals: serverError('individuals'),
+    });
+    await expect(findCover({ ...deps, client: down }, { nrc: '101010/10/1' })).rejects.toThrow(
       ApiServerError,
     );
   });
