@@ -44,6 +44,7 @@ import {
   type UnknownReason,
 } from './cover-status.js';
 import { type FlowDeps, keep } from './flow-deps.js';
+import { ownerLookup } from './record-owners.js';
 import { reportUnknownStatuses, statusWord } from './status-words.js';
 import { end, isNotFound } from './support.js';
 
@@ -940,6 +941,30 @@ function detailsSms(holdings: Holding[]): Prompt {
   return { ...end('cover.sms.details'), notes };
 }
 
+/**
+ * Refuses unless `phone` is on record for the policy (src/access): its client's phone, or the
+ * policyholder's the policy carries.
+ */
+async function ownPolicy(
+  deps: FlowDeps,
+  line: HoldingLine,
+  policyId: string,
+  phone: string,
+): Promise<void> {
+  const { client } = deps;
+  const policy =
+    line === 'motor'
+      ? await client.call('getMotorPolicy', { path: { policyId } })
+      : await client.call('getTravelPolicy', { path: { policyId } });
+  const hint = policyHint(policy);
+  const phones = hint.clientId
+    ? await ownerLookup(client, deps.registrations).phonesOfClient(hint.clientId)
+    : [hint.holderPhone];
+  if (!accessTo(principalOf(phone), { type: 'policy', phones }).mine) {
+    throw new CoverUnavailableError('the certificate goes only to the phone on record');
+  }
+}
+
 /** The actors cover-status invokes. */
 export function coverStatusActors(deps: FlowDeps) {
   const { client } = deps;
@@ -1000,6 +1025,8 @@ export function coverStatusActors(deps: FlowDeps) {
         input: { line: HoldingLine; policyId: string; number: string; phone?: string };
       }) => {
         if (!deps.files) throw new CoverUnavailableError('no file store');
+        // Texted only to the policy's own client phone: asked again here, not taken from the list.
+        if (input.phone && deps.sms) await ownPolicy(deps, input.line, input.policyId, input.phone);
         const body =
           input.line === 'motor'
             ? client.download('getMotorPolicyCertificate', { path: { policyId: input.policyId } })
