@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, toPromise } from 'xstate';
 import { truthOf, type UnknownReason } from '../../flows/cover-status.js';
-import { findCover, inForce, MAX_CALLS_PER_LOOKUP } from '../../flows/cover-status-actors.js';
+import {
+  CoverUnavailableError,
+  coverStatusActors,
+  findCover,
+  inForce,
+  MAX_CALLS_PER_LOOKUP,
+} from '../../flows/cover-status-actors.js';
 import type { FlowDeps } from '../../flows/index.js';
 import {
   ApiNotFoundError,
@@ -315,5 +322,39 @@ describe('a cold index: the insurer is asked directly (issue 36)', () => {
     );
     expect(failed.holdings).toEqual([]);
     expect(truthOf(failed.holdings, failed.missed)).toBe('unknown');
+  });
+});
+
+describe('a certificate is texted only to the policy own client phone (issue 35)', () => {
+  const certificateFor = async (phone: string, sent: string[]) => {
+    const actors = coverStatusActors({
+      ...deps,
+      sms: async (to) => {
+        sent.push(to);
+      },
+      files: { save: async () => ({ url: 'https://files.test/certificate.pdf' }) },
+    });
+    const actor = createActor(actors.certificate, {
+      input: {
+        line: 'motor',
+        policyId: DEMO_BOOK.motor.insured.policyId,
+        number: DEMO_BOOK.motor.insured.policyNumber,
+        phone,
+      },
+    });
+    actor.start();
+    return toPromise(actor);
+  };
+
+  it('texts the holder the certificate of their car', async () => {
+    const sent: string[] = [];
+    await certificateFor(DEMO_BOOK.motor.holder.phoneNumber, sent);
+    expect(sent).toEqual([DEMO_BOOK.motor.holder.phoneNumber]);
+  });
+
+  it('refuses another phone and texts nobody', async () => {
+    const sent: string[] = [];
+    await expect(certificateFor('260955000111', sent)).rejects.toThrow(CoverUnavailableError);
+    expect(sent).toEqual([]);
   });
 });
