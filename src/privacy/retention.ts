@@ -38,6 +38,13 @@ export const RETENTION: readonly RetentionRule[] = [
       '2 years, renewed while the holdings sync still meets the phone or NRC; lifted by a new paid purchase',
   },
   {
+    what: 'Individuals insurechat registered at the insurer, and whether their NRC was proven (client ids only)',
+    where: '`identity:unproven`, `identity:proven`',
+    expiry:
+      'kept on purpose: an individual outlives any TTL, and one forgotten would count as on record for an NRC nobody proved',
+    keptWithoutTtl: /^identity:(unproven|proven)$/,
+  },
+  {
     what: 'Renewal-reminder contact and card (address, policy numbers, end dates)',
     where: '`reminder-contact:{<policyId>}`, `reminder-card:{<channel>:<address>}`',
     expiry: '500 days after the last purchase or renewal; deleted by "My data"',
