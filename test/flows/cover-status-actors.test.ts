@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, toPromise } from 'xstate';
-import { truthOf, type UnknownReason } from '../../flows/cover-status.js';
+import {
+  type CoverAnswer,
+  type Holding,
+  truthOf,
+  type UnknownReason,
+} from '../../flows/cover-status.js';
 import {
   CoverUnavailableError,
   coverStatusActors,
@@ -9,6 +14,11 @@ import {
   MAX_CALLS_PER_LOOKUP,
 } from '../../flows/cover-status-actors.js';
 import type { FlowDeps } from '../../flows/index.js';
+import {
+  createRegistrations,
+  NO_REGISTRATIONS,
+  type Registrations,
+} from '../../src/access/index.js';
 import {
   ApiNotFoundError,
   ApiServerError,
@@ -22,6 +32,7 @@ import {
 } from '../../src/holdings/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import { createMemoryStore } from '../../src/storage/index.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
@@ -356,5 +367,49 @@ describe('a certificate is texted only to the policy own client phone (issue 35)
     const sent: string[] = [];
     await expect(certificateFor('260955000111', sent)).rejects.toThrow(CoverUnavailableError);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('My cover for a phone that typed someone else NRC into a quote (issue 35)', () => {
+  const borrower = DEMO_BOOK.creditLife.borrower;
+  const typedBy = '260955123457';
+
+  /** The holdings a lookup answer lists (a limited answer lists none). */
+  const listed = (answer: CoverAnswer): Holding[] =>
+    answer.access === 'full' ? answer.holdings : [];
+  const mine = async (registrations: Registrations) => {
+    const actor = createActor(coverStatusActors({ ...deps, registrations }).lookupMine, {
+      input: { phone: typedBy },
+    });
+    actor.start();
+    return toPromise(actor);
+  };
+
+  it('lists none of her loans, warm index or cold, while the old rule would list them all', async () => {
+    const typed = await world.client.call('createIndividual', {
+      body: {
+        firstName: 'Chipo',
+        lastName: 'Zulu',
+        phoneNumber: typedBy,
+        email: 'chipo@example.com',
+        idNumber: borrower.nrcNumber,
+        idType: 'NRC',
+      },
+    });
+    const registrations = createRegistrations(createMemoryStore(), 'test:');
+    await registrations.recordCreated({ clientId: String(typed.id), proven: false });
+    await syncHoldings({ client: world.client, index, logger, registrations, full: true });
+
+    expect(listed(await mine(registrations))).toEqual([]);
+    const cold = createActor(
+      coverStatusActors({ ...deps, registrations, holdings: createMemoryHoldingsIndex() })
+        .lookupMine,
+      { input: { phone: typedBy } },
+    );
+    cold.start();
+    expect(listed(await toPromise(cold))).toEqual([]);
+    // Counted as on record (no registry, as before issue 35), the same phone sees her loans.
+    const numbers = listed(await mine(NO_REGISTRATIONS)).map((h) => h.number);
+    expect(numbers).toContain(DEMO_BOOK.creditLife.payroll.activeLoan.reference);
   });
 });
