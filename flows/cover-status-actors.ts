@@ -760,6 +760,11 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   const budget = new CallBudget(deps.onUnknownAnswer);
   const phone = 'phone' in subject ? subject.phone : undefined;
   const byPhone = phone ? await index.ofPhone(phone) : undefined;
+  // A phone the index ties to nothing, with every list read lately: nothing to show and nobody
+  // to ask about (a stranger's My cover makes no insurer call, however many dial at once).
+  if (byPhone && byPhone.nrcs.length === 0 && byPhone.refs.length === 0) {
+    if ((await index.completeness()).complete) return nothingHeld();
+  }
   // Who may be on record, asked at once beside the records: the NRCs the index links the phone
   // to are only where to look first, each record's owners come from these individuals.
   const individuals = individualsOf(
@@ -878,6 +883,19 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     missed: missed || travelUnread,
     missedBesidesTravel: missed,
     indexComplete,
+  };
+}
+
+/** What a lookup found when the index, complete, names nothing: "none", no call made. */
+function nothingHeld(): Found {
+  return {
+    holdings: [],
+    owners: new Map(),
+    phones: [],
+    calls: 0,
+    missed: false,
+    missedBesidesTravel: false,
+    indexComplete: true,
   };
 }
 

@@ -409,7 +409,16 @@ describe('My cover for a phone that typed someone else NRC into a quote (issue 3
     cold.start();
     expect(listed(await toPromise(cold))).toEqual([]);
     // Counted as on record (no registry, as before issue 35), the same phone sees her loans.
-    const numbers = listed(await mine(NO_REGISTRATIONS)).map((h) => h.number);
+    const old = createActor(
+      coverStatusActors({
+        ...deps,
+        registrations: NO_REGISTRATIONS,
+        holdings: createMemoryHoldingsIndex(),
+      }).lookupMine,
+      { input: { phone: typedBy } },
+    );
+    old.start();
+    const numbers = listed(await toPromise(old)).map((h) => h.number);
     expect(numbers).toContain(DEMO_BOOK.creditLife.payroll.activeLoan.reference);
   });
 });
