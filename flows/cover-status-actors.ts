@@ -4,7 +4,16 @@
  * starts a claim from the same holdings.
  */
 import { fromPromise } from 'xstate';
-import { accessTo } from '../src/access/index.js';
+import {
+  accessTo,
+  type HeldIndividual,
+  NO_REGISTRATIONS,
+  type OnRecord,
+  onRecordAmong,
+  type Principal,
+  principalOf,
+  type RecordOwners,
+} from '../src/access/index.js';
 import {
   ApiAbortedError,
   ApiTimeoutError,
@@ -22,7 +31,6 @@ import {
   type HoldingsIndex,
   refField,
 } from '../src/holdings/index.js';
-import { sameMsisdn } from '../src/msisdn/index.js';
 import type { HeldCover, HeldCoverAnswer } from './claim-intimation.js';
 import type { CoverAsked } from './cover-status.js';
 import {
@@ -37,6 +45,7 @@ import {
   type UnknownReason,
 } from './cover-status.js';
 import { type FlowDeps, keep, withinLimits } from './flow-deps.js';
+import { ownerLookup } from './record-owners.js';
 import { reportUnknownStatuses, statusWord } from './status-words.js';
 import { end, isNotFound } from './support.js';
 
@@ -70,9 +79,12 @@ export function inForce(holding: Pick<Holding, 'status' | 'unknown'>): boolean {
   return IN_FORCE.has(holding.status.toLowerCase().replace(/\s+/g, ''));
 }
 
-/** Everything one NRC holds, with the phones the insurer has on record for that person. */
+/** Everything one NRC or phone holds, and who is on record for each record (src/access's rule). */
 interface Found {
   holdings: Holding[];
+  /** Who is on record for each of `holdings`: asked with the principal before anything is shown. */
+  owners: Map<Holding, RecordOwners>;
+  /** By NRC: the phones on record for it (the insurer's own individuals and household). */
   phones: string[];
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
@@ -294,12 +306,42 @@ function unknownHolding(ref: HoldingRef, reason: UnknownReason): Holding {
   return holding;
 }
 
-/** `holding`, marked unknown when its status is a word never seen (it is never in force). */
-function seen(holding: Holding): Holding {
+/**
+ * `holding`, marked unknown when its status is a word never seen (it is never in force); the
+ * copy keeps the original's owner hint.
+ */
+function seen(holding: Holding, hints: Hints): Holding {
   if (holding.unknown || statusWord(STATUS_SUBJECT[holding.line], holding.status).known) {
     return holding;
   }
-  return { ...holding, unknown: 'unseen' };
+  const marked: Holding = { ...holding, unknown: 'unseen' };
+  hints.set(marked, hints.get(holding) ?? NO_HINT);
+  return marked;
+}
+
+/**
+ * What names the people on record for a holding, as the insurer's record says: the policy's client
+ * (or the policyholder it carries) for motor and travel, the NRC covered for the others; '' where
+ * the record did not say. src/access turns it into phones (see {@link ownersOf}).
+ */
+interface OwnerHint {
+  readonly clientId: string;
+  readonly holderPhone: string;
+  readonly nrc: string;
+}
+
+/** The owner hints of the holdings one lookup read, by holding. */
+type Hints = Map<Holding, OwnerHint>;
+
+const NO_HINT: OwnerHint = { clientId: '', holderPhone: '', nrc: '' };
+
+/** The hint of a motor or travel policy: its client, or the policyholder it carries. */
+function policyHint(policy: PolicyRecord): OwnerHint {
+  return {
+    clientId: text(policy.clientId),
+    holderPhone: text(record(record(policy).policyHolder).phone),
+    nrc: '',
+  };
 }
 
 /** Asks the insurer about one record the index names; null when it no longer has it. */
@@ -311,7 +353,27 @@ async function confirm(
     creditLife: SharedCall<CoverState>;
   },
   ref: HoldingRef,
+  hints: Hints,
 ): Promise<Holding | null> {
+  const holding = await confirmed(client, budget, shared, ref, hints);
+  if (holding && !hints.has(holding)) hints.set(holding, NO_HINT);
+  return holding;
+}
+
+async function confirmed(
+  client: PartnerClient,
+  budget: CallBudget,
+  shared: {
+    groupLife: SharedCall<GroupLifePolicy>;
+    creditLife: SharedCall<CoverState>;
+  },
+  ref: HoldingRef,
+  hints: Hints,
+): Promise<Holding | null> {
+  const hinted = (holding: Holding, hint: OwnerHint): Holding => {
+    hints.set(holding, hint);
+    return holding;
+  };
   switch (ref.line) {
     case 'motor': {
       const answer = await budget.ask('getMotorPolicy', (options) =>
@@ -323,7 +385,7 @@ async function confirm(
       const plates = (policy as Record<string, unknown>).registrationNumbers;
       const plate =
         text(policy.registrationNumber) || (Array.isArray(plates) ? text(plates[0]) : '');
-      return policyHolding('motor', policy, plate);
+      return hinted(policyHolding('motor', policy, plate), policyHint(policy));
     }
     case 'travel': {
       const answer = await budget.ask('getTravelPolicy', (options) =>
@@ -332,7 +394,10 @@ async function confirm(
       if (answer.kind === 'none') return null;
       if (answer.kind === 'unknown') return unknownHolding(ref, answer.reason);
       const policy = answer.value;
-      return policyHolding('travel', policy, text((policy as Record<string, unknown>).destination));
+      return hinted(
+        policyHolding('travel', policy, text((policy as Record<string, unknown>).destination)),
+        policyHint(policy),
+      );
     }
     case 'group-life': {
       const path = { policyId: ref.policyId };
@@ -368,7 +433,7 @@ async function confirm(
         entry.amount = member.sumAssured - Math.max(0, excess);
         if (excess > 0) entry.awaitingUnderwriting = excess;
       }
-      return entry;
+      return hinted(entry, { ...NO_HINT, nrc: text(member.nrcNumber) });
     }
     case 'credit-life': {
       const path = { policyId: ref.policyId };
@@ -406,7 +471,7 @@ async function confirm(
       if (cover?.kind === 'none') {
         entry.unknown = budget.unknown('getCreditLifePolicyStatus', 'failed').reason;
       }
-      return entry;
+      return hinted(entry, { ...NO_HINT, nrc: text(loan.nrcNumber) });
     }
   }
 }
@@ -416,7 +481,7 @@ async function household(
   client: PartnerClient,
   budget: CallBudget,
   nrc: string,
-): Promise<Answer<{ holding: Holding; phone: string }>> {
+): Promise<Answer<{ holding: Holding; principal: HeldIndividual }>> {
   const answer = await budget.ask('getGroupFuneralHouseholdByNrc', (options) =>
     client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } }, options),
   );
@@ -434,13 +499,23 @@ async function household(
     currency: text(policy.currency) || 'ZMW',
   };
   if (typeof policy.grossPremium === 'number') holding.amount = policy.grossPremium;
-  return { kind: 'found', value: { holding, phone: text(principal.phoneNumber) } };
+  // The household's principal is the insurer's own client for this NRC (funeral is not sold here).
+  return {
+    kind: 'found',
+    value: {
+      holding,
+      principal: {
+        id: text(principal.id) || String(principal.id ?? ''),
+        phoneNumber: text(principal.phoneNumber),
+        idNumber: nrc,
+      },
+    },
+  };
 }
 
 /** What the direct paths found, and whether any of them went unanswered. */
 interface DirectFound {
   holdings: Holding[];
-  phones: string[];
   missed: boolean;
   /** A client is on record: their travel cover, which no direct path reads, is unknown. */
   travelUnread: boolean;
@@ -454,69 +529,66 @@ function onePage<T>(answer: Answer<{ data: T[]; totalPages: number }>): T[] | un
 }
 
 /**
- * Asks the insurer directly what `nrcs` (or, with none, the client whose phone is `phone`) hold,
- * when the index cannot answer: the client record and its vehicles' motor policies, and each
- * credit-life and group-life master policy's loan and member search by NRC, in parallel within
- * the lookup's budget. Households are asked by the caller. Any path unanswered sets `missed`;
- * a client on record leaves travel unknown too: the spec has no travel look-up by client; a
- * phone no client record names leaves everything unknown (no NRC, and no look-up by phone).
+ * The individuals the insurer holds with a phone (its last nine digits; src/access matches the
+ * number) or with an NRC: who may be on record, read once per lookup. `read` is false when the
+ * list was not answered or is longer than one page: what is listed still counts, nothing more.
+ */
+async function individualsOf(
+  client: PartnerClient,
+  budget: CallBudget,
+  who: { readonly phone: string } | { readonly nrc: string },
+): Promise<{ people: HeldIndividual[]; read: boolean }> {
+  if ('nrc' in who && !who.nrc) return { people: [], read: true };
+  const answer = await budget.ask('getIndividuals', (options) =>
+    client.call(
+      'getIndividuals',
+      {
+        query:
+          'phone' in who
+            ? { PhoneNumber: who.phone.replace(/\D/g, '').slice(-9), PageSize: DIRECT_PAGE_SIZE }
+            : { IdNumber: who.nrc, PageSize: DIRECT_PAGE_SIZE },
+      },
+      options,
+    ),
+  );
+  const listed = onePage(answer);
+  const people = listed ?? (answer.kind === 'found' ? answer.value.data : []);
+  // The insurer's filter matches part of the text: an NRC is the same one only when it is equal.
+  return {
+    people: 'nrc' in who ? people.filter((person) => person.idNumber === who.nrc) : people,
+    read: listed !== undefined,
+  };
+}
+
+/**
+ * Asks the insurer directly what `nrcs` and `clients` hold, when the index cannot answer: each
+ * client's vehicles' motor policies, and each credit-life and group-life master policy's loan and
+ * member search by NRC, in parallel within the lookup's budget. Households are asked by the
+ * caller. Any path unanswered sets `missed`; a client on record leaves travel unknown too: the
+ * spec has no travel look-up by client; a phone that reaches no NRC leaves everything unknown (a
+ * policy issued with its holder inline has no client record, and there is no look-up by phone).
  */
 async function askDirectly(
   client: PartnerClient,
   budget: CallBudget,
   shared: Parameters<typeof confirm>[2],
-  subject: { nrcs: string[]; phone?: string },
-): Promise<DirectFound & { nrcs: string[] }> {
+  hints: Hints,
+  subject: { nrcs: readonly string[]; clients: readonly string[]; byPhone: boolean },
+): Promise<DirectFound> {
   budget.direct();
-  const found: DirectFound = { holdings: [], phones: [], missed: false, travelUnread: false };
+  const found: DirectFound = { holdings: [], missed: false, travelUnread: false };
   const miss = () => {
     found.missed = true;
   };
   const take = async (ref: HoldingRef) => {
-    const holding = await confirm(client, budget, shared, ref);
-    if (holding) found.holdings.push(seen(holding));
+    const holding = await confirm(client, budget, shared, ref, hints);
+    if (holding) found.holdings.push(seen(holding, hints));
   };
-
-  // The holder's client record: by NRC, or by the phone on record (digits matched exactly).
-  const byPhone = subject.phone;
-  const clientsAnswer = await budget.ask('getIndividuals', (options) =>
-    client.call(
-      'getIndividuals',
-      {
-        query: byPhone
-          ? { PhoneNumber: byPhone.replace(/\D/g, '').slice(-9), PageSize: DIRECT_PAGE_SIZE }
-          : { IdNumber: subject.nrcs[0] ?? '', PageSize: DIRECT_PAGE_SIZE },
-      },
-      options,
-    ),
-  );
-  const listed = onePage(clientsAnswer);
-  if (!listed) miss();
-  const clients = (listed ?? []).filter((holder) =>
-    byPhone
-      ? sameMsisdn(holder.phoneNumber ?? '', byPhone)
-      : typeof holder.idNumber === 'string' && subject.nrcs.includes(holder.idNumber),
-  );
-  const nrcs = byPhone
-    ? [...new Set(clients.map((holder) => holder.idNumber ?? '').filter(Boolean))].slice(
-        0,
-        MAX_NRCS_PER_PHONE,
-      )
-    : subject.nrcs;
-  for (const holder of clients) if (holder.phoneNumber) found.phones.push(holder.phoneNumber);
+  const { nrcs, clients } = subject;
   // A travel policy is held by a client record, and none can be read by client: unknown.
   found.travelUnread = clients.length > 0;
-  if (nrcs.length === 0) {
-    // A phone no client record names: no NRC to search the master policies by, and a motor or
-    // travel policy issued with its holder inline (instant issue: no client record) cannot be
-    // found by phone. Not "none": the sandbox's large book is held that way, and its holders
-    // were told "No policies were found" after a Redis flush (bench section 11).
-    if (byPhone) miss();
-    return { ...found, nrcs };
-  }
 
-  const motor = clients.map(async (holder) => {
-    const id = String(holder.id);
+  const motor = clients.map(async (id) => {
     const vehicles = onePage(
       await budget.ask('getClientVehicles', (options) =>
         client.call(
@@ -541,11 +613,21 @@ async function askDirectly(
         if (answer.kind === 'none') return;
         for (const policy of answer.value) {
           if (policy.clientId && policy.clientId !== id) continue;
-          found.holdings.push(seen(policyHolding('motor', policy, plate)));
+          const holding = policyHolding('motor', policy, plate);
+          // The client asked about is the policy's, whatever the policy itself names.
+          hints.set(holding, { ...policyHint(policy), clientId: id });
+          found.holdings.push(seen(holding, hints));
         }
       }),
     );
   });
+  if (nrcs.length === 0) {
+    // Not "none": the sandbox's large book is held inline, and its holders were told "No policies
+    // were found" after a Redis flush (bench section 11).
+    if (subject.byPhone) miss();
+    await Promise.all(motor);
+    return found;
+  }
 
   const creditLife = (async () => {
     const policies = onePage(
@@ -626,104 +708,200 @@ async function askDirectly(
   await Promise.all([...motor, creditLife, groupLife]);
   // A record confirmed but not read in time is shown as such, and the lookup is not "none".
   if (found.holdings.some((holding) => holding.unknown)) miss();
-  return { ...found, nrcs };
+  return found;
+}
+
+/**
+ * Who is on record for one holding, by the rule src/access keeps: a motor or travel policy's
+ * client (or the policyholder it carries), the NRC's phones on record for the others. The NRC the
+ * index filed it under stands in when the record was not read.
+ */
+function ownersOf(
+  holding: Holding,
+  hint: OwnerHint,
+  onRecord: OnRecord,
+  filedUnder: readonly string[],
+): RecordOwners {
+  const nrcPhones = (nrc: string) =>
+    nrc ? onRecord.ofNrc(nrc) : filedUnder.flatMap((filed) => onRecord.ofNrc(filed));
+  switch (holding.line) {
+    case 'credit-life':
+      return { type: 'loan', phones: nrcPhones(hint.nrc) };
+    case 'group-life':
+      return { type: 'membership', phones: nrcPhones(hint.nrc) };
+    case 'funeral':
+      return { type: 'household', phones: nrcPhones(hint.nrc) };
+    default: {
+      // A policy is its client's: the individual the insurer holds for it, or the policyholder
+      // the policy carries; neither read, nobody is on record for it here.
+      const phones = hint.clientId
+        ? onRecord.ofClient(hint.clientId)
+        : hint.holderPhone
+          ? [hint.holderPhone]
+          : [];
+      return { type: 'policy', phones };
+    }
+  }
 }
 
 /** Who to look up: the phone asking (My cover) or an NRC typed. */
 export type CoverSubject = { readonly phone: string } | { readonly nrc: string };
 
 /**
- * What the index says `subject` holds, each record confirmed by the insurer: one index read, then
- * at most {@link MAX_CALLS_PER_LOOKUP} calls made at once within {@link LOOKUP_BUDGET_MS}, whatever
- * the size of the insurer's book. A record the insurer no longer has (404) is dropped from the
- * index; one it does not confirm in time is kept and shown as not confirmed now. When the index
- * names nothing and is cold or behind, the insurer is asked directly ({@link askDirectly}) by the
- * same deadline. Fails only when the insurer confirmed nothing and failed (down): the flow then
- * offers Try again.
+ * What `subject` holds, each record confirmed by the insurer, with who is on record for each (the
+ * rule in src/access, never the index: a phone reaches an NRC only through an individual the
+ * insurer holds with both, not one insurechat created from a typed NRC). One index read and the
+ * individuals with the phone or NRC, then at most {@link MAX_CALLS_PER_LOOKUP} calls made at once
+ * within {@link LOOKUP_BUDGET_MS}, whatever the size of the insurer's book. A record the insurer no
+ * longer has (404) is dropped from the index; one it does not confirm in time is kept and shown as
+ * not confirmed now. When the index names nothing and is cold or behind, the insurer is asked
+ * directly ({@link askDirectly}) by the same deadline. Fails only when the insurer confirmed
+ * nothing and failed (down): the flow then offers Try again.
  */
 export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<Found> {
   const index = deps.holdings ?? NO_INDEX;
   const client = deps.client;
-  const byPhone = 'phone' in subject ? await index.ofPhone(subject.phone) : undefined;
-  const nrcs = byPhone
-    ? byPhone.nrcs.slice(0, MAX_NRCS_PER_PHONE)
-    : ['nrc' in subject ? subject.nrc : ''];
-  const entries = await index.ofNrcs(nrcs);
-  const phones = entries.flatMap((entry) => entry.phones);
-  // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
-  const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
-  const add = (ref: HoldingRef, nrc?: string) => {
-    const key = refField(ref);
-    const held = refs.get(key) ?? { ref, nrcs: [] };
-    if (nrc) held.nrcs.push(nrc);
-    refs.set(key, held);
-  };
-  for (const ref of byPhone?.refs ?? []) add(ref);
-  entries.forEach((entry, i) => {
-    for (const ref of entry.refs) add(ref, nrcs[i]);
-  });
-
+  const registrations = deps.registrations ?? NO_REGISTRATIONS;
   const budget = new CallBudget(deps.onUnknownAnswer);
+  const phone = 'phone' in subject ? subject.phone : undefined;
+  const byPhone = phone ? await index.ofPhone(phone) : undefined;
+  // A phone the index ties to nothing, with every list read lately: nothing to show and nobody
+  // to ask about (a stranger's My cover makes no insurer call, however many dial at once).
+  if (byPhone && byPhone.nrcs.length === 0 && byPhone.refs.length === 0) {
+    if ((await index.completeness()).complete) return nothingHeld();
+  }
+  // Who may be on record, asked at once beside the records: the NRCs the index links the phone
+  // to are only where to look first, each record's owners come from these individuals.
+  const individuals = individualsOf(
+    client,
+    budget,
+    phone ? { phone } : { nrc: 'nrc' in subject ? subject.nrc : '' },
+  );
+  const people: HeldIndividual[] = [];
+  const hints: Hints = new Map();
+  const filed = new Map<Holding, string[]>();
   const shared = {
     groupLife: budget.once<GroupLifePolicy>(),
     creditLife: budget.once<CoverState>(),
   };
-  // Households first: they are found by NRC alone, not named by the index.
-  const households = nrcs.map((nrc) => household(client, budget, nrc));
-  const held = [...refs.values()].map(async ({ ref, nrcs: where }) => {
-    const confirmed = await confirm(client, budget, shared, ref);
-    const holding = confirmed && seen(confirmed);
-    if (holding === null) {
-      const from =
-        byPhone && 'phone' in subject ? { phone: subject.phone, nrcs: where } : { nrcs: where };
-      await index.drop(ref, from).catch(() => undefined);
+  const seenRefs = new Set<string>();
+
+  /** The records of `nrcs` (and `own`, bought with the phone) the index names, and households. */
+  const read = async (nrcs: readonly string[], own: readonly HoldingRef[]) => {
+    const entries = await index.ofNrcs(nrcs);
+    // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
+    const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
+    const add = (ref: HoldingRef, nrc?: string) => {
+      const key = refField(ref);
+      if (seenRefs.has(key) && !refs.has(key)) return;
+      seenRefs.add(key);
+      const held = refs.get(key) ?? { ref, nrcs: [] };
+      if (nrc) held.nrcs.push(nrc);
+      refs.set(key, held);
+    };
+    for (const ref of own) add(ref);
+    entries.forEach((entry, i) => {
+      for (const ref of entry.refs) add(ref, nrcs[i]);
+    });
+    // Households too: they are found by NRC alone, not named by the index.
+    const households = Promise.all(
+      nrcs.filter(Boolean).map((nrc) => household(client, budget, nrc)),
+    );
+    const held = [...refs.values()].map(async ({ ref, nrcs: where }) => {
+      const confirmed = await confirm(client, budget, shared, ref, hints);
+      const holding = confirmed && seen(confirmed, hints);
+      if (holding === null) {
+        const from = byPhone && phone ? { phone, nrcs: where } : { nrcs: where };
+        await index.drop(ref, from).catch(() => undefined);
+      } else {
+        filed.set(holding, where);
+      }
+      return holding;
+    });
+    const holdings: Holding[] = [];
+    let unanswered = false;
+    for (const found of await households) {
+      if (found.kind === 'unknown') unanswered = true;
+      if (found.kind !== 'found') continue;
+      hints.set(found.value.holding, { ...NO_HINT, nrc: text(found.value.principal.idNumber) });
+      holdings.push(seen(found.value.holding, hints));
+      people.push(found.value.principal);
     }
-    return holding;
-  });
-  const [funeral, records] = await Promise.all([Promise.all(households), Promise.all(held)]);
-  if (budget.answered === 0 && budget.failure !== undefined) throw budget.failure;
-  const holdings: Holding[] = [];
-  for (const found of funeral) {
-    if (found.kind !== 'found') continue;
-    holdings.push(seen(found.value.holding));
-    if (found.value.phone) phones.push(found.value.phone);
+    for (const holding of await Promise.all(held)) if (holding) holdings.push(holding);
+    return { holdings, unanswered, named: refs.size };
+  };
+
+  const first = phone
+    ? (byPhone?.nrcs ?? []).slice(0, MAX_NRCS_PER_PHONE)
+    : ['nrc' in subject ? subject.nrc : ''];
+  const [listed, round] = await Promise.all([individuals, read(first, byPhone?.refs ?? [])]);
+  people.push(...listed.people);
+  const holdings = [...round.holdings];
+  // Who may be on record was not all read: what is listed counts, and "none" cannot be said.
+  let missed = round.unanswered || !listed.read;
+  let named = round.named;
+  let nrcs = first;
+  if (phone) {
+    // The NRCs this phone is on record for, by the rule; those the index did not link are read now.
+    const mine = (await onRecordAmong(people, registrations))
+      .nrcsOf(phone)
+      .slice(0, MAX_NRCS_PER_PHONE);
+    const more = mine.filter((nrc) => !first.includes(nrc));
+    if (more.length > 0) {
+      const again = await read(more, []);
+      holdings.push(...again.holdings);
+      missed ||= again.unanswered;
+      named += again.named;
+    }
+    nrcs = mine;
   }
-  holdings.push(...records.filter((holding): holding is Holding => holding !== null));
-  let missed = funeral.some((found) => found.kind === 'unknown');
+  if (budget.answered === 0 && budget.failure !== undefined) throw budget.failure;
   let travelUnread = false;
   // Read only when the index named nothing: what it named is shown whatever the index's age.
-  const indexComplete = refs.size > 0 || (await index.completeness()).complete;
+  const indexComplete = named > 0 || (await index.completeness()).complete;
   if (!indexComplete) {
     // Cold or behind: the insurer is asked directly, within what is left of the same budget.
-    const typed = nrcs.filter(Boolean);
-    const direct = await askDirectly(
-      client,
-      budget,
-      shared,
-      typed.length > 0 || !('phone' in subject)
-        ? { nrcs: typed }
-        : { nrcs: [], phone: subject.phone },
-    );
+    // By phone, the motor policies of every individual with it (what that phone bought); by NRC,
+    // those of every individual with the NRC (src/access then says whose each policy is).
+    const clients = phone
+      ? (await onRecordAmong(listed.people, registrations)).clientsOf(phone)
+      : listed.people.map((person) => String(person.id));
+    const direct = await askDirectly(client, budget, shared, hints, {
+      nrcs: nrcs.filter(Boolean),
+      clients,
+      byPhone: phone !== undefined,
+    });
     holdings.push(...direct.holdings);
-    phones.push(...direct.phones);
     missed ||= direct.missed;
     travelUnread = direct.travelUnread;
-    // The NRCs found by phone: their households were not asked yet.
-    const more = direct.nrcs.filter((nrc) => !nrcs.includes(nrc));
-    for (const found of await Promise.all(more.map((nrc) => household(client, budget, nrc)))) {
-      if (found.kind === 'unknown') missed = true;
-      if (found.kind !== 'found') continue;
-      holdings.push(seen(found.value.holding));
-      if (found.value.phone) phones.push(found.value.phone);
-    }
+  }
+  const onRecord = await onRecordAmong(people, registrations);
+  const owners = new Map<Holding, RecordOwners>();
+  for (const holding of holdings) {
+    const hint = hints.get(holding) ?? NO_HINT;
+    owners.set(holding, ownersOf(holding, hint, onRecord, filed.get(holding) ?? []));
   }
   return {
     holdings,
-    phones,
+    owners,
+    phones: phone ? [] : onRecord.ofNrc(nrcs[0] ?? ''),
     calls: budget.made,
     missed: missed || travelUnread,
     missedBesidesTravel: missed,
     indexComplete,
+  };
+}
+
+/** What a lookup found when the index, complete, names nothing: "none", no call made. */
+function nothingHeld(): Found {
+  return {
+    holdings: [],
+    owners: new Map(),
+    phones: [],
+    calls: 0,
+    missed: false,
+    missedBesidesTravel: false,
+    indexComplete: true,
   };
 }
 
@@ -758,6 +936,17 @@ function coveredUntil(holdings: Holding[]): string {
   );
 }
 
+/**
+ * The holdings `principal` may learn everything of, each asked of src/access with the owners the
+ * lookup found by the rule: what the index names is never shown without it.
+ */
+function shownTo(principal: Principal, found: Pick<Found, 'holdings' | 'owners'>): Holding[] {
+  return unique(found.holdings).filter((holding) => {
+    const owners = found.owners.get(holding);
+    return owners !== undefined && accessTo(principal, owners).learns === 'everything';
+  });
+}
+
 /** The SMS listing each holding, one line each; dates stay ISO for rendering to write. */
 function detailsSms(holdings: Holding[]): Prompt {
   const notes = holdings.map((h) => {
@@ -776,6 +965,30 @@ function detailsSms(holdings: Holding[]): Prompt {
   return { ...end('cover.sms.details'), notes };
 }
 
+/**
+ * Refuses unless `phone` is on record for the policy (src/access): its client's phone, or the
+ * policyholder's the policy carries.
+ */
+async function ownPolicy(
+  deps: FlowDeps,
+  line: HoldingLine,
+  policyId: string,
+  phone: string,
+): Promise<void> {
+  const { client } = deps;
+  const policy =
+    line === 'motor'
+      ? await client.call('getMotorPolicy', { path: { policyId } })
+      : await client.call('getTravelPolicy', { path: { policyId } });
+  const hint = policyHint(policy);
+  const phones = hint.clientId
+    ? await ownerLookup(client, deps.registrations).phonesOfClient(hint.clientId)
+    : [hint.holderPhone];
+  if (!accessTo(principalOf(phone), { type: 'policy', phones }).mine) {
+    throw new CoverUnavailableError('the certificate goes only to the phone on record');
+  }
+}
+
 /** The actors cover-status invokes. */
 export function coverStatusActors(deps: FlowDeps) {
   const { client } = deps;
@@ -783,7 +996,7 @@ export function coverStatusActors(deps: FlowDeps) {
     lookupMine: fromPromise(
       async ({ input }: { input: { phone: string } }): Promise<CoverAnswer> => {
         const found = await findCover(deps, { phone: input.phone });
-        const holdings = unique(found.holdings);
+        const holdings = shownTo(principalOf(input.phone), found);
         reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
         return { access: 'full', holdings, truth: truthOf(holdings, found.missed) };
       },
@@ -799,9 +1012,14 @@ export function coverStatusActors(deps: FlowDeps) {
       const found = await findCover(deps, { nrc: input.nrc });
       const holdings = unique(found.holdings);
       reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
+      // On record for the NRC (or staff): each record shown is still asked about on its own (a
+      // policy another phone bought with this NRC typed is that phone's, not the NRC's).
       const access = accessTo(input.principal, { type: 'policy', phones: found.phones });
+      if (access.learns === 'everything') {
+        const shown = shownTo(input.principal, found);
+        return { access: 'full', holdings: shown, truth: truthOf(shown, found.missed) };
+      }
       const truth = truthOf(holdings, found.missed);
-      if (access.learns === 'everything') return { access: 'full', holdings, truth };
       // A stranger to this NRC learns only whether cover exists and until when: "until" from
       // cover read in force; nothing in force and something not read is unknown, not "none".
       const canSendDetails = deps.sms !== undefined && found.phones.length > 0;
@@ -822,6 +1040,8 @@ export function coverStatusActors(deps: FlowDeps) {
     sendDetails: fromPromise(async ({ input }: { input: CoverAsked }) => {
       if (!deps.sms) throw new CoverUnavailableError('SMS is not configured');
       const found = await findCover(deps, { nrc: input.nrc });
+      // Only to a phone on record by the rule (never one insurechat registered from a typed NRC),
+      // and only what that phone may learn.
       const phone = found.phones[0];
       if (!phone) throw new CoverUnavailableError('no phone on record');
       // Counted per caller and per phone on record, unless it is the caller's own cover.
@@ -832,7 +1052,7 @@ export function coverStatusActors(deps: FlowDeps) {
         target: { kind: 'phone', value: phone },
         own: accessTo(input.principal, { type: 'policy', phones: found.phones }).mine,
       });
-      await deps.sms(phone, detailsSms(unique(found.holdings)));
+      await deps.sms(phone, detailsSms(shownTo(principalOf(phone), found)));
       return { sent: true };
     }),
     certificate: fromPromise(
@@ -842,8 +1062,10 @@ export function coverStatusActors(deps: FlowDeps) {
         input: { line: HoldingLine; policyId: string; number: string; phone?: string };
       }) => {
         if (!deps.files) throw new CoverUnavailableError('no file store');
-        // The link's SMS goes to the caller's own phone: counted per caller only.
+        // Texted only to the policy's own client phone: asked again here, not taken from the list.
         if (input.phone && deps.sms) {
+          await ownPolicy(deps, input.line, input.policyId, input.phone);
+          // The link's SMS goes to the caller's own phone: counted per caller only.
           await withinLimits(deps, {
             kind: 'sms',
             principal: { kind: 'phone', phone: input.phone },
@@ -877,7 +1099,7 @@ export function coverStatusActors(deps: FlowDeps) {
  */
 export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCoverAnswer> {
   const found = await findCover(deps, { phone });
-  const holdings = unique(found.holdings);
+  const holdings = shownTo(principalOf(phone), found);
   reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
   const held = holdings.filter(inForce).flatMap((h): HeldCover[] => {
     if (!h.policyId || !h.subjectId) return [];

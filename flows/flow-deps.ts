@@ -199,11 +199,16 @@ export async function withinLimits(deps: FlowDeps, request: LimitRequest): Promi
   if (!verdict.allowed) throw new LimitReachedError(request.kind, verdict);
 }
 
-/** Records who holds what was just sold; never fails the sale (the sync catches up). */
+/**
+ * Records who holds what was just sold; never fails the sale (the sync catches up). The policy is
+ * filed under the phone that bought it and under the NRC typed, never linking the two: a typed
+ * NRC makes no phone its owner (src/access); the sync links the phones on record by the rule.
+ */
 export async function recordHolding(deps: FlowDeps, facts: readonly HoldingFact[]): Promise<void> {
-  await deps.holdings
-    ?.record(facts.filter((fact) => fact.ref && (fact.phone || fact.nrc)))
-    .catch(() => undefined);
+  const unlinked = facts.flatMap(({ phone, nrc, ref }): HoldingFact[] =>
+    ref ? [...(phone ? [{ phone, ref }] : []), ...(nrc ? [{ nrc, ref }] : [])] : [],
+  );
+  await deps.holdings?.record(unlinked).catch(() => undefined);
 }
 
 /** The web page a claim's documents are sent from (src/claim-documents provides it). */

@@ -15,7 +15,11 @@ export {
 } from './access.js';
 export {
   createRegistrations,
+  type HeldIndividual,
+  NO_REGISTRATIONS,
   type NrcHolder,
+  type OnRecord,
+  onRecordAmong,
   phonesOnRecordForNrc,
   type Registration,
   type Registrations,

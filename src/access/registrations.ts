@@ -5,6 +5,7 @@
  * Kept here so such an individual is never taken as "on record" for that NRC's loans, members or
  * households: it grants only the policies its own phone bought (their client is that individual).
  */
+import { sameMsisdn } from '../msisdn/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
 /** How an individual insurechat created came to hold its NRC. */
@@ -78,4 +79,59 @@ export async function phonesOnRecordForNrc(
     .filter((h) => !unproven.has(String(h.id)))
     .map((h) => (typeof h.phoneNumber === 'string' ? h.phoneNumber : ''))
     .filter(Boolean);
+}
+
+/** Without a registry (a flow test's deps) insurechat created nobody: every individual counts. */
+export const NO_REGISTRATIONS: Registrations = {
+  recordCreated: async () => undefined,
+  markProven: async () => undefined,
+  unprovenAmong: async () => new Set(),
+};
+
+/** An individual the insurer holds, as one lookup read it (by phone or by NRC). */
+export interface HeldIndividual extends NrcHolder {
+  readonly idNumber?: string | null | undefined;
+}
+
+/**
+ * Who is on record, by the one rule, among the individuals one lookup read. Each answer names
+ * only phones truly on record (a lookup that read fewer individuals learns fewer, never more).
+ */
+export interface OnRecord {
+  /** Phones on record for an NRC's loans, memberships and households (see phonesOnRecordForNrc). */
+  ofNrc(nrc: string): string[];
+  /**
+   * Phones on record for a motor or travel policy whose client is `clientId`: that client's own
+   * phone, proven or not (an unproven registration grants what that phone bought itself).
+   */
+  ofClient(clientId: string): string[];
+  /** The NRCs `phone` is on record for: its individuals' NRCs, less unproven registrations'. */
+  nrcsOf(phone: string): string[];
+  /** The ids of the individuals whose phone is `phone`, proven or not: what it bought is its own. */
+  clientsOf(phone: string): string[];
+}
+
+/** {@link OnRecord} over `individuals`, asking `registrations` once which insurechat made unproven. */
+export async function onRecordAmong(
+  individuals: readonly HeldIndividual[],
+  registrations: Registrations,
+): Promise<OnRecord> {
+  const unproven = await registrations.unprovenAmong(individuals.map((i) => String(i.id)));
+  const phoneOf = (i: HeldIndividual) => (typeof i.phoneNumber === 'string' ? i.phoneNumber : '');
+  const nrcOf = (i: HeldIndividual) => (typeof i.idNumber === 'string' ? i.idNumber : '');
+  const proven = individuals.filter((i) => !unproven.has(String(i.id)));
+  const distinct = (values: string[]) => [...new Set(values.filter(Boolean))];
+  return {
+    ofNrc: (nrc) => (nrc ? distinct(proven.filter((i) => nrcOf(i) === nrc).map(phoneOf)) : []),
+    ofClient: (clientId) =>
+      distinct(individuals.filter((i) => String(i.id) === clientId).map(phoneOf)),
+    nrcsOf: (phone) =>
+      distinct(proven.filter((i) => sameMsisdn(phoneOf(i) || undefined, phone)).map(nrcOf)),
+    clientsOf: (phone) =>
+      distinct(
+        individuals
+          .filter((i) => sameMsisdn(phoneOf(i) || undefined, phone))
+          .map((i) => String(i.id)),
+      ),
+  };
 }

@@ -3,8 +3,8 @@ import type { HoldingFact, HoldingRef } from './holdings-index.js';
 import { phoneOf, record, text } from './sync-fields.js';
 
 /**
- * The facts of one motor or travel policy of a line, for one run of the sync: its holder's phone
- * and NRC, read from the policy or (once per client id in the run) from the client it names.
+ * The facts of one motor or travel policy of a line, for one run of the sync: the policy under its
+ * holder's phone and under its NRC (not linked), read from the policy or (once per client id in the run) from the client it names.
  * A policy whose holder could not be read gives no facts and goes to `unread`, for the sync to
  * read again on its next run rather than leave it out until the weekly full pass.
  */
@@ -44,7 +44,9 @@ export function createPolicyFacts(
       unread(ref);
       return [];
     }
-    return phone || nrc ? [{ phone, nrc, ref }] : [];
+    // Filed under the holder's phone and NRC, never linking them: the policy is its holder's,
+    // but the NRC may be one a caller typed (phone ↔ NRC comes from the policyholders list only).
+    return [...(phone ? [{ phone, ref }] : []), ...(nrc ? [{ nrc, ref }] : [])];
   };
   return policyFacts;
 }

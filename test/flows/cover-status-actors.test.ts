@@ -1,7 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { truthOf, type UnknownReason } from '../../flows/cover-status.js';
-import { findCover, inForce, MAX_CALLS_PER_LOOKUP } from '../../flows/cover-status-actors.js';
+import { createActor, toPromise } from 'xstate';
+import {
+  type CoverAnswer,
+  type Holding,
+  truthOf,
+  type UnknownReason,
+} from '../../flows/cover-status.js';
+import {
+  CoverUnavailableError,
+  coverStatusActors,
+  findCover,
+  inForce,
+  MAX_CALLS_PER_LOOKUP,
+} from '../../flows/cover-status-actors.js';
 import type { FlowDeps } from '../../flows/index.js';
+import {
+  createRegistrations,
+  NO_REGISTRATIONS,
+  type Registrations,
+} from '../../src/access/index.js';
 import {
   ApiNotFoundError,
   ApiServerError,
@@ -15,6 +32,7 @@ import {
 } from '../../src/holdings/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import { createMemoryStore } from '../../src/storage/index.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
@@ -82,8 +100,9 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
       status: 'Active',
       covers: 'Twelfth Member',
     });
-    // The household look-up, the member and its policy: not one call per master policy.
-    expect(calls).toBe(3);
+    // The individuals with the NRC (who is on record), the household look-up, the member and
+    // its policy: not one call per master policy.
+    expect(calls).toBe(4);
   });
 
   it('shows a loan repaid early as Closed and the loan still on risk with its own status', async () => {
@@ -132,7 +151,8 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
   it('asks the insurer at most the bounded number of times and shows the rest as not confirmed now', async () => {
     const nrc = '909090/10/1';
     // Thirty records of one NRC: the index names them, the insurer is asked about ten at most
-    // (the household look-up and nine records, which it no longer has).
+    // (the individuals with the NRC, the household look-up and eight records, which it no
+    // longer has).
     await index.record(
       Array.from({ length: 30 }, (_, i) => ({
         nrc,
@@ -142,7 +162,7 @@ describe('cover by NRC from the holdings index, confirmed by the sandbox insurer
     const { holdings, calls } = await findCover(deps, { nrc });
     expect(calls).toBe(MAX_CALLS_PER_LOOKUP);
     expect(holdings.filter((h) => h.unknown === 'late')).toHaveLength(
-      30 - (MAX_CALLS_PER_LOOKUP - 1),
+      30 - (MAX_CALLS_PER_LOOKUP - 2),
     );
   });
 
@@ -225,7 +245,11 @@ describe('cover not read is unknown, never in force and never none (issue 36)', 
     expect(missed).toBe(true);
     expect(truthOf(holdings, missed)).toBe('unknown');
     // Nothing answered at all: the lookup fails (the flow offers Try again), it never says none.
-    await expect(findCover({ ...deps, client }, { nrc: '101010/10/1' })).rejects.toThrow(
+    const down = failing({
+      getGroupFuneralHouseholdByNrc: serverError('household'),
+      getIndividuals: serverError('individuals'),
+    });
+    await expect(findCover({ ...deps, client: down }, { nrc: '101010/10/1' })).rejects.toThrow(
       ApiServerError,
     );
   });
@@ -317,5 +341,92 @@ describe('a cold index: the insurer is asked directly (issue 36)', () => {
     expect(mine.holdings).toEqual([]);
     expect(mine.indexComplete).toBe(false);
     expect(truthOf(mine.holdings, mine.missed)).toBe('unknown');
+  });
+});
+
+describe('a certificate is texted only to the policy own client phone (issue 35)', () => {
+  const certificateFor = async (phone: string, sent: string[]) => {
+    const actors = coverStatusActors({
+      ...deps,
+      sms: async (to) => {
+        sent.push(to);
+      },
+      files: { save: async () => ({ url: 'https://files.test/certificate.pdf' }) },
+    });
+    const actor = createActor(actors.certificate, {
+      input: {
+        line: 'motor',
+        policyId: DEMO_BOOK.motor.insured.policyId,
+        number: DEMO_BOOK.motor.insured.policyNumber,
+        phone,
+      },
+    });
+    actor.start();
+    return toPromise(actor);
+  };
+
+  it('texts the holder the certificate of their car', async () => {
+    const sent: string[] = [];
+    await certificateFor(DEMO_BOOK.motor.holder.phoneNumber, sent);
+    expect(sent).toEqual([DEMO_BOOK.motor.holder.phoneNumber]);
+  });
+
+  it('refuses another phone and texts nobody', async () => {
+    const sent: string[] = [];
+    await expect(certificateFor('260955000111', sent)).rejects.toThrow(CoverUnavailableError);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('My cover for a phone that typed someone else NRC into a quote (issue 35)', () => {
+  const borrower = DEMO_BOOK.creditLife.borrower;
+  const typedBy = '260955123457';
+
+  /** The holdings a lookup answer lists (a limited answer lists none). */
+  const listed = (answer: CoverAnswer): Holding[] =>
+    answer.access === 'full' ? answer.holdings : [];
+  const mine = async (registrations: Registrations) => {
+    const actor = createActor(coverStatusActors({ ...deps, registrations }).lookupMine, {
+      input: { phone: typedBy },
+    });
+    actor.start();
+    return toPromise(actor);
+  };
+
+  it('lists none of her loans, warm index or cold, while the old rule would list them all', async () => {
+    const typed = await world.client.call('createIndividual', {
+      body: {
+        firstName: 'Chipo',
+        lastName: 'Zulu',
+        phoneNumber: typedBy,
+        email: 'chipo@example.com',
+        idNumber: borrower.nrcNumber,
+        idType: 'NRC',
+      },
+    });
+    const registrations = createRegistrations(createMemoryStore(), 'test:');
+    await registrations.recordCreated({ clientId: String(typed.id), proven: false });
+    await syncHoldings({ client: world.client, index, logger, registrations, full: true });
+
+    expect(listed(await mine(registrations))).toEqual([]);
+    const cold = createActor(
+      coverStatusActors({ ...deps, registrations, holdings: createMemoryHoldingsIndex() })
+        .lookupMine,
+      { input: { phone: typedBy } },
+    );
+    cold.start();
+    expect(listed(await toPromise(cold))).toEqual([]);
+    // Counted as on record (no registry, as before issue 35), the same phone sees her loans.
+    const old = createActor(
+      coverStatusActors({
+        ...deps,
+        registrations: NO_REGISTRATIONS,
+        holdings: createMemoryHoldingsIndex(),
+      }).lookupMine,
+      { input: { phone: typedBy } },
+    );
+    old.start();
+    const numbers = listed(await toPromise(old)).map((h) => h.number);
+    expect(numbers).toContain(DEMO_BOOK.creditLife.payroll.activeLoan.reference);
   });
 });

@@ -209,7 +209,9 @@ describe('a new USSD caller and the privacy notice', () => {
     // What is held, listed with the number masked, paged on USSD with the choices last.
     const { pages, text: read } = await readPaged(phone, held);
     expect(read).toContain(`We hold: your number xxxxxxxxx${phone.msisdn.slice(-3)};`);
-    expect(read).toMatch(/NRC x{6}\/x{2}\/x;/);
+    // The NRC typed into the quote was never proven: the index files the policy under it but
+    // does not tie it to this phone (issue 35), so it is not listed as the phone's.
+    expect(read).not.toMatch(/NRC x{6}\/x{2}\/x;/);
     expect(read).toContain(`1 policy we track (${policyNumber})`);
     expect(read).toMatch(
       /a reminder card; privacy notice agreed on \d{2}\/\d{2}\/\d{4}; 0 open chats/,

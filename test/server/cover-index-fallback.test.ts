@@ -20,9 +20,11 @@ const BORROWER = creditLife.borrower;
 const ACTIVE = creditLife.payroll.activeLoan.reference;
 /** An NRC neither the insurer nor the index has ever held. */
 const NOBODY = '918273/64/1';
-/** The operations only the direct paths make (the sync reads the lists, but not during a turn). */
+/**
+ * The operations only the direct paths make (the sync reads the lists, but not during a turn).
+ * Not `getIndividuals`: every lookup reads who is on record by it (issue 35).
+ */
 const DIRECT_PATHS: readonly OperationName[] = [
-  'getIndividuals',
   'getClientVehicles',
   'getMotorPolicyByRegistration',
   'getCreditLifePolicies',
@@ -93,6 +95,9 @@ describe('a warm index is the fast path', () => {
     // The records were confirmed (the index named them) but no list or search was read.
     expect(calls).toContain('getCoveredLoan');
     expect(direct(calls)).toEqual([]);
+    // Who is on record, once per lookup: the individuals with the borrower's phone, then with
+    // the NRC typed (the stranger's own My cover, tied to nothing in the index, asks nobody).
+    expect(calls.filter((call) => call === 'getIndividuals')).toHaveLength(2);
   }, 60_000);
 });
 
@@ -105,7 +110,8 @@ describe('a cold index asks the insurer directly', () => {
     });
     expect(borrower).toContain(ACTIVE);
     expect(borrower).not.toContain(t('cover.mine.none'));
-    expect(direct(calls)).toEqual(expect.arrayContaining(['getIndividuals', 'searchCoveredLoans']));
+    expect(calls).toContain('getIndividuals');
+    expect(direct(calls)).toEqual(expect.arrayContaining(['searchCoveredLoans']));
 
     // The claim start lists the loans found, with no "cannot check": the travel cover no direct
     // path reads hides no loan.

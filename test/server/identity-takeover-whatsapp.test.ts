@@ -1,0 +1,119 @@
+import { expect, it } from 'vitest';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import {
+  type Screen,
+  useWhatsAppServer,
+  type WhatsAppChat,
+  whatsappChat,
+} from '../channels/whatsapp/whatsapp-chat.js';
+import { deleteKeys } from '../support/redis-modes.js';
+import { sandboxOf } from './test-server.js';
+
+/*
+ * Issue 35 on WhatsApp through the real server: a new number types the funeral principal's NRC
+ * into a motor quote and stops at "Pay with". After a forced full sync, and with the index lost,
+ * My cover, cover by NRC with "Send details by SMS", and Track my claims show that number nothing
+ * of the household; "Send details" goes to the principal's phone; the principal still sees it.
+ */
+
+const { funeral } = DEMO_BOOK;
+const VICTIM = funeral.principal;
+const HERS = [
+  `${VICTIM.firstName} ${VICTIM.lastName}`,
+  VICTIM.lastName,
+  funeral.policyNumber,
+  VICTIM.phoneNumber.slice(3),
+];
+
+const server = useWhatsAppServer({}, { sandbox: { settleDelayMs: 50 } });
+const ATTACKER = `26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}5`;
+const chatOf = (waId: string) =>
+  whatsappChat({
+    graph: server.graph,
+    serverUrl: `http://127.0.0.1:${server.app.server.info.bound?.port}`,
+    waId,
+  });
+/** What a screen shows: its text and its choices' titles. */
+const shown = (screen: Screen) =>
+  [screen.text, ...screen.choices.map((choice) => choice.title)].join('\n');
+
+/** A motor quote for a new plate with the principal's NRC typed, up to "Pay with:". */
+async function quoteWithHisNrc(chat: WhatsAppChat): Promise<void> {
+  const answers: [RegExp, string | RegExp][] = [
+    [/What would you like/i, /motor/i],
+    [/^Motor insurance/i, /new cover/i],
+    [/^Choose cover|Vehicle use|Choose a period/i, /./],
+    [/number plate/i, `BIW ${1000 + Math.floor(Math.random() * 8999)}`],
+    [/make/i, 'Toyota'],
+    [/model/i, 'Corolla'],
+    [/Year of manufacture/i, '2017'],
+    [/Chassis/i, 'CH4411001'],
+    [/Engine number/i, 'EN4411001'],
+    [/mobile number/i, /use this number/i],
+    [/NRC/i, VICTIM.nrcNumber],
+    [/first name/i, 'Chipo'],
+    [/last name/i, 'Zulu'],
+    [/e-?mail/i, 'chipo@example.com'],
+    [/Correct\?/i, /yes/i],
+  ];
+  let screen = await chat.text('Hello');
+  for (let step = 0; step < 30 && !/Pay with/i.test(screen.text); step += 1) {
+    const answer = answers.find(([pattern]) => pattern.test(screen.text))?.[1];
+    if (answer === undefined) throw new Error(`unexpected screen: ${screen.text}`);
+    screen = typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
+  }
+  expect(screen.text).toMatch(/Pay with/i);
+}
+
+/** My cover, cover by the NRC with Send details, and Track my claims; every screen shown. */
+async function lookAround(chat: WhatsAppChat): Promise<string[]> {
+  const screens: string[] = [];
+  const keep = (screen: Screen) => {
+    screens.push(shown(screen));
+    return screen;
+  };
+  let screen = keep(await chat.text('menu'));
+  screen = keep(await chat.tap(screen, /my cover/i));
+  screen = keep(await chat.tap(screen, /NRC/i));
+  screen = keep(await chat.text(VICTIM.nrcNumber));
+  if (screen.choices.some((choice) => /Send details/i.test(choice.title))) {
+    keep(await chat.tap(screen, /Send details/i));
+  }
+  screen = keep(await chat.text('menu'));
+  screen = keep(await chat.tap(screen, /claims/i));
+  screen = keep(await chat.tap(screen, /track/i));
+  keep(await chat.tap(screen, /death of a member/i));
+  return screens;
+}
+
+const leaks = (texts: readonly string[]) =>
+  HERS.filter((item) => texts.some((text) => text.includes(item)));
+
+it('shows a number that typed his NRC into an unpaid quote nothing of his household, after a sync and with the index lost', async () => {
+  const chat = chatOf(ATTACKER);
+  await quoteWithHisNrc(chat);
+  const { app } = server;
+  const registered = [...sandboxOf(app).state.clients.values()].filter(
+    (client) => client.idNumber === VICTIM.nrcNumber,
+  );
+  expect(registered.map((client) => client.phoneNumber)).toContain(ATTACKER);
+  const outbox = sandboxOf(app).smsOutbox;
+
+  await app.server.holdingsSync.runNow({ full: true });
+  const afterSync = await lookAround(chat);
+  await deleteKeys(app.redis, `${app.prefix}holdings`);
+  const cold = await lookAround(chat);
+  expect([...afterSync, ...cold].some((text) => /phone on record/i.test(text))).toBe(true);
+  expect(leaks([...afterSync, ...cold])).toEqual([]);
+  expect(leaks(outbox.list(ATTACKER).map((sms) => sms.message))).toEqual([]);
+  // "Send details" went to his phone on record only.
+  expect(
+    outbox.list(VICTIM.phoneNumber).some((sms) => sms.message.includes(funeral.policyNumber)),
+  ).toBe(true);
+
+  // His own number still sees the household.
+  const own = chatOf(VICTIM.phoneNumber);
+  let screen = await own.text('menu');
+  screen = await own.tap(screen, /my cover/i);
+  expect(shown(screen)).toContain(funeral.policyNumber);
+}, 120_000);
