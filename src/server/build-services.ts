@@ -1,4 +1,9 @@
-import { createRegistrations, type Registrations } from '../access/index.js';
+import {
+  createOneTimeCodes,
+  createRegistrations,
+  type OneTimeCodes,
+  type Registrations,
+} from '../access/index.js';
 import {
   type ClaimEvidence,
   createClaimEvidence,
@@ -65,6 +70,8 @@ export interface ServerServices {
   readonly sweepFiles: () => Promise<number>;
   /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
   readonly registrations: Registrations;
+  /** One-time codes that prove a typed NRC to the phone on record for it (src/access). */
+  readonly oneTimeCodes: OneTimeCodes;
 }
 
 /** What the services are built over. */
@@ -101,6 +108,12 @@ export async function buildServices(
   );
   // Kept beside the sessions: an individual created from an unproven NRC grants nothing by it.
   const registrations = createRegistrations(stores.store, keyPrefix);
+  // Codes kept as keyed hashes under a key derived from the one stable signing secret.
+  const oneTimeCodes = createOneTimeCodes(
+    stores.store,
+    keyPrefix,
+    context.config.files.signingSecret,
+  );
   const { holdings, holdingsSync } = await buildHoldings(
     context,
     inputs,
@@ -156,6 +169,7 @@ export async function buildServices(
     holdings,
     holdingsSync,
     registrations,
+    oneTimeCodes,
     personalData,
     audit: privacy.audit,
     sms,
