@@ -50,9 +50,7 @@ describe.each(['redis', 'memory'] as const)('registrations over %s', (backend) =
     await registrations.markProven('90');
 
     expect(await registrations.unprovenAmong(['41', '90'])).toEqual(new Set());
-    expect(await phonesOnRecordForNrc([TYPED_BY_OTHER], registrations)).toEqual([
-      '260955000111',
-    ]);
+    expect(await phonesOnRecordForNrc([TYPED_BY_OTHER], registrations)).toEqual(['260955000111']);
   });
 
   it('names only the unproven ids it was asked about', async () => {
