@@ -196,6 +196,30 @@ describe('an unpaid quote', () => {
   });
 });
 
+describe('a second purchase while a payment for the car is being confirmed', () => {
+  it('is told the payment is still being confirmed, and nothing more is written', async () => {
+    const car = plate();
+    const phone = ussdCaller(() => app.url, 'unsettled');
+    const pay = await toPayScreen(phone, car);
+    await phone.send(pick(pay, /Another number/));
+    // A number ending in 3 never answers the prompt: the payment stays pending.
+    const waiting = await phone.send('0977000003');
+    expect(waiting).toMatch(/ZMW/);
+    const quotations = sandbox().state.quotations.size;
+
+    const redial = await phone.dial();
+    let screen = redial.includes(t('ussd.resumeRestart'))
+      ? await phone.send(pick(redial, new RegExp(t('ussd.resumeRestart'))))
+      : redial;
+    screen = await phone.send(pick(screen, /Motor/));
+    screen = await phone.send(pick(screen, /New cover/));
+    screen = await phone.send(pick(screen, /Third Party$/));
+    screen = await phone.send(car);
+    expect(screen).toContain(`A payment of yours for ${car} is still being confirmed.`);
+    expect(sandbox().state.quotations.size).toBe(quotations);
+  });
+});
+
 describe('the holder buying again for their insured car', () => {
   it('is told it is already insured until its end date, and offered Renew', async () => {
     const holder = ussdCaller(() => app.url, 'insured', `+${HOLDER_PHONE}`);
