@@ -11,7 +11,7 @@ import {
   phoneOf,
   phonesOnRecordForNrc,
 } from '../src/access/index.js';
-import { ApiError, type MotorPolicy, type PartnerClient, type Vehicle } from '../src/api/index.js';
+import { ApiError, type MotorPolicy, type PartnerClient } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import {
   type FlowDeps,
@@ -38,17 +38,12 @@ import { end } from './support.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The vehicles registered under a plate, and the motor policies on it. */
-async function plateRecords(
-  client: PartnerClient,
-  plate: string,
-): Promise<{ vehicles: Vehicle[]; policies: MotorPolicy[] }> {
-  const registrationNumber = plate;
-  const [vehicles, policies] = await Promise.all([
-    orNotFound(client.call('searchVehicleByRegistration', { query: { registrationNumber } }), []),
-    orNotFound(client.call('getMotorPolicyByRegistration', { query: { registrationNumber } }), []),
-  ]);
-  return { vehicles, policies };
+/** The motor policies on a plate (none when the insurer has none). */
+function platePolicies(client: PartnerClient, plate: string): Promise<MotorPolicy[]> {
+  return orNotFound(
+    client.call('getMotorPolicyByRegistration', { query: { registrationNumber: plate } }),
+    [],
+  );
 }
 
 /**
@@ -78,7 +73,7 @@ async function policyPhones(
  */
 async function platePhones(client: PartnerClient, plate: string): Promise<string[]> {
   const owners = ownerLookup(client);
-  const { policies } = await plateRecords(client, plate);
+  const policies = await platePolicies(client, plate);
   const phones = await Promise.all(policies.filter(issued).map((p) => policyPhones(owners, p)));
   return [...new Set(phones.flat())];
 }
@@ -139,7 +134,13 @@ function pricingActors(deps: FlowDeps) {
       if (input.route && input.item && (await deps.payments.unsettled?.(input.route, input.item))) {
         return { covered: 'unsettled' } satisfies AlreadyCovered;
       }
-      const { vehicles, policies } = await plateRecords(client, input.plate);
+      // The vehicle first, alone: most plates typed are new, and need nothing more.
+      const vehicles = await orNotFound(
+        client.call('searchVehicleByRegistration', {
+          query: { registrationNumber: input.plate },
+        }),
+        [],
+      );
       const v = vehicles[0];
       if (!v) return null;
       const owners = ownerLookup(client);
@@ -152,6 +153,7 @@ function pricingActors(deps: FlowDeps) {
         // own vehicle when they pay (the insurer may refuse: then the staff desk).
         return null;
       }
+      const policies = await platePolicies(client, input.plate);
       const inForce = policies.filter(
         (p) => /active/i.test(text(p.status)) && text(p.endDate).slice(0, 10) >= input.today,
       );
