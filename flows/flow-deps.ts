@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import { principalOf, type Registrations } from '../src/access/index.js';
+import { type OneTimeCodes, principalOf, type Registrations } from '../src/access/index.js';
 import type { BillingAddress, Claim, PartnerClient, PaymentObject } from '../src/api/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
@@ -56,6 +56,11 @@ export interface FlowPayments {
    * outcome read here is not pushed again. Resolves `paid`, `failed` or `pending`.
    */
   check(reference: string, route?: TurnRoute): Promise<'paid' | 'failed' | 'pending'>;
+  /**
+   * True while a payment of the holder on `route` for `item` (a product and plate) is still
+   * unsettled: a second purchase of it is not started. Without it only paying refuses one.
+   */
+  unsettled?(route: TurnRoute, item: string): Promise<boolean>;
 }
 
 /** A paid motor policy, new or renewed, as the flow that sold it knows it. */
@@ -187,6 +192,11 @@ export interface FlowDeps {
    * number or plate may be asked for (src/limits). Without it nothing is limited (tests).
    */
   readonly limits?: Limits;
+  /**
+   * One-time codes sent to the phone on record for a typed NRC (src/access): the caller proves
+   * the NRC is theirs. Without them (or without `sms`) no code is offered.
+   */
+  readonly oneTimeCodes?: OneTimeCodes;
 }
 
 /**

@@ -3,8 +3,16 @@
  * payment of either, and the certificate of the policy paid for.
  */
 import { fromPromise } from 'xstate';
-import { accessTo, type Principal } from '../src/access/index.js';
-import type { MotorPolicy, PartnerClient, Vehicle } from '../src/api/index.js';
+import {
+  accessTo,
+  type CodeCheck,
+  type CodeSubject,
+  type Principal,
+  phoneOf,
+  phonesOnRecordForNrc,
+} from '../src/access/index.js';
+import { ApiError, type MotorPolicy, type PartnerClient } from '../src/api/index.js';
+import type { TurnRoute } from '../src/conversation/flow.js';
 import {
   type FlowDeps,
   keep,
@@ -16,33 +24,24 @@ import {
   withinLimits,
 } from './flow-deps.js';
 import type {
+  AlreadyCovered,
   HeldElsewhere,
+  Holder,
   MotorCertificate,
   MotorCertificateInput,
   NewVehicle,
-  PlateAsked,
+  OnRecordElsewhere,
+  PlateQuery,
   RiskCategory,
+  TellHolder,
 } from './motor-quote.js';
 import { ownerLookup } from './record-owners.js';
 import { end } from './support.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The vehicles registered under a plate, and the motor policies on it. */
-async function plateRecords(
-  client: PartnerClient,
-  plate: string,
-): Promise<{ vehicles: Vehicle[]; policies: MotorPolicy[] }> {
-  const registrationNumber = plate;
-  const [vehicles, policies] = await Promise.all([
-    orNotFound(client.call('searchVehicleByRegistration', { query: { registrationNumber } }), []),
-    orNotFound(client.call('getMotorPolicyByRegistration', { query: { registrationNumber } }), []),
-  ]);
-  return { vehicles, policies };
-}
-
 /** A typed plate is a look-up: counted per caller, so plates cannot be tried in bulk. */
-function plateLookup(deps: FlowDeps, input: PlateAsked): Promise<void> {
+function plateLookup(deps: FlowDeps, input: PlateQuery): Promise<void> {
   return withinLimits(deps, {
     kind: 'lookup',
     principal: input.principal,
@@ -51,21 +50,54 @@ function plateLookup(deps: FlowDeps, input: PlateAsked): Promise<void> {
   });
 }
 
-/** Phones on record for whoever holds a plate: its vehicle's client and its policies' holders. */
+/** The motor policies on a plate (none when the insurer has none). */
+function platePolicies(client: PartnerClient, plate: string): Promise<MotorPolicy[]> {
+  return orNotFound(
+    client.call('getMotorPolicyByRegistration', { query: { registrationNumber: plate } }),
+    [],
+  );
+}
+
+/**
+ * A policy the insurer issued, so paid for (the sandbox issues on payment): a draft or a quoted
+ * one squats nothing (issue 35).
+ */
+const issued = (policy: MotorPolicy): boolean =>
+  !/draft|quoted|pending|unpaid/i.test(text(policy.status));
+
+/** The phones of a policy's holder: its client's and the policyholder's own. */
+async function policyPhones(
+  owners: ReturnType<typeof ownerLookup>,
+  policy: MotorPolicy,
+): Promise<string[]> {
+  const clientId = text(policy.clientId);
+  const holder = text(
+    (policy as Record<string, unknown> & { policyHolder?: { phone?: unknown } }).policyHolder
+      ?.phone,
+  );
+  const phones = clientId ? await owners.phonesOfClient(clientId) : [];
+  return [...new Set([...phones, ...(holder ? [holder] : [])])];
+}
+
+/**
+ * Phones on record for whoever holds a plate: the holders of the policies issued on it. A
+ * vehicle registered by a quote never paid for makes nobody its holder: its owner may buy.
+ */
 async function platePhones(client: PartnerClient, plate: string): Promise<string[]> {
   const owners = ownerLookup(client);
-  const { vehicles, policies } = await plateRecords(client, plate);
-  const clientIds = [
-    ...vehicles.map((v) => text(v.clientId)),
-    ...policies.map((p) => text(p.clientId)),
-  ].filter(Boolean);
-  const holders = policies.map((p) =>
-    text(
-      (p as Record<string, unknown> & { policyHolder?: { phone?: unknown } }).policyHolder?.phone,
-    ),
-  );
-  const phones = (await Promise.all([...new Set(clientIds)].map(owners.phonesOfClient))).flat();
-  return [...new Set([...phones, ...holders.filter(Boolean)])];
+  const policies = await platePolicies(client, plate);
+  const phones = await Promise.all(policies.filter(issued).map((p) => policyPhones(owners, p)));
+  return [...new Set(phones.flat())];
+}
+
+/** `…567`: enough of a phone for its owner to know it, nothing for anyone else. */
+const maskedPhone = (phone: string): string => `…${phone.replace(/\D/g, '').slice(-3)}`;
+
+/** Who asks for a code: the verified phone, else the conversation (a chat with no contact). */
+function callerOf(principal: Principal, route: TurnRoute | undefined): string {
+  const phone = phoneOf(principal);
+  if (phone) return `phone:${phone.replace(/\D/g, '')}`;
+  return route ? `${route.channel}:${route.address}` : 'unknown';
 }
 
 function addYear(date: string): string {
@@ -107,20 +139,45 @@ function pricingActors(deps: FlowDeps) {
         hasMore: page.pageNumber < page.totalPages,
       };
     }),
-    // "Is ALB 2020 your Nissan Hardbody?" only to the phone on record for that car.
-    findVehicle: fromPromise(async ({ input }: { input: PlateAsked }) => {
+    // "Is ALB 2020 your Nissan Hardbody?" only to the phone on record for that car; "already
+    // insured until" only to its holder; a payment of the caller's for it still being confirmed
+    // stops a second purchase.
+    findVehicle: fromPromise(async ({ input }: { input: PlateQuery }) => {
       await plateLookup(deps, input);
-      const found = await orNotFound(
+      if (input.route && input.item && (await deps.payments.unsettled?.(input.route, input.item))) {
+        return { covered: 'unsettled' } satisfies AlreadyCovered;
+      }
+      // The vehicle first, alone: most plates typed are new, and need nothing more.
+      const vehicles = await orNotFound(
         client.call('searchVehicleByRegistration', {
           query: { registrationNumber: input.plate },
         }),
         [],
       );
-      const v = found[0];
+      const v = vehicles[0];
       if (!v) return null;
-      const phones = await platePhones(client, input.plate);
-      if (accessTo(input.principal, { type: 'vehicle', phones }).learns !== 'everything') {
-        return elsewhere(deps, phones, input.principal);
+      const owners = ownerLookup(client);
+      const vehiclePhones = text(v.clientId) ? await owners.phonesOfClient(text(v.clientId)) : [];
+      const own = accessTo(input.principal, { type: 'vehicle', phones: vehiclePhones });
+      if (own.learns !== 'everything') {
+        const phones = await platePhones(client, input.plate);
+        if (phones.length > 0) return elsewhere(deps, phones, input.principal);
+        // Registered by a quote nobody paid: not another holder's. The caller registers their
+        // own vehicle when they pay (the insurer may refuse: then the staff desk).
+        return null;
+      }
+      const policies = await platePolicies(client, input.plate);
+      const inForce = policies.filter(
+        (p) => /active/i.test(text(p.status)) && text(p.endDate).slice(0, 10) >= input.today,
+      );
+      for (const policy of inForce) {
+        const phones = await policyPhones(owners, policy);
+        if (accessTo(input.principal, { type: 'policy', phones }).learns === 'everything') {
+          return {
+            covered: 'insured',
+            until: text(policy.endDate).slice(0, 10),
+          } satisfies AlreadyCovered;
+        }
       }
       return {
         vehicleId: String(v.id),
@@ -171,26 +228,82 @@ function pricingActors(deps: FlowDeps) {
 function purchaseActors(deps: FlowDeps) {
   const { client } = deps;
   return {
-    // A person's name only to their own phone: anyone else registers the holder afresh.
+    // A person's name only to their own phone. Anyone else registers the holder afresh, and
+    // when the insurer holds the NRC typed with another phone on record, may first prove it by a
+    // code sent to that phone (issue 35): its last digits only are shown.
     findHolder: fromPromise(
-      async ({ input }: { input: { phone?: string; nrc?: string; principal: Principal } }) => {
+      async ({
+        input,
+      }: {
+        input: { phone?: string; nrc?: string; principal: Principal };
+      }): Promise<Holder | OnRecordElsewhere | null> => {
         const query = input.nrc ? { IdNumber: input.nrc } : { PhoneNumber: input.phone ?? '' };
-        const page = await client.call('getIndividuals', { query: { ...query, PageSize: 1 } });
-        const holder = page.data[0];
-        if (!holder) return null;
-        const person = { type: 'person' as const, phones: [holder.phoneNumber] };
-        if (accessTo(input.principal, person).learns !== 'everything') return null;
-        return {
-          clientId: String(holder.id),
-          name: [holder.firstName, holder.lastName].filter(Boolean).join(' '),
+        const page = await client.call('getIndividuals', {
+          query: { ...query, PageSize: input.nrc ? 10 : 1 },
+        });
+        const found = input.nrc ? page.data.filter((h) => h.idNumber === input.nrc) : page.data;
+        const holder = found.find(
+          (h) =>
+            accessTo(input.principal, { type: 'person', phones: [h.phoneNumber] }).learns ===
+            'everything',
+        );
+        if (holder) {
+          return {
+            clientId: String(holder.id),
+            name: [holder.firstName, holder.lastName].filter(Boolean).join(' '),
+          };
+        }
+        if (!input.nrc || !deps.sms || !deps.oneTimeCodes || !deps.registrations) return null;
+        const [onRecord] = await phonesOnRecordForNrc(found, deps.registrations);
+        return onRecord ? { onRecordElsewhere: true, masked: maskedPhone(onRecord) } : null;
+      },
+    ),
+    // Six digits to the first phone on record for the NRC, in its owner's language.
+    sendCode: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { nrc: string; principal: Principal; route?: TurnRoute };
+      }): Promise<{ sent: boolean }> => {
+        const codes = deps.oneTimeCodes;
+        if (!codes || !deps.sms) return { sent: false };
+        const [phone] = await ownerLookup(client, deps.registrations).phonesOfNrc(input.nrc);
+        if (!phone) return { sent: false };
+        const subject: CodeSubject = {
+          nrc: input.nrc,
+          caller: callerOf(input.principal, input.route),
         };
+        const issued = await codes.issue(subject);
+        if ('refused' in issued) return { sent: false };
+        await deps.sms(phone, end('motor.sms.code', { code: issued.code }));
+        return { sent: true };
+      },
+    ),
+    checkCode: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { nrc: string; code: string; principal: Principal; route?: TurnRoute };
+      }): Promise<CodeCheck> => {
+        if (!deps.oneTimeCodes) return { outcome: 'expired' };
+        return deps.oneTimeCodes.check(
+          { nrc: input.nrc, caller: callerOf(input.principal, input.route) },
+          input.code,
+        );
       },
     ),
     registerHolder: fromPromise(
       async ({
         input,
       }: {
-        input: { firstName: string; lastName: string; phone: string; email: string; nrc: string };
+        input: {
+          firstName: string;
+          lastName: string;
+          phone: string;
+          email: string;
+          nrc: string;
+          proven?: boolean;
+        };
       }) => {
         const holder = await client.call('createIndividual', {
           body: {
@@ -202,26 +315,44 @@ function purchaseActors(deps: FlowDeps) {
             idType: 'NRC',
           },
         });
-        // A typed NRC proves nothing: this individual grants only the policies it buys.
-        await deps.registrations?.recordCreated({ clientId: String(holder.id), proven: false });
+        // A typed NRC proves nothing: this individual grants only the policies it buys, unless
+        // the caller proved the NRC with a code sent to the phone on record for it.
+        await deps.registrations?.recordCreated({
+          clientId: String(holder.id),
+          proven: input.proven === true,
+        });
         return { clientId: String(holder.id), name: `${input.firstName} ${input.lastName}` };
       },
     ),
-    registerVehicle: fromPromise(async ({ input }: { input: NewVehicle }) => {
-      const vehicle = await client.call('createVehicle', {
-        path: { id: input.clientId },
-        body: {
-          make: input.make,
-          model: input.model,
-          yearOfManufacture: input.year,
-          registrationNumber: input.plate,
-          chassisNumber: input.chassis,
-          engineNumber: input.engine,
-          motorRiskCategoryId: input.riskCategoryId,
-        },
-      });
-      return { vehicleId: String(vehicle.id) };
-    }),
+    // Only once the caller chose how to pay: an unpaid quote squats no plate. A plate the
+    // insurer already holds (registered by a quote never paid) cannot be moved through the
+    // spec: `blocked`, and the caller is offered the staff desk.
+    registerVehicle: fromPromise(
+      async ({
+        input,
+      }: {
+        input: NewVehicle;
+      }): Promise<{ vehicleId: string } | { blocked: true }> => {
+        try {
+          const vehicle = await client.call('createVehicle', {
+            path: { id: input.clientId },
+            body: {
+              make: input.make,
+              model: input.model,
+              yearOfManufacture: input.year,
+              registrationNumber: input.plate,
+              chassisNumber: input.chassis,
+              engineNumber: input.engine,
+              motorRiskCategoryId: input.riskCategoryId,
+            },
+          });
+          return { vehicleId: String(vehicle.id) };
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 409) return { blocked: true };
+          throw error;
+        }
+      },
+    ),
     createQuote: fromPromise(
       async ({
         input,
@@ -279,13 +410,15 @@ function policyActors(deps: FlowDeps) {
           body: { reference, payment },
         });
       }
+      // The flow quotes before it pays (the child ends `chosen` for an unquoted price).
+      if (request.subject.kind === 'unquoted') throw new Error('paying a price never quoted');
       return client.call('payQuotation', {
         path: { quoteId: request.subject.quoteId },
         body: { reference, payment },
       });
     }),
     // "Renew MTR-… ZMW …" only to the phone on record for the policy.
-    findPolicy: fromPromise(async ({ input }: { input: PlateAsked }) => {
+    findPolicy: fromPromise(async ({ input }: { input: PlateQuery }) => {
       await plateLookup(deps, input);
       const policies = await orNotFound(
         client.call('getMotorPolicyByRegistration', {
@@ -302,21 +435,19 @@ function policyActors(deps: FlowDeps) {
       return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
     }),
     // The holder hears that someone asked about their car; the asker learns nothing more.
-    tellHolder: fromPromise(
-      async ({ input }: { input: PlateAsked & { mode: 'new' | 'renew' } }) => {
-        const [phone] = await platePhones(client, input.plate);
-        if (!deps.sms || !phone) return { told: false };
-        // Counted per caller and per holder: a plate's holder is not texted without end.
-        await withinLimits(deps, {
-          kind: 'sms',
-          principal: input.principal,
-          route: input.route,
-          target: { kind: 'phone', value: phone },
-        });
-        await deps.sms(phone, end(`motor.sms.asked.${input.mode}`, { plate: input.plate }));
-        return { told: true };
-      },
-    ),
+    tellHolder: fromPromise(async ({ input }: { input: TellHolder }) => {
+      const [phone] = await platePhones(client, input.plate);
+      if (!deps.sms || !phone) return { told: false };
+      // Counted per caller and per holder: a plate's holder is not texted without end.
+      await withinLimits(deps, {
+        kind: 'sms',
+        principal: input.principal,
+        route: input.route,
+        target: { kind: 'phone', value: phone },
+      });
+      await deps.sms(phone, end(`motor.sms.asked.${input.mode}`, { plate: input.plate }));
+      return { told: true };
+    }),
     renewalPremiums: fromPromise(async ({ input }: { input: { policyId: string } }) => {
       const q = await client.call('getMotorRenewalPremiums', {
         path: { policyId: input.policyId },

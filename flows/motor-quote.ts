@@ -8,6 +8,7 @@ import type {
   FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
+import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
@@ -121,11 +122,81 @@ export interface HeldElsewhere {
   canTell: boolean;
 }
 
-/** A plate as its actors are asked: the plate, who asks, and where a nobody is reached (limits). */
-export interface PlateAsked {
+/** What the plate lookups are given: the plate, who asks, and what they are buying. */
+export interface PlateQuery {
   plate: string;
   principal: Principal;
-  route?: TurnRoute | undefined;
+  /** Today (`YYYY-MM-DD`): a policy ending before it is not in force. */
+  today: string;
+  /** What is bought, in the user's words (its unsettled payment is found by it). */
+  item?: string;
+  route?: TurnRoute;
+}
+
+/** Telling a plate's holder someone asked: who asks and where they are reached (limits). */
+export interface TellHolder {
+  plate: string;
+  mode: 'new' | 'renew';
+  principal: Principal;
+  route?: TurnRoute;
+}
+
+/**
+ * The caller's own car needs no second purchase: it is insured until `until`, or a payment of
+ * theirs for it is still being confirmed (issue 36).
+ */
+export type AlreadyCovered = { covered: 'insured'; until: string } | { covered: 'unsettled' };
+
+/**
+ * The NRC typed is the insurer's with another phone on record: the caller may prove it by a code
+ * sent to that phone (shown by its last digits only), or go on as a new holder.
+ */
+export interface OnRecordElsewhere {
+  onRecordElsewhere: true;
+  masked: string;
+}
+
+/** What an answer to a one-time code came to (src/access' CodeCheck). */
+export type CodeOutcome =
+  | { outcome: 'right' }
+  | { outcome: 'wrong'; triesLeft: number }
+  | { outcome: 'spent' }
+  | { outcome: 'expired' };
+
+const isCovered = (found: unknown): found is AlreadyCovered =>
+  typeof found === 'object' && found !== null && 'covered' in found;
+
+const isOnRecordElsewhere = (found: unknown): found is OnRecordElsewhere =>
+  typeof found === 'object' && found !== null && 'onRecordElsewhere' in found;
+
+/** A one-time code as typed: six digits (spaces allowed, as an SMS may show them). */
+const checkCode = (text: string): Checked<string> => {
+  const digits = text.replace(/\s/g, '');
+  return /^\d{6}$/.test(digits)
+    ? { ok: true, value: digits }
+    : { ok: false, reason: 'motor.note.codeFormat' };
+};
+
+/** Whether a quotation's price is the one the payment shows (to the ngwee, same currency). */
+function samePrice(pay: PayState | null | undefined, premium: number, currency: string): boolean {
+  return (
+    pay !== null &&
+    pay !== undefined &&
+    Math.round(pay.amount * 100) === Math.round(premium * 100) &&
+    pay.currency === currency
+  );
+}
+
+/** The payment of a quotation just made, with the method the caller chose kept. */
+function quotedPayment(context: MotorQuoteContext, quote: MotorQuote): PayState {
+  const fresh = newPayment(
+    { kind: 'quote', quoteId: quote.quoteId },
+    quote.purchase,
+    purchaseOf(context),
+    quote.premium,
+    quote.currency,
+  );
+  return context.pay?.method ? { ...fresh, method: context.pay.method } : fresh;
 }
 
 /** Whether an actor's answer is {@link HeldElsewhere}. */
@@ -188,6 +259,8 @@ type Op =
   | 'pricing'
   | 'holder'
   | 'register'
+  | 'code'
+  | 'checkCode'
   | 'registerVehicle'
   | 'quote'
   | 'pay'
@@ -208,6 +281,17 @@ export interface MotorQuoteContext extends FlowContextBase {
   principal: Principal;
   /** The plate typed is another holder's: set from the plate step, shown instead of its details. */
   elsewhere?: { canTell: boolean; told: boolean } | undefined;
+  /** The caller's own car is insured already, or a payment of theirs for it is unsettled. */
+  covered?: AlreadyCovered | undefined;
+  /**
+   * The code that proves the NRC typed: the phone it goes to (last digits), the tries left after
+   * a wrong answer, and why none is taken any more.
+   */
+  code?: { to: string; left?: number; refused?: 'spent' | 'expired' | 'unsent' } | undefined;
+  /** The caller proved the NRC with a code: the individual registered for them is on record. */
+  proven?: true | undefined;
+  /** The quotation's price differs from the one shown: the confirm screen says the new one. */
+  repriced?: true | undefined;
   /** Where the conversation is reached (for payment outcomes); absent when it has no address. */
   route?: TurnRoute | undefined;
   mode: 'new' | 'renew';
@@ -232,6 +316,8 @@ export interface MotorQuoteContext extends FlowContextBase {
     firstName?: string;
     lastName?: string;
     email?: string;
+    /** The one-time code typed, until it is checked. */
+    code?: string | undefined;
   };
   vehicle: FoundVehicle | null;
   holder: Holder | null;
@@ -292,20 +378,40 @@ const motor = setup({
   },
   actors: {
     listProducts: notProvided<MotorProductPage, { page: number; pageSize: number }>('listProducts'),
-    findVehicle: notProvided<FoundVehicle | HeldElsewhere | null, PlateAsked>('findVehicle'),
+    findVehicle: notProvided<FoundVehicle | HeldElsewhere | AlreadyCovered | null, PlateQuery>(
+      'findVehicle',
+    ),
     listRiskCategories: notProvided<RiskCategory[], Record<string, never>>('listRiskCategories'),
     priceMotor: notProvided<
       PricingOption[],
       { productId: string; riskCategoryId: string; sumInsured?: number; startDate: string }
     >('priceMotor'),
-    findHolder: notProvided<Holder | null, { phone?: string; nrc?: string; principal: Principal }>(
-      'findHolder',
-    ),
+    findHolder: notProvided<
+      Holder | OnRecordElsewhere | null,
+      { phone?: string; nrc?: string; principal: Principal }
+    >('findHolder'),
+    sendCode: notProvided<
+      { sent: boolean },
+      { nrc: string; principal: Principal; route?: TurnRoute }
+    >('sendCode'),
+    checkCode: notProvided<
+      CodeOutcome,
+      { nrc: string; code: string; principal: Principal; route?: TurnRoute }
+    >('checkCode'),
     registerHolder: notProvided<
       Holder,
-      { firstName: string; lastName: string; phone: string; email: string; nrc: string }
+      {
+        firstName: string;
+        lastName: string;
+        phone: string;
+        email: string;
+        nrc: string;
+        proven?: boolean;
+      }
     >('registerHolder'),
-    registerVehicle: notProvided<{ vehicleId: string }, NewVehicle>('registerVehicle'),
+    registerVehicle: notProvided<{ vehicleId: string } | { blocked: true }, NewVehicle>(
+      'registerVehicle',
+    ),
     createQuote: notProvided<
       MotorQuote,
       {
@@ -320,10 +426,8 @@ const motor = setup({
       }
     >('createQuote'),
     paymentMachine,
-    findPolicy: notProvided<MotorPolicyFound | HeldElsewhere | null, PlateAsked>('findPolicy'),
-    tellHolder: notProvided<{ told: boolean }, PlateAsked & { mode: 'new' | 'renew' }>(
-      'tellHolder',
-    ),
+    findPolicy: notProvided<MotorPolicyFound | HeldElsewhere | null, PlateQuery>('findPolicy'),
+    tellHolder: notProvided<{ told: boolean }, TellHolder>('tellHolder'),
     renewalPremiums: notProvided<RenewalQuote, { policyId: string }>('renewalPremiums'),
     motorCertificate: notProvided<MotorCertificate, MotorCertificateInput>('motorCertificate'),
   },
@@ -355,6 +459,7 @@ const motor = setup({
     inMode: ({ context }, params: { mode: MotorQuoteContext['mode'] }) =>
       context.mode === params.mode,
     hasPolicy: ({ context }) => context.policy !== null,
+    insuredAlready: ({ context }) => context.covered?.covered === 'insured',
     canTellHolder: ({ context }) => context.elsewhere?.canTell === true && !context.elsewhere.told,
     pastFirstPage: ({ context }) => context.page > 1,
     heldElsewhere: ({ context }) => context.elsewhere !== undefined,
@@ -364,6 +469,7 @@ const motor = setup({
       return checkPhone(event.phone).ok;
     },
     lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
+    codeExpired: ({ context }) => context.code?.refused === 'expired',
   },
 });
 
@@ -394,17 +500,26 @@ function findingByPlate<S extends keyof PlateLookup>(
   },
 ) {
   // Typed here as XState types them inline: the state is built outside `createMachine`.
-  type Done = DoneActorEvent<PlateLookup[S] | HeldElsewhere | null>;
+  type Done = DoneActorEvent<PlateLookup[S] | HeldElsewhere | AlreadyCovered | null>;
   const assignDone = assign<MotorQuoteContext, Done, undefined, Reply, never>;
   return {
     invoke: {
       src,
-      input: ({ context }: { context: MotorQuoteContext }) => ({
+      input: ({ context }: { context: MotorQuoteContext }): PlateQuery => ({
         plate: context.answers.plate ?? '',
         principal: context.principal,
-        route: context.route,
+        today: context.today,
+        ...(context.mode === 'new' ? { item: purchaseOf(context) } : {}),
+        ...(context.route ? { route: context.route } : {}),
       }),
       onDone: [
+        {
+          guard: ({ event }: { event: Done }) => isCovered(event.output),
+          target: '#motor-quote.vehicle.alreadyCovered',
+          actions: assignDone(({ event }) => ({
+            covered: isCovered(event.output) ? event.output : undefined,
+          })),
+        },
         {
           guard: ({ event }: { event: Done }) => isElsewhere(event.output),
           target: '#motor-quote.renewal.noPolicy',
@@ -420,7 +535,9 @@ function findingByPlate<S extends keyof PlateLookup>(
           guard: ({ event }: { event: Done }) => event.output !== null,
           target: ways.found,
           actions: assignDone(({ event }) =>
-            event.output === null || isElsewhere(event.output) ? {} : ways.keep(event.output),
+            event.output === null || isElsewhere(event.output) || isCovered(event.output)
+              ? {}
+              : ways.keep(event.output),
           ),
         },
         { target: ways.none, actions: assignDone(ways.cleared) },
@@ -438,8 +555,10 @@ const RETRY: Record<Op, Way> = {
   pricing: '#motor-quote.pricing.loadingPrices',
   holder: '#motor-quote.holder.findingHolder',
   register: '#motor-quote.holder.registeringHolder',
-  registerVehicle: '#motor-quote.holder.registeringVehicle',
-  quote: '#motor-quote.quoting',
+  code: '#motor-quote.holder.sendingCode',
+  checkCode: '#motor-quote.holder.checkingCode',
+  registerVehicle: '#motor-quote.buying.registeringVehicle',
+  quote: '#motor-quote.buying.quoting',
   pay: resumePayment('paying'),
   status: resumePayment('checking'),
   policy: '#motor-quote.renewal.findingPolicy',
@@ -456,8 +575,10 @@ const BACK: Record<Op, Way> = {
   pricing: '#motor-quote.product.pickProduct',
   holder: '#motor-quote.holder.askHolderPhone',
   register: '#motor-quote.holder.askEmail',
-  registerVehicle: '#motor-quote.holder.askHolderPhone',
-  quote: '#motor-quote.pricing.pickDuration',
+  code: '#motor-quote.holder.offerCode',
+  checkCode: '#motor-quote.holder.askCode',
+  registerVehicle: resumePayment('confirm'),
+  quote: resumePayment('confirm'),
   pay: resumePayment('confirm'),
   status: resumePayment('wait'),
   policy: '#motor-quote.renewal.askRenewPlate',
@@ -515,6 +636,13 @@ function confirmPrompt(context: MotorQuoteContext) {
   const due = { amount: context.pay?.amount ?? 0, currency: context.pay?.currency ?? '' };
   const option = context.options.find((o) => o.duration === context.answers.duration);
   const renewal = context.mode === 'renew';
+  // The quotation's price differs from the one shown before: the amount charged is said anew.
+  if (!renewal && context.repriced) {
+    return ask('motor.confirmRepriced', 'choice', {
+      params: { amount: money(due.amount), currency: due.currency },
+      choices: paymentChoices(context),
+    });
+  }
   return ask(renewal ? 'motor.confirmRenewal' : 'motor.confirmQuote', 'choice', {
     params: renewal
       ? {
@@ -717,6 +845,80 @@ export const motorQuoteMachine = motor.createMachine({
                 target: '#motor-quote.vehicle.askPlate',
                 actions: assign({ vehicle: null }),
               },
+            ],
+            'user.back': {
+              target: '#motor-quote.vehicle.askPlate',
+              actions: assign({ vehicle: null }),
+            },
+          },
+        },
+        // The caller's own car: insured already (Renew may follow), or a payment being confirmed.
+        alreadyCovered: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              context.covered?.covered === 'insured'
+                ? ask('motor.alreadyInsured', 'choice', {
+                    params: { plate: context.answers.plate ?? '', until: context.covered.until },
+                    choices: [
+                      choice('renew', 'motor.choice.renew'),
+                      choice('again', 'motor.choice.otherPlate'),
+                      choice('end', 'flow.choice.end'),
+                    ],
+                  })
+                : ask('motor.paymentUnsettled', 'choice', {
+                    params: { plate: context.answers.plate ?? '' },
+                    choices: [
+                      choice('again', 'motor.choice.otherPlate'),
+                      choice('end', 'flow.choice.end'),
+                    ],
+                  }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([chose('renew'), 'insuredAlready']),
+                target: '#motor-quote.renewal.findingPolicy',
+                actions: assign({ mode: 'renew', covered: undefined, products: [] }),
+              },
+              {
+                guard: chose('again'),
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({ covered: undefined }),
+              },
+              { guard: chose('end'), target: '#motor-quote.cancelled' },
+            ],
+            'user.back': {
+              target: '#motor-quote.vehicle.askPlate',
+              actions: assign({ covered: undefined }),
+            },
+          },
+        },
+        // The insurer holds the plate under a client with no cover on it and refuses a second
+        // registration (the spec cannot move a vehicle): a person at the desk can.
+        plateBlocked: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.plateBlocked', 'choice', {
+                params: { plate: context.answers.plate ?? '' },
+                choices: [
+                  choice(TALK_TO_A_PERSON, 'menu.choice.person'),
+                  choice('again', 'motor.choice.otherPlate'),
+                  choice('end', 'flow.choice.end'),
+                ],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: chose('again'),
+                target: '#motor-quote.vehicle.askPlate',
+                actions: assign({ vehicle: null }),
+              },
+              { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
             'user.back': {
               target: '#motor-quote.vehicle.askPlate',
@@ -958,9 +1160,24 @@ export const motorQuoteMachine = motor.createMachine({
                 : { phone: context.answers.holderPhone ?? '', principal: context.principal },
             onDone: [
               {
+                guard: ({ event }) => isOnRecordElsewhere(event.output),
+                target: '#motor-quote.holder.offerCode',
+                actions: assign({
+                  holder: null,
+                  code: ({ event }) => ({
+                    to: isOnRecordElsewhere(event.output) ? event.output.masked : '',
+                  }),
+                }),
+              },
+              {
                 guard: ({ event }) => event.output !== null,
                 target: '#motor-quote.holder.confirmHolder',
-                actions: assign({ holder: ({ event }) => event.output }),
+                actions: assign({
+                  holder: ({ event }) =>
+                    event.output === null || isOnRecordElsewhere(event.output)
+                      ? null
+                      : event.output,
+                }),
               },
               {
                 guard: 'lookedUpByPhone',
@@ -984,7 +1201,7 @@ export const motorQuoteMachine = motor.createMachine({
           }),
           on: {
             'user.choice': [
-              { guard: chose('yes'), target: '#motor-quote.holder.registeringVehicle' },
+              { guard: chose('yes'), target: '#motor-quote.priced' },
               {
                 guard: chose('no'),
                 target: '#motor-quote.holder.askHolderPhone',
@@ -1005,7 +1222,159 @@ export const motorQuoteMachine = motor.createMachine({
             '#motor-quote.holder.findingHolder',
             '#motor-quote.holder.askHolderPhone',
           ),
-          exit: assign({ holderLookup: 'nrc' }),
+          // A new NRC: any proof of the one before no longer counts.
+          exit: assign({ holderLookup: 'nrc', proven: undefined, code: undefined }),
+        },
+        // The NRC is the insurer's with another phone: prove it by a code, or go on as new.
+        offerCode: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.offerCode', 'choice', {
+                choices: [
+                  choice('send', 'motor.choice.sendCode', { phone: context.code?.to ?? '' }),
+                  choice('new', 'motor.choice.newHolder'),
+                ],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              { guard: chose('send'), target: '#motor-quote.holder.sendingCode' },
+              { guard: chose('new'), target: '#motor-quote.holder.askFirstName' },
+            ],
+            'user.back': '#motor-quote.holder.askHolderNrc',
+          },
+        },
+        sendingCode: {
+          invoke: {
+            src: 'sendCode',
+            input: ({ context }) => ({
+              nrc: context.answers.holderNrc ?? '',
+              principal: context.principal,
+              ...(context.route ? { route: context.route } : {}),
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.sent,
+                target: '#motor-quote.holder.askCode',
+                actions: assign({
+                  code: ({ context }) => ({ to: context.code?.to ?? '' }),
+                }),
+              },
+              {
+                target: '#motor-quote.holder.codeRefused',
+                actions: assign({
+                  code: ({ context }) => ({ to: context.code?.to ?? '', refused: 'unsent' }),
+                }),
+              },
+            ],
+            onError: failedCall('code'),
+          },
+        },
+        // A redial resumes here (the session is kept): many handsets cannot read an SMS while a
+        // USSD session is open.
+        askCode: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.askCode', 'text', {
+                params: { phone: context.code?.to ?? '' },
+                note:
+                  context.code?.left !== undefined
+                    ? { key: 'motor.note.codeWrong', params: { left: context.code.left } }
+                    : { key: 'motor.note.codeSent' },
+              }),
+          }),
+          on: {
+            'user.text': [
+              {
+                guard: passes(checkCode),
+                target: '#motor-quote.holder.checkingCode',
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const typed = checkCode(event.text);
+                    return { ...context.answers, code: typed.ok ? typed.value : undefined };
+                  },
+                }),
+              },
+              { actions: assign(rejectedBy(checkCode)) },
+            ],
+            'user.back': '#motor-quote.holder.offerCode',
+          },
+        },
+        checkingCode: {
+          invoke: {
+            src: 'checkCode',
+            input: ({ context }) => ({
+              nrc: context.answers.holderNrc ?? '',
+              code: context.answers.code ?? '',
+              principal: context.principal,
+              ...(context.route ? { route: context.route } : {}),
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.outcome === 'right',
+                target: '#motor-quote.holder.askFirstName',
+                actions: assign({
+                  proven: true,
+                  code: undefined,
+                  answers: ({ context }) => ({ ...context.answers, code: undefined }),
+                }),
+              },
+              {
+                guard: ({ event }) => event.output.outcome === 'wrong',
+                target: '#motor-quote.holder.askCode',
+                actions: assign({
+                  answers: ({ context }) => ({ ...context.answers, code: undefined }),
+                  code: ({ context, event }) => ({
+                    to: context.code?.to ?? '',
+                    left: event.output.outcome === 'wrong' ? event.output.triesLeft : 0,
+                  }),
+                }),
+              },
+              {
+                target: '#motor-quote.holder.codeRefused',
+                actions: assign({
+                  answers: ({ context }) => ({ ...context.answers, code: undefined }),
+                  code: ({ context, event }) => ({
+                    to: context.code?.to ?? '',
+                    refused: event.output.outcome === 'expired' ? 'expired' : 'spent',
+                  }),
+                }),
+              },
+            ],
+            onError: failedCall('checkCode'),
+          },
+        },
+        // No proof: wrong three times (no code for a while), expired, or none could be sent.
+        codeRefused: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(`motor.code.${context.code?.refused ?? 'unsent'}`, 'choice', {
+                choices: [
+                  ...(context.code?.refused === 'expired'
+                    ? [choice('send', 'motor.choice.newCode')]
+                    : []),
+                  choice('new', 'motor.choice.newHolder'),
+                  choice('end', 'flow.choice.end'),
+                ],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([chose('send'), 'codeExpired']),
+                target: '#motor-quote.holder.sendingCode',
+              },
+              { guard: chose('new'), target: '#motor-quote.holder.askFirstName' },
+              { guard: chose('end'), target: '#motor-quote.cancelled' },
+            ],
+            'user.back': '#motor-quote.holder.askHolderNrc',
+          },
         },
         askFirstName: askText(
           'motor.askFirstName',
@@ -1037,16 +1406,46 @@ export const motorQuoteMachine = motor.createMachine({
               phone: context.answers.holderPhone ?? '',
               email: context.answers.email ?? '',
               nrc: context.answers.holderNrc ?? '',
+              ...(context.proven ? { proven: true } : {}),
             }),
             onDone: {
-              target: '#motor-quote.holder.registeringVehicle',
+              target: '#motor-quote.priced',
               actions: assign({ holder: ({ event }) => event.output }),
             },
             onError: failedCall('register'),
           },
         },
+      },
+    },
+    // The price shown is the pricing option's: nothing that would block another phone (the
+    // vehicle, the quotation) is written at the insurer before the caller chooses to pay.
+    priced: {
+      always: {
+        target: '#motor-quote.payment',
+        actions: assign(({ context }) => {
+          const option = context.options.find((o) => o.duration === context.answers.duration);
+          return {
+            quote: null,
+            repriced: undefined,
+            pay: newPayment(
+              { kind: 'unquoted' },
+              '',
+              purchaseOf(context),
+              option?.gross ?? 0,
+              option?.currency ?? 'ZMW',
+            ),
+          };
+        }),
+      },
+    },
+    // ---------------------------------------------------------------- the pay step
+    // The caller chose how to pay: the vehicle is registered and the quotation made now; the
+    // amount charged is the amount shown, or the new one is shown and asked again.
+    buying: {
+      initial: 'registeringVehicle',
+      states: {
         registeringVehicle: {
-          always: { guard: 'hasVehicleId', target: '#motor-quote.quoting' },
+          always: { guard: 'hasVehicleId', target: '#motor-quote.buying.quoting' },
           invoke: {
             src: 'registerVehicle',
             input: ({ context }) => ({
@@ -1059,49 +1458,65 @@ export const motorQuoteMachine = motor.createMachine({
               engine: context.answers.engine ?? '',
               riskCategoryId: context.answers.riskCategoryId ?? '',
             }),
-            onDone: {
-              target: '#motor-quote.quoting',
-              actions: assign({
-                vehicle: ({ context, event }) => ({
-                  vehicleId: event.output.vehicleId,
-                  riskCategoryId: context.answers.riskCategoryId ?? '',
-                  description:
-                    `${context.answers.make ?? ''} ${context.answers.model ?? ''}`.trim(),
+            onDone: [
+              {
+                guard: ({ event }) => !('vehicleId' in event.output),
+                target: '#motor-quote.vehicle.plateBlocked',
+                actions: assign({ pay: null }),
+              },
+              {
+                target: '#motor-quote.buying.quoting',
+                actions: assign({
+                  vehicle: ({ context, event }) => ({
+                    vehicleId: 'vehicleId' in event.output ? event.output.vehicleId : '',
+                    riskCategoryId: context.answers.riskCategoryId ?? '',
+                    description:
+                      `${context.answers.make ?? ''} ${context.answers.model ?? ''}`.trim(),
+                  }),
                 }),
-              }),
-            },
+              },
+            ],
             onError: failedCall('registerVehicle'),
           },
         },
-      },
-    },
-    // ---------------------------------------------------------------- quotation
-    quoting: {
-      invoke: {
-        src: 'createQuote',
-        input: ({ context }) => ({
-          productId: context.answers.productId ?? '',
-          duration: context.answers.duration ?? 1,
-          clientId: context.holder?.clientId ?? '',
-          vehicleId: context.vehicle?.vehicleId ?? '',
-          riskCategoryId: context.answers.riskCategoryId ?? '',
-          startDate: context.today,
-          ...(context.answers.sumInsured ? { sumInsured: Number(context.answers.sumInsured) } : {}),
-        }),
-        onDone: {
-          target: '#motor-quote.payment',
-          actions: assign(({ context, event }) => ({
-            quote: event.output,
-            pay: newPayment(
-              { kind: 'quote', quoteId: event.output.quoteId },
-              event.output.purchase,
-              purchaseOf(context),
-              event.output.premium,
-              event.output.currency,
-            ),
-          })),
+        quoting: {
+          invoke: {
+            src: 'createQuote',
+            input: ({ context }) => ({
+              productId: context.answers.productId ?? '',
+              duration: context.answers.duration ?? 1,
+              clientId: context.holder?.clientId ?? '',
+              vehicleId: context.vehicle?.vehicleId ?? '',
+              riskCategoryId: context.answers.riskCategoryId ?? '',
+              startDate: context.today,
+              ...(context.answers.sumInsured
+                ? { sumInsured: Number(context.answers.sumInsured) }
+                : {}),
+            }),
+            onDone: [
+              {
+                // The amount on screen is the amount charged: paid at once with the method chosen.
+                guard: ({ context, event }) =>
+                  samePrice(context.pay, event.output.premium, event.output.currency),
+                target: '#motor-quote.payment',
+                // The payment names the quotation (its subject): no second copy is kept.
+                actions: assign(({ context, event }) => ({
+                  payAt: 'paying' as const,
+                  pay: quotedPayment(context, event.output),
+                })),
+              },
+              {
+                // Another price: shown, and how to pay asked again.
+                target: '#motor-quote.payment',
+                actions: assign(({ context, event }) => ({
+                  repriced: true as const,
+                  pay: quotedPayment(context, event.output),
+                })),
+              },
+            ],
+            onError: failedCall('quote'),
+          },
         },
-        onError: failedCall('quote'),
       },
     },
 
@@ -1218,11 +1633,11 @@ export const motorQuoteMachine = motor.createMachine({
         tellingHolder: {
           invoke: {
             src: 'tellHolder',
-            input: ({ context }) => ({
+            input: ({ context }): TellHolder => ({
               plate: context.answers.plate ?? '',
               mode: context.mode,
               principal: context.principal,
-              route: context.route,
+              ...(context.route ? { route: context.route } : {}),
             }),
             onDone: {
               target: '#motor-quote.renewal.noPolicy',
@@ -1258,6 +1673,7 @@ export const motorQuoteMachine = motor.createMachine({
     },
     // ---------------------------------------------------------------- payment
     payment: paymentStage({
+      chosen: '#motor-quote.buying',
       paid: '#motor-quote.loadingCertificate',
       back: '#motor-quote.paymentBack',
       failed: '#motor-quote.failed',
@@ -1367,6 +1783,7 @@ export const motorQuoteMachine = motor.createMachine({
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
   // 5: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
-  version: 5,
+  // 6: the vehicle and quotation are made at the pay step, and a typed NRC may be proven by code.
+  version: 6,
   machine: motorQuoteMachine,
 };

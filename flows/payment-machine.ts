@@ -34,10 +34,15 @@ import {
   unexpected,
 } from './support.js';
 
-/** What is paid for: a quotation, or the renewal of a policy. */
+/**
+ * What is paid for: a quotation, or the renewal of a policy; or a price not quoted yet (a flow
+ * that writes nothing at the insurer before the user chooses to pay: the child then ends
+ * `chosen` with the method, and the flow makes the quotation and starts it again `at` paying).
+ */
 export type PaymentSubject =
   | { kind: 'quote'; quoteId: string }
-  | { kind: 'renewal'; policyId: string };
+  | { kind: 'renewal'; policyId: string }
+  | { kind: 'unquoted' };
 
 /** A quotation the insurer priced, as a paying flow keeps it until it is paid. */
 export interface PricedQuote {
@@ -351,7 +356,7 @@ export type PaymentFailure = Failure & { op: 'pay' | 'status' };
 
 /** How a payment ended, with the payment as it stands: the flow goes on from there. */
 export type PaymentOutput =
-  | { outcome: 'paid' | 'back' | 'cancelled'; pay: PayState }
+  | { outcome: 'paid' | 'back' | 'cancelled' | 'chosen'; pay: PayState }
   | { outcome: 'failed'; pay: PayState; failure: PaymentFailure };
 
 /** The states that show a screen, each named after it; its Prompt is made from it (see screenOf). */
@@ -453,6 +458,7 @@ const payment = setup({
     status: ({ context }, params: { status: PayState['status'] }) =>
       context.pay.status === params.status,
     startsAt: ({ context }, params: { step: PaymentStep }) => context.at === params.step,
+    unquoted: ({ context }) => context.pay.subject.kind === 'unquoted',
   },
 });
 
@@ -474,7 +480,8 @@ const UNEXPECTED_PHONE = { type: 'unexpected', params: { input: 'phone' } } as c
  * `askPayPhone`, `paying` (start the attempt), `paymentStarted` (route by outcome),
  * `awaitingPayment`, `checkingPayment`, `paymentFailed` (Pay again goes back to choosing a method
  * for a new attempt). Ends `paid`, `back` (from the confirm screen), `cancelled` (End after a
- * failure) or `failed` (a call failed: the flow's failure screen, which may start it again `at`
+ * failure), `chosen` (an `unquoted` purchase's method chosen: the flow quotes it) or `failed`
+ * (a call failed: the flow's failure screen, which may start it again `at`
  * the call or the screen before it).
  */
 export const paymentMachine = payment.createMachine({
@@ -514,9 +521,9 @@ export const paymentMachine = payment.createMachine({
       entry: 'shown',
       on: {
         'user.choice': [
-          { guard: 'ownNumber', target: 'paying', actions: 'choose' },
+          { guard: 'ownNumber', target: 'decided', actions: 'choose' },
           { guard: chose('other'), target: 'phone' },
-          { guard: chose('card'), target: 'paying', actions: 'choose' },
+          { guard: chose('card'), target: 'decided', actions: 'choose' },
         ],
         'user.back': 'back',
       },
@@ -526,17 +533,21 @@ export const paymentMachine = payment.createMachine({
       entry: 'shown',
       on: {
         'user.text': [
-          { guard: 'validPhone', target: 'paying', actions: 'choose' },
+          { guard: 'validPhone', target: 'decided', actions: 'choose' },
           { actions: 'phoneRejected' },
         ],
         'user.contact': [
-          { guard: 'validPhone', target: 'paying', actions: 'choose' },
+          { guard: 'validPhone', target: 'decided', actions: 'choose' },
           { actions: UNEXPECTED_PHONE },
         ],
         'user.choice': { actions: UNEXPECTED_PHONE },
         'user.photo': { actions: UNEXPECTED_PHONE },
         'user.back': 'confirm',
       },
+    },
+    // The method is chosen: paid now, or first quoted by the flow (nothing written before).
+    decided: {
+      always: [{ guard: 'unquoted', target: 'chosen' }, { target: 'paying' }],
     },
     paying: {
       invoke: {
@@ -586,6 +597,7 @@ export const paymentMachine = payment.createMachine({
       },
     },
     paid: { type: 'final', entry: { type: 'end', params: { outcome: 'paid' } } },
+    chosen: { type: 'final', entry: { type: 'end', params: { outcome: 'chosen' } } },
     back: { type: 'final', entry: { type: 'end', params: { outcome: 'back' } } },
     cancelled: { type: 'final', entry: { type: 'end', params: { outcome: 'cancelled' } } },
     callFailed: { type: 'final', entry: { type: 'end', params: { outcome: 'failed' } } },
@@ -771,6 +783,8 @@ export function paymentStage(exits: {
   back: string;
   failed: string;
   cancelled: string;
+  /** Where an `unquoted` purchase goes once its method is chosen (the flow quotes it). */
+  chosen?: string;
 }) {
   const ended = (outcome: PaymentOutput['outcome'], target: string) =>
     ({
@@ -792,6 +806,7 @@ export function paymentStage(exits: {
         { target: '.working' },
       ],
       onDone: [
+        ...(exits.chosen ? [ended('chosen', exits.chosen)] : []),
         ended('paid', exits.paid),
         ended('back', exits.back),
         ended('failed', exits.failed),

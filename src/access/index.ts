@@ -14,6 +14,18 @@ export {
   type RecordType,
 } from './access.js';
 export {
+  CODE_TRIES,
+  CODE_TTL_SECONDS,
+  CODE_WINDOW_SECONDS,
+  CODES_PER_WINDOW,
+  type CodeCheck,
+  type CodeRefusal,
+  type CodeSubject,
+  createOneTimeCodes,
+  type OneTimeCodeOptions,
+  type OneTimeCodes,
+} from './one-time-codes.js';
+export {
   createRegistrations,
   type HeldIndividual,
   NO_REGISTRATIONS,

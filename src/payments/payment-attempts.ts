@@ -106,6 +106,11 @@ export interface PaymentAttempts {
    * {@link PaymentNotTakenError} when the insurer holds no transaction under `reference`.
    */
   check(reference: string, route?: PaymentRoute): Promise<PaymentOutcome>;
+  /**
+   * True while the route's holder has a payment for `item` unsettled (pending or not readable):
+   * what {@link start} would refuse, asked before a second purchase of it begins.
+   */
+  unsettled(route: PaymentRoute, item: string): Promise<boolean>;
 }
 
 /** Message key of the SMS that carries the card payment page to a USSD user. */
@@ -244,20 +249,23 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
     const key = itemKey(options.prefix, route, item);
     const previous = await items.get(key);
     if (previous !== undefined && previous !== reference) {
-      let outcome: PaymentOutcome | 'none' | 'unknown';
-      try {
-        const found = await lookUp(state, previous);
-        outcome = found === 'none' ? 'none' : classifyPaymentStatus(found.status);
-      } catch {
-        // Unknown is not settled: never a second charge on a guess.
-        outcome = 'unknown';
-      }
+      const outcome = await settledness(previous);
       if (outcome === 'pending' || outcome === 'unknown') {
         log.info({ reference, previous, outcome }, 'payment refused: the item has one unsettled');
         throw new PaymentItemBusyError(previous, item);
       }
     }
     await items.set(key, reference, ITEM_TTL_SECONDS);
+  }
+
+  /** Where a holder's earlier payment stands; unknown is not settled (never a guess). */
+  async function settledness(previous: string): Promise<PaymentOutcome | 'none' | 'unknown'> {
+    try {
+      const found = await lookUp(state, previous);
+      return found === 'none' ? 'none' : classifyPaymentStatus(found.status);
+    } catch {
+      return 'unknown';
+    }
   }
 
   /** Where the attempt before this one stands at the insurer; `none` when it never reached it. */
@@ -338,6 +346,12 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
   }
 
   return {
+    async unsettled(route, item) {
+      const previous = await items.get(itemKey(options.prefix, route, item));
+      if (previous === undefined) return false;
+      const outcome = await settledness(previous);
+      return outcome === 'pending' || outcome === 'unknown';
+    },
     start(attempt, pay) {
       const reference = attemptReference(attempt.purchase, attempt.attempt);
       return guard.once(reference, () => begin(attempt, reference, pay));

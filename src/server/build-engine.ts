@@ -87,12 +87,14 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     payments: {
       start: (attempt, pay) => services.attempts.start(attempt, pay),
       check: (reference, route) => services.attempts.check(reference, route),
+      unsettled: (route, item) => services.attempts.unsettled(route, item),
     },
     reminders,
     holdings: services.holdings,
     registrations: services.registrations,
     // Every SMS, payment prompt to another number and typed look-up is counted (src/limits).
     limits: services.limits,
+    oneTimeCodes: services.oneTimeCodes,
     // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
     syncHoldings: async () => {
       await services.holdingsSync.runNow({ full: true });

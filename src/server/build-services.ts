@@ -1,4 +1,9 @@
-import { createRegistrations, type Registrations } from '../access/index.js';
+import {
+  createOneTimeCodes,
+  createRegistrations,
+  type OneTimeCodes,
+  type Registrations,
+} from '../access/index.js';
 import {
   type ClaimEvidence,
   type ClaimReports,
@@ -74,6 +79,8 @@ export interface ServerServices {
   readonly registrations: Registrations;
   /** How often SMS, codes, payment prompts and look-ups may be asked for, on every instance. */
   readonly limits: Limits;
+  /** One-time codes that prove a typed NRC to the phone on record for it (src/access). */
+  readonly oneTimeCodes: OneTimeCodes;
 }
 
 /** What the services are built over. */
@@ -110,6 +117,12 @@ export async function buildServices(
   );
   // Kept beside the sessions: an individual created from an unproven NRC grants nothing by it.
   const registrations = context.deps.registrations ?? createRegistrations(stores.store, keyPrefix);
+  // Codes kept as keyed hashes under a key derived from the one stable signing secret.
+  const oneTimeCodes = createOneTimeCodes(
+    stores.store,
+    keyPrefix,
+    context.config.files.signingSecret,
+  );
   const { holdings, holdingsSync } = await buildHoldings(
     context,
     inputs,
@@ -168,6 +181,7 @@ export async function buildServices(
     holdings,
     holdingsSync,
     registrations,
+    oneTimeCodes,
     personalData,
     audit: privacy.audit,
     sms,

@@ -15,7 +15,7 @@ import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
-import { DEMO_BOOK, type DemoPerson } from '../../src/sandbox/index.js';
+import { DEMO_BOOK, type DemoPerson, SEED } from '../../src/sandbox/index.js';
 import { directPayments } from '../flows/direct-payments.js';
 import { daysAgo } from '../flows/fixtures.js';
 import { type SandboxWorld, startSandboxWorld } from '../flows/sandbox-world.js';
@@ -112,7 +112,13 @@ function leaksIn(seen: Seen, data: readonly string[]): string[] {
 
 /** Typed answers the walk tries on each question: the demo book's own numbers. */
 const TEXTS: Record<string, string[]> = {
-  'motor.askPlate': [book.motor.insured.registrationNumber, book.motor.newPlate],
+  // The insured car is "already insured" to its holder (issue 36): the holder's uninsured car
+  // (seeded without a risk category) leads on to the policyholder questions.
+  'motor.askPlate': [
+    book.motor.insured.registrationNumber,
+    book.motor.newPlate,
+    SEED.uncategorisedPlate,
+  ],
   'motor.askRenewPlate': [
     book.motor.renewal.registrationNumber,
     book.motor.insured.registrationNumber,

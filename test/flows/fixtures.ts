@@ -186,6 +186,8 @@ const BASE: Record<FlowId, Impl> = {
       { duration: 4, label: '4 quarters', basic: 660, levy: 33, gross: 693, currency: 'ZMW' },
     ],
     findHolder: () => ({ clientId: 'cli_1', name: 'Mwila Banda' }),
+    sendCode: () => ({ sent: true }),
+    checkCode: () => ({ outcome: 'right' }),
     registerHolder: () => ({ clientId: 'cli_2', name: 'New Holder' }),
     registerVehicle: () => ({ vehicleId: 'veh_2' }),
     createQuote: () => ({
@@ -345,6 +347,33 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     paidAtOnce: {
       startPayment: () => ({ reference: 'PAY-q_1', status: 'paid' }),
     },
+    // The NRC typed is the insurer's with another phone: a code proves it, or not.
+    nrcOnRecordElsewhere: {
+      findVehicle: () => null,
+      findHolder: (input: { nrc?: string }) =>
+        input.nrc ? { onRecordElsewhere: true, masked: '…567' } : null,
+    },
+    codeWrong: {
+      findHolder: (input: { nrc?: string }) =>
+        input.nrc ? { onRecordElsewhere: true, masked: '…567' } : null,
+      checkCode: () => ({ outcome: 'wrong', triesLeft: 2 }),
+    },
+    codeSpent: {
+      findHolder: (input: { nrc?: string }) =>
+        input.nrc ? { onRecordElsewhere: true, masked: '…567' } : null,
+      checkCode: () => ({ outcome: 'spent' }),
+    },
+    codeExpiredOrUnsent: {
+      findHolder: (input: { nrc?: string }) =>
+        input.nrc ? { onRecordElsewhere: true, masked: '…567' } : null,
+      sendCode: () => ({ sent: false }),
+      checkCode: () => ({ outcome: 'expired' }),
+    },
+    // The caller's own car: insured until next year, or a payment for it being confirmed.
+    alreadyInsured: { findVehicle: () => ({ covered: 'insured', until: '2027-11-07' }) },
+    paymentUnsettled: { findVehicle: () => ({ covered: 'unsettled' }) },
+    // The insurer refuses to register the plate again (held under a client without cover).
+    plateBlocked: { findVehicle: () => null, registerVehicle: () => ({ blocked: true }) },
     vehicleWithoutCategory: {
       findVehicle: () => ({ vehicleId: 'veh_1', description: 'Toyota Corolla' }),
       startPayment: () => ({ reference: 'PAY-q_1', status: 'failed' }),
@@ -543,6 +572,7 @@ export const TEXTS: Record<string, string[]> = {
   'motor.askFirstName': ['Mwila', '42'],
   'motor.askLastName': ['Banda', '42'],
   'motor.askEmail': ['mwila@example.com', 'nope'],
+  'motor.askCode': ['123456', '12ab'],
   'travel.askDestination': ['South Africa', '!!'],
   'travel.askDays': ['14', '400'],
   'travel.askName': ['Mwila Banda', 'Mwila'],

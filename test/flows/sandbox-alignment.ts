@@ -75,6 +75,17 @@ function callActor(machine: AnyStateMachine, name: string, input: unknown): Prom
   return logic.config({ input, signal: new AbortController().signal, emit: () => {} });
 }
 
+/** The holder's second car, registered by {@link prepare} with no cover: new cover is for it. */
+const UNINSURED_PLATE = 'AJQ 1910';
+
+/** The seeded plate typed for new cover becomes the holder's uninsured car (renewal keeps it). */
+const newCoverPlate: Rewrite = (reply, _index, before) =>
+  reply.type === 'user.text' &&
+  reply.text === SEED.vehicle.registrationNumber &&
+  before?.context.prompt.key === 'motor.askPlate'
+    ? { ...reply, text: UNINSURED_PLATE }
+    : reply;
+
 /** A fresh plate, NRC and number per replayed path. */
 const unique = (index: number) => String(10_000 + index).slice(1);
 
@@ -133,6 +144,20 @@ async function prepare(world: SandboxWorld, setup: WorldSetup): Promise<Prepared
   await client.call('payQuotation', {
     path: { quoteId: String(quote.id) },
     body: { reference: paymentReference, payment: { method: 'External' } },
+  });
+  // The seeded car is insured now (renewal): new cover is bought for a second car of the
+  // holder's, with none in force ("already insured" otherwise, issue 36).
+  await client.call('createVehicle', {
+    path: { id: String(holder.id) },
+    body: {
+      make: 'Toyota',
+      model: 'Corolla',
+      yearOfManufacture: 2018,
+      registrationNumber: UNINSURED_PLATE,
+      chassisNumber: 'NZE161WALK',
+      engineNumber: '1NZWALK',
+      motorRiskCategoryId: 'mrc_private',
+    },
   });
 
   const creditQuotation = (await client.call('getCreditLifeQuotations')).find(
@@ -281,6 +306,12 @@ async function motorData(world: SandboxWorld): Promise<Impl> {
     priceMotor: (input: { productId: string }) => pricing.get(input.productId) ?? [],
     findPolicy: () => policy,
     renewalPremiums: () => renewal,
+    // The sandbox quotes the price it showed: paid at once with the method chosen.
+    createQuote: (input: { productId: string; duration: number }) => {
+      const options = (pricing.get(input.productId) ?? []) as { duration: number; gross: number }[];
+      const gross = options.find((o) => o.duration === input.duration)?.gross ?? 0;
+      return { quoteId: 'q_1', premium: gross, currency: 'ZMW', purchase: 'quote:q_1.k' };
+    },
   };
 }
 
@@ -500,8 +531,16 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
         },
       },
     },
-    'motor-quote:typical': { sandbox: standard, impl: { ...motor, ...pending } },
-    'motor-quote:paged': { sandbox: paged, impl: { ...motorPaged, ...pending } },
+    'motor-quote:typical': {
+      sandbox: standard,
+      impl: { ...motor, ...pending },
+      reply: newCoverPlate,
+    },
+    'motor-quote:paged': {
+      sandbox: paged,
+      impl: { ...motorPaged, ...pending },
+      reply: newCoverPlate,
+    },
     'motor-quote:unknownVehicleAndHolder': {
       sandbox: standard,
       // The plate is rewritten to one the sandbox does not know, renewal included.
@@ -509,7 +548,9 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       reply: typed(unknownPlate),
       caller: (i) => `09770${unique(i)}9`,
     },
-    'motor-quote:paidAtOnce': { sandbox: atOnce, impl: motor },
+    'motor-quote:paidAtOnce': { sandbox: atOnce, impl: motor, reply: newCoverPlate },
+    // The holder types the seeded car, insured by prepare(): "already insured", then Renew.
+    'motor-quote:alreadyInsured': { sandbox: standard, impl: { ...motor, ...pending } },
     'motor-quote:vehicleWithoutCategory': {
       sandbox: decliningAtOnce,
       impl: { ...motor, findVehicle: () => uncategorised, findPolicy: () => null },
@@ -522,12 +563,13 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     'motor-quote:paidOnCheck': {
       sandbox: standard,
       impl: { ...motor, startPayment: pending.startPayment },
+      reply: newCoverPlate,
       settle: true,
     },
     'motor-quote:failedOnCheck': {
       sandbox: declining,
       impl: { ...motor, startPayment: pending.startPayment },
-      reply: payFrom(DECLINING),
+      reply: both(newCoverPlate, payFrom(DECLINING)),
       caller: () => DECLINING,
       settle: true,
     },

@@ -3,7 +3,7 @@ import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { daysAgo } from './fixtures.js';
-import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
+import { holderCar, type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 let world: SandboxWorld;
 beforeAll(async () => {
@@ -49,9 +49,10 @@ describe('motor cover against the sandbox insurer', () => {
     expect(products?.key).toBe('motor.pickProduct');
     const thirdParty = products?.choices?.find((c) => c.label === 'Motor Third Party');
     expect(thirdParty).toBeDefined();
+    await holderCar(world, 'AJQ 1911');
     const rest = await converse('test:motor:1', [
       choose(thirdParty?.id ?? ''),
-      type('AJQ 1909'),
+      type('AJQ 1911'),
       choose('yes'),
     ]);
     const durations = rest.at(-1);
@@ -65,6 +66,26 @@ describe('motor cover against the sandbox insurer', () => {
     expect(pay.at(-1)?.key, JSON.stringify(pay)).toBe('motor.confirmQuote');
     const wait = await converse('test:motor:1', [choose('other'), type('0971234567')]);
     expect(wait.at(-1)?.key, JSON.stringify(wait)).toBe('pay.waitPhone');
+  });
+
+  it('tells the holder their car is already insured, with until when, instead of selling it again', async () => {
+    const shown = await converse(
+      'test:motor:insured',
+      [type('hi'), choose('motor'), choose('new')],
+      'policyholder',
+      '0971234567',
+    );
+    const thirdParty = shown.at(-1)?.choices?.find((c) => c.label === 'Motor Third Party');
+    const insured = await converse('test:motor:insured', [
+      choose(thirdParty?.id ?? ''),
+      type('AJQ 1909'),
+    ]);
+    const screen = insured.at(-1);
+    expect(screen?.key, JSON.stringify(insured)).toBe('motor.alreadyInsured');
+    expect(screen?.params?.until).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(screen?.choices?.map((c) => c.id)).toEqual(['renew', 'again', 'end']);
+    const renewal = await converse('test:motor:insured', [choose('renew')]);
+    expect(renewal.at(-1)?.key, JSON.stringify(renewal)).toBe('motor.confirmRenewal');
   });
 });
 

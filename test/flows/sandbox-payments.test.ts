@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { eventually } from '../support/eventually.js';
-import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
+import { holderCar, type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
 // Payments that settle: the sandbox approves mobile money shortly after the request; the user
 // asks "check status" until the outcome is known, as on a USSD phone with no push.
@@ -45,9 +45,10 @@ async function checkUntilSettled(key: string): Promise<Prompt> {
 
 describe('motor cover paid by mobile money against the sandbox insurer', () => {
   it('issues the policy with its certificate, then renews it', async () => {
+    await holderCar(world, 'AJQ 1912');
     const products = await say('test:pay:1', type('hi'), choose('motor'), choose('new'));
     const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
-    const durations = await say('test:pay:1', choose(thirdParty), type('AJQ 1909'), choose('yes'));
+    const durations = await say('test:pay:1', choose(thirdParty), type('AJQ 1912'), choose('yes'));
     const quote = await say(
       'test:pay:1',
       choose(durations.choices?.[0]?.id ?? ''),
@@ -67,7 +68,7 @@ describe('motor cover paid by mobile money against the sandbox insurer', () => {
       type('hi'),
       choose('motor'),
       choose('renew'),
-      type('AJQ 1909'),
+      type('AJQ 1912'),
     );
     expect(renewal.key, JSON.stringify(renewal)).toBe('motor.confirmRenewal');
     expect(renewal.params?.policyNumber).toBe(issued.params?.policyNumber);
@@ -77,9 +78,10 @@ describe('motor cover paid by mobile money against the sandbox insurer', () => {
   });
 
   it('tells the user a declined payment failed and lets them pay again', async () => {
+    await holderCar(world, 'AJQ 1913');
     const products = await say('test:pay:3', type('hi'), choose('motor'), choose('new'));
     const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
-    const durations = await say('test:pay:3', choose(thirdParty), type('AJQ 1909'), choose('yes'));
+    const durations = await say('test:pay:3', choose(thirdParty), type('AJQ 1913'), choose('yes'));
     await say('test:pay:3', choose(durations.choices?.[0]?.id ?? ''), choose('own'), choose('yes'));
     // A number ending in 1 declines in the sandbox.
     await say('test:pay:3', choose('other'), type('0977000001'));

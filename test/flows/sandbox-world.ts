@@ -206,3 +206,28 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
     },
   };
 }
+
+/**
+ * Registers a car with no cover for the seeded holder: the seeded one (AJQ 1909) is insured in
+ * the demo book, and buying for it again is refused as "already insured" (issue 36).
+ */
+export async function holderCar(world: SandboxWorld, plate: string): Promise<void> {
+  const [holder] = (
+    await world.client.call('getIndividuals', {
+      query: { PhoneNumber: SEED.individual.phoneNumber, PageSize: 1 },
+    })
+  ).data;
+  if (!holder) throw new Error('the sandbox lost its seeded holder');
+  await world.client.call('createVehicle', {
+    path: { id: String(holder.id) },
+    body: {
+      make: 'Toyota',
+      model: 'Corolla',
+      yearOfManufacture: 2018,
+      registrationNumber: plate,
+      chassisNumber: `CH${plate.replace(/\W/g, '')}`,
+      engineNumber: `EN${plate.replace(/\W/g, '')}`,
+      motorRiskCategoryId: 'mrc_private',
+    },
+  });
+}

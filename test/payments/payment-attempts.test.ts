@@ -359,4 +359,23 @@ describe('payment attempts', () => {
     );
     expect(world.started).toEqual([first.reference, expect.any(String), third.reference]);
   });
+
+  it('tells before a second purchase starts whether the holder has a payment for the item unsettled', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const item = 'Motor Third Party for BCD 4322';
+    expect(await attempts.unsettled(ussd, item)).toBe(false);
+    const first = await startOn(
+      attempts,
+      { purchase: 'quote:q15.a', attempt: 1, route: ussd, item },
+      (r) => world.pay(r),
+    );
+    expect(await attempts.unsettled(ussd, item)).toBe(true);
+    // Another holder, and another car, are not held up.
+    const other = { ...ussd, address: '260970000002', sessionKey: 'ussd:260970000002' };
+    expect(await attempts.unsettled(other, item)).toBe(false);
+    expect(await attempts.unsettled(ussd, 'Motor Third Party for BCD 4323')).toBe(false);
+    world.statuses.set(first.reference, 'Success');
+    expect(await attempts.unsettled(ussd, item)).toBe(false);
+  });
 });

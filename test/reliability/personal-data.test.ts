@@ -169,7 +169,10 @@ describe('personal data in logs', () => {
       const prompt = await test.prompt(`tg:${chatId}`);
       if (!prompt || prompt.final || prompt.key.startsWith('pay.wait')) break;
       shown.push(prompt.key);
-      const pick = prompt.choices?.find((c) => !['back', 'end', 'card', 'renew'].includes(c.id));
+      // The NRC typed is another holder's: this user goes on as a new holder (no code, issue 35).
+      const pick = prompt.choices?.find(
+        (c) => !['back', 'end', 'card', 'renew', 'send'].includes(c.id),
+      );
       if (prompt.input === 'phone' || prompt.input === 'contact') {
         await send(
           message({

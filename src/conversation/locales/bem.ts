@@ -169,6 +169,26 @@ export const bem: Catalogue = {
   'motor.renewed':
     'Mwalipila {currency} {amount}. Policy {policyNumber} yatwalilila, {startDate, date} ukufika {endDate, date}.',
   'motor.certificate': 'Satifiketi ya inshuwalansi',
+  // one-time code that proves a typed NRC (issue 35), and the pay step
+  'motor.offerCode': 'Iyi NRC yalembwa ne foni imbi.',
+  'motor.choice.sendCode': 'Tumeni code ku foni iyalembwa ({phone})',
+  'motor.choice.newHolder': 'Twalilileni nga mwine mupya pali iyi polisi fye',
+  'motor.askCode': 'Code iyatumwa ku {phone}:',
+  'motor.note.codeSent':
+    'Twatuma code pa SMS. Nga tamulekwata ukuibelenga nomba, imbeni na kabili no kuilemba.',
+  'motor.note.codeWrong': 'Iyo code yalipusa. Ukwesha kwashalako: {left}.',
+  'motor.note.codeFormat': 'Code ni nambala 6.',
+  'motor.code.spent': 'Code yapusa imiku 3. Tapali code imbi kuli iyi NRC pa kashita.',
+  'motor.code.expired': 'Code yapwa nangu yalibomfiwa kale.',
+  'motor.code.unsent': 'Tatulekwata ukutuma code kuli iyi NRC nomba. Eseni na kabili panuma.',
+  'motor.choice.newCode': 'Tumeni code ipya',
+  'motor.sms.code':
+    'Code yenu iya insurechat: {code}. Ileka foni ibomfye NRC yenu pa inshuwalansi ya motoka, pa maminiti 10. Mwilaipeela umuntu; nga tamwaipushishe, musuleni.',
+  'motor.confirmRepriced': 'Umutengo nomba ni {currency} {amount}. Lipileni na:',
+  'motor.alreadyInsured': '{plate} ilikwete kale inshuwalansi ukufika {until, date}.',
+  'motor.paymentUnsettled': 'Ukulipila kwenu kwa {plate} kucilemoneka. Tukamweba ifyacitika.',
+  'motor.plateBlocked':
+    'Kampani ikwete {plate} pa mwine umbi ushakwete inshuwalansi, kanshi tayingalembwa muno. Umuntu kuti amwafwa.',
 
   // renewal reminders
   'reminder.notice':

@@ -193,6 +193,27 @@ export const en = {
   'motor.renewed':
     'Paid {currency} {amount}. Policy {policyNumber} is renewed, {startDate, date} to {endDate, date}.',
   'motor.certificate': 'Insurance certificate',
+  // one-time code that proves a typed NRC (issue 35), and the pay step
+  'motor.offerCode': 'This NRC is on record with another phone.',
+  'motor.choice.sendCode': 'Send a code to the phone on record ({phone})',
+  'motor.choice.newHolder': 'Go on as a new holder for this policy only',
+  'motor.askCode': 'Code sent to {phone}:',
+  'motor.note.codeSent':
+    'We sent a code by SMS. Dial again and enter it if you cannot read it now.',
+  'motor.note.codeWrong': 'That code is wrong. Tries left: {left}.',
+  'motor.note.codeFormat': 'The code is 6 digits.',
+  'motor.code.spent': 'The code was wrong 3 times. No new code for this NRC for a while.',
+  'motor.code.expired': 'The code has expired or was used already.',
+  'motor.code.unsent': 'No code can be sent for this NRC now. Try again later.',
+  'motor.choice.newCode': 'Send a new code',
+  'motor.sms.code':
+    'Your insurechat code: {code}. It lets a phone use your NRC for motor cover, for 10 minutes. Share it with no one; if you did not ask, ignore this.',
+  'motor.confirmRepriced': 'The price is now {currency} {amount}. Pay with:',
+  'motor.alreadyInsured': '{plate} is already insured until {until, date}.',
+  'motor.paymentUnsettled':
+    'A payment of yours for {plate} is still being confirmed. We will tell you the result.',
+  'motor.plateBlocked':
+    'The insurer holds {plate} under another client without cover, so it cannot be registered here. A person can sort it out.',
 
   // renewal reminders
   'reminder.notice':

@@ -169,6 +169,26 @@ export const ny: Catalogue = {
   'motor.renewed':
     'Mwalipira {currency} {amount}. Policy {policyNumber} yakonzedwanso, {startDate, date} mpaka {endDate, date}.',
   'motor.certificate': 'Satifiketi ya inshuwalansi',
+  // one-time code that proves a typed NRC (issue 35), and the pay step
+  'motor.offerCode': 'NRC iyi yalembedwa ndi foni ina.',
+  'motor.choice.sendCode': 'Tumizani code ku foni yolembedwa ({phone})',
+  'motor.choice.newHolder': 'Pitirizani ngati mwini watsopano wa polisi iyi yokha',
+  'motor.askCode': 'Code yotumizidwa ku {phone}:',
+  'motor.note.codeSent':
+    'Tatumiza code pa SMS. Ngati simungaiwerenge pano, imbani kachiwiri ndi kuilemba.',
+  'motor.note.codeWrong': 'Code imeneyo ndi yolakwika. Mwatsala ndi mayesero: {left}.',
+  'motor.note.codeFormat': 'Code ndi manambala 6.',
+  'motor.code.spent': 'Code inali yolakwika katatu. Palibe code ina ya NRC iyi kwa kanthawi.',
+  'motor.code.expired': 'Code yatha kapena yagwiritsidwa ntchito kale.',
+  'motor.code.unsent': 'Sitingatumize code ya NRC iyi pano. Yesaninso pambuyo pake.',
+  'motor.choice.newCode': 'Tumizani code yatsopano',
+  'motor.sms.code':
+    'Code yanu ya insurechat: {code}. Imalola foni kugwiritsa ntchito NRC yanu pa inshuwalansi ya galimoto, kwa mphindi 10. Musaipatse aliyense; ngati simunaipemphe, inyalanyazeni.',
+  'motor.confirmRepriced': 'Mtengo tsopano ndi {currency} {amount}. Lipirani ndi:',
+  'motor.alreadyInsured': '{plate} ili kale ndi inshuwalansi mpaka {until, date}.',
+  'motor.paymentUnsettled': 'Malipiro anu a {plate} akutsimikiziridwabe. Tidzakuuzani zotsatira.',
+  'motor.plateBlocked':
+    'Kampani ili ndi {plate} pa kasitomala wina wopanda inshuwalansi, choncho siingalembedwe pano. Munthu angakuthandizeni.',
 
   // renewal reminders
   'reminder.notice':

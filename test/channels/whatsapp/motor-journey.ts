@@ -13,6 +13,9 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
   [/Chassis/i, 'CHASSIS'],
   [/Engine number/i, 'ENGINE'],
   [/mobile number/i, /use this number/i],
+  // The NRC is the motor holder's, on record with another phone: this sender goes on as a new
+  // holder of this policy only (issue 35; proving it needs the code sent to that phone).
+  [/on record with another phone/i, /new holder/i],
   [/NRC/i, '479974/11/1'],
   [/first name/i, 'Mwila'],
   [/last name/i, 'Banda'],

@@ -1,0 +1,141 @@
+import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRegistrations } from '../../src/access/index.js';
+import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
+import { createRedisStore } from '../../src/storage/index.js';
+import { freePort } from '../channels/telegram/test-support.js';
+import { type Sent, type TelegramChat, telegramChat } from './telegram-webhook-chat.js';
+import { startTestServer, type TestServer } from './test-server.js';
+
+/*
+ * Issue 35 through the real server on Telegram: a chat that shared no contact types the motor
+ * holder's NRC; a code goes to the phone on record, and the individual registered for the chat's
+ * policy counts as on record only once the right code is typed; three wrong ones refuse it.
+ */
+
+const TELEGRAM_SECRET = 'motor-identity-telegram';
+const { motor } = DEMO_BOOK;
+const HOLDER_PHONE = motor.holder.phoneNumber;
+
+let emulator: TelegramServer;
+let app: TestServer;
+let local: string;
+
+beforeAll(async () => {
+  emulator = new TelegramServer({ port: await freePort(), host: '127.0.0.1' });
+  await emulator.start();
+  app = await startTestServer({
+    TELEGRAM_BOT_TOKEN: '737374:motor-identity',
+    TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+    TELEGRAM_API_ROOT: emulator.config.apiURL,
+    PUBLIC_URL: 'https://insurechat.example.test',
+  });
+  local = `http://127.0.0.1:${app.server.info.bound?.port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await emulator?.stop();
+});
+
+function sandbox(): Sandbox {
+  const found = app.server.sandbox;
+  if (!found) throw new Error('no embedded sandbox');
+  return found;
+}
+
+/** A chat answering a motor purchase of a fresh plate for a holder typed by a fresh number. */
+async function toNrcQuestion(chat: TelegramChat, holderPhone: string): Promise<Sent> {
+  const car = `BTG ${1000 + Math.floor(Math.random() * 8999)}`;
+  let screen = await chat.command('/start');
+  for (let step = 0; step < 20; step += 1) {
+    const text = screen.message.text ?? '';
+    if (/NRC/.test(text)) return screen;
+    if (/What would you like/i.test(text)) screen = await chat.tap(screen, /motor/i);
+    else if (/^Motor insurance/i.test(text)) screen = await chat.tap(screen, /new cover/i);
+    else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
+      screen = await chat.tap(screen, /./);
+    else if (/number plate/i.test(text)) screen = await chat.type(car);
+    else if (/make/i.test(text)) screen = await chat.type('Toyota');
+    else if (/model/i.test(text)) screen = await chat.type('Corolla');
+    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
+    else if (/Chassis/i.test(text)) screen = await chat.type('CH7781002');
+    else if (/Engine number/i.test(text)) screen = await chat.type('EN7781002');
+    else if (/mobile number/i.test(text)) screen = await chat.type(holderPhone);
+    else throw new Error(`no answer for: ${text}`);
+  }
+  throw new Error('never asked for the NRC');
+}
+
+/** The code in the newest SMS to the holder's phone. */
+function lastCodeSent(): string {
+  const sms = sandbox().smsOutbox.list(`+${HOLDER_PHONE}`).at(-1);
+  const code = /\b(\d{6})\b/.exec(sms?.message ?? '')?.[1];
+  if (!code) throw new Error(`no code in: ${sms?.message}`);
+  return code;
+}
+
+/** The individuals the insurer holds with `phone`. */
+function individualsOf(phone: string) {
+  return [...sandbox().state.clients.values()].filter(
+    (client) => client.phoneNumber?.replace(/\D/g, '').slice(-9) === phone.slice(-9),
+  );
+}
+
+const registrations = () => createRegistrations(createRedisStore(app.redis), app.prefix);
+
+describe('a Telegram chat typing an NRC held with another phone', () => {
+  it('proves it with the code sent to the phone on record, and is then on record', async () => {
+    const chat = telegramChat({
+      emulator,
+      serverUrl: local,
+      secret: TELEGRAM_SECRET,
+      chatId: 9301,
+    });
+    const holderPhone = '0977301001';
+    await toNrcQuestion(chat, holderPhone);
+    const offer = await chat.type(motor.holder.nrcNumber);
+    expect(offer.message.text).toMatch(/on record with another phone/);
+    const asked = await chat.tap(offer, /Send a code/);
+    expect(asked.message.text).toMatch(/Code sent to …567/);
+    const names = await chat.type(lastCodeSent());
+    expect(names.message.text).toMatch(/first name/i);
+    const [mine] = individualsOf(holderPhone);
+    // Registered only once the names are in: the code proved the NRC for it.
+    expect(mine).toBeUndefined();
+    let screen = await chat.type('Chanda');
+    screen = await chat.type('Phiri');
+    screen = await chat.type('chanda@example.com');
+    expect(screen.message.text).toMatch(/Pay with:/);
+    const [created] = individualsOf(holderPhone);
+    expect(created?.idNumber).toBe(motor.holder.nrcNumber);
+    expect(await registrations().unprovenAmong([String(created?.id)])).toEqual(new Set());
+  });
+
+  it('is refused after three wrong codes and goes on as a new holder of this policy only', async () => {
+    const chat = telegramChat({
+      emulator,
+      serverUrl: local,
+      secret: TELEGRAM_SECRET,
+      chatId: 9302,
+    });
+    const holderPhone = '0977302002';
+    await toNrcQuestion(chat, holderPhone);
+    const offer = await chat.type(motor.holder.nrcNumber);
+    await chat.tap(offer, /Send a code/);
+    const wrong = lastCodeSent() === '000000' ? '111111' : '000000';
+    await chat.type(wrong);
+    await chat.type(wrong);
+    const refused = await chat.type(wrong);
+    expect(refused.message.text).toMatch(/The code was wrong 3 times/);
+    let screen = await chat.tap(refused, /new holder/);
+    screen = await chat.type('Chanda');
+    screen = await chat.type('Phiri');
+    screen = await chat.type('chanda@example.com');
+    expect(screen.message.text).toMatch(/Pay with:/);
+    const [created] = individualsOf(holderPhone);
+    expect(await registrations().unprovenAmong([String(created?.id)])).toEqual(
+      new Set([String(created?.id)]),
+    );
+  });
+});
