@@ -103,11 +103,12 @@ export interface HoldingsIndex {
   /** Takes records off the list to read again (read, or gone for good). */
   reread(refs: readonly HoldingRef[]): Promise<void>;
   /**
-   * The insurer's policyholder record says `phone` is the phone of `nrc` now: every other phone
-   * linked to the NRC loses the link and the NRC's records it held (a changed number keeps no
-   * cover; a policy that names another phone links it again as the full pass reads it).
+   * The insurer's policyholder records say `phones` are the phones of `nrc` now (one per
+   * individual on record for it: a person may hold two): every other phone linked to the NRC
+   * loses the link and the NRC's records it held (a changed number keeps no cover; a policy that
+   * names another phone links it again as the full pass reads it).
    */
-  relink(nrc: string, phone: string): Promise<void>;
+  relink(nrc: string, phones: readonly string[]): Promise<void>;
   /**
    * Opens a sync run: resolves its id, kept beside the stamps. A Redis loss while the run reads
    * takes the id with it, and the run's stamps are then refused (see {@link markComplete}).
@@ -378,13 +379,13 @@ export function createHoldingsIndex(
       return found;
     },
     markReread,
-    async relink(nrc, phone) {
+    async relink(nrc, phones) {
       const nrcKey = keys.nrc(nrc);
       const fields = await store.hashGetAll(nrcKey);
       const others = Object.keys(fields)
         .filter((field) => field.startsWith(PHONE_FIELD))
         .map((field) => field.slice(PHONE_FIELD.length))
-        .filter((other) => other !== phone);
+        .filter((other) => !phones.includes(other));
       const refs = Object.keys(fields).filter((field) => field.startsWith(REF_FIELD));
       await Promise.all(
         others.flatMap((other) => [

@@ -109,7 +109,12 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
         return [{ phone, nrc }];
       },
     );
-    for (const { nrc, phone } of moved.splice(0)) await index.relink(nrc, phone);
+    // Every phone on record for an NRC keeps its link (two individuals, two phones, one person).
+    const phonesOf = new Map<string, string[]>();
+    for (const { nrc, phone } of moved.splice(0)) {
+      phonesOf.set(nrc, [...(phonesOf.get(nrc) ?? []), phone]);
+    }
+    for (const [nrc, phones] of phonesOf) await index.relink(nrc, phones);
     await index.markComplete('individuals', run);
 
     await windowed(

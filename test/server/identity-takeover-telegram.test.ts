@@ -75,6 +75,8 @@ async function quoteWithHerNrc(chat: TelegramChat): Promise<void> {
     else if (/Engine number/i.test(shown)) screen = await chat.type('EN9911001');
     else if (/mobile number|share your phone/i.test(shown))
       screen = await chat.shareOwnContact(ATTACKER);
+    else if (/on record with another phone/i.test(shown))
+      screen = await chat.tap(screen, /new holder/i);
     else if (/NRC/i.test(shown)) screen = await chat.type(VICTIM.nrcNumber);
     else if (/first name/i.test(shown)) screen = await chat.type('Chipo');
     else if (/last name/i.test(shown)) screen = await chat.type('Zulu');

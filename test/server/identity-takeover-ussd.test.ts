@@ -51,6 +51,8 @@ async function quoteWithHerNrc(phone: UssdCaller, car: string, seen: string[]): 
     [/Engine number/i, 'EN123456'],
     [/Choose a period/i, '1'],
     [/mobile number/i, '1'],
+    // Held with her phone: the impersonator cannot prove it, and goes on as a new holder.
+    [/on record with another phone/, '2'],
     [/NRC/, DIGITS],
     [/first name/i, 'Chipo'],
     [/last name|surname/i, 'Zulu'],

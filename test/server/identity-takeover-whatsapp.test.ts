@@ -50,6 +50,7 @@ async function quoteWithHisNrc(chat: WhatsAppChat): Promise<void> {
     [/Chassis/i, 'CH4411001'],
     [/Engine number/i, 'EN4411001'],
     [/mobile number/i, /use this number/i],
+    [/on record with another phone/i, /new holder/i],
     [/NRC/i, VICTIM.nrcNumber],
     [/first name/i, 'Chipo'],
     [/last name/i, 'Zulu'],

@@ -104,8 +104,9 @@ async function myCover(phone: UssdCaller): Promise<string> {
     screen = await phone.send(pick(screen, new RegExp(t('ussd.resumeRestart'))));
   }
   const shown = [await throughStillWorking(phone, await phone.send(pick(screen, /My cover/)))];
-  for (let page = 0; page < 6 && /\bMore\b/.test(shown.at(-1) ?? ''); page += 1) {
-    shown.push(await phone.send(pick(shown.at(-1) ?? '', /More/)));
+  // USSD pages a long list: "98 More" (no dot, unlike a numbered choice).
+  for (let page = 0; page < 6 && /^98 More/m.test(shown.at(-1) ?? ''); page += 1) {
+    shown.push(await phone.send('98'));
   }
   return shown.join('\n');
 }
@@ -143,6 +144,9 @@ describe('a typed NRC the insurer holds with another phone', () => {
     expect(mine?.idNumber).toBe(creditLife.borrower.nrcNumber);
     const registrations = createRegistrations(createRedisStore(app.redis), app.prefix);
     expect(await registrations.unprovenAmong([String(mine?.id)])).toEqual(new Set());
+    // Proven: after a holdings sync, My cover shows this phone her loan.
+    await app.server.holdingsSync.runNow({ full: true });
+    expect(await myCover(phone)).toContain(HER_LOAN);
   });
 
   it('refuses the NRC after three wrong codes, goes on as a new holder only, and sends no new code', async () => {
