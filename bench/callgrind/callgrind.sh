@@ -38,3 +38,35 @@ callgrind_per_turn() {
     echo "$label $((total / turns)) $(((total - ${optimiser:-0}) / turns))"
   done
 }
+
+# Reads `callgrind_per_turn`'s lines (on stdin) of two servers named $1 and $2, blocks paired by
+# round: prints them sorted, then each server's median instructions per turn, $1 ÷ $2 (median of
+# the rounds' ratios, min, max, and the ratio of the sums) and $1 − $2 per turn (median of the
+# rounds' differences and of the sums), for all instructions and without the optimising compiler.
+callgrind_compare() {
+  sort -t= -k2,2n -k3,3 | awk -v a="$1" -v b="$2" '
+  { print; split($1, r, "="); split($2, s, "="); per[r[2] "," s[2]] = $4; own[r[2] "," s[2]] = $5; n[r[2]] = 1 }
+  function median(list, count,   i, j, t) {
+    for (i = 2; i <= count; i++)
+      for (j = i; j > 1 && list[j - 1] > list[j]; j--) { t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
+    return count % 2 ? list[(count + 1) / 2] : (list[count / 2] + list[count / 2 + 1]) / 2
+  }
+  function report(x, y, count, what,   k, i, ratio, diff, sx, sy) {
+    for (i = 1; i <= count; i++) {
+      ratio[i] = x[i] / y[i]; diff[i] = x[i] - y[i]; sx += x[i]; sy += y[i]
+    }
+    printf "%s: %s %d, %s %d instructions per turn (medians of %d blocks)\n", what, a, median(x, count), b, median(y, count), count
+    m = median(ratio, count)
+    printf "%s: %s ÷ %s %.3f median of rounds (min %.3f, max %.3f), %.3f of the sums\n", what, a, b, m, ratio[1], ratio[count], sx / sy
+    printf "%s: %s − %s %d per turn median of rounds, %d of the sums\n", what, a, b, median(diff, count), (sx - sy) / count
+  }
+  END {
+    for (k in n) {
+      count++
+      xa[count] = per[k "," a]; xb[count] = per[k "," b]
+      oa[count] = own[k "," a]; ob[count] = own[k "," b]
+    }
+    report(xa, xb, count, "all instructions")
+    report(oa, ob, count, "without the optimising compiler")
+  }'
+}

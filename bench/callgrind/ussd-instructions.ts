@@ -1,0 +1,163 @@
+// What the USSD callgrind counts share (ussd-motor-instructions.ts, ussd-lookup-instructions.ts):
+// a sandbox insurer in a native child process, two bench servers each in a child process under
+// callgrind (CALLGRIND_WRAP), a warm-up, a check that both show the same screens, then rounds
+// of blocks, the order alternating, collection switched on only around each block. Only the
+// servers' own instructions are counted. Both keep their sessions in the local Redis.
+//
+// One phone walks the journeys one after another; its session record is deleted between them
+// (by this process, outside the count), so that every journey dials afresh as a new phone's
+// would, not into "unfinished session".
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { deletePrefix } from '../lib/redis-instance.js';
+import { type ServerProcess, startServerProcess } from '../lib/server-process.js';
+import { envNumber } from '../lib/stats.js';
+import { captureScreens, type UssdWalk } from '../ussd-section.js';
+
+/** One measured server: its name in the dumps' labels, its file in bench/servers, its env. */
+export interface Contender {
+  readonly name: string;
+  readonly entry: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** What one count measures: the walk, the two servers, and what the walk must end on. */
+export interface UssdCount {
+  readonly walk: UssdWalk & { readonly msisdn: string };
+  /** The first is the one whose screens the other's are checked against. */
+  readonly contenders: readonly [Contender, Contender];
+  /** Words the walk's last screen must contain, so that a wrong walk is not counted. */
+  readonly endsOn: string;
+}
+
+interface Measured {
+  readonly name: string;
+  readonly server: ServerProcess;
+  readonly prefix: string;
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * Runs one count (settings from CALLGRIND_* variables, see bench/README.md): each block's dump
+ * is labelled `round=<n> server=<name> turns=<turns>` for `callgrind_per_turn`.
+ */
+export async function countUssdInstructions(count: UssdCount): Promise<void> {
+  const wrap = (process.env.CALLGRIND_WRAP ?? '').split(/\s+/).filter((word) => word !== '');
+  if (wrap.length === 0)
+    throw new Error('CALLGRIND_WRAP: the valgrind command the servers run under');
+  // CALLGRIND_NODE_FLAGS: further V8 flags for both servers, e.g. `--max-opt=1`: without the
+  // optimising compiler, what a block runs no longer depends on what V8 chose to optimise when,
+  // so the count reads the work a turn does, block after block alike.
+  const nodeFlags = (process.env.CALLGRIND_NODE_FLAGS ?? '')
+    .split(/\s+/)
+    .filter((flag) => flag !== '');
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const rounds = Math.floor(envNumber('CALLGRIND_ROUNDS', 5));
+  const blockJourneys = Math.floor(envNumber('CALLGRIND_BLOCK_JOURNEYS', 20));
+  const warmUpJourneys = Math.floor(envNumber('CALLGRIND_WARM_UP_JOURNEYS', 150));
+  const { walk } = count;
+  const redis = new Redis(redisUrl);
+
+  /**
+   * Walks `journeys` whole journeys, one after another; with `expected`, every screen must be
+   * the one the first contender showed.
+   */
+  async function walkJourneys(
+    contender: Measured,
+    journeys: number,
+    expected?: readonly string[],
+  ): Promise<string[]> {
+    let screens: string[] = [];
+    for (let journey = 0; journey < journeys; journey += 1) {
+      // insurechat's record of the phone's session (the floor keys its own by gateway session).
+      await redis.del(`${contender.prefix}session:{ussd:${walk.msisdn.slice(1)}}`);
+      screens = await captureScreens(contender.server.url, walk);
+      const differs = expected?.findIndex((screen, index) => screens[index] !== screen) ?? -1;
+      if (differs !== -1) {
+        throw new Error(
+          `${contender.name}: screen ${differs + 1} was ${JSON.stringify(screens[differs])}`,
+        );
+      }
+    }
+    return screens;
+  }
+
+  const processes: ServerProcess[] = [];
+  const measured: Measured[] = [];
+  try {
+    const sandbox = await startServerProcess(
+      'sandbox',
+      new URL('../servers/sandbox-server.ts', import.meta.url),
+      {},
+    );
+    processes.push(sandbox);
+    const underCallgrind = async ({ name, entry, env }: Contender): Promise<Measured> => {
+      const prefix = `bench:${randomUUID()}:callgrind-${name}:`;
+      const server = await startServerProcess(
+        name,
+        new URL(`../servers/${entry}`, import.meta.url),
+        {
+          REDIS_URL: redisUrl,
+          BENCH_PREFIX: prefix,
+          BENCH_SCREENS: '["-"]',
+          BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
+          BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
+          ...env,
+        },
+        {
+          wrap,
+          execArgv: [
+            '--single-threaded',
+            '--expose-gc',
+            ...nodeFlags,
+            '--import',
+            new URL('./toggle-on-message.ts', import.meta.url).href,
+          ],
+        },
+      );
+      processes.push(server);
+      return { name, server, prefix };
+    };
+    log(`starting ${count.contenders.map(({ name }) => name).join(' and ')} under callgrind`);
+    measured.push(...(await Promise.all(count.contenders.map(underCallgrind))));
+    const [first, second] = measured;
+    if (!first || !second) throw new Error('both servers must start');
+    // Warm-up (JIT, connection pools, the first sessions; not counted), before the screens are
+    // compared: a cold server under callgrind misses insurechat's 4 s turn deadline, which
+    // answers another screen. One phone at a time, so that no queue pushes a turn past it.
+    for (const contender of measured) {
+      let failed = 0;
+      for (let journey = 0; journey < warmUpJourneys; journey += 1) {
+        await walkJourneys(contender, 1).catch(() => {
+          failed += 1;
+        });
+      }
+      log(`${contender.name} warmed up: ${warmUpJourneys} journeys, ${failed} cut short`);
+    }
+    // Both must show the same screens before their instructions are compared.
+    const screens = await walkJourneys(first, 1);
+    if (!screens.at(-1)?.includes(count.endsOn)) {
+      throw new Error(`${first.name}'s journey ends on ${JSON.stringify(screens.at(-1))}`);
+    }
+    await walkJourneys(second, 1, screens);
+    log(`${screens.length} turns per journey`);
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? measured : [...measured].reverse();
+      for (const contender of order) {
+        await contender.server.control({ type: 'callgrind', action: 'start' });
+        await walkJourneys(contender, blockJourneys, screens);
+        const turns = blockJourneys * screens.length;
+        // A turn's last writes may follow its answer: let them land inside the block.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const label = `round=${round} server=${contender.name} turns=${turns}`;
+        await contender.server.control({ type: 'callgrind', action: 'stop', label });
+        log(label);
+      }
+    }
+  } finally {
+    for (const server of processes) await server.stop();
+    for (const { prefix } of measured) await deletePrefix(redis, prefix);
+    redis.disconnect();
+  }
+}
