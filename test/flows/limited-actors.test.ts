@@ -9,11 +9,17 @@ import { describeFailure, failurePrompt } from '../../flows/support.js';
 import type { Principal } from '../../src/access/index.js';
 import type { Prompt } from '../../src/conversation/index.js';
 import {
+  createMemoryHoldingsIndex,
+  type HoldingsIndex,
+  syncHoldings,
+} from '../../src/holdings/index.js';
+import {
   createLimits,
   DEFAULT_LIMITS,
   LimitReachedError,
   type LimitsConfig,
 } from '../../src/limits/index.js';
+import { createLogger } from '../../src/log/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js';
 
@@ -37,8 +43,17 @@ const NOBODY_ON_TELEGRAM = {
 };
 
 let world: SandboxWorld;
+// Claims typed by number are found through the holdings index (without one the answer is
+// unknown), so the index is synced from the sandbox once.
+let holdings: HoldingsIndex;
 beforeAll(async () => {
   world = await startSandboxWorld();
+  holdings = createMemoryHoldingsIndex();
+  await syncHoldings({
+    client: world.client,
+    index: holdings,
+    logger: createLogger({ level: 'silent' }),
+  });
 });
 afterAll(async () => {
   await world.close();
@@ -50,6 +65,7 @@ function limitedDeps() {
   let started = 0;
   const deps: FlowDeps = {
     client: world.client,
+    holdings,
     payments: {
       start: async (_attempt, pay) => {
         started += 1;
