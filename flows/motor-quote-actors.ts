@@ -162,6 +162,11 @@ function pricingActors(deps: FlowDeps) {
       if (own.learns !== 'everything') {
         const phones = await platePhones(client, input.plate);
         if (phones.length > 0) return elsewhere(deps, phones, input.principal);
+        // A chat nobody vouches for may be the vehicle's own holder: asked to share its phone
+        // first (its contact then decides), rather than taken for a new car's buyer.
+        if (input.principal.kind === 'nobody' && vehiclePhones.length > 0) {
+          return elsewhere(deps, vehiclePhones, input.principal);
+        }
         // Registered by a quote nobody paid: not another holder's. The caller registers their
         // own vehicle when they pay (the insurer may refuse: then the staff desk).
         return null;

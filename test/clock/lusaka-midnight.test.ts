@@ -68,7 +68,9 @@ describe('today in Lusaka after midnight, before midnight UTC', () => {
   });
 
   it('accepts a loss of today as a claim date', async () => {
-    const toLossDate = [choose('claim'), choose('credit-life'), text('LN-0001')];
+    // A claim comes from a phone: the chat shares its own when asked (issue 35).
+    const contact: Reply = { type: 'user.contact', phone: '0971234567' };
+    const toLossDate = [choose('claim'), choose('credit-life'), contact, text('LN-0001')];
     const asked = await walk([...toLossDate, text('LOAN-1'), choose('t0')]);
     expect(asked.key).toBe('claim.askDate.credit-life');
     const answered = await engine.turn('tg:1', text('26/11/2026'));

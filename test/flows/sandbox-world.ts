@@ -211,7 +211,7 @@ export async function startSandboxWorld(given: SandboxWorldOptions = {}): Promis
  * Registers a car with no cover for the seeded holder: the seeded one (AJQ 1909) is insured in
  * the demo book, and buying for it again is refused as "already insured" (issue 36).
  */
-export async function holderCar(world: SandboxWorld, plate: string): Promise<void> {
+export async function holderCar(world: Pick<SandboxWorld, 'client'>, plate: string): Promise<void> {
   const [holder] = (
     await world.client.call('getIndividuals', {
       query: { PhoneNumber: SEED.individual.phoneNumber, PageSize: 1 },

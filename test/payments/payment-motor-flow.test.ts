@@ -16,6 +16,7 @@ import {
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RedisSessionStore } from '../../src/session/index.js';
 import { directPayments } from '../flows/direct-payments.js';
+import { holderCar } from '../flows/sandbox-world.js';
 import { eventually } from '../support/eventually.js';
 import { drained, quietLogger, RecordingNotifier, type TestRedis, testRedis } from './support.js';
 
@@ -97,14 +98,18 @@ async function app(sessionKey: string, backoffMs: readonly number[]): Promise<Ap
 const choose = (id: string): Reply => ({ type: 'user.choice', id });
 const type = (text: string): Reply => ({ type: 'user.text', text });
 
-/** Walks the motor flow for the seeded vehicle and policyholder up to the payment choice. */
-async function toPayment(a: App): Promise<Prompt> {
+/**
+ * Walks the motor flow for a car of the seeded policyholder up to the payment choice: one with no
+ * cover (the seeded AJQ 1909 is insured, and buying for it again is "already insured").
+ */
+async function toPayment(a: App, plate: string): Promise<Prompt> {
+  await holderCar(a, plate);
   await a.say(type('hi'));
   for (const reply of [
     choose('motor'),
     choose('new'),
     choose('101'),
-    type('AJQ 1909'),
+    type(plate),
     // A chat shows the car is its own by sharing the holder's own phone (issue 23).
     { type: 'user.contact' as const, phone: '+260971234567' },
     choose('yes'),
@@ -130,7 +135,7 @@ async function issuedPolicyNumber(a: App): Promise<string> {
 describe('payment outcomes through the real motor flow', () => {
   it('a mobile-money payment approved later moves the motor flow on by itself and tells the user once', async () => {
     const a = await app('tg:motor-1', [60_000]);
-    await toPayment(a);
+    await toPayment(a, 'AJQ 1921');
     await a.say(choose('other'));
 
     const waiting = await a.say(type('0977123456'));
@@ -150,7 +155,7 @@ describe('payment outcomes through the real motor flow', () => {
 
   it('a card payment gives the user the redirect link, and the outcome arrives once the page is completed', async () => {
     const a = await app('tg:motor-2', [60_000]);
-    await toPayment(a);
+    await toPayment(a, 'AJQ 1922');
 
     const waiting = await a.say(choose('card'));
     expect(waiting.key).toBe('pay.waitCard');

@@ -279,11 +279,13 @@ describe('USSD Redis cost', () => {
     expect(screen).toMatch(/^CON /);
     // Issue 35: each typed plate is a look-up counted per caller (turns 4 and 8: AJQ 1909 is
     // another holder's, 479974111 a new one), and SMS the holder (turn 5) is counted per caller
-    // and per holder; those turns cost their counts more.
+    // and per holder; those turns cost their counts more. A plate typed for new cover also reads
+    // whether a payment of the caller's for it is still unsettled (issue 36): one command.
+    const UNSETTLED_CHECK = 1;
     const extra: Record<number, number> = {
-      4: counters('lookup', ['caller']),
+      4: counters('lookup', ['caller']) + UNSETTLED_CHECK,
       5: counters('sms', ['caller', 'target']),
-      8: counters('lookup', ['caller']),
+      8: counters('lookup', ['caller']) + UNSETTLED_CHECK,
     };
     expect(costs).toEqual(costs.map((_, i) => 2 + (extra[i] ?? 0)));
   });
