@@ -252,7 +252,9 @@ it('reminds a Telegram buyer and a USSD buyer once at 14 and once at 3 days, nev
     'Renew now',
     'Stop reminders',
   ]);
-  expect(reminderSms(phone)[0]?.message).toBe(
+  // The purchase's notice may still be waiting when the clock jumps here: the gateway then sends
+  // it in the same SMS after the reminder. The reminder leads either way.
+  expect(reminderSms(phone)[0]?.message.split('\n')[0]).toBe(
     `Motor cover ${ussdPolicy} (Motor Third Party for BDR 4412) ends on ${end.split('-').reverse().join('/')}. To renew, dial *384*4628# and choose Renew ${ussdPolicy}. Reply STOP to stop reminders.`,
   );
 
