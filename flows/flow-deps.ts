@@ -35,6 +35,10 @@ export interface PaymentAttemptRequest {
   readonly attempt: number;
   /** Where the outcome goes (this conversation); without it only Check status tells. */
   readonly route?: TurnRoute | undefined;
+  /** What is bought, in the user's words: one unsettled payment of the holder's each. */
+  readonly item?: string | undefined;
+  /** The car bought for (its plate): one unsettled payment of the holder's per car. */
+  readonly vehicle?: string | undefined;
   /** The amount shown on screen, repeated where the user is told out of turn. */
   readonly due?: { readonly amount: number; readonly currency: string } | undefined;
 }
@@ -57,10 +61,11 @@ export interface FlowPayments {
    */
   check(reference: string, route?: TurnRoute): Promise<'paid' | 'failed' | 'pending'>;
   /**
-   * True while a payment of the holder on `route` for `item` (a product and plate) is still
-   * unsettled: a second purchase of it is not started. Without it only paying refuses one.
+   * True while a payment of the holder on `route` for `item` (a product and plate), or for any
+   * cover of `vehicle` (a plate), is still unsettled: a second purchase of it is not started.
+   * Without it only paying refuses one.
    */
-  unsettled?(route: TurnRoute, item: string): Promise<boolean>;
+  unsettled?(route: TurnRoute, item: string, vehicle?: string): Promise<boolean>;
 }
 
 /** A paid motor policy, new or renewed, as the flow that sold it knows it. */
@@ -367,6 +372,7 @@ export function paymentActors(
             route: input.route,
             due: { amount: input.amount, currency: input.currency },
             ...(input.item ? { item: input.item } : {}),
+            ...(input.vehicle ? { vehicle: input.vehicle } : {}),
           },
           (reference) => pay(input, reference),
         );

@@ -144,7 +144,11 @@ function pricingActors(deps: FlowDeps) {
     // stops a second purchase.
     findVehicle: fromPromise(async ({ input }: { input: PlateQuery }) => {
       await plateLookup(deps, input);
-      if (input.route && input.item && (await deps.payments.unsettled?.(input.route, input.item))) {
+      if (
+        input.route &&
+        input.item &&
+        (await deps.payments.unsettled?.(input.route, input.item, input.plate))
+      ) {
         return { covered: 'unsettled' } satisfies AlreadyCovered;
       }
       // The vehicle first, alone: most plates typed are new, and need nothing more.

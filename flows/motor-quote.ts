@@ -195,6 +195,7 @@ function quotedPayment(context: MotorQuoteContext, quote: MotorQuote): PayState 
     purchaseOf(context),
     quote.premium,
     quote.currency,
+    context.answers.plate,
   );
   return context.pay?.method ? { ...fresh, method: context.pay.method } : fresh;
 }
@@ -1433,6 +1434,7 @@ export const motorQuoteMachine = motor.createMachine({
               purchaseOf(context),
               option?.gross ?? 0,
               option?.currency ?? 'ZMW',
+              context.answers.plate,
             ),
           };
         }),
@@ -1663,6 +1665,7 @@ export const motorQuoteMachine = motor.createMachine({
                   purchaseOf(context),
                   event.output.gross,
                   event.output.currency,
+                  context.answers.plate,
                 ),
               })),
             },

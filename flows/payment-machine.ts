@@ -60,6 +60,8 @@ export interface PayState {
   purchase: string;
   /** What is bought, in the user's words (a product and plate, a trip). */
   what: string;
+  /** The car bought for (its plate), when it is one: one unsettled payment per car. */
+  vehicle?: string | undefined;
   amount: number;
   currency: string;
   /** 1, then one more for each Pay again after a confirmed failure. */
@@ -105,6 +107,8 @@ export interface PaymentRequest {
   route?: TurnRoute;
   /** What is bought, in the user's words (a product and plate): one unsettled payment each. */
   item?: string;
+  /** The car bought for (its plate): one unsettled payment per car, whatever the product. */
+  vehicle?: string;
   /** The caller's own number ("My number"): a prompt to any other is limited (src/limits). */
   callerPhone?: string;
 }
@@ -132,11 +136,13 @@ export function newPayment(
   what: string,
   amount: number,
   currency: string,
+  vehicle?: string,
 ): PayState {
   return {
     subject,
     purchase,
     what,
+    ...(vehicle ? { vehicle } : {}),
     amount,
     currency,
     attempt: 1,
@@ -160,6 +166,7 @@ export function paymentRequest(context: {
     currency: pay?.currency ?? '',
     ...(context.route ? { route: context.route } : {}),
     ...(pay?.what ? { item: pay.what } : {}),
+    ...(pay?.vehicle ? { vehicle: pay.vehicle } : {}),
     ...(context.callerPhone ? { callerPhone: context.callerPhone } : {}),
   };
 }

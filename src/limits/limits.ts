@@ -1,10 +1,5 @@
 import { createHmac } from 'node:crypto';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '../access/index.js';
 import { CodedError } from '../errors/index.js';
 import { normaliseCaller, sameMsisdn } from '../msisdn/index.js';
@@ -89,12 +84,36 @@ const WINDOWS = ['hour', 'day'] as const;
 interface Counter {
   readonly scope: 'caller' | 'target';
   readonly window: keyof LimitWindows;
-  readonly limiter: RateLimiterAbstract;
+  /** The count a window allows. */
+  readonly points: number;
+  readonly seconds: number;
+  /** `<prefix>limits:<kind>:<scope>:<window>`, the start of each of its keys. */
+  readonly keyPrefix: string;
+  /** Counts in this process's memory (no Redis). */
+  readonly limiter?: RateLimiterAbstract | undefined;
 }
 
 /** A counter and the key it counts this request under. */
 interface Step extends Counter {
   readonly key: string;
+}
+
+/**
+ * Adds ARGV[1] to each key, a new key living ARGV[1 + i] seconds (its window), and answers the
+ * counts: the windows of one caller or target in one call. Their keys share a hash tag, so on
+ * Redis Cluster they are in one slot.
+ */
+const COUNT_SCRIPT = `local out = {}
+for i, key in ipairs(KEYS) do
+  redis.call('set', key, 0, 'EX', ARGV[i + 1], 'NX')
+  out[i] = redis.call('incrby', key, ARGV[1])
+end
+return out`;
+
+/** The connection with the counting script defined on it. */
+interface CountingConnection {
+  /** `keys` counted by `delta`, each new one living its window's seconds: their counts. */
+  insurechatLimitCount(count: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
 }
 
 /**
@@ -117,13 +136,27 @@ export function createLimits(options: LimitsOptions): Limits {
   const hashKey = createHmac('sha256', options.secret).update('limits').digest();
   const hashed = (form: string) =>
     createHmac('sha256', hashKey).update(form).digest('base64url').slice(0, 22);
-  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
+  // On Redis a command waits out a short reconnection like every other (the connection's own
+  // retries), then fails: see `take` for what a failure decides.
+  const counting = redis ? defineCounting(redis) : undefined;
+  const counter = (
+    scope: 'caller' | 'target',
+    window: keyof LimitWindows,
+    name: string,
+    points: number,
+  ): Counter => {
     const keyPrefix = `${options.prefix}limits:${name}`;
-    // On Redis a command waits out a short reconnection like every other (the connection's own
-    // retries), then fails: see `take` for what a failure decides.
-    return redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration })
-      : new RateLimiterMemory({ keyPrefix, points, duration });
+    const seconds = WINDOW_SECONDS[window];
+    return {
+      scope,
+      window,
+      points,
+      seconds,
+      keyPrefix,
+      limiter: counting
+        ? undefined
+        : new RateLimiterMemory({ keyPrefix, points, duration: seconds }),
+    };
   };
   const counters = (
     kind: LimitKind,
@@ -131,11 +164,9 @@ export function createLimits(options: LimitsOptions): Limits {
     windows: LimitWindows,
     name: string,
   ): Counter[] =>
-    WINDOWS.filter((window) => windows[window] > 0).map((window) => ({
-      scope,
-      window,
-      limiter: limiter(`${kind}:${name}:${window}`, windows[window], WINDOW_SECONDS[window]),
-    }));
+    WINDOWS.filter((window) => windows[window] > 0).map((window) =>
+      counter(scope, window, `${kind}:${name}:${window}`, windows[window]),
+    );
   const built = new Map<string, { caller: Counter[]; anonymous: Counter[]; target: Counter[] }>();
   for (const kind of ['sms', 'code', 'payment', 'lookup'] as const) {
     const limits = config[kind];
@@ -154,39 +185,84 @@ export function createLimits(options: LimitsOptions): Limits {
     const kinds = built.get(request.kind);
     if (!kinds) return [];
     const { principal } = request;
-    const caller = callerForm(request);
+    // One hash per caller or target, shared by its windows.
+    const caller = hashed(callerForm(request));
     const steps: Step[] = (principal.kind === 'nobody' ? kinds.anonymous : kinds.caller).map(
-      (counter) => ({ ...counter, key: hashed(caller) }),
+      (counter) => ({ ...counter, key: caller }),
     );
     const target = request.target;
     // An attacker must not lock a holder out: the holder's own requests, and staff's, are never
     // counted against the holder.
     if (target && principal.kind !== 'staff' && !isOwn(request)) {
-      const form = targetForm(target);
-      steps.push(...kinds.target.map((counter) => ({ ...counter, key: hashed(form) })));
+      const form = hashed(targetForm(target));
+      steps.push(...kinds.target.map((counter) => ({ ...counter, key: form })));
     }
     return steps;
   };
 
+  /**
+   * Adds `delta` to each step's count and answers the counts, one result per step. On Redis the
+   * windows of one key are counted in one script call.
+   */
+  async function count(
+    steps: readonly Step[],
+    delta: 1 | -1,
+  ): Promise<PromiseSettledResult<number>[]> {
+    if (!counting) {
+      return Promise.allSettled(steps.map((step) => countInMemory(step, delta)));
+    }
+    const out: PromiseSettledResult<number>[] = new Array(steps.length);
+    const calls: Promise<void>[] = [];
+    let start = 0;
+    while (start < steps.length) {
+      const key = (steps[start] as Step).key;
+      let end = start + 1;
+      while (end < steps.length && (steps[end] as Step).key === key) end += 1;
+      const group = steps.slice(start, end);
+      const first = start;
+      calls.push(
+        counting
+          .insurechatLimitCount(
+            group.length,
+            ...group.map((step) => `${step.keyPrefix}:{${step.key}}`),
+            delta,
+            ...group.map((step) => step.seconds),
+          )
+          .then(
+            (counts) => {
+              group.forEach((_, i) => {
+                out[first + i] = { status: 'fulfilled', value: Number(counts[i]) };
+              });
+            },
+            (reason: unknown) => {
+              group.forEach((_, i) => {
+                out[first + i] = { status: 'rejected', reason };
+              });
+            },
+          ),
+      );
+      start = end;
+    }
+    await Promise.all(calls);
+    return out;
+  }
+
   return {
     async take(request) {
       const steps = stepsOf(request);
-      const results = await Promise.allSettled(steps.map((step) => step.limiter.consume(step.key)));
+      const results = await count(steps, 1);
       const refused: Step[] = [];
       const failed: unknown[] = [];
+      const allowed: Step[] = [];
       results.forEach((result, i) => {
         const step = steps[i] as Step;
-        if (result.status === 'fulfilled') return;
-        if (result.reason instanceof RateLimiterRes) refused.push(step);
-        else failed.push(result.reason);
+        if (result.status === 'rejected') failed.push(result.reason);
+        else if (result.value > step.points) refused.push(step);
+        else allowed.push(step);
       });
       if (refused.length === 0 && failed.length === 0) return { allowed: true };
       // Give back what this request took where it was allowed: counts say what went ahead.
-      await Promise.allSettled(
-        steps
-          .filter((_, i) => results[i]?.status === 'fulfilled')
-          .map((step) => step.limiter.reward(step.key)),
-      );
+      await count(allowed, -1);
       if (refused.length > 0) {
         // "Tomorrow" when a day's count refused: an hour would not be enough.
         const first = refused.find((step) => step.window === 'day') ?? (refused[0] as Step);
@@ -201,6 +277,24 @@ export function createLimits(options: LimitsOptions): Limits {
       return { allowed: false, scope: 'error', window: 'later' };
     },
   };
+}
+
+/** Defines the counting script on the shared connection (once per connection and name). */
+function defineCounting(redis: RedisConnection): CountingConnection {
+  redis.defineCommand('insurechatLimitCount', { lua: COUNT_SCRIPT });
+  return redis as unknown as CountingConnection;
+}
+
+/** Counts one step in this process's memory; a refusal carries the count too. */
+async function countInMemory(step: Step, delta: 1 | -1): Promise<number> {
+  const limiter = step.limiter as RateLimiterAbstract;
+  if (delta < 0) return (await limiter.reward(step.key)).consumedPoints;
+  try {
+    return (await limiter.consume(step.key)).consumedPoints;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return error.consumedPoints;
+    throw error;
+  }
 }
 
 /** True when the request's target is the caller's own. */

@@ -31,6 +31,11 @@ export interface PaymentAttempt {
    * the route's holder for it is unsettled, no other purchase of it starts a charge.
    */
   readonly item?: string | undefined;
+  /**
+   * The car bought for, when it is one (its plate): while a payment of the route's holder for any
+   * cover of it is unsettled, no purchase of another product for it starts a charge either.
+   */
+  readonly vehicle?: string | undefined;
   /** The amount asked on screen, for the card link sent by SMS to a USSD user. */
   readonly due?: { readonly amount: number; readonly currency: string } | undefined;
 }
@@ -107,10 +112,11 @@ export interface PaymentAttempts {
    */
   check(reference: string, route?: PaymentRoute): Promise<PaymentOutcome>;
   /**
-   * True while the route's holder has a payment for `item` unsettled (pending or not readable):
-   * what {@link start} would refuse, asked before a second purchase of it begins.
+   * True while the route's holder has a payment for `item`, or for any cover of `vehicle` (a
+   * plate), unsettled (pending or not readable): what {@link start} would refuse, asked before a
+   * second purchase of it begins.
    */
-  unsettled(route: PaymentRoute, item: string): Promise<boolean>;
+  unsettled(route: PaymentRoute, item: string, vehicle?: string): Promise<boolean>;
 }
 
 /** Message key of the SMS that carries the card payment page to a USSD user. */
@@ -145,6 +151,27 @@ function itemKey(prefix: string, route: PaymentRoute, item: string): string {
     .update(`${route.channel}\u0000${route.address}\u0000${item.trim().toUpperCase()}`)
     .digest('hex');
   return `${prefix}pay-item:${digest.slice(0, 32)}`;
+}
+
+/**
+ * The key of a holder's last payment for any cover of a car: the plate as the insurer compares
+ * it (upper-case, no spaces), so "alb 2020" and "ALB2020" are one car whatever the product.
+ */
+function vehicleKey(prefix: string, route: PaymentRoute, plate: string): string {
+  return itemKey(prefix, route, `vehicle\u0000${plate.replace(/\s+/g, '')}`);
+}
+
+/** The keys under which a holder's payment for an attempt's item and car are remembered. */
+function guardKeys(
+  prefix: string,
+  route: PaymentRoute,
+  item: string | undefined,
+  vehicle: string | undefined,
+): string[] {
+  const keys: string[] = [];
+  if (item) keys.push(itemKey(prefix, route, item));
+  if (vehicle?.trim()) keys.push(vehicleKey(prefix, route, vehicle));
+  return keys;
 }
 
 /** What the attempt starter's parts share. */
@@ -245,17 +272,21 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
    * Refuses a second charge for the same holder's item while their last payment for it (another
    * purchase) is unsettled. One paid, failed, or never taken by the insurer lets it go.
    */
-  async function guardItem(route: PaymentRoute, item: string, reference: string): Promise<void> {
-    const key = itemKey(options.prefix, route, item);
-    const previous = await items.get(key);
-    if (previous !== undefined && previous !== reference) {
+  async function guardItem(
+    item: string,
+    keys: readonly string[],
+    reference: string,
+  ): Promise<void> {
+    for (const key of keys) {
+      const previous = await items.get(key);
+      if (previous === undefined || previous === reference) continue;
       const outcome = await settledness(previous);
       if (outcome === 'pending' || outcome === 'unknown') {
         log.info({ reference, previous, outcome }, 'payment refused: the item has one unsettled');
         throw new PaymentItemBusyError(previous, item);
       }
     }
-    await items.set(key, reference, ITEM_TTL_SECONDS);
+    for (const key of keys) await items.set(key, reference, ITEM_TTL_SECONDS);
   }
 
   /** Where a holder's earlier payment stands; unknown is not settled (never a guess). */
@@ -296,7 +327,10 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
       }
     }
     const route = attempt.route;
-    if (route && attempt.item) await guardItem(route, attempt.item, reference);
+    const keys = route ? guardKeys(options.prefix, route, attempt.item, attempt.vehicle) : [];
+    if (keys.length > 0) {
+      await guardItem(attempt.item ?? attempt.vehicle ?? '', keys, reference);
+    }
     // Tracked before the request leaves: an attempt whose answer is lost still has its outcome
     // polled and pushed.
     if (route) {
@@ -346,11 +380,14 @@ export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentA
   }
 
   return {
-    async unsettled(route, item) {
-      const previous = await items.get(itemKey(options.prefix, route, item));
-      if (previous === undefined) return false;
-      const outcome = await settledness(previous);
-      return outcome === 'pending' || outcome === 'unknown';
+    async unsettled(route, item, vehicle) {
+      for (const key of guardKeys(options.prefix, route, item, vehicle)) {
+        const previous = await items.get(key);
+        if (previous === undefined) continue;
+        const outcome = await settledness(previous);
+        if (outcome === 'pending' || outcome === 'unknown') return true;
+      }
+      return false;
     },
     start(attempt, pay) {
       const reference = attemptReference(attempt.purchase, attempt.attempt);

@@ -39,7 +39,7 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Limit counts (a keyed hash of a caller or target, never the number or NRC)',
-    where: '`limits:<kind>:<scope>:<window>:<HMAC>`',
+    where: '`limits:<kind>:<scope>:<window>:{<HMAC>}`',
     expiry: '1 hour or 1 day from the first count (the window)',
   },
   {

@@ -87,7 +87,7 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     payments: {
       start: (attempt, pay) => services.attempts.start(attempt, pay),
       check: (reference, route) => services.attempts.check(reference, route),
-      unsettled: (route, item) => services.attempts.unsettled(route, item),
+      unsettled: (route, item, vehicle) => services.attempts.unsettled(route, item, vehicle),
     },
     reminders,
     holdings: services.holdings,

@@ -378,4 +378,32 @@ describe('payment attempts', () => {
     world.statuses.set(first.reference, 'Success');
     expect(await attempts.unsettled(ussd, item)).toBe(false);
   });
+
+  it('holds up a purchase of another product for the same car, its plate typed either way, while the first payment is unsettled', async () => {
+    const world = insurer();
+    const attempts = attemptsOver(world, recordingTracker().tracker, connect(), newPrefix());
+    const first = await startOn(
+      attempts,
+      {
+        purchase: 'quote:q16.a',
+        attempt: 1,
+        route: ussd,
+        item: 'Motor Third Party for BCD 4324',
+        vehicle: 'BCD 4324',
+      },
+      (r) => world.pay(r),
+    );
+    const comprehensive = 'Motor Comprehensive for bcd4324';
+    expect(await attempts.unsettled(ussd, comprehensive, 'bcd4324')).toBe(true);
+    expect(await attempts.unsettled(ussd, comprehensive, 'BCD 4325')).toBe(false);
+    const second = startOn(
+      attempts,
+      { purchase: 'quote:q17.b', attempt: 1, route: ussd, item: comprehensive, vehicle: 'bcd4324' },
+      (r) => world.pay(r),
+    );
+    await expect(second).rejects.toMatchObject({ reference: first.reference });
+    expect(world.started).toEqual([first.reference]);
+    world.statuses.set(first.reference, 'Failed');
+    expect(await attempts.unsettled(ussd, comprehensive, 'bcd4324')).toBe(false);
+  });
 });

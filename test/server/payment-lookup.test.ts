@@ -244,4 +244,34 @@ describe('a payment is never re-sent blind', () => {
     expect(tap.requests.filter(isPay)).toHaveLength(paysBefore);
     expect(transactionsOf(phone)).toHaveLength(1);
   });
+
+  it('buying another product for the same car while the first payment is unsettled: told so, no second pay call', async () => {
+    const from = `+26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}3`;
+    const { phone, plate } = await atPayScreen(from);
+    expect(await phone.send('1')).toMatch(/Approve .* on your phone/);
+    const paysBefore = tap.requests.filter(isPay).length;
+
+    // The second cover on the list, and the plate typed as the insurer compares it: the same car
+    // whatever the product (issue 36).
+    const typed = plate.replace(/\s+/g, '').toLowerCase();
+    const answers = [
+      [/unfinished session/, () => '2'] as const,
+      [/^Choose cover/, () => '2'] as const,
+      [/number plate/i, () => typed] as const,
+      ...answersFor(plate),
+    ];
+    const seen: string[] = [];
+    let again = await phone.dial();
+    for (let step = 0; step < 30 && !/still being confirmed|Pay with:/.test(again); step += 1) {
+      seen.push(again);
+      const first = again.replace(/^(CON|END) /, '').split('\n')[0] ?? '';
+      const answer = answers.find(([pattern]) => pattern.test(first))?.[1];
+      if (!answer) throw new Error(`no answer for screen:\n${again}`);
+      again = await phone.send(answer());
+    }
+    expect(seen.join('\n')).toMatch(/Choose cover[\s\S]*2\. /);
+    expect(again).toMatch(/A payment of yours for .* is still being confirmed\. We will tell you/);
+    expect(tap.requests.filter(isPay)).toHaveLength(paysBefore);
+    expect(transactionsOf(phone)).toHaveLength(1);
+  });
 });

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import {
+  type Screen,
+  useWhatsAppServer,
+  type WhatsAppChat,
+  whatsappChat,
+} from '../channels/whatsapp/whatsapp-chat.js';
+import { sandboxOf } from './test-server.js';
+
+/*
+ * Issue 35 through the real server on WhatsApp: a number types the README borrower's NRC (held
+ * by the insurer with her phone) into a motor purchase; a code goes to her phone. The right code
+ * proves the NRC, so after a full sync My cover shows her loan; three wrong codes refuse it, and
+ * no further code is sent.
+ */
+
+const BORROWER = DEMO_BOOK.creditLife.borrower;
+const ACTIVE_LOAN = DEMO_BOOK.creditLife.payroll.activeLoan.reference;
+
+const server = useWhatsAppServer({}, { sandbox: { settleDelayMs: 50 } });
+const chatOf = (waId: string) =>
+  whatsappChat({
+    graph: server.graph,
+    serverUrl: `http://127.0.0.1:${server.app.server.info.bound?.port}`,
+    waId,
+  });
+/** A fresh WhatsApp number, unknown to the insurer. */
+const freshNumber = () => `26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}7`;
+/** What a screen shows: its text and its choices' titles. */
+const shown = (screen: Screen) =>
+  [screen.text, ...screen.choices.map((choice) => choice.title)].join('\n');
+
+/** A motor purchase of a fresh plate from this number, up to the code offer for her NRC. */
+async function toCodeOffer(chat: WhatsAppChat): Promise<Screen> {
+  const answers: [RegExp, string | RegExp][] = [
+    [/What would you like/i, /motor/i],
+    [/^Motor insurance/i, /new cover/i],
+    [/^Choose cover|Vehicle use|Choose a period/i, /./],
+    [/number plate/i, `BWA ${1000 + Math.floor(Math.random() * 8999)}`],
+    [/make/i, 'Toyota'],
+    [/model/i, 'Corolla'],
+    [/Year of manufacture/i, '2017'],
+    [/Chassis/i, 'CH5521001'],
+    [/Engine number/i, 'EN5521001'],
+    [/mobile number/i, /use this number/i],
+    [/NRC/i, BORROWER.nrcNumber],
+  ];
+  let screen = await chat.text('Hello');
+  for (let step = 0; step < 30 && !/on record with another phone/i.test(screen.text); step += 1) {
+    const answer = answers.find(([pattern]) => pattern.test(screen.text))?.[1];
+    if (answer === undefined) throw new Error(`unexpected screen: ${shown(screen)}`);
+    screen = typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
+  }
+  expect(screen.text).toMatch(/on record with another phone/i);
+  return screen;
+}
+
+/** The texts sent to the borrower's phone on record. */
+const smsToHer = () => sandboxOf(server.app).smsOutbox.list(`+${BORROWER.phoneNumber}`);
+
+/** The code in the newest SMS to her phone. */
+function lastCodeSent(): string {
+  const code = /\b(\d{6})\b/.exec(smsToHer().at(-1)?.message ?? '')?.[1];
+  if (!code) throw new Error(`no code in: ${smsToHer().at(-1)?.message}`);
+  return code;
+}
+
+describe('a WhatsApp number typing a borrower NRC held with another phone', () => {
+  it('proves it with the code sent to her phone, and after a full sync My cover shows her loan', async () => {
+    const chat = chatOf(freshNumber());
+    const offer = await toCodeOffer(chat);
+    const asked = await chat.tap(offer, /Send a code/i);
+    expect(asked.text).toMatch(/Code sent to …678/);
+    let screen = await chat.text(lastCodeSent());
+    const answers: [RegExp, string | RegExp][] = [
+      [/first name/i, 'Natasha'],
+      [/last name/i, 'Phiri'],
+      [/e-?mail/i, 'natasha@example.com'],
+      [/Correct\?/i, /yes/i],
+    ];
+    for (let step = 0; step < 10 && !/Pay with/i.test(screen.text); step += 1) {
+      const answer = answers.find(([pattern]) => pattern.test(screen.text))?.[1];
+      if (answer === undefined) throw new Error(`unexpected screen: ${shown(screen)}`);
+      screen =
+        typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
+    }
+    expect(screen.text).toMatch(/Pay with/i);
+
+    await server.app.server.holdingsSync.runNow({ full: true });
+    screen = await chat.text('menu');
+    screen = await chat.tap(screen, /my cover/i);
+    expect(shown(screen)).toContain(ACTIVE_LOAN);
+  }, 120_000);
+
+  it('is refused after three wrong codes, is sent no new code, and never sees her loan in My cover', async () => {
+    const chat = chatOf(freshNumber());
+    const offer = await toCodeOffer(chat);
+    await chat.tap(offer, /Send a code/i);
+    const sent = smsToHer().length;
+    const wrong = lastCodeSent() === '000000' ? '111111' : '000000';
+    await chat.text(wrong);
+    await chat.text(wrong);
+    const refused = await chat.text(wrong);
+    expect(refused.text).toMatch(/The code was wrong 3 times/);
+    expect(refused.choices.map((choice) => choice.title).join('\n')).not.toMatch(/Send a code/i);
+    expect(smsToHer()).toHaveLength(sent);
+
+    // Going on as a new holder of this policy only: her loan stays hers after a full sync.
+    let screen = await chat.tap(refused, /new holder/i);
+    const answers: [RegExp, string | RegExp][] = [
+      [/first name/i, 'Natasha'],
+      [/last name/i, 'Phiri'],
+      [/e-?mail/i, 'natasha@example.com'],
+      [/Correct\?/i, /yes/i],
+    ];
+    for (let step = 0; step < 10 && !/Pay with/i.test(screen.text); step += 1) {
+      const answer = answers.find(([pattern]) => pattern.test(screen.text))?.[1];
+      if (answer === undefined) throw new Error(`unexpected screen: ${shown(screen)}`);
+      screen =
+        typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
+    }
+    expect(screen.text).toMatch(/Pay with/i);
+    await server.app.server.holdingsSync.runNow({ full: true });
+    screen = await chat.text('menu');
+    screen = await chat.tap(screen, /my cover/i);
+    expect(shown(screen)).not.toContain(ACTIVE_LOAN);
+    expect(shown(screen)).not.toContain(DEMO_BOOK.creditLife.payroll.policyNumber);
+  }, 120_000);
+});
