@@ -5,6 +5,7 @@
  */
 
 import {
+  NO_REGISTRATIONS,
   phonesOnRecordForNrc,
   type RecordOwners,
   type Registrations,
@@ -14,13 +15,6 @@ import type { ClaimLine } from './claim-intimation.js';
 import { orNotFound } from './flow-deps.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** Without a registry (a flow test's deps) nothing was created by insurechat. */
-const NONE_CREATED: Registrations = {
-  recordCreated: async () => undefined,
-  markProven: async () => undefined,
-  unprovenAmong: async () => new Set(),
-};
 
 /**
  * Looks people up once per actor call: a list of claims names the same borrower again and
@@ -50,7 +44,7 @@ export function ownerLookup(client: PartnerClient, registrations?: Registrations
         .then((page) =>
           phonesOnRecordForNrc(
             page.data.filter((person) => person.idNumber === nrc),
-            registrations ?? NONE_CREATED,
+            registrations ?? NO_REGISTRATIONS,
           ),
         );
       byNrc.set(nrc, found);

@@ -4,7 +4,8 @@
  * phone (issue 35). Kept on the key-value port, shared by every instance, and only as keyed
  * hashes: neither the code nor the NRC nor the caller is ever stored in clear.
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { keyedHasher } from '../privacy/index.js';
 import { hashTag } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
@@ -67,10 +68,7 @@ export function createOneTimeCodes(
   secret: string,
   options: OneTimeCodeOptions = {},
 ): OneTimeCodes {
-  // A key of its own, derived: a code's hash is no signature of anything else.
-  const key = createHmac('sha256', secret).update('one-time-codes').digest();
-  const hash = (text: string) =>
-    createHmac('sha256', key).update(text).digest('base64url').slice(0, 22);
+  const hash = keyedHasher(secret, 'one-time-codes');
   const codeKey = (s: CodeSubject) =>
     `${prefix}otp:${hashTag(hash(`code:${nrcForm(s.nrc)}:${s.caller}`))}`;
   const triesKey = (s: CodeSubject) =>

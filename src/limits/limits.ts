@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '../access/index.js';
 import { CodedError } from '../errors/index.js';
 import { normaliseCaller, sameMsisdn } from '../msisdn/index.js';
+import { keyedHasher } from '../privacy/index.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { LimitKind, LimitsConfig, LimitWindows } from './limit-config.js';
 
@@ -132,10 +132,7 @@ function stricter(a: number, b: number): number {
  */
 export function createLimits(options: LimitsOptions): Limits {
   const { config, redis } = options;
-  // A key of its own, derived: a limiter key's hash is no signature of anything else.
-  const hashKey = createHmac('sha256', options.secret).update('limits').digest();
-  const hashed = (form: string) =>
-    createHmac('sha256', hashKey).update(form).digest('base64url').slice(0, 22);
+  const hashed = keyedHasher(options.secret, 'limits');
   // On Redis a command waits out a short reconnection like every other (the connection's own
   // retries), then fails: see `take` for what a failure decides.
   const counting = redis ? defineCounting(redis) : undefined;

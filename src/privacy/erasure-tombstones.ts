@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { normaliseCaller } from '../msisdn/index.js';
 import { hashTag } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
+import { keyedHasher } from './keyed-hash.js';
 
 /**
  * How long an erasure is remembered: two years, renewed each time the holdings sync meets the
@@ -49,10 +49,8 @@ export function createErasureTombstones(
   prefix: string,
   secret: string,
 ): ErasureTombstones {
-  // A key of its own, derived: a tombstone's hash is no signature of anything else.
-  const key = createHmac('sha256', secret).update('erasure-tombstones').digest();
-  const keyOf = (form: string) =>
-    `${prefix}erased:${hashTag(createHmac('sha256', key).update(form).digest('base64url').slice(0, 22))}`;
+  const hash = keyedHasher(secret, 'erasure-tombstones');
+  const keyOf = (form: string) => `${prefix}erased:${hashTag(hash(form))}`;
   return {
     async bury(phone, nrcs) {
       const all = [...forms({ phone }), ...nrcs.flatMap((nrc) => forms({ nrc }))];

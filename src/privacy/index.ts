@@ -40,6 +40,8 @@ export {
   liftingErased,
   skippingErased,
 } from './erasure-tombstones.js';
+// README and tests: every key and file, and when it goes.
+export { keyedHasher } from './keyed-hash.js';
 // Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
 export {
   maskCsv,
@@ -65,7 +67,6 @@ export {
   type Refusal,
   SANDBOX_PRIVACY_NOTICE,
 } from './personal-data.js';
-// README and tests: every key and file, and when it goes.
 export { keptWithoutTtl, RETENTION, type RetentionRule, retentionMarkdown } from './retention.js';
 // Server and the Slack desk: the hash-chained audit of staff look-ups.
 export {
