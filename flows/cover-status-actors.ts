@@ -876,6 +876,9 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     travelUnread = direct.travelUnread;
   }
   const onRecord = await onRecordAmong(people, registrations);
+  // Who insurechat registered unproven is not known now (Redis lost it, the durable copy did not
+  // answer): nobody is on record by NRC, and what is not shown is unknown, never "none".
+  if (!onRecord.known) missed = true;
   const owners = new Map<Holding, RecordOwners>();
   for (const holding of holdings) {
     const hint = hints.get(holding) ?? NO_HINT;

@@ -33,6 +33,8 @@ export {
   type OnRecord,
   onRecordAmong,
   phonesOnRecordForNrc,
+  REGISTRATIONS_FOLDER,
   type Registration,
   type Registrations,
+  RegistrationsUnknownError,
 } from './registrations.js';

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CodedError } from '../errors/index.js';
 import { MAX_FILE_BYTES, readAtMost } from './document-type.js';
 import { diskBackend, type FileBackend } from './file-backend.js';
+import { type RecordFolder, recordFolder } from './record-folder.js';
 
 /** The insurer's claim a stored file is evidence for: its book (line) and the insurer's id. */
 export const FileClaim = z.object({
@@ -106,6 +107,11 @@ export interface FileStore {
    * a report that fails or is unknown (or no `report`) keeps it.
    */
   sweep(report?: ClaimReporter): Promise<number>;
+  /**
+   * Small records kept beside the files under `folder` (no slashes), as durable as the files:
+   * the sweep and owner lists never touch them (they read the top level and `owned/` only).
+   */
+  records(folder: string): RecordFolder;
   /** Releases the backend (removes the folder when it was a temporary one this store made). */
   close(): Promise<void>;
 }
@@ -350,6 +356,10 @@ export async function createFileStore(options: FileStoreOptions): Promise<FileSt
         if (!live.some(Boolean)) await backend.delete(key);
       }
       return removed;
+    },
+
+    records(folder) {
+      return recordFolder(backend, folder);
     },
 
     async close() {

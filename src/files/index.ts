@@ -30,6 +30,7 @@ export {
   FileMeta,
   type FileStore,
 } from './file-store.js';
+export type { RecordFolder } from './record-folder.js';
 export {
   FileStoreUnavailableError,
   parseS3Url,

@@ -2,6 +2,7 @@ import {
   createOneTimeCodes,
   createRegistrations,
   type OneTimeCodes,
+  REGISTRATIONS_FOLDER,
   type Registrations,
 } from '../access/index.js';
 import {
@@ -115,8 +116,11 @@ export async function buildServices(
     keyPrefix,
     context.config.files.signingSecret,
   );
-  // Kept beside the sessions: an individual created from an unproven NRC grants nothing by it.
-  const registrations = context.deps.registrations ?? createRegistrations(stores.store, keyPrefix);
+  // Kept beside the sessions, and copied to the file store (disk or the shared bucket) so a Redis
+  // loss forgets none: an individual created from an unproven NRC grants nothing by it.
+  const registrations =
+    context.deps.registrations ??
+    createRegistrations(stores.store, keyPrefix, stores.files.records(REGISTRATIONS_FOLDER));
   // Codes kept as keyed hashes under a key derived from the one stable signing secret.
   const oneTimeCodes = createOneTimeCodes(
     stores.store,
