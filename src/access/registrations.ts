@@ -91,7 +91,9 @@ export function createRegistrations(
   const restore = async (folder: RecordFolder): Promise<void> => {
     let kept: DurableRegistration[];
     try {
-      kept = (await folder.readAll()).map(({ text }) => DurableRegistration.parse(JSON.parse(text)));
+      kept = (await folder.readAll()).map(({ text }) =>
+        DurableRegistration.parse(JSON.parse(text)),
+      );
     } catch (cause) {
       throw new RegistrationsUnknownError(
         'REGISTRATIONS_UNKNOWN',

@@ -83,6 +83,24 @@ describe.each(['disk', 's3'] as const)('FileStore contract on %s', (kind) => {
     await Promise.all(places.splice(0).map((place) => place.cleanup()));
   });
 
+  it('keeps small records beside the files, which a sweep and a second store leave as they are', async () => {
+    const { store, place } = await setup();
+    const records = store.records('identity');
+    await records.write('90', '{"proven":false}');
+    await records.write('a/b c', '{"proven":true}');
+    await records.write('90', '{"proven":true}');
+    clock.advance(400 * 86_400_000);
+
+    expect(await store.sweep()).toBe(0);
+    const { store: again } = await setup(place);
+    const read = await again.records('identity').readAll();
+    expect(read.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: '90', text: '{"proven":true}' },
+      { name: 'a/b c', text: '{"proven":true}' },
+    ]);
+    expect(await again.records('other').readAll()).toEqual([]);
+  });
+
   it('serves a stored buffer and a stored stream to the holder of a signed URL', async () => {
     const { store, get } = await setup();
     const pdf = await store.put(Buffer.from('%PDF-1.4 claim form'), {
@@ -319,6 +337,9 @@ describe('FileStore on an S3 server that does not answer', () => {
       expect(String((error as Error).message)).not.toContain('very-secret-key');
       await expect(store.open(randomUUID())).rejects.toBeInstanceOf(FileStoreUnavailableError);
       await expect(store.sweep()).rejects.toBeInstanceOf(FileStoreUnavailableError);
+      await expect(store.records('identity').readAll()).rejects.toBeInstanceOf(
+        FileStoreUnavailableError,
+      );
     } finally {
       await store.close();
     }
