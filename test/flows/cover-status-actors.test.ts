@@ -18,6 +18,7 @@ import {
   createRegistrations,
   NO_REGISTRATIONS,
   type Registrations,
+  RegistrationsUnknownError,
 } from '../../src/access/index.js';
 import {
   ApiNotFoundError,
@@ -428,5 +429,41 @@ describe('My cover for a phone that typed someone else NRC into a quote (issue 3
     old.start();
     const numbers = listed(await toPromise(old)).map((h) => h.number);
     expect(numbers).toContain(DEMO_BOOK.creditLife.payroll.activeLoan.reference);
+  });
+
+  it('says it cannot check now, to her and to that phone, when who insurechat registered is unknown', async () => {
+    await world.client.call('createIndividual', {
+      body: {
+        firstName: 'Chipo',
+        lastName: 'Zulu',
+        phoneNumber: typedBy,
+        email: 'chipo@example.com',
+        idNumber: borrower.nrcNumber,
+        idType: 'NRC',
+      },
+    });
+    // Redis lost the registrations and the durable copy did not answer (src/access).
+    const unknown: Registrations = {
+      ...NO_REGISTRATIONS,
+      unprovenAmong: async () => {
+        throw new RegistrationsUnknownError('REGISTRATIONS_UNKNOWN', 'durable copy down');
+      },
+    };
+    for (const phone of [typedBy, borrower.phoneNumber]) {
+      const actor = createActor(
+        coverStatusActors({
+          ...deps,
+          registrations: unknown,
+          holdings: createMemoryHoldingsIndex(),
+        }).lookupMine,
+        { input: { phone } },
+      );
+      actor.start();
+      const answer = await toPromise(actor);
+      expect(listed(answer).map((h) => h.number)).not.toContain(
+        DEMO_BOOK.creditLife.payroll.activeLoan.reference,
+      );
+      expect(answer.truth).toBe('unknown');
+    }
   });
 });
