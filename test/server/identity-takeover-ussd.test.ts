@@ -9,7 +9,7 @@ import { throughStillWorking, type UssdCaller, ussdCaller } from './ussd-caller.
  * Issue 35, "Proven identity", on USSD through the real server: a fresh phone types a borrower's
  * NRC into a motor quote for a new plate and stops at "Pay with:". The quote registers a second
  * individual with her NRC at the insurer; it grants nothing. After a forced full holdings sync,
- * and again with the index lost, My cover, cover by NRC (and "Send details by SMS") and Track my
+ * and again with the index lost (and with the registrations lost from Redis too), My cover, cover by NRC (and "Send details by SMS") and Track my
  * claims show that phone nothing of hers; her own phone still sees everything.
  */
 
@@ -150,5 +150,25 @@ describe('a phone that typed a borrower NRC into an unpaid motor quote', () => {
     expect((await harness.server.holdings.completeness()).complete).toBe(false);
     expect(leaks(await impersonate())).toEqual([]);
     expect(await herOwn()).toContain(creditLife.payroll.activeLoan.reference);
+  }, 120_000);
+
+  it('shows it nothing of hers after Redis loses the registrations and the index, and a sync runs', async () => {
+    // A flush of what the quote wrote: which individuals insurechat registered unproven, and the
+    // index. Restored from the file store's durable copy, never read as "nobody registered".
+    await deleteKeys(harness.redis, `${harness.prefix}identity`);
+    await deleteKeys(harness.redis, `${harness.prefix}holdings`);
+    expect(await harness.redis.exists(`${harness.prefix}identity:unproven`)).toBe(0);
+    await harness.server.holdingsSync.runNow({ full: true });
+
+    expect(leaks(await impersonate())).toEqual([]);
+    const own = await herOwn();
+    expect(own).toContain(creditLife.payroll.activeLoan.reference);
+    expect(own).toContain(claims.intimated.claimNumber);
+    const impersonator = [...sandboxOf(harness).state.clients.values()].find(
+      (client) => client.phoneNumber === attacker.msisdn,
+    );
+    expect(
+      await harness.redis.hexists(`${harness.prefix}identity:unproven`, String(impersonator?.id)),
+    ).toBe(1);
   }, 120_000);
 });
