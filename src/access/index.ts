@@ -34,7 +34,9 @@ export {
   onRecordAmong,
   phonesOnRecordForNrc,
   REGISTRATIONS_FOLDER,
+  RESTORE_WAIT_MS,
   type Registration,
   type Registrations,
+  type RegistrationsOptions,
   RegistrationsUnknownError,
 } from './registrations.js';

@@ -64,6 +64,24 @@ const LOADED = '~loaded';
 /** Fields per HSET when a restore writes back many registrations. */
 const RESTORE_CHUNK = 500;
 
+/** How long a lookup waits for a restore before answering unknown (the restore goes on). */
+export const RESTORE_WAIT_MS = 1_500;
+
+/** Options of {@link createRegistrations}. */
+export interface RegistrationsOptions {
+  /**
+   * Where every registration is also kept, to be restored from after a Redis loss: the file
+   * store's {@link REGISTRATIONS_FOLDER}. Unset: the key-value store is the whole truth.
+   */
+  readonly durable?: RecordFolder | undefined;
+  /**
+   * How long a lookup waits for a restore under way; past it the lookup answers unknown while the
+   * restore goes on for later ones (a large copy in a slow bucket must not hold turns). Default
+   * {@link RESTORE_WAIT_MS}, half a cover lookup's budget.
+   */
+  readonly restoreWaitMs?: number;
+}
+
 /**
  * Registrations on the key-value port, kept without expiry (the individuals outlive any TTL), and
  * each also written to `durable` (the file store's folder: local disk, or the shared bucket) so
@@ -75,8 +93,10 @@ const RESTORE_CHUNK = 500;
 export function createRegistrations(
   store: KeyValueStore,
   prefix: string,
-  durable?: RecordFolder,
+  options: RegistrationsOptions = {},
 ): Registrations {
+  const { durable } = options;
+  const restoreWaitMs = options.restoreWaitMs ?? RESTORE_WAIT_MS;
   // One hash per state: a field per client id. Each call touches one key (Redis Cluster safe).
   const unprovenKey = `${prefix}identity:unproven`;
   const provenKey = `${prefix}identity:proven`;
@@ -187,10 +207,29 @@ export function createRegistrations(
       ]);
       if (loaded || found.size === ids.length) return found;
       // Flushed or never loaded: an id missing from the hash proves nothing until it is restored.
-      await restored(durable);
+      await withinWait(restored(durable), restoreWaitMs);
       return unprovenOf(ids);
     },
   };
+}
+
+/** Waits for `restore` at most `waitMs`; past that, unknown (the restore itself goes on). */
+async function withinWait(restore: Promise<void>, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), waitMs);
+    timer.unref();
+  });
+  try {
+    if ((await Promise.race([restore, late])) === 'late') {
+      throw new RegistrationsUnknownError(
+        'REGISTRATIONS_UNKNOWN',
+        'the registrations are still being restored from durable storage',
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** An individual the insurer holds for an NRC, as the owner rule needs to see it. */

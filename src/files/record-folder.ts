@@ -16,6 +16,8 @@ export interface RecordFolder {
 }
 
 const SUFFIX = '.json';
+/** Records read at once by `readAll`. */
+const READS_AT_ONCE = 16;
 
 /** A {@link RecordFolder} under `folder` (no slashes) of `backend`. */
 export function recordFolder(backend: FileBackend, folder: string): RecordFolder {
@@ -29,14 +31,18 @@ export function recordFolder(backend: FileBackend, folder: string): RecordFolder
       for await (const key of backend.list(`${folder}/`)) {
         if (key.endsWith(SUFFIX)) keys.push(key);
       }
-      return Promise.all(
-        keys.map(async (key) => {
-          const text = await backend.readText(key);
-          if (text === undefined) throw new Error(`record ${key} is listed but cannot be read`);
-          const base = key.slice(folder.length + 1, -SUFFIX.length);
-          return { name: decodeURIComponent(base), text };
-        }),
-      );
+      const read = async (key: string) => {
+        const text = await backend.readText(key);
+        if (text === undefined) throw new Error(`record ${key} is listed but cannot be read`);
+        const base = key.slice(folder.length + 1, -SUFFIX.length);
+        return { name: decodeURIComponent(base), text };
+      };
+      // A few reads at a time: a bucket's connection pool is shared with the claim files.
+      const records: { name: string; text: string }[] = [];
+      for (let i = 0; i < keys.length; i += READS_AT_ONCE) {
+        records.push(...(await Promise.all(keys.slice(i, i + READS_AT_ONCE).map(read))));
+      }
+      return records;
     },
   };
 }

@@ -120,7 +120,9 @@ export async function buildServices(
   // loss forgets none: an individual created from an unproven NRC grants nothing by it.
   const registrations =
     context.deps.registrations ??
-    createRegistrations(stores.store, keyPrefix, stores.files.records(REGISTRATIONS_FOLDER));
+    createRegistrations(stores.store, keyPrefix, {
+      durable: stores.files.records(REGISTRATIONS_FOLDER),
+    });
   // Codes kept as keyed hashes under a key derived from the one stable signing secret.
   const oneTimeCodes = createOneTimeCodes(
     stores.store,

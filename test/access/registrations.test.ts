@@ -8,8 +8,11 @@ import {
   RegistrationsUnknownError,
 } from '../../src/access/index.js';
 import { createFileStore, type FileStore, type RecordFolder } from '../../src/files/index.js';
+import type { RedisConnection } from '../../src/redis/index.js';
 import { createMemoryStore, createRedisStore } from '../../src/storage/index.js';
 import { type TestRedis, testRedis } from '../payments/support.js';
+import { eventually } from '../support/eventually.js';
+import { countRedisCommands } from '../support/redis-command-count.js';
 import { deleteKeys } from '../support/redis-modes.js';
 
 let redis: TestRedis | undefined;
@@ -81,7 +84,8 @@ describe('registrations after a Redis loss', () => {
     const folder = wrap(files.records(REGISTRATIONS_FOLDER));
     const { prefix } = redis;
     const connection = redis.redis;
-    const over = () => createRegistrations(createRedisStore(connection), prefix, folder);
+    const over = () =>
+      createRegistrations(createRedisStore(connection), prefix, { durable: folder });
     // What a FLUSHALL does to this test's keys (other tests share the server: only this prefix).
     const flush = () => deleteKeys(connection, prefix);
     return { registrations: over(), over, flush, files, folder };
@@ -167,6 +171,52 @@ describe('registrations after a Redis loss', () => {
     expect(onRecord.nrcsOf(TYPED_BY_OTHER.phoneNumber)).toEqual([]);
     // What the phone bought itself is still its own.
     expect(onRecord.ofClient('90')).toEqual([TYPED_BY_OTHER.phoneNumber]);
+  });
+
+  it('costs a loaded lookup one Redis command beside one per id, and a lookup of none nothing', async () => {
+    const { registrations, flush } = await durableRegistrations();
+    await registrations.recordCreated({ clientId: '90', proven: false });
+    await flush();
+    await registrations.unprovenAmong(['41']);
+    let commands = 0;
+    countRedisCommands(redis?.redis as RedisConnection, () => {
+      commands += 1;
+    });
+
+    expect(await registrations.unprovenAmong(['41', '90', '93'])).toEqual(new Set(['90']));
+    expect(commands).toBe(3 + 1);
+    expect(await registrations.unprovenAmong([])).toEqual(new Set());
+    expect(commands).toBe(4);
+  });
+
+  it('answers unknown while a restore outlasts its wait, and knows once the restore is done', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = (folder: RecordFolder): RecordFolder => ({
+      write: (name, text) => folder.write(name, text),
+      readAll: async () => {
+        await gate;
+        return folder.readAll();
+      },
+    });
+    const { folder, flush } = await durableRegistrations(slow);
+    const connection = redis?.redis as RedisConnection;
+    const registrations = createRegistrations(createRedisStore(connection), redis?.prefix ?? '', {
+      durable: folder,
+      restoreWaitMs: 0,
+    });
+    await registrations.recordCreated({ clientId: '90', proven: false });
+    await flush();
+
+    await expect(registrations.unprovenAmong(['41', '90'])).rejects.toBeInstanceOf(
+      RegistrationsUnknownError,
+    );
+    release();
+    await eventually('the restore under way to finish', async () =>
+      (await registrations.unprovenAmong(['41', '90']).catch(() => undefined))?.has('90'),
+    );
   });
 
   it('restores once for many lookups at the same time after a flush', async () => {
