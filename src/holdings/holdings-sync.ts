@@ -1,4 +1,4 @@
-import type { Registrations } from '../access/index.js';
+import { type Registrations, RegistrationsUnknownError } from '../access/index.js';
 import type { PartnerClient } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import {
@@ -88,34 +88,48 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
   try {
     // Policyholders: phone ↔ NRC, less the individuals insurechat created unproven (each page's
     // ids asked about at once, before its facts are made).
-    let unproven = new Set<string>();
-    await appended(
-      'individuals',
-      async (query) => {
-        const page = await client.call('getIndividuals', { query });
-        unproven =
-          (await options.registrations?.unprovenAmong(page.data.map((p) => String(p.id)))) ??
-          new Set();
-        return page;
-      },
-      (person) => {
-        if (unproven.has(String(person.id))) return [];
-        const phone = phoneOf(person.phoneNumber);
-        const nrc = text(person.idNumber);
-        if (!phone || !nrc) return [];
-        // A full pass reads every policyholder again: a phone changed at the insurer moves the
-        // NRC's link (and its records) from the old number to the new one.
-        if (full) moved.push({ nrc, phone });
-        return [{ phone, nrc }];
-      },
-    );
-    // Every phone on record for an NRC keeps its link (two individuals, two phones, one person).
-    const phonesOf = new Map<string, string[]>();
-    for (const { nrc, phone } of moved.splice(0)) {
-      phonesOf.set(nrc, [...(phonesOf.get(nrc) ?? []), phone]);
+    const linkPolicyholders = async () => {
+      let unproven = new Set<string>();
+      await appended(
+        'individuals',
+        async (query) => {
+          const page = await client.call('getIndividuals', { query });
+          unproven =
+            (await options.registrations?.unprovenAmong(page.data.map((p) => String(p.id)))) ??
+            new Set();
+          return page;
+        },
+        (person) => {
+          if (unproven.has(String(person.id))) return [];
+          const phone = phoneOf(person.phoneNumber);
+          const nrc = text(person.idNumber);
+          if (!phone || !nrc) return [];
+          // A full pass reads every policyholder again: a phone changed at the insurer moves the
+          // NRC's link (and its records) from the old number to the new one.
+          if (full) moved.push({ nrc, phone });
+          return [{ phone, nrc }];
+        },
+      );
+      // Every phone on record for an NRC keeps its link (two individuals, two phones, one person).
+      const phonesOf = new Map<string, string[]>();
+      for (const { nrc, phone } of moved.splice(0)) {
+        phonesOf.set(nrc, [...(phonesOf.get(nrc) ?? []), phone]);
+      }
+      for (const [nrc, phones] of phonesOf) await index.relink(nrc, phones);
+      await index.markComplete('individuals', run);
+    };
+    try {
+      await linkPolicyholders();
+    } catch (error) {
+      if (!(error instanceof RegistrationsUnknownError)) throw error;
+      // Who insurechat registered unproven cannot be known now (Redis lost it and the durable
+      // copy did not answer): no NRC is linked from the page that asked, the list is not stamped
+      // complete (its lookups say unknown), and the lists that need no registrations go on.
+      options.logger.warn(
+        { event: 'holdings.individuals-unlinked', reason: error.code },
+        'policyholders not linked: registrations unknown',
+      );
     }
-    for (const [nrc, phones] of phonesOf) await index.relink(nrc, phones);
-    await index.markComplete('individuals', run);
 
     await windowed(
       'motor',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RegistrationsUnknownError } from '../../src/access/index.js';
 import type { PartnerClient } from '../../src/api/index.js';
 import { createMemoryHoldingsIndex, syncHoldings } from '../../src/holdings/index.js';
 import { createLogger } from '../../src/log/index.js';
@@ -57,6 +58,24 @@ describe('the holdings sync', () => {
     // Nothing changed at the insurer: no holding is written again, every claim is read again.
     const again = await syncHoldings({ client: world.client, index, logger });
     expect(again).toMatchObject({ facts: 0, claims: first.claims });
+  });
+
+  it('links no NRC and leaves the policyholders unstamped while the registrations are unknown, and goes on', async () => {
+    const index = createMemoryHoldingsIndex();
+    // Redis lost the registrations and their durable copy did not answer (src/access).
+    const registrations = {
+      unprovenAmong: async (): Promise<Set<string>> => {
+        throw new RegistrationsUnknownError('REGISTRATIONS_UNKNOWN', 'durable copy down');
+      },
+    };
+    await syncHoldings({ client: world.client, index, logger, registrations });
+
+    const borrower = DEMO_BOOK.creditLife.borrower;
+    expect((await index.ofPhone(borrower.phoneNumber)).nrcs).toEqual([]);
+    const { lists } = await index.completeness();
+    expect(lists.individuals).not.toBe('fresh');
+    expect(lists.motor).toBe('fresh');
+    expect((await index.ofNrcs([borrower.nrcNumber]))[0]?.refs.length).toBeGreaterThan(0);
   });
 
   it('leaves a claim book that fails unstamped and goes on: cover lists and the other book stay whole', async () => {
