@@ -107,13 +107,10 @@ export function createRegistrations(
     await durable?.write(registration.clientId, JSON.stringify(registration));
   };
 
-  /** The hashes as the durable copy has them, with what only Redis held copied out to it. */
-  const restore = async (folder: RecordFolder): Promise<void> => {
-    let kept: DurableRegistration[];
+  /** `step` on the durable copy; its failure means the registrations cannot be known now. */
+  const durably = async <T>(step: () => Promise<T>): Promise<T> => {
     try {
-      kept = (await folder.readAll()).map(({ text }) =>
-        DurableRegistration.parse(JSON.parse(text)),
-      );
+      return await step();
     } catch (cause) {
       throw new RegistrationsUnknownError(
         'REGISTRATIONS_UNKNOWN',
@@ -121,6 +118,13 @@ export function createRegistrations(
         { cause },
       );
     }
+  };
+
+  /** The hashes as the durable copy has them, with what only Redis held copied out to it. */
+  const restore = async (folder: RecordFolder): Promise<void> => {
+    const kept = await durably(async () =>
+      (await folder.readAll()).map(({ text }) => DurableRegistration.parse(JSON.parse(text))),
+    );
     const known = new Set(kept.map((r) => r.clientId));
     // Registrations from before the durable copy existed (or whose copy failed): kept now.
     const [unproven, proven] = await Promise.all([
@@ -136,7 +140,8 @@ export function createRegistrations(
         known.add(clientId);
         // An id in both hashes (a proof half-written) is taken as unproven: the stricter.
         const registration = { clientId, proven: isProven && !(clientId in unproven), at };
-        await keep(registration);
+        // Not copied out: no marker, so the next lookup tries again.
+        await durably(() => keep(registration));
       }
     }
     const write = async (key: string, records: DurableRegistration[]) => {

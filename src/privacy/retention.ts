@@ -81,7 +81,8 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Registrations: the insurer ids of individuals insurechat created, proven by a code or not (ids only, no personal data)',
-    where: '`identity:unproven`, `identity:proven`',
+    where:
+      '`identity:unproven`, `identity:proven`; also `identity/<client id>.json` in `FILES_DIR` or the `FILES_URL` bucket (restored from there after a Redis loss)',
     expiry:
       'no expiry: as long as the individual exists at the insurer, one created from an unproven NRC must never count as on record for it',
     keptWithoutTtl: /^identity:(unproven|proven)$/,
