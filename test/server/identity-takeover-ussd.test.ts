@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
+import { createFileStore, type FileStore } from '../../src/files/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { deleteKeys } from '../support/redis-modes.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
@@ -9,7 +10,8 @@ import { throughStillWorking, type UssdCaller, ussdCaller } from './ussd-caller.
  * Issue 35, "Proven identity", on USSD through the real server: a fresh phone types a borrower's
  * NRC into a motor quote for a new plate and stops at "Pay with:". The quote registers a second
  * individual with her NRC at the insurer; it grants nothing. After a forced full holdings sync,
- * and again with the index lost (and with the registrations lost from Redis too), My cover, cover by NRC (and "Send details by SMS") and Track my
+ * and again with the index lost (and with the registrations lost from Redis too, restored from
+ * their durable copy, or unknown while it cannot be read), My cover, cover by NRC (and "Send details by SMS") and Track my
  * claims show that phone nothing of hers; her own phone still sees everything.
  */
 
@@ -28,10 +30,34 @@ const HERS = [
 ];
 
 let harness: TestServer;
+/** While set, the file store's durable records cannot be read (the bucket is down). */
+let durableDown = false;
+let files: FileStore;
 beforeAll(async () => {
-  harness = await startTestServer({}, { sandbox: { settleDelayMs: 50 } });
+  files = await createFileStore({
+    signingSecret: 'takeover-files',
+    publicUrl: () => harness?.url ?? 'http://127.0.0.1',
+  });
+  // The server's own kind of store, with its records' reads failing while `durableDown`.
+  const fileStore: FileStore = {
+    ...files,
+    records: (folder) => {
+      const records = files.records(folder);
+      return {
+        write: (name, text) => records.write(name, text),
+        readAll: async () => {
+          if (durableDown) throw new Error('bucket down');
+          return records.readAll();
+        },
+      };
+    },
+  };
+  harness = await startTestServer({}, { sandbox: { settleDelayMs: 50 }, fileStore });
 }, 60_000);
-afterAll(() => harness.close());
+afterAll(async () => {
+  await harness.close();
+  await files.close();
+});
 
 const plate = () => `BID ${1000 + Math.floor(Math.random() * 8999)}`;
 const outbox = () => sandboxOf(harness).smsOutbox;
@@ -170,5 +196,35 @@ describe('a phone that typed a borrower NRC into an unpaid motor quote', () => {
     expect(
       await harness.redis.hexists(`${harness.prefix}identity:unproven`, String(impersonator?.id)),
     ).toBe(1);
+  }, 120_000);
+
+  it('says her cover cannot be checked now, and shows it nothing, while the registrations cannot be restored', async () => {
+    await deleteKeys(harness.redis, `${harness.prefix}identity`);
+    await deleteKeys(harness.redis, `${harness.prefix}holdings`);
+    durableDown = true;
+    try {
+      await harness.server.holdingsSync.runNow({ full: true });
+      const screens: string[] = [];
+      const mine = await walk(attacker, ['3'], screens);
+      expect([t('cover.mine.none'), t('cover.unknown')].some((line) => mine.includes(line))).toBe(
+        true,
+      );
+      // Her own phone is told the truth: unknown now, not "no policies" and not her loans by
+      // everyone's rule.
+      const hers = await walk(victim, ['3'], []);
+      expect(hers).toContain(t('cover.unknown'));
+      expect(
+        leaks([
+          ...screens,
+          ...outbox()
+            .list(attacker.msisdn)
+            .map((m) => m.message),
+        ]),
+      ).toEqual([]);
+    } finally {
+      durableDown = false;
+    }
+    // The copy answers again: the next lookup restores, and her phone sees her loans.
+    expect(await herOwn()).toContain(creditLife.payroll.activeLoan.reference);
   }, 120_000);
 });
