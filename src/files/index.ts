@@ -1,5 +1,6 @@
 // Stores uploaded claim documents (local disk or an S3-compatible bucket) and serves them under
-// signed URLs; a claim's documents are kept while the claim needs them.
+// signed URLs; a claim's documents are kept while the claim needs them. Beside them, small
+// records that must outlive Redis (`FileStore.records`: the registrations of src/access).
 
 export {
   DOCUMENT_TYPES,
