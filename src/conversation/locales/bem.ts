@@ -338,6 +338,8 @@ export const bem: Catalogue = {
   'whatsapp.word.menu': 'menyu, tampa',
   'whatsapp.word.cancel': 'leka, lekeni',
   'whatsapp.word.done': 'napwa',
+  'whatsapp.unsupported':
+    'Mutulekelele, WhatsApp tayapitishe ubu bukombe kuli ine. Napapata lembeni icasuko cenu nangu tinyeni pa button.',
 
   // telegram
   'telegram.shareContact': 'Peeleni nambala yandi ya foni',

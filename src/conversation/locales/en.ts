@@ -498,6 +498,8 @@ export const en = {
   'whatsapp.word.menu': 'menu, main menu, start, /start',
   'whatsapp.word.cancel': 'cancel, stop, /cancel',
   'whatsapp.word.done': 'done, /done',
+  'whatsapp.unsupported':
+    'Sorry, WhatsApp could not pass that message on to me. Please type your answer or tap a button.',
 
   // telegram: the channel's own notices
   'telegram.shareContact': 'Share my phone number',

@@ -337,6 +337,8 @@ export const ny: Catalogue = {
   'whatsapp.word.menu': 'menyu, yambani',
   'whatsapp.word.cancel': 'leka, lekani',
   'whatsapp.word.done': 'ndatha',
+  'whatsapp.unsupported':
+    'Pepani, WhatsApp sinathe kunditumizira uthengawo. Chonde lembani yankho lanu kapena dinani batani.',
 
   // telegram
   'telegram.shareContact': 'Gawani nambala yanga ya foni',
