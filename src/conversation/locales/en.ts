@@ -691,6 +691,28 @@ export const en = {
   'limits.note.hour': 'Please try again in an hour.',
   'limits.note.day': 'Please try again tomorrow.',
   'limits.note.later': 'We cannot do this right now. Please try again later.',
+
+  // Short titles (`<key>.short`): a WhatsApp list row's title holds 24 characters, so where a
+  // choice's words can be longer the row shows this and the whole label as its description.
+  // A record's row is titled by its number.
+  'menu.choice.renew.short': 'Renew my policy',
+  'menu.choice.renewList.short': 'Renew cover ({count} due)',
+  'menu.choice.renewal.short': '{policyNumber}',
+  'motor.choice.sendCode.short': 'Send code to {phone}',
+  'motor.choice.newHolder.short': 'Go on as a new holder',
+  'claim.choice.groupLife.short': 'Death of a member',
+  'claim.choice.held.short': 'Claim on my cover',
+  'travel.choice.package': '{name}: {currency} {amount}',
+  'travel.choice.package.short': '{name}',
+  'claim.held.credit-life.short': '{number}',
+  'claim.held.group-life.short': '{number}',
+  'claim.line.short': '{number}',
+  'cover.line.motor.short': '{number}',
+  'cover.line.travel.short': '{number}',
+  'cover.line.life.short': '{number}',
+  'cover.line.funeral.short': '{number}',
+  'cover.line.groupLife.short': '{number}',
+  'cover.line.creditLife.short': '{number}',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */
