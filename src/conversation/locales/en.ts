@@ -530,6 +530,9 @@ export const en = {
   // slack: the staff desk's own notices
   'slack.lookup.title': 'Another lookup',
   'slack.lookup.submit': 'Look up',
+  'slack.lookup.close': 'Close',
+  // Shown in the lookup modal at once, replaced there by the answer.
+  'slack.lookup.working': 'Looking up…',
   'slack.lookup.label': 'What to look up',
   'slack.lookup.hint':
     'As after /insure: claim CLC-DEMO-0001, policy GL-DEMO-000001, txn <reference>…',
