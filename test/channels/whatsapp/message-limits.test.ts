@@ -71,8 +71,10 @@ function broken(message: WhatsAppMessage): string | null {
       !row.title ||
       length(row.title) > L.rowTitle ||
       length(row.description ?? '') > L.rowDescription ||
-      // Issue 40: a title is never cut short with an ellipsis (a short title is written instead).
-      row.title.endsWith('…'),
+      // Issue 40: a title is never cut short with an ellipsis (a short title is written instead),
+      // and the description holds the whole label.
+      row.title.endsWith('…') ||
+      (row.description ?? '').endsWith('…'),
   );
   if (bad) return `row "${bad.title}" / "${bad.description}"`;
   const titles = rows.map((row) => row.title);
