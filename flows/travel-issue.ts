@@ -33,6 +33,7 @@ import {
   callFailureGuards,
   choice,
   chose,
+  dataChoice,
   end,
   type Failure,
   failedCallTo,
@@ -317,14 +318,11 @@ export const travelIssueMachine = travel.createMachine({
             prompt: ({ context }) =>
               ask('travel.pickPackage', 'choice', {
                 params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
-                // The package's name is insurer data, passed as a parameter: the catalogue
-                // words the line (and gives the name alone as a short title).
                 choices: context.quotes.map((q) =>
-                  choice(q.packageId, 'travel.choice.package', {
-                    name: context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId,
-                    currency: q.currency,
-                    amount: money(q.premium),
-                  }),
+                  dataChoice(
+                    q.packageId,
+                    `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
+                  ),
                 ),
               }),
           }),

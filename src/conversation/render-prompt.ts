@@ -2,7 +2,7 @@ import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messagefor
 import { IntlMessageFormat } from 'intl-messageformat';
 import { createLogger, type Logger } from '../log/index.js';
 import { type Catalogue, DEFAULT_LOCALE, LOCALES } from './locales/index.js';
-import type { MessageParams, Prompt } from './prompt.js';
+import type { Choice, MessageParams, Prompt } from './prompt.js';
 
 /** A Prompt turned into words: the channel lays these out in its own idiom. */
 export interface RenderedPrompt {
@@ -65,18 +65,15 @@ export function t(key: string, params?: MessageParams, locale: string = DEFAULT_
 export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): RenderedPrompt {
   const lines = [t(prompt.key, prompt.params, locale)];
   for (const note of prompt.notes ?? []) lines.push(t(note.key, note.params, locale));
-  const choices = (prompt.choices ?? []).map((choice): RenderedChoice => {
-    if (choice.literal) {
-      return { id: choice.id, label: literalLabel(choice.label, choice.params, locale) };
-    }
-    const label = t(choice.label, choice.params, locale);
-    const short = shortOf(choice.label, choice.params, locale);
-    return short === undefined || short === label
-      ? { id: choice.id, label }
-      : { id: choice.id, label, short };
-  });
+  const choices = (prompt.choices ?? []).map((choice) => ({
+    id: choice.id,
+    label: choice.literal
+      ? literalLabel(choice.label, choice.params, locale)
+      : t(choice.label, choice.params, locale),
+  }));
   const text = lines.join('\n');
-  return prompt.paged ? { text, choices, paged: true } : { text, choices };
+  const titled = withShortTitles(choices, prompt.choices ?? [], locale);
+  return prompt.paged ? { text, choices: titled, paged: true } : { text, choices: titled };
 }
 
 /**
@@ -88,6 +85,20 @@ function shortOf(key: string, params: MessageParams | undefined, locale: string)
   const short = compiledOf(`${key}.short`, locale);
   if (!label || !short || short.language !== label.language) return undefined;
   return formatMessage(short, params, locale);
+}
+
+/** Rendered choices with the short title of each keyed one that has a shorter one. */
+function withShortTitles(
+  rendered: readonly { readonly id: string; readonly label: string }[],
+  choices: readonly Choice[],
+  locale: string,
+): RenderedChoice[] {
+  return rendered.map((shown, index) => {
+    const choice = choices[index];
+    if (!choice || choice.literal) return shown;
+    const short = shortOf(choice.label, choice.params, locale);
+    return short === undefined || short === shown.label ? shown : { ...shown, short };
+  });
 }
 
 /** Where each locale looks up a key, most specific first; a handful of locales ever appear. */

@@ -545,8 +545,8 @@ export const bem: Catalogue = {
   'motor.choice.newHolder.short': 'Nga mwine mupya',
   'claim.choice.groupLife.short': 'Imfwa ya membala',
   'claim.choice.held.short': 'Pa nshuwalansi yandi',
-  'travel.choice.package': '{name}: {currency} {amount}',
-  'travel.choice.package.short': '{name}',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
   'claim.held.credit-life.short': '{number}',
   'claim.held.group-life.short': '{number}',
   'claim.line.short': '{number}',

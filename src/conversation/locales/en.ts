@@ -705,8 +705,8 @@ export const en = {
   'motor.choice.newHolder.short': 'Go on as a new holder',
   'claim.choice.groupLife.short': 'Death of a member',
   'claim.choice.held.short': 'Claim on my cover',
-  'travel.choice.package': '{name}: {currency} {amount}',
-  'travel.choice.package.short': '{name}',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
   'claim.held.credit-life.short': '{number}',
   'claim.held.group-life.short': '{number}',
   'claim.line.short': '{number}',

@@ -541,8 +541,8 @@ export const ny: Catalogue = {
   'motor.choice.newHolder.short': 'Ngati mwini watsopano',
   'claim.choice.groupLife.short': 'Imfa ya membala',
   'claim.choice.held.short': 'Pa inshuwalansi yanga',
-  'travel.choice.package': '{name}: {currency} {amount}',
-  'travel.choice.package.short': '{name}',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
   'claim.held.credit-life.short': '{number}',
   'claim.held.group-life.short': '{number}',
   'claim.line.short': '{number}',
