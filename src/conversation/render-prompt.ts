@@ -2,7 +2,7 @@ import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messagefor
 import { IntlMessageFormat } from 'intl-messageformat';
 import { createLogger, type Logger } from '../log/index.js';
 import { type Catalogue, DEFAULT_LOCALE, LOCALES } from './locales/index.js';
-import type { Choice, MessageParams, Prompt } from './prompt.js';
+import type { MessageParams, Prompt } from './prompt.js';
 
 /** A Prompt turned into words: the channel lays these out in its own idiom. */
 export interface RenderedPrompt {
@@ -90,7 +90,7 @@ function shortOf(key: string, params: MessageParams | undefined, locale: string)
 /** Rendered choices with the short title of each keyed one that has a shorter one. */
 function withShortTitles(
   rendered: readonly { readonly id: string; readonly label: string }[],
-  choices: readonly Choice[],
+  choices: NonNullable<Prompt['choices']>,
   locale: string,
 ): RenderedChoice[] {
   return rendered.map((shown, index) => {
