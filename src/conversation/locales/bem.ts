@@ -339,7 +339,7 @@ export const bem: Catalogue = {
   'whatsapp.word.cancel': 'leka, lekeni',
   'whatsapp.word.done': 'napwa',
   'whatsapp.unsupported':
-    'Mutulekelele, WhatsApp tayapitishe ubu bukombe kuli ine. Napapata lembeni icasuko cenu nangu tinyeni pa button.',
+    'Mutulekelele, WhatsApp tayapitishe ubu bukombe kuli ine. Napapata lembeni icasuko cenu nangu tinyeni kamo pali aya mabatani.',
 
   // telegram
   'telegram.shareContact': 'Peeleni nambala yandi ya foni',
