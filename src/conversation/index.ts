@@ -67,6 +67,7 @@ export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from '
 export {
   type DateStyle,
   formatDate,
+  type RenderedChoice,
   type RenderedPrompt,
   type RenderPrompt,
   renderKey,

@@ -7,9 +7,20 @@ import type { MessageParams, Prompt } from './prompt.js';
 /** A Prompt turned into words: the channel lays these out in its own idiom. */
 export interface RenderedPrompt {
   readonly text: string;
-  readonly choices: readonly { readonly id: string; readonly label: string }[];
+  readonly choices: readonly RenderedChoice[];
   /** The text is read whole (see `Prompt.paged`). */
   readonly paged?: boolean;
+}
+
+/** One choice in words: its label, and a short title where the catalogue has one. */
+export interface RenderedChoice {
+  readonly id: string;
+  readonly label: string;
+  /**
+   * The choice's `<key>.short` in the label's own language, when it says less than the label:
+   * for places that hold a few characters (a WhatsApp list row's title), the label going beside.
+   */
+  readonly short?: string;
 }
 
 let catalogueLogger: Logger | undefined;
@@ -61,7 +72,33 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
       : t(choice.label, choice.params, locale),
   }));
   const text = lines.join('\n');
-  return prompt.paged ? { text, choices, paged: true } : { text, choices };
+  const titled = withShortTitles(choices, prompt.choices ?? [], locale);
+  return prompt.paged ? { text, choices: titled, paged: true } : { text, choices: titled };
+}
+
+/**
+ * The `<key>.short` of a choice label, only from the catalogue the label itself came from: a
+ * Bemba label never gets an English short title. Undefined when there is none (not logged).
+ */
+function shortOf(key: string, params: MessageParams | undefined, locale: string) {
+  const label = compiledOf(key, locale);
+  const short = compiledOf(`${key}.short`, locale);
+  if (!label || !short || short.language !== label.language) return undefined;
+  return formatMessage(short, params, locale);
+}
+
+/** Rendered choices with the short title of each keyed one that has a shorter one. */
+function withShortTitles(
+  rendered: readonly { readonly id: string; readonly label: string }[],
+  choices: NonNullable<Prompt['choices']>,
+  locale: string,
+): RenderedChoice[] {
+  return rendered.map((shown, index) => {
+    const choice = choices[index];
+    if (!choice || choice.literal) return shown;
+    const short = shortOf(choice.label, choice.params, locale);
+    return short === undefined || short === shown.label ? shown : { ...shown, short };
+  });
 }
 
 /** Where each locale looks up a key, most specific first; a handful of locales ever appear. */

@@ -3,6 +3,7 @@ import type { Notifier } from '../channels/index.js';
 import { dayNumber, lusakaNow } from '../clock/index.js';
 import { formatDate, type Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
+import { formatMoney } from '../money/index.js';
 import type { ContactBook } from './contact-book.js';
 
 /** What staff see each morning: what needs a person today, from the insurer's own records. */
@@ -148,7 +149,6 @@ function list<T>(items: readonly T[], line: (item: T) => string): string {
 
 /** The digest as Slack mrkdwn: one heading and four short lists. No names, NRCs or phones. */
 export function digestText(digest: StaffDigest): string {
-  const money = (n: number) => n.toFixed(2);
   return [
     `*Morning digest, ${formatDate(digest.date)}*`,
     `*Policies ending this week (${digest.expiringThisWeek.length})*`,
@@ -158,7 +158,7 @@ export function digestText(digest: StaffDigest): string {
     `*Credit-life batches with premium outstanding (${digest.batchesOutstanding.length})*`,
     list(
       digest.batchesOutstanding,
-      (b) => `${b.policyNumber} batch ${b.batch}: ${b.currency} ${money(b.outstanding)}`,
+      (b) => `${b.policyNumber} batch ${b.batch}: ${b.currency} ${formatMoney(b.outstanding)}`,
     ),
     `*Claims waiting for documents (${digest.claimsAwaitingDocuments.length})*`,
     list(digest.claimsAwaitingDocuments, (c) => `${c.claimNumber} (${c.line})`),

@@ -103,7 +103,7 @@ it('sends the bordereau of a credit-life policy asked for by its printed number'
   expect(String(upload?.body)).toContain(creditLife.payroll.activeLoan.reference);
 });
 
-it('opens a modal for "Another lookup" and answers what is typed in it like the slash command', async () => {
+it('opens a modal for "Another lookup" and answers what is typed in it in the modal', async () => {
   const result = await insure(`claim ${claims.intimated.claimNumber}`);
   expect(result).toContain('Another lookup');
   const tap = JSON.stringify({
@@ -168,11 +168,12 @@ it('opens a modal for "Another lookup" and answers what is typed in it like the 
     },
   });
   expect(await signedPost(new URLSearchParams({ payload: submission }).toString())).toBe(200);
-  await eventually(
-    'the lookup was answered',
-    () => slack.callsTo('/api/chat.postMessage').length > posted,
-  );
-  const answer = slack.callsTo('/api/chat.postMessage').at(-1)?.body as { channel?: string };
-  expect(answer.channel).toBe(DM);
-  expect(JSON.stringify(answer)).toContain(groupLife.policyNumber);
+  // Answered in the modal, seen by the staff member alone (issue 40): nothing is posted.
+  const inModal = () =>
+    slack
+      .callsTo('/api/views.update')
+      .filter((call) => JSON.stringify(call.body).includes(groupLife.policyNumber));
+  await eventually('the lookup was answered in the modal', () => inModal().length > 0);
+  expect((inModal().at(-1)?.body as { view_id?: string } | undefined)?.view_id).toBe('V1');
+  expect(slack.callsTo('/api/chat.postMessage')).toHaveLength(posted);
 });

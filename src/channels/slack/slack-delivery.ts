@@ -1,4 +1,4 @@
-import type { RespondFn, webApi } from '@slack/bolt';
+import type { RespondFn, types, webApi } from '@slack/bolt';
 import type { Prompt } from '../../conversation/index.js';
 // The file store's own limit: nothing it serves is larger.
 import { MAX_FILE_BYTES } from '../../files/index.js';
@@ -19,6 +19,14 @@ export interface SlackTarget {
   readonly channelId: string;
   /** The request's response URL; without it the answer goes by `chat.postMessage`. */
   readonly respond?: RespondFn;
+  /**
+   * Shows the answer privately in place (the lookup modal): taken before `respond` and
+   * `chat.postMessage`, so nothing is posted to the conversation.
+   */
+  readonly show?: (answer: {
+    readonly text: string;
+    readonly blocks: types.KnownBlock[];
+  }) => Promise<void>;
   readonly client: webApi.WebClient;
   /** Where files go: a channel named in the command; by default the requester's DM. */
   readonly fileChannelId?: string;
@@ -81,7 +89,8 @@ export function createSlackDelivery(render: RenderPrompt, locale: string): Slack
         : text('slack.fileSentPrivately');
       blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: where }] });
     }
-    if (target.respond) {
+    if (target.show) await target.show({ text: message.text, blocks });
+    else if (target.respond) {
       await target.respond({
         response_type: 'ephemeral',
         replace_original: false,

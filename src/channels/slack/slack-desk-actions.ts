@@ -1,47 +1,21 @@
-import type { App } from '@slack/bolt';
-import { z } from 'zod';
+import type { App, webApi } from '@slack/bolt';
+import type { Prompt } from '../../conversation/index.js';
 import { CHOICE_ACTION_PREFIX, LINK_ACTION_PREFIX } from './render-slack-message.js';
 import type { SlackAudit } from './slack-audit.js';
 import type { SlackDeliver, SlackTarget } from './slack-delivery.js';
 import type { SlackDesk } from './slack-desk.js';
 import { isSubcommand } from './slack-desk-command.js';
+import {
+  channelOfModal,
+  LOOKUP_BLOCK,
+  LOOKUP_CALLBACK,
+  LOOKUP_INPUT,
+  lookupModal,
+  noticeModal,
+} from './slack-lookup-modal.js';
 
 /** The staff desk's "Another lookup" choice: opens the lookup modal instead of a turn. */
 const ANOTHER_LOOKUP = 'another';
-const LOOKUP_CALLBACK = 'insure_lookup';
-const LOOKUP_BLOCK = 'lookup';
-const LOOKUP_INPUT = 'command';
-
-const ModalMetadata = z.object({ channelId: z.string().min(1).max(40) });
-
-/** The channel a lookup modal was opened from, kept in its private metadata. */
-function channelOfModal(metadata: string): string | undefined {
-  try {
-    const parsed = ModalMetadata.safeParse(JSON.parse(metadata));
-    return parsed.success ? parsed.data.channelId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function lookupModal(channelId: string, text: (key: string) => string) {
-  return {
-    type: 'modal' as const,
-    callback_id: LOOKUP_CALLBACK,
-    private_metadata: JSON.stringify({ channelId }),
-    title: { type: 'plain_text' as const, text: text('slack.lookup.title') },
-    submit: { type: 'plain_text' as const, text: text('slack.lookup.submit') },
-    blocks: [
-      {
-        type: 'input' as const,
-        block_id: LOOKUP_BLOCK,
-        label: { type: 'plain_text' as const, text: text('slack.lookup.label') },
-        hint: { type: 'plain_text' as const, text: text('slack.lookup.hint') },
-        element: { type: 'plain_text_input' as const, action_id: LOOKUP_INPUT },
-      },
-    ],
-  };
-}
 
 /** What the button and modal handlers need. */
 export interface DeskActionOptions {
@@ -53,13 +27,47 @@ export interface DeskActionOptions {
   readonly text: (key: string) => string;
 }
 
+/** Who asks from a lookup modal, and the modal the answer goes to. */
+interface InModal {
+  readonly teamId: string;
+  readonly userId: string;
+  readonly viewId: string;
+  /** The conversation the modal was opened from (files and masking follow it). */
+  readonly channelId: string;
+  readonly client: webApi.WebClient;
+}
+
 /**
  * Adds the handlers of the desk's buttons: a choice goes to the desk session, "Another lookup"
  * opens a modal whose command is answered as the slash command answers it, URL buttons are
- * only acknowledged.
+ * only acknowledged. What the modal looks up is answered in the modal: private to the staff
+ * member who asked (never posted to the conversation it was opened from) and audited first.
  */
 export function registerDeskActions(app: App, options: DeskActionOptions): void {
   const { desk, deliver, audit, text } = options;
+
+  const updateModal = (at: InModal, view: ReturnType<typeof lookupModal>) =>
+    at.client.views.update({ view_id: at.viewId, view });
+  /** The desk's answer shown in the modal, in place of its "Looking up…". */
+  const targetIn = (at: InModal): SlackTarget => ({
+    teamId: at.teamId,
+    userId: at.userId,
+    channelId: at.channelId,
+    client: at.client,
+    show: async (answer) => {
+      await updateModal(at, lookupModal(at.channelId, text, answer.blocks));
+    },
+  });
+  /** Runs a look-up answered in the modal; a failure says so there instead of hanging. */
+  const answerIn = async (at: InModal, ask: (to: SlackTarget) => Promise<Prompt>) => {
+    const to = targetIn(at);
+    try {
+      await deliver(await ask(to), to);
+    } catch (error) {
+      await updateModal(at, noticeModal(at.channelId, text, 'engine.error')).catch(() => undefined);
+      throw error;
+    }
+  };
 
   app.action(
     new RegExp(`^${CHOICE_ACTION_PREFIX}`),
@@ -67,14 +75,46 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
       await ack();
       if (body.type !== 'block_actions' || action.type !== 'button' || !action.value) return;
       const teamId = body.team?.id ?? body.user.team_id;
-      const channelId = body.channel?.id ?? body.user.id;
       if (!teamId) return;
+      // A button of an answer shown in the lookup modal: answered in the same modal.
+      const view = body.view?.callback_id === LOOKUP_CALLBACK ? body.view : undefined;
+      const modal: InModal | undefined = view && {
+        teamId,
+        userId: body.user.id,
+        viewId: view.id,
+        channelId: channelOfModal(view.private_metadata) ?? body.user.id,
+        client,
+      };
+      const channelId = modal?.channelId ?? body.channel?.id ?? body.user.id;
       // "Another lookup" asks for a command the staff member types: a modal with a text field.
-      if (action.value === ANOTHER_LOOKUP && body.trigger_id) {
-        await client.views.open({
-          trigger_id: body.trigger_id,
-          view: lookupModal(channelId, text),
-        });
+      if (action.value === ANOTHER_LOOKUP) {
+        if (modal) await updateModal(modal, lookupModal(modal.channelId, text));
+        else if (body.trigger_id) {
+          await client.views.open({
+            trigger_id: body.trigger_id,
+            view: lookupModal(channelId, text),
+          });
+        }
+        return;
+      }
+      // A button can run a look-up (today, claims, retry): recorded first, like a command.
+      const attempt = {
+        teamId,
+        userId: body.user.id,
+        route: 'button',
+        what: action.value,
+      } as const;
+      if (!(await audit.record(attempt))) {
+        if (modal)
+          await updateModal(modal, noticeModal(channelId, text, 'slack.audit.unavailable'));
+        else if (body.response_url)
+          await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
+        return;
+      }
+      const reply = { type: 'user.choice', id: action.value } as const;
+      if (modal) {
+        await updateModal(modal, noticeModal(channelId, text, 'slack.lookup.working'));
+        await answerIn(modal, (to) => desk.reply(to, reply));
         return;
       }
       const to: SlackTarget = {
@@ -85,24 +125,12 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
         ...(body.response_url ? { respond } : {}),
         client,
       };
-      // A button can run a look-up (today, claims, retry): recorded first, like a command.
-      const attempt = {
-        teamId,
-        userId: body.user.id,
-        route: 'button',
-        what: action.value,
-      } as const;
-      if (!(await audit.record(attempt))) {
-        if (body.response_url)
-          await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
-        return;
-      }
-      await deliver(await desk.reply(to, { type: 'user.choice', id: action.value }), to);
+      await deliver(await desk.reply(to, reply), to);
     },
   );
 
-  // The lookup modal's command, answered as the slash command answers it, in the channel the
-  // button was in (masked there when it is shared).
+  // The lookup modal's command, answered as the slash command answers it, in the modal itself:
+  // "Looking up…" at once, then the answer in its place.
   app.view(LOOKUP_CALLBACK, async ({ ack, body, view, client }) => {
     const typed = view.state.values[LOOKUP_BLOCK]?.[LOOKUP_INPUT]?.value?.trim() ?? '';
     const word = (typed.split(/\s+/)[0] ?? '').toLowerCase();
@@ -114,7 +142,7 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
       return;
     }
     const teamId = body.team?.id ?? view.team_id;
-    // Recorded before the modal closes: one that cannot be recorded stays open and says so.
+    // Recorded before the look-up: one that cannot be recorded stays open and says so.
     const attempt = { teamId, userId: body.user.id, route: 'modal', what: typed } as const;
     if (!(await audit.record(attempt))) {
       await ack({
@@ -123,10 +151,13 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
       });
       return;
     }
-    await ack();
     const channelId = channelOfModal(view.private_metadata) ?? body.user.id;
-    const to: SlackTarget = { teamId, userId: body.user.id, channelId, client };
-    await deliver(await desk.query(to, typed), to);
+    await ack({
+      response_action: 'update',
+      view: noticeModal(channelId, text, 'slack.lookup.working'),
+    });
+    const modal = { teamId, userId: body.user.id, viewId: view.id, channelId, client };
+    await answerIn(modal, (to) => desk.query(to, typed));
   });
 
   // Slack sends an action for URL buttons too; acknowledging is all there is to do.

@@ -20,7 +20,14 @@ export {
 } from './render-whatsapp-message.js';
 export { type TypedCommand, typedCommand } from './typed-command.js';
 export { signatureOf, verifySignature } from './verify-signature.js';
-export { InboundMessage, MessageStatus, WebhookBody } from './webhook-payload.js';
+export {
+  InboundMessage,
+  kindOf,
+  type MessageKind,
+  MessageStatus,
+  WebhookBody,
+  type WebhookEvents,
+} from './webhook-payload.js';
 export {
   createWhatsAppChannel,
   type WhatsAppChannel,
@@ -41,6 +48,7 @@ export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,
   type DeliveryStatus,
+  isDeliveryStatus,
   SERVICE_WINDOW_SECONDS,
   type WhatsAppStore,
 } from './whatsapp-store.js';

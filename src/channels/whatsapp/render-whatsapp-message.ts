@@ -1,4 +1,4 @@
-import type { Prompt, RenderedPrompt } from '../../conversation/index.js';
+import type { Prompt, RenderedChoice, RenderedPrompt } from '../../conversation/index.js';
 import { documentFileName, type RenderPrompt, renderKey } from '../telegram/index.js';
 
 /** WhatsApp's published limits on what one message may carry. */
@@ -94,11 +94,55 @@ function pageOf(choices: RenderedPrompt['choices'], page: number, more: string) 
   return [...shown, { id: `${PAGE_PREFIX}${next}`, label: more }];
 }
 
-/** A list row: the label as title, and whole in the description when the title had to be cut. */
-function rowOf(choice: { readonly id: string; readonly label: string }): Row {
-  const title = clip(choice.label, WHATSAPP_LIMITS.rowTitle);
-  if (title === choice.label) return { id: choice.id, title };
-  return { id: choice.id, title, description: clip(choice.label, WHATSAPP_LIMITS.rowDescription) };
+/**
+ * `text` cut at a word to at most `max` characters, without an ellipsis: a row's title is a
+ * handle, and what it leaves out is in the row's description.
+ */
+function titleOf(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max + 1).join('');
+  const space = head.lastIndexOf(' ');
+  const cut = space > 0 ? head.slice(0, space) : chars.slice(0, max).join('');
+  return cut.replace(/[\s,:;(-]+$/u, '');
+}
+
+const fitsTitle = (text: string) => [...text].length <= WHATSAPP_LIMITS.rowTitle;
+
+/**
+ * A list row: the label as title when it fits; else the catalogue's short title (or, for
+ * insurer data, the label cut at a word) with the whole label as the description. `shortened`:
+ * the list already shows short titles, and this row follows suit when it has one.
+ */
+function rowOf(choice: RenderedChoice, shortened: boolean): Row {
+  const title = shortened ? (choice.short ?? choice.label) : choice.label;
+  if (title === choice.label && fitsTitle(title)) return { id: choice.id, title };
+  return {
+    id: choice.id,
+    title: titleOf(title, WHATSAPP_LIMITS.rowTitle),
+    description: clip(choice.label, WHATSAPP_LIMITS.rowDescription),
+  };
+}
+
+/**
+ * The rows of one list. When a label does not fit a title, every row with a short title shows
+ * it (records all by their number, not some by number and some in words); two rows never read
+ * the same (a repeated title gets its place in the list).
+ */
+function rowsOf(choices: readonly RenderedChoice[]): Row[] {
+  const shortened = choices.some((choice) => !fitsTitle(choice.label));
+  const rows = choices.map((choice) => rowOf(choice, shortened));
+  const count = new Map<string, number>();
+  for (const row of rows) count.set(row.title, (count.get(row.title) ?? 0) + 1);
+  return rows.map((row, index) =>
+    (count.get(row.title) ?? 0) > 1
+      ? {
+          ...row,
+          title: titleOf(`${index + 1}. ${row.title}`, WHATSAPP_LIMITS.rowTitle),
+          description: row.description ?? row.title,
+        }
+      : row,
+  );
 }
 
 /** The interactive message for the choices, with `body` as its text (≤ 1024 characters). */
@@ -125,7 +169,7 @@ function choiceMessage(
     interactive: {
       type: 'list',
       body: { text: body },
-      action: { button, sections: [{ rows: choices.map(rowOf) }] },
+      action: { button, sections: [{ rows: rowsOf(choices) }] },
     },
   };
 }

@@ -33,54 +33,120 @@ export const InboundMessage = z.looseObject({
 /** One message a customer sent. */
 export type InboundMessage = z.infer<typeof InboundMessage>;
 
-/** What became of a message we sent. */
+/**
+ * What became of a message we sent. `status` is any string: besides sent, delivered, read and
+ * failed Meta sends played, deleted, warning and more over time, and one we do not know must not
+ * fail the POST that carries a customer's message with it.
+ */
 export const MessageStatus = z.looseObject({
   id: z.string(),
-  status: z.enum(['sent', 'delivered', 'read', 'failed']),
+  status: z.string(),
   recipient_id: z.string().optional(),
   errors: z.array(z.looseObject({ code: z.number().optional() })).optional(),
 });
 /** What became of a message we sent. */
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
-/** A whole webhook POST body; only the `messages` field's changes carry anything for us. */
+/**
+ * A whole webhook POST body. Only the envelope is checked here: each message and status is
+ * parsed on its own by {@link eventsOf}, so one of a shape we do not know is skipped, never the
+ * batch (Meta would retry it, and the customer's message beside it would be lost).
+ */
 export const WebhookBody = z.looseObject({
   object: z.literal('whatsapp_business_account'),
   entry: z.array(
     z.looseObject({
-      changes: z.array(
-        z.looseObject({
-          field: z.string(),
-          value: z.looseObject({
-            metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
-            messages: z.array(InboundMessage).optional(),
-            statuses: z.array(MessageStatus).optional(),
-          }),
-        }),
-      ),
+      changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })),
     }),
   ),
 });
 /** A whole webhook POST body. */
 export type WebhookBody = z.infer<typeof WebhookBody>;
 
+const ChangeValue = z.looseObject({
+  metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
+  messages: z.array(z.unknown()).optional(),
+  statuses: z.array(z.unknown()).optional(),
+});
+
+/** The events of one POST for our number, and how many items of it could not be read. */
+export interface WebhookEvents {
+  readonly messages: InboundMessage[];
+  readonly statuses: MessageStatus[];
+  /** Messages and statuses of a shape we do not know (no sender, no id): skipped, not failed. */
+  readonly skipped: number;
+}
+
 /** The messages and statuses of a body, for our phone number only (one app may serve several). */
-export function eventsOf(
-  body: WebhookBody,
-  phoneNumberId: string,
-): { readonly messages: InboundMessage[]; readonly statuses: MessageStatus[] } {
+export function eventsOf(body: WebhookBody, phoneNumberId: string): WebhookEvents {
   const messages: InboundMessage[] = [];
   const statuses: MessageStatus[] = [];
+  let skipped = 0;
+  const take = <T>(items: readonly unknown[], schema: z.ZodType<T>, into: T[]) => {
+    for (const item of items) {
+      const parsed = schema.safeParse(item);
+      if (parsed.success) into.push(parsed.data);
+      else skipped += 1;
+    }
+  };
   for (const entry of body.entry) {
     for (const change of entry.changes) {
       if (change.field !== 'messages') continue;
-      const to = change.value.metadata?.phone_number_id;
+      const value = ChangeValue.safeParse(change.value);
+      if (!value.success) {
+        skipped += 1;
+        continue;
+      }
+      const to = value.data.metadata?.phone_number_id;
       if (to !== undefined && to !== phoneNumberId) continue;
-      messages.push(...(change.value.messages ?? []));
-      statuses.push(...(change.value.statuses ?? []));
+      take(value.data.messages ?? [], InboundMessage, messages);
+      take(value.data.statuses ?? [], MessageStatus, statuses);
     }
   }
-  return { messages, statuses };
+  return { messages, statuses, skipped };
+}
+
+/**
+ * What the channel does with a message, by its type:
+ * - `choice`: a reply button, list row or a template's quick-reply button was tapped;
+ * - `text`, `media` (a photo or document);
+ * - `cannot-use`: a sticker, voice note, video, location or contact card, which the step cannot
+ *   take (the step is shown again with a word on what we cannot use);
+ * - `unsupported`: a message WhatsApp itself could not pass on (Meta's `unsupported`): one short
+ *   line, since there is nothing the customer did wrong at the step;
+ * - `ignored`: a reaction (👍 to one of our messages), a system notice (the customer changed
+ *   number) or a type we do not know yet. Nothing is answered: none of them asks anything.
+ */
+export type MessageKind = 'choice' | 'text' | 'media' | 'cannot-use' | 'unsupported' | 'ignored';
+
+const CANNOT_USE: ReadonlySet<string> = new Set([
+  'audio',
+  'video',
+  'sticker',
+  'location',
+  'contacts',
+]);
+// Meta marks messages it cannot pass on as `unsupported` (older versions: `unknown`).
+const UNSUPPORTED: ReadonlySet<string> = new Set(['unsupported', 'unknown']);
+
+/** The {@link MessageKind} of one message. */
+export function kindOf(message: InboundMessage): MessageKind {
+  if (message.interactive?.button_reply || message.interactive?.list_reply || message.button)
+    return 'choice';
+  if (message.text) return 'text';
+  if (message.image || message.document) return 'media';
+  if (CANNOT_USE.has(message.type)) return 'cannot-use';
+  if (UNSUPPORTED.has(message.type)) return 'unsupported';
+  // `interactive` of another kind (a flow's reply, an order) lands here as well as reactions.
+  return message.type === 'interactive' ? 'cannot-use' : 'ignored';
+}
+
+/**
+ * A message type or status value fit for a log line: Meta's words are lower-case identifiers;
+ * anything else is shown as `other` (a log never holds what a customer could have put there).
+ */
+export function loggable(word: string): string {
+  return /^[a-z_]{1,32}$/.test(word) ? word : 'other';
 }
 
 /** The Graph API's answer to a media id: where to download it from. */

@@ -22,9 +22,9 @@ import { ClaimUpload } from './claim-upload.js';
 import type { GraphClient } from './graph-client.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import { type TypedCommand, typedCommand } from './typed-command.js';
-import type { InboundMessage, MessageStatus } from './webhook-payload.js';
+import { type InboundMessage, kindOf, loggable, type MessageStatus } from './webhook-payload.js';
 import { ChatReply, StepShow } from './whatsapp-engine-middleware.js';
-import type { WhatsAppStore } from './whatsapp-store.js';
+import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
 
 /** Options of {@link createWhatsAppChannel}. */
 export interface WhatsAppChannelOptions {
@@ -204,12 +204,20 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (message.button) return choose(at, message.button.payload ?? message.button.text);
     if (message.text) return text(at, message.text.body);
     if (message.image || message.document) return media(at, message);
+    // A message WhatsApp could not pass on: the customer did nothing wrong at the step, so one
+    // short line says so, without the step again.
+    if (kindOf(message) === 'unsupported') return notice(at, 'whatsapp.unsupported');
     // Stickers, voice notes, locations, contacts: the step again, with what we cannot use.
     return showStep(at, 'telegram.unsupported');
   }
 
   return {
     async handleMessage(message) {
+      // Reactions, system notices and types we do not know ask nothing: no answer, no turn.
+      if (kindOf(message) === 'ignored') {
+        log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
+        return;
+      }
       if (!(await options.seenMessages.claim(message.id))) {
         log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
         return;
@@ -234,8 +242,18 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
   };
 }
 
-/** Records a delivery status; a failed one is logged with WhatsApp's error codes. */
+/**
+ * Records a delivery status; a failed one is logged with WhatsApp's error codes. Statuses beyond
+ * sent, delivered, read and failed (played, deleted, warning, any Meta adds) are only logged.
+ */
 async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
+  if (!isDeliveryStatus(status.status)) {
+    log.debug(
+      { event: 'whatsapp.status.ignored', status: loggable(status.status) },
+      'status ignored',
+    );
+    return;
+  }
   await store.recordStatus(status.id, status.status);
   if (status.status === 'failed') {
     const codes = (status.errors ?? []).map((error) => error.code);

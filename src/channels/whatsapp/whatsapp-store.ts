@@ -26,6 +26,11 @@ export interface WhatsAppStore {
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
 
+/** True for the statuses the store keeps; Meta sends others (played, deleted, warning). */
+export function isDeliveryStatus(status: string): status is DeliveryStatus {
+  return STATUSES.has(status);
+}
+
 /**
  * The channel's keys on the server's key-value store (Redis, or this process):
  * `whatsapp-window:{<wa_id>}` (24 h) and `whatsapp-status:{<message id>}` (1 day), both in the
@@ -46,7 +51,7 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
     },
     async statusOf(messageId) {
       const status = await store.get(statusKey(messageId));
-      return status !== undefined && STATUSES.has(status) ? (status as DeliveryStatus) : undefined;
+      return status !== undefined && isDeliveryStatus(status) ? status : undefined;
     },
   };
 }

@@ -63,10 +63,20 @@ export function registerWhatsAppWebhook(
       }
       const body = WebhookBody.safeParse(parseJson(raw));
       if (!body.success) return reply.code(400).send({ error: 'not a WhatsApp webhook' });
-      const { messages, statuses } = eventsOf(body.data, options.phoneNumberId);
+      const { messages, statuses, skipped } = eventsOf(body.data, options.phoneNumberId);
+      // Counted, never shown: an item we cannot read may still hold a customer's words.
+      if (skipped > 0) log.debug({ event: 'whatsapp.skipped', skipped }, 'webhook items skipped');
       await track(
         (async () => {
-          for (const status of statuses) await options.channel.recordStatus(status);
+          for (const status of statuses) {
+            // A status not kept is a status lost; the customer messages beside it must still run.
+            await options.channel.recordStatus(status).catch((error: unknown) => {
+              log.warn(
+                { event: 'whatsapp.status.notRecorded', errorName: nameOf(error) },
+                'whatsapp status not recorded',
+              );
+            });
+          }
           // In order: one customer's messages in one POST must reach the flow as they wrote them.
           for (const message of messages) await options.channel.handleMessage(message);
         })(),
@@ -74,6 +84,11 @@ export function registerWhatsAppWebhook(
       return reply.send({ ok: true });
     });
   });
+}
+
+/** An error's name only: its message could echo what was sent. */
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }
 
 function parseJson(raw: Buffer): unknown {

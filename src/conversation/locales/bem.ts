@@ -338,6 +338,8 @@ export const bem: Catalogue = {
   'whatsapp.word.menu': 'menyu, tampa',
   'whatsapp.word.cancel': 'leka, lekeni',
   'whatsapp.word.done': 'napwa',
+  'whatsapp.unsupported':
+    'Mutulekelele, WhatsApp tayapitishe ubu bukombe kuli ine. Napapata lembeni icasuko cenu nangu tinyeni kamo pali aya mabatani.',
 
   // telegram
   'telegram.shareContact': 'Peeleni nambala yandi ya foni',
@@ -534,4 +536,24 @@ export const bem: Catalogue = {
   'limits.note.hour': 'Napapata eseshenipo pa numa ya ola limo.',
   'limits.note.day': 'Napapata eseshenipo mailo.',
   'limits.note.later': 'Tatulekwanisha ukucita ifi nomba. Napapata eseshenipo pali cimbi.',
+
+  // short titles of WhatsApp list rows (24 characters at most)
+  'menu.choice.renew.short': 'Twalilileni polisi',
+  'menu.choice.renewList.short': 'Twalilileni ({count} yapwa)',
+  'menu.choice.renewal.short': '{policyNumber}',
+  'motor.choice.sendCode.short': 'Tumeni code ku {phone}',
+  'motor.choice.newHolder.short': 'Nga mwine mupya',
+  'claim.choice.groupLife.short': 'Imfwa ya membala',
+  'claim.choice.held.short': 'Pa nshuwalansi yandi',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
+  'claim.held.credit-life.short': '{number}',
+  'claim.held.group-life.short': '{number}',
+  'claim.line.short': '{number}',
+  'cover.line.motor.short': '{number}',
+  'cover.line.travel.short': '{number}',
+  'cover.line.life.short': '{number}',
+  'cover.line.funeral.short': '{number}',
+  'cover.line.groupLife.short': '{number}',
+  'cover.line.creditLife.short': '{number}',
 };

@@ -498,6 +498,8 @@ export const en = {
   'whatsapp.word.menu': 'menu, main menu, start, /start',
   'whatsapp.word.cancel': 'cancel, stop, /cancel',
   'whatsapp.word.done': 'done, /done',
+  'whatsapp.unsupported':
+    'Sorry, WhatsApp could not pass that message on to me. Please type your answer or tap a button.',
 
   // telegram: the channel's own notices
   'telegram.shareContact': 'Share my phone number',
@@ -528,6 +530,9 @@ export const en = {
   // slack: the staff desk's own notices
   'slack.lookup.title': 'Another lookup',
   'slack.lookup.submit': 'Look up',
+  'slack.lookup.close': 'Close',
+  // Shown in the lookup modal at once, replaced there by the answer.
+  'slack.lookup.working': 'Looking up…',
   'slack.lookup.label': 'What to look up',
   'slack.lookup.hint':
     'As after /insure: claim CLC-DEMO-0001, policy GL-DEMO-000001, txn <reference>…',
@@ -689,6 +694,28 @@ export const en = {
   'limits.note.hour': 'Please try again in an hour.',
   'limits.note.day': 'Please try again tomorrow.',
   'limits.note.later': 'We cannot do this right now. Please try again later.',
+
+  // Short titles (`<key>.short`): a WhatsApp list row's title holds 24 characters, so where a
+  // choice's words can be longer the row shows this and the whole label as its description.
+  // A record's row is titled by its number.
+  'menu.choice.renew.short': 'Renew my policy',
+  'menu.choice.renewList.short': 'Renew cover ({count} due)',
+  'menu.choice.renewal.short': '{policyNumber}',
+  'motor.choice.sendCode.short': 'Send code to {phone}',
+  'motor.choice.newHolder.short': 'Go on as a new holder',
+  'claim.choice.groupLife.short': 'Death of a member',
+  'claim.choice.held.short': 'Claim on my cover',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
+  'claim.held.credit-life.short': '{number}',
+  'claim.held.group-life.short': '{number}',
+  'claim.line.short': '{number}',
+  'cover.line.motor.short': '{number}',
+  'cover.line.travel.short': '{number}',
+  'cover.line.life.short': '{number}',
+  'cover.line.funeral.short': '{number}',
+  'cover.line.groupLife.short': '{number}',
+  'cover.line.creditLife.short': '{number}',
 } as const satisfies Record<string, string>;
 
 /** Every message key the catalogue knows. */

@@ -337,6 +337,8 @@ export const ny: Catalogue = {
   'whatsapp.word.menu': 'menyu, yambani',
   'whatsapp.word.cancel': 'leka, lekani',
   'whatsapp.word.done': 'ndatha',
+  'whatsapp.unsupported':
+    'Pepani, WhatsApp sinathe kunditumizira uthengawo. Chonde lembani yankho lanu kapena dinani batani.',
 
   // telegram
   'telegram.shareContact': 'Gawani nambala yanga ya foni',
@@ -530,4 +532,24 @@ export const ny: Catalogue = {
   'limits.note.hour': 'Chonde yesaninso pakatha ola limodzi.',
   'limits.note.day': 'Chonde yesaninso mawa.',
   'limits.note.later': 'Sitingathe kuchita izi pakali pano. Chonde yesaninso pambuyo pake.',
+
+  // short titles of WhatsApp list rows (24 characters at most)
+  'menu.choice.renew.short': 'Konzanso polisi',
+  'menu.choice.renewList.short': 'Konzanso ({count} yatha)',
+  'menu.choice.renewal.short': '{policyNumber}',
+  'motor.choice.sendCode.short': 'Tumizani code ku {phone}',
+  'motor.choice.newHolder.short': 'Ngati mwini watsopano',
+  'claim.choice.groupLife.short': 'Imfa ya membala',
+  'claim.choice.held.short': 'Pa inshuwalansi yanga',
+  // The travel package's own line (travel.packageOption) where it is keyed.
+  'travel.packageOption.short': '{product}',
+  'claim.held.credit-life.short': '{number}',
+  'claim.held.group-life.short': '{number}',
+  'claim.line.short': '{number}',
+  'cover.line.motor.short': '{number}',
+  'cover.line.travel.short': '{number}',
+  'cover.line.life.short': '{number}',
+  'cover.line.funeral.short': '{number}',
+  'cover.line.groupLife.short': '{number}',
+  'cover.line.creditLife.short': '{number}',
 };

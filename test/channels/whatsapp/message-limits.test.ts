@@ -70,9 +70,16 @@ function broken(message: WhatsAppMessage): string | null {
     (row) =>
       !row.title ||
       length(row.title) > L.rowTitle ||
-      length(row.description ?? '') > L.rowDescription,
+      length(row.description ?? '') > L.rowDescription ||
+      // Issue 40: a title is never cut short with an ellipsis (a short title is written instead),
+      // and the description holds the whole label.
+      row.title.endsWith('…') ||
+      (row.description ?? '').endsWith('…'),
   );
-  return bad ? `row "${bad.title}" / "${bad.description}"` : null;
+  if (bad) return `row "${bad.title}" / "${bad.description}"`;
+  const titles = rows.map((row) => row.title);
+  const twice = titles.find((title, index) => titles.indexOf(title) !== index);
+  return twice === undefined ? null : `two rows titled "${twice}"`;
 }
 
 /** The choice ids a screen's messages offer (the page row aside). */
@@ -138,7 +145,8 @@ it('catches what breaks a limit, and pages a long list 9 rows and More at a time
   const rows = (page: number) => offered(toWhatsAppMessages(prompt, renderPrompt, 'en', { page }));
   expect(rows(0)).toEqual([...choices.slice(0, 9).map((c) => c.id), `${PAGE_PREFIX}1`]);
   expect(rows(2)).toEqual([...choices.slice(18).map((c) => c.id), `${PAGE_PREFIX}0`]);
-  // A label too long for a row title is cut there and given whole as the description.
+  // Insurer data too long for a row title is cut at a word, without an ellipsis, and given
+  // whole as the description.
   const long = { id: 'l', label: 'Motor Third Party, Fire and Theft', literal: true };
   const list = toWhatsAppMessages(
     { ...prompt, choices: [long, ...choices.slice(0, 3)] },
@@ -146,7 +154,72 @@ it('catches what breaks a limit, and pages a long list 9 rows and More at a time
     'en',
   );
   expect(JSON.stringify(list)).toContain(
-    '"title":"Motor Third Party, Fire…","description":"Motor Third Party, Fire and Theft"',
+    '"title":"Motor Third Party, Fire","description":"Motor Third Party, Fire and Theft"',
+  );
+});
+
+it('titles a record row by its number, a long choice by its short title, each in its language', () => {
+  const records: Prompt = {
+    key: 'cover.list',
+    input: 'choice',
+    final: false,
+    choices: [
+      {
+        id: 'a',
+        label: 'cover.line.groupLife',
+        params: { number: 'GL-DEMO-000001', status: 'in force' },
+      },
+      {
+        id: 'b',
+        label: 'cover.line.creditLife',
+        params: { number: 'KL-DEMO-GRACE', status: 'in force' },
+      },
+      { id: 'c', label: 'motor.choice.newHolder' },
+      { id: 'd', label: 'claim.choice.held' },
+    ],
+  };
+  const rowsIn = (locale: string) =>
+    toWhatsAppMessages(records, renderPrompt, locale).flatMap((message) =>
+      message.type === 'interactive' && message.interactive.type === 'list'
+        ? message.interactive.action.sections.flatMap((section) => section.rows)
+        : [],
+    );
+  expect(rowsIn('en')).toEqual([
+    { id: 'a', title: 'GL-DEMO-000001', description: 'Group life GL-DEMO-000001 in force' },
+    { id: 'b', title: 'KL-DEMO-GRACE', description: 'Loan KL-DEMO-GRACE in force' },
+    {
+      id: 'c',
+      title: 'Go on as a new holder',
+      description: 'Go on as a new holder for this policy only',
+    },
+    { id: 'd', title: 'Claim on my cover' },
+  ]);
+  expect(rowsIn('ny').slice(2)).toEqual([
+    {
+      id: 'c',
+      title: 'Ngati mwini watsopano',
+      description: 'Pitirizani ngati mwini watsopano wa polisi iyi yokha',
+    },
+    { id: 'd', title: 'Pa inshuwalansi yanga', description: 'Claim pa inshuwalansi yanga' },
+  ]);
+  expect(limitProblem(records)).toBeNull();
+});
+
+it('never shows two rows of one list with the same title', () => {
+  const twins: Prompt = {
+    key: 'motor.pickProduct',
+    input: 'choice',
+    final: false,
+    choices: ['A', 'B', 'C', 'D'].map((letter) => ({
+      id: letter,
+      label: `Funeral Plan Gold Family Cover ${letter}`,
+      literal: true,
+    })),
+  };
+  expect(limitProblem(twins)).toBeNull();
+  const [list] = toWhatsAppMessages(twins, renderPrompt, 'en');
+  expect(JSON.stringify(list)).toContain(
+    '"title":"2. Funeral Plan Gold","description":"Funeral Plan Gold Family Cover B"',
   );
 });
 

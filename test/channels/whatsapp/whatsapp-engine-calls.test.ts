@@ -219,3 +219,55 @@ describe('whatsappEngineMiddleware', () => {
     expect(elsewhere.lead).toEqual({ key: 'telegram.unexpectedFile' });
   });
 });
+
+describe('messages and statuses that ask nothing (issue 40)', () => {
+  it('calls no engine for a reaction or a system notice and logs only their type, at debug', async () => {
+    const lines: string[] = [];
+    const { engine, calls } = countingEngine();
+    const sent: unknown[] = [];
+    const graph: GraphClient = {
+      async send(_to, message) {
+        sent.push(message);
+        return `wamid.${sent.length}`;
+      },
+      async download() {
+        throw new Error('not used');
+      },
+    };
+    const channel = createWhatsAppChannel({
+      engine,
+      graph,
+      store: createWhatsAppStore(createMemoryStore(), 'test:'),
+      seenMessages: new MemoryOnceSet(),
+      render: renderPrompt,
+      logger: createLogger({ level: 'debug', destination: { write: (line) => lines.push(line) } }),
+    });
+    const from = '260971112233';
+    await channel.handleMessage({
+      ...inbound({}),
+      from,
+      type: 'reaction',
+      reaction: { message_id: 'wamid.out', emoji: '👍' },
+    } as InboundMessage);
+    await channel.handleMessage({
+      ...inbound({}),
+      from,
+      type: 'system',
+      system: {
+        body: `User Mwila changed from ${from} to 260971119999`,
+        type: 'user_changed_number',
+      },
+    } as InboundMessage);
+    await channel.recordStatus({ id: 'wamid.out', status: 'played', recipient_id: from });
+    expect(calls).toEqual([]);
+    expect(sent).toEqual([]);
+    const logged = lines.join('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { level: number }).level)).toEqual([
+      20, 20, 20,
+    ]);
+    expect(logged).toContain('"type":"reaction"');
+    expect(logged).toContain('"type":"system"');
+    expect(logged).toContain('"status":"played"');
+    expect(logged).not.toMatch(/👍|Mwila|2609711/);
+  });
+});
