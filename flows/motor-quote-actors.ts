@@ -227,7 +227,6 @@ function pricingActors(deps: FlowDeps) {
           levy: o.levyPremium,
           gross: o.grossPremium,
           currency: o.currency,
-          ...(o.startDate ? { startDate: o.startDate.slice(0, 10) } : {}),
           ...(o.endDate ? { endDate: o.endDate.slice(0, 10) } : {}),
         }));
       },

@@ -101,8 +101,10 @@ export interface PricingOption {
   levy: number;
   gross: number;
   currency: string;
-  /** The period this option covers, when the insurer says (the pay screen names it). */
-  startDate?: string;
+  /**
+   * The last day this option covers, when the insurer says (the pay screen names it); it starts
+   * on the start date priced, today.
+   */
   endDate?: string;
 }
 
@@ -569,8 +571,8 @@ const RETRY: Record<Op, Way> = {
 const BACK: Record<Op, Way> = {
   products: '#motor-quote.mode',
   vehicle: '#motor-quote.vehicle.askPlate',
-  categories: '#motor-quote.product.pickProduct',
-  pricing: '#motor-quote.pricing.pickCategory',
+  categories: '#motor-quote.product.loadingProducts',
+  pricing: '#motor-quote.pricing.loadingCategories',
   holder: '#motor-quote.holder.lookupBack',
   register: '#motor-quote.holder.askEmail',
   code: '#motor-quote.holder.offerCode',
@@ -655,12 +657,12 @@ function confirmPrompt(context: MotorQuoteContext) {
   }
   // What is paid for, on which car and for when, before the caller picks how to pay; an insurer
   // that gives no dates for the option leaves its period's name ("4 quarters") instead.
-  const dated = option?.startDate !== undefined && option.endDate !== undefined;
-  return ask(dated ? 'motor.confirmQuote' : 'motor.confirmQuote.undated', 'choice', {
+  const endDate = option?.endDate;
+  return ask(endDate ? 'motor.confirmQuote' : 'motor.confirmQuote.undated', 'choice', {
     params: {
       product: context.products.find((p) => p.id === context.answers.productId)?.name ?? '',
       plate: context.answers.plate ?? '',
-      ...(dated ? { startDate: option.startDate ?? '', endDate: option.endDate ?? '' } : {}),
+      ...(endDate ? { startDate: context.today, endDate } : {}),
       amount: money(due.amount),
       currency: due.currency,
       basic: money(option?.basic ?? 0),
@@ -740,7 +742,13 @@ export const motorQuoteMachine = motor.createMachine({
             guard: chose('renew'),
             target: '#motor-quote.renewal.askRenewPlate',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
-            actions: assign({ mode: 'renew', products: [], hasMore: false }),
+            actions: assign({
+              mode: 'renew',
+              products: [],
+              hasMore: false,
+              categories: [],
+              options: [],
+            }),
           },
         ],
         'user.back': '#motor-quote.mainMenu',
@@ -883,7 +891,14 @@ export const motorQuoteMachine = motor.createMachine({
               {
                 guard: and([chose('renew'), 'insuredAlready']),
                 target: '#motor-quote.renewal.findingPolicy',
-                actions: assign({ mode: 'renew', covered: undefined, products: [] }),
+                // A renewal is priced by the insurer: the new cover's lists are not kept.
+                actions: assign({
+                  mode: 'renew',
+                  covered: undefined,
+                  products: [],
+                  categories: [],
+                  options: [],
+                }),
               },
               {
                 guard: chose('again'),
@@ -1012,7 +1027,8 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               },
             ],
-            'user.back': '#motor-quote.product.pickProduct',
+            // The list loaded again: it is not kept once a period is chosen.
+            'user.back': '#motor-quote.product.loadingProducts',
           },
         },
         afterCategory: {
@@ -1026,13 +1042,14 @@ export const motorQuoteMachine = motor.createMachine({
           'amount',
           'sumInsured',
           '#motor-quote.pricing.loadingPrices',
-          '#motor-quote.pricing.pickCategory',
+          '#motor-quote.pricing.loadingCategories',
         ),
-        // Back from the prices: the value when the cover needed one, else the vehicle use.
+        // Back from the prices: the value when the cover needed one, else the vehicle use (the
+        // list loaded again: it is not kept once a period is chosen).
         beforeDuration: {
           always: [
             { guard: 'needsSumInsured', target: '#motor-quote.pricing.askSumInsured' },
-            { target: '#motor-quote.pricing.pickCategory' },
+            { target: '#motor-quote.pricing.loadingCategories' },
           ],
         },
         loadingPrices: {
@@ -1077,7 +1094,12 @@ export const motorQuoteMachine = motor.createMachine({
                 // The caller chose to buy at this price: now what registering needs.
                 guard: 'listedOption',
                 target: '#motor-quote.vehicle.askPlate',
+                // The lists are not kept past here (only the cover chosen): a snapshot stays
+                // within 2 KB.
                 actions: assign({
+                  categories: [],
+                  products: ({ context }) =>
+                    context.products.filter((p) => p.id === context.answers.productId),
                   answers: ({ context, event }) => ({
                     ...context.answers,
                     duration: Number(event.id),
