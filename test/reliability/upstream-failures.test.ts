@@ -5,8 +5,11 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { type Fault, type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import { newPhone, startServer, type TestServer, walk } from './harness.js';
 
-/** Dial → Motor → New cover → Third Party: the next answer (a plate) is looked up upstream. */
-const TO_PLATE = ['1', '1', '1'];
+/**
+ * Dial → Motor → New cover → Third Party → private use → first period (priced): the next answer
+ * (a plate) is looked up upstream.
+ */
+const TO_PLATE = ['1', '1', '1', '1', '1'];
 const PLATE = 'AJQ 1909';
 // The plate looked up for a phone that is not its holder's: kept for the retry, and answered
 // without the car's details (issue 23).
