@@ -109,6 +109,8 @@ describe('a stranger on USSD', () => {
       /motor/i,
       /new/i,
       /third party$/i,
+      /private/i,
+      /1 quarter/i,
       motor.renewal.registrationNumber,
     ]);
     expect(buy.at(-1)).toContain('registered to another holder');
