@@ -56,9 +56,7 @@ async function toNrcQuestion(chat: TelegramChat, holderPhone: string): Promise<S
     else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
       screen = await chat.tap(screen, /./);
     else if (/number plate/i.test(text)) screen = await chat.type(car);
-    else if (/make/i.test(text)) screen = await chat.type('Toyota');
-    else if (/model/i.test(text)) screen = await chat.type('Corolla');
-    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
+    else if (/make, model and year/i.test(text)) screen = await chat.type('Toyota Corolla 2017');
     else if (/Chassis/i.test(text)) screen = await chat.type('CH7781002');
     else if (/Engine number/i.test(text)) screen = await chat.type('EN7781002');
     else if (/mobile number/i.test(text)) screen = await chat.type(holderPhone);
@@ -99,7 +97,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     const asked = await chat.tap(offer, /Send a code/);
     expect(asked.message.text).toMatch(/Code sent to …567/);
     const names = await chat.type(lastCodeSent());
-    expect(names.message.text).toMatch(/first name/i);
+    expect(names.message.text).toMatch(/full name/i);
     const [mine] = individualsOf(holderPhone);
     // Registered only once the names are in: the code proved the NRC for it.
     expect(mine).toBeUndefined();

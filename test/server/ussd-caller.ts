@@ -81,6 +81,7 @@ export function answersFor(plate: string): ReadonlyArray<readonly [RegExp, () =>
     [/^Motor insurance:/, () => '1'],
     [/^Choose cover/, () => '1'],
     [/Vehicle use/i, () => '1'],
+    [/Vehicle value/i, () => '150000'],
     [/Choose a period/i, () => '1'],
     [/number plate/i, () => plate],
     [/make, model and year/i, () => 'Toyota Corolla 2015'],
