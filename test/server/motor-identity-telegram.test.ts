@@ -101,8 +101,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     const [mine] = individualsOf(holderPhone);
     // Registered only once the names are in: the code proved the NRC for it.
     expect(mine).toBeUndefined();
-    let screen = await chat.type('Chanda');
-    screen = await chat.type('Phiri');
+    let screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
     const [created] = individualsOf(holderPhone);
@@ -127,8 +126,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     const refused = await chat.type(wrong);
     expect(refused.message.text).toMatch(/The code was wrong 3 times/);
     let screen = await chat.tap(refused, /new holder/);
-    screen = await chat.type('Chanda');
-    screen = await chat.type('Phiri');
+    screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
     const [created] = individualsOf(holderPhone);
