@@ -135,7 +135,7 @@ export interface FullName {
  * A full name typed as one answer: the last word is the last name, the words before it the first
  * name(s). A single word is refused with a note asking for both.
  */
-export function checkFullName(
+export function checkNameParts(
   text: string,
   max: { first: number; last: number },
 ): Checked<FullName> {

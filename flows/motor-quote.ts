@@ -15,8 +15,8 @@ import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
 import {
   checkAmount,
   checkEmail,
-  checkFullName,
   checkIdentifier,
+  checkNameParts,
   checkNrc,
   checkPhone,
   checkPlate,
@@ -364,7 +364,7 @@ const vehicleName = (text: string, context: MotorQuoteContext) =>
 
 /** The holder's name as one answer, split into first and last for the insurer. */
 const fullName = (text: string) =>
-  checkFullName(text, { first: FIELD_LENGTHS.firstName, last: FIELD_LENGTHS.lastName });
+  checkNameParts(text, { first: FIELD_LENGTHS.firstName, last: FIELD_LENGTHS.lastName });
 
 const motor = setup({
   types: {
