@@ -10,14 +10,20 @@
  * sees the same screens. Used by the reliability tests and the bench's USSD walk.
  */
 export function motorPurchaseInputs(msisdn: string): string[] {
+  return [...MOTOR_TO_PLATE, ...ownCar(msisdn)];
+}
+
+/**
+ * The same for every phone up to the plate question: Motor → New cover → Third Party → private
+ * use → first period (priced). The next answer, a plate, is looked up at the insurer.
+ */
+export const MOTOR_TO_PLATE: readonly string[] = ['1', '1', '1', '1', '1'];
+
+/** A phone's own car and holder details, from the plate question to "Pay with". */
+function ownCar(msisdn: string): string[] {
   const digits = msisdn.replace(/\D/g, '').slice(-7, -1);
   const letters = [...digits.slice(0, 2)].map((d) => String.fromCharCode(65 + Number(d))).join('');
   return [
-    '1',
-    '1',
-    '1',
-    '1',
-    '1',
     `Z${letters} ${digits.slice(2)}`,
     'Toyota Corolla 2018',
     `CH${digits}`,
