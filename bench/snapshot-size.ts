@@ -63,7 +63,7 @@ function candidateReplies(prompt: Prompt): Reply[] {
     phone: ['0971234560'],
     date: [futureDate(7)],
     amount: ['150000'],
-    text: ['AJQ 1909', 'Toyota', 'Corolla', '2015', 'Mwila Banda', 'Lusaka', 'LN-1001'],
+    text: ['AJQ 1909', 'Toyota Corolla 2015', 'Mwila Banda', 'Lusaka', 'LN-1001'],
     choice: [],
     none: [],
   };

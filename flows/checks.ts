@@ -89,3 +89,64 @@ export function checkYear(text: string, today: string): Checked<number> {
     ? { ok: true, value: year }
     : { ok: false, reason: 'flow.note.badYear' };
 }
+
+/** Makes written as two words: the rest of the answer is the model. */
+const TWO_WORD_MAKES = ['alfa romeo', 'aston martin', 'great wall', 'land rover', 'mercedes benz'];
+
+/** A vehicle as one typed answer, "Toyota Corolla 2015": its make, model and year. */
+export interface VehicleName {
+  make: string;
+  model: string;
+  year: string;
+}
+
+/**
+ * A vehicle's make, model and year of manufacture typed as one answer (one screen instead of
+ * three on USSD): the year last, the make first (two words for the few makes named so), the
+ * model in between.
+ */
+export function checkVehicleName(
+  text: string,
+  today: string,
+  max: { make: number; model: number },
+): Checked<VehicleName> {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const last = words.at(-1) ?? '';
+  if (!/^\d{4}$/.test(last)) return { ok: false, reason: 'flow.note.vehicleName' };
+  const year = checkYear(last, today);
+  if (!year.ok) return year;
+  const named = words.slice(0, -1);
+  const makeWords = TWO_WORD_MAKES.includes(named.slice(0, 2).join(' ').toLowerCase()) ? 2 : 1;
+  if (named.length <= makeWords) return { ok: false, reason: 'flow.note.vehicleName' };
+  const make = checkWords(named.slice(0, makeWords).join(' '), max.make);
+  const model = checkWords(named.slice(makeWords).join(' '), max.model);
+  if (!make.ok) return make;
+  if (!model.ok) return model;
+  return { ok: true, value: { make: make.value, model: model.value, year: String(year.value) } };
+}
+
+/** A person's name typed as one answer, split as the insurer records it. */
+export interface FullName {
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * A full name typed as one answer: the last word is the last name, the words before it the first
+ * name(s). A single word is refused with a note asking for both.
+ */
+export function checkNameParts(
+  text: string,
+  max: { first: number; last: number },
+): Checked<FullName> {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) {
+    const one = checkName(text, max.first);
+    return one.ok ? { ok: false, reason: 'flow.note.fullName' } : one;
+  }
+  const first = checkName(words.slice(0, -1).join(' '), max.first);
+  const last = checkName(words.at(-1) ?? '', max.last);
+  if (!first.ok) return first;
+  if (!last.ok) return last;
+  return { ok: true, value: { firstName: first.value, lastName: last.value } };
+}

@@ -227,6 +227,7 @@ function pricingActors(deps: FlowDeps) {
           levy: o.levyPremium,
           gross: o.grossPremium,
           currency: o.currency,
+          ...(o.endDate ? { endDate: o.endDate.slice(0, 10) } : {}),
         }));
       },
     ),

@@ -16,12 +16,11 @@ import {
   checkAmount,
   checkEmail,
   checkIdentifier,
-  checkName,
+  checkNameParts,
   checkNrc,
   checkPhone,
   checkPlate,
-  checkWords,
-  checkYear,
+  checkVehicleName,
 } from './checks.js';
 import {
   newPayment,
@@ -102,6 +101,11 @@ export interface PricingOption {
   levy: number;
   gross: number;
   currency: string;
+  /**
+   * The last day this option covers, when the insurer says (the pay screen names it); it starts
+   * on the start date priced, today.
+   */
+  endDate?: string;
 }
 
 /** A policyholder found or registered. */
@@ -345,30 +349,22 @@ const asString = <T>(checked: Checked<T>): Checked<string> =>
 /** The check of each answer typed to a question of {@link askText}. */
 const CHECKS: AnswerChecks<MotorQuoteContext, TextField> = {
   plate: (t) => checkPlate(t),
-  make: (t) => checkWords(t, FIELD_LENGTHS.make),
-  model: (t) => checkWords(t, FIELD_LENGTHS.model),
-  year: (t, c) => asString(checkYear(t, c.today)),
   chassis: (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
   engine: (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
   sumInsured: (t) => asString(checkAmount(t)),
   holderNrc: (t) => checkNrc(t),
-  firstName: (t) => checkName(t, FIELD_LENGTHS.firstName),
-  lastName: (t) => checkName(t, FIELD_LENGTHS.lastName),
   email: (t) => checkEmail(t),
 };
 
-type TextField =
-  | 'plate'
-  | 'make'
-  | 'model'
-  | 'year'
-  | 'chassis'
-  | 'engine'
-  | 'sumInsured'
-  | 'holderNrc'
-  | 'firstName'
-  | 'lastName'
-  | 'email';
+type TextField = 'plate' | 'chassis' | 'engine' | 'sumInsured' | 'holderNrc' | 'email';
+
+/** Make, model and year as one answer ("Toyota Corolla 2015"): one screen instead of three. */
+const vehicleName = (text: string, context: MotorQuoteContext) =>
+  checkVehicleName(text, context.today, { make: FIELD_LENGTHS.make, model: FIELD_LENGTHS.model });
+
+/** The holder's name as one answer, split into first and last for the insurer. */
+const fullName = (text: string) =>
+  checkNameParts(text, { first: FIELD_LENGTHS.firstName, last: FIELD_LENGTHS.lastName });
 
 const motor = setup({
   types: {
@@ -445,6 +441,10 @@ const motor = setup({
     answered: answeredGuard(CHECKS),
     ...PAYMENT_GUARDS,
     ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
+    hasCallerPhone: ({ context }) => context.callerPhone !== null,
+    // The holder is the caller's own number, taken without asking (not typed after a "No").
+    holderIsCaller: ({ context }) =>
+      context.callerPhone !== null && context.answers.holderPhone === context.callerPhone,
     listedProduct: ({ context, event }) =>
       event.type === 'user.choice' && context.products.some((p) => p.id === event.id),
     listedCategory: ({ context, event }) =>
@@ -454,7 +454,6 @@ const motor = setup({
     moreProducts: ({ context, event }) => isChoice('more')({ event }) && context.hasMore,
     needsSumInsured: ({ context }) =>
       context.products.find((p) => p.id === context.answers.productId)?.needsSumInsured === true,
-    vehicleHasCategory: ({ context }) => context.vehicle?.riskCategoryId !== undefined,
     hasVehicleId: ({ context }) => context.vehicle !== null,
     isRenewal: ({ context }) => context.mode === 'renew',
     inMode: ({ context }, params: { mode: MotorQuoteContext['mode'] }) =>
@@ -552,7 +551,7 @@ function findingByPlate<S extends keyof PlateLookup>(
 const RETRY: Record<Op, Way> = {
   products: '#motor-quote.product.loadingProducts',
   vehicle: '#motor-quote.vehicle.findingVehicle',
-  categories: '#motor-quote.vehicle.loadingCategories',
+  categories: '#motor-quote.pricing.loadingCategories',
   pricing: '#motor-quote.pricing.loadingPrices',
   holder: '#motor-quote.holder.findingHolder',
   register: '#motor-quote.holder.registeringHolder',
@@ -572,9 +571,9 @@ const RETRY: Record<Op, Way> = {
 const BACK: Record<Op, Way> = {
   products: '#motor-quote.mode',
   vehicle: '#motor-quote.vehicle.askPlate',
-  categories: '#motor-quote.vehicle.askYear',
-  pricing: '#motor-quote.product.pickProduct',
-  holder: '#motor-quote.holder.askHolderPhone',
+  categories: '#motor-quote.product.loadingProducts',
+  pricing: '#motor-quote.pricing.loadingCategories',
+  holder: '#motor-quote.holder.lookupBack',
   register: '#motor-quote.holder.askEmail',
   code: '#motor-quote.holder.offerCode',
   checkCode: '#motor-quote.holder.askCode',
@@ -598,16 +597,16 @@ const OPS = Object.keys(RETRY) as Op[];
 const QUESTION_OF: RefusedQuestions = {
   registrationNumber: '#motor-quote.vehicle.askPlate',
   vehicleId: '#motor-quote.vehicle.askPlate',
-  make: '#motor-quote.vehicle.askMake',
-  model: '#motor-quote.vehicle.askModel',
-  yearOfManufacture: '#motor-quote.vehicle.askYear',
+  make: '#motor-quote.vehicle.askVehicle',
+  model: '#motor-quote.vehicle.askVehicle',
+  yearOfManufacture: '#motor-quote.vehicle.askVehicle',
   chassisNumber: '#motor-quote.vehicle.askChassis',
   engineNumber: '#motor-quote.vehicle.askEngine',
-  sumInsured: '#motor-quote.vehicle.askSumInsured',
+  sumInsured: '#motor-quote.pricing.askSumInsured',
   idNumber: '#motor-quote.holder.askHolderNrc',
   nrcNumber: '#motor-quote.holder.askHolderNrc',
-  firstName: '#motor-quote.holder.askFirstName',
-  lastName: '#motor-quote.holder.askLastName',
+  firstName: '#motor-quote.holder.askName',
+  lastName: '#motor-quote.holder.askName',
   email: '#motor-quote.holder.askEmail',
 };
 
@@ -644,29 +643,42 @@ function confirmPrompt(context: MotorQuoteContext) {
       choices: paymentChoices(context),
     });
   }
-  return ask(renewal ? 'motor.confirmRenewal' : 'motor.confirmQuote', 'choice', {
-    params: renewal
-      ? {
-          policyNumber: context.policy?.policyNumber ?? '',
-          amount: money(due.amount),
-          currency: due.currency,
-          startDate: context.policy?.renewal?.startDate ?? '',
-          endDate: context.policy?.renewal?.endDate ?? '',
-        }
-      : {
-          amount: money(due.amount),
-          currency: due.currency,
-          basic: money(option?.basic ?? 0),
-          levy: money(option?.levy ?? 0),
-          label: option?.label ?? '',
-        },
+  if (renewal) {
+    return ask('motor.confirmRenewal', 'choice', {
+      params: {
+        policyNumber: context.policy?.policyNumber ?? '',
+        amount: money(due.amount),
+        currency: due.currency,
+        startDate: context.policy?.renewal?.startDate ?? '',
+        endDate: context.policy?.renewal?.endDate ?? '',
+      },
+      choices: paymentChoices(context),
+    });
+  }
+  // What is paid for, on which car and for when, before the caller picks how to pay; an insurer
+  // that gives no dates for the option leaves its period's name ("4 quarters") instead.
+  const endDate = option?.endDate;
+  return ask(endDate ? 'motor.confirmQuote' : 'motor.confirmQuote.undated', 'choice', {
+    params: {
+      product: context.products.find((p) => p.id === context.answers.productId)?.name ?? '',
+      plate: context.answers.plate ?? '',
+      ...(endDate ? { startDate: context.today, endDate } : {}),
+      amount: money(due.amount),
+      currency: due.currency,
+      basic: money(option?.basic ?? 0),
+      levy: money(option?.levy ?? 0),
+      label: option?.label ?? '',
+    },
     choices: paymentChoices(context),
   });
 }
 
 /**
- * Motor cover end to end: product → vehicle → sum insured → duration → policyholder → quotation →
- * payment → policy number and certificate; or renewal of a policy found by its plate.
+ * Motor cover end to end, priced first: product → vehicle use → [value] → period with prices; then,
+ * once the caller chooses one, the vehicle (plate, make model and year, chassis, engine) and the
+ * policyholder (the caller's own number, NRC, name, email) → payment (the vehicle and quotation
+ * made as the caller pays) → policy number and certificate; or renewal of a policy found by its
+ * plate.
  */
 export const motorQuoteMachine = motor.createMachine({
   id: 'motor-quote',
@@ -730,7 +742,13 @@ export const motorQuoteMachine = motor.createMachine({
             guard: chose('renew'),
             target: '#motor-quote.renewal.askRenewPlate',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
-            actions: assign({ mode: 'renew', products: [], hasMore: false }),
+            actions: assign({
+              mode: 'renew',
+              products: [],
+              hasMore: false,
+              categories: [],
+              options: [],
+            }),
           },
         ],
         'user.back': '#motor-quote.mainMenu',
@@ -774,7 +792,7 @@ export const motorQuoteMachine = motor.createMachine({
             'user.choice': [
               {
                 guard: 'listedProduct',
-                target: '#motor-quote.vehicle.askPlate',
+                target: '#motor-quote.pricing.loadingCategories',
                 actions: assign({
                   answers: ({ context, event }) => ({ ...context.answers, productId: event.id }),
                 }),
@@ -801,18 +819,19 @@ export const motorQuoteMachine = motor.createMachine({
     vehicle: {
       initial: 'askPlate',
       states: {
+        // Asked once the caller chose a priced period: the plate checks run as it is typed.
         askPlate: askText(
           'motor.askPlate',
           'text',
           'plate',
           '#motor-quote.vehicle.findingVehicle',
-          '#motor-quote.product.pickProduct',
+          '#motor-quote.pricing.pickDuration',
         ),
         findingVehicle: findingByPlate('findVehicle', 'vehicle', {
           elsewhere: { vehicle: null },
           found: '#motor-quote.vehicle.confirmVehicle',
           keep: (vehicle) => ({ vehicle }),
-          none: '#motor-quote.vehicle.askMake',
+          none: '#motor-quote.vehicle.askVehicle',
           cleared: { vehicle: null },
         }),
         confirmVehicle: {
@@ -830,17 +849,8 @@ export const motorQuoteMachine = motor.createMachine({
           }),
           on: {
             'user.choice': [
-              {
-                guard: and([chose('yes'), 'vehicleHasCategory']),
-                target: '#motor-quote.vehicle.afterVehicle',
-                actions: assign({
-                  answers: ({ context }) => ({
-                    ...context.answers,
-                    riskCategoryId: context.vehicle?.riskCategoryId ?? '',
-                  }),
-                }),
-              },
-              { guard: chose('yes'), target: '#motor-quote.vehicle.loadingCategories' },
+              // The use picked for the price stays the one quoted: the price shown is charged.
+              { guard: chose('yes'), target: '#motor-quote.holder.start' },
               {
                 guard: chose('no'),
                 target: '#motor-quote.vehicle.askPlate',
@@ -881,7 +891,14 @@ export const motorQuoteMachine = motor.createMachine({
               {
                 guard: and([chose('renew'), 'insuredAlready']),
                 target: '#motor-quote.renewal.findingPolicy',
-                actions: assign({ mode: 'renew', covered: undefined, products: [] }),
+                // A renewal is priced by the insurer: the new cover's lists are not kept.
+                actions: assign({
+                  mode: 'renew',
+                  covered: undefined,
+                  products: [],
+                  categories: [],
+                  options: [],
+                }),
               },
               {
                 guard: chose('again'),
@@ -927,33 +944,59 @@ export const motorQuoteMachine = motor.createMachine({
             },
           },
         },
-        askMake: askText(
-          'motor.askMake',
+        askVehicle: {
+          tags: 'awaitingInput',
+          entry: { type: 'ask', params: { key: 'motor.askVehicle', input: 'text' } },
+          on: {
+            'user.text': [
+              {
+                guard: passes(vehicleName),
+                target: '#motor-quote.vehicle.askChassis',
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const typed = vehicleName(event.text, context);
+                    return typed.ok ? { ...context.answers, ...typed.value } : context.answers;
+                  },
+                }),
+              },
+              { actions: assign(rejectedBy(vehicleName)) },
+            ],
+            'user.back': '#motor-quote.vehicle.askPlate',
+          },
+        },
+        askChassis: askText(
+          'motor.askChassis',
           'text',
-          'make',
-          '#motor-quote.vehicle.askModel',
-          '#motor-quote.vehicle.askPlate',
+          'chassis',
+          '#motor-quote.vehicle.askEngine',
+          '#motor-quote.vehicle.askVehicle',
         ),
-        askModel: askText(
-          'motor.askModel',
+        askEngine: askText(
+          'motor.askEngine',
           'text',
-          'model',
-          '#motor-quote.vehicle.askYear',
-          '#motor-quote.vehicle.askMake',
+          'engine',
+          '#motor-quote.holder.start',
+          '#motor-quote.vehicle.askChassis',
         ),
-        askYear: askText(
-          'motor.askYear',
-          'text',
-          'year',
-          '#motor-quote.vehicle.loadingCategories',
-          '#motor-quote.vehicle.askModel',
-        ),
+        // The vehicle's last question, for Back from the policyholder's first.
+        lastQuestion: {
+          always: [
+            { guard: 'hasVehicleId', target: '#motor-quote.vehicle.confirmVehicle' },
+            { target: '#motor-quote.vehicle.askEngine' },
+          ],
+        },
+      },
+    },
+    // Priced from what pricing takes (cover, use, value, start date): no plate, chassis or NRC.
+    pricing: {
+      initial: 'loadingCategories',
+      states: {
         loadingCategories: {
           invoke: {
             src: 'listRiskCategories',
             input: () => ({}),
             onDone: {
-              target: '#motor-quote.vehicle.pickCategory',
+              target: '#motor-quote.pricing.pickCategory',
               actions: assign({
                 categories: ({ event }) =>
                   event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
@@ -974,18 +1017,8 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               {
-                guard: and(['listedCategory', 'hasVehicleId']),
-                target: '#motor-quote.vehicle.afterVehicle',
-                actions: assign({
-                  answers: ({ context, event }) => ({
-                    ...context.answers,
-                    riskCategoryId: event.id,
-                  }),
-                }),
-              },
-              {
                 guard: 'listedCategory',
-                target: '#motor-quote.vehicle.askChassis',
+                target: '#motor-quote.pricing.afterCategory',
                 actions: assign({
                   answers: ({ context, event }) => ({
                     ...context.answers,
@@ -994,29 +1027,13 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               },
             ],
-            'user.back': [
-              { guard: 'hasVehicleId', target: '#motor-quote.vehicle.confirmVehicle' },
-              { target: '#motor-quote.vehicle.askYear' },
-            ],
+            // The list loaded again: it is not kept once a period is chosen.
+            'user.back': '#motor-quote.product.loadingProducts',
           },
         },
-        askChassis: askText(
-          'motor.askChassis',
-          'text',
-          'chassis',
-          '#motor-quote.vehicle.askEngine',
-          '#motor-quote.vehicle.pickCategory',
-        ),
-        askEngine: askText(
-          'motor.askEngine',
-          'text',
-          'engine',
-          '#motor-quote.vehicle.afterVehicle',
-          '#motor-quote.vehicle.askChassis',
-        ),
-        afterVehicle: {
+        afterCategory: {
           always: [
-            { guard: 'needsSumInsured', target: '#motor-quote.vehicle.askSumInsured' },
+            { guard: 'needsSumInsured', target: '#motor-quote.pricing.askSumInsured' },
             { target: '#motor-quote.pricing.loadingPrices' },
           ],
         },
@@ -1025,13 +1042,16 @@ export const motorQuoteMachine = motor.createMachine({
           'amount',
           'sumInsured',
           '#motor-quote.pricing.loadingPrices',
-          '#motor-quote.vehicle.askPlate',
+          '#motor-quote.pricing.loadingCategories',
         ),
-      },
-    },
-    pricing: {
-      initial: 'loadingPrices',
-      states: {
+        // Back from the prices: the value when the cover needed one, else the vehicle use (the
+        // list loaded again: it is not kept once a period is chosen).
+        beforeDuration: {
+          always: [
+            { guard: 'needsSumInsured', target: '#motor-quote.pricing.askSumInsured' },
+            { target: '#motor-quote.pricing.loadingCategories' },
+          ],
+        },
         loadingPrices: {
           invoke: {
             src: 'priceMotor',
@@ -1071,25 +1091,63 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               {
+                // The caller chose to buy at this price: now what registering needs.
                 guard: 'listedOption',
-                target: '#motor-quote.holder.askHolderPhone',
+                target: '#motor-quote.vehicle.askPlate',
+                // The lists are not kept past here (only the cover chosen): a snapshot stays
+                // within 2 KB.
                 actions: assign({
+                  categories: [],
+                  products: ({ context }) =>
+                    context.products.filter((p) => p.id === context.answers.productId),
                   answers: ({ context, event }) => ({
                     ...context.answers,
                     duration: Number(event.id),
                   }),
                 }),
               },
-              { guard: chose('back'), target: '#motor-quote.vehicle.askPlate' },
+              { guard: chose('back'), target: '#motor-quote.pricing.beforeDuration' },
             ],
-            'user.back': '#motor-quote.vehicle.askPlate',
+            'user.back': '#motor-quote.pricing.beforeDuration',
           },
         },
       },
     },
     holder: {
-      initial: 'askHolderPhone',
+      initial: 'start',
       states: {
+        // The caller's own number is the holder's unless they say otherwise (confirmHolder's No);
+        // a chat with no number of its own is asked for one.
+        start: {
+          always: [
+            {
+              guard: 'hasCallerPhone',
+              target: '#motor-quote.holder.findingHolder',
+              actions: assign({
+                holderLookup: 'phone',
+                answers: ({ context }) => ({
+                  ...context.answers,
+                  holderPhone: context.callerPhone ?? '',
+                }),
+              }),
+            },
+            { target: '#motor-quote.holder.askHolderPhone' },
+          ],
+        },
+        // Back from the NRC: to the number typed, or past the number taken without asking.
+        beforeHolder: {
+          always: [
+            { guard: 'holderIsCaller', target: '#motor-quote.vehicle.lastQuestion' },
+            { target: '#motor-quote.holder.askHolderPhone' },
+          ],
+        },
+        // Back from a failed look-up: to the NRC it looked up, or before the number.
+        lookupBack: {
+          always: [
+            { guard: 'lookedUpByPhone', target: '#motor-quote.holder.beforeHolder' },
+            { target: '#motor-quote.holder.askHolderNrc' },
+          ],
+        },
         askHolderPhone: {
           tags: 'awaitingInput',
           entry: assign({
@@ -1149,7 +1207,7 @@ export const motorQuoteMachine = motor.createMachine({
               },
               { actions: assign(rejectedBy(checkPhone)) },
             ],
-            'user.back': '#motor-quote.pricing.pickDuration',
+            'user.back': '#motor-quote.vehicle.lastQuestion',
           },
         },
         findingHolder: {
@@ -1185,7 +1243,7 @@ export const motorQuoteMachine = motor.createMachine({
                 target: '#motor-quote.holder.askHolderNrc',
                 actions: assign({ holder: null }),
               },
-              { target: '#motor-quote.holder.askFirstName', actions: assign({ holder: null }) },
+              { target: '#motor-quote.holder.askName', actions: assign({ holder: null }) },
             ],
             onError: failedCall('holder'),
           },
@@ -1221,7 +1279,7 @@ export const motorQuoteMachine = motor.createMachine({
             'nrc',
             'holderNrc',
             '#motor-quote.holder.findingHolder',
-            '#motor-quote.holder.askHolderPhone',
+            '#motor-quote.holder.beforeHolder',
           ),
           // A new NRC: any proof of the one before no longer counts.
           exit: assign({ holderLookup: 'nrc', proven: undefined, code: undefined }),
@@ -1242,7 +1300,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               { guard: chose('send'), target: '#motor-quote.holder.sendingCode' },
-              { guard: chose('new'), target: '#motor-quote.holder.askFirstName' },
+              { guard: chose('new'), target: '#motor-quote.holder.askName' },
             ],
             'user.back': '#motor-quote.holder.askHolderNrc',
           },
@@ -1317,7 +1375,7 @@ export const motorQuoteMachine = motor.createMachine({
             onDone: [
               {
                 guard: ({ event }) => event.output.outcome === 'right',
-                target: '#motor-quote.holder.askFirstName',
+                target: '#motor-quote.holder.askName',
                 actions: assign({
                   proven: true,
                   code: undefined,
@@ -1371,32 +1429,39 @@ export const motorQuoteMachine = motor.createMachine({
                 guard: and([chose('send'), 'codeExpired']),
                 target: '#motor-quote.holder.sendingCode',
               },
-              { guard: chose('new'), target: '#motor-quote.holder.askFirstName' },
+              { guard: chose('new'), target: '#motor-quote.holder.askName' },
               { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
             'user.back': '#motor-quote.holder.askHolderNrc',
           },
         },
-        askFirstName: askText(
-          'motor.askFirstName',
-          'text',
-          'firstName',
-          '#motor-quote.holder.askLastName',
-          '#motor-quote.holder.askHolderNrc',
-        ),
-        askLastName: askText(
-          'motor.askLastName',
-          'text',
-          'lastName',
-          '#motor-quote.holder.askEmail',
-          '#motor-quote.holder.askFirstName',
-        ),
+        askName: {
+          tags: 'awaitingInput',
+          entry: { type: 'ask', params: { key: 'motor.askName', input: 'text' } },
+          on: {
+            'user.text': [
+              {
+                guard: passes(fullName),
+                target: '#motor-quote.holder.askEmail',
+                actions: assign({
+                  answers: ({ context, event }) => {
+                    const typed = fullName(event.text);
+                    return typed.ok ? { ...context.answers, ...typed.value } : context.answers;
+                  },
+                }),
+              },
+              { actions: assign(rejectedBy(fullName)) },
+            ],
+            'user.back': '#motor-quote.holder.askHolderNrc',
+          },
+        },
+        // The insurer requires an email to register an individual (the spec's "Create individual").
         askEmail: askText(
           'motor.askEmail',
           'text',
           'email',
           '#motor-quote.holder.registeringHolder',
-          '#motor-quote.holder.askLastName',
+          '#motor-quote.holder.askName',
         ),
         registeringHolder: {
           invoke: {
@@ -1787,6 +1852,8 @@ export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
   // 5: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
   // 6: the vehicle and quotation are made at the pay step, and a typed NRC may be proven by code.
-  version: 6,
+  // 7: priced before the vehicle and holder are asked; make, model and year, and the name, each
+  // one answer.
+  version: 7,
   machine: motorQuoteMachine,
 };

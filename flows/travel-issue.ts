@@ -10,7 +10,7 @@ import type {
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
-import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
+import { checkFutureDate, checkNameParts, checkNrc, checkWords } from './checks.js';
 import {
   newPayment,
   PAYMENT_GUARDS,
@@ -160,11 +160,13 @@ const BACK_TO_QUESTION = toRefusedQuestion<TravelIssueContext>({
 });
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
 
-/** A full name: at least two words, each a name. */
+/** A full name: at least two words, each a name (checks' rule, kept as one answer). */
 export function checkFullName(text: string): Checked<string> {
-  const name = checkName(text, FIELD_LENGTHS.firstName);
-  if (!name.ok) return name;
-  return name.value.includes(' ') ? name : { ok: false, reason: 'flow.note.fullName' };
+  const parts = checkNameParts(text, {
+    first: FIELD_LENGTHS.firstName,
+    last: FIELD_LENGTHS.lastName,
+  });
+  return parts.ok ? { ok: true, value: `${parts.value.firstName} ${parts.value.lastName}` } : parts;
 }
 
 function quoteRequests(context: TravelIssueContext): TravelQuoteRequest[] {

@@ -9,15 +9,15 @@
 // servers keep their sessions in the local Redis, as in the throughput section.
 //
 // The journey is the seeded policyholder's, from her own phone: Motor → New cover → Third Party
-// → plate AJQ 1909 → "Is AJQ 1909 your Toyota Corolla?" Yes → first period → My number →
-// "Policyholder: Mwila Banda. Correct?" Yes → "… Pay with:". Since issue 25 only the phone on
+// → Private → first period (priced) → plate AJQ 1909 → "Is AJQ 1909 your Toyota Corolla?" Yes →
+// (her own number, not asked) "Policyholder: Mwila Banda. Correct?" Yes → "… Pay with:". Since issue 25 only the phone on
 // record may insure a registered vehicle, so the throughput section's walk (a new phone each
 // journey, the holder found by NRC) stops at the plate. The harness, shared with the cover-by-NRC
 // count, is ussd-instructions.ts.
 import { countUssdInstructions } from './ussd-instructions.js';
 
 await countUssdInstructions({
-  walk: { msisdn: '+260971234567', inputs: ['1', '1', '1', 'AJQ 1909', '1', '1', '1', '1'] },
+  walk: { msisdn: '+260971234567', inputs: ['1', '1', '1', '1', '1', 'AJQ 1909', '1', '1'] },
   contenders: [
     { name: 'insurechat', entry: 'insurechat-server.ts' },
     { name: 'floor', entry: 'floor-server.ts' },

@@ -269,11 +269,18 @@ class Phone {
 /** A plate no one holds, for the impersonator of `index` to quote. */
 const freshPlate = (index: number) => `IMP ${String(4100 + index)}`;
 
+/** Motor new cover up to its plate: priced first (a private car, one quarter), then the plate. */
+const MOTOR_TO_PLATE: readonly Step[] = [
+  /Motor/,
+  /New cover/,
+  /Third Party$/,
+  /Private/,
+  /1 quarter/,
+];
+
 /** The motor purchase's answers up to "Pay with", as `nrc`'s holder named Kapya Tembo. */
 const motorAnswers = (nrc: string): ReadonlyArray<readonly [RegExp, Step]> => [
-  [/make/i, 'Toyota'],
-  [/model/i, 'Corolla'],
-  [/Year of manufacture/i, '2015'],
+  [/make, model and year/i, 'Toyota Corolla 2015'],
   [/Vehicle use/i, /Private/],
   [/Chassis/i, 'CH7730115'],
   [/Engine number/i, 'EN7730115'],
@@ -282,8 +289,7 @@ const motorAnswers = (nrc: string): ReadonlyArray<readonly [RegExp, Step]> => [
   // An NRC on record with another phone (issue 35): go on as a new holder, proving nothing.
   [/on record with another phone/i, /new holder/i],
   [/NRC/, keyed(nrc)],
-  [/first name/i, 'Kapya'],
-  [/last name|surname/i, 'Tembo'],
+  [/full name/i, 'Kapya Tembo'],
   [/e-?mail/i, 'kapya@example.com'],
   [/Correct\?/, /Yes/],
   [/^Is .* your /, /Yes/],
@@ -299,8 +305,7 @@ const travelAnswers = (nrc: string): ReadonlyArray<readonly [RegExp, Step]> => [
   [/mobile number/i, /My number/],
   [/on record with another phone/i, /new holder/i],
   [/NRC/, keyed(nrc)],
-  [/first name/i, 'Kapya'],
-  [/last name|surname/i, 'Tembo'],
+  [/full name/i, 'Kapya Tembo'],
   [/full name/i, 'Kapya Tembo'],
   [/e-?mail/i, 'kapya@example.com'],
   [/Correct\?/, /Yes/],
@@ -328,7 +333,7 @@ async function impersonate(
   // (first, while the phone holds no policyholder of its own and is asked for an NRC).
   await phone.fill(
     'motor code guess',
-    [/Motor/, /New cover/, /Third Party$/, codePlate],
+    [...MOTOR_TO_PLATE, codePlate],
     [
       [/on record with another phone/i, /Send a code/i],
       [/code/i, '000000'],
@@ -338,7 +343,7 @@ async function impersonate(
   );
   const bought = await phone.fill(
     'motor new cover',
-    [/Motor/, /New cover/, /Third Party$/, plate],
+    [...MOTOR_TO_PLATE, plate],
     motorAnswers(person.nrc),
     PAY,
   );
@@ -346,7 +351,7 @@ async function impersonate(
   for (const own of person.plates) {
     await phone.fill(
       'motor new cover',
-      [/Motor/, /New cover/, /Third Party$/, own],
+      [...MOTOR_TO_PLATE, own],
       [[/registered to another holder/, /SMS the holder/], ...motorAnswers(person.nrc)],
       PAY,
     );
@@ -520,7 +525,7 @@ export async function impersonatorWalk(
       const plate = plates[i] ?? '';
       const buy = await own.fill(
         'owner buys',
-        [/Motor/, /New cover/, /Third Party$/, plate],
+        [...MOTOR_TO_PLATE, plate],
         motorAnswers(person.nrc),
         /Pay with:|another holder/,
       );

@@ -3,6 +3,8 @@ import {
   checkDescription,
   checkIdentifier,
   checkName,
+  checkNameParts,
+  checkVehicleName,
   checkWords,
   LOOKUP_LENGTH,
 } from '../../flows/checks.js';
@@ -81,5 +83,64 @@ describe('limits of typed answers', () => {
     });
     expect(checkIdentifier('CLC-000001').ok).toBe(true);
     expect(checkIdentifier('C'.repeat(LOOKUP_LENGTH + 1)).ok).toBe(false);
+  });
+});
+
+describe('checkVehicleName', () => {
+  const max = { make: FIELD_LENGTHS.make, model: FIELD_LENGTHS.model };
+
+  it('splits one answer into make, model and year, the year last', () => {
+    expect(checkVehicleName('Toyota Corolla 2015', '2026-11-28', max)).toEqual({
+      ok: true,
+      value: { make: 'Toyota', model: 'Corolla', year: '2015' },
+    });
+    expect(checkVehicleName('  nissan  hardbody d22 2008 ', '2026-11-28', max)).toEqual({
+      ok: true,
+      value: { make: 'nissan', model: 'hardbody d22', year: '2008' },
+    });
+  });
+
+  it('keeps a two-word make whole', () => {
+    expect(checkVehicleName('Land Rover Defender 110 2019', '2026-11-28', max)).toEqual({
+      ok: true,
+      value: { make: 'Land Rover', model: 'Defender 110', year: '2019' },
+    });
+  });
+
+  it('asks for make, model and year when one is missing, and says a wrong year', () => {
+    for (const text of ['Toyota Corolla', 'Toyota 2015', 'Land Rover 2019', '2015', '']) {
+      expect(checkVehicleName(text, '2026-11-28', max)).toEqual({
+        ok: false,
+        reason: 'flow.note.vehicleName',
+      });
+    }
+    expect(checkVehicleName('Toyota Corolla 1800', '2026-11-28', max)).toEqual({
+      ok: false,
+      reason: 'flow.note.badYear',
+    });
+  });
+});
+
+describe('checkNameParts', () => {
+  const max = { first: FIELD_LENGTHS.firstName, last: FIELD_LENGTHS.lastName };
+
+  it('takes the last word as the last name and the words before it as the first', () => {
+    expect(checkNameParts('Jane Banda', max)).toEqual({
+      ok: true,
+      value: { firstName: 'Jane', lastName: 'Banda' },
+    });
+    expect(checkNameParts(' Mwila  Chanda Banda ', max)).toEqual({
+      ok: true,
+      value: { firstName: 'Mwila Chanda', lastName: 'Banda' },
+    });
+  });
+
+  it('asks a single word for a first and a last name, and refuses what is no name', () => {
+    expect(checkNameParts('Jane', max)).toEqual({ ok: false, reason: 'flow.note.fullName' });
+    expect(checkNameParts('Jane 42', max)).toMatchObject({
+      ok: false,
+      reason: 'flow.note.badName',
+    });
+    expect(checkNameParts('42', max)).toMatchObject({ ok: false, reason: 'flow.note.badName' });
   });
 });

@@ -50,16 +50,18 @@ describe('motor cover against the sandbox insurer', () => {
     const thirdParty = products?.choices?.find((c) => c.label === 'Motor Third Party');
     expect(thirdParty).toBeDefined();
     await holderCar(world, 'AJQ 1911');
+    // Priced before the plate: cover, use, then the periods with their prices.
     const rest = await converse('test:motor:1', [
       choose(thirdParty?.id ?? ''),
-      type('AJQ 1911'),
-      choose('yes'),
+      choose('mrc_private'),
     ]);
     const durations = rest.at(-1);
     expect(durations?.key, JSON.stringify(rest)).toBe('motor.pickDuration');
+    // The caller's own number is the holder's without asking: the holder on record is offered.
     const holder = await converse('test:motor:1', [
       choose(durations?.choices?.[0]?.id ?? ''),
-      type('0971234567'),
+      type('AJQ 1911'),
+      choose('yes'),
     ]);
     expect(holder.at(-1)?.key, JSON.stringify(holder)).toBe('motor.confirmHolder');
     const pay = await converse('test:motor:1', [choose('yes')]);
@@ -78,6 +80,8 @@ describe('motor cover against the sandbox insurer', () => {
     const thirdParty = shown.at(-1)?.choices?.find((c) => c.label === 'Motor Third Party');
     const insured = await converse('test:motor:insured', [
       choose(thirdParty?.id ?? ''),
+      choose('mrc_private'),
+      choose('1'),
       type('AJQ 1909'),
     ]);
     const screen = insured.at(-1);

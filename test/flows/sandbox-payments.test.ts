@@ -48,11 +48,13 @@ describe('motor cover paid by mobile money against the sandbox insurer', () => {
     await holderCar(world, 'AJQ 1912');
     const products = await say('test:pay:1', type('hi'), choose('motor'), choose('new'));
     const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
-    const durations = await say('test:pay:1', choose(thirdParty), type('AJQ 1912'), choose('yes'));
+    const durations = await say('test:pay:1', choose(thirdParty), choose('mrc_private'));
+    // The plate once priced; the caller's own number is the holder's without asking.
     const quote = await say(
       'test:pay:1',
       choose(durations.choices?.[0]?.id ?? ''),
-      choose('own'),
+      type('AJQ 1912'),
+      choose('yes'),
       choose('yes'),
     );
     expect(quote.key, JSON.stringify(quote)).toBe('motor.confirmQuote');
@@ -81,8 +83,14 @@ describe('motor cover paid by mobile money against the sandbox insurer', () => {
     await holderCar(world, 'AJQ 1913');
     const products = await say('test:pay:3', type('hi'), choose('motor'), choose('new'));
     const thirdParty = products.choices?.find((c) => c.label === 'Motor Third Party')?.id ?? '';
-    const durations = await say('test:pay:3', choose(thirdParty), type('AJQ 1913'), choose('yes'));
-    await say('test:pay:3', choose(durations.choices?.[0]?.id ?? ''), choose('own'), choose('yes'));
+    const durations = await say('test:pay:3', choose(thirdParty), choose('mrc_private'));
+    await say(
+      'test:pay:3',
+      choose(durations.choices?.[0]?.id ?? ''),
+      type('AJQ 1913'),
+      choose('yes'),
+      choose('yes'),
+    );
     // A number ending in 1 declines in the sandbox.
     await say('test:pay:3', choose('other'), type('0977000001'));
     const failed = await checkUntilSettled('test:pay:3');

@@ -109,11 +109,14 @@ async function toPayment(a: App, plate: string): Promise<Prompt> {
     choose('motor'),
     choose('new'),
     choose('101'),
+    // Priced first: private use, the first period; then the plate.
+    choose('mrc_private'),
+    choose('1'),
     type(plate),
     // A chat shows the car is its own by sharing the holder's own phone (issue 23).
     { type: 'user.contact' as const, phone: '+260971234567' },
     choose('yes'),
-    choose('1'),
+    // A chat has no number of its own: the holder's is asked.
     type('0971234567'),
   ]) {
     await a.say(reply);

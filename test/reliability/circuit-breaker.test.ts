@@ -3,10 +3,12 @@ import { ApiUnavailableError, createPartnerClient } from '../../src/api/index.js
 import { t } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { MOTOR_TO_PLATE } from '../support/motor-purchase-inputs.js';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import { newPhone, startServer, type TestServer, walk } from './harness.js';
 
-const TO_PLATE = ['1', '1', '1'];
+/** Dial → … → the plate question: the next answer (a plate) is looked up upstream. */
+const TO_PLATE = MOTOR_TO_PLATE;
 const PLATE = 'AJQ 1909';
 
 describe('circuit breaker on the Partner API client', () => {

@@ -155,9 +155,8 @@ describe('personal data in logs', () => {
 
     const TYPED: Record<string, string> = {
       'motor.askPlate': 'BZQ 7001',
-      'motor.askYear': '2018',
-      'motor.askFirstName': 'Jane',
-      'motor.askLastName': 'Doe',
+      'motor.askVehicle': 'Toyota Corolla 2018',
+      'motor.askName': 'Jane Doe',
       'motor.askEmail': 'jane@example.com',
     };
     const shown: string[] = [];
@@ -199,7 +198,7 @@ describe('personal data in logs', () => {
       }
     }
     expect(shown).toEqual(
-      expect.arrayContaining(['motor.askHolderNrc', 'motor.askFirstName', 'pay.askPhone']),
+      expect.arrayContaining(['motor.askHolderNrc', 'motor.askName', 'pay.askPhone']),
     );
 
     const logs = test.logs.text();

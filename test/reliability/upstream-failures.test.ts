@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { MOTOR_TO_PLATE } from '../support/motor-purchase-inputs.js';
 import { type Fault, type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import { newPhone, startServer, type TestServer, walk } from './harness.js';
 
-/** Dial → Motor → New cover → Third Party: the next answer (a plate) is looked up upstream. */
-const TO_PLATE = ['1', '1', '1'];
+/** Dial → … → the plate question: the next answer (a plate) is looked up upstream. */
+const TO_PLATE = MOTOR_TO_PLATE;
 const PLATE = 'AJQ 1909';
 // The plate looked up for a phone that is not its holder's: kept for the retry, and answered
 // without the car's details (issue 23).

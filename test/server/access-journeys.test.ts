@@ -109,12 +109,16 @@ describe('a stranger on USSD', () => {
       /motor/i,
       /new/i,
       /third party$/i,
+      /private/i,
+      /1 quarter/i,
       motor.renewal.registrationNumber,
     ]);
     expect(buy.at(-1)).toContain('registered to another holder');
 
+    // The prices before the plate are the tariff's, shown to anyone (a year of Third Party for a
+    // private car costs every holder the same): the screens from the plate on are checked.
     expect(
-      leaked([...tracked, ...byNumber, ...renew, ...buy], [claims.intimated.claimNumber]),
+      leaked([...tracked, ...byNumber, ...renew, ...buy.slice(-1)], [claims.intimated.claimNumber]),
     ).toEqual([]);
   }, 60_000);
 });

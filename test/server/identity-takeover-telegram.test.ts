@@ -68,9 +68,7 @@ async function quoteWithHerNrc(chat: TelegramChat): Promise<void> {
       screen = await chat.tap(screen, /./);
     else if (/number plate/i.test(shown))
       screen = await chat.type(`BIT ${1000 + Math.floor(Math.random() * 8999)}`);
-    else if (/make/i.test(shown)) screen = await chat.type('Toyota');
-    else if (/model/i.test(shown)) screen = await chat.type('Corolla');
-    else if (/Year of manufacture/i.test(shown)) screen = await chat.type('2017');
+    else if (/make, model and year/i.test(shown)) screen = await chat.type('Toyota Corolla 2017');
     else if (/Chassis/i.test(shown)) screen = await chat.type('CH9911001');
     else if (/Engine number/i.test(shown)) screen = await chat.type('EN9911001');
     else if (/mobile number|share your phone/i.test(shown))
@@ -78,8 +76,7 @@ async function quoteWithHerNrc(chat: TelegramChat): Promise<void> {
     else if (/on record with another phone/i.test(shown))
       screen = await chat.tap(screen, /new holder/i);
     else if (/NRC/i.test(shown)) screen = await chat.type(VICTIM.nrcNumber);
-    else if (/first name/i.test(shown)) screen = await chat.type('Chipo');
-    else if (/last name/i.test(shown)) screen = await chat.type('Zulu');
+    else if (/full name/i.test(shown)) screen = await chat.type('Chipo Zulu');
     else if (/e-?mail/i.test(shown)) screen = await chat.type('chipo@example.com');
     else if (/Correct\?/i.test(shown)) screen = await chat.tap(screen, /yes|correct/i);
     else throw new Error(`unexpected screen: ${shown}\nafter: ${seen.join(' | ')}`);

@@ -56,9 +56,7 @@ async function toNrcQuestion(chat: TelegramChat, holderPhone: string): Promise<S
     else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
       screen = await chat.tap(screen, /./);
     else if (/number plate/i.test(text)) screen = await chat.type(car);
-    else if (/make/i.test(text)) screen = await chat.type('Toyota');
-    else if (/model/i.test(text)) screen = await chat.type('Corolla');
-    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
+    else if (/make, model and year/i.test(text)) screen = await chat.type('Toyota Corolla 2017');
     else if (/Chassis/i.test(text)) screen = await chat.type('CH7781002');
     else if (/Engine number/i.test(text)) screen = await chat.type('EN7781002');
     else if (/mobile number/i.test(text)) screen = await chat.type(holderPhone);
@@ -99,12 +97,11 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     const asked = await chat.tap(offer, /Send a code/);
     expect(asked.message.text).toMatch(/Code sent to …567/);
     const names = await chat.type(lastCodeSent());
-    expect(names.message.text).toMatch(/first name/i);
+    expect(names.message.text).toMatch(/full name/i);
     const [mine] = individualsOf(holderPhone);
     // Registered only once the names are in: the code proved the NRC for it.
     expect(mine).toBeUndefined();
-    let screen = await chat.type('Chanda');
-    screen = await chat.type('Phiri');
+    let screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
     const [created] = individualsOf(holderPhone);
@@ -129,8 +126,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     const refused = await chat.type(wrong);
     expect(refused.message.text).toMatch(/The code was wrong 3 times/);
     let screen = await chat.tap(refused, /new holder/);
-    screen = await chat.type('Chanda');
-    screen = await chat.type('Phiri');
+    screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
     const [created] = individualsOf(holderPhone);

@@ -38,9 +38,7 @@ async function toCodeOffer(chat: WhatsAppChat): Promise<Screen> {
     [/^Motor insurance/i, /new cover/i],
     [/^Choose cover|Vehicle use|Choose a period/i, /./],
     [/number plate/i, `BWA ${1000 + Math.floor(Math.random() * 8999)}`],
-    [/make/i, 'Toyota'],
-    [/model/i, 'Corolla'],
-    [/Year of manufacture/i, '2017'],
+    [/make, model and year/i, 'Toyota Corolla 2017'],
     [/Chassis/i, 'CH5521001'],
     [/Engine number/i, 'EN5521001'],
     [/mobile number/i, /use this number/i],
@@ -74,8 +72,7 @@ describe('a WhatsApp number typing a borrower NRC held with another phone', () =
     expect(asked.text).toMatch(/Code sent to …678/);
     let screen = await chat.text(lastCodeSent());
     const answers: [RegExp, string | RegExp][] = [
-      [/first name/i, 'Natasha'],
-      [/last name/i, 'Phiri'],
+      [/full name/i, 'Natasha Phiri'],
       [/e-?mail/i, 'natasha@example.com'],
       [/Correct\?/i, /yes/i],
     ];
@@ -109,8 +106,7 @@ describe('a WhatsApp number typing a borrower NRC held with another phone', () =
     // Going on as a new holder of this policy only: her loan stays hers after a full sync.
     let screen = await chat.tap(refused, /new holder/i);
     const answers: [RegExp, string | RegExp][] = [
-      [/first name/i, 'Natasha'],
-      [/last name/i, 'Phiri'],
+      [/full name/i, 'Natasha Phiri'],
       [/e-?mail/i, 'natasha@example.com'],
       [/Correct\?/i, /yes/i],
     ];

@@ -68,7 +68,7 @@ async function toNrcQuestion(phone: UssdCaller, car: string): Promise<string> {
   return screen;
 }
 
-/** Types names and email (and confirms) up to "Pay with:". */
+/** Types the name and email (and confirms) up to "Pay with:". */
 async function namesToPay(phone: UssdCaller, screen: string): Promise<string> {
   const answers = answersFor('unused');
   let shown = screen;
@@ -136,7 +136,7 @@ describe('a typed NRC the insurer holds with another phone', () => {
     const again = await phone.send(pick(resume, new RegExp(t('ussd.resumeContinue'))));
     expect(again).toContain(`Code sent to …${HOLDER_PHONE.slice(-3)}`);
     const names = await phone.send(lastCodeSent());
-    expect(names).toMatch(/first name/i);
+    expect(names).toMatch(/full name/i);
     await namesToPay(phone, names);
 
     // The individual registered for the caller holds the NRC, and is recorded proven.
@@ -164,7 +164,7 @@ describe('a typed NRC the insurer holds with another phone', () => {
     expect(screen).toContain('The code was wrong 3 times.');
     // The right code now proves nothing: it is gone.
     const goOn = await phone.send(pick(screen, /new holder/));
-    expect(goOn).toMatch(/first name/i);
+    expect(goOn).toMatch(/full name/i);
     await namesToPay(phone, goOn);
     const [mine] = individualsOf(phone.msisdn);
     const registrations = createRegistrations(createRedisStore(app.redis), app.prefix);
@@ -236,6 +236,8 @@ describe('a second purchase while a payment for the car is being confirmed', () 
     screen = await phone.send(pick(screen, /Motor/));
     screen = await phone.send(pick(screen, /New cover/));
     screen = await phone.send(pick(screen, /Third Party$/));
+    screen = await phone.send(pick(screen, /Private/));
+    screen = await phone.send(pick(screen, /1 quarter/));
     screen = await phone.send(car);
     expect(screen).toContain(`A payment of yours for ${car} is still being confirmed.`);
     expect(sandbox().state.quotations.size).toBe(quotations);
@@ -249,6 +251,8 @@ describe('the holder buying again for their insured car', () => {
     screen = await holder.send(pick(screen, /Motor/));
     screen = await holder.send(pick(screen, /New cover/));
     screen = await holder.send(pick(screen, /Third Party$/));
+    screen = await holder.send(pick(screen, /Private/));
+    screen = await holder.send(pick(screen, /1 quarter/));
     screen = await holder.send(motor.insured.registrationNumber);
     expect(screen).toMatch(
       new RegExp(

@@ -229,7 +229,7 @@ describe('a payment is never re-sent blind', () => {
     const paysBefore = tap.requests.filter(isPay).length;
 
     // The same caller dials again, starts over and buys the same car again: told at the plate,
-    // before anything is priced or written (issue 36).
+    // before anything is written (issue 36).
     const answers = [[/unfinished session/, () => '2'] as const, ...answersFor(plate)];
     let again = await phone.dial();
     for (let step = 0; step < 30 && !/still being confirmed|Pay with:/.test(again); step += 1) {

@@ -90,17 +90,14 @@ async function buyOnUssd(phone: ReturnType<typeof smsCaller>, plate: string): Pr
     [/^Motor insurance:/, '1'],
     [/^Choose cover/, '1'],
     [/number plate/i, plate],
-    [/make/i, 'Toyota'],
-    [/model/i, 'Corolla'],
-    [/Year of manufacture/i, '2015'],
+    [/make, model and year/i, 'Toyota Corolla 2015'],
     [/Vehicle use/i, '1'],
     [/Chassis/i, `CH${plate.slice(-4)}01`],
     [/Engine number/i, `EN${plate.slice(-4)}01`],
     [/Choose a period/i, '1'],
     [/mobile number/i, '1'],
     [/NRC/, `${100_000 + Math.floor(Math.random() * 899_999)}101`],
-    [/first name/i, 'Mwila'],
-    [/last name|surname/i, 'Banda'],
+    [/full name/i, 'Mwila Banda'],
     [/e-?mail/i, 'mwila@example.com'],
     [/Correct\?/, '1'],
     [/^Is .* your /, '1'],
@@ -144,15 +141,12 @@ async function buyOnTelegram(chat: ReturnType<typeof telegramChat>, plate: strin
     else if (/^Choose cover|Vehicle use|Choose a period/i.test(text))
       screen = await chat.tap(screen, /./);
     else if (/number plate/i.test(text)) screen = await chat.type(plate);
-    else if (/make/i.test(text)) screen = await chat.type('Toyota');
-    else if (/model/i.test(text)) screen = await chat.type('Corolla');
-    else if (/Year of manufacture/i.test(text)) screen = await chat.type('2017');
+    else if (/make, model and year/i.test(text)) screen = await chat.type('Toyota Corolla 2017');
     else if (/Chassis/i.test(text)) screen = await chat.type(`CH${plate.slice(-4)}02`);
     else if (/Engine number/i.test(text)) screen = await chat.type(`EN${plate.slice(-4)}02`);
     else if (/mobile number/i.test(text)) screen = await chat.shareOwnContact('+260971234567');
     else if (/NRC/i.test(text)) screen = await chat.type('479974/11/1');
-    else if (/first name/i.test(text)) screen = await chat.type('Mwila');
-    else if (/last name/i.test(text)) screen = await chat.type('Banda');
+    else if (/full name/i.test(text)) screen = await chat.type('Mwila Banda');
     else if (/e-?mail/i.test(text)) screen = await chat.type('mwila@example.com');
     else if (/Correct\?/i.test(text)) screen = await chat.tap(screen, /yes|correct/i);
     else if (/Pay with/i.test(text)) screen = await chat.tap(screen, /another/i);

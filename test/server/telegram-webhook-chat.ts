@@ -180,9 +180,7 @@ export function answerMotorStep(chat: TelegramChat, screen: Sent): Promise<Sent>
   if (/If it is yours, share your phone number/i.test(text)) {
     return chat.shareOwnContact('+260971234567');
   }
-  if (/make/i.test(text)) return chat.type('Toyota');
-  if (/model/i.test(text)) return chat.type('Corolla');
-  if (/Year of manufacture/i.test(text)) return chat.type('2017');
+  if (/make, model and year/i.test(text)) return chat.type('Toyota Corolla 2017');
   if (/Chassis/i.test(text)) return chat.type('CH7781001');
   if (/Engine number/i.test(text)) return chat.type('EN7781001');
   if (/mobile number/i.test(text)) return chat.shareOwnContact('+260971234567');

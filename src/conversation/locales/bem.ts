@@ -86,12 +86,13 @@ export const bem: Catalogue = {
   'flow.note.stuck':
     'Nangu bwelelamo (0) ukwalula icasuko nangu ukuya ku menyu. Ifyasuko fyenu fyasungwa.',
   'flow.note.badName': 'Lembeni ishina mu filembo, te kucila pa {max}.',
-  'flow.note.fullName': 'Lembeni ishina lya ntanshi ne lya lupwa.',
+  'flow.note.fullName': 'Lembeni ishina lya ntanshi ne lya lupwa, nga Jane Banda.',
   'flow.note.badText': 'Lembeni icasuko icipi (filembo {max} fye).',
   'flow.note.badDescription': 'Londololeni ifyacitike (filembo {max} fye).',
   'flow.note.badIdentifier': 'Bomfyeni filembo ne nambala {max} fye.',
   'flow.note.badEmail': 'Lembeni imelo nga name@mail.com.',
   'flow.note.badYear': 'Lembeni umwaka iyo yapangilwe, nga 2018.',
+  'flow.note.vehicleName': 'Lembeni umusango, model no mwaka, nga Toyota Corolla 2015.',
 
   // flows: payments
   'pay.choice.ownNumber': 'Nambala yandi',
@@ -142,9 +143,7 @@ export const bem: Catalogue = {
   'motor.noProducts': 'Tapali inshuwalansi ya motoka nomba.',
   'motor.askPlate': 'Nambala ya motoka:',
   'motor.confirmVehicle': 'Bushe {plate} ni {vehicle} yenu?',
-  'motor.askMake': 'Umusango wa motoka (nga Toyota):',
-  'motor.askModel': 'Model ya motoka (nga Corolla):',
-  'motor.askYear': 'Umwaka iyo yapangilwe:',
+  'motor.askVehicle': 'Umusango, model no mwaka wa motoka (nga Toyota Corolla 2015):',
   'motor.pickCategory': 'Motoka ibomba milimo nshi:',
   'motor.askChassis': 'Nambala ya chassis:',
   'motor.askEngine': 'Nambala ya injini:',
@@ -155,11 +154,12 @@ export const bem: Catalogue = {
   'motor.askHolderPhone': 'Nambala ya foni ya mwine wa policy:',
   'motor.confirmHolder': 'Mwine wa policy: {name}. Cacine?',
   'motor.askHolderNrc': 'Nambala ya NRC ya mwine wa policy:',
-  'motor.askFirstName': 'Ishina lya ntanshi lya mwine wa policy:',
-  'motor.askLastName': 'Ishina lya lupwa lya mwine wa policy:',
+  'motor.askName': 'Amashina ya mwine wa policy (nga Jane Banda):',
   'motor.askEmail': 'Imelo ya mwine wa policy:',
   'motor.confirmQuote':
-    '{label}: {currency} {amount} (premium {basic} + levy {levy}). Lipileni na:',
+    '{product} {plate}, {startDate, date}-{endDate, date}: {currency} {amount} (premium {basic} + levy {levy}). Lipileni na:',
+  'motor.confirmQuote.undated':
+    '{product} {plate}, {label}: {currency} {amount} (premium {basic} + levy {levy}). Lipileni na:',
   'motor.askRenewPlate': 'Nambala ya motoka iyo mulefwaya ukutwalilila:',
   'motor.noPolicy': 'Tapali policy ya motoka ya {plate}.',
   'motor.confirmRenewal':

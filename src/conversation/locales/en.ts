@@ -94,12 +94,13 @@ export const en = {
   'flow.note.stuck':
     'Or go Back (0) to change an earlier answer or reach the menu. Your answers are kept.',
   'flow.note.badName': 'Enter a name in letters, at most {max}.',
-  'flow.note.fullName': 'Enter first and last name.',
+  'flow.note.fullName': 'Type a first and a last name, e.g. Jane Banda.',
   'flow.note.badText': 'Enter a short answer (up to {max} characters).',
   'flow.note.badDescription': 'Describe what happened in words (up to {max} characters).',
   'flow.note.badIdentifier': 'Use up to {max} letters and digits.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
+  'flow.note.vehicleName': 'Type the make, model and year, e.g. Toyota Corolla 2015.',
 
   // flows: payments (motor-quote, travel-issue)
   'pay.choice.ownNumber': 'My number',
@@ -153,9 +154,7 @@ export const en = {
   'motor.noProducts': 'No motor cover is on offer right now.',
   'motor.askPlate': 'Vehicle number plate:',
   'motor.confirmVehicle': 'Is {plate} your {vehicle}?',
-  'motor.askMake': 'Vehicle make (e.g. Toyota):',
-  'motor.askModel': 'Vehicle model (e.g. Corolla):',
-  'motor.askYear': 'Year of manufacture:',
+  'motor.askVehicle': 'Make, model and year (e.g. Toyota Corolla 2015):',
   'motor.pickCategory': 'Vehicle use:',
   'motor.askChassis': 'Chassis number:',
   'motor.askEngine': 'Engine number:',
@@ -166,10 +165,12 @@ export const en = {
   'motor.askHolderPhone': 'Policyholder mobile number:',
   'motor.confirmHolder': 'Policyholder: {name}. Correct?',
   'motor.askHolderNrc': 'Policyholder NRC number:',
-  'motor.askFirstName': 'Policyholder first name:',
-  'motor.askLastName': 'Policyholder last name:',
+  'motor.askName': 'Policyholder full name (e.g. Jane Banda):',
   'motor.askEmail': 'Policyholder email:',
-  'motor.confirmQuote': '{label}: {currency} {amount} (premium {basic} + levy {levy}). Pay with:',
+  'motor.confirmQuote':
+    '{product} {plate}, {startDate, date}-{endDate, date}: {currency} {amount} (premium {basic} + levy {levy}). Pay with:',
+  'motor.confirmQuote.undated':
+    '{product} {plate}, {label}: {currency} {amount} (premium {basic} + levy {levy}). Pay with:',
   'motor.askRenewPlate': 'Plate of the vehicle to renew:',
   'motor.noPolicy': 'No motor policy found for {plate}.',
   'motor.heldElsewhere.new':

@@ -87,12 +87,13 @@ export const ny: Catalogue = {
   'flow.note.stuck':
     'Kapena bwererani (0) kusintha yankho kapena kupita ku menyu. Mayankho anu asungidwa.',
   'flow.note.badName': "Lembani dzina m'malembo, osapitirira {max}.",
-  'flow.note.fullName': 'Lembani dzina loyamba ndi la banja.',
+  'flow.note.fullName': 'Lembani dzina loyamba ndi la banja, monga Jane Banda.',
   'flow.note.badText': 'Lembani yankho lalifupi (zilembo {max} zokha).',
   'flow.note.badDescription': 'Fotokozani zimene zinachitika (zilembo {max} zokha).',
   'flow.note.badIdentifier': 'Gwiritsani zilembo ndi manambala {max} okha.',
   'flow.note.badEmail': 'Lembani imelo monga name@mail.com.',
   'flow.note.badYear': 'Lembani chaka chimene inapangidwa, monga 2018.',
+  'flow.note.vehicleName': 'Lembani mtundu, model ndi chaka, monga Toyota Corolla 2015.',
 
   // flows: payments
   'pay.choice.ownNumber': 'Nambala yanga',
@@ -142,9 +143,7 @@ export const ny: Catalogue = {
   'motor.noProducts': 'Palibe inshuwalansi ya galimoto pakali pano.',
   'motor.askPlate': 'Nambala ya galimoto:',
   'motor.confirmVehicle': 'Kodi {plate} ndi {vehicle} yanu?',
-  'motor.askMake': 'Mtundu wa galimoto (monga Toyota):',
-  'motor.askModel': 'Model ya galimoto (monga Corolla):',
-  'motor.askYear': 'Chaka chimene inapangidwa:',
+  'motor.askVehicle': 'Mtundu, model ndi chaka cha galimoto (monga Toyota Corolla 2015):',
   'motor.pickCategory': 'Galimoto imagwira ntchito yanji:',
   'motor.askChassis': 'Nambala ya chassis:',
   'motor.askEngine': 'Nambala ya injini:',
@@ -155,11 +154,12 @@ export const ny: Catalogue = {
   'motor.askHolderPhone': 'Nambala ya foni ya mwini policy:',
   'motor.confirmHolder': 'Mwini policy: {name}. Ndi zolondola?',
   'motor.askHolderNrc': 'Nambala ya NRC ya mwini policy:',
-  'motor.askFirstName': 'Dzina loyamba la mwini policy:',
-  'motor.askLastName': 'Dzina la banja la mwini policy:',
+  'motor.askName': 'Dzina loyamba ndi la banja la mwini policy (monga Jane Banda):',
   'motor.askEmail': 'Imelo ya mwini policy:',
   'motor.confirmQuote':
-    '{label}: {currency} {amount} (premium {basic} + levy {levy}). Lipirani ndi:',
+    '{product} {plate}, {startDate, date}-{endDate, date}: {currency} {amount} (premium {basic} + levy {levy}). Lipirani ndi:',
+  'motor.confirmQuote.undated':
+    '{product} {plate}, {label}: {currency} {amount} (premium {basic} + levy {levy}). Lipirani ndi:',
   'motor.askRenewPlate': 'Nambala ya galimoto yokonzanso:',
   'motor.noPolicy': 'Palibe policy ya galimoto ya {plate}.',
   'motor.confirmRenewal':

@@ -110,14 +110,8 @@ async function buy(chatId: number, plate: string, method: 'other' | 'card') {
       case 'motor.askPlate':
         await type(plate);
         break;
-      case 'motor.askMake':
-        await type('Toyota');
-        break;
-      case 'motor.askModel':
-        await type('Corolla');
-        break;
-      case 'motor.askYear':
-        await type('2018');
+      case 'motor.askVehicle':
+        await type('Toyota Corolla 2018');
         break;
       case 'motor.askChassis':
         await type('JT123456789');

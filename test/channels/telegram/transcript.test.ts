@@ -209,14 +209,8 @@ it('buys motor cover with every tap answered by one edit in place and a named PD
       case 'motor.askPlate':
         step = await type('ABZ 4321');
         break;
-      case 'motor.askMake':
-        step = await type('Toyota');
-        break;
-      case 'motor.askModel':
-        step = await type('Corolla');
-        break;
-      case 'motor.askYear':
-        step = await type('2018');
+      case 'motor.askVehicle':
+        step = await type('Toyota Corolla 2018');
         break;
       case 'motor.askChassis':
         step = await type('JT123456789');

@@ -73,8 +73,9 @@ describe('the demo book through USSD', () => {
   });
 
   it('buys cover for the new car: its plate is unknown, so the vehicle is registered on the way', async () => {
-    const screens = await walk(holderPhone, [MENU.motor, '1', '1', motor.newPlate]);
-    expect(screens.at(-1)).toMatch(/^CON Vehicle make/);
+    // New cover → Third Party → private use → first period, then the plate.
+    const screens = await walk(holderPhone, [MENU.motor, '1', '1', '1', '1', motor.newPlate]);
+    expect(screens.at(-1)).toMatch(/^CON Make, model and year/);
   });
 
   it('shows the funeral household by NRC to its phone on record, and the member’s and the borrower’s own cover from their phones', async () => {

@@ -178,7 +178,7 @@ describe("USSD over Africa's Talking, through the engine, Redis and the sandbox"
     expect(offer).toContain('2. Start again');
     expect(await phone.send('1')).toBe(before);
     // The conversation goes on from there.
-    expect(await phone.send('1')).toContain('number plate');
+    expect(await phone.send('1')).toContain('Vehicle use');
   });
 
   it('starts again from the entry menu after a dropped call when asked', async () => {
@@ -267,7 +267,7 @@ describe('USSD Redis cost', () => {
     const costs: number[] = [];
     costs.push(await redisCommandsOf(() => phone.dial()));
     let screen = '';
-    for (const input of ['1', '1', '1', 'AJQ 1909', '1', '1', '1', '479974111', '1']) {
+    for (const input of ['1', '1', '1', '1', '1', 'AJQ 1909', '1', '1', '1', '479974111', '1']) {
       costs.push(
         await redisCommandsOf(async () => {
           screen = await phone.send(input);
@@ -275,16 +275,17 @@ describe('USSD Redis cost', () => {
       );
     }
     expect(screen).toMatch(/^CON /);
-    // Issue 35: each typed plate is a look-up counted per caller (turns 4 and 8: AJQ 1909 is
-    // another holder's, 479974111 a new one), and SMS the holder (turn 5) is counted per caller
+    // Issue 35: each typed plate is a look-up counted per caller (turns 6 and 10, after the cover,
+    // use and period: AJQ 1909 is another holder's, 479974111 a new one), and SMS the holder (turn
+    // 7) is counted per caller
     // and per holder; those turns cost their counts more. A plate typed for new cover also reads
     // whether a payment of the caller's is still unsettled, for that cover and for that car (issue
     // 36): two commands.
     const UNSETTLED_CHECK = 2;
     const extra: Record<number, number> = {
-      4: counters('lookup', ['caller']) + UNSETTLED_CHECK,
-      5: counters('sms', ['caller', 'target']),
-      8: counters('lookup', ['caller']) + UNSETTLED_CHECK,
+      6: counters('lookup', ['caller']) + UNSETTLED_CHECK,
+      7: counters('sms', ['caller', 'target']),
+      10: counters('lookup', ['caller']) + UNSETTLED_CHECK,
     };
     expect(costs).toEqual(costs.map((_, i) => 2 + (extra[i] ?? 0)));
   });
@@ -295,7 +296,7 @@ describe('USSD Redis cost', () => {
     try {
       const phone = caller();
       await phone.dial();
-      for (const input of ['1', '1', '1']) await phone.send(input);
+      for (const input of ['1', '1', '1', '1', '1']) await phone.send(input);
       expect(await phone.send('AJQ 1909')).toContain('1. SMS the holder');
       const before = sandboxOf(harness).smsOutbox.list('+260971234567').length;
       let screen = '';

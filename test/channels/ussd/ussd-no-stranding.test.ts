@@ -100,7 +100,8 @@ describe('USSD callers are never stranded', () => {
   it("tells a stranger at the plate step that the README's insured plate is another holder's, and takes another plate", async () => {
     const phone = caller();
     await phone.dial();
-    for (const input of ['1', '1', '1']) await phone.send(input);
+    // Motor → New cover → Third Party → private use → first period: priced, then the plate.
+    for (const input of ['1', '1', '1', '1', '1']) await phone.send(input);
     expect(await phone.send('AJQ 1909')).toBe(
       [
         'CON AJQ 1909 is registered to another holder. Only the phone on record for it can insure it here.',
@@ -111,6 +112,6 @@ describe('USSD callers are never stranded', () => {
     );
     expect(await phone.send('2')).toBe('CON Vehicle number plate:');
     // Another plate is taken up at once: the new car from the README moves on to its questions.
-    expect(await phone.send('BCD 4321')).toMatch(/^CON Vehicle make/);
+    expect(await phone.send('BCD 4321')).toMatch(/^CON Make, model and year/);
   });
 });

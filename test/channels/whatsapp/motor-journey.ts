@@ -7,9 +7,7 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
   [/^Motor insurance/i, /new cover/i],
   [/^Choose cover|Vehicle use|Choose a period/i, /./],
   [/number plate/i, 'PLATE'],
-  [/make/i, 'Toyota'],
-  [/model/i, 'Corolla'],
-  [/Year of manufacture/i, '2017'],
+  [/make, model and year/i, 'Toyota Corolla 2017'],
   [/Chassis/i, 'CHASSIS'],
   [/Engine number/i, 'ENGINE'],
   [/mobile number/i, /use this number/i],
@@ -17,8 +15,7 @@ const MOTOR_ANSWERS: ReadonlyArray<readonly [RegExp, string | RegExp]> = [
   // holder of this policy only (issue 35; proving it needs the code sent to that phone).
   [/on record with another phone/i, /new holder/i],
   [/NRC/i, '479974/11/1'],
-  [/first name/i, 'Mwila'],
-  [/last name/i, 'Banda'],
+  [/full name/i, 'Mwila Banda'],
   [/e-?mail/i, 'mwila@example.com'],
   [/Correct\?/i, /yes/i],
 ];
