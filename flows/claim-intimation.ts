@@ -739,7 +739,7 @@ export const claimIntimationMachine = setup({
                 'choice',
                 {
                   choices: (context.terms?.scopes ?? []).map((scope, i) =>
-                    dataChoice(`t${i}`, scope.name),
+                    dataChoice(`t${i}`, scope.name, 'scope'),
                   ),
                 },
               ),
