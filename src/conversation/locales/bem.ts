@@ -33,7 +33,7 @@ export const bem: Catalogue = {
   'validation.date.tooEarly': 'Ubushiku bufwile ukuba {min, date} nangu panuma.',
   'validation.date.tooLate': 'Ubushiku bufwile ukuba {max, date} nangu ilyo talilafika.',
   'validation.amount.format': 'Lembeni indalama nga 1500 nangu 1500.50.',
-  'validation.amount.notPositive': 'Indalama ifwile ukucila pa zero.',
+  'validation.amount.notPositive': 'Indalama ifwile ukucila pa 0.',
   'validation.amount.tooManyDecimals': 'Bomfyeni nambala shibili fye panuma ya kadonti.',
   'validation.amount.tooLarge': 'Indalama te kucila pa {max}.',
   'validation.tooManyTries': 'Mwaesha imiku iingi. Napapata tendekeni nakabili ilyo mwaipekanya.',
@@ -148,7 +148,7 @@ export const bem: Catalogue = {
   'motor.pickCategory': 'Motoka ibomba milimo nshi:',
   'motor.askChassis': 'Nambala ya chassis:',
   'motor.askEngine': 'Nambala ya injini:',
-  'motor.askSumInsured': 'Umutengo wa motoka mu ZMW (sum insured):',
+  'motor.askSumInsured': 'Umutengo wa motoka mu ZMW (uwa kulipilwa nga yaonaika):',
   'motor.pickDuration': 'Saleni inshita:',
   'motor.noPricing': 'Tapali umutengo wa iyi motoka.',
   'motor.durationOption': '{label} {currency} {gross}',
@@ -231,8 +231,8 @@ export const bem: Catalogue = {
 
   // claim-intimation
   'claim.start': 'Ama claim (ukulomba ubulipilo):',
-  'claim.choice.creditLife': 'Ingongole (credit life)',
-  'claim.choice.groupLife': 'Imfwa ya membala (group life)',
+  'claim.choice.creditLife': 'Inshuwalansi ya ngongole',
+  'claim.choice.groupLife': 'Imfwa ya membala wa kabungwe',
   'claim.choice.track': 'Konkeni ama claim yandi',
   'claim.choice.submit': 'Tumeni claim',
   'claim.choice.attach': 'Lundeni amapepala',
@@ -262,7 +262,7 @@ export const bem: Catalogue = {
   'claim.held': 'Claim ni ya ngongole nangu ubumembala nshi?',
   'claim.held.none': 'Tatwasangile ingongole nangu ubumembala pa nambala ya foni yenu.',
   'claim.held.credit-life': 'Ingongole {number} ({covers})',
-  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.held.group-life': 'Ubumi bwa kabungwe {number} ({covers})',
   'claim.askNumber': 'Lembeni nambala ya claim iyo mwapeelwe (nga CLC-000001):',
   'claim.notFound': 'Tapali claim {number}.',
   'claim.list': 'Ama claim yenu ({count}):',
@@ -283,7 +283,7 @@ export const bem: Catalogue = {
   'cover.line.travel': 'Ulwendo {number} {status}',
   'cover.line.life': 'Ubumi {number} {status}',
   'cover.line.funeral': 'Icililo {number} {status}',
-  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.groupLife': 'Ubumi bwa kabungwe {number} {status}',
   'cover.line.creditLife': 'Ingongole {number} {status}',
   'cover.detail.motor':
     'Motoka {number}: {status}, {startDate, date} ukufika {endDate, date}. Motoka {covers}. Premium {currency} {amount}.',
@@ -294,12 +294,12 @@ export const bem: Catalogue = {
   'cover.detail.funeral':
     'Icililo {number}: {status}, {startDate, date} ukufika {endDate, date}. Ulupwa lwa {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
+    'Ubumi bwa kabungwe {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
   'cover.detail.credit-life':
     'Ingongole {number}: {status}, {startDate, date} ukufika {endDate, date}. Policy {covers}. Indalama {currency} {amount}.',
   'cover.note.until': 'Mwaba ne nshuwalansi ukufika {until, date}.',
   'cover.note.freeCoverLimit':
-    'Inshuwalansi ukucila {currency} {limit} ilefwaya ukupimwa (underwriting): ukufika apo tailipilwa.',
+    'Inshuwalansi ukucila {currency} {limit} ilefwaya ukupimwa: ukufika apo tailipilwa.',
   'cover.note.shareContact': 'Tinyeni "Peeleni nambala yandi ya foni", nangu lembeni NRC.',
   'cover.limited.covered':
     'Iyi NRC ili ne nshuwalansi ukufika {until, date}. Ifyebo fiya fye ku foni iyalembwa.',
@@ -455,7 +455,7 @@ export const bem: Catalogue = {
   'privacy.notice':
     'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
   'privacy.noticeFull':
-    'Ifya nkama (version 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
+    'Ifya nkama (ukwalula kwa 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu ilyashi lyenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
   'privacy.choice.agree': 'Nasumina',
   'privacy.choice.decline': 'Awe',
   'privacy.choice.full': 'Fyonse',
@@ -494,7 +494,7 @@ export const bem: Catalogue = {
   'claim.notice.link':
     'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo apa:',
   'claim.notice.chat':
-    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli iyi chat: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli ili lyashi: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
   'documents.page.title': 'Amapepala ya claim',
   'documents.page.claim': 'Claim {number}:',
   'documents.page.held': 'Amapepala kampani yakwata: {count}.',
@@ -537,6 +537,12 @@ export const bem: Catalogue = {
   'what.renewalOfPlate': 'ukutwalilila {policyNumber} ({plate})',
   'what.travel': '{product} ku {destination}',
   'what.travelCover': 'Inshuwalansi ya lwendo ku {destination}',
+  'what.line.motor': 'Motoka',
+  'what.line.travel': 'Ulwendo',
+  'what.line.life': 'Ubumi',
+  'what.line.funeral': 'Icililo',
+  'what.line.group-life': 'Ubumi bwa kabungwe',
+  'what.line.credit-life': 'Ingongole',
   'travel.packageOption': '{product}: {currency} {amount}',
 
   // the insurer's own words (src/conversation/insurer-words.ts)

@@ -693,6 +693,12 @@ export const en = {
   'what.renewalOfPlate': 'renewal of {policyNumber} ({plate})',
   'what.travel': '{product} to {destination}',
   'what.travelCover': 'Travel cover to {destination}',
+  'what.line.motor': 'Motor',
+  'what.line.travel': 'Travel',
+  'what.line.life': 'Life',
+  'what.line.funeral': 'Funeral',
+  'what.line.group-life': 'Group life',
+  'what.line.credit-life': 'Loan',
   'travel.packageOption': '{product}: {currency} {amount}',
 
   // the insurer's own words in the caller's (src/conversation/insurer-words.ts): each word the
