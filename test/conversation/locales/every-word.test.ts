@@ -220,9 +220,7 @@ beforeAll(async () => {
   const categories = await client.call('getMotorRiskCategories', {});
   const creditLife = await client.call('getCreditLifeProducts', {});
   insurerTexts.product.push(
-    ...motor.map((p) => p.name),
-    ...travel.map((p) => p.name),
-    ...creditLife.map((p) => p.name),
+    ...[...motor, ...travel, ...creditLife].flatMap((p) => (p.name ? [p.name] : [])),
   );
   insurerTexts.category.push(...categories.map((c) => c.name));
   for (const product of motor) {
@@ -243,7 +241,7 @@ beforeAll(async () => {
   insurerTexts.period.push(...thirdParty.pricingOptions.map((o) => o.label));
   for (const product of creditLife) {
     for (const scope of product.scopesOfCover ?? []) {
-      insurerTexts.scope.push(scope.name);
+      if (scope.name) insurerTexts.scope.push(scope.name);
       const required = Array.isArray(scope.claimRequirements) ? scope.claimRequirements : [];
       insurerTexts.documents.push(required.map(String).join(', '));
     }
