@@ -12,18 +12,36 @@ import { DEFAULT_LOCALE, LOCALES } from './locales/index.js';
  */
 const NESTED_PREFIXES = ['status.', 'what.'] as const;
 
-/** Between a nested message's key and its own parameters (see {@link nestedMessage}). */
-const NESTED_PARAMS = '?';
+/** Between a nested message's key and each of its parameters (see {@link nestedMessage}). */
+const SEPARATOR = '|';
+
+/** A template argument as written: `{name}` or `{name, …}`. */
+const ARGUMENT = /\{\s*(\w+)\s*[,}]/g;
+
+/** The argument names of each nested key's English template, sorted: the order values are kept in. */
+const argumentNames = new Map<string, readonly string[]>();
+
+function argumentsOf(key: string): readonly string[] {
+  let names = argumentNames.get(key);
+  if (!names) {
+    const template = (LOCALES[DEFAULT_LOCALE] as Record<string, string> | undefined)?.[key] ?? '';
+    names = [...new Set([...template.matchAll(ARGUMENT)].map((match) => match[1] ?? ''))].sort();
+    argumentNames.set(key, names);
+  }
+  return names;
+}
 
 /**
- * A message carried in one parameter: its key, and its own parameters after `?` as a query
- * string (`what.motor?product=Motor+Third+Party&plate=BCD+4321`). Kept as data (a payment's
- * item, a reminder's words) it names the purchase in no language; rendered, it is a sentence in
- * the caller's. A template's plain `{what}` shows it with the outer parameters and its own.
+ * A message carried in one parameter: its key, then the values of its template's arguments in
+ * the order of their sorted names, each after `|` (`what.motor|BCD 4321|Motor Third Party` for
+ * `{product} for {plate}`): short, since a flow's snapshot keeps it. Kept as data (a payment's
+ * item, a reminder's words, for up to 500 days) it names the purchase in no language; rendered,
+ * a template's plain `{what}` shows it as a sentence in the caller's, with the outer parameters
+ * and its own. Once shipped, a nested key's arguments stay as they are: another set is a new key.
  */
 export function nestedMessage(key: string, params: Readonly<Record<string, string>> = {}): string {
-  const query = new URLSearchParams(params).toString();
-  return query ? `${key}${NESTED_PARAMS}${query}` : key;
+  const values = argumentsOf(key).map((name) => (params[name] ?? '').replaceAll(SEPARATOR, '/'));
+  return [key, ...values].join(SEPARATOR);
 }
 
 /** The key and parameters of a {@link nestedMessage}, or undefined for data (any other text). */
@@ -31,11 +49,13 @@ export function nestedMessageOf(
   value: string,
 ): { key: string; params: Record<string, string> } | undefined {
   if (!NESTED_PREFIXES.some((prefix) => value.startsWith(prefix))) return undefined;
-  const at = value.indexOf(NESTED_PARAMS);
-  const key = at < 0 ? value : value.slice(0, at);
+  const [key = '', ...values] = value.split(SEPARATOR);
   if (!Object.hasOwn(LOCALES[DEFAULT_LOCALE] ?? {}, key)) return undefined;
   return {
     key,
-    params: at < 0 ? {} : Object.fromEntries(new URLSearchParams(value.slice(at + 1))),
+    // A bare key (`status.inGraceUntil`) takes every parameter from the message around it.
+    params: Object.fromEntries(
+      argumentsOf(key).flatMap((name, i) => (values[i] === undefined ? [] : [[name, values[i]]])),
+    ),
   };
 }
