@@ -505,6 +505,15 @@ export const bem: Catalogue = {
   'documents.page.kept':
     'fyasungwa; ababomfi bakamona claim pamo no lupwa, e lyo bakafituma ku kampani',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'documents.page.needed': 'Amapepala kampani ilefwaya: {documents}.',
+  'documents.page.linkMalformed': 'Iyi link taipwililika.',
+  'documents.page.linkForged': 'Iyi link taili iya cine.',
+  'documents.page.linkExpired': 'Inshita ya iyi link yapwa.',
+  'documents.page.unavailable': 'Tatulekwata kampani nomba. Eseshenipo pali cimbi.',
+  'documents.page.unreadable': 'Tatwabelenga ifi fyatumwa. Napapata eseshenipo nakabili.',
+  'documents.page.notSent': 'Ifi fyatumwa tafyafikile. Napapata eseshenipo nakabili.',
+  'documents.page.notTaken':
+    'Kampani taipokelele ifi fyatumwa nomba. Napapata eseshenipo nakabili.',
   'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
   'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',
   'files.refused.claimFull':

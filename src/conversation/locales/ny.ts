@@ -500,6 +500,14 @@ export const ny: Catalogue = {
   'documents.page.kept':
     'zasungidwa; ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'documents.page.needed': 'Zikalata zomwe kampani ikufuna: {documents}.',
+  'documents.page.linkMalformed': 'Link iyi si yathunthu.',
+  'documents.page.linkForged': 'Link iyi si yoona.',
+  'documents.page.linkExpired': 'Nthawi ya link iyi yatha.',
+  'documents.page.unavailable': 'Sitingapeze kampani pakali pano. Yesaninso nthawi ina.',
+  'documents.page.unreadable': 'Sitinathe kuwerenga fayilo iyi. Chonde yesaninso.',
+  'documents.page.notSent': 'Fayilo iyi sinatumizidwe. Chonde yesaninso.',
+  'documents.page.notTaken': 'Kampani sinalandire fayilo iyi pakali pano. Chonde yesaninso.',
   'files.refused.type':
     'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
   'files.refused.tooLarge': 'Fayilo ndi yaikulu kwambiri: fayilo iliyonse isapitirire {mb} MB.',
