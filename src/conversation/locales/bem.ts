@@ -114,8 +114,8 @@ export const bem: Catalogue = {
   // main-menu
   'menu.policyholder': 'Mwaiseni. Finshi mulefwaya ukucita?',
   'menu.funeral-member': 'Mwaiseni. Finshi mulefwaya ukucita?',
-  'menu.choice.motor': 'Inshuwalansi ya motoka',
-  'menu.choice.travel': 'Inshuwalansi ya lwendo',
+  'menu.choice.motor': 'Motoka',
+  'menu.choice.travel': 'Ulwendo',
   'menu.choice.policies': 'Inshuwalansi yandi',
   // The claims screen glosses the word: the menu has no room for it.
   'menu.choice.claim': 'Ama claim',

@@ -115,8 +115,8 @@ export const ny: Catalogue = {
   // main-menu
   'menu.policyholder': 'Takulandirani. Mufuna chiyani?',
   'menu.funeral-member': 'Takulandirani. Mufuna chiyani?',
-  'menu.choice.motor': 'Inshuwalansi ya galimoto',
-  'menu.choice.travel': 'Inshuwalansi ya ulendo',
+  'menu.choice.motor': 'Galimoto',
+  'menu.choice.travel': 'Ulendo',
   'menu.choice.policies': 'Inshuwalansi yanga',
   // The claims screen glosses the word: the menu has no room for it.
   'menu.choice.claim': 'Ma claim',

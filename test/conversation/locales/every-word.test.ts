@@ -376,6 +376,29 @@ describe.each(TRANSLATIONS)('every message a caller may see, in %s', (locale) =>
   });
 });
 
+describe('the main menu', () => {
+  it.each(['en', ...TRANSLATIONS])(
+    'fits one USSD page in %s, with a renewal offered or the reminders switch',
+    (locale) => {
+      const entries = ['motor', 'travel', 'policies', 'claim', 'person'];
+      const tail = ['myData', 'language'];
+      // After a purchase: the renewal entry (a long policy number) or Stop reminders, not both.
+      for (const first of [['renew'], []]) {
+        const stop = first.length === 0 ? ['remindersOff'] : [];
+        const choices = [...first, ...entries, ...stop, ...tail].map((id) => ({
+          id,
+          label: t(`menu.choice.${id}`, { policyNumber: 'MTR-2026-000123' }, locale),
+        }));
+        const screens = toUssdScreens(
+          { text: t('menu.policyholder', {}, locale), choices },
+          locale,
+        );
+        expect(screens, screens.join('\n---\n')).toHaveLength(1);
+      }
+    },
+  );
+});
+
 describe('the insurer sandbox’s texts', () => {
   it('are each known to the one mapping, so none is shown in English to a Bemba or Nyanja caller', () => {
     const unknown: string[] = [];
