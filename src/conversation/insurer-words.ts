@@ -22,6 +22,7 @@ export const INSURER_WORD_KINDS = [
   'category',
   'reason',
   'claimStatus',
+  'relationship',
 ] as const;
 /** The kind of an insurer text a caller is shown. */
 export type InsurerWordKind = (typeof INSURER_WORD_KINDS)[number];
@@ -38,6 +39,8 @@ export const INSURER_ARGUMENTS: Readonly<Record<string, InsurerWordKind>> = {
   reason: 'reason',
   insurerStatus: 'claimStatus',
   category: 'category',
+  // What a holding covers: a household lists its members as `Name (Spouse)`.
+  covers: 'relationship',
 };
 
 /** A word as the mapping compares it: case, spacing and end punctuation ignored. */
@@ -50,7 +53,9 @@ function normalised(text: string): string {
 }
 
 /** The catalogue key of each known word, by kind (keys in src/conversation/locales). */
-const KNOWN: Readonly<Record<Exclude<InsurerWordKind, 'documents'>, Record<string, string>>> = {
+const KNOWN: Readonly<
+  Record<Exclude<InsurerWordKind, 'documents' | 'relationship'>, Record<string, string>>
+> = {
   // The sandbox's (and the spec's examples') products: motor covers, travel packages, life.
   product: {
     'motor third party': 'insurer.product.motorThirdParty',
@@ -109,6 +114,18 @@ const DOCUMENTS: Readonly<Record<string, string>> = {
   'copy of nrc': 'insurer.document.nrcCopy',
 };
 
+/** How a household member relates to its principal (the insurer's `relationship`). */
+const RELATIONSHIPS: Readonly<Record<string, string>> = {
+  principal: 'insurer.relationship.principal',
+  spouse: 'insurer.relationship.spouse',
+  child: 'insurer.relationship.child',
+  parent: 'insurer.relationship.parent',
+  other: 'insurer.relationship.other',
+};
+
+/** A member's relationship in a household line: `Bwalya Mulenga (Spouse)`. */
+const IN_PARENTHESES = /\((\p{L}[\p{L} -]{0,30})\)/gu;
+
 /** A period as pricing options label it: `4 quarters`, `1 month`, `12 months`, `30 days`. */
 const PERIOD = /^(\d{1,4}) (day|week|month|quarter|year)s?$/;
 
@@ -130,8 +147,8 @@ export interface InsurerWord {
 /** The catalogue message of one insurer word of `kind`, or undefined when the word is unknown. */
 export function insurerWordKey(kind: InsurerWordKind, text: string): InsurerWord | undefined {
   const word = normalised(text);
-  if (kind === 'documents') {
-    const key = DOCUMENTS[word];
+  if (kind === 'documents' || kind === 'relationship') {
+    const key = (kind === 'documents' ? DOCUMENTS : RELATIONSHIPS)[word];
     return key ? { key } : undefined;
   }
   if (kind === 'period') {
@@ -155,6 +172,14 @@ export function insurerWords(
   translate: (word: InsurerWord) => string,
 ): string {
   if (!/\p{L}/u.test(text)) return text;
+  if (kind === 'relationship') {
+    // Only the words in parentheses are the insurer's; the rest is names and numbers, never
+    // looked up or logged (personal data).
+    return text.replace(IN_PARENTHESES, (whole, word: string) => {
+      const known = insurerWordKey('relationship', word);
+      return known ? `(${translate(known)})` : whole;
+    });
+  }
   if (kind !== 'documents') {
     const known = insurerWordKey(kind, text);
     if (known) return translate(known);

@@ -596,6 +596,11 @@ export const bem: Catalogue = {
   'insurer.claimStatus.rejected': 'yakaanwa',
   'insurer.claimStatus.declined': 'yakaanwa',
   'insurer.claimStatus.closed': 'yaisalwa',
+  'insurer.relationship.principal': 'Mwine',
+  'insurer.relationship.spouse': 'Umwina mwabo',
+  'insurer.relationship.child': 'Umwana',
+  'insurer.relationship.parent': 'Umufyashi',
+  'insurer.relationship.other': 'Umbi',
 
   // limits (src/limits)
   'limits.note.hour': 'Napapata eseshenipo pa numa ya ola limo.',

@@ -751,6 +751,11 @@ export const en = {
   'insurer.claimStatus.rejected': 'Rejected',
   'insurer.claimStatus.declined': 'Declined',
   'insurer.claimStatus.closed': 'Closed',
+  'insurer.relationship.principal': 'Principal',
+  'insurer.relationship.spouse': 'Spouse',
+  'insurer.relationship.child': 'Child',
+  'insurer.relationship.parent': 'Parent',
+  'insurer.relationship.other': 'Other',
 
   // limits (src/limits): when to try again after "asked too often"
   'limits.note.hour': 'Please try again in an hour.',

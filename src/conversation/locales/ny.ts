@@ -591,6 +591,11 @@ export const ny: Catalogue = {
   'insurer.claimStatus.rejected': 'yakanidwa',
   'insurer.claimStatus.declined': 'yakanidwa',
   'insurer.claimStatus.closed': 'yatsekedwa',
+  'insurer.relationship.principal': 'Mwini',
+  'insurer.relationship.spouse': "Mnzawo wa m'banja",
+  'insurer.relationship.child': 'Mwana',
+  'insurer.relationship.parent': 'Kholo',
+  'insurer.relationship.other': 'Wina',
 
   // limits (src/limits)
   'limits.note.hour': 'Chonde yesaninso pakatha ola limodzi.',

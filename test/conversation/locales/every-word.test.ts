@@ -208,12 +208,20 @@ const insurerTexts: Record<InsurerWordKind, string[]> = {
   reason: Object.values(FAILURE_REASON),
   // Claim words past Documented, as insurers name their steps (the spec leaves them to it).
   claimStatus: ['Approved', 'Settled', 'Rejected'],
+  // Household members as My cover lists them: `Name (Relationship)`.
+  relationship: [],
 };
+
+/** The insurer's own words in a text of `kind`: a household's relationships are in parentheses. */
+function insurerItems(kind: InsurerWordKind, text: string): string[] {
+  if (kind === 'relationship') return [...text.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? '');
+  return kind === 'documents' ? text.split(/\s*,\s*/) : [text];
+}
 
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ seed: false });
+  harness = await startHarness();
   const { client } = harness;
   const motor = (await client.call('getMotorProducts', { query: {} })).data;
   const travel = (await client.call('getTravelProducts', { query: {} })).data;
@@ -245,6 +253,13 @@ beforeAll(async () => {
       const required = Array.isArray(scope.claimRequirements) ? scope.claimRequirements : [];
       insurerTexts.documents.push(required.map(String).join(', '));
     }
+  }
+  for (const household of harness.sandbox.state.households.values()) {
+    const members = (household as { members?: { fullName?: string; relationship?: string }[] })
+      .members;
+    insurerTexts.relationship.push(
+      (members ?? []).map((m) => `${m.fullName} (${m.relationship})`).join(', '),
+    );
   }
   for (const kind of Object.keys(insurerTexts) as InsurerWordKind[]) {
     insurerTexts[kind] = [...new Set(insurerTexts[kind])];
@@ -331,8 +346,11 @@ describe.each(TRANSLATIONS)('every message a caller may see, in %s', (locale) =>
   it('holds no word of the bot’s own English sentences, with the insurer’s texts mapped', () => {
     const english = englishWords();
     // The insurer's texts are English too: a mapped one must not show through.
-    for (const texts of Object.values(insurerTexts)) {
-      for (const text of texts) for (const word of wordsOf(text)) english.add(word);
+    for (const [kind, texts] of Object.entries(insurerTexts) as [InsurerWordKind, string[]][]) {
+      for (const text of texts) {
+        for (const item of insurerItems(kind, text))
+          for (const word of wordsOf(item)) english.add(word);
+      }
     }
     const leaks: string[] = [];
     let renders = 0;
@@ -404,8 +422,7 @@ describe('the insurer sandbox’s texts', () => {
     const unknown: string[] = [];
     for (const [kind, texts] of Object.entries(insurerTexts) as [InsurerWordKind, string[]][]) {
       for (const text of texts) {
-        const items = kind === 'documents' ? text.split(/\s*,\s*/) : [text];
-        for (const item of items) {
+        for (const item of insurerItems(kind, text)) {
           if (!insurerWordKey(kind, item)) unknown.push(`${kind}: ${item}`);
         }
       }
@@ -414,5 +431,6 @@ describe('the insurer sandbox’s texts', () => {
     expect(insurerTexts.product.length).toBeGreaterThan(4);
     expect(insurerTexts.period).toContain('4 quarters');
     expect(insurerTexts.documents.length).toBeGreaterThan(1);
+    expect(insurerTexts.relationship.join()).toContain('(Spouse)');
   });
 });
