@@ -8,12 +8,13 @@ import type { Claim, PartnerClient } from '../src/api/index.js';
 import { postClaimDocuments } from '../src/claim-documents/index.js';
 import type { TurnRoute } from '../src/conversation/flow.js';
 import { sameMsisdn } from '../src/msisdn/index.js';
-import type {
-  ClaimLine,
-  ClaimSummary,
-  ClaimTerms,
-  FoundClaim,
-  IntimateInput,
+import {
+  type ClaimLine,
+  type ClaimSummary,
+  type ClaimTerms,
+  type FoundClaim,
+  GROUP_LIFE_TERMS,
+  type IntimateInput,
 } from './claim-intimation.js';
 import {
   claimByNumber,
@@ -138,6 +139,26 @@ export async function creditLifeClaimTerms(
 }
 
 /**
+ * The documents a claim's scope of cover requires, as the insurer names them: its claim type's
+ * requirements in the policy's claim terms (the documents page lists them). None when the claim
+ * names no type the terms know.
+ */
+export async function claimDocumentsNeeded(
+  client: PartnerClient,
+  line: ClaimLine,
+  claim: {
+    readonly policyId?: string | null | undefined;
+    readonly claimType?: string | null | undefined;
+  },
+): Promise<string[]> {
+  const terms =
+    line === 'credit-life'
+      ? await creditLifeClaimTerms(client, claim.policyId ?? '')
+      : GROUP_LIFE_TERMS;
+  return terms.scopes.find((scope) => scope.name === claim.claimType)?.requirements ?? [];
+}
+
+/**
  * The claim's one confirmation: its number, what happens next and how to add documents, to the
  * user's own channel (an SMS with the upload link on USSD, a chat message elsewhere), and a line
  * to the staff desk. Never fails the claim, which exists already.
@@ -158,6 +179,7 @@ async function confirmClaim(deps: FlowDeps, input: IntimateInput, claim: ClaimSu
             claimId: claim.id,
             number: claim.number,
             phone: input.phone,
+            locale: input.route.locale,
           })
         : null;
     sends.push(
@@ -346,7 +368,13 @@ export function claimIntimationActors(deps: FlowDeps) {
       async ({
         input,
       }: {
-        input: { line: ClaimLine; claimId: string; number: string; phone: string };
+        input: {
+          line: ClaimLine;
+          claimId: string;
+          number: string;
+          phone: string;
+          locale?: string;
+        };
       }) => {
         if (!deps.claimUploads || !deps.sms) throw new CoverUnavailableError('no upload page');
         // The link goes to the caller's own phone: counted per caller only.

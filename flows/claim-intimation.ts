@@ -174,7 +174,7 @@ export interface ClaimIntimationContext extends FlowContextBase {
  * (its one claim is death, paying the member's sum assured); a death claim needs the death
  * certificate, as the demo book's documented claim shows.
  */
-const GROUP_LIFE_TERMS: ClaimTerms = {
+export const GROUP_LIFE_TERMS: ClaimTerms = {
   scopes: [{ name: 'Death', requirements: ['Death certificate'] }],
   notificationDays: null,
 };
@@ -739,7 +739,7 @@ export const claimIntimationMachine = setup({
                 'choice',
                 {
                   choices: (context.terms?.scopes ?? []).map((scope, i) =>
-                    dataChoice(`t${i}`, scope.name),
+                    dataChoice(`t${i}`, scope.name, 'scope'),
                   ),
                 },
               ),
@@ -889,6 +889,7 @@ export const claimIntimationMachine = setup({
               ...claimKey(context),
               number: context.claim?.number ?? '',
               phone: context.callerPhone ?? '',
+              ...(context.route ? { locale: context.route.locale } : {}),
             }),
             onDone: { target: 'linkSent', actions: assign({ failure: null }) },
             onError: failedCall('link'),

@@ -24,7 +24,7 @@ import {
   type PartnerClient,
   type PolicyRecord,
 } from '../src/api/index.js';
-import type { MessageParams, Prompt } from '../src/conversation/index.js';
+import { type MessageParams, nestedMessage, type Prompt } from '../src/conversation/index.js';
 import {
   type Completeness,
   type HoldingRef,
@@ -954,7 +954,8 @@ function shownTo(principal: Principal, found: Pick<Found, 'holdings' | 'owners'>
 function detailsSms(holdings: Holding[]): Prompt {
   const notes = holdings.map((h) => {
     const params: MessageParams = {
-      line: h.line,
+      // The line in the caller's words (`what.line.credit-life`: Loan), not its id.
+      line: nestedMessage(`what.line.${h.line}`),
       number: h.number,
       ...statusParams(h),
       startDate: h.startDate || '?',

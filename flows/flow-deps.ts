@@ -230,13 +230,15 @@ export async function recordHolding(deps: FlowDeps, facts: readonly HoldingFact[
 export interface FlowClaimUploads {
   /**
    * A short signed link, for this claim only and expiring, to the page that takes its files;
-   * `phone`, the phone it is sent to, owns what is sent through it (My data).
+   * `phone`, the phone it is sent to, owns what is sent through it (My data); `locale`, the
+   * caller's language, is the page's.
    */
   link(claim: {
     line: 'credit-life' | 'group-life';
     claimId: string;
     number: string;
     phone?: string;
+    locale?: string;
   }): string;
 }
 

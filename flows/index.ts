@@ -57,6 +57,7 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
 }
 
 export { claimIntimationFlow, claimIntimationMachine } from './claim-intimation.js';
+export { claimDocumentsNeeded } from './claim-intimation-actors.js';
 export { coverStatusFlow, coverStatusMachine } from './cover-status.js';
 export type {
   FlowClaimUploads,
@@ -71,5 +72,5 @@ export { mainMenuFlow, mainMenuMachine } from './main-menu.js';
 export { motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
 export { myDataFlow, myDataMachine } from './my-data.js';
 export { parseStaffCommand, staffDeskFlow, staffDeskMachine } from './staff-desk.js';
-export { reportingOnce } from './status-words.js';
+export { reportingOnce, statusWord } from './status-words.js';
 export { travelIssueFlow, travelIssueMachine } from './travel-issue.js';

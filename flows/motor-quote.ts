@@ -9,6 +9,7 @@ import type {
   TurnRoute,
 } from '../src/conversation/flow.js';
 import { TALK_TO_A_PERSON } from '../src/conversation/handoff.js';
+import { nestedMessage } from '../src/conversation/nested-message.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
@@ -616,14 +617,24 @@ const BACK_TO_QUESTION = toRefusedQuestion<MotorQuoteContext>(
   (context) => context.mode !== 'renew',
 );
 
-/** What is bought, in the user's words: the cover and the vehicle. */
+/**
+ * What is bought: the cover and the vehicle, as a message rendered in the caller's language
+ * (`what.motor`). Kept as the payment's item and the reminder's words, it names the purchase in
+ * no language, so a payment started in Bemba is found again in English.
+ */
 function purchaseOf(context: MotorQuoteContext): string {
   const product = context.products.find((p) => p.id === context.answers.productId)?.name;
   const plate = context.answers.plate ?? '';
+  const policyNumber = context.policy?.policyNumber ?? '';
   // A renewal opened from the menu or a reminder never asked for the plate.
-  return context.mode === 'renew'
-    ? `renewal of ${context.policy?.policyNumber ?? ''}${plate ? ` (${plate})` : ''}`
-    : `${product ?? 'Motor cover'} for ${plate}`;
+  if (context.mode === 'renew') {
+    return plate
+      ? nestedMessage('what.renewalOfPlate', { policyNumber, plate })
+      : nestedMessage('what.renewal', { policyNumber });
+  }
+  return product
+    ? nestedMessage('what.motor', { product, plate })
+    : nestedMessage('what.motorCover', { plate });
 }
 
 /** The closing screen, with how to stop renewal reminders when the holder will get them. */
@@ -777,7 +788,9 @@ export const motorQuoteMachine = motor.createMachine({
           entry: assign({
             tries: 0,
             prompt: ({ context }) => {
-              const choices: Choice[] = context.products.map((p) => dataChoice(p.id, p.name));
+              const choices: Choice[] = context.products.map((p) =>
+                dataChoice(p.id, p.name, 'product'),
+              );
               if (context.hasMore) choices.push(choice('more', 'flow.choice.more'));
               return ask(
                 context.products.length > 0 ? 'motor.pickProduct' : 'motor.noProducts',
@@ -1011,7 +1024,7 @@ export const motorQuoteMachine = motor.createMachine({
             tries: 0,
             prompt: ({ context }) =>
               ask('motor.pickCategory', 'choice', {
-                choices: context.categories.map((c) => dataChoice(c.id, c.name)),
+                choices: context.categories.map((c) => dataChoice(c.id, c.name, 'category')),
               }),
           }),
           on: {

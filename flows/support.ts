@@ -8,7 +8,7 @@ import {
 } from 'xstate';
 import { ApiError, classifyApiError, ValidationError } from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
-import { PaymentGuardError } from '../src/conversation/index.js';
+import { type InsurerWordKind, PaymentGuardError } from '../src/conversation/index.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { LimitReachedError } from '../src/limits/index.js';
@@ -81,9 +81,12 @@ export function choice(id: string, label: string, params?: MessageParams): Choic
   return params ? { id, label, params } : { id, label };
 }
 
-/** A choice whose label is insurer data (a product or package name), shown as is. */
-export function dataChoice(id: string, label: string): Choice {
-  return { id, label, literal: true };
+/**
+ * A choice whose label is insurer data (a product or package name); with `words`, shown in the
+ * caller's words when the one mapping knows it (src/conversation/insurer-words.ts), else as is.
+ */
+export function dataChoice(id: string, label: string, words?: InsurerWordKind): Choice {
+  return words ? { id, label, literal: true, words } : { id, label, literal: true };
 }
 
 /** A note shown under a Prompt: a validation reason or a notice. */

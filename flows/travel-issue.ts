@@ -7,6 +7,7 @@ import type {
   FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
+import { nestedMessage } from '../src/conversation/nested-message.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
@@ -33,7 +34,6 @@ import {
   callFailureGuards,
   choice,
   chose,
-  dataChoice,
   end,
   type Failure,
   failedCallTo,
@@ -182,10 +182,16 @@ function quoteRequests(context: TravelIssueContext): TravelQuoteRequest[] {
   }));
 }
 
-/** What is bought, in the traveller's words: the package, where, and for how many. */
+/**
+ * What is bought: the package and where, as a message rendered in the caller's language
+ * (`what.travel`), kept as the payment's item in no language.
+ */
 function tripOf(context: TravelIssueContext, packageId: string): string {
-  const name = context.packages.find((p) => p.id === packageId)?.name ?? 'Travel cover';
-  return `${name} to ${context.answers.destination ?? ''}`;
+  const product = context.packages.find((p) => p.id === packageId)?.name;
+  const destination = context.answers.destination ?? '';
+  return product
+    ? nestedMessage('what.travel', { product, destination })
+    : nestedMessage('what.travelCover', { destination });
 }
 
 /** The screen that shows the trip and party for how much and asks how to pay. */
@@ -321,10 +327,12 @@ export const travelIssueMachine = travel.createMachine({
               ask('travel.pickPackage', 'choice', {
                 params: { travellers: (context.answers.travellers?.length ?? 0) + 1 },
                 choices: context.quotes.map((q) =>
-                  dataChoice(
-                    q.packageId,
-                    `${context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId}: ${q.currency} ${money(q.premium)}`,
-                  ),
+                  choice(q.packageId, 'travel.packageOption', {
+                    product:
+                      context.packages.find((p) => p.id === q.packageId)?.name ?? q.packageId,
+                    currency: q.currency,
+                    amount: money(q.premium),
+                  }),
                 ),
               }),
           }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { t } from '../conversation/index.js';
+import { DEFAULT_LOCALE, supportedLocaleOf, t } from '../conversation/index.js';
 import { DOCUMENT_TYPES, decodeFileName } from '../files/index.js';
 import type { Logger } from '../log/index.js';
 import {
@@ -14,6 +14,7 @@ import {
   type LinkedClaim,
   type LinkedUpload,
   UploadLinkError,
+  type UploadLinkErrorCode,
   type UploadLinks,
 } from './upload-links.js';
 import { uploadPage } from './upload-page.js';
@@ -21,7 +22,10 @@ import { uploadPage } from './upload-page.js';
 /** A claim as the page shows it: the number the customer was given and where it stands. */
 export interface ClaimOnPage {
   readonly number: string;
+  /** The insurer's own word (`Intimated`): the page shows it in the caller's words. */
   readonly status: string;
+  /** The documents its scope of cover requires, as the insurer names them (none: not known). */
+  readonly needed?: readonly string[];
   /** Documents the insurer holds for it already. */
   readonly documents: number;
   /** The file just sent is held until staff confirm the claim (reported by someone else). */
@@ -45,6 +49,11 @@ export interface ClaimDocumentsRouteOptions {
   readonly claimFiles: ClaimFiles;
   readonly insurer: ClaimDocumentsInsurer;
   readonly logger: Logger;
+  /**
+   * The catalogue key of the customer's words for a claim status (flows/status-words.ts), shown
+   * with the insurer's word as `insurerStatus`; without it the insurer's word is shown.
+   */
+  readonly statusWords?: (status: string) => string;
 }
 
 /** The HTTP status of each refusal. */
@@ -55,6 +64,20 @@ const REFUSAL_STATUS: Readonly<Record<ClaimFileRefusalCode, number>> = {
 };
 
 const Params = z.object({ token: z.string().min(1).max(200) });
+/** The page's language, as the link carries it (`?l=bem`); English when absent or unknown. */
+const Query = z.object({ l: z.string().max(20).optional() }).catch({});
+
+/** The language a request asks for: one insurechat speaks, else English. */
+function localeOf(request: FastifyRequest): string {
+  return supportedLocaleOf(Query.parse(request.query ?? {}).l) ?? DEFAULT_LOCALE;
+}
+
+/** Why a link was refused, in the catalogue's words. */
+const LINK_REFUSAL: Readonly<Record<UploadLinkErrorCode, string>> = {
+  LINK_MALFORMED: 'documents.page.linkMalformed',
+  LINK_FORGED: 'documents.page.linkForged',
+  LINK_EXPIRED: 'documents.page.linkExpired',
+};
 
 function refused(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).send({ error: 'refused', message });
@@ -87,13 +110,17 @@ export function registerClaimDocumentsRoutes(
   app: FastifyInstance,
   options: ClaimDocumentsRouteOptions,
 ): void {
-  const { links, claimFiles, insurer, logger } = options;
+  const { links, claimFiles, insurer, logger, statusWords } = options;
   const maxBytes = claimFiles.maxFileBytes;
-  const say = (error: ClaimFileRefusedError) => t(error.key, error.params, 'en');
+  const say = (error: ClaimFileRefusedError, locale: string) => t(error.key, error.params, locale);
+  /** A claim status in the caller's words, the insurer's word kept where they name none. */
+  const statusIn = (status: string, locale: string): string =>
+    statusWords ? t(statusWords(status), { insurerStatus: status }, locale) : status;
 
   app.get('/d/:token', async (request, reply) => {
     const params = Params.safeParse(request.params);
     const nonce = randomBytes(16).toString('base64');
+    const locale = localeOf(request);
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'private, no-store')
@@ -103,23 +130,18 @@ export function registerClaimDocumentsRoutes(
       if (!params.success)
         throw new UploadLinkError('LINK_MALFORMED', 'This link is not complete.');
       const claim = links.verify(params.data.token);
-      const shown = await insurer.describe(claim);
+      const described = await insurer.describe(claim);
+      const shown = { ...described, status: statusIn(described.status, locale) };
       const types = Object.keys(DOCUMENT_TYPES);
-      return reply.send(uploadPage({ claim: shown, maxBytes, types }, 'en', nonce));
+      return reply.send(uploadPage({ claim: shown, maxBytes, types }, locale, nonce));
     } catch (error) {
       if (error instanceof UploadLinkError) {
-        return reply.code(403).send(uploadPage({ refusal: error.message }, 'en', nonce));
+        const refusal = t(LINK_REFUSAL[error.code], undefined, locale);
+        return reply.code(403).send(uploadPage({ refusal }, locale, nonce));
       }
       logger.warn({ err: error, route: '/d/:token' }, 'claim documents page: insurer unavailable');
-      return reply
-        .code(503)
-        .send(
-          uploadPage(
-            { refusal: 'The insurer cannot be reached just now. Try again later.' },
-            'en',
-            nonce,
-          ),
-        );
+      const refusal = t('documents.page.unavailable', undefined, locale);
+      return reply.code(503).send(uploadPage({ refusal }, locale, nonce));
     }
   });
 
@@ -143,23 +165,26 @@ export function registerClaimDocumentsRoutes(
         claims.set(request, links.verify(params.data.token));
       } catch (error) {
         if (!(error instanceof UploadLinkError)) throw error;
-        return refused(reply.header('connection', 'close'), 403, error.message);
+        const refusal = t(LINK_REFUSAL[error.code], undefined, localeOf(request));
+        return refused(reply.header('connection', 'close'), 403, refusal);
       }
     });
-    scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const locale = localeOf(request);
       if (error.statusCode === 413)
-        return refused(reply, 413, say(claimFiles.refusal('FILE_TOO_LARGE')));
+        return refused(reply, 413, say(claimFiles.refusal('FILE_TOO_LARGE'), locale));
       // A body Fastify could not read (a malformed content type, a broken encoding): the
       // client's mistake, said plainly.
       if (typeof error.statusCode === 'number' && error.statusCode < 500) {
-        return refused(reply, error.statusCode, 'The file could not be read. Please try again.');
+        return refused(reply, error.statusCode, t('documents.page.unreadable', undefined, locale));
       }
       logger.error({ err: error, route: '/d/:token/files' }, 'claim document upload failed');
-      return refused(reply, 500, 'The file could not be sent. Please try again.');
+      return refused(reply, 500, t('documents.page.notSent', undefined, locale));
     });
     scope.post('/d/:token/files', async (request, reply) => {
+      const locale = localeOf(request);
       const linked = claims.get(request);
-      if (!linked) return refused(reply, 403, 'This link is not complete.');
+      if (!linked) return refused(reply, 403, t('documents.page.linkMalformed', undefined, locale));
       const claim: LinkedClaim = { line: linked.line, claimId: linked.claimId };
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const header = request.headers['x-file-name'];
@@ -178,7 +203,7 @@ export function registerClaimDocumentsRoutes(
           { route: '/d/:token/files', bytes: body.length, refused: error.code },
           'claim document refused',
         );
-        return refused(reply, REFUSAL_STATUS[error.code], say(error));
+        return refused(reply, REFUSAL_STATUS[error.code], say(error, locale));
       }
       let after: ClaimOnPage;
       try {
@@ -187,7 +212,7 @@ export function registerClaimDocumentsRoutes(
         // Not the claim's: its room is given back.
         await kept.release();
         logger.warn({ err: error, route: '/d/:token/files' }, 'claim document not attached');
-        return refused(reply, 502, 'The insurer did not take the file just now. Please try again.');
+        return refused(reply, 502, t('documents.page.notTaken', undefined, locale));
       }
       logger.info(
         { route: '/d/:token/files', bytes: body.length, type: kept.contentType },
@@ -195,7 +220,7 @@ export function registerClaimDocumentsRoutes(
       );
       return reply.send({
         fileName: kept.fileName,
-        status: after.status,
+        status: statusIn(after.status, locale),
         documents: after.documents,
         ...(after.held ? { held: true } : {}),
       });

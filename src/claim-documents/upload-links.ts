@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_LOCALE, supportedLocaleOf } from '../conversation/index.js';
 import { CodedError } from '../errors/index.js';
 import type { FileClaim } from '../files/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
@@ -44,9 +45,15 @@ export interface UploadLinks {
   /**
    * The absolute link for this claim, `<PUBLIC_URL>/d/<token>`; with `phone`, the files sent
    * through it are that phone's (My data counts and deletes them). The token carries a short
-   * keyed hash of the phone, never the phone.
+   * keyed hash of the phone, never the phone. With `locale` other than English, the page's
+   * language follows as `?l=bem` (unsigned: it only picks the words).
    */
-  link(claim: LinkedClaim & { readonly phone?: string | undefined }): string;
+  link(
+    claim: LinkedClaim & {
+      readonly phone?: string | undefined;
+      readonly locale?: string | undefined;
+    },
+  ): string;
   /** The claim a token was signed for; throws {@link UploadLinkError} when it does not hold. */
   verify(token: string): LinkedUpload;
   /** The file store's owner of uploads through links sent to `phone`; undefined: not a phone. */
@@ -82,7 +89,9 @@ export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
       const exp = Math.floor(now() / 1000 + ttl).toString(36);
       const owner = claim.phone === undefined ? undefined : ownerRef(claim.phone);
       const payload = `${LINE_CODES[claim.line]}.${claim.claimId}.${exp}${owner ? `.${owner}` : ''}`;
-      return `${options.publicUrl().replace(/\/+$/, '')}/d/${payload}.${sign(payload)}`;
+      const language = supportedLocaleOf(claim.locale);
+      const query = language && language !== DEFAULT_LOCALE ? `?l=${language}` : '';
+      return `${options.publicUrl().replace(/\/+$/, '')}/d/${payload}.${sign(payload)}${query}`;
     },
     ownerOf(phone) {
       const ref = ownerRef(phone);

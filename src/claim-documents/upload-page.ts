@@ -7,7 +7,10 @@ const escapeHtml = (text: string): string =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-/** What the page shows: the claim and its file input, or why the link was refused. */
+/**
+ * What the page shows: the claim (its status already in the caller's words) and its file input,
+ * or why the link was refused.
+ */
 export type UploadPageView =
   | { readonly claim: ClaimOnPage; readonly maxBytes: number; readonly types: readonly string[] }
   | { readonly refusal: string };
@@ -50,7 +53,7 @@ input.addEventListener('change', async () => {
     if (file.type && !types.includes(file.type)) { item.textContent = file.name + ': ' + words.wrongType; item.className = 'bad'; continue; }
     if (file.size > maxBytes) { item.textContent = file.name + ': ' + words.tooLarge; item.className = 'bad'; continue; }
     try {
-      const response = await fetch(location.pathname.replace(/\\/$/, '') + '/files', {
+      const response = await fetch(location.pathname.replace(/\\/$/, '') + '/files' + location.search, {
         method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream', 'x-file-name': encodeURIComponent(file.name) }, body: file,
       });
       const answer = await response.json();
@@ -64,7 +67,11 @@ input.addEventListener('change', async () => {
 });`;
   return `${head}<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(t('documents.page.claim', { number: view.claim.number }, locale))} <strong id="status">${escapeHtml(view.claim.status)}</strong></p>
-<p>${escapeHtml(t('documents.page.held', { count: view.claim.documents }, locale))}</p>
+<p>${escapeHtml(t('documents.page.held', { count: view.claim.documents }, locale))}</p>${
+    view.claim.needed?.length
+      ? `\n<p>${escapeHtml(t('documents.page.needed', { documents: view.claim.needed.join(', ') }, locale))}</p>`
+      : ''
+  }
 <label for="files">${escapeHtml(t('documents.page.choose', { mb }, locale))}</label>
 <input id="files" name="files" type="file" multiple accept="${escapeHtml(view.types.join(','))}">
 <ul id="sent" aria-live="polite"></ul>

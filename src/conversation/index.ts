@@ -37,6 +37,13 @@ export {
   type HandoffRequest,
   TALK_TO_A_PERSON,
 } from './handoff.js';
+// Rendering: the insurer's words in the caller's (one mapping, see insurer-words.ts).
+export {
+  INSURER_ARGUMENTS,
+  type InsurerWord,
+  type InsurerWordKind,
+  insurerWordKey,
+} from './insurer-words.js';
 export {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
@@ -54,6 +61,7 @@ export {
   LOCALES,
   type MessageKey,
 } from './locales/index.js';
+export { nestedMessage } from './nested-message.js';
 // Payments: money exactly once.
 export {
   createPaymentGuard,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSURER_WORD_KINDS } from './insurer-words.js';
 
 /** The kind of input a Prompt expects; channels pick a keypad, keyboard or button from it. */
 export const InputKind = z.enum([
@@ -27,6 +28,11 @@ export const Choice = z.object({
   params: MessageParams.optional(),
   /** True when `label` is data from the insurer (a product name), not a catalogue key. */
   literal: z.boolean().optional(),
+  /**
+   * What insurer data a literal label is (a product, a risk category, a scope of cover): shown in
+   * the caller's words through the one mapping (insurer-words.ts), the insurer's when unknown.
+   */
+  words: z.enum(INSURER_WORD_KINDS).optional(),
 });
 /** One selectable option. */
 export type Choice = z.infer<typeof Choice>;
@@ -65,6 +71,7 @@ export const Prompt = z.object({
 export type Prompt = z.infer<typeof Prompt>;
 
 const INPUT_KINDS: ReadonlySet<unknown> = new Set(InputKind.options);
+const INSURER_KINDS: ReadonlySet<unknown> = new Set(INSURER_WORD_KINDS);
 
 function isParams(value: unknown): boolean {
   if (value === undefined) return true;
@@ -105,7 +112,8 @@ export function isPrompt(value: unknown): value is Prompt {
         typeof choice.id === 'string' &&
         typeof choice.label === 'string' &&
         isParams(choice.params) &&
-        (choice.literal === undefined || typeof choice.literal === 'boolean'),
+        (choice.literal === undefined || typeof choice.literal === 'boolean') &&
+        (choice.words === undefined || INSURER_KINDS.has(choice.words)),
     ) &&
     isListOf(
       prompt.attachments,

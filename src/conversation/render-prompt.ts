@@ -1,7 +1,9 @@
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { createLogger, type Logger } from '../log/index.js';
-import { type Catalogue, DEFAULT_LOCALE, LOCALES } from './locales/index.js';
+import { INSURER_ARGUMENTS, insurerWords, setInsurerWordsLogger } from './insurer-words.js';
+import { type Catalogue, DEFAULT_LOCALE, isStaffKey, LOCALES } from './locales/index.js';
+import { nestedMessageOf } from './nested-message.js';
 import type { MessageParams, Prompt } from './prompt.js';
 
 /** A Prompt turned into words: the channel lays these out in its own idiom. */
@@ -29,6 +31,7 @@ const reportedMissing = new Set<string>();
 /** Routes "unknown message key" warnings to the process logger instead of a default one. */
 export function setCatalogueLogger(logger: Logger): void {
   catalogueLogger = logger;
+  setInsurerWordsLogger(logger);
 }
 
 /** Renders a Prompt in a locale: the engine's {@link renderPrompt}, or a test double. */
@@ -68,7 +71,9 @@ export function renderPrompt(prompt: Prompt, locale: string = DEFAULT_LOCALE): R
   const choices = (prompt.choices ?? []).map((choice) => ({
     id: choice.id,
     label: choice.literal
-      ? literalLabel(choice.label, choice.params, locale)
+      ? choice.words
+        ? insurerWords(choice.words, choice.label, (word) => t(word.key, word.params, locale))
+        : literalLabel(choice.label, choice.params, locale)
       : t(choice.label, choice.params, locale),
   }));
   const text = lines.join('\n');
@@ -128,6 +133,11 @@ interface CompiledMessage {
   readonly args: readonly MessageArgument[];
   /** The language whose rules the template follows (the catalogue it came from). */
   readonly language: string;
+  /**
+   * Its insurer words are shown as the insurer wrote them: a staff template (staff read the
+   * insurer's English), or a literal label.
+   */
+  readonly verbatim: boolean;
 }
 
 /** An argument of a template: its name, how it is written, and its text as the template says it. */
@@ -158,7 +168,8 @@ function compiledOf(key: string, locale: string): CompiledMessage | undefined {
     const template = Object.hasOwn(catalogue, key)
       ? (catalogue as Readonly<Record<string, string | undefined>>)[key]
       : undefined;
-    const message = template === undefined ? undefined : compileMessage(template, code);
+    const message =
+      template === undefined ? undefined : compileMessage(template, code, isStaffKey(key));
     compiled.set(key, message ?? null);
     if (message) return message;
   }
@@ -174,7 +185,7 @@ function literalLabel(label: string, params: MessageParams | undefined, locale: 
   const cacheKey = `${locale}\u0000${label}`;
   let message = compiledLiterals.get(cacheKey);
   if (message === undefined) {
-    message = compileMessage(label, locale) ?? null;
+    message = compileMessage(label, locale, true) ?? null;
     if (compiledLiterals.size >= 500) compiledLiterals.clear();
     compiledLiterals.set(cacheKey, message);
   }
@@ -185,7 +196,11 @@ function literalLabel(label: string, params: MessageParams | undefined, locale: 
  * Parses a template once. `<…>` is text (the staff desk's usage lines), not a rich-text tag. A
  * template the library cannot parse is reported and shown as written.
  */
-function compileMessage(template: string, language: string): CompiledMessage | undefined {
+function compileMessage(
+  template: string,
+  language: string,
+  verbatim: boolean,
+): CompiledMessage | undefined {
   let ast: MessageFormatElement[];
   try {
     ast = parse(template, { ignoreTag: true, captureLocation: true });
@@ -212,6 +227,7 @@ function compileMessage(template: string, language: string): CompiledMessage | u
         : undefined,
     args,
     language,
+    verbatim,
   };
 }
 
@@ -290,9 +306,7 @@ function formatMessage(
   for (const arg of message.args) {
     const given = Object.hasOwn(params, arg.name) ? params[arg.name] : undefined;
     if (arg.kind === 'plain') {
-      values[arg.valueName] = isStatusWords(given)
-        ? t(given, nestedParams(params, arg.name), locale)
-        : (given ?? arg.source);
+      values[arg.valueName] = plainValue(message, arg.name, given, params, locale) ?? arg.source;
     } else if (arg.kind === 'select') values[arg.valueName] = given ?? arg.source;
     else if (arg.kind === 'plural') {
       const count = Number(given);
@@ -313,16 +327,22 @@ function formatMessage(
 }
 
 /**
- * A parameter holding a status in the customer's words (flows/status-words.ts): the catalogue key
- * of those words (`status.inForce`), which a template's plain `{status}` shows as that message, in
- * the template's language. Only the `status.` keys are read so: other parameters are data.
+ * The text of a plain argument: a nested message (a status in the customer's words, what is
+ * bought) rendered in the template's language, insurer text through its mapping
+ * (./insurer-words.ts), anything else as given.
  */
-function isStatusWords(value: string | number | undefined): value is string {
-  return (
-    typeof value === 'string' &&
-    value.startsWith('status.') &&
-    Object.hasOwn(LOCALES[DEFAULT_LOCALE] ?? {}, value)
-  );
+function plainValue(
+  message: CompiledMessage,
+  name: string,
+  given: string | number | undefined,
+  params: MessageParams,
+  locale: string,
+): string | number | undefined {
+  if (typeof given !== 'string') return given;
+  const nested = nestedMessageOf(given);
+  if (nested) return t(nested.key, { ...nestedParams(params, name), ...nested.params }, locale);
+  const kind = message.verbatim ? undefined : INSURER_ARGUMENTS[name];
+  return kind ? insurerWords(kind, given, (word) => t(word.key, word.params, locale)) : given;
 }
 
 /** The parameters a nested message sees: the outer ones less its own key (no recursion). */

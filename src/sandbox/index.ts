@@ -23,12 +23,13 @@ export {
 // The demo book seeded at every start, for the README, tests and newcomers
 export { DEMO_BOOK, type DemoPerson } from './demo-book.js';
 export { LARGE_BOOK_MASTER_POLICIES, largeBookHolder } from './large-book.js';
-export type {
-  CallbackAttempt,
-  PaymentEngine,
-  SandboxTransaction,
-  SandboxTransactionStatus,
-  SettleOutcome,
+export {
+  type CallbackAttempt,
+  FAILURE_REASON,
+  type PaymentEngine,
+  type SandboxTransaction,
+  type SandboxTransactionStatus,
+  type SettleOutcome,
 } from './payment-engine.js';
 export { DEFAULT_LEVY_RATE } from './premium.js';
 export { SEED } from './seed.js';

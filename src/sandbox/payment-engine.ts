@@ -104,7 +104,8 @@ export interface PaymentEngine {
   close(): void;
 }
 
-const FAILURE_REASON = {
+/** Why a sandbox payment fails, by outcome: the insurer's words a caller is shown as the reason. */
+export const FAILURE_REASON = {
   declined: 'The customer declined the payment prompt',
   'insufficient-funds': 'Insufficient funds',
   expires: 'The payment prompt expired without an answer',

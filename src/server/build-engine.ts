@@ -125,7 +125,12 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     },
     claimUploads: {
       link: (claim) =>
-        services.uploadLinks.link({ line: claim.line, claimId: claim.claimId, phone: claim.phone }),
+        services.uploadLinks.link({
+          line: claim.line,
+          claimId: claim.claimId,
+          phone: claim.phone,
+          locale: claim.locale,
+        }),
     },
     // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
     claimEvidence: services.claimEvidence,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { claimDocumentsNeeded, statusWord } from '../../flows/index.js';
 import type { UssdCore } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import { partnerClaimDocuments, registerClaimDocumentsRoutes } from '../claim-documents/index.js';
@@ -41,7 +42,12 @@ export function buildRoutes(context: ServerContext, inputs: RouteInputs): void {
   registerClaimDocumentsRoutes(app, {
     links: inputs.services.uploadLinks,
     claimFiles: stores.claimFiles,
-    insurer: partnerClaimDocuments(insurer.client, inputs.services.claimEvidence),
+    // The page lists what the claim's scope requires and names its status in the caller's words,
+    // through the flows' own claim terms and status words.
+    insurer: partnerClaimDocuments(insurer.client, inputs.services.claimEvidence, (line, claim) =>
+      claimDocumentsNeeded(insurer.client, line, claim),
+    ),
+    statusWords: (status) => statusWord('claim', status).key,
     logger: logger.child({ module: 'claim-documents' }),
   });
   // Web simulator: local and test use only, since it speaks as any phone number.

@@ -61,7 +61,7 @@ it('keeps a claim document the insurer holds while it needs it, across instances
     body: '%PDF-1.4 termination letter',
   });
   expect(sent.status).toBe(200);
-  expect(await sent.json()).toMatchObject({ status: 'Documented', documents: 1 });
+  expect(await sent.json()).toMatchObject({ status: 'documents received', documents: 1 });
 
   // What the insurer recorded: our own kept link (no expiry), with the file's name.
   const [document] = record()?.documents ?? [];

@@ -111,16 +111,27 @@ function leakIn(prompt: Prompt): string | null {
 /**
  * Where a screen with choices leaves them on USSD, if not on the first page: all of them when
  * they fit there, else (a list longer than a page) at least the first. A text read whole before
- * choosing (`paged`, the full privacy notice) has them after it, on its last page.
+ * choosing (`paged`, the full privacy notice) has them after it, on its last page, and so has a
+ * text whose shortening would cut a policy number or an amount (issue 38): every number of three
+ * digits or more and every choice is then on one of its pages.
  */
 function choicesOffPageOne(prompt: Prompt): string | null {
   const shown = renderPrompt(prompt);
   if (shown.choices.length === 0 || prompt.paged) return null;
   const numbered = shown.choices.map((choice, index) => `${index + 1}. ${choice.label}`);
-  const [first] = toUssdScreens(shown, 'en');
+  const screens = toUssdScreens(shown, 'en');
+  const [first] = screens;
   const expected =
     numbered.join('\n').length + 41 <= USSD_MAX_CHARS ? numbered : numbered.slice(0, 1);
-  return expected.every((line) => first?.includes(line))
+  const numbers = (shown.text.match(/\d(?:[\d,./-]*\d)?/g) ?? []).filter(
+    (number) => number.replace(/\D/g, '').length >= 3,
+  );
+  const all = screens.join(' ').replace(/\s+/g, ' ');
+  const pagedWhole =
+    numbers.length > 0 &&
+    numbers.every((number) => all.includes(number)) &&
+    numbered.every((line) => screens.some((screen) => screen.includes(line)));
+  return expected.every((line) => first?.includes(line)) || pagedWhole
     ? null
     : `${prompt.key} puts its choices past the first USSD page: ${JSON.stringify(first)}`;
 }

@@ -53,11 +53,18 @@ describe('claim status words', () => {
 
   it.each([
     ['en', 'Claim CLC-1: the insurer is handling this claim (Approved).'],
-    ['bem', 'Claim CLC-1: kampani ilebomba pali iyi claim (Approved).'],
-    ['ny', 'Claim CLC-1: kampani ikugwira ntchito pa claim iyi (Approved).'],
-  ])('renders the handling words with the insurer’s word in %s', (locale, text) => {
+    ['bem', 'Claim CLC-1: kampani ilebomba pali iyi claim (yasuminwa).'],
+    ['ny', 'Claim CLC-1: kampani ikugwira ntchito pa claim iyi (yavomerezedwa).'],
+  ])('renders the handling words with the insurer’s word, in %s words', (locale, text) => {
     const params = { number: 'CLC-1', status: 'status.claimHandled', insurerStatus: 'Approved' };
     expect(t('claim.detail.noPayable', params, locale)).toBe(text);
+  });
+
+  it('keeps an insurer word the mapping does not know as the insurer wrote it', () => {
+    const params = { number: 'CLC-1', status: 'status.claimHandled', insurerStatus: 'Escalated' };
+    expect(t('claim.detail.noPayable', params, 'bem')).toBe(
+      'Claim CLC-1: kampani ilebomba pali iyi claim (Escalated).',
+    );
   });
 });
 

@@ -122,12 +122,17 @@ it('makes a credit-life retrenchment claim from My cover, confirms it by one SMS
   try {
     await page.goto(link);
     expect(await page.textContent('body')).toContain(number);
+    // The page names the status in words and what the claim's scope asks for (issue 38).
+    expect(await page.textContent('#status')).toBe('claim received');
+    expect(await page.textContent('body')).toContain(
+      'Documents the insurer asks for: Termination letter.',
+    );
     await page.setInputFiles('input[type=file]', [photo('letter-1.jpg'), photo('letter-2.jpg')]);
     await page.locator('li.sent').nth(1).waitFor();
     expect(await page.textContent('#sent')).toMatch(
       /letter-1\.jpg: sent[\s\S]*letter-2\.jpg: sent/,
     );
-    expect(await page.textContent('#status')).toBe('Documented');
+    expect(await page.textContent('#status')).toBe('documents received');
   } finally {
     await page.close();
   }

@@ -199,7 +199,8 @@ describe('a relative reporting a member’s death on USSD', () => {
     });
     expect(upload.status).toBe(200);
     // The page tells the relative the file is kept for staff, not sent.
-    expect(await upload.json()).toMatchObject({ held: true, status: 'Intimated' });
+    // The status in the page's words: still "claim received" (Intimated at the insurer).
+    expect(await upload.json()).toMatchObject({ held: true, status: 'claim received' });
     expect(claimAt(number)?.status).toBe('Intimated');
     expect(claimAt(number)?.documents ?? []).toHaveLength(0);
 

@@ -107,9 +107,10 @@ function shorten(lines: readonly string[], budget: number): string[] {
  *
  * A screen with choices keeps them where a caller sees them: when the text would push them off
  * the first screen, the text is shortened on USSD (ending in `...`) so every choice fits on the
- * first screen, or, for a list longer than a screen, so its first choices start there. Only a
- * text without choices, or one marked `paged` (a notice read before agreeing), is paged whole,
- * its choices after it. Telegram and Slack show the text in full.
+ * first screen, or, for a list longer than a screen, so its first choices start there. A text
+ * without choices, one marked `paged` (a notice read before agreeing), and one whose shortening
+ * would cut a number of three digits or more (a policy number, an amount, a date: a loan's
+ * details) are paged whole, choices after the text. Telegram and Slack show the text in full.
  */
 export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[] {
   const more = `${USSD_MORE_KEY} ${t('ussd.more', undefined, locale)}`;
@@ -131,12 +132,12 @@ export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[
     const choicesLength = joinedLength(options);
     // Every choice on one screen with at least a line's worth of the text above them.
     if (choicesLength + 1 + MIN_TEXT <= USSD_MAX_CHARS) {
-      return [[...shorten(body, USSD_MAX_CHARS - choicesLength - 1), ...options].join('\n')];
+      const kept = shorten(body, USSD_MAX_CHARS - choicesLength - 1);
+      if (!losesANumber(body, kept)) return [[...kept, ...options].join('\n')];
+      return page([...body, ...options]);
     }
-    return page([
-      ...shorten(body, firstBudget - firstChoicesLength(options, firstBudget) - 1),
-      ...options,
-    ]);
+    const kept = shorten(body, firstBudget - firstChoicesLength(options, firstBudget) - 1);
+    return page([...(losesANumber(body, kept) ? body : kept), ...options]);
   }
   return page(body);
 
@@ -166,6 +167,35 @@ export function toUssdScreens(rendered: RenderedPrompt, locale: string): string[
       return [...screenBody, ...footer].join('\n');
     });
   }
+}
+
+/**
+ * The numbers a caller may need from a text: a policy or claim number, an amount, a date, a
+ * plate's digits. Any run of three digits or more, with the separators it is written with.
+ */
+const NUMBER = /\d(?:[\d,./-]*\d)?/g;
+
+/** How often each key number (three digits or more) occurs in `lines`. */
+function keyNumbers(lines: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    for (const [number] of line.matchAll(NUMBER)) {
+      if (number.replace(/\D/g, '').length >= 3) counts.set(number, (counts.get(number) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/**
+ * True when shortening the text cut or dropped one of its key numbers: a policy number or an
+ * amount ending in `...` is worse than a second screen, so such a text is paged whole instead.
+ */
+function losesANumber(whole: readonly string[], kept: readonly string[]): boolean {
+  const after = keyNumbers(kept);
+  for (const [number, count] of keyNumbers(whole)) {
+    if ((after.get(number) ?? 0) < count) return true;
+  }
+  return false;
 }
 
 /** Room the text above the choices keeps at least (about a line on a small phone). */

@@ -33,7 +33,7 @@ export const bem: Catalogue = {
   'validation.date.tooEarly': 'Ubushiku bufwile ukuba {min, date} nangu panuma.',
   'validation.date.tooLate': 'Ubushiku bufwile ukuba {max, date} nangu ilyo talilafika.',
   'validation.amount.format': 'Lembeni indalama nga 1500 nangu 1500.50.',
-  'validation.amount.notPositive': 'Indalama ifwile ukucila pa zero.',
+  'validation.amount.notPositive': 'Indalama ifwile ukucila pa 0.',
   'validation.amount.tooManyDecimals': 'Bomfyeni nambala shibili fye panuma ya kadonti.',
   'validation.amount.tooLarge': 'Indalama te kucila pa {max}.',
   'validation.tooManyTries': 'Mwaesha imiku iingi. Napapata tendekeni nakabili ilyo mwaipekanya.',
@@ -115,8 +115,8 @@ export const bem: Catalogue = {
   // main-menu
   'menu.policyholder': 'Mwaiseni. Finshi mulefwaya ukucita?',
   'menu.funeral-member': 'Mwaiseni. Finshi mulefwaya ukucita?',
-  'menu.choice.motor': 'Inshuwalansi ya motoka',
-  'menu.choice.travel': 'Inshuwalansi ya lwendo',
+  'menu.choice.motor': 'Motoka',
+  'menu.choice.travel': 'Ulwendo',
   'menu.choice.policies': 'Inshuwalansi yandi',
   // The claims screen glosses the word: the menu has no room for it.
   'menu.choice.claim': 'Ama claim',
@@ -147,7 +147,7 @@ export const bem: Catalogue = {
   'motor.pickCategory': 'Motoka ibomba milimo nshi:',
   'motor.askChassis': 'Nambala ya chassis:',
   'motor.askEngine': 'Nambala ya injini:',
-  'motor.askSumInsured': 'Umutengo wa motoka mu ZMW (sum insured):',
+  'motor.askSumInsured': 'Umutengo wa motoka mu ZMW (uwa kulipilwa nga yaonaika):',
   'motor.pickDuration': 'Saleni inshita:',
   'motor.noPricing': 'Tapali umutengo wa iyi motoka.',
   'motor.durationOption': '{label} {currency} {gross}',
@@ -231,8 +231,8 @@ export const bem: Catalogue = {
 
   // claim-intimation
   'claim.start': 'Ama claim (ukulomba ubulipilo):',
-  'claim.choice.creditLife': 'Ingongole (credit life)',
-  'claim.choice.groupLife': 'Imfwa ya membala (group life)',
+  'claim.choice.creditLife': 'Inshuwalansi ya ngongole',
+  'claim.choice.groupLife': 'Imfwa ya membala wa kabungwe',
   'claim.choice.track': 'Konkeni ama claim yandi',
   'claim.choice.submit': 'Tumeni claim',
   'claim.choice.attach': 'Lundeni amapepala',
@@ -262,7 +262,7 @@ export const bem: Catalogue = {
   'claim.held': 'Claim ni ya ngongole nangu ubumembala nshi?',
   'claim.held.none': 'Tatwasangile ingongole nangu ubumembala pa nambala ya foni yenu.',
   'claim.held.credit-life': 'Ingongole {number} ({covers})',
-  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.held.group-life': 'Ubumi bwa kabungwe {number} ({covers})',
   'claim.askNumber': 'Lembeni nambala ya claim iyo mwapeelwe (nga CLC-000001):',
   'claim.notFound': 'Tapali claim {number}.',
   'claim.list': 'Ama claim yenu ({count}):',
@@ -283,7 +283,7 @@ export const bem: Catalogue = {
   'cover.line.travel': 'Ulwendo {number} {status}',
   'cover.line.life': 'Ubumi {number} {status}',
   'cover.line.funeral': 'Icililo {number} {status}',
-  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.groupLife': 'Ubumi bwa kabungwe {number} {status}',
   'cover.line.creditLife': 'Ingongole {number} {status}',
   'cover.detail.motor':
     'Motoka {number}: {status}, {startDate, date} ukufika {endDate, date}. Motoka {covers}. Premium {currency} {amount}.',
@@ -294,12 +294,12 @@ export const bem: Catalogue = {
   'cover.detail.funeral':
     'Icililo {number}: {status}, {startDate, date} ukufika {endDate, date}. Ulupwa lwa {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
+    'Ubumi bwa kabungwe {number}: {status}, {startDate, date} ukufika {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
   'cover.detail.credit-life':
     'Ingongole {number}: {status}, {startDate, date} ukufika {endDate, date}. Policy {covers}. Indalama {currency} {amount}.',
   'cover.note.until': 'Mwaba ne nshuwalansi ukufika {until, date}.',
   'cover.note.freeCoverLimit':
-    'Inshuwalansi ukucila {currency} {limit} ilefwaya ukupimwa (underwriting): ukufika apo tailipilwa.',
+    'Inshuwalansi ukucila {currency} {limit} ilefwaya ukupimwa: ukufika apo tailipilwa.',
   'cover.note.shareContact': 'Tinyeni "Peeleni nambala yandi ya foni", nangu lembeni NRC.',
   'cover.limited.covered':
     'Iyi NRC ili ne nshuwalansi ukufika {until, date}. Ifyebo fiya fye ku foni iyalembwa.',
@@ -457,7 +457,7 @@ export const bem: Catalogue = {
   'privacy.notice':
     'Tusunga nambala, NRC, ishina ne nshuwalansi yenu pa kumubombela, ukufika inshiku 500 panuma ya kupwa. Moneni nangu fuuteni mu Ifyebo fyandi.',
   'privacy.noticeFull':
-    'Ifya nkama (version 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu chat yenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
+    'Ifya nkama (ukwalula kwa 2).\nUusunga: {controller} e usunga ifyebo fyenu. Kapimpila wa fya nkama: {contact}.\nIfyo tusunga: nambala ya foni nangu ilyashi lyenu, ifyasuko fyenu (NRC, amashina, imelo, motoka, ulwendo), ama policy yenu ne mafayilo mutuma.\nMulandu: pa kumushitisha no kumubombela inshuwalansi, ukubomba pa ma claim yenu no kumwibukisha ilyo taila pwa.\nAbo tulanga: kampani ya inshuwalansi iipeela no kusunga ama policy yenu; abasunga ama server yesu; aba SMS abamutumina amashiwi; Telegram, Meta (WhatsApp) nangu Slack ilyo mwababomfya nangu mwalomba umuntu (abakabomba bamona NRC ne nambala ifyafisama).\nKunse ya calo: Telegram, Meta na Slack, na basunga ama server yesu nga bali kunse, basunga ifyebo kunse ya Zambia.\nInshita: ilyashi amaminiti 15, ifya bulipilo ubushiku 1, amafayilo inshiku 30 (amafayilo ya claim ilyo kampani ya inshuwalansi icili ilelanda pa claim, no mwaka 1 pa numa), ifya kwibukisha ukufika inshiku 500 panuma ya kupwa kwa nshuwalansi. Nga mwafuuta, tusunga fye akashibilo akafisama aka nambala ne NRC fyenu, imyaka 2, pa kuti twibabwekeshamo.\nAmaka yenu: mu Ifyebo fyandi moneni ifyo twakwata, fifuuteni nangu tulekeni ukufibomfya; lombeni {contact} ukumupeela ifyo twakwata nangu ukulungika; kuti mwailishanya kuli Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).',
   'privacy.choice.agree': 'Nasumina',
   'privacy.choice.decline': 'Awe',
   'privacy.choice.full': 'Fyonse',
@@ -496,7 +496,7 @@ export const bem: Catalogue = {
   'claim.notice.link':
     'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo apa:',
   'claim.notice.chat':
-    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli iyi chat: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
+    'Claim {number} ({claimType}, {subject}) yapokelelwa. Kampani ikaimona no kumulandako. Amapepala yalefwaikwa: {documents}. Tumeni ifikope nangu amafayilo muli ili lyashi: Ama claim, Konkeni ama claim yandi, e lyo {number}.',
   'documents.page.title': 'Amapepala ya claim',
   'documents.page.claim': 'Claim {number}:',
   'documents.page.held': 'Amapepala kampani yakwata: {count}.',
@@ -507,6 +507,15 @@ export const bem: Catalogue = {
   'documents.page.kept':
     'fyasungwa; ababomfi bakamona claim pamo no lupwa, e lyo bakafituma ku kampani',
   'documents.page.failed': 'tafyaile; moneni intaneti yenu no kwesha nakabili',
+  'documents.page.needed': 'Amapepala kampani ilefwaya: {documents}.',
+  'documents.page.linkMalformed': 'Iyi link taipwililika.',
+  'documents.page.linkForged': 'Iyi link taili iya cine.',
+  'documents.page.linkExpired': 'Inshita ya iyi link yapwa.',
+  'documents.page.unavailable': 'Tatulekwata kampani nomba. Eseshenipo pali cimbi.',
+  'documents.page.unreadable': 'Tatwabelenga ifi fyatumwa. Napapata eseshenipo nakabili.',
+  'documents.page.notSent': 'Ifi fyatumwa tafyafikile. Napapata eseshenipo nakabili.',
+  'documents.page.notTaken':
+    'Kampani taipokelele ifi fyatumwa nomba. Napapata eseshenipo nakabili.',
   'files.refused.type': 'Ifikope (JPEG, PNG, WebP, HEIC) na mafayilo ya PDF fye e fingatumwa.',
   'files.refused.tooLarge': 'Ifayilo yakula sana: ifayilo imo te kucila pa {mb} MB.',
   'files.refused.claimFull':
@@ -531,6 +540,69 @@ export const bem: Catalogue = {
   'status.claimHandled': 'kampani ilebomba pali iyi claim ({insurerStatus})',
   'status.unconfirmed': 'tatwashininkishe iyi nshuwalansi - imbileni kampani',
   'status.notCheckedNow': 'tatulekwanisha ukumona nomba',
+
+  // what is bought (a payment's item, a reminder's words)
+  'what.motor': '{product}, motoka {plate}',
+  'what.motorCover': 'Inshuwalansi ya motoka {plate}',
+  'what.renewal': 'ukutwalilila {policyNumber}',
+  'what.renewalOfPlate': 'ukutwalilila {policyNumber} ({plate})',
+  'what.travel': '{product} ku {destination}',
+  'what.travelCover': 'Inshuwalansi ya lwendo ku {destination}',
+  'what.line.motor': 'Motoka',
+  'what.line.travel': 'Ulwendo',
+  'what.line.life': 'Ubumi',
+  'what.line.funeral': 'Icililo',
+  'what.line.group-life': 'Ubumi bwa kabungwe',
+  'what.line.credit-life': 'Ingongole',
+  'travel.packageOption': '{product}: {currency} {amount}',
+
+  // the insurer's own words (src/conversation/insurer-words.ts)
+  'insurer.product.motorThirdParty': 'Inshuwalansi ya motoka ku bambi',
+  'insurer.product.motorFireTheft': 'Motoka: ku bambi, umulilo no bupupu',
+  'insurer.product.motorComprehensive': 'Motoka: fyonse',
+  'insurer.product.africaExplorer': 'Ulwendo mu Africa',
+  'insurer.product.worldwideStandard': 'Ulwendo mu calo conse',
+  'insurer.product.termLife': 'Inshuwalansi ya mweo iya nshita',
+  'insurer.product.funeralPlan': 'Inshuwalansi ya cililo',
+  'insurer.product.creditLife': 'Inshuwalansi ya ngongole',
+  'insurer.product.householders': "Inshuwalansi ya ng'anda",
+  'insurer.product.crop': 'Inshuwalansi ya fisabo',
+  'insurer.period.days': '{count, plural, one {ubushiku #} other {inshiku #}}',
+  'insurer.period.weeks': '{count, plural, one {umulungu #} other {imilungu #}}',
+  'insurer.period.months': '{count, plural, one {umweshi #} other {imyeshi #}}',
+  'insurer.period.quarters':
+    '{count, plural, one {icipindi # ca myeshi 3} other {ifipindi # ifya myeshi 3}}',
+  'insurer.period.years': '{count, plural, one {umwaka #} other {imyaka #}}',
+  'insurer.scope.death': 'Imfwa',
+  'insurer.scope.disability': 'Ukulemana kwa muyayaya',
+  'insurer.scope.retrenchment': 'Ukufumishiwa incito',
+  'insurer.document.deathCertificate': 'Satifiketi ya mfwa',
+  'insurer.document.loanStatement': 'Ipepala lya ngongole',
+  'insurer.document.medicalReport': 'Ripoti ya kwa dokota',
+  'insurer.document.terminationLetter': 'Kalata ya kufumishiwa incito',
+  'insurer.document.policyWording': 'Amashiwi ya policy',
+  'insurer.document.burialPermit': 'Insambu ya kushika',
+  'insurer.document.nrcCopy': 'Kopi ya NRC',
+  'insurer.category.private': 'Iya mwine',
+  'insurer.category.commercial': 'Iya makwebo',
+  'insurer.category.psv': 'Iya kusenda abantu (basi, takisi)',
+  'insurer.reason.declined': 'Mwakaana ukulipila pa foni',
+  'insurer.reason.insufficientFunds': 'Indalama tashikumene',
+  'insurer.reason.expired': 'Inshita ya kusumina yapwa ukwabula ukwasuka',
+  'insurer.reason.failed': 'tafyapitile',
+  'insurer.claimStatus.underReview': 'ilepimwa',
+  'insurer.claimStatus.assessed': 'yapimwa',
+  'insurer.claimStatus.approved': 'yasuminwa',
+  'insurer.claimStatus.settled': 'yalipilwa',
+  'insurer.claimStatus.paid': 'yalipilwa',
+  'insurer.claimStatus.rejected': 'yakaanwa',
+  'insurer.claimStatus.declined': 'yakaanwa',
+  'insurer.claimStatus.closed': 'yaisalwa',
+  'insurer.relationship.principal': 'Mwine',
+  'insurer.relationship.spouse': 'Umwina mwabo',
+  'insurer.relationship.child': 'Umwana',
+  'insurer.relationship.parent': 'Umufyashi',
+  'insurer.relationship.other': 'Umbi',
 
   // limits (src/limits)
   'limits.note.hour': 'Napapata eseshenipo pa numa ya ola limo.',

@@ -33,7 +33,7 @@ export const ny: Catalogue = {
   'validation.date.tooEarly': 'Tsiku liyenera kukhala {min, date} kapena pambuyo pake.',
   'validation.date.tooLate': 'Tsiku liyenera kukhala {max, date} kapena kale.',
   'validation.amount.format': 'Lembani ndalama monga 1500 kapena 1500.50.',
-  'validation.amount.notPositive': 'Ndalama iyenera kupitirira zero.',
+  'validation.amount.notPositive': 'Ndalama iyenera kupitirira 0.',
   'validation.amount.tooManyDecimals':
     'Gwiritsani ntchito manambala awiri okha pambuyo pa kadontho.',
   'validation.amount.tooLarge': 'Ndalama isapitirire {max}.',
@@ -116,8 +116,8 @@ export const ny: Catalogue = {
   // main-menu
   'menu.policyholder': 'Takulandirani. Mufuna chiyani?',
   'menu.funeral-member': 'Takulandirani. Mufuna chiyani?',
-  'menu.choice.motor': 'Inshuwalansi ya galimoto',
-  'menu.choice.travel': 'Inshuwalansi ya ulendo',
+  'menu.choice.motor': 'Galimoto',
+  'menu.choice.travel': 'Ulendo',
   'menu.choice.policies': 'Inshuwalansi yanga',
   // The claims screen glosses the word: the menu has no room for it.
   'menu.choice.claim': 'Ma claim',
@@ -147,7 +147,7 @@ export const ny: Catalogue = {
   'motor.pickCategory': 'Galimoto imagwira ntchito yanji:',
   'motor.askChassis': 'Nambala ya chassis:',
   'motor.askEngine': 'Nambala ya injini:',
-  'motor.askSumInsured': 'Mtengo wa galimoto mu ZMW (sum insured):',
+  'motor.askSumInsured': 'Mtengo wa galimoto mu ZMW (wolipidwa ngati yawonongeka):',
   'motor.pickDuration': 'Sankhani nthawi:',
   'motor.noPricing': 'Palibe mtengo wa galimoto iyi.',
   'motor.durationOption': '{label} {currency} {gross}',
@@ -231,8 +231,8 @@ export const ny: Catalogue = {
 
   // claim-intimation
   'claim.start': 'Ma claim (kupempha malipiro):',
-  'claim.choice.creditLife': 'Ngongole (credit life)',
-  'claim.choice.groupLife': 'Imfa ya membala (group life)',
+  'claim.choice.creditLife': 'Inshuwalansi ya ngongole',
+  'claim.choice.groupLife': 'Imfa ya membala wa gulu',
   'claim.choice.track': 'Tsatirani ma claim anga',
   'claim.choice.submit': 'Tumizani claim',
   'claim.choice.attach': 'Onjezani zikalata',
@@ -262,7 +262,7 @@ export const ny: Catalogue = {
   'claim.held': 'Claim ndi ya ngongole kapena umembala uti?',
   'claim.held.none': 'Sitinapeze ngongole kapena umembala wa nambala ya foni yanu.',
   'claim.held.credit-life': 'Ngongole {number} ({covers})',
-  'claim.held.group-life': 'Group life {number} ({covers})',
+  'claim.held.group-life': 'Moyo wa gulu {number} ({covers})',
   'claim.askNumber': 'Lembani nambala ya claim imene munapatsidwa (monga CLC-000001):',
   'claim.notFound': 'Palibe claim {number}.',
   'claim.list': 'Ma claim anu ({count}):',
@@ -283,7 +283,7 @@ export const ny: Catalogue = {
   'cover.line.travel': 'Ulendo {number} {status}',
   'cover.line.life': 'Moyo {number} {status}',
   'cover.line.funeral': 'Maliro {number} {status}',
-  'cover.line.groupLife': 'Group life {number} {status}',
+  'cover.line.groupLife': 'Moyo wa gulu {number} {status}',
   'cover.line.creditLife': 'Ngongole {number} {status}',
   'cover.detail.motor':
     'Galimoto {number}: {status}, {startDate, date} mpaka {endDate, date}. Galimoto {covers}. Premium {currency} {amount}.',
@@ -294,12 +294,12 @@ export const ny: Catalogue = {
   'cover.detail.funeral':
     'Maliro {number}: {status}, {startDate, date} mpaka {endDate, date}. Banja la {covers}. Premium {currency} {amount}.',
   'cover.detail.group-life':
-    'Group life {number}: {status}, {startDate, date} mpaka {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
+    'Moyo wa gulu {number}: {status}, {startDate, date} mpaka {endDate, date}. Membala {covers}. Inshuwalansi {currency} {amount}.',
   'cover.detail.credit-life':
     'Ngongole {number}: {status}, {startDate, date} mpaka {endDate, date}. Policy {covers}. Ndalama {currency} {amount}.',
   'cover.note.until': 'Muli ndi inshuwalansi mpaka {until, date}.',
   'cover.note.freeCoverLimit':
-    'Inshuwalansi yoposa {currency} {limit} ikufunika kuunikidwa (underwriting): mpaka pamenepo siilipidwa.',
+    'Inshuwalansi yoposa {currency} {limit} ikufunika kuunikidwa: mpaka pamenepo siilipidwa.',
   'cover.note.shareContact': 'Dinani "Gawani nambala yanga ya foni", kapena lembani NRC.',
   'cover.limited.covered':
     'NRC iyi ili ndi inshuwalansi mpaka {until, date}. Zambiri zimapita ku foni yolembedwa yokha.',
@@ -454,7 +454,7 @@ export const ny: Catalogue = {
   'privacy.notice':
     'Timasunga nambala, NRC, dzina ndi inshuwalansi yanu kuti tikutumikireni, mpaka masiku 500 itatha. Onani kapena fufutani mu Zambiri zanga.',
   'privacy.noticeFull':
-    "Zachinsinsi (version 2).\nWosunga: {controller} ndiye woyang'anira zambiri zanu. Mkulu wa zachinsinsi: {contact}.\nZimene timasunga: nambala ya foni kapena chat yanu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza.\nChifukwa: kukugulitsani ndi kukutumikirani inshuwalansi, kusamalira ma claim anu ndi kukukumbutsani isanathe.\nTimagawana ndi: kampani ya inshuwalansi yomwe imapereka ndi kusunga ma policy anu; osunga ma server athu; a SMS omwe amakutumizirani mauthenga; Telegram, Meta (WhatsApp) kapena Slack mukazigwiritsa ntchito kapena mukapempha munthu (ogwira ntchito amaona NRC ndi nambala zobisika).\nKunja kwa dziko: Telegram, Meta ndi Slack, ndi osunga ma server athu ngati ali kunja, amasunga zambiri kunja kwa Zambia.\nNthawi: kukambirana mphindi 15, za malipiro tsiku 1, mafayilo masiku 30 (mafayilo a claim pamene kampani ya inshuwalansi ikunenabe za claim, ndi chaka 1 pambuyo pake), zokumbutsa mpaka masiku 500 inshuwalansi itatha. Mukafufuta, timasunga chizindikiro chobisika cha nambala ndi NRC yanu chokha, zaka 2, kuti tisazibwezeretse.\nUfulu wanu: mu Zambiri zanga onani zimene tili nazo, zifufuteni kapena tiletseni kuzigwiritsa ntchito; funsani {contact} kuti akupatseni kope kapena kukonza; mungadandaule kwa Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).",
+    "Zachinsinsi (kusinthidwa kwa 2).\nWosunga: {controller} ndiye woyang'anira zambiri zanu. Mkulu wa zachinsinsi: {contact}.\nZimene timasunga: nambala ya foni kapena macheza anu, mayankho anu (NRC, mayina, imelo, galimoto, ulendo), ma policy anu ndi mafayilo amene mutumiza.\nChifukwa: kukugulitsani ndi kukutumikirani inshuwalansi, kusamalira ma claim anu ndi kukukumbutsani isanathe.\nTimagawana ndi: kampani ya inshuwalansi yomwe imapereka ndi kusunga ma policy anu; osunga ma server athu; a SMS omwe amakutumizirani mauthenga; Telegram, Meta (WhatsApp) kapena Slack mukazigwiritsa ntchito kapena mukapempha munthu (ogwira ntchito amaona NRC ndi nambala zobisika).\nKunja kwa dziko: Telegram, Meta ndi Slack, ndi osunga ma server athu ngati ali kunja, amasunga zambiri kunja kwa Zambia.\nNthawi: kukambirana mphindi 15, za malipiro tsiku 1, mafayilo masiku 30 (mafayilo a claim pamene kampani ya inshuwalansi ikunenabe za claim, ndi chaka 1 pambuyo pake), zokumbutsa mpaka masiku 500 inshuwalansi itatha. Mukafufuta, timasunga chizindikiro chobisika cha nambala ndi NRC yanu chokha, zaka 2, kuti tisazibwezeretse.\nUfulu wanu: mu Zambiri zanga onani zimene tili nazo, zifufuteni kapena tiletseni kuzigwiritsa ntchito; funsani {contact} kuti akupatseni kope kapena kukonza; mungadandaule kwa Data Protection Commissioner wa Zambia (Data Protection Act No. 3 of 2021).",
   'privacy.choice.agree': 'Ndavomera',
   'privacy.choice.decline': 'Ayi',
   'privacy.choice.full': 'Zonse',
@@ -491,7 +491,7 @@ export const ny: Catalogue = {
   'claim.notice.link':
     'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo apa:',
   'claim.notice.chat':
-    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo mu chat iyi: Ma claim, Tsatirani ma claim anga, kenako {number}.',
+    'Claim {number} ({claimType}, {subject}) yalandiridwa. Kampani idzaiona ndi kukulankhulani. Zikalata zofunika: {documents}. Tumizani zithunzi kapena mafayilo mu macheza awa: Ma claim, Tsatirani ma claim anga, kenako {number}.',
   'documents.page.title': 'Zikalata za claim',
   'documents.page.claim': 'Claim {number}:',
   'documents.page.held': 'Zikalata zimene kampani ili nazo: {count}.',
@@ -502,6 +502,14 @@ export const ny: Catalogue = {
   'documents.page.kept':
     'zasungidwa; ogwira ntchito adzaona claim ndi banja, kenako adzazitumiza ku kampani',
   'documents.page.failed': 'sizinatumizidwe; onani intaneti yanu ndi kuyesanso',
+  'documents.page.needed': 'Zikalata zomwe kampani ikufuna: {documents}.',
+  'documents.page.linkMalformed': 'Link iyi si yathunthu.',
+  'documents.page.linkForged': 'Link iyi si yoona.',
+  'documents.page.linkExpired': 'Nthawi ya link iyi yatha.',
+  'documents.page.unavailable': 'Sitingapeze kampani pakali pano. Yesaninso nthawi ina.',
+  'documents.page.unreadable': 'Sitinathe kuwerenga fayilo iyi. Chonde yesaninso.',
+  'documents.page.notSent': 'Fayilo iyi sinatumizidwe. Chonde yesaninso.',
+  'documents.page.notTaken': 'Kampani sinalandire fayilo iyi pakali pano. Chonde yesaninso.',
   'files.refused.type':
     'Zithunzi (JPEG, PNG, WebP, HEIC) ndi mafayilo a PDF okha ndi amene angatumizidwe.',
   'files.refused.tooLarge': 'Fayilo ndi yaikulu kwambiri: fayilo iliyonse isapitirire {mb} MB.',
@@ -527,6 +535,69 @@ export const ny: Catalogue = {
   'status.claimHandled': 'kampani ikugwira ntchito pa claim iyi ({insurerStatus})',
   'status.unconfirmed': 'sitinatsimikize inshuwalansi iyi - imbirani kampani',
   'status.notCheckedNow': 'sitingathe kuona pakali pano',
+
+  // what is bought (a payment's item, a reminder's words)
+  'what.motor': '{product}, galimoto {plate}',
+  'what.motorCover': 'Inshuwalansi ya galimoto {plate}',
+  'what.renewal': 'kupitiriza {policyNumber}',
+  'what.renewalOfPlate': 'kupitiriza {policyNumber} ({plate})',
+  'what.travel': '{product} kupita ku {destination}',
+  'what.travelCover': 'Inshuwalansi ya ulendo kupita ku {destination}',
+  'what.line.motor': 'Galimoto',
+  'what.line.travel': 'Ulendo',
+  'what.line.life': 'Moyo',
+  'what.line.funeral': 'Maliro',
+  'what.line.group-life': 'Moyo wa gulu',
+  'what.line.credit-life': 'Ngongole',
+  'travel.packageOption': '{product}: {currency} {amount}',
+
+  // the insurer's own words (src/conversation/insurer-words.ts)
+  'insurer.product.motorThirdParty': 'Inshuwalansi ya galimoto kwa ena',
+  'insurer.product.motorFireTheft': 'Galimoto: kwa ena, moto ndi kuba',
+  'insurer.product.motorComprehensive': 'Galimoto: zonse',
+  'insurer.product.africaExplorer': 'Ulendo mu Africa',
+  'insurer.product.worldwideStandard': 'Ulendo padziko lonse',
+  'insurer.product.termLife': 'Inshuwalansi ya moyo ya nthawi',
+  'insurer.product.funeralPlan': 'Inshuwalansi ya maliro',
+  'insurer.product.creditLife': 'Inshuwalansi ya ngongole',
+  'insurer.product.householders': 'Inshuwalansi ya nyumba',
+  'insurer.product.crop': 'Inshuwalansi ya mbewu',
+  'insurer.period.days': '{count, plural, one {tsiku #} other {masiku #}}',
+  'insurer.period.weeks': '{count, plural, one {sabata #} other {masabata #}}',
+  'insurer.period.months': '{count, plural, one {mwezi #} other {miyezi #}}',
+  'insurer.period.quarters':
+    '{count, plural, one {gawo # la miyezi 3} other {magawo # a miyezi 3}}',
+  'insurer.period.years': '{count, plural, one {chaka #} other {zaka #}}',
+  'insurer.scope.death': 'Imfa',
+  'insurer.scope.disability': 'Kulumala kosatha',
+  'insurer.scope.retrenchment': 'Kuchotsedwa ntchito',
+  'insurer.document.deathCertificate': 'Satifiketi ya imfa',
+  'insurer.document.loanStatement': 'Chikalata cha ngongole',
+  'insurer.document.medicalReport': 'Lipoti la dokotala',
+  'insurer.document.terminationLetter': 'Kalata yochotsedwa ntchito',
+  'insurer.document.policyWording': 'Mawu a policy',
+  'insurer.document.burialPermit': 'Chilolezo cha maliro',
+  'insurer.document.nrcCopy': 'Kope la NRC',
+  'insurer.category.private': 'Yaumwini',
+  'insurer.category.commercial': 'Yamalonda',
+  'insurer.category.psv': 'Yonyamula anthu (basi, takisi)',
+  'insurer.reason.declined': 'Munakana kulipira pa foni',
+  'insurer.reason.insufficientFunds': 'Ndalama sizikukwanira',
+  'insurer.reason.expired': 'Nthawi yovomereza inatha osayankha',
+  'insurer.reason.failed': 'sikunadutse',
+  'insurer.claimStatus.underReview': 'ikuunikidwa',
+  'insurer.claimStatus.assessed': 'yaunikidwa',
+  'insurer.claimStatus.approved': 'yavomerezedwa',
+  'insurer.claimStatus.settled': 'yalipidwa',
+  'insurer.claimStatus.paid': 'yalipidwa',
+  'insurer.claimStatus.rejected': 'yakanidwa',
+  'insurer.claimStatus.declined': 'yakanidwa',
+  'insurer.claimStatus.closed': 'yatsekedwa',
+  'insurer.relationship.principal': 'Mwini',
+  'insurer.relationship.spouse': "Mnzawo wa m'banja",
+  'insurer.relationship.child': 'Mwana',
+  'insurer.relationship.parent': 'Kholo',
+  'insurer.relationship.other': 'Wina',
 
   // limits (src/limits)
   'limits.note.hour': 'Chonde yesaninso pakatha ola limodzi.',

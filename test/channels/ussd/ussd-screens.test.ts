@@ -21,6 +21,13 @@ const choices = fc.array(
   { maxLength: 30 },
 );
 
+/** The numbers of three digits or more in a text (a policy number, an amount, a date). */
+function keyNumbersOf(body: string): string[] {
+  return (body.match(/\d(?:[\d,./-]*\d)?/g) ?? []).filter(
+    (number) => number.replace(/\D/g, '').length >= 3,
+  );
+}
+
 /** The screens with their paging footers removed, joined back together. */
 function content(screens: string[]): string {
   return screens
@@ -86,7 +93,11 @@ describe('toUssdScreens', () => {
         fc.pre(list.length > 0);
         const numbered = list.map((choice, index) => `${index + 1}. ${choice.label}`);
         const screens = toUssdScreens({ text: body, choices: list }, 'en');
-        if (numbered.join('\n').length + 41 <= USSD_MAX_CHARS) {
+        if (screens.length > 1 && keyNumbersOf(body).length > 0) {
+          // A text whose shortening would cut a number of three digits or more is paged whole.
+          const shown = content(screens);
+          for (const number of keyNumbersOf(body)) expect(shown).toContain(number);
+        } else if (numbered.join('\n').length + 41 <= USSD_MAX_CHARS) {
           expect(screens).toHaveLength(1);
           expect(screens[0]?.endsWith(numbered.join('\n'))).toBe(true);
         } else {
@@ -122,6 +133,31 @@ describe('toUssdScreens', () => {
         '2. End',
       ].join('\n'),
     ]);
+  });
+});
+
+describe('a text holding a policy number or an amount', () => {
+  it('is paged whole rather than cut with ... before the number: a loan in grace keeps its policy and amount', () => {
+    const rendered = {
+      text: [
+        'Ingongole CL-DEMO-000001: ilebomba ukufika 05/01/2027, lipileni premium, 01/06/2026 ukufika 31/05/2027. Policy CL-DEMO-000001. Indalama ZMW 250,000.00.',
+        'Inshuwalansi ukucila ZMW 250,000.00 ilefwaya ukupimwa: ukufika apo tailipilwa.',
+      ].join('\n'),
+      choices: [
+        { id: 'claim', label: 'Lombeni claim' },
+        { id: 'sms', label: 'Tumeni ifyebo pa SMS' },
+        { id: 'list', label: 'Bwelelenipo ku mutande' },
+      ],
+    };
+    const screens = toUssdScreens(rendered, 'bem');
+    expect(screens.length).toBeGreaterThan(1);
+    for (const screen of screens) expect(screen.length).toBeLessThanOrEqual(USSD_MAX_CHARS);
+    expect(screens.join('\n')).not.toContain('...');
+    const shown = content(screens);
+    for (const number of ['CL-DEMO-000001', '05/01/2027', '250,000.00']) {
+      expect(shown.replace(/\n/g, ' ')).toContain(number);
+    }
+    expect(screens.at(-1)).toContain('3. Bwelelenipo ku mutande');
   });
 });
 
