@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/conversation/index.js';
+import { insurerWordKey, t } from '../../src/conversation/index.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 
@@ -30,10 +30,17 @@ const LANGUAGES = [
   { locale: 'ny', choice: '3' },
 ] as const;
 
-const PRODUCTS = [
-  { name: 'Motor Third Party', label: /^\d+\. Motor Third Party$/ },
-  { name: 'Motor Comprehensive', label: /^\d+\. Motor Comprehensive$/ },
-] as const;
+const PRODUCTS = [{ name: 'Motor Third Party' }, { name: 'Motor Comprehensive' }] as const;
+
+/** An insurer's word (a product, a vehicle use) as a caller in `locale` reads it. */
+function inWords(kind: 'product' | 'category', text: string, locale: string): string {
+  const word = insurerWordKey(kind, text);
+  if (!word) throw new Error(`no ${kind} word for ${text}`);
+  return t(word.key, word.params ?? {}, locale);
+}
+
+/** A text matched as it is, inside a pattern. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The numbered choice on a screen whose line matches. */
 function pick(screen: string, line: RegExp): string {
@@ -93,8 +100,14 @@ async function buyNewCar(language: (typeof LANGUAGES)[number], product: string):
       (s) => pick(s, new RegExp(`^\\d+\\. ${t('privacy.choice.agree', {}, locale)}$`)),
     ],
     ['motor.mode', (s) => pick(s, new RegExp(`^\\d+\\. ${t('motor.choice.new', {}, locale)}$`))],
-    ['motor.pickProduct', (s) => pick(s, new RegExp(`^\\d+\\. ${product}$`))],
-    ['motor.pickCategory', (s) => pick(s, /^\d+\. Private$/)],
+    [
+      'motor.pickProduct',
+      (s) => pick(s, new RegExp(`^\\d+\\. ${literally(inWords('product', product, locale))}$`)),
+    ],
+    [
+      'motor.pickCategory',
+      (s) => pick(s, new RegExp(`^\\d+\\. ${literally(inWords('category', 'Private', locale))}$`)),
+    ],
     ['motor.askSumInsured', () => '150000'],
     ['motor.pickDuration', lastChoice],
     ['motor.askPlate', () => own.plate],
@@ -143,7 +156,7 @@ describe("a new customer's motor purchase of a new car on USSD", () => {
         // "Motor Third Party NCB 3456, 28/11/2026-27/11/2027: ZMW 693.00 (premium … + levy …)."
         expect(walked.pay).toMatch(
           new RegExp(
-            `^CON ${name} NC[A-Z] \\d{4}, \\d{2}/\\d{2}/\\d{4}-\\d{2}/\\d{2}/\\d{4}: ZMW [\\d,]+\\.\\d\\d \\(premium [\\d,]+\\.\\d\\d \\+ levy [\\d,]+\\.\\d\\d\\)\\. `,
+            `^CON ${literally(inWords('product', name, language.locale))} NC[A-Z] \\d{4}, \\d{2}/\\d{2}/\\d{4}-\\d{2}/\\d{2}/\\d{4}: ZMW [\\d,]+\\.\\d\\d \\(premium [\\d,]+\\.\\d\\d \\+ levy [\\d,]+\\.\\d\\d\\)\\. `,
           ),
         );
         rows.push(readmeRow(language.locale, name, walked));

@@ -78,6 +78,9 @@ const ALLOWED = new Set([
   'slack',
   'toyota',
   'corolla',
+  // the example person a question shows (a first and a last name, as typed)
+  'jane',
+  'banda',
   'zambia',
   'africa',
   // SMS keywords the gateway reads in English (Reply STOP / START)
