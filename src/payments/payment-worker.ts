@@ -3,6 +3,7 @@ import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
 import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
 import type { PaymentContext } from './payment-context.js';
 import { deliverOutcome } from './payment-delivery.js';
+import { proceedWithPayment } from './payment-proceed.js';
 import {
   CheckJob,
   type DeliverJob,
@@ -147,6 +148,8 @@ export function createPaymentWorker(ctx: PaymentContext) {
         return runCheckJob(parseJob(CheckJob, job));
       case 'deliver':
         return deliverOutcome(ctx, job);
+      case 'proceed':
+        return proceedWithPayment(ctx, job);
       default:
         log.warn({ job: job.name }, 'unknown payment job ignored');
     }

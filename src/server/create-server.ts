@@ -172,7 +172,13 @@ export async function createServer(
   const notifiers = createNotifierDirectory();
   const tracker = createPaymentTracker();
   const services = await buildServices(context, { stores, insurer, notifiers, payments: tracker });
-  const engine = buildEngine(context, { stores, insurer, services, notifiers });
+  const engine = buildEngine(context, {
+    stores,
+    insurer,
+    services,
+    notifiers,
+    payments: tracker,
+  });
   const channels = buildChannels(context, {
     app,
     stores,
