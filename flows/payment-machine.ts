@@ -85,6 +85,11 @@ export interface PayState {
   unconfirmed?: true | undefined;
   /** The insurer holds nothing under the reference: Pay again sends the same attempt. */
   notTaken?: true | undefined;
+  /**
+   * A handset's call was let go before this attempt's PIN prompt: where it stands is shown as a
+   * screen that lets the call go again, the result coming by SMS.
+   */
+  released?: true | undefined;
 }
 
 /** The part of the payment machine's context its screens and requests read. */
@@ -378,6 +383,7 @@ export function again(pay: PayState | null): PayState | null {
     since: undefined,
     checked: undefined,
     reason: undefined,
+    released: undefined,
   };
 }
 
@@ -470,7 +476,7 @@ function screenOf(
         : screen === 'released'
           ? paymentReleasedPrompt(context.pay)
           : screen === 'wait'
-            ? handset && context.pay.method?.method === 'mobileMoney'
+            ? handset && context.pay.released && context.pay.method?.method === 'mobileMoney'
               ? paymentHandsetWaitPrompt(context.pay)
               : paymentWaitPrompt(context.pay)
             : paymentFailedPrompt(context.pay, handset);
@@ -657,6 +663,7 @@ export const paymentMachine = payment.createMachine({
             target: 'released',
             actions: assign({
               proceedId: ({ event }) => (event.output.later ? event.output.id : undefined),
+              pay: ({ context }) => ({ ...context.pay, released: true as const }),
             }),
           },
           { target: 'proceeding' },
