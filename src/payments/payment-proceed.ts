@@ -1,7 +1,7 @@
 import { ENGINE_PROMPTS, type PaymentProceedEvent } from '../conversation/index.js';
 import type { PaymentContext } from './payment-context.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
-import { parseJob, ProceedJob } from './payment-jobs.js';
+import { ProceedJob, parseJob } from './payment-jobs.js';
 import { paymentKey } from './payment-keys.js';
 import type { PaymentJob } from './payment-scheduler.js';
 

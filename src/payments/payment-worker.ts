@@ -3,7 +3,6 @@ import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
 import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
 import type { PaymentContext } from './payment-context.js';
 import { deliverOutcome } from './payment-delivery.js';
-import { proceedWithPayment } from './payment-proceed.js';
 import {
   CheckJob,
   type DeliverJob,
@@ -13,6 +12,7 @@ import {
   referenceOf,
 } from './payment-jobs.js';
 import { paymentQueuePrefix } from './payment-keys.js';
+import { proceedWithPayment } from './payment-proceed.js';
 import type { PaymentRoute } from './payment-routes.js';
 import type {
   PaymentJob,
