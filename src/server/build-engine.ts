@@ -8,6 +8,7 @@ import {
   type FlowRegistry,
   type Prompt,
   type TurnEngine,
+  type TurnRoute,
 } from '../conversation/index.js';
 import { readAtMost, storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
@@ -92,11 +93,15 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
       check: (reference, route) => services.attempts.check(reference, route),
       unsettled: (route, item, vehicle) => services.attempts.unsettled(route, item, vehicle),
       // A USSD caller's mobile-money payment starts after the call ends (USSD_PAY_DELAY_MS).
-      later: (route) => {
-        const service = payments.service();
-        if (!service) throw new Error('the payment service is not attached yet');
-        return service.proceedLater(route);
-      },
+      ...(context.deps.payDuringCall
+        ? {}
+        : {
+            later: (route: TurnRoute) => {
+              const service = payments.service();
+              if (!service) throw new Error('the payment service is not attached yet');
+              return service.proceedLater(route);
+            },
+          }),
     },
     reminders,
     holdings: services.holdings,
