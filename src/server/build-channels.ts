@@ -189,6 +189,8 @@ function buildUssd(
         render: renderPrompt,
         // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
         takeNotice: (address, prompt) => reminders.takeNotice(address, prompt),
+        // A certificate's signed link is ~130 characters: a short one keeps the SMS to one segment.
+        shortLink: (url) => inputs.stores.shortLinks.shorten(url),
       }),
     );
   }

@@ -51,6 +51,11 @@ export interface SmsNotifierOptions {
    * payment to pay again) says how to get back to it: dial the code and choose Continue.
    */
   readonly serviceCode?: string | undefined;
+  /**
+   * A short stand-in for a link (an attachment's signed URL), so the message fits one segment;
+   * links are sent as they are without it.
+   */
+  readonly shortLink?: (url: string) => Promise<string>;
   /** Per-request time limit. Default 10 000 ms. */
   readonly timeoutMs?: number;
   /**
@@ -64,6 +69,8 @@ export interface SmsNotifierOptions {
 }
 
 const SENT = 101;
+/** Characters of one GSM-7 SMS segment: a longer message is sent (and charged) as several. */
+export const SMS_SEGMENT_CHARS = 160;
 
 /** The Notifier for USSD users: an SMS through Africa's Talking's messaging API. */
 export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
@@ -77,17 +84,32 @@ export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
           { key, input: 'none', final: true, ...(params ? { params } : {}) },
           address.locale,
         ).text;
-      // A link on its own means nothing in an SMS: each carries its label ("Certificate: …").
-      const links = (prompt.attachments ?? []).map((attachment) =>
-        attachment.label ? `${say(attachment.label)}: ${attachment.url}` : attachment.url,
+      const attachments = prompt.attachments ?? [];
+      const urls = await Promise.all(
+        attachments.map((attachment) =>
+          options.shortLink ? options.shortLink(attachment.url) : attachment.url,
+        ),
+      );
+      // A link on its own means nothing in an SMS: each carries its label ("Certificate: …"),
+      // unless the label alone would take the message past one segment (the text above it says
+      // what was bought: the link is its certificate).
+      const labelled = attachments.map((attachment, i) =>
+        attachment.label ? `${say(attachment.label)}: ${urls[i]}` : (urls[i] ?? ''),
       );
       const resume =
         !prompt.final && options.serviceCode
           ? [say('sms.continueHint', { serviceCode: options.serviceCode })]
           : [];
+      const body = (links: readonly string[]) => [rendered.text, ...links, ...resume].join('\n');
+      const withLabels = body(labelled);
+      const bare = body(urls);
+      const text =
+        withLabels.length > SMS_SEGMENT_CHARS && bare.length <= SMS_SEGMENT_CHARS
+          ? bare
+          : withLabels;
       const notice = await options.takeNotice?.(address.address, prompt);
       const noticeText = notice ? [options.render(notice, address.locale).text] : [];
-      const message = [rendered.text, ...links, ...resume, ...noticeText].join('\n');
+      const message = [text, ...noticeText].join('\n');
       const form = new URLSearchParams({
         username: options.username,
         to: `+${address.address.replace(/^\+/, '')}`,
