@@ -479,7 +479,7 @@ function screenOf(
             ? handset && context.pay.released && context.pay.method?.method === 'mobileMoney'
               ? paymentHandsetWaitPrompt(context.pay)
               : paymentWaitPrompt(context.pay)
-            : paymentFailedPrompt(context.pay, handset);
+            : paymentFailedPrompt(context.pay, handset && context.pay.released === true);
   return context.notes ? { ...prompt, notes: context.notes } : prompt;
 }
 

@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually.js';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { GATEWAY_SECRET, startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { closingAfterEnd, ussdCaller } from './ussd-caller.js';
 
 /*
  * Renewal reminders through the whole server: a motor policy bought on Telegram and one bought
@@ -109,6 +109,17 @@ async function buyOnUssd(phone: ReturnType<typeof smsCaller>, plate: string): Pr
   let screen = await phone.dial();
   const closing: string[] = [];
   for (let step = 0; step < 40 && !/^END /.test(screen); step += 1) {
+    if (/Pay with:/.test(screen)) {
+      // The call ends before the PIN prompt (issue 38); the outcome shows on the next dial.
+      const ended = await phone.send('1');
+      await eventually('the payment settled', () =>
+        sandbox()
+          .payments.all()
+          .some((t) => t.msisdn?.endsWith(phone.number.slice(-9)) && t.status !== 'Pending'),
+      );
+      screen = await closingAfterEnd(phone, ended);
+      break;
+    }
     const text = screen.replace(/^(CON|END) /, '');
     if (/^Paid /.test(text) || closing.length > 0) {
       // The closing screen runs over two pages: read them all.
