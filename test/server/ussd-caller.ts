@@ -145,7 +145,8 @@ export async function closingAfterEnd(
     async () => {
       const shown = await phone.dial();
       seen.push(shown);
-      return /unfinished session/.test(shown) ? undefined : shown;
+      // Pending (the resume offer), or the payment being started as the caller dials.
+      return /unfinished session|still working/i.test(shown) ? undefined : shown;
     },
     timeoutMs,
   );
