@@ -139,7 +139,8 @@ export async function closingAfterEnd(
   seen: string[] = [],
   timeoutMs = 30_000,
 ): Promise<string> {
-  expect(ended).toMatch(/^END Approve ZMW [\d,]+\.\d\d for .* when your phone asks for your PIN\./);
+  // In the caller's language: "Approve ZMW … when your phone asks for your PIN." in English.
+  expect(ended).toMatch(/^END \S+ ZMW [\d,]+\.\d\d .*PIN/);
   let screen = await eventually(
     'the purchase closed',
     async () => {
