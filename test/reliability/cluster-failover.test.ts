@@ -115,6 +115,15 @@ describe.skipIf('unavailable' in shared)('a Redis Cluster master fails mid-run',
       expect(screens.at(-1)?.body).toMatch(/^END Approve .* your PIN/s);
     }
 
+    // The pay requests follow the calls' END answers (issue 38): every one that ended so starts.
+    const quotes = () =>
+      new Set(sandbox.payments.all().map((t) => t.subjectId ?? t.reference)).size;
+    await eventually(
+      'the pay requests after the calls',
+      () => quotes() >= PHONES_BEFORE - politeErrors + PHONES_AFTER,
+      20_000,
+    );
+
     // No payment starts twice: one insurer transaction per quotation.
     const perQuote = new Map<string, number>();
     for (const transaction of sandbox.payments.all()) {
