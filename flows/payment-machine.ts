@@ -570,10 +570,11 @@ const UNEXPECTED_PHONE = { type: 'unexpected', params: { input: 'phone' } } as c
  * One payment of one priced purchase: `pickPayment` (confirm amount, choose method),
  * `askPayPhone`, `paying` (start the attempt), `paymentStarted` (route by outcome),
  * `awaitingPayment`, `checkingPayment`, `paymentFailed` (Pay again goes back to choosing a method
- * for a new attempt). Ends `paid`, `back` (from the confirm screen), `cancelled` (End after a
- * failure), `chosen` (an `unquoted` purchase's method chosen: the flow quotes it) or `failed`
- * (a call failed: the flow's failure screen, which may start it again `at`
- * the call or the screen before it).
+ * for a new attempt). On a handset call mobile money first lets the call go (`handingOver`,
+ * then `released` until `payment.proceed` comes: issue 38). Ends `paid`, `back` (from the
+ * confirm screen), `cancelled` (End after a failure), `chosen` (an `unquoted` purchase's method
+ * chosen: the flow quotes it) or `failed` (a call failed: the flow's failure screen, which may
+ * start it again `at` the call or the screen before it).
  */
 export const paymentMachine = payment.createMachine({
   id: 'payment',
