@@ -6,6 +6,7 @@ import { DEMO_BOOK } from '../../src/sandbox/demo-book.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { type InsurerTap, isPay, startInsurerTap } from '../reliability/insurer-tap.js';
 import { eventually } from '../support/eventually.js';
+import { deleteKeys, testPrefix } from '../support/redis-modes.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { amountOn, toPayScreen, type UssdCaller, ussdCaller } from './ussd-caller.js';
 
@@ -244,4 +245,49 @@ describe('a motor renewal on USSD', () => {
     );
     expect(renewed.text).toMatch(`Paid ZMW ${quoted}.`);
   });
+});
+
+describe('an instance restarted between the END and the pay request', () => {
+  it('loses nothing: the next instance sends the pay request once, and the outcome SMS comes', async () => {
+    // Two instances of one deployment in turn, over the same Redis keys.
+    const shared = testPrefix();
+    const env = {
+      PARTNER_API_URL: `${tap.origin}/api/v1`,
+      PARTNER_API_KEY: insurer.apiKey,
+      // Long enough for the first instance to be gone before the job is due.
+      USSD_PAY_DELAY_MS: '5000',
+    };
+    const deps = {
+      notifiers: [sms],
+      paymentBackoffMs: [50, 100, 200, 400, 800, 1600, 3200],
+      keyPrefix: shared,
+    };
+    const first = await startTestServer(env, deps);
+    let url = first.url;
+    const phone = ussdCaller(() => url, 'end-restart');
+    const plate = nextPlate();
+    try {
+      await toPayScreen(phone, plate);
+      const log: string[] = [];
+      expect(await chooseLogged(phone, '1', log)).toMatch(/^END Approve ZMW /);
+      await first.close();
+      expect(log).not.toContain('pay');
+
+      const second = await startTestServer(env, deps);
+      url = second.url;
+      try {
+        await eventually('the pay request from the next instance', () => log.includes('pay'));
+        const paid = await eventually('the outcome SMS', () =>
+          toldTo(phone).find((sent) => sent.prompt.key === 'motor.done'),
+        );
+        expect(JSON.stringify(paid.prompt.params)).toContain(plate);
+        await second.server.payments.settled();
+        expect(log.filter((entry) => entry === 'pay')).toHaveLength(1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await deleteKeys(harness.redis, shared);
+    }
+  }, 60_000);
 });
