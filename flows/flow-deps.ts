@@ -17,7 +17,13 @@ import { sameMsisdn } from '../src/msisdn/index.js';
 import type { PersonalData } from '../src/privacy/index.js';
 import type { RenewalOffer } from '../src/reminders/index.js';
 import type { UnknownAnswerReporter } from './cover-status.js';
-import { type PaymentRequest, type PaymentStarted, providedPayment } from './payment-machine.js';
+import {
+  type PayLater,
+  type PayLaterRequest,
+  type PaymentRequest,
+  type PaymentStarted,
+  providedPayment,
+} from './payment-machine.js';
 import type { UnknownStatusReporter } from './status-words.js';
 import {
   isNotFound,
@@ -66,6 +72,12 @@ export interface FlowPayments {
    * Without it only paying refuses one.
    */
   unsettled?(route: TurnRoute, item: string, vehicle?: string): Promise<boolean>;
+  /**
+   * Sends the conversation on `route` a `payment.proceed` event (with the id it resolves) a
+   * short while from now, durably and once: a handset's call is let go before the mobile-money
+   * PIN prompt, and the payment starts after. Without it such payments start at once.
+   */
+  later?(route: TurnRoute): Promise<string>;
 }
 
 /** A paid motor policy, new or renewed, as the flow that sold it knows it. */
@@ -412,6 +424,12 @@ export function paymentActors(
         return { reference: input.reference, status, ...(reason ? { reason } : {}) };
       },
     ),
+    payLater: fromPromise<PayLater, PayLaterRequest>(async ({ input }) => {
+      const later = deps.payments.later;
+      // Nothing can send the event back (no route, or no scheduler): paid at once.
+      if (!later || !input.route) return { later: false };
+      return { later: true, id: await later(input.route) };
+    }),
   });
 }
 

@@ -202,7 +202,9 @@ function quotedPayment(context: MotorQuoteContext, quote: MotorQuote): PayState 
     quote.currency,
     context.answers.plate,
   );
-  return context.pay?.method ? { ...fresh, method: context.pay.method } : fresh;
+  // The method chosen, and whether the call was let go for it (see PayState.released), go on.
+  const kept = context.pay?.method ? { ...fresh, method: context.pay.method } : fresh;
+  return context.pay?.released ? { ...kept, released: true } : kept;
 }
 
 /** Whether an actor's answer is {@link HeldElsewhere}. */
@@ -558,9 +560,10 @@ const RETRY: Record<Op, Way> = {
   register: '#motor-quote.holder.registeringHolder',
   code: '#motor-quote.holder.sendingCode',
   checkCode: '#motor-quote.holder.checkingCode',
-  registerVehicle: '#motor-quote.buying.registeringVehicle',
-  quote: '#motor-quote.buying.quoting',
-  pay: resumePayment('paying'),
+  // The writes and the payment again as the method chosen: a handset's call is let go first.
+  registerVehicle: resumePayment('start'),
+  quote: resumePayment('start'),
+  pay: resumePayment('start'),
   status: resumePayment('checking'),
   policy: '#motor-quote.renewal.findingPolicy',
   renewal: '#motor-quote.renewal.loadingRenewal',
@@ -1867,6 +1870,7 @@ export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   // 6: the vehicle and quotation are made at the pay step, and a typed NRC may be proven by code.
   // 7: priced before the vehicle and holder are asked; make, model and year, and the name, each
   // one answer.
-  version: 7,
+  // 8: on a handset call, mobile money lets the call go before the writes and the payment.
+  version: 8,
   machine: motorQuoteMachine,
 };

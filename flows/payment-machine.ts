@@ -85,6 +85,11 @@ export interface PayState {
   unconfirmed?: true | undefined;
   /** The insurer holds nothing under the reference: Pay again sends the same attempt. */
   notTaken?: true | undefined;
+  /**
+   * A handset's call was let go before this attempt's PIN prompt: where it stands is shown as a
+   * screen that lets the call go again, the result coming by SMS.
+   */
+  released?: true | undefined;
 }
 
 /** The part of the payment machine's context its screens and requests read. */
@@ -238,6 +243,39 @@ export function paymentWaitPrompt(pay: PayState | null): Prompt {
   return prompt;
 }
 
+/**
+ * The screen that lets a handset's call go once mobile money is chosen: the network's PIN prompt
+ * cannot show while the call holds the screen, so the caller is told to approve it when asked,
+ * and the result comes by SMS.
+ */
+export function paymentReleasedPrompt(pay: PayState | null): Prompt {
+  return {
+    ...ask('pay.released', 'none', {
+      params: {
+        amount: money(pay?.amount ?? 0),
+        currency: pay?.currency ?? '',
+        what: pay?.what ?? '',
+      },
+    }),
+    endsCall: true,
+  };
+}
+
+/**
+ * Where a mobile-money payment stands when a handset dials back while it waits: with the phone
+ * (or being confirmed with the insurer), the result to come by SMS; the call is let go again.
+ */
+export function paymentHandsetWaitPrompt(pay: PayState | null): Prompt {
+  const prompt = ask(pay?.unconfirmed ? 'pay.waitConfirming' : 'pay.waitHandset', 'none', {
+    params: {
+      amount: money(pay?.amount ?? 0),
+      currency: pay?.currency ?? '',
+      what: pay?.what ?? '',
+    },
+  });
+  return { ...prompt, endsCall: true };
+}
+
 /** The question of the number to pay from, with the amount it will be asked to approve. */
 export function paymentPhonePrompt(pay: PayState | null): Prompt {
   return ask('pay.askPhone', 'phone', {
@@ -245,15 +283,22 @@ export function paymentPhonePrompt(pay: PayState | null): Prompt {
   });
 }
 
-/** The screen after a failed payment: which purchase, why if known, and Pay again or End. */
-export function paymentFailedPrompt(pay: PayState | null): Prompt {
+/**
+ * The screen after a failed payment: which purchase, why if known, and Pay again or End; a
+ * handset that dials back to it may also go straight to Card.
+ */
+export function paymentFailedPrompt(pay: PayState | null, handset = false): Prompt {
   const prompt = ask('pay.failed', 'choice', {
     params: {
       amount: money(pay?.amount ?? 0),
       currency: pay?.currency ?? '',
       what: pay?.what ?? '',
     },
-    choices: [choice('retry', 'pay.choice.tryAgain'), choice('end', 'flow.choice.end')],
+    choices: [
+      choice('retry', 'pay.choice.tryAgain'),
+      ...(handset ? [choice('card', 'pay.choice.card')] : []),
+      choice('end', 'flow.choice.end'),
+    ],
   });
   if (pay?.reason) prompt.notes = [{ key: 'pay.note.reason', params: { reason: pay.reason } }];
   return prompt;
@@ -338,13 +383,32 @@ export function again(pay: PayState | null): PayState | null {
     since: undefined,
     checked: undefined,
     reason: undefined,
+    released: undefined,
   };
 }
 
 // ------------------------------------------------------------------ the machine
 
-/** Where a payment (re)starts: the confirm screen, or again after the flow's failure screen. */
-export type PaymentStep = 'confirm' | 'paying' | 'wait' | 'checking';
+/**
+ * Where a payment (re)starts: the confirm screen, or again after the flow's failure screen:
+ * `paying` starts it at once (the flow made the writes it needed, the call already let go),
+ * `start` as the method chosen (on a handset call, letting the call go first).
+ */
+export type PaymentStep = 'confirm' | 'start' | 'paying' | 'wait' | 'checking';
+
+/**
+ * What the payment machine asks when a handset's call is let go: to be sent `payment.proceed`
+ * (with the id it resolves) a short while after, once the call has ended. Resolves
+ * `{ later: false }` where nothing can send it: the payment then starts at once, as in a chat.
+ */
+export type PayLater = { later: true; id: string } | { later: false };
+
+/** What {@link PayLater} is asked with: whose payment, and where the event goes. */
+export interface PayLaterRequest {
+  purchase: string;
+  attempt: number;
+  route?: TurnRoute;
+}
 
 /**
  * What a flow hands the payment machine: the priced purchase. The confirm screen (what is bought
@@ -356,6 +420,11 @@ export interface PaymentInput {
   route: TurnRoute | null;
   /** Where to start; the confirm screen unless the flow's failure screen retries or goes back. */
   at?: PaymentStep | undefined;
+  /**
+   * The caller is on a handset call (USSD): a mobile-money PIN prompt cannot show until the call
+   * ends, so choosing mobile money lets the call go and the payment starts on `payment.proceed`.
+   */
+  handset?: true | undefined;
 }
 
 /** A call of the payment machine that failed: the flow shows its failure screen for it. */
@@ -367,7 +436,7 @@ export type PaymentOutput =
   | { outcome: 'failed'; pay: PayState; failure: PaymentFailure };
 
 /** The states that show a screen, each named after it; its Prompt is made from it (see screenOf). */
-type PaymentScreen = 'confirm' | 'phone' | 'wait' | 'failed';
+type PaymentScreen = 'confirm' | 'phone' | 'released' | 'wait' | 'failed';
 
 /**
  * The payment machine's context. The screen shown follows from the state, and the context keeps
@@ -384,6 +453,10 @@ interface PaymentContext {
   /** Where it starts (see PaymentInput); cleared once started. */
   at?: PaymentStep | undefined;
   failure?: PaymentFailure | undefined;
+  /** On a handset call (see PaymentInput.handset). */
+  handset?: true | undefined;
+  /** The `payment.proceed` awaited once the call was let go; cleared when it came. */
+  proceedId?: string | undefined;
   /** How it ended, once it did (for the output). */
   ended?: PaymentOutput['outcome'] | undefined;
 }
@@ -394,14 +467,19 @@ function screenOf(
   context: PaymentContext,
   confirm: (pay: PayState) => Prompt,
 ): Prompt {
+  const handset = context.handset === true;
   const prompt =
     screen === 'confirm'
       ? confirm(context.pay)
       : screen === 'phone'
         ? paymentPhonePrompt(context.pay)
-        : screen === 'wait'
-          ? paymentWaitPrompt(context.pay)
-          : paymentFailedPrompt(context.pay);
+        : screen === 'released'
+          ? paymentReleasedPrompt(context.pay)
+          : screen === 'wait'
+            ? handset && context.pay.released && context.pay.method?.method === 'mobileMoney'
+              ? paymentHandsetWaitPrompt(context.pay)
+              : paymentWaitPrompt(context.pay)
+            : paymentFailedPrompt(context.pay, handset && context.pay.released === true);
   return context.notes ? { ...prompt, notes: context.notes } : prompt;
 }
 
@@ -436,6 +514,7 @@ const payment = setup({
     paymentStatus: notProvided<PaymentStarted, { reference: string; route?: TurnRoute }>(
       'paymentStatus',
     ),
+    payLater: notProvided<PayLater, PayLaterRequest>('payLater'),
   },
   actions: {
     shown: assign({ notes: undefined, tries: 0 }),
@@ -466,6 +545,11 @@ const payment = setup({
       context.pay.status === params.status,
     startsAt: ({ context }, params: { step: PaymentStep }) => context.at === params.step,
     unquoted: ({ context }) => context.pay.subject.kind === 'unquoted',
+    // Mobile money from a handset on a call: the call is let go before the PIN prompt.
+    handsetMoney: ({ context }) =>
+      context.handset === true && context.pay.method?.method === 'mobileMoney',
+    proceedsHere: ({ context, event }) =>
+      event.type === 'payment.proceed' && event.id === context.proceedId,
   },
 });
 
@@ -486,10 +570,11 @@ const UNEXPECTED_PHONE = { type: 'unexpected', params: { input: 'phone' } } as c
  * One payment of one priced purchase: `pickPayment` (confirm amount, choose method),
  * `askPayPhone`, `paying` (start the attempt), `paymentStarted` (route by outcome),
  * `awaitingPayment`, `checkingPayment`, `paymentFailed` (Pay again goes back to choosing a method
- * for a new attempt). Ends `paid`, `back` (from the confirm screen), `cancelled` (End after a
- * failure), `chosen` (an `unquoted` purchase's method chosen: the flow quotes it) or `failed`
- * (a call failed: the flow's failure screen, which may start it again `at`
- * the call or the screen before it).
+ * for a new attempt). On a handset call mobile money first lets the call go (`handingOver`,
+ * then `released` until `payment.proceed` comes: issue 38). Ends `paid`, `back` (from the
+ * confirm screen), `cancelled` (End after a failure), `chosen` (an `unquoted` purchase's method
+ * chosen: the flow quotes it) or `failed` (a call failed: the flow's failure screen, which may
+ * start it again `at` the call or the screen before it).
  */
 export const paymentMachine = payment.createMachine({
   id: 'payment',
@@ -499,6 +584,7 @@ export const paymentMachine = payment.createMachine({
     ...(input.route ? { route: input.route } : {}),
     pay: input.pay,
     at: input.at,
+    ...(input.handset ? { handset: true as const } : {}),
   }),
   initial: 'opening',
   on: {
@@ -512,6 +598,7 @@ export const paymentMachine = payment.createMachine({
       exit: assign({ at: undefined }),
       always: [
         { guard: { type: 'startsAt', params: { step: 'paying' } }, target: 'paying' },
+        { guard: { type: 'startsAt', params: { step: 'start' } }, target: 'decided' },
         {
           guard: { type: 'startsAt', params: { step: 'wait' } },
           target: 'wait',
@@ -552,8 +639,53 @@ export const paymentMachine = payment.createMachine({
         'user.back': 'confirm',
       },
     },
-    // The method is chosen: paid now, or first quoted by the flow (nothing written before).
+    // The method is chosen: paid now, or first quoted by the flow (nothing written before); on
+    // a handset call, mobile money lets the call go first.
     decided: {
+      always: [
+        { guard: 'handsetMoney', target: 'handingOver' },
+        { guard: 'unquoted', target: 'chosen' },
+        { target: 'paying' },
+      ],
+    },
+    // Asks for `payment.proceed` a short while after the call ends (durable: a restart in
+    // between keeps it); nothing is written at the insurer before it comes.
+    handingOver: {
+      invoke: {
+        src: 'payLater',
+        input: ({ context }) => ({
+          purchase: context.pay.purchase,
+          attempt: context.pay.attempt,
+          ...(context.route ? { route: context.route } : {}),
+        }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.later,
+            target: 'released',
+            actions: assign({
+              proceedId: ({ event }) => (event.output.later ? event.output.id : undefined),
+              pay: ({ context }) => ({ ...context.pay, released: true as const }),
+            }),
+          },
+          { target: 'proceeding' },
+        ],
+        onError: failedCall('pay'),
+      },
+    },
+    // The call is let go with "approve when your phone asks"; a dial back shows it again.
+    released: {
+      ...WAITS,
+      entry: 'shown',
+      on: {
+        'payment.proceed': {
+          guard: 'proceedsHere',
+          target: 'proceeding',
+          actions: assign({ proceedId: undefined }),
+        },
+        'user.back': 'released',
+      },
+    },
+    proceeding: {
       always: [{ guard: 'unquoted', target: 'chosen' }, { target: 'paying' }],
     },
     paying: {
@@ -598,6 +730,8 @@ export const paymentMachine = payment.createMachine({
       on: {
         'user.choice': [
           { guard: chose('retry'), target: 'confirm', actions: 'again' },
+          // Offered to a handset only: straight to the card page, as a new attempt.
+          { guard: chose('card'), target: 'decided', actions: ['again', 'choose'] },
           { guard: chose('end'), target: 'cancelled' },
         ],
         'user.back': { target: 'confirm', actions: 'again' },
@@ -631,6 +765,8 @@ export function paymentInput(
     callerPhone: ownPayNumber(context),
     route: context.route ?? null,
     ...(at ? { at } : {}),
+    // Only a handset on a call has a `callerPhone` (a chat's vouched phone is its `payPhone`).
+    ...(context.callerPhone ? { handset: true as const } : {}),
   };
 }
 
@@ -648,6 +784,7 @@ function childSnapshot(event: unknown): ChildSnapshot | undefined {
 const SCREENS: ReadonlySet<unknown> = new Set<PaymentScreen>([
   'confirm',
   'phone',
+  'released',
   'wait',
   'failed',
 ]);
@@ -700,6 +837,7 @@ export const TO_PAYMENT = {
   'user.contact': { actions: 'toPayment' },
   'user.back': { actions: 'toPayment' },
   'payment.settled': { actions: 'toPayment' },
+  'payment.proceed': { actions: 'toPayment' },
 } as const;
 
 /**

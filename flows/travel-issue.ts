@@ -503,7 +503,8 @@ export const travelIssueMachine = travel.createMachine({
         'user.choice': [
           { guard: callFailed('packages', 'retry'), target: '#travel-issue.loadingPackages' },
           { guard: callFailed('quote', 'retry'), target: '#travel-issue.pricing.quoting' },
-          { guard: callFailed('pay', 'retry'), ...resumePayment('paying') },
+          // As the method chosen: a handset's call is let go again before the PIN prompt.
+          { guard: callFailed('pay', 'retry'), ...resumePayment('start') },
           { guard: chose('retry'), ...resumePayment('checking') },
           ...BACK_TO_QUESTION.choice,
           { guard: chose('back'), target: '#travel-issue.failedBack' },
@@ -550,6 +551,7 @@ export const travelIssueMachine = travel.createMachine({
 export const travelIssueFlow: FlowDefinition<typeof travelIssueMachine> = {
   id: 'travel-issue',
   // 3: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
-  version: 3,
+  // 4: on a handset call, mobile money lets the call go before the payment starts.
+  version: 4,
   machine: travelIssueMachine,
 };

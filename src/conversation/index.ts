@@ -83,7 +83,7 @@ export {
   setCatalogueLogger,
   t,
 } from './render-prompt.js';
-export { isReply, type PaymentSettledEvent, Reply } from './reply.js';
+export { isReply, type PaymentProceedEvent, type PaymentSettledEvent, Reply } from './reply.js';
 export type {
   ChannelAddress,
   ChannelName,

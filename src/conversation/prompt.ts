@@ -66,6 +66,12 @@ export const Prompt = z.object({
    * its choices after it, instead of shortening it so the choices fit the first screen.
    */
   paged: z.boolean().optional(),
+  /**
+   * The call is let go with this screen though the conversation goes on (a mobile-money PIN
+   * prompt needs the handset the call holds): a USSD gateway is answered `END`, and the next dial
+   * offers to continue. Channels that hold no call show it as any other screen.
+   */
+  endsCall: z.boolean().optional(),
 });
 /** What a flow shows the user. */
 export type Prompt = z.infer<typeof Prompt>;
@@ -104,6 +110,7 @@ export function isPrompt(value: unknown): value is Prompt {
     INPUT_KINDS.has(prompt.input) &&
     typeof prompt.final === 'boolean' &&
     (prompt.paged === undefined || typeof prompt.paged === 'boolean') &&
+    (prompt.endsCall === undefined || typeof prompt.endsCall === 'boolean') &&
     isParams(prompt.params) &&
     isListOf(prompt.notes, (note) => typeof note.key === 'string' && isParams(note.params)) &&
     isListOf(

@@ -24,6 +24,16 @@ const PaymentSettled = z.object({
   reason: z.string().optional(),
 });
 
+/**
+ * The moment to start a payment the caller chose while on a handset call: sent by src/payments a
+ * short while after the call was let go (the PIN prompt needs the handset), never by a user.
+ */
+const PaymentProceed = z.object({
+  type: z.literal('payment.proceed'),
+  /** Names the hand-over it ends: made when the call was let go, taken once by the flow. */
+  id: z.string(),
+});
+
 /** Every event a flow can receive: channel-neutral user replies plus system events. */
 export const Reply = z.discriminatedUnion('type', [
   UserText,
@@ -33,11 +43,14 @@ export const Reply = z.discriminatedUnion('type', [
   UserBack,
   UserCancel,
   PaymentSettled,
+  PaymentProceed,
 ]);
 /** Every event a flow can receive. */
 export type Reply = z.infer<typeof Reply>;
 /** The `payment.settled` system event. */
 export type PaymentSettledEvent = z.infer<typeof PaymentSettled>;
+/** The `payment.proceed` system event. */
+export type PaymentProceedEvent = z.infer<typeof PaymentProceed>;
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(['paid', 'failed', 'pending']);
 const optionalString = (value: unknown): boolean =>
@@ -70,6 +83,8 @@ export function isReply(value: unknown): value is Reply {
         optionalString(event.policyId) &&
         optionalString(event.reason)
       );
+    case 'payment.proceed':
+      return typeof event.id === 'string';
     default:
       return false;
   }

@@ -38,3 +38,11 @@ export {
   S3Location,
   s3Backend,
 } from './s3-backend.js';
+// Server: short stand-ins for signed links, so an SMS carrying one fits one segment.
+export {
+  createShortLinks,
+  registerShortLinkRoutes,
+  SHORT_LINK_PATH,
+  type ShortLinks,
+  type ShortLinksOptions,
+} from './short-links.js';

@@ -66,6 +66,8 @@ export interface PaymentContext {
   readonly keys: PaymentKeys;
   readonly routes: PaymentRoutes;
   readonly turnDeadlineMs: number;
+  /** How long after a handset's call is let go its payment starts. */
+  readonly proceedDelayMs: number;
   readonly ledger: PaymentLedger;
 }
 
@@ -95,6 +97,7 @@ export function createPaymentContext(options: PaymentServiceOptions): PaymentCon
   );
   const routes = paymentRoutesOver(keys, { prefix, ttlSeconds });
   const turnDeadlineMs = options.turnDeadlineMs ?? 30_000;
+  const proceedDelayMs = options.proceedDelayMs ?? 2_000;
   const ledger = createPaymentLedger({ keys, prefix, log, client, getStatus });
   return {
     options,
@@ -113,6 +116,7 @@ export function createPaymentContext(options: PaymentServiceOptions): PaymentCon
     keys,
     routes,
     turnDeadlineMs,
+    proceedDelayMs,
     ledger,
   };
 }

@@ -29,6 +29,19 @@ export const DeliverJob = z.object({
 /** An outcome claimed for delivery. */
 export type DeliverJob = z.infer<typeof DeliverJob>;
 
+/**
+ * A payment chosen on a handset call, to start once the call has ended: `payment.proceed` into
+ * the conversation, then what it shows told through the route's notifier.
+ */
+export const ProceedJob = z.object({
+  id: z.string(),
+  route: PaymentRoute,
+  /** Set once the engine has taken the event, so a notifier retry does not send it twice. */
+  prompt: Prompt.optional(),
+});
+/** A payment to start once the call has ended. */
+export type ProceedJob = z.infer<typeof ProceedJob>;
+
 /** What a callback told of a payment besides its status, kept for its delivery. */
 export const PaymentHint = z.object({
   policyNumber: z.string().optional(),

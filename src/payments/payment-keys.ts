@@ -1,8 +1,11 @@
 import { hashTag } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
-/** What a payment-reference key holds: its route, delivery marker, callback hint or generation. */
-export type PaymentKeyKind = 'route' | 'delivered' | 'hint' | 'generation' | 'holder';
+/**
+ * What a payment-reference key holds: its route, delivery marker, callback hint or generation;
+ * or, keyed by a hand-over's id, that what followed it was told (`proceed`).
+ */
+export type PaymentKeyKind = 'route' | 'delivered' | 'hint' | 'generation' | 'holder' | 'proceed';
 
 /**
  * The Redis key of one record of a payment reference. The reference is a hash tag, so all of one

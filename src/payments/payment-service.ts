@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { PartnerClient, PaymentWebhook, TransactionStatus } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
@@ -8,7 +9,13 @@ import type { KeyValueStore } from '../storage/index.js';
 import type { TrackOptions } from './payment-attempts.js';
 import { createPaymentContext, type LookupBackoff } from './payment-context.js';
 import { PaymentError } from './payment-errors.js';
-import { type CheckJob, type PaymentHint, type PollJob, pollJobOptions } from './payment-jobs.js';
+import {
+  type CheckJob,
+  type PaymentHint,
+  type PollJob,
+  type ProceedJob,
+  pollJobOptions,
+} from './payment-jobs.js';
 import type { PaymentRoute, PaymentRoutes } from './payment-routes.js';
 import type { PaymentOutcome } from './payment-status.js';
 import { createPaymentWorker } from './payment-worker.js';
@@ -79,6 +86,11 @@ export interface PaymentServiceSettings {
   readonly queue?: PaymentQueueOptions;
   /** Turn deadline when the outcome goes into the flow; nobody waits, so it is long. Default 30 000. */
   readonly turnDeadlineMs?: number;
+  /**
+   * How long after a handset's call is let go (the USSD answer `END` sent) the payment chosen in
+   * it starts, so the network's PIN prompt finds the handset free. Default 2 000 ms.
+   */
+  readonly proceedDelayMs?: number;
   /** Called once per outcome told to a user (metrics). Must not throw. */
   readonly onOutcome?: (outcome: PaymentOutcome) => void;
 }
@@ -111,6 +123,13 @@ export interface PaymentService {
    * lookup schedule instead, for as long as it lasts.
    */
   track(reference: string, route: PaymentRoute, options?: TrackOptions): Promise<void>;
+  /**
+   * Sends the conversation on `route` a `payment.proceed` event after the proceed delay, as a
+   * job (BullMQ over Redis: a restart in between keeps it), once; resolves the event's id. What
+   * the conversation shows after it is told through the route's notifier, unless it only says
+   * the payment waits on the phone (what the caller was just told).
+   */
+  proceedLater(route: PaymentRoute): Promise<string>;
   /** Stops polling `reference` (its request was refused, so no outcome will come). */
   untrack(reference: string): Promise<void>;
   /**
@@ -177,6 +196,17 @@ export function createPaymentService(options: PaymentServiceOptions): PaymentSer
 
   const service: PaymentService = {
     routes,
+
+    async proceedLater(route) {
+      const id = randomUUID();
+      await scheduler.add('proceed', { id, route } satisfies ProceedJob, {
+        jobId: `proceed-${id}`,
+        delay: ctx.proceedDelayMs,
+        attempts: ctx.deliveryAttempts,
+        backoff: { type: 'exponential', delay: ctx.deliveryBackoffMs },
+      });
+      return id;
+    },
 
     async untrack(reference) {
       // A newer generation makes every scheduled poll and check of the old one a no-op.

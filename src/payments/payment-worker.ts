@@ -12,6 +12,7 @@ import {
   referenceOf,
 } from './payment-jobs.js';
 import { paymentQueuePrefix } from './payment-keys.js';
+import { proceedWithPayment } from './payment-proceed.js';
 import type { PaymentRoute } from './payment-routes.js';
 import type {
   PaymentJob,
@@ -147,6 +148,8 @@ export function createPaymentWorker(ctx: PaymentContext) {
         return runCheckJob(parseJob(CheckJob, job));
       case 'deliver':
         return deliverOutcome(ctx, job);
+      case 'proceed':
+        return proceedWithPayment(ctx, job);
       default:
         log.warn({ job: job.name }, 'unknown payment job ignored');
     }

@@ -189,6 +189,10 @@ function buildUssd(
         render: renderPrompt,
         // A purchase's reminder notice rides on its outcome SMS: one message, one charge.
         takeNotice: (address, prompt) => reminders.takeNotice(address, prompt),
+        // A stored file's signed link (a certificate's) is ~130 characters: a short one keeps the
+        // SMS to one segment. Other links (the upload page, the card page) go as they are.
+        shortLink: async (url) =>
+          inputs.stores.files.idOf(url) === undefined ? url : inputs.stores.shortLinks.shorten(url),
       }),
     );
   }

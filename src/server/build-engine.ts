@@ -8,6 +8,7 @@ import {
   type FlowRegistry,
   type Prompt,
   type TurnEngine,
+  type TurnRoute,
 } from '../conversation/index.js';
 import { readAtMost, storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
@@ -16,6 +17,7 @@ import type { Insurer } from './build-insurer.js';
 import type { ServerServices } from './build-services.js';
 import type { ServerStores } from './build-stores.js';
 import type { NotifierDirectory } from './notifier-directory.js';
+import type { PaymentTrackerSeam } from './payment-tracker.js';
 import type { ServerContext } from './server-context.js';
 import { NoticeUnreachableError, StaffChannelUnavailableError } from './server-errors.js';
 
@@ -32,6 +34,8 @@ export interface EngineInputs {
   readonly insurer: Insurer;
   readonly services: ServerServices;
   readonly notifiers: NotifierDirectory;
+  /** The payment service, attached after the engine: starts a handset's payment after its call. */
+  readonly payments: PaymentTrackerSeam;
 }
 
 /** Builds the flows over the services, then the engine over the sessions (unless given one). */
@@ -54,7 +58,7 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
 /** The production flow registry, its side effects wired to the server's services. */
 function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry {
   const { config, logger } = context;
-  const { services, notifiers } = inputs;
+  const { services, notifiers, payments } = inputs;
   const reminders = services.reminders.service;
   const files = inputs.stores.files;
   const flowFiles: FlowFileStore = {
@@ -88,6 +92,16 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
       start: (attempt, pay) => services.attempts.start(attempt, pay),
       check: (reference, route) => services.attempts.check(reference, route),
       unsettled: (route, item, vehicle) => services.attempts.unsettled(route, item, vehicle),
+      // A USSD caller's mobile-money payment starts after the call ends (USSD_PAY_DELAY_MS).
+      ...(context.deps.payDuringCall
+        ? {}
+        : {
+            later: (route: TurnRoute) => {
+              const service = payments.service();
+              if (!service) throw new Error('the payment service is not attached yet');
+              return service.proceedLater(route);
+            },
+          }),
     },
     reminders,
     holdings: services.holdings,

@@ -41,6 +41,7 @@ export function buildPayments(context: ServerContext, inputs: PaymentInputs): Pa
     logger,
     ...(deps.paymentBackoffMs ? { backoffMs: deps.paymentBackoffMs } : {}),
     ...(deps.paymentLookupBackoff ? { lookupBackoff: deps.paymentLookupBackoff } : {}),
+    proceedDelayMs: config.ussd.payDelayMs,
     onOutcome: (outcome) => metrics.payments.inc({ outcome }),
   });
   inputs.tracker.attach(service);

@@ -4,7 +4,7 @@ import { claimDocumentsNeeded, statusWord } from '../../flows/index.js';
 import type { UssdCore } from '../channels/ussd/index.js';
 import { registerSimulatorRoutes, SimulatorSms } from '../channels/web/index.js';
 import { partnerClaimDocuments, registerClaimDocumentsRoutes } from '../claim-documents/index.js';
-import { registerFileRoutes } from '../files/index.js';
+import { registerFileRoutes, registerShortLinkRoutes } from '../files/index.js';
 import { SANDBOX_TEST_MSISDNS, type Sandbox } from '../sandbox/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerServices } from './build-services.js';
@@ -39,6 +39,7 @@ export function buildRoutes(context: ServerContext, inputs: RouteInputs): void {
   const { config, logger } = context;
   const { app, stores, insurer } = inputs;
   registerFileRoutes(app, stores.files);
+  registerShortLinkRoutes(app, stores.shortLinks);
   registerClaimDocumentsRoutes(app, {
     links: inputs.services.uploadLinks,
     claimFiles: stores.claimFiles,

@@ -1,5 +1,11 @@
 import { type ClaimFiles, createClaimFiles } from '../claim-documents/index.js';
-import { createFileStore, type FileStore, s3Backend } from '../files/index.js';
+import {
+  createFileStore,
+  createShortLinks,
+  type FileStore,
+  type ShortLinks,
+  s3Backend,
+} from '../files/index.js';
 import { type HandoffStore, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
@@ -14,6 +20,8 @@ export interface ServerStores {
   readonly store: KeyValueStore;
   readonly sessions: SessionStore;
   readonly files: FileStore;
+  /** Short stand-ins for signed file links, for SMS (one segment). */
+  readonly shortLinks: ShortLinks;
   /** Claim documents from every channel: checked by their bytes, capped per file and per claim. */
   readonly claimFiles: ClaimFiles;
   readonly handoffs: HandoffStore;
@@ -48,6 +56,7 @@ export async function buildStores(context: ServerContext): Promise<ServerStores>
     store,
     sessions: deps.sessions ?? sessionStore(context, redis),
     files,
+    shortLinks: createShortLinks({ store, keyPrefix, publicUrl: context.publicUrl }),
     // Each claim's count on the shared store: every instance and channel counts the same files.
     claimFiles: createClaimFiles({
       files,

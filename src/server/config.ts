@@ -136,6 +136,16 @@ export const EnvSchema = z.object({
   ),
   /** `false` skips the language screen on a phone's first dial (the menu's Language stays). */
   USSD_ASK_LANGUAGE: z.enum(['true', 'false']).default('true'),
+  /**
+   * Milliseconds between the `END` that lets a caller's call go once they chose mobile money and
+   * the request to pay (the network's PIN prompt needs the handset free). Default 2000.
+   */
+  USSD_PAY_DELAY_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds (0 to 60000)' })
+    .int({ error: 'must be a whole number of milliseconds (0 to 60000)' })
+    .min(0, { error: 'must be a whole number of milliseconds (0 to 60000)' })
+    .max(60_000, { error: 'must be a whole number of milliseconds (0 to 60000)' })
+    .default(2_000),
   ...WhatsAppEnv,
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_WEBHOOK_SECRET: optionalString,
@@ -281,6 +291,8 @@ export interface Config {
     readonly serviceCode: string;
     /** Whether a phone's first dial asks for the language (USSD_ASK_LANGUAGE, default true). */
     readonly askLanguage: boolean;
+    /** How long after the `END` before a mobile-money prompt the payment starts (USSD_PAY_DELAY_MS). */
+    readonly payDelayMs: number;
   };
   /** Present when the four WHATSAPP_ variables are set. */
   readonly whatsapp: WhatsAppConfig | undefined;
@@ -462,6 +474,7 @@ export function loadConfig(
       allowedIps: e.USSD_ALLOWED_IPS,
       serviceCode: e.USSD_SERVICE_CODE,
       askLanguage: e.USSD_ASK_LANGUAGE === 'true',
+      payDelayMs: e.USSD_PAY_DELAY_MS,
     },
     whatsapp: whatsapp.config,
     telegram:

@@ -36,6 +36,12 @@ export interface ServerDeps {
   readonly logger?: Logger;
   /** Flows to run instead of the production registry (tests of the channel layer). */
   readonly flows?: FlowRegistry;
+  /**
+   * A USSD caller's mobile-money payment starts in their turn, the call kept open, as before
+   * issue 38 (tests of the payment mechanics that read its screens in the call). Default false:
+   * the call ends first and the payment starts after it.
+   */
+  readonly payDuringCall?: boolean;
   /** A ready engine instead of one built from `flows` (tests of a single channel). */
   readonly engine?: TurnEngine;
   /** A Redis connection to share (standalone, Sentinel or Cluster); the caller closes it. */
@@ -172,7 +178,13 @@ export async function createServer(
   const notifiers = createNotifierDirectory();
   const tracker = createPaymentTracker();
   const services = await buildServices(context, { stores, insurer, notifiers, payments: tracker });
-  const engine = buildEngine(context, { stores, insurer, services, notifiers });
+  const engine = buildEngine(context, {
+    stores,
+    insurer,
+    services,
+    notifiers,
+    payments: tracker,
+  });
   const channels = buildChannels(context, {
     app,
     stores,

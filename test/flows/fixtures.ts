@@ -511,7 +511,12 @@ export function otherInputsFor(flow: FlowId): { name: string; input: FlowStartIn
 }
 
 /** The payment child's own calls: a paying flow hands them to it, provided as `paymentMachine`. */
-const PAYMENT_CALLS = new Set(['startPayment', 'paymentStatus']);
+const PAYMENT_CALLS = new Set(['startPayment', 'paymentStatus', 'payLater']);
+/**
+ * Where nothing can send `payment.proceed` back (no scheduler), a handset's payment starts at
+ * once: the worlds walk that unless a test gives its own `payLater`.
+ */
+const PAY_AT_ONCE = { payLater: () => ({ later: false }) };
 
 function provide(flow: FlowId, impl: Impl): AnyStateMachine {
   const machine = MACHINES[flow];
@@ -520,7 +525,10 @@ function provide(flow: FlowId, impl: Impl): AnyStateMachine {
     syncActor(fn as (input: unknown) => unknown),
   ];
   const entries = Object.entries(impl);
-  const calls = entries.filter(([name]) => PAYMENT_CALLS.has(name));
+  const paying = entries.some(([name]) => name === 'startPayment');
+  const calls = Object.entries({ ...(paying ? PAY_AT_ONCE : {}), ...impl }).filter(([name]) =>
+    PAYMENT_CALLS.has(name),
+  );
   const actors = Object.fromEntries(
     entries.filter(([name]) => !PAYMENT_CALLS.has(name)).map(stand),
   );

@@ -140,3 +140,92 @@ describe("the payment machine as a flow's child", () => {
     expect(restored.getSnapshot().output.prompt.key).toBe('travel.done');
   });
 });
+
+describe('mobile money chosen on a handset call (issue 38)', () => {
+  const replies: Reply[] = [
+    { type: 'user.text', text: 'South Africa' },
+    { type: 'user.text', text: '2099-01-15' },
+    { type: 'user.text', text: '14' },
+    { type: 'user.text', text: 'Mwila Banda' },
+    { type: 'user.text', text: '479974/11/1' },
+    { type: 'user.choice', id: 'continue' },
+    { type: 'user.choice', id: '201' },
+  ];
+  /** The travel flow whose payments start only once `payment.proceed` (id `go-1`) comes. */
+  const deferred = () => {
+    const started: unknown[] = [];
+    const machine = worldMachine('travel-issue', {
+      overrides: {
+        payLater: () => ({ later: true, id: 'go-1' }),
+        startPayment: (input: unknown) => {
+          started.push(input);
+          return { reference: 'PAY-tq_1', status: 'pending' };
+        },
+      },
+    });
+    return { machine, started };
+  };
+
+  it('lets the call go before the PIN prompt, and starts the payment once the event comes', () => {
+    const { machine, started } = deferred();
+    const input = inputFor('travel-issue');
+    const first = createActor(machine, { input }).start();
+    for (const reply of [...replies, { type: 'user.choice', id: 'own' } as const]) {
+      first.send(reply);
+    }
+    const released = first.getSnapshot();
+    expect(released.hasTag('awaitingInput')).toBe(true);
+    expect(released.context.prompt).toMatchObject({ key: 'pay.released', endsCall: true });
+    expect(released.context.prompt.final).toBe(false);
+    expect(started).toHaveLength(0);
+
+    // Restored as after a restart: a stray id changes nothing, the awaited one starts it once.
+    const persisted = JSON.parse(JSON.stringify(first.getPersistedSnapshot()));
+    first.stop();
+    const restored = createActor(machine, { input, snapshot: persisted as Snapshot<unknown> });
+    restored.start();
+    restored.send({ type: 'payment.proceed', id: 'someone-else' });
+    expect(restored.getSnapshot().context.prompt.key).toBe('pay.released');
+    expect(started).toHaveLength(0);
+    restored.send({ type: 'payment.proceed', id: 'go-1' });
+    restored.send({ type: 'payment.proceed', id: 'go-1' });
+    expect(started).toHaveLength(1);
+    expect(restored.getSnapshot().context.prompt).toMatchObject({
+      key: 'pay.waitHandset',
+      endsCall: true,
+    });
+    restored.send({ type: 'payment.settled', reference: 'PAY-tq_1', outcome: 'paid' });
+    expect(restored.getSnapshot().output.prompt.key).toBe('travel.done');
+  });
+
+  it('offers Pay again and Card after a failed payment, and lets the call go again for Pay again', () => {
+    const { machine, started } = deferred();
+    const actor = createActor(machine, { input: inputFor('travel-issue') }).start();
+    for (const reply of [...replies, { type: 'user.choice', id: 'own' } as const]) {
+      actor.send(reply);
+    }
+    actor.send({ type: 'payment.proceed', id: 'go-1' });
+    actor.send({ type: 'payment.settled', reference: 'PAY-tq_1', outcome: 'failed' });
+    const failed = actor.getSnapshot().context.prompt;
+    expect(failed.key).toBe('pay.failed');
+    expect(failed.choices?.map((choice: { id: string }) => choice.id)).toEqual([
+      'retry',
+      'card',
+      'end',
+    ]);
+    actor.send({ type: 'user.choice', id: 'retry' });
+    actor.send({ type: 'user.choice', id: 'own' });
+    expect(actor.getSnapshot().context.prompt.key).toBe('pay.released');
+    expect(started).toHaveLength(1);
+  });
+
+  it('pays at once, as in a chat, where nothing can send the event back', () => {
+    const actor = createActor(worldMachine('travel-issue'), {
+      input: inputFor('travel-issue'),
+    }).start();
+    for (const reply of [...replies, { type: 'user.choice', id: 'own' } as const]) {
+      actor.send(reply);
+    }
+    expect(actor.getSnapshot().context.prompt.key).toBe('pay.waitPhone');
+  });
+});

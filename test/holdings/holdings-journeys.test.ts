@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import {
+  closingAfterEnd,
   isStillWorking,
   throughStillWorking,
   toPayScreen,
   type UssdCaller,
   ussdCaller,
 } from '../server/ussd-caller.js';
-import { eventually } from '../support/eventually.js';
 
 // Issue 25: My cover reads who holds what from the holdings index and asks the insurer only
 // about the records it names. Through the HTTP server, the engine, Redis and the embedded sandbox.
@@ -38,15 +38,9 @@ const plate = () => `BCK ${1000 + Math.floor(Math.random() * 8999)}`;
 /** Buys motor cover for `car` from the caller's own number; every screen shown goes to `seen`. */
 async function buyMotor(phone: UssdCaller, car: string, seen: string[]): Promise<string> {
   await toPayScreen(phone, car, seen);
-  // 1: pay from this number. Then "Check status" until the insurer has settled it.
-  const screen = await eventually(
-    'the purchase closed',
-    async () => {
-      const shown = await throughStillWorking(phone, await phone.send('1'), seen);
-      return shown.startsWith('END') ? shown : undefined;
-    },
-    30_000,
-  );
+  // 1: pay from this number. The call ends before the PIN prompt; a dial shows the outcome.
+  const ended = await throughStillWorking(phone, await phone.send('1'), seen);
+  const screen = await closingAfterEnd(phone, ended, seen);
   expect(screen).toMatch(/^END Paid ZMW/);
   const policy = [...sandbox().state.policies.values()].find((p) =>
     p.registrationNumbers.includes(car),
@@ -122,11 +116,13 @@ describe('with every insurer answer later than a USSD turn may wait for two of t
       const cover = await myCover(phone, seen);
       expect(cover).toContain(`Motor ${number} in force`);
       // The insurer was slower than the USSD deadline: "still working" was shown, and kept the
-      // call open (CON) like every other screen before the purchase's closing one.
+      // call open (CON) like every other screen before the pay choice's, which lets the call go
+      // before the PIN prompt, and the purchase's closing one.
       expect(seen.some(isStillWorking)).toBe(true);
       const ends = seen.filter((screen) => screen.startsWith('END'));
-      expect(ends).toHaveLength(1);
-      expect(ends[0]).toMatch(/^END Paid ZMW/);
+      expect(ends).toHaveLength(2);
+      expect(ends[0]).toMatch(/^END Approve ZMW/);
+      expect(ends[1]).toMatch(/^END Paid ZMW/);
     } finally {
       sandbox().setAnswerDelayMs(0);
     }

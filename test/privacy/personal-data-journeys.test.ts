@@ -14,7 +14,7 @@ import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
 import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
-import { answersFor, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { answersFor, closingAfterEnd, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
 import { eventually } from '../support/eventually.js';
 
 // Issue 29 through the real server, Redis and sandbox: the privacy notice asked once, "My data"
@@ -73,14 +73,16 @@ async function buyMotorCover(phone: UssdCaller, first: string): Promise<string> 
     if (!answer) throw new Error(`no answer for screen:\n${screen}`);
     screen = await phone.send(answer());
   }
-  expect(await phone.send('1')).toMatch(/^CON Approve ZMW/);
-  const payment = sandbox()
-    .payments.all()
-    .filter((transaction) => transaction.msisdn?.endsWith(phone.msisdn.slice(-9)))
-    .at(-1);
-  if (!payment) throw new Error('no payment from the caller');
+  // The call ends before the PIN prompt (issue 38); the payment starts after it.
+  const ended = await phone.send('1');
+  const payment = await eventually('the payment after the call', () =>
+    sandbox()
+      .payments.all()
+      .filter((transaction) => transaction.msisdn?.endsWith(phone.msisdn.slice(-9)))
+      .at(-1),
+  );
   sandbox().payments.settleNow(payment.reference);
-  const paid = await phone.send('1');
+  const paid = await closingAfterEnd(phone, ended);
   const policyNumber = /Your policy number is (MTR-\S+?)\.?$/m.exec(paid)?.[1];
   if (!policyNumber) throw new Error(`not paid:\n${paid}`);
   return policyNumber;

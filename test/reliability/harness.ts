@@ -100,6 +100,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
     // The journeys start at the menu, as the other servers' do: no language screen first.
     USSD_ASK_LANGUAGE: 'false',
+    // A mobile-money payment starts this soon after the call ended (issue 38).
+    USSD_PAY_DELAY_MS: '50',
     // Fault runs repeat journeys from few phones: the limiter counts, never refuses.
     ...RAISED_LIMITS,
     PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET,

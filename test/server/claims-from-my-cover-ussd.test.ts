@@ -215,7 +215,7 @@ it('shows the funeral principal’s own phone the household in My cover', async 
   expect(household?.policy?.policyNumber).toBe(funeral.policyNumber);
 });
 
-it('sends a paid USSD purchase one SMS: the outcome, carrying the reminder notice', async () => {
+it('sends a paid USSD purchase its outcome in one SMS segment, the reminder notice in another (issue 38)', async () => {
   const holder = ussdCaller(() => app.url, 'one-sms', '+260971234567');
   const answers: ReadonlyArray<readonly [RegExp, string]> = [
     [/^Welcome/, '1'],
@@ -245,16 +245,19 @@ it('sends a paid USSD purchase one SMS: the outcome, carrying the reminder notic
   }
   expect(screen).toMatch(/Approve/);
   // The caller approves on their phone and waits: the outcome comes to them by SMS.
-  await eventually('the outcome SMS arrived', () =>
+  await eventually('the outcome SMS and the notice arrived', () =>
     smsTo('260971234567')
       .slice(before)
-      .some((sms) => /policy number is MTR-/.test(sms.message)),
+      .some((sms) => /We will remind you by SMS/.test(sms.message)),
   );
   const sent = smsTo('260971234567').slice(before);
-  expect(sent).toHaveLength(1);
+  // Together they would take three segments: each goes on its own, one segment each.
+  expect(sent).toHaveLength(2);
+  for (const sms of sent) expect(sms.message.length).toBeLessThanOrEqual(160);
   const policyNumber = /policy number is (MTR-\S+?)\./.exec(sent[0]?.message ?? '')?.[1];
-  expect(sent[0]?.message).toContain(
-    `We will remind you by SMS before ${policyNumber} ends, so you can renew in time.`,
+  expect(sent[0]?.message).toMatch(/\/c\/[A-Za-z0-9_-]{12}$/);
+  expect(sent[1]?.message).toBe(
+    `We will remind you by SMS before ${policyNumber} ends, so you can renew in time. Reply STOP to opt out.`,
   );
   // The notice was taken by that SMS: none is left to go alone.
   expect(app.server.reminders.takeNotice('260971234567')).toBeUndefined();

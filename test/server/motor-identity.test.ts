@@ -227,6 +227,14 @@ describe('a second purchase while a payment for the car is being confirmed', () 
     // A number ending in 3 never answers the prompt: the payment stays pending.
     const waiting = await phone.send('0977000003');
     expect(waiting).toMatch(/ZMW/);
+    // The call ends before the PIN prompt (issue 38): the quotation and the pay request follow.
+    await eventually('the pay request after the call', () =>
+      sandbox()
+        .payments.all()
+        .some((transaction) => transaction.msisdn?.endsWith('977000003')),
+    );
+    // …and the turn that made them is over (its job done; the status polls wait).
+    await app.server.payments.settled({ includeDelayed: false });
     const quotations = sandbox().state.quotations.size;
 
     const redial = await phone.dial();

@@ -30,6 +30,9 @@ beforeAll(async () => {
   harness = await startTestServer(
     {},
     {
+      // The payment mechanics read in the call: the payment starts in the caller's turn (the
+      // call kept open, as before issue 38; ussd-pay-after-end.test.ts covers the call ending first).
+      payDuringCall: true,
       // Payments settle when a test says so (or the card page is opened); polls are far off.
       sandbox: { settleDelayMs: 600_000 },
       paymentBackoffMs: [600_000],

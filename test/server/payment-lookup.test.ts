@@ -39,6 +39,9 @@ beforeAll(async () => {
   harness = await startTestServer(
     { PARTNER_API_URL: `${tap.origin}/api/v1`, PARTNER_API_KEY: insurer.apiKey },
     {
+      // The payment mechanics read in the call: the payment starts in the caller's turn (the
+      // call kept open, as before issue 38; ussd-pay-after-end.test.ts covers the call ending first).
+      payDuringCall: true,
       notifiers: [sms],
       paymentBackoffMs: [50, 100, 200, 400, 800, 1600, 3200],
       // The lookups of a payment whose answer was lost, made instant for the test.

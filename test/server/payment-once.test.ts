@@ -82,6 +82,9 @@ describe.each(runnableModes())(
       harness = await startTestServer(
         { PAYMENT_CALLBACK_SECRET: CALLBACK_SECRET },
         {
+          // The payment mechanics read in the call: the payment starts in the caller's turn (the
+          // call kept open, as before issue 38; ussd-pay-after-end.test.ts covers the call ending first).
+          payDuringCall: true,
           // Nothing settles, polls or calls back by itself: each test decides the order.
           sandbox: {
             settleDelayMs: 600_000,

@@ -70,6 +70,8 @@ export async function startTestServer(
     USSD_GATEWAY_SECRET: GATEWAY_SECRET,
     // Journeys start at the menu; the language screen's own tests ask for it.
     USSD_ASK_LANGUAGE: 'false',
+    // A mobile-money payment chosen on USSD starts this soon after the call ended (issue 38).
+    USSD_PAY_DELAY_MS: '50',
     ...RAISED_LIMITS,
     ...env,
   });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { t } from '../../src/conversation/index.js';
+import { eventually } from '../support/eventually.js';
 import { GATEWAY_SECRET } from './test-server.js';
 
 /**
@@ -122,4 +123,37 @@ export function amountOn(screen: string): string {
   const found = /ZMW ([\d,]+\.\d\d)/.exec(screen)?.[1];
   if (!found) throw new Error(`no amount on:\n${screen}`);
   return found;
+}
+
+/**
+ * After the mobile-money choice answered END (the call let go before the PIN prompt, issue 38):
+ * dials again until the purchase's closing screen shows instead of the resume offer (the payment
+ * started after the call, settled, and its outcome waits for the caller's next dial), read to its
+ * last page; every screen shown goes to `seen`. Resolves `END` and the pages' text.
+ */
+export async function closingAfterEnd(
+  phone: UssdCaller,
+  ended: string,
+  seen: string[] = [],
+  timeoutMs = 30_000,
+): Promise<string> {
+  // In the caller's language: "Approve ZMW … when your phone asks for your PIN." in English.
+  expect(ended).toMatch(/^END \S+ ZMW [\d,]+\.\d\d .*PIN/);
+  let screen = await eventually(
+    'the purchase closed',
+    async () => {
+      const shown = await phone.dial();
+      seen.push(shown);
+      // Pending (the resume offer), or the payment being started as the caller dials.
+      return /unfinished session|still working/i.test(shown) ? undefined : shown;
+    },
+    timeoutMs,
+  );
+  const pages: string[] = [];
+  for (let page = 0; page < 5 && screen.startsWith('CON '); page += 1) {
+    pages.push(screen.slice(4).replace(/\n98 More$/, ''));
+    screen = await phone.send('98');
+    seen.push(screen);
+  }
+  return `END ${[...pages, screen.replace(/^END /, '')].join(' ')}`;
 }

@@ -51,6 +51,11 @@ export interface SmsNotifierOptions {
    * payment to pay again) says how to get back to it: dial the code and choose Continue.
    */
   readonly serviceCode?: string | undefined;
+  /**
+   * A short stand-in for a link (an attachment's signed URL), so the message fits one segment;
+   * links are sent as they are without it.
+   */
+  readonly shortLink?: (url: string) => Promise<string>;
   /** Per-request time limit. Default 10 000 ms. */
   readonly timeoutMs?: number;
   /**
@@ -64,10 +69,64 @@ export interface SmsNotifierOptions {
 }
 
 const SENT = 101;
+/** Characters of one GSM-7 SMS segment: a longer message is sent (and charged) as several. */
+export const SMS_SEGMENT_CHARS = 160;
 
 /** The Notifier for USSD users: an SMS through Africa's Talking's messaging API. */
 export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  /** Sends one message to `to` through the provider; throws SmsDeliveryError when not sent. */
+  const send = async (to: string, message: string): Promise<void> => {
+    const form = new URLSearchParams({
+      username: options.username,
+      to: `+${to.replace(/^\+/, '')}`,
+      message,
+    });
+    if (options.from) form.set('from', options.from);
+
+    let status: number;
+    let payload: unknown;
+    try {
+      const response = await request(options.url, {
+        method: 'POST',
+        headers: {
+          apiKey: options.apiKey,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: form.toString(),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = response.statusCode;
+      payload = await response.body.json().catch(() => undefined);
+    } catch (error) {
+      throw new SmsDeliveryError('SMS_NETWORK_ERROR', 'the SMS provider could not be reached', {
+        cause: error,
+      });
+    }
+    if (status < 200 || status >= 300) {
+      throw new SmsDeliveryError('SMS_HTTP_ERROR', `the SMS provider answered ${status}`, {
+        status,
+      });
+    }
+    const parsed = AfricasTalkingSmsResponse.safeParse(payload);
+    if (!parsed.success) {
+      throw new SmsDeliveryError('SMS_BAD_RESPONSE', 'the SMS provider sent an unexpected answer', {
+        cause: parsed.error,
+      });
+    }
+    const recipient = parsed.data.SMSMessageData.Recipients[0];
+    if (recipient?.statusCode !== SENT) {
+      throw new SmsDeliveryError(
+        'SMS_REJECTED',
+        `the SMS provider refused the message (${recipient?.status ?? 'no recipient'})`,
+        {
+          ...(recipient ? { status: recipient.statusCode } : {}),
+        },
+      );
+    }
+  };
   return {
     channel: 'ussd',
     async notify(address: ChannelAddress, prompt: Prompt): Promise<void> {
@@ -77,70 +136,42 @@ export function createSmsNotifier(options: SmsNotifierOptions): Notifier {
           { key, input: 'none', final: true, ...(params ? { params } : {}) },
           address.locale,
         ).text;
-      // A link on its own means nothing in an SMS: each carries its label ("Certificate: …").
-      const links = (prompt.attachments ?? []).map((attachment) =>
-        attachment.label ? `${say(attachment.label)}: ${attachment.url}` : attachment.url,
+      const attachments = prompt.attachments ?? [];
+      const urls = await Promise.all(
+        attachments.map((attachment) =>
+          options.shortLink ? options.shortLink(attachment.url) : attachment.url,
+        ),
+      );
+      // A link on its own means nothing in an SMS: each carries its label ("Certificate: …"),
+      // unless the label alone would take the message past one segment (the text above it says
+      // what was bought: the link is its certificate).
+      const labelled = attachments.map((attachment, i) =>
+        attachment.label ? `${say(attachment.label)}: ${urls[i]}` : (urls[i] ?? ''),
       );
       const resume =
         !prompt.final && options.serviceCode
           ? [say('sms.continueHint', { serviceCode: options.serviceCode })]
           : [];
+      const body = (links: readonly string[]) => [rendered.text, ...links, ...resume].join('\n');
+      const withLabels = body(labelled);
+      const bare = body(urls);
+      const text =
+        withLabels.length > SMS_SEGMENT_CHARS && bare.length <= SMS_SEGMENT_CHARS
+          ? bare
+          : withLabels;
       const notice = await options.takeNotice?.(address.address, prompt);
-      const noticeText = notice ? [options.render(notice, address.locale).text] : [];
-      const message = [rendered.text, ...links, ...resume, ...noticeText].join('\n');
-      const form = new URLSearchParams({
-        username: options.username,
-        to: `+${address.address.replace(/^\+/, '')}`,
-        message,
-      });
-      if (options.from) form.set('from', options.from);
-
-      let status: number;
-      let payload: unknown;
-      try {
-        const response = await request(options.url, {
-          method: 'POST',
-          headers: {
-            apiKey: options.apiKey,
-            accept: 'application/json',
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: form.toString(),
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
-        status = response.statusCode;
-        payload = await response.body.json().catch(() => undefined);
-      } catch (error) {
-        throw new SmsDeliveryError('SMS_NETWORK_ERROR', 'the SMS provider could not be reached', {
-          cause: error,
-        });
+      const noticeText = notice ? options.render(notice, address.locale).text : undefined;
+      const together = noticeText === undefined ? text : `${text}\n${noticeText}`;
+      // The notice rides on the message while both fit one segment; otherwise it follows on its
+      // own: two one-segment messages cost less than one of three.
+      if (noticeText === undefined || together.length <= SMS_SEGMENT_CHARS) {
+        await send(address.address, together);
+        return;
       }
-      if (status < 200 || status >= 300) {
-        throw new SmsDeliveryError('SMS_HTTP_ERROR', `the SMS provider answered ${status}`, {
-          status,
-        });
-      }
-      const parsed = AfricasTalkingSmsResponse.safeParse(payload);
-      if (!parsed.success) {
-        throw new SmsDeliveryError(
-          'SMS_BAD_RESPONSE',
-          'the SMS provider sent an unexpected answer',
-          {
-            cause: parsed.error,
-          },
-        );
-      }
-      const recipient = parsed.data.SMSMessageData.Recipients[0];
-      if (recipient?.statusCode !== SENT) {
-        throw new SmsDeliveryError(
-          'SMS_REJECTED',
-          `the SMS provider refused the message (${recipient?.status ?? 'no recipient'})`,
-          {
-            ...(recipient ? { status: recipient.statusCode } : {}),
-          },
-        );
-      }
+      await send(address.address, text);
+      // The message is out: a notice that fails now must not make a retry send it twice. The
+      // notice only says reminders will come (they come regardless), so it is not retried.
+      await send(address.address, noticeText).catch(() => undefined);
     },
   };
 }

@@ -168,7 +168,8 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const source = shown.kind === 'prompt' ? shown.prompt : prompt;
     const screens = turn.screensOf(source);
     const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
-    const end = source.final && page === screens.length - 1;
+    // A screen that lets the call go (the PIN prompt needs the handset) ends it like a closing one.
+    const end = (source.final || source.endsCall === true) && page === screens.length - 1;
     return { text: screens[page] ?? '', end };
   };
 

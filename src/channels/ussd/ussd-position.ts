@@ -77,9 +77,11 @@ export abstract class UssdPosition {
     const screens = this.screensOf(shown);
     const end = shown.final === true && screens.length <= 1;
     if (end && h === undefined) return undefined;
+    // A screen that lets the call go keeps the conversation: its memo stays, saying it ended.
+    const ends = end || (shown.endsCall === true && screens.length <= 1);
     const withEngineNotes = shown.notes?.some((note) => ENGINE_NOTES.has(note.key));
     const fresh = ussdMemo(this.request.sessionId, 'p', 0, withEngineNotes ? shown : undefined);
-    return writeMemo(answered(fresh, 0, h, screens[0], end));
+    return writeMemo(answered(fresh, 0, h, screens[0], ends));
   }
 
   protected memoOf(): MemoOf {
@@ -117,8 +119,9 @@ export abstract class UssdPosition {
     // A closing screen is forgotten once its last page is on screen, unless the gateway may
     // retry the request that showed it.
     const done = prompt.final === true && page === screens.length - 1;
+    const ends = done || (prompt.endsCall === true && page === screens.length - 1);
     if (done && h === undefined) return { kind: 'keep', state: undefined };
-    return { kind: 'keep', state: writeMemo(answered(next, page, h, screens[page], done)) };
+    return { kind: 'keep', state: writeMemo(answered(next, page, h, screens[page], ends)) };
   }
 
   /**

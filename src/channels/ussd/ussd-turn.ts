@@ -170,7 +170,7 @@ export class UssdTurn extends UssdPosition {
     if (typed === USSD_BACK_KEY && memo.p > 0)
       return this.keep(ussdMemo(memo.g, memo.m, memo.p - 1, memo.s), shown);
     // Only paging keys move through a closing message; anything else shows the page again.
-    if (shown.final) return this.keep(memo, shown);
+    if (shown.final || shown.endsCall) return this.keep(memo, shown);
     return this.reply(ussdInputToReply(typed, shown, request.msisdn));
   }
 
@@ -253,6 +253,9 @@ export class UssdTurn extends UssdPosition {
 
   private dial(): UssdDecision | Promise<UssdDecision> {
     const glance = this.glance;
+    // A closing screen told out of turn (a payment's outcome, also sent by SMS) and not seen
+    // yet: the dial shows it once, where the payment stands, before the menu.
+    if (glance.unseen && glance.prompt?.final) return this.reply(DIAL);
     if (glance.resumable) return this.keep(ussdMemo(this.request.sessionId, 'r', 0), undefined);
     // A conversation not worth continuing (the entry menu) would take the dial as an answer.
     if (glance.prompt) return this.restart();

@@ -105,6 +105,10 @@ export const bem: Catalogue = {
   'pay.waitConfirming':
     'Ukulipila kwenu {currency} {amount} kulelolesha ku kampani. Tukamweba ifyo fyapwa.',
   'pay.waitCard': 'Lipileni {currency} {amount} na kadi pa link twatuma.',
+  'pay.released':
+    'Sumineni {currency} {amount} pa {what} ilyo foni yenu yamwipusha PIN. Tukamutumina SMS ya fyafumamo.',
+  'pay.waitHandset':
+    'Ukulipila kwenu {currency} {amount} pa {what} kulelolela PIN yenu pa foni. Tukamutumina SMS ya fyafumamo.',
   'pay.cardLink': 'Ipepala lya kulipila na kadi',
   'pay.note.stillPending': 'Tucilolela ukufuma {since}. Tukamweba ilyo kampani yasumina.',
   'pay.failed': 'Ukulipila {currency} {amount} pa {what} tafyapitile. Tapali indalama yasendwa.',

@@ -113,6 +113,11 @@ export const en = {
   'pay.waitConfirming':
     'Your payment of {currency} {amount} is being confirmed with the insurer. We will tell you the result.',
   'pay.waitCard': 'Pay {currency} {amount} by card with the link we sent.',
+  // A handset's call ends here: the network's PIN prompt cannot show while it holds the screen.
+  'pay.released':
+    'Approve {currency} {amount} for {what} when your phone asks for your PIN. We will SMS the result.',
+  'pay.waitHandset':
+    'Your payment of {currency} {amount} for {what} is waiting for your PIN on your phone. We will SMS the result.',
   'pay.cardLink': 'Card payment page',
   'pay.note.stillPending':
     'Still waiting since {since}. We will tell you as soon as the insurer confirms it.',

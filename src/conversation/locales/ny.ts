@@ -106,6 +106,10 @@ export const ny: Catalogue = {
   'pay.waitConfirming':
     'Malipiro anu a {currency} {amount} akutsimikiziridwa ndi kampani. Tidzakuuzani zotsatira.',
   'pay.waitCard': 'Lipirani {currency} {amount} ndi khadi pa link tatumiza.',
+  'pay.released':
+    'Vomerezani {currency} {amount} kwa {what} foni yanu ikakufunsani PIN. Tidzakutumizirani SMS ya zotsatira.',
+  'pay.waitHandset':
+    'Malipiro anu a {currency} {amount} kwa {what} akudikira PIN yanu pa foni. Tidzakutumizirani SMS ya zotsatira.',
   'pay.cardLink': 'Tsamba lolipirira ndi khadi',
   'pay.note.stillPending': 'Tikudikirabe kuyambira {since}. Tidzakuuzani kampani ikangovomereza.',
   'pay.failed': 'Kulipira {currency} {amount} kwa {what} sikunadutse. Palibe ndalama yatengedwa.',

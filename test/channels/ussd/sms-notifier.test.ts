@@ -67,6 +67,57 @@ describe('createSmsNotifier', () => {
     );
   });
 
+  it('sends the paid message with a short certificate link in one segment, the reminder notice on its own (issue 38)', async () => {
+    const notifier = createSmsNotifier({
+      url: messagingUrl,
+      apiKey: sandbox.apiKey,
+      username: 'sandbox',
+      render: renderPrompt,
+      shortLink: async () => 'https://bot.example.zm/c/AbCdEfGhIjKl',
+      takeNotice: (_, prompt) =>
+        prompt.key === 'motor.done'
+          ? {
+              key: 'reminder.smsNotice',
+              params: { policyNumber: 'MTR-2026-000123' },
+              input: 'none',
+              final: true,
+            }
+          : undefined,
+    });
+    const signed = `https://bot.example.zm/files/${'f'.repeat(36)}?exp=1900000000&sig=${'s'.repeat(43)}`;
+    for (const [locale, to] of [
+      ['en', '260971230011'],
+      ['bem', '260971230012'],
+      ['ny', '260971230013'],
+    ] as const) {
+      await notifier.notify(
+        { ...address, address: to, locale },
+        {
+          key: 'motor.done',
+          params: {
+            currency: 'ZMW',
+            amount: '693.00',
+            what: 'Motor Third Party for BCD 4321',
+            startDate: '2026-11-28',
+            endDate: '2027-11-27',
+            policyNumber: 'MTR-2026-000123',
+          },
+          input: 'none',
+          final: true,
+          attachments: [{ kind: 'document', url: signed, label: 'motor.certificate' }],
+        },
+      );
+      const sent = sandbox.smsOutbox.list(`0${to.slice(3)}`);
+      expect(sent).toHaveLength(2);
+      const [paid, notice] = sent;
+      expect(paid?.message).toContain('https://bot.example.zm/c/AbCdEfGhIjKl');
+      expect(paid?.message).not.toContain(signed);
+      expect(paid?.message.length, `${locale}: ${paid?.message}`).toBeLessThanOrEqual(160);
+      expect(notice?.message).toMatch(/MTR-2026-000123/);
+      expect(notice?.message.length).toBeLessThanOrEqual(160);
+    }
+  });
+
   it('throws SmsDeliveryError when the provider refuses the request', async () => {
     const notifier = createSmsNotifier({
       url: messagingUrl,
