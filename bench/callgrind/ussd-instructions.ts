@@ -35,6 +35,13 @@ export interface UssdCount {
   readonly contenders: readonly [Contender, Contender];
   /** Words the walk's last screen must contain, so that a wrong walk is not counted. */
   readonly endsOn: string;
+  /**
+   * `own`: each server's journey is checked against its own first walk only (both must end on
+   * `endsOn`), for two trees whose journeys may differ in order or length (another commit's
+   * insurechat); each block is counted per its own server's turns. Default `same`: the second
+   * server must show the first's screens (the floor, the limiter off).
+   */
+  readonly screens?: 'same' | 'own';
 }
 
 interface Measured {
@@ -152,19 +159,36 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
       }
       log(`${contender.name} warmed up: ${warmUpJourneys} journeys, ${failed} cut short`);
     }
-    // Both must show the same screens before their instructions are compared.
+    // Both must show the same screens before their instructions are compared (or, for two
+    // trees, each its own journey to the same end).
     const screens = await walkJourneys(first, 1);
     if (!screens.at(-1)?.includes(count.endsOn)) {
       throw new Error(`${first.name}'s journey ends on ${JSON.stringify(screens.at(-1))}`);
     }
-    await walkJourneys(second, 1, screens);
+    const reference = new Map<Measured, string[]>([[first, screens]]);
+    if (count.screens === 'own') {
+      const own = await walkJourneys(second, 1);
+      if (!own.at(-1)?.includes(count.endsOn)) {
+        throw new Error(`${second.name}'s journey ends on ${JSON.stringify(own.at(-1))}`);
+      }
+      reference.set(second, own);
+      const same = own.length === screens.length && own.every((shown, i) => shown === screens[i]);
+      log(
+        same
+          ? `${second.name} shows ${first.name}'s screens`
+          : `${second.name}'s journey differs from ${first.name}'s: ${own.length} turns against ${screens.length}`,
+      );
+    } else {
+      reference.set(second, await walkJourneys(second, 1, screens));
+    }
     log(`${screens.length} turns per journey`);
     for (let round = 0; round < rounds; round += 1) {
       const order = round % 2 === 0 ? measured : [...measured].reverse();
       for (const contender of order) {
         await contender.server.control({ type: 'callgrind', action: 'start' });
-        await walkJourneys(contender, blockJourneys, screens);
-        const turns = blockJourneys * screens.length;
+        const expected = reference.get(contender) ?? screens;
+        await walkJourneys(contender, blockJourneys, expected);
+        const turns = blockJourneys * expected.length;
         // A turn's last writes may follow its answer: let them land inside the block.
         await new Promise((resolve) => setTimeout(resolve, 500));
         const label = `round=${round} server=${contender.name} turns=${turns}`;

@@ -18,6 +18,9 @@
 // count instead of measuring a wrong walk. Each phone's plate, car and NRC come from its number
 // (a quotation may register the car to the phone that asked, and another holder's plate is not
 // quoted to a phone), so the numbers count up from a random start, never one twice in a run.
+// Against another checkout each tree walks its own journey (the same inputs; the order or the
+// number of screens may differ), checked against its own first walk and counted per its own
+// turns; the run says whether the two showed the same screens.
 // The harness, shared with the cover-by-NRC count, is ussd-instructions.ts.
 import { randomInt } from 'node:crypto';
 import { motorPurchaseInputs } from '../../test/support/motor-purchase-inputs.js';
@@ -40,4 +43,6 @@ await countUssdInstructions({
   },
   contenders: [{ name: 'insurechat', entry: 'insurechat-server.ts' }, contender],
   endsOn: 'Pay with:',
+  // Another commit's purchase may ask in another order: each tree walks its own, per turn.
+  screens: contender.tree === undefined ? 'same' : 'own',
 });
