@@ -50,7 +50,18 @@ export interface UssdWalk {
   readonly msisdn?: string;
   /** Default: {@link motorPurchaseInputs} of the number. */
   readonly inputs?: readonly string[];
+  /**
+   * Words of the screen the walk ends on. With them the walk is driven by what each screen asks
+   * rather than by how many inputs there are: it stops at the first screen containing them (the
+   * inputs left are not typed), and it fails when a screen asks again what the previous one
+   * asked (an input that does not answer it: the journey's order is not the inputs' order) or
+   * when the inputs run out first.
+   */
+  readonly until?: string;
 }
+
+/** A screen's question: its first line (the choices and any hint follow it). */
+const questionOf = (screen: string): string => screen.split('\n', 1)[0] ?? '';
 
 /** Walks one phone through insurechat and returns the screens it saw (without `CON `). */
 export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<string[]> {
@@ -58,8 +69,13 @@ export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<
   const sessionId = `capture-${msisdn}-${randomUUID()}`;
   const inputs: string[] = [];
   const screens: string[] = [];
-  for (const input of ['', ...(walk.inputs ?? motorPurchaseInputs(msisdn))]) {
-    if (screens.length > 0) inputs.push(input);
+  const typed = ['', ...(walk.inputs ?? motorPurchaseInputs(msisdn))];
+  for (const [index, input] of typed.entries()) {
+    const previous = screens.at(-1);
+    if (previous !== undefined && walk.until !== undefined && previous.includes(walk.until)) {
+      return screens;
+    }
+    if (previous !== undefined) inputs.push(input);
     const response = await fetch(`${url}${USSD_PATH}`, {
       method: 'POST',
       headers: {
@@ -80,7 +96,22 @@ export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<
         `insurechat journey broke at step ${screens.length}: ${response.status} ${body}`,
       );
     }
-    screens.push(body.slice(4));
+    const screen = body.slice(4);
+    if (
+      walk.until !== undefined &&
+      previous !== undefined &&
+      questionOf(screen) === questionOf(previous)
+    ) {
+      throw new Error(
+        `the walk's input ${index} (${JSON.stringify(input)}) does not answer ${JSON.stringify(previous)}: ${JSON.stringify(screen)}`,
+      );
+    }
+    screens.push(screen);
+  }
+  if (walk.until !== undefined && !screens.at(-1)?.includes(walk.until)) {
+    throw new Error(
+      `the walk's inputs ran out before ${JSON.stringify(walk.until)}, on ${JSON.stringify(screens.at(-1))}`,
+    );
   }
   return screens;
 }

@@ -4,10 +4,11 @@
 // of blocks, the order alternating, collection switched on only around each block. Only the
 // servers' own instructions are counted. Both keep their sessions in the local Redis.
 //
-// One phone walks the journeys one after another; its session record is deleted between them
-// (by this process, outside the count), so that every journey dials afresh as a new phone's
-// would, not into "unfinished session".
+// The journeys run one after another. A walk may keep one phone (its session record is deleted
+// after each journey, by this process, outside the count, so that the next dials afresh as a new
+// phone's would, not into "unfinished session") or take a new phone each journey.
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { deletePrefix } from '../lib/redis-instance.js';
 import { type ServerProcess, startServerProcess } from '../lib/server-process.js';
@@ -19,15 +20,28 @@ export interface Contender {
   readonly name: string;
   readonly entry: string;
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Another checkout's root (e.g. a worktree of an earlier commit, with its own node_modules):
+   * its own bench/servers/<entry> runs, with its own src. Default: this checkout.
+   */
+  readonly tree?: string;
 }
 
 /** What one count measures: the walk, the two servers, and what the walk must end on. */
 export interface UssdCount {
-  readonly walk: UssdWalk & { readonly msisdn: string };
+  /** The walk of the next journey: one phone's fixed walk, or a new phone's each time. */
+  readonly walk: () => UssdWalk & { readonly msisdn: string };
   /** The first is the one whose screens the other's are checked against. */
   readonly contenders: readonly [Contender, Contender];
   /** Words the walk's last screen must contain, so that a wrong walk is not counted. */
   readonly endsOn: string;
+  /**
+   * `own`: each server's journey is checked against its own first walk only (both must end on
+   * `endsOn`), for two trees whose journeys may differ in order or length (another commit's
+   * insurechat); each block is counted per its own server's turns. Default `same`: the second
+   * server must show the first's screens (the floor, the limiter off).
+   */
+  readonly screens?: 'same' | 'own';
 }
 
 interface Measured {
@@ -70,10 +84,18 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
   ): Promise<string[]> {
     let screens: string[] = [];
     for (let journey = 0; journey < journeys; journey += 1) {
-      // insurechat's record of the phone's session (the floor keys its own by gateway session).
-      await redis.del(`${contender.prefix}session:{ussd:${walk.msisdn.slice(1)}}`);
-      screens = await captureScreens(contender.server.url, walk);
-      const differs = expected?.findIndex((screen, index) => screens[index] !== screen) ?? -1;
+      const phone = walk();
+      screens = await captureScreens(contender.server.url, phone).finally(() =>
+        // insurechat's record of the phone's session (the floor keys its own by gateway session).
+        redis.del(`${contender.prefix}session:{ussd:${phone.msisdn.slice(1)}}`),
+      );
+      const differs =
+        expected === undefined
+          ? -1
+          : (Array.from(
+              { length: Math.max(expected.length, screens.length) },
+              (_, index) => index,
+            ).find((index) => screens[index] !== expected[index]) ?? -1);
       if (differs !== -1) {
         throw new Error(
           `${contender.name}: screen ${differs + 1} was ${JSON.stringify(screens[differs])}`,
@@ -92,11 +114,13 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
       {},
     );
     processes.push(sandbox);
-    const underCallgrind = async ({ name, entry, env }: Contender): Promise<Measured> => {
+    const underCallgrind = async ({ name, entry, env, tree }: Contender): Promise<Measured> => {
       const prefix = `bench:${randomUUID()}:callgrind-${name}:`;
       const server = await startServerProcess(
         name,
-        new URL(`../servers/${entry}`, import.meta.url),
+        tree === undefined
+          ? new URL(`../servers/${entry}`, import.meta.url)
+          : new URL(`bench/servers/${entry}`, pathToFileURL(`${tree.replace(/\/+$/, '')}/`)),
         {
           REDIS_URL: redisUrl,
           BENCH_PREFIX: prefix,
@@ -135,19 +159,36 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
       }
       log(`${contender.name} warmed up: ${warmUpJourneys} journeys, ${failed} cut short`);
     }
-    // Both must show the same screens before their instructions are compared.
+    // Both must show the same screens before their instructions are compared (or, for two
+    // trees, each its own journey to the same end).
     const screens = await walkJourneys(first, 1);
     if (!screens.at(-1)?.includes(count.endsOn)) {
       throw new Error(`${first.name}'s journey ends on ${JSON.stringify(screens.at(-1))}`);
     }
-    await walkJourneys(second, 1, screens);
+    const reference = new Map<Measured, string[]>([[first, screens]]);
+    if (count.screens === 'own') {
+      const own = await walkJourneys(second, 1);
+      if (!own.at(-1)?.includes(count.endsOn)) {
+        throw new Error(`${second.name}'s journey ends on ${JSON.stringify(own.at(-1))}`);
+      }
+      reference.set(second, own);
+      const same = own.length === screens.length && own.every((shown, i) => shown === screens[i]);
+      log(
+        same
+          ? `${second.name} shows ${first.name}'s screens`
+          : `${second.name}'s journey differs from ${first.name}'s: ${own.length} turns against ${screens.length}`,
+      );
+    } else {
+      reference.set(second, await walkJourneys(second, 1, screens));
+    }
     log(`${screens.length} turns per journey`);
     for (let round = 0; round < rounds; round += 1) {
       const order = round % 2 === 0 ? measured : [...measured].reverse();
       for (const contender of order) {
         await contender.server.control({ type: 'callgrind', action: 'start' });
-        await walkJourneys(contender, blockJourneys, screens);
-        const turns = blockJourneys * screens.length;
+        const expected = reference.get(contender) ?? screens;
+        await walkJourneys(contender, blockJourneys, expected);
+        const turns = blockJourneys * expected.length;
         // A turn's last writes may follow its answer: let them land inside the block.
         await new Promise((resolve) => setTimeout(resolve, 500));
         const label = `round=${round} server=${contender.name} turns=${turns}`;

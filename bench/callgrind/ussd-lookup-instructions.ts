@@ -14,7 +14,7 @@
 import { countUssdInstructions } from './ussd-instructions.js';
 
 await countUssdInstructions({
-  walk: { msisdn: '+260975550123', inputs: ['3', '1', '479974/11/1'] },
+  walk: () => ({ msisdn: '+260975550123', inputs: ['3', '1', '479974/11/1'] }),
   contenders: [
     { name: 'limiter', entry: 'insurechat-server.ts' },
     { name: 'nolimiter', entry: 'insurechat-server.ts', env: { BENCH_LIMITS: 'off' } },
