@@ -458,6 +458,7 @@ const motor = setup({
     needsSumInsured: ({ context }) =>
       context.products.find((p) => p.id === context.answers.productId)?.needsSumInsured === true,
     hasVehicleId: ({ context }) => context.vehicle !== null,
+    hasHolder: ({ context }) => Boolean(context.holder?.clientId),
     isRenewal: ({ context }) => context.mode === 'renew',
     inMode: ({ context }, params: { mode: MotorQuoteContext['mode'] }) =>
       context.mode === params.mode,
@@ -557,7 +558,7 @@ const RETRY: Record<Op, Way> = {
   categories: '#motor-quote.pricing.loadingCategories',
   pricing: '#motor-quote.pricing.loadingPrices',
   holder: '#motor-quote.holder.findingHolder',
-  register: '#motor-quote.holder.registeringHolder',
+  register: '#motor-quote.buying.registeringHolder',
   code: '#motor-quote.holder.sendingCode',
   checkCode: '#motor-quote.holder.checkingCode',
   // The writes and the payment again as the method chosen: a handset's call is let go first.
@@ -1476,27 +1477,9 @@ export const motorQuoteMachine = motor.createMachine({
           'motor.askEmail',
           'text',
           'email',
-          '#motor-quote.holder.registeringHolder',
+          '#motor-quote.priced',
           '#motor-quote.holder.askName',
         ),
-        registeringHolder: {
-          invoke: {
-            src: 'registerHolder',
-            input: ({ context }) => ({
-              firstName: context.answers.firstName ?? '',
-              lastName: context.answers.lastName ?? '',
-              phone: context.answers.holderPhone ?? '',
-              email: context.answers.email ?? '',
-              nrc: context.answers.holderNrc ?? '',
-              ...(context.proven ? { proven: true } : {}),
-            }),
-            onDone: {
-              target: '#motor-quote.priced',
-              actions: assign({ holder: ({ event }) => event.output }),
-            },
-            onError: failedCall('register'),
-          },
-        },
       },
     },
     // The price shown is the pricing option's: nothing that would block another phone (the
@@ -1522,11 +1505,33 @@ export const motorQuoteMachine = motor.createMachine({
       },
     },
     // ---------------------------------------------------------------- the pay step
-    // The caller chose how to pay: the vehicle is registered and the quotation made now; the
-    // amount charged is the amount shown, or the new one is shown and asked again.
+    // The caller chose how to pay: a new holder and the vehicle are registered and the
+    // quotation made now; the amount charged is the amount shown, or the new one is shown and
+    // asked again.
     buying: {
-      initial: 'registeringVehicle',
+      initial: 'registeringHolder',
       states: {
+        // A holder the insurer did not hold yet is registered only now, once the caller chose
+        // to pay (issue 38: no write before that choice); one found by phone already is.
+        registeringHolder: {
+          always: { guard: 'hasHolder', target: '#motor-quote.buying.registeringVehicle' },
+          invoke: {
+            src: 'registerHolder',
+            input: ({ context }) => ({
+              firstName: context.answers.firstName ?? '',
+              lastName: context.answers.lastName ?? '',
+              phone: context.answers.holderPhone ?? '',
+              email: context.answers.email ?? '',
+              nrc: context.answers.holderNrc ?? '',
+              ...(context.proven ? { proven: true } : {}),
+            }),
+            onDone: {
+              target: '#motor-quote.buying.registeringVehicle',
+              actions: assign({ holder: ({ event }) => event.output }),
+            },
+            onError: failedCall('register'),
+          },
+        },
         registeringVehicle: {
           always: { guard: 'hasVehicleId', target: '#motor-quote.buying.quoting' },
           invoke: {

@@ -4,6 +4,7 @@ import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { daysAgo } from '../flows/fixtures.js';
 import { sandboxOf, type TestServer } from '../server/test-server.js';
 import { throughStillWorking, type UssdCaller, ussdCaller } from '../server/ussd-caller.js';
+import { eventually } from '../support/eventually.js';
 
 /*
  * The impersonator walk of issue 35: for every person of the README's demo table, a fresh USSD
@@ -171,6 +172,14 @@ class Phone {
     readonly msisdn: string,
   ) {}
 
+  /** Waits for an SMS to this phone that says `what`. */
+  async toldBySms(what: RegExp): Promise<void> {
+    const outbox = sandboxOf(this.server).smsOutbox;
+    await eventually(`an SMS to the impersonator saying ${what}`, () =>
+      outbox.list(`+${this.msisdn}`).some((sms) => what.test(sms.message)),
+    );
+  }
+
   /** Dials, starting again over any unfinished session. */
   private async dial(): Promise<{ caller: UssdCaller; screen: string }> {
     const caller = ussdCaller(() => this.server.url, 'impersonator', `+${this.msisdn}`);
@@ -315,11 +324,13 @@ const travelAnswers = (nrc: string): ReadonlyArray<readonly [RegExp, Step]> => [
 ];
 
 const PAY = /Pay with:/;
+/** The call let go before the mobile-money PIN prompt (issue 38). */
+const APPROVE = /^END Approve /;
 
 /**
  * Phase one for `person` from `phone`: their NRC typed into motor new cover (with `plate`, and
- * their own plates), travel, a death claim, a loan claim, and cover by NRC with its SMS; stops
- * short of paying. Returns what fell short of its goal.
+ * their own plates), travel, a death claim, a loan claim, and cover by NRC with its SMS; the
+ * motor purchase chooses to pay and its payer declines, the others stop short of paying. Returns what fell short of its goal.
  */
 async function impersonate(
   phone: Phone,
@@ -341,13 +352,18 @@ async function impersonate(
     ],
     PAY,
   );
+  // Chooses to pay from its own number, whose payer declines (issue 38: the holder is
+  // registered at the insurer only at the pay step, so an attack that never gets that far
+  // registers nothing): a second individual with the NRC, and a quote never paid.
   const bought = await phone.fill(
     'motor new cover',
     [...MOTOR_TO_PLATE, plate],
-    motorAnswers(person.nrc),
-    PAY,
+    [...motorAnswers(person.nrc), [/Pay with/, /My number/]],
   );
-  if (!PAY.test(bought)) short.push(`${person.name}: motor quote for ${plate} ended at ${bought}`);
+  if (!APPROVE.test(bought))
+    short.push(`${person.name}: motor quote for ${plate} ended at ${bought}`);
+  // The pay step runs after the call; until its outcome, a dial shows only where it stands.
+  else await phone.toldBySms(/did not go through/);
   for (const own of person.plates) {
     await phone.fill(
       'motor new cover',
@@ -480,7 +496,8 @@ export function findLeaks(
 export const describeLeak = (l: Leak) => `${l.person} — ${l.item} — ${l.where}: …${l.excerpt}…`;
 
 /** Impersonator phones: fresh numbers no demo person or test number holds. */
-const impersonatorOf = (index: number) => `26095577${String(1000 + index)}`;
+/** The impersonators' numbers: ending in 1, the sandbox's payer declines every prompt. */
+const impersonatorOf = (index: number) => `2609557${String(1000 + index)}1`;
 
 /**
  * The whole walk over `server` for `people` (the README's, or some of them): phase one for all

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/conversation/index.js';
 import { createFileStore, type FileStore } from '../../src/files/index.js';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
 import { deleteKeys } from '../support/redis-modes.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 import { throughStillWorking, type UssdCaller, ussdCaller } from './ussd-caller.js';
@@ -62,7 +63,7 @@ afterAll(async () => {
 const plate = () => `BID ${1000 + Math.floor(Math.random() * 8999)}`;
 const outbox = () => sandboxOf(harness).smsOutbox;
 
-/** Answers a motor quote for `car` with the victim's NRC typed, up to "Pay with:". */
+/** Answers a motor quote for `car` with the victim's NRC typed, and chooses to pay from its own number. */
 async function quoteWithHerNrc(phone: UssdCaller, car: string, seen: string[]): Promise<void> {
   const answers: [RegExp, string][] = [
     [/^Welcome/, '1'],
@@ -91,7 +92,11 @@ async function quoteWithHerNrc(phone: UssdCaller, car: string, seen: string[]): 
     screen = await throughStillWorking(phone, await phone.send(answer), seen);
   }
   expect(screen).toMatch(/Pay with:/);
-  await phone.send('00');
+  // Nothing is written at the insurer before the caller chooses to pay (issue 38): the
+  // impersonator chooses its own number, and the call ends before the PIN prompt.
+  const paying = await phone.send('1');
+  seen.push(paying);
+  expect(paying).toMatch(/^END /);
 }
 
 /** Dials from `phone`, answers `inputs`; every screen shown goes to `seen`, the last returned. */
@@ -111,18 +116,32 @@ async function walk(phone: UssdCaller, inputs: readonly string[], seen: string[]
 const leaks = (texts: readonly string[]) =>
   HERS.filter((item) => texts.some((text) => text.includes(item)));
 
-describe('a phone that typed a borrower NRC into an unpaid motor quote', () => {
-  const attacker = ussdCaller(() => harness.url, 'impersonator');
+describe('a phone that typed a borrower NRC into a motor purchase', () => {
+  // A number ending in 1: the sandbox's payer declines the prompt, so the quote is never paid.
+  const attacker = ussdCaller(
+    () => harness.url,
+    'impersonator',
+    `+26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}1`,
+  );
   const victim = ussdCaller(() => harness.url, 'victim', `+${VICTIM.phoneNumber}`);
   const seen: string[] = [];
 
   beforeAll(async () => {
     await quoteWithHerNrc(attacker, plate(), seen);
-    // The quote registered a second individual with her NRC and the impersonator's phone.
-    const registered = [...sandboxOf(harness).state.clients.values()].filter(
-      (client) => client.idNumber === VICTIM.nrcNumber,
+    // The pay step registered a second individual with her NRC and the impersonator's phone.
+    const registered = () =>
+      [...sandboxOf(harness).state.clients.values()]
+        .filter((client) => client.idNumber === VICTIM.nrcNumber)
+        .map((client) => client.phoneNumber);
+    await eventually('the impersonator registered with her NRC', () =>
+      registered().includes(attacker.msisdn),
     );
-    expect(registered.map((client) => client.phoneNumber)).toContain(attacker.msisdn);
+    // Its payer declined: the outcome SMS comes before the walks count what was sent.
+    await eventually('the declined payment told by SMS', () =>
+      outbox()
+        .list(attacker.msisdn)
+        .some((sms) => sms.message.includes('did not go through')),
+    );
   }, 90_000);
 
   /** Every walk the impersonator takes: My cover, cover by NRC with Send details, claims. */
