@@ -139,8 +139,40 @@ describe('a caller who chooses Nyanja', () => {
     const item = /(\d+)\. Language/.exec(english)?.[1];
     if (!item) throw new Error(`no Language item on:\n${english}`);
     expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
-    expect(await phone.send('2')).toMatch(/^CON Mwaiseni\. Finshi mulefwaya ukucita\?/);
+    expect(await phone.send('2')).toMatch(/^CON Ululimi lwenu nomba ni Ichibemba\.\n1\. /);
     expect(await phone.dial()).toMatch(/^CON Mwaiseni/);
+  });
+
+  it('goes back to the menu on 0 from the language screen opened there', async () => {
+    const phone = ussdCaller(() => harness.url, 'back');
+    await phone.dial();
+    const english = await phone.send('1');
+    const item = /(\d+)\. Language/.exec(english)?.[1];
+    if (!item) throw new Error(`no Language item on:\n${english}`);
+    expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('0')).toBe(english);
+  });
+
+  it('keeps a first dial on the language screen on 0, there being nothing to go back to', async () => {
+    const phone = ussdCaller(() => harness.url, 'first-back');
+    expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('0')).toBe(LANGUAGE_SCREEN);
+  });
+
+  it('confirms a language changed from the menu in that language, on a menu without stale notes', async () => {
+    const phone = ussdCaller(() => harness.url, 'confirm');
+    await phone.dial();
+    const english = await phone.send('1');
+    // A stray key first: the menu says "Please pick one."
+    expect(await phone.send('77')).toMatch(/Please pick one\./);
+    const item = /(\d+)\. Language/.exec(english)?.[1];
+    if (!item) throw new Error(`no Language item on:\n${english}`);
+    expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
+    const bemba = await phone.send('2');
+    expect(bemba).toMatch(/^CON Ululimi lwenu nomba ni Ichibemba\.\n1\. Inshuwalansi ya motoka/);
+    expect(bemba).not.toMatch(/Please pick one|Napapata saleni/);
+    // The confirmed menu takes its choices as the menu does.
+    expect(await phone.send('1')).toMatch(/^CON Inshuwalansi ya motoka:/);
   });
 
   it('shows the language screen again on a key that is none of its choices', async () => {
