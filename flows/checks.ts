@@ -16,7 +16,10 @@ export const checkNrc = (text: string): Checked<string> => validateNrc(text);
 /** Zambian mobile number in local or international form, normalised to `260XXXXXXXXX`. */
 export const checkPhone = (text: string): Checked<string> => validateMsisdn(text);
 
-/** Vehicle plate, checked loosely (the insurer judges). */
+/**
+ * Vehicle plate: the standard `AJQ 1909` (2–3 letters, up to 4 digits) or a personalised one of
+ * 2–10 letters and digits with at least one letter; otherwise loose (the insurer judges).
+ */
 export const checkPlate = (text: string): Checked<string> => validatePlate(text);
 
 /** A date that is today or later, as `YYYY-MM-DD`. */
@@ -46,6 +49,36 @@ export function checkWords(text: string, max: number): Checked<string> {
   return t.length >= 1 && t.length <= max && /^[\p{L}\p{N}]/u.test(t)
     ? { ok: true, value: t }
     : { ok: false, reason: 'flow.note.badText', params: { max } };
+}
+
+/**
+ * A vehicle's make (`Toyota`, `Mercedes-Benz`) of at most `max` characters: it starts with a
+ * letter, so a number typed on the wrong screen (`123456789`) is asked again.
+ */
+export function checkMake(text: string, max: number): Checked<string> {
+  const t = text.trim().replace(/\s+/g, ' ');
+  return t.length <= max && /^\p{L}[\p{L}\p{N} .&'-]*$/u.test(t)
+    ? { ok: true, value: t }
+    : { ok: false, reason: 'flow.note.badMake' };
+}
+
+/** Fewest and most letters and digits in a chassis number: older frame numbers to a 17-character VIN. */
+export const CHASSIS_LENGTH = { min: 5, max: 17 } as const;
+
+/**
+ * A chassis number: a 17-character VIN or an older frame number (`NZE121-1234567`), 5 to 17
+ * letters and digits with dashes or spaces between, kept as typed; at most `max` characters in
+ * all (the field's limit).
+ */
+export function checkChassis(text: string, max: number): Checked<string> {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const alphanumerics = t.replace(/[- ]/g, '').length;
+  return t.length <= max &&
+    /^[A-Za-z0-9]+([- ][A-Za-z0-9]+)*$/.test(t) &&
+    alphanumerics >= CHASSIS_LENGTH.min &&
+    alphanumerics <= CHASSIS_LENGTH.max
+    ? { ok: true, value: t }
+    : { ok: false, reason: 'flow.note.badChassis', params: CHASSIS_LENGTH };
 }
 
 /**

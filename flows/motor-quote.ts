@@ -14,8 +14,10 @@ import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
 import {
   checkAmount,
+  checkChassis,
   checkEmail,
   checkIdentifier,
+  checkMake,
   checkName,
   checkNrc,
   checkPhone,
@@ -345,10 +347,10 @@ const asString = <T>(checked: Checked<T>): Checked<string> =>
 /** The check of each answer typed to a question of {@link askText}. */
 const CHECKS: AnswerChecks<MotorQuoteContext, TextField> = {
   plate: (t) => checkPlate(t),
-  make: (t) => checkWords(t, FIELD_LENGTHS.make),
+  make: (t) => checkMake(t, FIELD_LENGTHS.make),
   model: (t) => checkWords(t, FIELD_LENGTHS.model),
   year: (t, c) => asString(checkYear(t, c.today)),
-  chassis: (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
+  chassis: (t) => checkChassis(t, FIELD_LENGTHS.chassisNumber),
   engine: (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
   sumInsured: (t) => asString(checkAmount(t)),
   holderNrc: (t) => checkNrc(t),

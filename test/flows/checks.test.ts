@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CHASSIS_LENGTH,
+  checkChassis,
   checkDescription,
   checkIdentifier,
+  checkMake,
   checkName,
+  checkPlate,
   checkWords,
   LOOKUP_LENGTH,
 } from '../../flows/checks.js';
@@ -81,5 +85,66 @@ describe('limits of typed answers', () => {
     });
     expect(checkIdentifier('CLC-000001').ok).toBe(true);
     expect(checkIdentifier('C'.repeat(LOOKUP_LENGTH + 1)).ok).toBe(false);
+  });
+});
+
+describe('checkPlate', () => {
+  it('takes a standard plate and a personalised one with a letter in it', () => {
+    expect(checkPlate('bcd4321')).toEqual({ ok: true, value: 'BCD 4321' });
+    expect(checkPlate('GRZ KING 1')).toEqual({ ok: true, value: 'GRZ KING 1' });
+  });
+
+  it('asks again for digits alone, which are never a Zambian plate', () => {
+    for (const text of ['12345678', '1234', '0977 123 456']) {
+      expect(checkPlate(text)).toEqual({ ok: false, reason: 'validation.plate.format' });
+    }
+  });
+});
+
+describe('checkMake', () => {
+  it('takes the makes sold in Zambia as typed, spaces tidied', () => {
+    for (const make of [
+      'Toyota',
+      'Mercedes-Benz',
+      'Land  Rover',
+      'BMW',
+      'Rolls-Royce',
+      'Citroën',
+    ]) {
+      expect(checkMake(make, FIELD_LENGTHS.make)).toEqual({
+        ok: true,
+        value: make.replace(/\s+/g, ' '),
+      });
+    }
+  });
+
+  it('asks again for a number, punctuation first, or more than the field takes', () => {
+    for (const text of ['123456789', '4x4', '', '-Toyota', `T${'o'.repeat(FIELD_LENGTHS.make)}`]) {
+      expect(checkMake(text, FIELD_LENGTHS.make)).toEqual({
+        ok: false,
+        reason: 'flow.note.badMake',
+      });
+    }
+  });
+});
+
+describe('checkChassis', () => {
+  it('takes a 17-character VIN and an older frame number with its dash', () => {
+    for (const chassis of ['JTDBR32E720012345', 'NZE121-1234567', 'CH123456', 'AB123']) {
+      expect(checkChassis(chassis, FIELD_LENGTHS.chassisNumber)).toEqual({
+        ok: true,
+        value: chassis,
+      });
+    }
+  });
+
+  it('asks again for fewer than 5 or more than 17 letters and digits, or punctuation', () => {
+    for (const text of ['1', 'AB12', 'JTDBR32E7200123456', 'CH-', 'CH#12345', '']) {
+      expect(checkChassis(text, FIELD_LENGTHS.chassisNumber)).toEqual({
+        ok: false,
+        reason: 'flow.note.badChassis',
+        params: CHASSIS_LENGTH,
+      });
+    }
   });
 });

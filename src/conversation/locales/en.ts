@@ -98,6 +98,8 @@ export const en = {
   'flow.note.badText': 'Enter a short answer (up to {max} characters).',
   'flow.note.badDescription': 'Describe what happened in words (up to {max} characters).',
   'flow.note.badIdentifier': 'Use up to {max} letters and digits.',
+  'flow.note.badMake': 'Enter the make in letters, such as Toyota.',
+  'flow.note.badChassis': 'Enter the chassis number: {min} to {max} letters and digits.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
 

@@ -91,6 +91,8 @@ export const ny: Catalogue = {
   'flow.note.badText': 'Lembani yankho lalifupi (zilembo {max} zokha).',
   'flow.note.badDescription': 'Fotokozani zimene zinachitika (zilembo {max} zokha).',
   'flow.note.badIdentifier': 'Gwiritsani zilembo ndi manambala {max} okha.',
+  'flow.note.badMake': 'Lembani dzina la galimoto, monga Toyota.',
+  'flow.note.badChassis': 'Lembani nambala ya chassis: zilembo ndi manambala {min} mpaka {max}.',
   'flow.note.badEmail': 'Lembani imelo monga name@mail.com.',
   'flow.note.badYear': 'Lembani chaka chimene inapangidwa, monga 2018.',
 
