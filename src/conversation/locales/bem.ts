@@ -125,6 +125,10 @@ export const bem: Catalogue = {
   'menu.choice.person': 'Landeni no muntu',
   'menu.choice.renew': 'Twalilileni {policyNumber}',
   'menu.choice.renewList': 'Twalilileni inshuwalansi ({count} yapwa)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Motoka',
+  'menu.ussd.travel': 'Ulwendo',
+  'menu.ussd.renewList': 'Twalilileni ({count} yapwa)',
   'menu.renewals': 'Nshi mulefwaya ukutwalilila?',
   'menu.choice.renewal': '{policyNumber} (ikapwa {endDate, date, short})',
   'menu.choice.remindersOff': 'Lekeni ukunjibukisha',

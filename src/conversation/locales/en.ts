@@ -137,6 +137,10 @@ export const en = {
   'menu.choice.person': 'Talk to a person',
   'menu.choice.renew': 'Renew {policyNumber}',
   'menu.choice.renewList': 'Renew my cover ({count} due)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Motor insurance',
+  'menu.ussd.travel': 'Travel insurance',
+  'menu.ussd.renewList': 'Renew my cover ({count} due)',
   'menu.renewals': 'Which cover do you want to renew?',
   'menu.choice.renewal': '{policyNumber} (ends {endDate, date, short})',
   'menu.choice.remindersOff': 'Stop reminders',

@@ -126,6 +126,10 @@ export const ny: Catalogue = {
   'menu.choice.person': 'Lankhulani ndi munthu',
   'menu.choice.renew': 'Konzanso {policyNumber}',
   'menu.choice.renewList': 'Konzanso inshuwalansi ({count} yatha)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Galimoto',
+  'menu.ussd.travel': 'Ulendo',
+  'menu.ussd.renewList': 'Konzanso ({count} yatha)',
   'menu.renewals': 'Mufuna kukonzanso iti?',
   'menu.choice.renewal': '{policyNumber} (itha {endDate, date, short})',
   'menu.choice.remindersOff': 'Imitsani zokumbutsa',
