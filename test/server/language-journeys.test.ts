@@ -175,6 +175,37 @@ describe('a caller who chooses Nyanja', () => {
     expect(await phone.send('1')).toMatch(/^CON Inshuwalansi ya motoka:/);
   });
 
+  it.each([
+    ['1', 'You have an unfinished session.', 'Buying travel cover for South Africa.', 'Continue'],
+    [
+      '2',
+      'Mwaba ne fyo tamwapwishe.',
+      'Ukushita inshuwalansi ya lwendo ku South Africa.',
+      'Konkanyeni',
+    ],
+    [
+      '3',
+      'Muli ndi zimene simunamalize.',
+      'Kugula inshuwalansi ya ulendo wopita ku South Africa.',
+      'Pitirizani',
+    ],
+  ])(
+    'names what is unfinished on the resume offer after a dropped call (language %s)',
+    async (language, title, what, go) => {
+      const phone = ussdCaller(() => harness.url, `resume-${language}`);
+      await phone.dial();
+      const menu = await phone.send(language);
+      const travel = menu.split('\n')[2]?.slice(0, 1) ?? '';
+      await phone.send(travel);
+      await phone.send('South Africa');
+      // The call drops; the caller dials again.
+      const offer = await phone.dial();
+      expect(offer.split('\n').slice(0, 3)).toEqual([`CON ${title}`, what, `1. ${go}`]);
+      // Continue: the step the caller was on.
+      expect(await phone.send('1')).not.toBe(offer);
+    },
+  );
+
   it('shows the language screen again on a key that is none of its choices', async () => {
     const phone = ussdCaller(() => harness.url, 'stray');
     expect(await phone.dial()).toBe(LANGUAGE_SCREEN);

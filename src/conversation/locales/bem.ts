@@ -380,6 +380,13 @@ export const bem: Catalogue = {
   'ussd.more': 'Na fimbi',
   'ussd.back': 'Bwelelamo',
   'ussd.resumeTitle': 'Mwaba ne fyo tamwapwishe.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Ukushita inshuwalansi ya motoka.',
+  'resume.motorFor': 'Ukushita inshuwalansi ya motoka {plate}.',
+  'resume.travel': 'Ukushita inshuwalansi ya lwendo.',
+  'resume.travelTo': 'Ukushita inshuwalansi ya lwendo ku {destination}.',
+  'resume.claim': 'Ukulemba claim.',
+  'resume.claimFor': 'Ukulemba claim ya {label}.',
   'ussd.resumeContinue': 'Konkanyeni',
   'ussd.resumeRestart': 'Tendekeni nakabili',
   'ussd.useMyNumber': 'Bomfyeni iyi nambala',

@@ -555,6 +555,13 @@ export const en = {
   'ussd.more': 'More',
   'ussd.back': 'Back',
   'ussd.resumeTitle': 'You have an unfinished session.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Buying motor cover.',
+  'resume.motorFor': 'Buying motor cover for {plate}.',
+  'resume.travel': 'Buying travel cover.',
+  'resume.travelTo': 'Buying travel cover for {destination}.',
+  'resume.claim': 'Making a claim.',
+  'resume.claimFor': 'Making a claim for {label}.',
   'ussd.resumeContinue': 'Continue',
   'ussd.resumeRestart': 'Start again',
   'ussd.useMyNumber': 'Use this number',

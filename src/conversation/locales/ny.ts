@@ -377,6 +377,13 @@ export const ny: Catalogue = {
   'ussd.more': 'Zina',
   'ussd.back': 'Bwererani',
   'ussd.resumeTitle': 'Muli ndi zimene simunamalize.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Kugula inshuwalansi ya galimoto.',
+  'resume.motorFor': 'Kugula inshuwalansi ya galimoto {plate}.',
+  'resume.travel': 'Kugula inshuwalansi ya ulendo.',
+  'resume.travelTo': 'Kugula inshuwalansi ya ulendo wopita ku {destination}.',
+  'resume.claim': 'Kulemba claim.',
+  'resume.claimFor': 'Kulemba claim ya {label}.',
   'ussd.resumeContinue': 'Pitirizani',
   'ussd.resumeRestart': 'Yambaninso',
   'ussd.useMyNumber': 'Gwiritsani nambala iyi',
