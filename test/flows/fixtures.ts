@@ -71,6 +71,18 @@ const holdings: Holding[] = [
     policyId: 'clp_1',
     subjectId: 'loan_1',
   },
+  {
+    // Ends within a month: My cover offers to renew it.
+    line: 'motor',
+    number: 'MTR-0002',
+    status: 'Active',
+    startDate: daysAgo(355).iso,
+    endDate: daysAgo(-10).iso,
+    covers: 'BCD 4321',
+    amount: 693,
+    currency: 'ZMW',
+    policyId: 'pol_2',
+  },
 ];
 
 const household = {

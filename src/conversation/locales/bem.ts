@@ -523,6 +523,7 @@ export const bem: Catalogue = {
   'files.refused.claimFull':
     'Iyi claim teti ipokelele iyi fayilo: claim imo ipokelela amafayilo {files} na {mb} MB yonse fye.',
   'cover.choice.claim': 'Lombeni claim',
+  'cover.choice.renew': 'Twalilileni',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
   'status.inForce': 'ilebomba',

@@ -404,6 +404,7 @@ export const en = {
   'cover.choice.list': 'Back to list',
   'cover.choice.certificate': 'Certificate',
   'cover.choice.claim': 'Make a claim',
+  'cover.choice.renew': 'Renew',
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk

@@ -519,6 +519,7 @@ export const ny: Catalogue = {
   'files.refused.claimFull':
     'Claim iyi singalandire fayilo imeneyi: claim imodzi imalandira mafayilo {files} ndi {mb} MB onse basi.',
   'cover.choice.claim': 'Pemphani claim',
+  'cover.choice.renew': 'Konzanso',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
   'status.inForce': 'ikugwira ntchito',
