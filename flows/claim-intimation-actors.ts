@@ -14,6 +14,8 @@ import type {
   ClaimTerms,
   FoundClaim,
   IntimateInput,
+  OpenClaim,
+  OpenClaimAsked,
 } from './claim-intimation.js';
 import {
   claimByNumber,
@@ -260,6 +262,22 @@ function otherPhones(owners: readonly (string | null | undefined)[], reporter: s
 }
 
 /**
+ * The claim already open for the loan or member, if any: its number goes to whoever may follow it
+ * (the member's or borrower's phone, its reporter); anyone else learns only that one is open.
+ */
+async function openClaimOf(
+  deps: FlowDeps,
+  asked: OpenClaimAsked,
+  policyId: string,
+): Promise<OpenClaim | null> {
+  const open = await openClaimFor(deps, asked, policyId);
+  if (!open) return null;
+  const owners = ownerLookup(deps.client, deps.registrations);
+  const access = accessTo(asked.principal, await owners.claimOwners(asked.line, open));
+  return access.mine ? { number: open.claimNumber } : {};
+}
+
+/**
  * Intimates a claim for `principal`: refused when one is already open for the member or loan;
  * staff are asked to verify one reported from a phone not on record; the user gets its
  * confirmation.
@@ -277,15 +295,13 @@ async function intimate(
   const owners = ownerLookup(client, deps.registrations);
   const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
   // One open claim per member or loan: a second report of the same death is refused with
-  // the number the first one got, so the family follows that one.
-  const open = await openClaimFor(deps, request, path.policyId);
+  // the number the first one got, so the family follows that one. The flow asked already, as
+  // soon as the loan or member was named; asked again here, as one may have been made since.
+  const open = await openClaimOf(deps, { ...request, principal }, path.policyId);
   if (open) {
-    // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
-    // else learns only that a claim is open.
-    const access = accessTo(principal, await owners.claimOwners(request.line, open));
     throw new RefusalError(
-      access.mine
-        ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
+      open.number
+        ? { key: 'claim.note.alreadyOpen', params: { number: open.number } }
         : { key: 'claim.note.alreadyOpenElsewhere' },
     );
   }
@@ -337,6 +353,9 @@ export function claimIntimationActors(deps: FlowDeps) {
     intimateClaim: fromPromise(
       async ({ input }: { input: IntimateInput & { principal: Principal } }) =>
         intimate(deps, input),
+    ),
+    openClaim: fromPromise(async ({ input }: { input: OpenClaimAsked }) =>
+      openClaimOf(deps, input, await policyIdOf(client, input.line, input.policyId)),
     ),
     claimTerms: fromPromise(
       async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>

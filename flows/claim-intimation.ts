@@ -86,6 +86,16 @@ export interface ClaimRequest {
   details: string;
 }
 
+/** A claim already open for a loan or member: its number only for those who may follow it. */
+export interface OpenClaim {
+  number?: string;
+}
+
+/** What the open-claim check is asked: the loan or member named, and who asks. */
+export type OpenClaimAsked = Pick<ClaimRequest, 'line' | 'policyId' | 'by' | 'subject'> & {
+  principal: Principal;
+};
+
 /**
  * What intimating sends: the claim, and where its one confirmation goes (the user's own channel,
  * with the upload link when the caller is on USSD).
@@ -160,6 +170,11 @@ export interface ClaimIntimationContext extends FlowContextBase {
   upload: string | null;
   /** The product's claim terms for the claim being made (credit life). */
   terms: ClaimTerms | null;
+  /**
+   * A claim already open for the loan or member just named, found before anything else is
+   * asked: its number when the caller may follow it. Absent in older snapshots.
+   */
+  openClaim?: OpenClaim | null;
   /** Where the user is reached outside the turn: the claim's confirmation goes there. */
   route: TurnRoute | null;
   failure:
@@ -294,6 +309,7 @@ const ID = {
   loadingTerms: '#claim-intimation.cover.loadingTerms',
   pickClaimType: '#claim-intimation.cover.pickClaimType',
   refusedSubject: '#claim-intimation.cover.refusedSubject',
+  checkingOpen: '#claim-intimation.cover.checkingOpen',
   askSubject: '#claim-intimation.cover.askSubject',
   askEventDate: '#claim-intimation.loss.askEventDate',
   askDetails: '#claim-intimation.loss.askDetails',
@@ -392,6 +408,22 @@ function withLine(context: ClaimIntimationContext, event: Reply): Partial<ClaimR
 const MAX_LISTED = 5;
 const MAX_HELD = 8;
 
+/**
+ * The claim already open for the loan or member named: its number and Track it for those who may
+ * follow it (anyone else learns only that one is open), or another loan or member.
+ */
+function alreadyOpenPrompt(open: OpenClaim | null | undefined): Prompt {
+  const number = open?.number;
+  return ask(number ? 'claim.alreadyOpen' : 'claim.note.alreadyOpenElsewhere', 'choice', {
+    ...(number ? { params: { number } } : {}),
+    choices: [
+      ...(number ? [choice('track', 'claim.choice.trackOpen')] : []),
+      choice('another', 'claim.choice.anotherSubject'),
+      choice('end', 'flow.choice.end'),
+    ],
+  });
+}
+
 /** Claims: intimate a credit-life or group-life claim, attach documents, track claims. */
 export const claimIntimationMachine = setup({
   types: {
@@ -420,6 +452,7 @@ export const claimIntimationMachine = setup({
       { number: string; principal: Principal; route?: TurnRoute | null }
     >('findClaim'),
     claimTerms: notProvided<ClaimTerms, { line: ClaimLine; policyId: string }>('claimTerms'),
+    openClaim: notProvided<OpenClaim | null, OpenClaimAsked>('openClaim'),
     sendUploadLink: notProvided<
       { sent: boolean },
       { line: ClaimLine; claimId: string; number: string; phone: string }
@@ -640,11 +673,54 @@ export const claimIntimationMachine = setup({
             'user.back': ID.start,
           },
         },
-        heldPicked: {
-          always: [
-            { guard: lineIs('credit-life'), target: 'loadingTerms' },
-            { target: 'groupLifeTerms' },
-          ],
+        heldPicked: { always: 'checkingOpen' },
+        // As soon as the loan or member is known: a claim already open for it is followed, not
+        // made again (the issue-38 demo was refused at its ninth screen, after every answer).
+        checkingOpen: {
+          invoke: {
+            src: 'openClaim',
+            input: ({ context }) => ({
+              line: lineOf(context),
+              policyId: context.answers.policyId ?? '',
+              by: context.answers.by ?? 'loanId',
+              subject: context.answers.subject ?? '',
+              principal: context.principal,
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output !== null,
+                target: 'alreadyOpen',
+                actions: assign({ openClaim: ({ event }) => event.output }),
+              },
+              { guard: lineIs('credit-life'), target: 'loadingTerms' },
+              { target: 'groupLifeTerms' },
+            ],
+            // Not known now: the claim goes on, and intimating checks again before it is made.
+            onError: [
+              { guard: lineIs('credit-life'), target: 'loadingTerms' },
+              { target: 'groupLifeTerms' },
+            ],
+          },
+        },
+        alreadyOpen: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => alreadyOpenPrompt(context.openClaim),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([chose('track'), ({ context }) => Boolean(context.openClaim?.number)]),
+                target: ID.findingClaim,
+                actions: assign({ claimNumber: ({ context }) => context.openClaim?.number ?? '' }),
+              },
+              { guard: chose('another'), target: 'refusedSubject' },
+              { guard: chose('end'), target: ID.done },
+              { actions: 'unexpected' },
+            ],
+            'user.back': 'refusedSubject',
+          },
         },
         groupLifeTerms: {
           always: {
@@ -715,13 +791,8 @@ export const claimIntimationMachine = setup({
           on: {
             'user.text': [
               {
-                guard: and([lineIs('credit-life'), answered('subject')]),
-                target: 'loadingTerms',
-                actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
-              },
-              {
                 guard: answered('subject'),
-                target: 'groupLifeTerms',
+                target: 'checkingOpen',
                 actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
               },
               { actions: rejectAnswer('subject') },

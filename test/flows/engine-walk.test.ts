@@ -132,6 +132,8 @@ const THROUGH_THE_SERVER: Partial<Record<FlowId, readonly string[]>> = {
     'paymentUnsettled',
     'plateBlocked',
   ],
+  // The early open-claim check, mine and someone else's: test/channels/ussd/demo-book-walks.
+  'claim-intimation': ['alreadyOpen', 'openElsewhere'],
 };
 
 const WORLDS = FLOW_IDS.flatMap((flow) =>

@@ -265,6 +265,7 @@ const BASE: Record<FlowId, Impl> = {
       notificationDays: 90,
     }),
     sendUploadLink: () => ({ sent: true }),
+    openClaim: () => null,
   },
   'cover-status': {
     lookupMine: () => fullCover,
@@ -426,6 +427,9 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     noPackages: { listPackages: () => [] },
   },
   'claim-intimation': {
+    // A claim is open already for the loan or member named: the caller's own, then someone's.
+    alreadyOpen: { openClaim: () => ({ number: 'CLC-000001' }) },
+    openElsewhere: { openClaim: () => ({}) },
     noClaims: {
       trackClaims: () => [],
       intimateClaim: () => ({ ...claim, payable: undefined }),

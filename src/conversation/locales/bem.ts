@@ -444,6 +444,9 @@ export const bem: Catalogue = {
   'claim.start.contact':
     'Ama claim (ukulomba ubulipilo). Peeleni nambala ya foni yenu pa kumona ama claim ne nshuwalansi yenu.',
   'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
+  'claim.alreadyOpen': 'Claim ya ici yalibako kale: {number}.',
+  'claim.choice.trackOpen': 'Konkeni iyo claim',
+  'claim.choice.anotherSubject': 'Loan nangu member umbi',
   'claim.note.alreadyOpenElsewhere':
     'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
   'claim.note.noDocuments':

@@ -337,6 +337,9 @@ export const en = {
     'Claim {number}: {status}. Its details go only to the phone on record for the member or loan.',
   'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
+  'claim.alreadyOpen': 'A claim for this is already open: {number}.',
+  'claim.choice.trackOpen': 'Track that claim',
+  'claim.choice.anotherSubject': 'Another loan or member',
   'claim.note.alreadyOpenElsewhere':
     'A claim for this is already open. The family member who reported it has its number.',
   'claim.note.noDocuments':

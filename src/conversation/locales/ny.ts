@@ -441,6 +441,9 @@ export const ny: Catalogue = {
   'claim.start.contact':
     'Ma claim (kupempha malipiro). Gawani nambala ya foni yanu kuti muone ma claim ndi inshuwalansi yanu.',
   'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
+  'claim.alreadyOpen': 'Claim ya ichi ilipo kale: {number}.',
+  'claim.choice.trackOpen': 'Tsatirani claim imeneyo',
+  'claim.choice.anotherSubject': 'Loan kapena member wina',
   'claim.note.alreadyOpenElsewhere':
     "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
   'claim.note.noDocuments':
