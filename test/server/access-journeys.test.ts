@@ -167,9 +167,17 @@ describe('a relative reporting a death', () => {
     expect(posted).toContain(STAFF_CHANNEL);
     expect(posted).toContain(number ?? 'no claim');
 
-    const again = (await report(relative)).at(-1) ?? '';
+    // A second report is told of the open claim as soon as the member is named.
+    const named = (from: string) =>
+      ussd(from, [
+        /claims/i,
+        /death/i,
+        groupLife.policyNumber,
+        groupLife.member.nrcNumber.replaceAll('/', ''),
+      ]);
+    const again = (await named(relative)).at(-1) ?? '';
     expect(again).toContain(`already open: ${number}`);
-    const someoneElse = (await report('+260955333555')).at(-1) ?? '';
+    const someoneElse = (await named('+260955333555')).at(-1) ?? '';
     expect(someoneElse).toContain('already open');
     expect(someoneElse).not.toContain(number ?? 'no claim');
   }, 60_000);
