@@ -1,3 +1,4 @@
+import { getCountries } from 'libphonenumber-js';
 import {
   validateAmount,
   validateDate,
@@ -121,4 +122,68 @@ export function checkYear(text: string, today: string): Checked<number> {
   return Number.isInteger(year) && year >= 1950 && year <= max
     ? { ok: true, value: year }
     : { ok: false, reason: 'flow.note.badYear' };
+}
+
+/** A country's name as screens and the insurer get it: English, without accents (GSM 7-bit). */
+function plainName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[\u2018\u2019]/g, "'");
+}
+
+/** A typed or listed name reduced for comparing: lower case, `&` as `and`, words only. */
+function comparable(name: string): string {
+  return plainName(name)
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** Names callers type for a country that its English name does not start with. */
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
+  usa: 'US',
+  us: 'US',
+  america: 'US',
+  uk: 'GB',
+  britain: 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  uae: 'AE',
+  drc: 'CD',
+  'dr congo': 'CD',
+  'democratic republic of congo': 'CD',
+  'democratic republic of the congo': 'CD',
+  'ivory coast': 'CI',
+  swaziland: 'SZ',
+};
+
+/**
+ * Every country by its comparable name, to its name as shown: the ISO regions libphonenumber-js
+ * dials (245) named by the runtime's own ICU (`Intl.DisplayNames`), so no list is kept here.
+ * "Congo - Kinshasa" is also found as "Congo Kinshasa" and, first listed, as "Congo".
+ */
+const COUNTRIES: ReadonlyMap<string, string> = (() => {
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  const byName = new Map<string, string>();
+  const nameOf = (code: string) => plainName(names.of(code) ?? code);
+  for (const code of getCountries()) {
+    const name = nameOf(code);
+    byName.set(comparable(name), name);
+    const short = comparable(name.split(/ - | \(/)[0] ?? name);
+    if (!byName.has(short)) byName.set(short, name);
+    byName.set(code.toLowerCase(), name);
+  }
+  for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) byName.set(alias, nameOf(code));
+  return byName;
+})();
+
+/**
+ * A travel destination: a country, by its English name (`germany`, `South Africa`, `USA`),
+ * answered as the country's name; anything else (`Atlantis`) is asked again.
+ */
+export function checkCountry(text: string): Checked<string> {
+  const found = COUNTRIES.get(comparable(text));
+  return found ? { ok: true, value: found } : { ok: false, reason: 'flow.note.badCountry' };
 }

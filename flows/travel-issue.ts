@@ -10,7 +10,7 @@ import type {
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
-import { checkFutureDate, checkName, checkNrc, checkWords } from './checks.js';
+import { checkCountry, checkFutureDate, checkName, checkNrc } from './checks.js';
 import {
   newPayment,
   PAYMENT_GUARDS,
@@ -205,7 +205,7 @@ type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travel
 
 /** The check of each answer typed to a question of {@link askText}. */
 const CHECKS: AnswerChecks<TravelIssueContext, TextField> = {
-  destination: (t) => checkWords(t, FIELD_LENGTHS.destination),
+  destination: (t) => checkCountry(t),
   startDate: (t, c) => checkFutureDate(t, c.today),
   days: (t) => checkDays(t),
   name: (t) => checkFullName(t),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHASSIS_LENGTH,
   checkChassis,
+  checkCountry,
   checkDescription,
   checkIdentifier,
   checkMake,
@@ -145,6 +146,40 @@ describe('checkChassis', () => {
         reason: 'flow.note.badChassis',
         params: CHASSIS_LENGTH,
       });
+    }
+  });
+});
+
+describe('checkCountry', () => {
+  it('takes a country as callers type it and answers its name', () => {
+    expect(checkCountry('germany')).toEqual({ ok: true, value: 'Germany' });
+    expect(checkCountry('  South   Africa ')).toEqual({ ok: true, value: 'South Africa' });
+    expect(checkCountry('USA')).toEqual({ ok: true, value: 'United States' });
+    expect(checkCountry('uk')).toEqual({ ok: true, value: 'United Kingdom' });
+    expect(checkCountry('DRC')).toEqual({ ok: true, value: 'Congo - Kinshasa' });
+    expect(checkCountry('Tanzania')).toEqual({ ok: true, value: 'Tanzania' });
+  });
+
+  it('answers names a USSD screen shows as typed: no accents, a plain apostrophe', () => {
+    expect(checkCountry("Cote d'Ivoire")).toEqual({ ok: true, value: "Cote d'Ivoire" });
+    expect(checkCountry('ivory coast')).toEqual({ ok: true, value: "Cote d'Ivoire" });
+    expect(checkCountry('Sao Tome and Principe')).toEqual({
+      ok: true,
+      value: 'Sao Tome & Principe',
+    });
+  });
+
+  it('asks again for a place that is no country, a number or nothing', () => {
+    for (const text of ['Atlantis', '1', '', 'Lusaka', '!!']) {
+      expect(checkCountry(text)).toEqual({ ok: false, reason: 'flow.note.badCountry' });
+    }
+  });
+
+  it('keeps every country name within the insurer’s destination field', () => {
+    for (const text of ['Bosnia and Herzegovina', 'Central African Republic']) {
+      const checked = checkCountry(text);
+      expect(checked.ok).toBe(true);
+      if (checked.ok) expect(checked.value.length).toBeLessThanOrEqual(FIELD_LENGTHS.destination);
     }
   });
 });

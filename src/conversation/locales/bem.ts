@@ -92,6 +92,7 @@ export const bem: Catalogue = {
   'flow.note.badIdentifier': 'Bomfyeni filembo ne nambala {max} fye.',
   'flow.note.badMake': 'Lembeni ishina lya motoka, nga Toyota.',
   'flow.note.badChassis': 'Lembeni nambala ya chassis: filembo ne nambala {min} ukufika {max}.',
+  'flow.note.badCountry': 'Lembeni icalo, nga South Africa.',
   'flow.note.badEmail': 'Lembeni imelo nga name@mail.com.',
   'flow.note.badYear': 'Lembeni umwaka iyo yapangilwe, nga 2018.',
 

@@ -100,6 +100,7 @@ export const en = {
   'flow.note.badIdentifier': 'Use up to {max} letters and digits.',
   'flow.note.badMake': 'Enter the make in letters, such as Toyota.',
   'flow.note.badChassis': 'Enter the chassis number: {min} to {max} letters and digits.',
+  'flow.note.badCountry': 'Enter a country, such as South Africa.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
 

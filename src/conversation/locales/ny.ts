@@ -93,6 +93,7 @@ export const ny: Catalogue = {
   'flow.note.badIdentifier': 'Gwiritsani zilembo ndi manambala {max} okha.',
   'flow.note.badMake': 'Lembani dzina la galimoto, monga Toyota.',
   'flow.note.badChassis': 'Lembani nambala ya chassis: zilembo ndi manambala {min} mpaka {max}.',
+  'flow.note.badCountry': 'Lembani dziko, monga South Africa.',
   'flow.note.badEmail': 'Lembani imelo monga name@mail.com.',
   'flow.note.badYear': 'Lembani chaka chimene inapangidwa, monga 2018.',
 
