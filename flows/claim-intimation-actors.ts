@@ -346,6 +346,30 @@ async function intimate(
   return shown;
 }
 
+/** The caller's own claims of `line`, found from the phone the principal is (none without one). */
+async function ownClaims(
+  deps: FlowDeps,
+  line: ClaimLine,
+  principal: Principal,
+): Promise<ClaimSummary[]> {
+  const owners = ownerLookup(deps.client, deps.registrations);
+  const mine: ClaimSummary[] = [];
+  const phone = principal.kind === 'phone' ? phoneOf(principal) : undefined;
+  if (!phone) return mine;
+  const found = await claimsOfPhone(deps, line, phone);
+  for (const claim of found.claims) {
+    const shown = await claimFor(owners, principal, line, claim);
+    if (shown?.mine) mine.push(shown);
+    if (mine.length >= MAX_TRACKED) break;
+  }
+  // Nothing found and the index cannot say there is nothing: unknown, never "no claims".
+  if (mine.length === 0 && !found.known) {
+    throw new UnknownAnswerError({ key: 'claim.note.unknown' });
+  }
+  reportClaimStatuses(deps, mine);
+  return mine;
+}
+
 /** The actors claim-intimation invokes; each answers through the access rule for its principal. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
@@ -426,25 +450,25 @@ export function claimIntimationActors(deps: FlowDeps) {
     // "Track my claims": only the caller's own (their loans and memberships, and claims their
     // phone reported), found through the index and read fresh one by one (claim-lookups.ts).
     trackClaims: fromPromise(
-      async ({ input }: { input: { line: ClaimLine; principal: Principal } }) => {
-        const owners = ownerLookup(client, deps.registrations);
-        const mine: ClaimSummary[] = [];
-        const phone = input.principal.kind === 'phone' ? phoneOf(input.principal) : undefined;
-        if (!phone) return mine;
-        const found = await claimsOfPhone(deps, input.line, phone);
-        for (const claim of found.claims) {
-          const shown = await claimFor(owners, input.principal, input.line, claim);
-          if (shown?.mine) mine.push(shown);
-          if (mine.length >= MAX_TRACKED) break;
-        }
-        // Nothing found and the index cannot say there is nothing: unknown, never "no claims".
-        if (mine.length === 0 && !found.known) {
-          throw new UnknownAnswerError({ key: 'claim.note.unknown' });
-        }
-        reportClaimStatuses(deps, mine);
-        return mine;
-      },
+      async ({ input }: { input: { line: ClaimLine; principal: Principal } }) =>
+        ownClaims(deps, input.line, input.principal),
     ),
+    // Both lines read at once: one wait, not two in series.
+    myClaims: fromPromise(async ({ input }: { input: { principal: Principal } }) => {
+      const lines: ClaimLine[] = ['credit-life', 'group-life'];
+      const read = await Promise.allSettled(
+        lines.map((line) => ownClaims(deps, line, input.principal)),
+      );
+      const failed = read.find((r) => r.status === 'rejected');
+      const found = read.flatMap((r, i) =>
+        r.status === 'fulfilled'
+          ? r.value.map((claim) => ({ ...claim, line: lines[i] ?? 'credit-life' }))
+          : [],
+      );
+      // A line not read and nothing found in the other: unknown, never "no claims".
+      if (failed && found.length === 0) throw failed.reason;
+      return found;
+    }),
     getClaim: fromPromise(
       async ({ input }: { input: { line: ClaimLine; claimId: string; principal: Principal } }) => {
         const claim = await getClaimOf(client, input.line, input.claimId);

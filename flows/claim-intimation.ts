@@ -164,7 +164,9 @@ export interface ClaimIntimationContext extends FlowContextBase {
   claimNumber: string;
   answers: Partial<ClaimRequest>;
   claim: ClaimSummary | null;
-  claims: ClaimSummary[];
+  claims: (ClaimSummary & { line?: ClaimLine })[];
+  /** The list shown is the caller's own claims of every line (Track my claims), not one line's. */
+  trackedAll?: boolean;
   documents: number;
   /** The last photo sent, so a retry re-attaches the same one. */
   upload: string | null;
@@ -179,7 +181,7 @@ export interface ClaimIntimationContext extends FlowContextBase {
   route: TurnRoute | null;
   failure:
     | (Failure & {
-        op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' | 'terms' | 'link';
+        op: 'intimate' | 'attach' | 'track' | 'mine' | 'get' | 'held' | 'find' | 'terms' | 'link';
       })
     | null;
 }
@@ -323,6 +325,7 @@ const ID = {
   askClaimNumber: '#claim-intimation.track.askClaimNumber',
   findingClaim: '#claim-intimation.track.findingClaim',
   loadingClaims: '#claim-intimation.track.loadingClaims',
+  loadingMine: '#claim-intimation.track.loadingMine',
   loadingClaim: '#claim-intimation.track.loadingClaim',
   claimDetail: '#claim-intimation.track.claimDetail',
 } as const;
@@ -343,6 +346,7 @@ const RETRY: Readonly<Record<ClaimOp, string>> = {
   intimate: ID.intimating,
   attach: ID.attaching,
   track: ID.loadingClaims,
+  mine: ID.loadingMine,
   get: ID.loadingClaim,
   held: ID.loadingHeld,
   find: ID.findingClaim,
@@ -356,6 +360,7 @@ const BACK: Readonly<Partial<Record<ClaimOp, string>>> = {
   link: ID.intimated,
   intimate: ID.confirm,
   held: ID.start,
+  mine: ID.pickTrackLine,
   find: ID.askClaimNumber,
   attach: ID.awaitingDocument,
 };
@@ -443,6 +448,9 @@ export const claimIntimationMachine = setup({
     trackClaims: notProvided<ClaimSummary[], { line: ClaimLine; principal: Principal }>(
       'trackClaims',
     ),
+    myClaims: notProvided<(ClaimSummary & { line: ClaimLine })[], { principal: Principal }>(
+      'myClaims',
+    ),
     getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string; principal: Principal }>(
       'getClaim',
     ),
@@ -508,6 +516,7 @@ export const claimIntimationMachine = setup({
     },
     // A claim found by number, not from a list: Back returns to the number.
     noList: ({ context }) => context.claims.length === 0,
+    trackedAll: ({ context }) => context.trackedAll === true,
   },
 }).createMachine({
   id: 'claim-intimation',
@@ -587,6 +596,11 @@ export const claimIntimationMachine = setup({
             guard: 'pickedLine',
             target: 'needPhone',
             actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
+          },
+          // A phone vouched for: its own claims at once; otherwise by line or number.
+          {
+            guard: and([chose('track'), ({ context }) => phoneOf(context.principal) !== undefined]),
+            target: ID.loadingMine,
           },
           { guard: chose('track'), target: ID.pickTrackLine },
         ],
@@ -1096,7 +1110,10 @@ export const claimIntimationMachine = setup({
               },
               { actions: rejectAnswer('claimNumber') },
             ],
-            'user.back': 'pickTrackLine',
+            'user.back': [
+              { guard: 'trackedAll', target: 'claimList' },
+              { target: 'pickTrackLine' },
+            ],
           },
         },
         findingClaim: {
@@ -1147,10 +1164,28 @@ export const claimIntimationMachine = setup({
               // Keeps the snapshot small: the newest few claims only.
               actions: assign({
                 claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+                trackedAll: false,
                 failure: null,
               }),
             },
             onError: failedCall('track'),
+          },
+        },
+        // Track my claims from a phone vouched for: its own claims of every line, listed first.
+        loadingMine: {
+          invoke: {
+            src: 'myClaims',
+            input: ({ context }) => ({ principal: context.principal }),
+            onDone: {
+              target: 'claimList',
+              actions: assign({
+                claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+                trackedAll: true,
+                failure: null,
+              }),
+            },
+            // Not read now: said so, with Try again; Back offers the way by line or number.
+            onError: failedCall('mine'),
           },
         },
         claimList: {
@@ -1164,6 +1199,8 @@ export const claimIntimationMachine = setup({
                   ...claimStatus(c.status),
                 }),
               );
+              // The caller's own list: another claim (a relative's, say) by its number.
+              if (context.trackedAll) choices.push(choice('number', 'claim.choice.anotherNumber'));
               choices.push(choice('back', 'flow.choice.back'));
               return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
                 params: { count: context.claims.length },
@@ -1176,14 +1213,18 @@ export const claimIntimationMachine = setup({
               {
                 guard: 'listedClaim',
                 target: 'loadingClaim',
-                actions: assign({
-                  claim: ({ context, event }) =>
-                    context.claims.find((c) => c.id === event.id) ?? null,
+                actions: assign(({ context, event }) => {
+                  const picked = context.claims.find((c) => c.id === event.id);
+                  if (!picked) return { claim: null };
+                  const { line, ...claim } = picked;
+                  return { claim, answers: line ? { ...context.answers, line } : context.answers };
                 }),
               },
+              { guard: and([chose('number'), 'trackedAll']), target: 'askClaimNumber' },
+              { guard: and([chose('back'), 'trackedAll']), target: ID.start },
               { guard: chose('back'), target: 'pickTrackLine' },
             ],
-            'user.back': 'pickTrackLine',
+            'user.back': [{ guard: 'trackedAll', target: ID.start }, { target: 'pickTrackLine' }],
           },
         },
         loadingClaim: {

@@ -252,6 +252,10 @@ const BASE: Record<FlowId, Impl> = {
     intimateClaim: () => claim,
     attachDocuments: () => ({ ...claim, status: 'Documented' }),
     trackClaims: () => [claim, { ...claim, id: 'clm_2', number: 'CLC-000002' }],
+    myClaims: () => [
+      { ...claim, line: 'credit-life' },
+      { ...claim, id: 'clm_2', number: 'CLC-000002', line: 'credit-life' },
+    ],
     getClaim: () => claim,
     heldCover: () => ({ held, truth: 'found' }),
     findClaim: () => ({ ...claim, line: 'credit-life' }),
@@ -432,6 +436,7 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     openElsewhere: { openClaim: () => ({}) },
     noClaims: {
       trackClaims: () => [],
+      myClaims: () => [],
       intimateClaim: () => ({ ...claim, payable: undefined }),
       heldCover: () => ({ held: [], truth: 'none' }),
       findClaim: () => null,
@@ -439,6 +444,7 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     // A stranger's view: someone else's claim typed by number, a death reported for a relative.
     someoneElses: {
       trackClaims: () => [],
+      myClaims: () => [],
       heldCover: () => ({ held: [], truth: 'none' }),
       // The reporter follows their report (documents) but is shown no payout.
       intimateClaim: () => ({

@@ -435,6 +435,12 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     }),
   });
   const tracked = await claimsOf(claims);
+  const mineTracked = await callActor(claims, 'myClaims', { principal: borrower });
+  const mineTrackedBare = await callActor(
+    flows(bareTemplate.world)['claim-intimation'].machine,
+    'myClaims',
+    { principal: borrower },
+  );
   const trackedBare = await claimsOf(flows(bareTemplate.world)['claim-intimation'].machine);
   const claimDetail = await callActor(claims, 'getClaim', {
     line: 'credit-life',
@@ -622,7 +628,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     'travel-issue:noPackages': { sandbox: noPackages },
     'claim-intimation:typical': {
       sandbox: standard,
-      impl: { ...claimImpl(tracked), openClaim },
+      impl: { ...claimImpl(tracked), openClaim, myClaims: () => mineTracked },
       reply: typed(claimTexts),
       caller: () => borrowerCaller,
     },
@@ -632,6 +638,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       impl: {
         ...claimImpl(trackedBare, true),
         intimateClaim: () => intimatedBare,
+        myClaims: () => mineTrackedBare,
         // The demo book is seeded here too: its claim is open on the first loan held.
         openClaim,
         findClaim: (input: { number?: string }) => foundOpen.get(input.number ?? '') ?? null,
@@ -647,6 +654,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       sandbox: standard,
       impl: {
         trackClaims: () => [],
+        myClaims: () => [],
         heldCover: () => ({ held: [], truth: 'none' }),
         getClaim: () => claimDetail,
         findClaim: () => foundByStranger,

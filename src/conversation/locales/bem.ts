@@ -265,6 +265,7 @@ export const bem: Catalogue = {
   'claim.choice.held': 'Claim pa nshuwalansi yandi',
   'claim.choice.other': 'Policy imbi',
   'claim.choice.byNumber': 'Na nambala ya claim',
+  'claim.choice.anotherNumber': 'Nambala ya claim imbi',
   'claim.choice.again': 'Eseni nambala imbi',
   'claim.held': 'Claim ni ya ngongole nangu ubumembala nshi?',
   'claim.held.none': 'Tatwasangile ingongole nangu ubumembala pa nambala ya foni yenu.',

@@ -321,6 +321,7 @@ export const en = {
   'claim.choice.held': 'Claim on my cover',
   'claim.choice.other': 'Another policy',
   'claim.choice.byNumber': 'By claim number',
+  'claim.choice.anotherNumber': 'Another claim number',
   'claim.choice.again': 'Try another number',
   'claim.held': 'Which loan or membership is the claim for?',
   'claim.held.none': 'No loan or membership in force was found for your phone number.',

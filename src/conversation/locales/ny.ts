@@ -265,6 +265,7 @@ export const ny: Catalogue = {
   'claim.choice.held': 'Claim pa inshuwalansi yanga',
   'claim.choice.other': 'Policy ina',
   'claim.choice.byNumber': 'Ndi nambala ya claim',
+  'claim.choice.anotherNumber': 'Nambala ya claim ina',
   'claim.choice.again': 'Yesani nambala ina',
   'claim.held': 'Claim ndi ya ngongole kapena umembala uti?',
   'claim.held.none': 'Sitinapeze ngongole kapena umembala wa nambala ya foni yanu.',

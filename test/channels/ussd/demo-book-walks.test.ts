@@ -105,16 +105,19 @@ describe('the demo book through USSD', () => {
     }
   });
 
-  it('tracks the Intimated credit-life claim and the Documented group-life claim', async () => {
-    // Claims: 1 on my cover, 2 credit life, 3 group life, 4 track (1 by number, 2 and 3 by line).
-    const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '4', '2']);
+  it('lists the caller’s own claims first on Track my claims, of every line, with another claim by number', async () => {
+    // Claims: 1 on my cover, 2 credit life, 3 group life, 4 track: the caller's own claims.
+    const credit = await walk(creditLife.borrower.phoneNumber, [MENU.claims, '4']);
+    expect(credit.at(-1)).toMatch(/^CON Your claims \(\d\):\n/);
     expect(credit.at(-1)).toContain(`${claims.intimated.claimNumber} claim received`);
-    const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '4', '3']);
+    expect(credit.at(-1)).toMatch(/\d\. Another claim number\n\d\. Back$/);
+    const life = await walk(groupLife.deceased.phoneNumber, [MENU.claims, '4']);
     expect(life.at(-1)).toContain(`${claims.documented.claimNumber} documents received`);
+    const another = /(\d)\. Another claim number/.exec(credit.at(-1) ?? '')?.[1] ?? '';
     const byNumber = await walk(creditLife.borrower.phoneNumber, [
       MENU.claims,
       '4',
-      '1',
+      another,
       claims.intimated.claimNumber,
     ]);
     expect(byNumber.at(-1)).toContain(`Claim ${claims.intimated.claimNumber}: claim received`);
