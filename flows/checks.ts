@@ -164,6 +164,31 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
  * dials (245) named by the runtime's own ICU (`Intl.DisplayNames`), so no list is kept here.
  * "Congo - Kinshasa" is also found as "Congo Kinshasa" and, first listed, as "Congo".
  */
+/** ISO codes of the African countries: the region an `Africa` travel package covers. */
+const AFRICA = new Set(
+  (
+    'DZ AO BJ BW BF BI CV CM CF TD KM CG CD CI DJ EG GQ ER SZ ET GA GM GH GN GW KE LS LR LY MG ' +
+    'MW ML MR MU YT MA MZ NA NE NG RE RW SH ST SN SC SL SO ZA SS SD TZ TG TN UG EH ZM ZW'
+  ).split(' '),
+);
+
+/** African countries by the name {@link checkCountry} answers. */
+let africanNames: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a travel package of `region` covers `destination` (a name {@link checkCountry}
+ * answered): `Africa` the African countries; `Worldwide`, no region or one unknown here, all (the
+ * insurer judges).
+ */
+export function coversDestination(region: string | undefined, destination: string): boolean {
+  if (region?.trim().toLowerCase() !== 'africa') return true;
+  if (!africanNames) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    africanNames = new Set([...AFRICA].map((code) => plainName(names.of(code) ?? code)));
+  }
+  return africanNames.has(destination);
+}
+
 const COUNTRIES: ReadonlyMap<string, string> = (() => {
   const names = new Intl.DisplayNames(['en'], { type: 'region' });
   const byName = new Map<string, string>();

@@ -10,7 +10,7 @@ import type {
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
-import { checkCountry, checkFutureDate, checkName, checkNrc } from './checks.js';
+import { checkCountry, checkFutureDate, checkName, checkNrc, coversDestination } from './checks.js';
 import {
   newPayment,
   PAYMENT_GUARDS,
@@ -54,6 +54,8 @@ import {
 export interface TravelPackage {
   id: string;
   name: string;
+  /** Where it covers, in the insurer's word (`Africa`, `Worldwide`), when the product says. */
+  region?: string;
 }
 
 /** The policy paid for (by id, or by its payment's reference) and who holds it. */
@@ -167,10 +169,16 @@ export function checkFullName(text: string): Checked<string> {
   return name.value.includes(' ') ? name : { ok: false, reason: 'flow.note.fullName' };
 }
 
-function quoteRequests(context: TravelIssueContext): TravelQuoteRequest[] {
+/** What is priced for the trip answered: one request per package that covers its destination. */
+export function quoteRequests(
+  context: Pick<TravelIssueContext, 'answers' | 'packages' | 'callerPhone'>,
+): TravelQuoteRequest[] {
   const a = context.answers;
   const startDate = a.startDate ?? '';
-  return context.packages.map((p) => ({
+  // Only packages that cover the destination are priced and offered; were none to, every one is
+  // (the insurer judges), rather than a list with nothing to pick.
+  const covering = context.packages.filter((p) => coversDestination(p.region, a.destination ?? ''));
+  return (covering.length > 0 ? covering : context.packages).map((p) => ({
     packageId: p.id,
     destination: a.destination ?? '',
     startDate,
