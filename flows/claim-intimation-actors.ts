@@ -15,6 +15,8 @@ import {
   type FoundClaim,
   GROUP_LIFE_TERMS,
   type IntimateInput,
+  type OpenClaim,
+  type OpenClaimAsked,
 } from './claim-intimation.js';
 import {
   claimByNumber,
@@ -282,6 +284,22 @@ function otherPhones(owners: readonly (string | null | undefined)[], reporter: s
 }
 
 /**
+ * The claim already open for the loan or member, if any: its number goes to whoever may follow it
+ * (the member's or borrower's phone, its reporter); anyone else learns only that one is open.
+ */
+async function openClaimOf(
+  deps: FlowDeps,
+  asked: OpenClaimAsked,
+  policyId: string,
+): Promise<OpenClaim | null> {
+  const open = await openClaimFor(deps, asked, policyId);
+  if (!open) return null;
+  const owners = ownerLookup(deps.client, deps.registrations);
+  const access = accessTo(asked.principal, await owners.claimOwners(asked.line, open));
+  return access.mine ? { number: open.claimNumber } : {};
+}
+
+/**
  * Intimates a claim for `principal`: refused when one is already open for the member or loan;
  * staff are asked to verify one reported from a phone not on record; the user gets its
  * confirmation.
@@ -299,15 +317,13 @@ async function intimate(
   const owners = ownerLookup(client, deps.registrations);
   const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
   // One open claim per member or loan: a second report of the same death is refused with
-  // the number the first one got, so the family follows that one.
-  const open = await openClaimFor(deps, request, path.policyId);
+  // the number the first one got, so the family follows that one. The flow asked already, as
+  // soon as the loan or member was named; asked again here, as one may have been made since.
+  const open = await openClaimOf(deps, { ...request, principal }, path.policyId);
   if (open) {
-    // Its number goes to whoever may follow it (the member's phone, its reporter); anyone
-    // else learns only that a claim is open.
-    const access = accessTo(principal, await owners.claimOwners(request.line, open));
     throw new RefusalError(
-      access.mine
-        ? { key: 'claim.note.alreadyOpen', params: { number: open.claimNumber } }
+      open.number
+        ? { key: 'claim.note.alreadyOpen', params: { number: open.number } }
         : { key: 'claim.note.alreadyOpenElsewhere' },
     );
   }
@@ -352,6 +368,30 @@ async function intimate(
   return shown;
 }
 
+/** The caller's own claims of `line`, found from the phone the principal is (none without one). */
+async function ownClaims(
+  deps: FlowDeps,
+  line: ClaimLine,
+  principal: Principal,
+): Promise<ClaimSummary[]> {
+  const owners = ownerLookup(deps.client, deps.registrations);
+  const mine: ClaimSummary[] = [];
+  const phone = principal.kind === 'phone' ? phoneOf(principal) : undefined;
+  if (!phone) return mine;
+  const found = await claimsOfPhone(deps, line, phone);
+  for (const claim of found.claims) {
+    const shown = await claimFor(owners, principal, line, claim);
+    if (shown?.mine) mine.push(shown);
+    if (mine.length >= MAX_TRACKED) break;
+  }
+  // Nothing found and the index cannot say there is nothing: unknown, never "no claims".
+  if (mine.length === 0 && !found.known) {
+    throw new UnknownAnswerError({ key: 'claim.note.unknown' });
+  }
+  reportClaimStatuses(deps, mine);
+  return mine;
+}
+
 /** The actors claim-intimation invokes; each answers through the access rule for its principal. */
 export function claimIntimationActors(deps: FlowDeps) {
   const { client } = deps;
@@ -359,6 +399,9 @@ export function claimIntimationActors(deps: FlowDeps) {
     intimateClaim: fromPromise(
       async ({ input }: { input: IntimateInput & { principal: Principal } }) =>
         intimate(deps, input),
+    ),
+    openClaim: fromPromise(async ({ input }: { input: OpenClaimAsked }) =>
+      openClaimOf(deps, input, await policyIdOf(client, input.line, input.policyId)),
     ),
     claimTerms: fromPromise(
       async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>
@@ -435,25 +478,25 @@ export function claimIntimationActors(deps: FlowDeps) {
     // "Track my claims": only the caller's own (their loans and memberships, and claims their
     // phone reported), found through the index and read fresh one by one (claim-lookups.ts).
     trackClaims: fromPromise(
-      async ({ input }: { input: { line: ClaimLine; principal: Principal } }) => {
-        const owners = ownerLookup(client, deps.registrations);
-        const mine: ClaimSummary[] = [];
-        const phone = input.principal.kind === 'phone' ? phoneOf(input.principal) : undefined;
-        if (!phone) return mine;
-        const found = await claimsOfPhone(deps, input.line, phone);
-        for (const claim of found.claims) {
-          const shown = await claimFor(owners, input.principal, input.line, claim);
-          if (shown?.mine) mine.push(shown);
-          if (mine.length >= MAX_TRACKED) break;
-        }
-        // Nothing found and the index cannot say there is nothing: unknown, never "no claims".
-        if (mine.length === 0 && !found.known) {
-          throw new UnknownAnswerError({ key: 'claim.note.unknown' });
-        }
-        reportClaimStatuses(deps, mine);
-        return mine;
-      },
+      async ({ input }: { input: { line: ClaimLine; principal: Principal } }) =>
+        ownClaims(deps, input.line, input.principal),
     ),
+    // Both lines read at once: one wait, not two in series.
+    myClaims: fromPromise(async ({ input }: { input: { principal: Principal } }) => {
+      const lines: ClaimLine[] = ['credit-life', 'group-life'];
+      const read = await Promise.allSettled(
+        lines.map((line) => ownClaims(deps, line, input.principal)),
+      );
+      const failed = read.find((r) => r.status === 'rejected');
+      const found = read.flatMap((r, i) =>
+        r.status === 'fulfilled'
+          ? r.value.map((claim) => ({ ...claim, line: lines[i] ?? 'credit-life' }))
+          : [],
+      );
+      // A line not read and nothing found in the other: unknown, never "no claims".
+      if (failed && found.length === 0) throw failed.reason;
+      return found;
+    }),
     getClaim: fromPromise(
       async ({ input }: { input: { line: ClaimLine; claimId: string; principal: Principal } }) => {
         const claim = await getClaimOf(client, input.line, input.claimId);

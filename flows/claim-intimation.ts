@@ -86,6 +86,16 @@ export interface ClaimRequest {
   details: string;
 }
 
+/** A claim already open for a loan or member: its number only for those who may follow it. */
+export interface OpenClaim {
+  number?: string;
+}
+
+/** What the open-claim check is asked: the loan or member named, and who asks. */
+export type OpenClaimAsked = Pick<ClaimRequest, 'line' | 'policyId' | 'by' | 'subject'> & {
+  principal: Principal;
+};
+
 /**
  * What intimating sends: the claim, and where its one confirmation goes (the user's own channel,
  * with the upload link when the caller is on USSD).
@@ -154,17 +164,24 @@ export interface ClaimIntimationContext extends FlowContextBase {
   claimNumber: string;
   answers: Partial<ClaimRequest>;
   claim: ClaimSummary | null;
-  claims: ClaimSummary[];
+  claims: (ClaimSummary & { line?: ClaimLine })[];
+  /** The list shown is the caller's own claims of every line (Track my claims), not one line's. */
+  trackedAll?: boolean;
   documents: number;
   /** The last photo sent, so a retry re-attaches the same one. */
   upload: string | null;
   /** The product's claim terms for the claim being made (credit life). */
   terms: ClaimTerms | null;
+  /**
+   * A claim already open for the loan or member just named, found before anything else is
+   * asked: its number when the caller may follow it. Absent in older snapshots.
+   */
+  openClaim?: OpenClaim | null;
   /** Where the user is reached outside the turn: the claim's confirmation goes there. */
   route: TurnRoute | null;
   failure:
     | (Failure & {
-        op: 'intimate' | 'attach' | 'track' | 'get' | 'held' | 'find' | 'terms' | 'link';
+        op: 'intimate' | 'attach' | 'track' | 'mine' | 'get' | 'held' | 'find' | 'terms' | 'link';
       })
     | null;
 }
@@ -294,6 +311,7 @@ const ID = {
   loadingTerms: '#claim-intimation.cover.loadingTerms',
   pickClaimType: '#claim-intimation.cover.pickClaimType',
   refusedSubject: '#claim-intimation.cover.refusedSubject',
+  checkingOpen: '#claim-intimation.cover.checkingOpen',
   askSubject: '#claim-intimation.cover.askSubject',
   askEventDate: '#claim-intimation.loss.askEventDate',
   askDetails: '#claim-intimation.loss.askDetails',
@@ -307,6 +325,7 @@ const ID = {
   askClaimNumber: '#claim-intimation.track.askClaimNumber',
   findingClaim: '#claim-intimation.track.findingClaim',
   loadingClaims: '#claim-intimation.track.loadingClaims',
+  loadingMine: '#claim-intimation.track.loadingMine',
   loadingClaim: '#claim-intimation.track.loadingClaim',
   claimDetail: '#claim-intimation.track.claimDetail',
 } as const;
@@ -327,6 +346,7 @@ const RETRY: Readonly<Record<ClaimOp, string>> = {
   intimate: ID.intimating,
   attach: ID.attaching,
   track: ID.loadingClaims,
+  mine: ID.loadingMine,
   get: ID.loadingClaim,
   held: ID.loadingHeld,
   find: ID.findingClaim,
@@ -340,6 +360,7 @@ const BACK: Readonly<Partial<Record<ClaimOp, string>>> = {
   link: ID.intimated,
   intimate: ID.confirm,
   held: ID.start,
+  mine: ID.pickTrackLine,
   find: ID.askClaimNumber,
   attach: ID.awaitingDocument,
 };
@@ -392,6 +413,22 @@ function withLine(context: ClaimIntimationContext, event: Reply): Partial<ClaimR
 const MAX_LISTED = 5;
 const MAX_HELD = 8;
 
+/**
+ * The claim already open for the loan or member named: its number and Track it for those who may
+ * follow it (anyone else learns only that one is open), or another loan or member.
+ */
+function alreadyOpenPrompt(open: OpenClaim | null | undefined): Prompt {
+  const number = open?.number;
+  return ask(number ? 'claim.alreadyOpen' : 'claim.note.alreadyOpenElsewhere', 'choice', {
+    ...(number ? { params: { number } } : {}),
+    choices: [
+      ...(number ? [choice('track', 'claim.choice.trackOpen')] : []),
+      choice('another', 'claim.choice.anotherSubject'),
+      choice('end', 'flow.choice.end'),
+    ],
+  });
+}
+
 /** Claims: intimate a credit-life or group-life claim, attach documents, track claims. */
 export const claimIntimationMachine = setup({
   types: {
@@ -411,6 +448,9 @@ export const claimIntimationMachine = setup({
     trackClaims: notProvided<ClaimSummary[], { line: ClaimLine; principal: Principal }>(
       'trackClaims',
     ),
+    myClaims: notProvided<(ClaimSummary & { line: ClaimLine })[], { principal: Principal }>(
+      'myClaims',
+    ),
     getClaim: notProvided<ClaimSummary, { line: ClaimLine; claimId: string; principal: Principal }>(
       'getClaim',
     ),
@@ -420,6 +460,7 @@ export const claimIntimationMachine = setup({
       { number: string; principal: Principal; route?: TurnRoute | null }
     >('findClaim'),
     claimTerms: notProvided<ClaimTerms, { line: ClaimLine; policyId: string }>('claimTerms'),
+    openClaim: notProvided<OpenClaim | null, OpenClaimAsked>('openClaim'),
     sendUploadLink: notProvided<
       { sent: boolean },
       { line: ClaimLine; claimId: string; number: string; phone: string }
@@ -475,6 +516,7 @@ export const claimIntimationMachine = setup({
     },
     // A claim found by number, not from a list: Back returns to the number.
     noList: ({ context }) => context.claims.length === 0,
+    trackedAll: ({ context }) => context.trackedAll === true,
   },
 }).createMachine({
   id: 'claim-intimation',
@@ -554,6 +596,11 @@ export const claimIntimationMachine = setup({
             guard: 'pickedLine',
             target: 'needPhone',
             actions: assign({ answers: ({ context, event }) => withLine(context, event) }),
+          },
+          // A phone vouched for: its own claims at once; otherwise by line or number.
+          {
+            guard: and([chose('track'), ({ context }) => phoneOf(context.principal) !== undefined]),
+            target: ID.loadingMine,
           },
           { guard: chose('track'), target: ID.pickTrackLine },
         ],
@@ -640,11 +687,54 @@ export const claimIntimationMachine = setup({
             'user.back': ID.start,
           },
         },
-        heldPicked: {
-          always: [
-            { guard: lineIs('credit-life'), target: 'loadingTerms' },
-            { target: 'groupLifeTerms' },
-          ],
+        heldPicked: { always: 'checkingOpen' },
+        // As soon as the loan or member is known: a claim already open for it is followed, not
+        // made again (the issue-38 demo was refused at its ninth screen, after every answer).
+        checkingOpen: {
+          invoke: {
+            src: 'openClaim',
+            input: ({ context }) => ({
+              line: lineOf(context),
+              policyId: context.answers.policyId ?? '',
+              by: context.answers.by ?? 'loanId',
+              subject: context.answers.subject ?? '',
+              principal: context.principal,
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output !== null,
+                target: 'alreadyOpen',
+                actions: assign({ openClaim: ({ event }) => event.output }),
+              },
+              { guard: lineIs('credit-life'), target: 'loadingTerms' },
+              { target: 'groupLifeTerms' },
+            ],
+            // Not known now: the claim goes on, and intimating checks again before it is made.
+            onError: [
+              { guard: lineIs('credit-life'), target: 'loadingTerms' },
+              { target: 'groupLifeTerms' },
+            ],
+          },
+        },
+        alreadyOpen: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) => alreadyOpenPrompt(context.openClaim),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: and([chose('track'), ({ context }) => Boolean(context.openClaim?.number)]),
+                target: ID.findingClaim,
+                actions: assign({ claimNumber: ({ context }) => context.openClaim?.number ?? '' }),
+              },
+              { guard: chose('another'), target: 'refusedSubject' },
+              { guard: chose('end'), target: ID.done },
+              { actions: 'unexpected' },
+            ],
+            'user.back': 'refusedSubject',
+          },
         },
         groupLifeTerms: {
           always: {
@@ -715,13 +805,8 @@ export const claimIntimationMachine = setup({
           on: {
             'user.text': [
               {
-                guard: and([lineIs('credit-life'), answered('subject')]),
-                target: 'loadingTerms',
-                actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
-              },
-              {
                 guard: answered('subject'),
-                target: 'groupLifeTerms',
+                target: 'checkingOpen',
                 actions: assign({ answers: ({ context, event }) => withSubject(context, event) }),
               },
               { actions: rejectAnswer('subject') },
@@ -1026,7 +1111,10 @@ export const claimIntimationMachine = setup({
               },
               { actions: rejectAnswer('claimNumber') },
             ],
-            'user.back': 'pickTrackLine',
+            'user.back': [
+              { guard: 'trackedAll', target: 'claimList' },
+              { target: 'pickTrackLine' },
+            ],
           },
         },
         findingClaim: {
@@ -1077,10 +1165,28 @@ export const claimIntimationMachine = setup({
               // Keeps the snapshot small: the newest few claims only.
               actions: assign({
                 claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+                trackedAll: false,
                 failure: null,
               }),
             },
             onError: failedCall('track'),
+          },
+        },
+        // Track my claims from a phone vouched for: its own claims of every line, listed first.
+        loadingMine: {
+          invoke: {
+            src: 'myClaims',
+            input: ({ context }) => ({ principal: context.principal }),
+            onDone: {
+              target: 'claimList',
+              actions: assign({
+                claims: ({ event }) => event.output.slice(0, MAX_LISTED),
+                trackedAll: true,
+                failure: null,
+              }),
+            },
+            // Not read now: said so, with Try again; Back offers the way by line or number.
+            onError: failedCall('mine'),
           },
         },
         claimList: {
@@ -1094,6 +1200,8 @@ export const claimIntimationMachine = setup({
                   ...claimStatus(c.status),
                 }),
               );
+              // The caller's own list: another claim (a relative's, say) by its number.
+              if (context.trackedAll) choices.push(choice('number', 'claim.choice.anotherNumber'));
               choices.push(choice('back', 'flow.choice.back'));
               return ask(context.claims.length > 0 ? 'claim.list' : 'claim.list.empty', 'choice', {
                 params: { count: context.claims.length },
@@ -1106,14 +1214,18 @@ export const claimIntimationMachine = setup({
               {
                 guard: 'listedClaim',
                 target: 'loadingClaim',
-                actions: assign({
-                  claim: ({ context, event }) =>
-                    context.claims.find((c) => c.id === event.id) ?? null,
+                actions: assign(({ context, event }) => {
+                  const picked = context.claims.find((c) => c.id === event.id);
+                  if (!picked) return { claim: null };
+                  const { line, ...claim } = picked;
+                  return { claim, answers: line ? { ...context.answers, line } : context.answers };
                 }),
               },
+              { guard: and([chose('number'), 'trackedAll']), target: 'askClaimNumber' },
+              { guard: and([chose('back'), 'trackedAll']), target: ID.start },
               { guard: chose('back'), target: 'pickTrackLine' },
             ],
-            'user.back': 'pickTrackLine',
+            'user.back': [{ guard: 'trackedAll', target: ID.start }, { target: 'pickTrackLine' }],
           },
         },
         loadingClaim: {

@@ -1,12 +1,14 @@
 import { and, assertEvent, assign, setup } from 'xstate';
 import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import type { OperationName } from '../src/api/index.js';
+import { dayNumber } from '../src/clock/index.js';
 import type {
   ClaimStart,
   FlowContextBase,
   FlowDefinition,
-  FlowInput,
   FlowOutput,
+  FlowStart,
+  FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
@@ -138,7 +140,18 @@ export interface CoverStatusContext extends FlowContextBase {
   failure: Failure | null;
   /** The loan or membership "Make a claim" hands to claim-intimation. */
   claim: ClaimStart | null;
+  /** Today in Lusaka (`YYYY-MM-DD`): whether a policy ends soon enough to offer Renew. */
+  today?: string;
+  /** The motor policy "Renew" hands to motor-quote. */
+  renewal?: NonNullable<FlowStart['renewal']> | null;
 }
+
+/**
+ * Days before its end date from which My cover offers to renew a motor policy: the reminders
+ * come at 14 and 3 days (src/reminders), and a holder checking earlier in the month may renew
+ * then; road tax runs by quarter, so a month ahead is as early as anyone renews.
+ */
+export const RENEW_WITHIN_DAYS = 30;
 
 /** Holdings kept in the snapshot; a USSD list pages them with "More". */
 const MAX_KEPT = 20;
@@ -221,11 +234,23 @@ function claimOf(h: Holding | undefined): ClaimStart | null {
   };
 }
 
+/** The renewal a holding can start: a motor policy in force ending within RENEW_WITHIN_DAYS. */
+function renewalOf(
+  h: Holding | undefined,
+  today: string | undefined,
+): NonNullable<FlowStart['renewal']> | null {
+  if (!h?.policyId || h.line !== 'motor' || h.unknown || !today || !h.endDate) return null;
+  if (statusWord('policy', h.status).key !== 'status.inForce') return null;
+  const left = dayNumber(h.endDate) - dayNumber(today);
+  if (!(left >= 0 && left <= RENEW_WITHIN_DAYS)) return null;
+  return { policyId: h.policyId, policyNumber: h.number };
+}
+
 function certifiable(h: Holding | undefined): boolean {
   return h !== undefined && (h.line === 'motor' || h.line === 'travel') && h.policyId !== undefined;
 }
 
-function detailPrompt(h: Holding | undefined): Prompt {
+function detailPrompt(h: Holding | undefined, today?: string): Prompt {
   if (!h)
     return ask('cover.mine.none', 'choice', { choices: [choice('list', 'cover.choice.list')] });
   if (h.unknown) {
@@ -238,6 +263,7 @@ function detailPrompt(h: Holding | undefined): Prompt {
     });
   }
   const choices: Choice[] = [];
+  if (renewalOf(h, today)) choices.push(choice('renew', 'cover.choice.renew'));
   if (claimOf(h)) choices.push(choice('claim', 'cover.choice.claim'));
   if (certifiable(h)) choices.push(choice('certificate', 'cover.choice.certificate'));
   choices.push(choice('list', 'cover.choice.list'), choice('end', 'flow.choice.end'));
@@ -304,6 +330,7 @@ const ID = {
   done: '#cover-status.done',
   mainMenu: '#cover-status.mainMenu',
   claimHandOver: '#cover-status.claimHandOver',
+  renewalHandOver: '#cover-status.renewalHandOver',
   failed: '#cover-status.failure.failed',
   lookingUpMine: '#cover-status.mine.lookingUpMine',
   askNrc: '#cover-status.byNrc.askNrc',
@@ -336,7 +363,7 @@ export const coverStatusMachine = setup({
   types: {
     context: {} as CoverStatusContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowStartInput,
     output: {} as FlowOutput,
   },
   actors: {
@@ -369,6 +396,7 @@ export const coverStatusMachine = setup({
       return /^h\d+$/.test(event.id) && Number(event.id.slice(1)) < holdingsOf(context).length;
     },
     canClaim: ({ context }) => claimOf(picked(context)) !== null,
+    canRenew: ({ context }) => renewalOf(picked(context), context.today) !== null,
     canCertify: ({ context }) => certifiable(picked(context)),
     canSendDetails: ({ context }) =>
       context.answer?.access === 'limited' && context.answer.canSendDetails,
@@ -389,6 +417,8 @@ export const coverStatusMachine = setup({
     step: 'lookingUpMine',
     failure: null,
     claim: null,
+    today: input.today,
+    renewal: null,
   }),
   initial: 'start',
   on: UNEXPECTED_REPLIES,
@@ -554,7 +584,7 @@ export const coverStatusMachine = setup({
           entry: assign({
             tries: 0,
             certificateUrl: null,
-            prompt: ({ context }) => detailPrompt(picked(context)),
+            prompt: ({ context }) => detailPrompt(picked(context), context.today),
           }),
           on: {
             'user.choice': [
@@ -562,6 +592,13 @@ export const coverStatusMachine = setup({
                 guard: and([chose('claim'), 'canClaim']),
                 target: ID.claimHandOver,
                 actions: assign({ claim: ({ context }) => claimOf(picked(context)) }),
+              },
+              {
+                guard: and([chose('renew'), 'canRenew']),
+                target: ID.renewalHandOver,
+                actions: assign({
+                  renewal: ({ context }) => renewalOf(picked(context), context.today),
+                }),
               },
               { guard: and([chose('certificate'), 'canCertify']), target: 'fetchingCertificate' },
               { guard: chose('list'), target: 'list' },
@@ -633,11 +670,14 @@ export const coverStatusMachine = setup({
     cancelled: { type: 'final', entry: assign({ tries: 0, prompt: CANCELLED }) },
     mainMenu: { type: 'final', entry: assign({ prompt: TO_MAIN_MENU }) },
     claimHandOver: { type: 'final' },
+    renewalHandOver: { type: 'final' },
   },
   output: ({ context }): FlowOutput =>
     context.claim
       ? { next: 'claim-intimation', start: { claim: context.claim } }
-      : flowOutput({ context }),
+      : context.renewal
+        ? { next: 'motor-quote', start: { renewal: context.renewal } }
+        : flowOutput({ context }),
 });
 
 /** The certificate screen: sent by SMS to a USSD caller, attached in a chat. */

@@ -19,6 +19,7 @@ import { staffDeskFlow } from './staff-desk.js';
 import { staffDeskActors } from './staff-desk-actors.js';
 import { travelIssueFlow } from './travel-issue.js';
 import { travelIssueActors } from './travel-issue-actors.js';
+import { claimUnfinished, motorUnfinished, travelUnfinished } from './unfinished.js';
 
 /** Builds every flow with its actors provided from `deps`. */
 export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
@@ -31,14 +32,17 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
     },
     'motor-quote': {
       ...motorQuoteFlow,
+      unfinished: motorUnfinished,
       machine: motorQuoteFlow.machine.provide({ actors: motorQuoteActors(deps) }),
     },
     'travel-issue': {
       ...travelIssueFlow,
+      unfinished: travelUnfinished,
       machine: travelIssueFlow.machine.provide({ actors: travelIssueActors(deps) }),
     },
     'claim-intimation': {
       ...claimIntimationFlow,
+      unfinished: claimUnfinished,
       machine: claimIntimationFlow.machine.provide({ actors: claimIntimationActors(deps) }),
     },
     'cover-status': {

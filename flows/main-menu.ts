@@ -93,11 +93,22 @@ function noticePrompt(
 }
 
 /**
- * The menu's one renewal entry, first: the reason most holders dial after a reminder. One entry
- * whatever the number due, so that with "Talk to a person" and the "pick one" note every item
- * still fits the first 182-character USSD page; several due are listed behind it.
+ * Entries with a shorter label on USSD (`menu.ussd.*`): in Bemba and Nyanja "Inshuwalansi ya"
+ * before each product pushed My data and Language off the first 182-character page once a
+ * renewal or the reminders switch joined the menu. Chats show the full labels.
  */
-function renewalEntry(offers: readonly RenewalOffer[]): Choice[] {
+const COMPACT_ON_USSD: ReadonlySet<string> = new Set(['motor', 'travel', 'renewList']);
+
+/** The label key of a menu entry: its compact one on USSD when it has one. */
+const entryLabel = (id: string, ussd: boolean): string =>
+  ussd && COMPACT_ON_USSD.has(id) ? `menu.ussd.${id}` : `menu.choice.${id}`;
+
+/**
+ * The menu's one renewal entry, first: the reason most holders dial after a reminder. One entry
+ * whatever the number due, so that with "Talk to a person" every item still fits the first
+ * 182-character USSD page in every language; several due are listed behind it.
+ */
+function renewalEntry(offers: readonly RenewalOffer[], ussd: boolean): Choice[] {
   const [only] = offers;
   if (!only) return [];
   if (offers.length === 1) {
@@ -107,7 +118,7 @@ function renewalEntry(offers: readonly RenewalOffer[]): Choice[] {
       }),
     ];
   }
-  return [choice(RENEW_LIST, 'menu.choice.renewList', { count: offers.length })];
+  return [choice(RENEW_LIST, entryLabel('renewList', ussd), { count: offers.length })];
 }
 
 /** The renewals due, soonest first, each with its end date. */
@@ -129,14 +140,15 @@ function menuPrompt(
 ): Prompt {
   const { audience, holder } = context;
   const policyholder = audience === 'policyholder';
-  const renewals = policyholder ? renewalEntry(holder.offers) : [];
-  const entries = ENTRIES[audience].map(([id]) => choice(id, `menu.choice.${id}`));
+  const ussd = (context.route?.channel ?? 'ussd') === 'ussd';
+  const renewals = policyholder ? renewalEntry(holder.offers, ussd) : [];
+  const entries = ENTRIES[audience].map(([id]) => choice(id, entryLabel(id, ussd)));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
   const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
   // One USSD page holds the renewal entry or this switch, not both: while a renewal is offered
   // there, the reminder itself says how to stop (STOP by SMS) and START turns them back on. A
   // chat's buttons have room for both.
-  const roomForSwitch = renewals.length === 0 || (context.route?.channel ?? 'ussd') !== 'ussd';
+  const roomForSwitch = renewals.length === 0 || !ussd;
   const stop =
     policyholder && roomForSwitch && holder.remindersOn
       ? [choice(REMINDERS_OFF, 'menu.choice.remindersOff')]

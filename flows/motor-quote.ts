@@ -15,6 +15,7 @@ import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
 import {
   checkAmount,
+  checkChassis,
   checkEmail,
   checkIdentifier,
   checkNameParts,
@@ -352,7 +353,7 @@ const asString = <T>(checked: Checked<T>): Checked<string> =>
 /** The check of each answer typed to a question of {@link askText}. */
 const CHECKS: AnswerChecks<MotorQuoteContext, TextField> = {
   plate: (t) => checkPlate(t),
-  chassis: (t) => checkIdentifier(t, FIELD_LENGTHS.chassisNumber),
+  chassis: (t) => checkChassis(t, FIELD_LENGTHS.chassisNumber),
   engine: (t) => checkIdentifier(t, FIELD_LENGTHS.engineNumber),
   sumInsured: (t) => asString(checkAmount(t)),
   holderNrc: (t) => checkNrc(t),

@@ -33,7 +33,12 @@ export function travelIssueActors(deps: FlowDeps) {
       const page = await client.call('getTravelProducts', {
         query: { PageNumber: 1, PageSize: 6 },
       });
-      return page.data.map((p) => ({ id: String(p.id), name: p.name ?? `Travel ${p.id}` }));
+      // The product's region is not in the spec's shown fields: kept when the insurer sends one.
+      return page.data.map((p) => {
+        const region: unknown = (p as Record<string, unknown>).region;
+        const listed = { id: String(p.id), name: p.name ?? `Travel ${p.id}` };
+        return typeof region === 'string' && region !== '' ? { ...listed, region } : listed;
+      });
     }),
     quoteTravel: fromPromise<TravelQuote[], { requests: TravelQuoteRequest[] }>(async ({ input }) =>
       Promise.all(

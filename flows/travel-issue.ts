@@ -11,7 +11,13 @@ import { nestedMessage } from '../src/conversation/nested-message.js';
 import type { Choice } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { type AnswerChecks, asked, askText, keptBy } from './ask-text.js';
-import { checkFutureDate, checkNameParts, checkNrc, checkWords } from './checks.js';
+import {
+  checkCountry,
+  checkFutureDate,
+  checkNameParts,
+  checkNrc,
+  coversDestination,
+} from './checks.js';
 import {
   newPayment,
   PAYMENT_GUARDS,
@@ -54,6 +60,8 @@ import {
 export interface TravelPackage {
   id: string;
   name: string;
+  /** Where it covers, in the insurer's word (`Africa`, `Worldwide`), when the product says. */
+  region?: string;
 }
 
 /** The policy paid for (by id, or by its payment's reference) and who holds it. */
@@ -169,10 +177,16 @@ export function checkFullName(text: string): Checked<string> {
   return parts.ok ? { ok: true, value: `${parts.value.firstName} ${parts.value.lastName}` } : parts;
 }
 
-function quoteRequests(context: TravelIssueContext): TravelQuoteRequest[] {
+/** What is priced for the trip answered: one request per package that covers its destination. */
+export function quoteRequests(
+  context: Pick<TravelIssueContext, 'answers' | 'packages' | 'callerPhone'>,
+): TravelQuoteRequest[] {
   const a = context.answers;
   const startDate = a.startDate ?? '';
-  return context.packages.map((p) => ({
+  // Only packages that cover the destination are priced and offered; were none to, every one is
+  // (the insurer judges), rather than a list with nothing to pick.
+  const covering = context.packages.filter((p) => coversDestination(p.region, a.destination ?? ''));
+  return (covering.length > 0 ? covering : context.packages).map((p) => ({
     packageId: p.id,
     destination: a.destination ?? '',
     startDate,
@@ -213,7 +227,7 @@ type TextField = 'destination' | 'startDate' | 'days' | 'name' | 'nrc' | 'travel
 
 /** The check of each answer typed to a question of {@link askText}. */
 const CHECKS: AnswerChecks<TravelIssueContext, TextField> = {
-  destination: (t) => checkWords(t, FIELD_LENGTHS.destination),
+  destination: (t) => checkCountry(t),
   startDate: (t, c) => checkFutureDate(t, c.today),
   days: (t) => checkDays(t),
   name: (t) => checkFullName(t),

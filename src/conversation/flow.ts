@@ -153,7 +153,15 @@ export interface FlowDefinition<TMachine extends AnyStateMachine = AnyStateMachi
   readonly machine: TMachine;
   /** The audiences whose fresh sessions open this flow (the entry menu); none by default. */
   readonly entryFor?: readonly Audience[];
+  /**
+   * What a caller who dropped mid-flow left unfinished, read from the flow's answers so far (its
+   * context's `answers`): the resume offer names it. Absent, or undefined, for the plain offer.
+   */
+  readonly unfinished?: (answers: unknown) => Unfinished | undefined;
 }
+
+/** What a caller left unfinished, in the catalogue's words: a message key and its params. */
+export type Unfinished = NonNullable<Prompt['notes']>[number];
 
 /** Flows by id, with their actors already provided (production or test implementations). */
 export type FlowRegistry = Readonly<Record<FlowId, FlowDefinition>>;

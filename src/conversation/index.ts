@@ -25,6 +25,7 @@ export {
   STAFF_TOPICS,
   type StaffTopic,
   type TurnRoute,
+  type Unfinished,
 } from './flow.js';
 // Channels: a conversation handed to a person (src/handoff implements it).
 export {

@@ -1,5 +1,5 @@
 import type { ChannelName } from './channel-names.js';
-import type { FlowStart } from './flow.js';
+import type { FlowStart, Unfinished } from './flow.js';
 import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
 
@@ -67,6 +67,11 @@ export interface SessionGlance {
    * over; opaque here, undefined when the flow keeps none.
    */
   readonly answers?: unknown;
+  /**
+   * What the caller left unfinished, in words, when the flow says (its `unfinished`); read only
+   * when a channel offers to resume. Undefined for the plain offer.
+   */
+  readonly unfinished?: Unfinished | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { NOBODY, principalOf } from '../access/index.js';
 import { checkZambianMobile } from '../msisdn/index.js';
 import type { CachedActor, RecordHead } from './actor-cache.js';
-import type { FlowInput } from './flow.js';
+import type { FlowInput, Unfinished } from './flow.js';
 import type { Reply } from './reply.js';
 import type { SessionRecord } from './session-record.js';
 import type { SessionGlance, TurnOptions } from './turn-engine.js';
@@ -11,6 +11,7 @@ export function glanceOf(
   record: RecordHead | undefined,
   cached: CachedActor | undefined,
   isEntry: (flowId: string) => boolean,
+  unfinishedIn: (flowId: string, answers: unknown) => Unfinished | undefined = () => undefined,
 ): SessionGlance {
   return {
     prompt: record?.prompt,
@@ -26,6 +27,10 @@ export function glanceOf(
     // Read only when a channel asks (a handoff's context): most turns never do.
     get answers() {
       return answersOf(record, cached);
+    },
+    // Read only for a resume offer, as the answers are.
+    get unfinished() {
+      return record ? unfinishedIn(record.flowId, answersOf(record, cached)) : undefined;
     },
   };
 }

@@ -52,6 +52,8 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     createFlowAdvance(options);
   const { endWithoutFlow, keep, reshow } = createRecordWrites(options);
   const isEntry = (flowId: string): boolean => lookupFlow(flowId)?.entryFor !== undefined;
+  const unfinishedIn = (flowId: string, answers: unknown) =>
+    lookupFlow(flowId)?.unfinished?.(answers);
 
   const run: TurnRunner = (turn, acquired, cached, request) => {
     const { record: stored } = acquired;
@@ -61,7 +63,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     const session: HeldSession = { acquired, parsed, record, cached };
     const { middleware } = options;
     if (middleware.length === 0) return apply(turn, session, request);
-    const glance = glanceOf(record, cached, isEntry);
+    const glance = glanceOf(record, cached, isEntry, unfinishedIn);
     // Methods, not arrow properties: tsx's keepNames names each arrow property with a
     // defineProperty call (~5k instructions) every turn; a method keeps its name for free.
     // (`apply` and `keep` inside them are the runner's own, not these methods.)

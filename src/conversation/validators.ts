@@ -50,7 +50,14 @@ export function validatePlate(input: string): Validation<string> {
   const standard = /^([A-Z]{2,3}) ?(\d{1,4})$/.exec(spaced);
   if (standard) return valid(`${standard[1]} ${standard[2]}`);
   const characters = spaced.replace(/ /g, '');
-  if (/^[A-Z0-9 ]+$/.test(spaced) && characters.length >= 2 && characters.length <= 10) {
+  // A personalised plate is still letters as well as digits: digits alone (`12345678`) are a
+  // phone or a serial typed in the wrong place, never a plate.
+  if (
+    /^[A-Z0-9 ]+$/.test(spaced) &&
+    /[A-Z]/.test(spaced) &&
+    characters.length >= 2 &&
+    characters.length <= 10
+  ) {
     return valid(spaced);
   }
   return invalid('validation.plate.format');

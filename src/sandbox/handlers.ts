@@ -54,7 +54,9 @@ function allProducts(ctx: SandboxContext): Json[] {
       ...motorProductView(product),
       code: `MTR-${product.id}`,
     })),
-    ...travel.map((pack) => productView(pack, 'Travel', { dailyRate: pack.dailyRate })),
+    ...travel.map((pack) =>
+      productView(pack, 'Travel', { dailyRate: pack.dailyRate, region: pack.region }),
+    ),
     ...LIFE_PRODUCTS.map((product) =>
       productView(product, 'Life', { annualRate: product.annualRate }),
     ),
@@ -145,7 +147,7 @@ function productHandlers(ctx: SandboxContext) {
     getTravelProducts: ({ query }) =>
       paginate(
         catalogueOf(ctx).travel.map((pack) =>
-          productView(pack, 'Travel', { dailyRate: pack.dailyRate }),
+          productView(pack, 'Travel', { dailyRate: pack.dailyRate, region: pack.region }),
         ),
         query,
       ),

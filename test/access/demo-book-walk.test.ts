@@ -276,10 +276,10 @@ describe('every flow over the demo book, by who is asking', () => {
 
   it('shows a stranger no demo person, number, plate or amount they did not type', () => {
     for (const [index, { seen, data }] of strangers.entries()) {
-      // A chat that shared no phone reports no claim (nor meets the insurer refusing one): it is
-      // asked for its phone instead.
+      // A chat that shared no phone reports no claim (nor meets a claim open already): it is
+      // asked for its phone instead. A phone meets the open claim as soon as it names the loan.
       const reported =
-        index === 1 ? ['claim.needPhone'] : ['claim.intimated', 'flow.failed.rejected'];
+        index === 1 ? ['claim.needPhone'] : ['claim.intimated', 'claim.note.alreadyOpenElsewhere'];
       expect(data).toEqual(
         expect.arrayContaining(['CL-DEMO-000003', 'KL-DEMO-GRACE', '25,000.00']),
       );

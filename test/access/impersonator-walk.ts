@@ -535,10 +535,8 @@ export async function impersonatorWalk(
         ? await own.fill('own My cover', [/My cover/, /^More$/])
         : '';
       ownCover.set(person.name, `${cover}\n${more}`);
-      // Track my claims lists their claims (a loan's, a member's).
-      const loans = await own.fill('own claims', [/Claims/, /Track/, /Loan/]);
-      const members = await own.fill('own claims', [/Claims/, /Track/, /Death/]);
-      ownClaims.set(person.name, `${loans}\n${members}`);
+      // Track my claims lists their claims, a loan's and a member's alike.
+      ownClaims.set(person.name, await own.fill('own claims', [/Claims/, /Track/]));
       const plate = plates[i] ?? '';
       const buy = await own.fill(
         'owner buys',

@@ -123,8 +123,8 @@ describe('validatePlate', () => {
     expect(validatePlate('  grz  king 1 ')).toEqual({ ok: true, value: 'GRZ KING 1' });
   });
 
-  it('rejects punctuation and over-long plates', () => {
-    for (const input of ['AB-123', 'A', 'ABCDEFGHIJK', '', '!!']) {
+  it('rejects punctuation, over-long plates and digits alone', () => {
+    for (const input of ['AB-123', 'A', 'ABCDEFGHIJK', '', '!!', '12345678', '12 34']) {
       expect(validatePlate(input)).toEqual({ ok: false, reason: 'validation.plate.format' });
     }
   });

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CHASSIS_LENGTH,
+  checkChassis,
+  checkCountry,
   checkDescription,
   checkIdentifier,
+  checkMake,
   checkName,
   checkNameParts,
+  checkPlate,
   checkVehicleName,
   checkWords,
   LOOKUP_LENGTH,
@@ -142,5 +147,100 @@ describe('checkNameParts', () => {
       reason: 'flow.note.badName',
     });
     expect(checkNameParts('42', max)).toMatchObject({ ok: false, reason: 'flow.note.badName' });
+  });
+});
+
+describe('checkPlate', () => {
+  it('takes a standard plate and a personalised one with a letter in it', () => {
+    expect(checkPlate('bcd4321')).toEqual({ ok: true, value: 'BCD 4321' });
+    expect(checkPlate('GRZ KING 1')).toEqual({ ok: true, value: 'GRZ KING 1' });
+  });
+
+  it('asks again for digits alone, which are never a Zambian plate', () => {
+    for (const text of ['12345678', '1234', '0977 123 456']) {
+      expect(checkPlate(text)).toEqual({ ok: false, reason: 'validation.plate.format' });
+    }
+  });
+});
+
+describe('checkMake', () => {
+  it('takes the makes sold in Zambia as typed, spaces tidied', () => {
+    for (const make of [
+      'Toyota',
+      'Mercedes-Benz',
+      'Land  Rover',
+      'BMW',
+      'Rolls-Royce',
+      'Citroën',
+    ]) {
+      expect(checkMake(make, FIELD_LENGTHS.make)).toEqual({
+        ok: true,
+        value: make.replace(/\s+/g, ' '),
+      });
+    }
+  });
+
+  it('asks again for a number, punctuation first, or more than the field takes', () => {
+    for (const text of ['123456789', '4x4', '', '-Toyota', `T${'o'.repeat(FIELD_LENGTHS.make)}`]) {
+      expect(checkMake(text, FIELD_LENGTHS.make)).toEqual({
+        ok: false,
+        reason: 'flow.note.badMake',
+      });
+    }
+  });
+});
+
+describe('checkChassis', () => {
+  it('takes a 17-character VIN and an older frame number with its dash', () => {
+    for (const chassis of ['JTDBR32E720012345', 'NZE121-1234567', 'CH123456', 'AB123']) {
+      expect(checkChassis(chassis, FIELD_LENGTHS.chassisNumber)).toEqual({
+        ok: true,
+        value: chassis,
+      });
+    }
+  });
+
+  it('asks again for fewer than 5 or more than 17 letters and digits, or punctuation', () => {
+    for (const text of ['1', 'AB12', 'JTDBR32E7200123456', 'CH-', 'CH#12345', '']) {
+      expect(checkChassis(text, FIELD_LENGTHS.chassisNumber)).toEqual({
+        ok: false,
+        reason: 'flow.note.badChassis',
+        params: CHASSIS_LENGTH,
+      });
+    }
+  });
+});
+
+describe('checkCountry', () => {
+  it('takes a country as callers type it and answers its name', () => {
+    expect(checkCountry('germany')).toEqual({ ok: true, value: 'Germany' });
+    expect(checkCountry('  South   Africa ')).toEqual({ ok: true, value: 'South Africa' });
+    expect(checkCountry('USA')).toEqual({ ok: true, value: 'United States' });
+    expect(checkCountry('uk')).toEqual({ ok: true, value: 'United Kingdom' });
+    expect(checkCountry('DRC')).toEqual({ ok: true, value: 'Congo - Kinshasa' });
+    expect(checkCountry('Tanzania')).toEqual({ ok: true, value: 'Tanzania' });
+  });
+
+  it('answers names a USSD screen shows as typed: no accents, a plain apostrophe', () => {
+    expect(checkCountry("Cote d'Ivoire")).toEqual({ ok: true, value: "Cote d'Ivoire" });
+    expect(checkCountry('ivory coast')).toEqual({ ok: true, value: "Cote d'Ivoire" });
+    expect(checkCountry('Sao Tome and Principe')).toEqual({
+      ok: true,
+      value: 'Sao Tome & Principe',
+    });
+  });
+
+  it('asks again for a place that is no country, a number or nothing', () => {
+    for (const text of ['Atlantis', '1', '', 'Lusaka', '!!']) {
+      expect(checkCountry(text)).toEqual({ ok: false, reason: 'flow.note.badCountry' });
+    }
+  });
+
+  it('keeps every country name within the insurer’s destination field', () => {
+    for (const text of ['Bosnia and Herzegovina', 'Central African Republic']) {
+      const checked = checkCountry(text);
+      expect(checked.ok).toBe(true);
+      if (checked.ok) expect(checked.value.length).toBeLessThanOrEqual(FIELD_LENGTHS.destination);
+    }
   });
 });

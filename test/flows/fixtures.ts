@@ -71,6 +71,18 @@ const holdings: Holding[] = [
     policyId: 'clp_1',
     subjectId: 'loan_1',
   },
+  {
+    // Ends within a month: My cover offers to renew it.
+    line: 'motor',
+    number: 'MTR-0002',
+    status: 'Active',
+    startDate: daysAgo(355).iso,
+    endDate: daysAgo(-10).iso,
+    covers: 'BCD 4321',
+    amount: 693,
+    currency: 'ZMW',
+    policyId: 'pol_2',
+  },
 ];
 
 const household = {
@@ -248,6 +260,10 @@ const BASE: Record<FlowId, Impl> = {
     intimateClaim: () => claim,
     attachDocuments: () => ({ ...claim, status: 'Documented' }),
     trackClaims: () => [claim, { ...claim, id: 'clm_2', number: 'CLC-000002' }],
+    myClaims: () => [
+      { ...claim, line: 'credit-life' },
+      { ...claim, id: 'clm_2', number: 'CLC-000002', line: 'credit-life' },
+    ],
     getClaim: () => claim,
     heldCover: () => ({ held, truth: 'found' }),
     findClaim: () => ({ ...claim, line: 'credit-life' }),
@@ -261,6 +277,7 @@ const BASE: Record<FlowId, Impl> = {
       notificationDays: 90,
     }),
     sendUploadLink: () => ({ sent: true }),
+    openClaim: () => null,
   },
   'cover-status': {
     lookupMine: () => fullCover,
@@ -422,8 +439,12 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     noPackages: { listPackages: () => [] },
   },
   'claim-intimation': {
+    // A claim is open already for the loan or member named: the caller's own, then someone's.
+    alreadyOpen: { openClaim: () => ({ number: 'CLC-000001' }) },
+    openElsewhere: { openClaim: () => ({}) },
     noClaims: {
       trackClaims: () => [],
+      myClaims: () => [],
       intimateClaim: () => ({ ...claim, payable: undefined }),
       heldCover: () => ({ held: [], truth: 'none' }),
       findClaim: () => null,
@@ -431,6 +452,7 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
     // A stranger's view: someone else's claim typed by number, a death reported for a relative.
     someoneElses: {
       trackClaims: () => [],
+      myClaims: () => [],
       heldCover: () => ({ held: [], truth: 'none' }),
       // The reporter follows their report (documents) but is shown no payout.
       intimateClaim: () => ({

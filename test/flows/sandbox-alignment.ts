@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
+import type { HeldCover } from '../../flows/claim-intimation.js';
 import { createFlowRegistry } from '../../flows/index.js';
 import type { Principal } from '../../src/access/index.js';
 import type { FlowId } from '../../src/conversation/flow.js';
@@ -434,6 +435,12 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     }),
   });
   const tracked = await claimsOf(claims);
+  const mineTracked = await callActor(claims, 'myClaims', { principal: borrower });
+  const mineTrackedBare = await callActor(
+    flows(bareTemplate.world)['claim-intimation'].machine,
+    'myClaims',
+    { principal: borrower },
+  );
   const trackedBare = await claimsOf(flows(bareTemplate.world)['claim-intimation'].machine);
   const claimDetail = await callActor(claims, 'getClaim', {
     line: 'credit-life',
@@ -455,6 +462,24 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     },
   );
   const held = await callActor(claims, 'heldCover', { principal: borrower });
+  // What the open-claim check answers for each loan or member held (one has a claim open in the
+  // seeded book); a loan or member typed in the walk has none.
+  const openByHeld = new Map<string, unknown>();
+  for (const h of (held as { held: HeldCover[] }).held) {
+    const asked = { line: h.line, policyId: h.policyId, by: h.by, subject: h.subject };
+    openByHeld.set(
+      h.subject,
+      await callActor(claims, 'openClaim', { ...asked, principal: borrower }),
+    );
+  }
+  const openClaim = (input: { subject?: string }) => openByHeld.get(input.subject ?? '') ?? null;
+  // "Track that claim" finds the open claim by its number, in every world the demo book seeds.
+  const foundOpen = new Map<string, unknown>();
+  for (const open of openByHeld.values()) {
+    const number = (open as { number?: string } | null)?.number;
+    if (number)
+      foundOpen.set(number, await callActor(claims, 'findClaim', { number, principal: borrower }));
+  }
   const claimNumber = (tracked['credit-life'] as { number: string }[])[0]?.number ?? '';
   const found = await callActor(claims, 'findClaim', { number: claimNumber, principal: borrower });
   // Someone else's claim, typed by its number from a phone on record nowhere.
@@ -603,14 +628,21 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
     'travel-issue:noPackages': { sandbox: noPackages },
     'claim-intimation:typical': {
       sandbox: standard,
-      impl: claimImpl(tracked),
+      impl: { ...claimImpl(tracked), openClaim, myClaims: () => mineTracked },
       reply: typed(claimTexts),
       caller: () => borrowerCaller,
     },
     'claim-intimation:noClaims': {
       sandbox: noClaims,
       // The sandbox always answers a claim with its payable breakdown.
-      impl: { ...claimImpl(trackedBare, true), intimateClaim: () => intimatedBare },
+      impl: {
+        ...claimImpl(trackedBare, true),
+        intimateClaim: () => intimatedBare,
+        myClaims: () => mineTrackedBare,
+        // The demo book is seeded here too: its claim is open on the first loan held.
+        openClaim,
+        findClaim: (input: { number?: string }) => foundOpen.get(input.number ?? '') ?? null,
+      },
       // No claim holds this number, in this world as in the model's.
       reply: typed((i, before) => ({ ...claimTexts(i, before), 'CLC-000001': 'CLC-NONE-0000' })),
       caller: () => borrowerCaller,
@@ -622,6 +654,7 @@ export async function alignWorlds(): Promise<SandboxAlignment> {
       sandbox: standard,
       impl: {
         trackClaims: () => [],
+        myClaims: () => [],
         heldCover: () => ({ held: [], truth: 'none' }),
         getClaim: () => claimDetail,
         findClaim: () => foundByStranger,

@@ -48,8 +48,8 @@ async function trackTheBorrowersClaim(): Promise<{ list: string; detail: string 
   // The last tracking ended on the claim's screen: start again rather than continue it.
   if (/unfinished session/.test(menu)) menu = await phone.send(numberOf(menu, /Start again/));
   const start = await phone.send(numberOf(menu, /Claims/));
-  const lines = await phone.send(numberOf(start, /Track my claims/));
-  const list = await phone.send(numberOf(lines, /credit life/i));
+  // Track my claims lists the caller's own claims at once.
+  const list = await phone.send(numberOf(start, /Track my claims/));
   const detail = await phone.send(numberOf(list, new RegExp(claims.intimated.claimNumber)));
   return { list, detail };
 }

@@ -152,8 +152,16 @@ describe('a relative reporting a member’s death on USSD', () => {
         .slice(before)
         .some((sms) => sms.message.includes(number)),
     );
-    // A second report from the same phone is refused and texts no one again.
-    expect((await reportDeath(RELATIVE)).at(-1)).toContain(`already open: ${number}`);
+    // A second report from the same phone is told of the first as soon as the member is named,
+    // before the date or story is asked, and texts no one again.
+    const again = await ussd(RELATIVE, [
+      /claims/i,
+      /death/i,
+      groupLife.policyNumber,
+      groupLife.member.nrcNumber.replaceAll('/', ''),
+    ]);
+    expect(again.at(-1)).toContain(`already open: ${number}`);
+    expect(again.at(-1)).toMatch(/\d\. Track that claim/);
     const told = smsTo(member)
       .slice(before)
       .filter((sms) => sms.message.includes(number));

@@ -79,8 +79,8 @@ async function lookAround(chat: WhatsAppChat): Promise<string[]> {
   }
   screen = keep(await chat.text('menu'));
   screen = keep(await chat.tap(screen, /claims/i));
-  screen = keep(await chat.tap(screen, /track/i));
-  keep(await chat.tap(screen, /death of a member/i));
+  // Track my claims: the number's own claims, of every line.
+  keep(await chat.tap(screen, /track/i));
   return screens;
 }
 

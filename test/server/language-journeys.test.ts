@@ -67,7 +67,7 @@ describe('a caller who chooses Nyanja', () => {
     const phone = ussdCaller(() => harness.url, 'nyanja');
     expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
     const menu = await phone.send('3');
-    expect(menu).toMatch(/^CON Takulandirani\. Mufuna chiyani\?\n1\. Galimoto\n/);
+    expect(menu).toMatch(/^CON Takulandirani\. Mufuna chiyani\?\n1\. Galimoto/);
     expect(menu).toMatch(/\d\. Chiyankhulo/);
 
     const pay = await toNyanjaPayScreen(
@@ -139,9 +139,72 @@ describe('a caller who chooses Nyanja', () => {
     const item = /(\d+)\. Language/.exec(english)?.[1];
     if (!item) throw new Error(`no Language item on:\n${english}`);
     expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
-    expect(await phone.send('2')).toMatch(/^CON Mwaiseni\. Finshi mulefwaya ukucita\?/);
+    expect(await phone.send('2')).toMatch(/^CON Ululimi lwenu nomba ni Ichibemba\.\n1\. /);
     expect(await phone.dial()).toMatch(/^CON Mwaiseni/);
   });
+
+  it('goes back to the menu on 0 from the language screen opened there', async () => {
+    const phone = ussdCaller(() => harness.url, 'back');
+    await phone.dial();
+    const english = await phone.send('1');
+    const item = /(\d+)\. Language/.exec(english)?.[1];
+    if (!item) throw new Error(`no Language item on:\n${english}`);
+    expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('0')).toBe(english);
+  });
+
+  it('keeps a first dial on the language screen on 0, there being nothing to go back to', async () => {
+    const phone = ussdCaller(() => harness.url, 'first-back');
+    expect(await phone.dial()).toBe(LANGUAGE_SCREEN);
+    expect(await phone.send('0')).toBe(LANGUAGE_SCREEN);
+  });
+
+  it('confirms a language changed from the menu in that language, on a menu without stale notes', async () => {
+    const phone = ussdCaller(() => harness.url, 'confirm');
+    await phone.dial();
+    const english = await phone.send('1');
+    // A stray key first: the menu says "Please pick one."
+    expect(await phone.send('77')).toMatch(/Please pick one\./);
+    const item = /(\d+)\. Language/.exec(english)?.[1];
+    if (!item) throw new Error(`no Language item on:\n${english}`);
+    expect(await phone.send(item)).toBe(LANGUAGE_SCREEN);
+    const bemba = await phone.send('2');
+    expect(bemba).toMatch(/^CON Ululimi lwenu nomba ni Ichibemba\.\n1\. Motoka/);
+    expect(bemba).not.toMatch(/Please pick one|Napapata saleni/);
+    // The confirmed menu takes its choices as the menu does.
+    expect(await phone.send('1')).toMatch(/^CON Inshuwalansi ya motoka:/);
+  });
+
+  it.each([
+    ['1', 'You have an unfinished session.', 'Buying travel cover for South Africa.', 'Continue'],
+    [
+      '2',
+      'Mwaba ne fyo tamwapwishe.',
+      'Ukushita inshuwalansi ya lwendo ku South Africa.',
+      'Konkanyeni',
+    ],
+    [
+      '3',
+      'Muli ndi zimene simunamalize.',
+      'Kugula inshuwalansi ya ulendo wopita ku South Africa.',
+      'Pitirizani',
+    ],
+  ])(
+    'names what is unfinished on the resume offer after a dropped call (language %s)',
+    async (language, title, what, go) => {
+      const phone = ussdCaller(() => harness.url, `resume-${language}`);
+      await phone.dial();
+      const menu = await phone.send(language);
+      const travel = menu.split('\n')[2]?.slice(0, 1) ?? '';
+      await phone.send(travel);
+      await phone.send('South Africa');
+      // The call drops; the caller dials again.
+      const offer = await phone.dial();
+      expect(offer.split('\n').slice(0, 3)).toEqual([`CON ${title}`, what, `1. ${go}`]);
+      // Continue: the step the caller was on.
+      expect(await phone.send('1')).not.toBe(offer);
+    },
+  );
 
   it('shows the language screen again on a key that is none of its choices', async () => {
     const phone = ussdCaller(() => harness.url, 'stray');

@@ -117,3 +117,55 @@ it('lists the renewals due, soonest first, behind the menu entry, and opens the 
     ),
   );
 });
+
+/** The label of the menu's last item, Language, in each catalogue. */
+const LANGUAGE_ITEM = { en: 'Language', bem: 'Ululimi', ny: 'Chiyankhulo' } as const;
+
+it.each(['en', 'bem', 'ny'] as const)(
+  'fits the whole main menu on one USSD page of at most 182 characters, CON included, in every state of a holder in %s',
+  async (locale) => {
+    const { insured } = DEMO_BOOK.motor;
+    /** A holder on USSD in `locale`, after `prepare`; their menu, and after a stray key. */
+    const menuOf = async (label: string, prepare: (msisdn: string) => Promise<unknown>) => {
+      const phone = ussdCaller(local, `fit-${locale}-${label}`);
+      await server.server.reminders.languages.choose(
+        { channel: 'ussd', address: phone.msisdn },
+        locale,
+      );
+      await prepare(phone.msisdn);
+      const menu = await phone.dial();
+      const again = await phone.send('9');
+      return { menu, again };
+    };
+    const bought = (msisdn: string) =>
+      server.server.reminders.recordPurchase({
+        route: { channel: 'ussd', address: msisdn, locale },
+        policyId: insured.policyId,
+        policyNumber: insured.policyNumber,
+        what: `Motor Third Party for ${insured.registrationNumber}`,
+        endDate: inDays(300),
+        renewal: false,
+      });
+    const states = {
+      new: async () => undefined,
+      'after a purchase': bought,
+      'reminders off': async (msisdn: string) => {
+        await bought(msisdn);
+        await server.server.reminders.stop({ channel: 'ussd', address: msisdn });
+      },
+      'one renewal due': (msisdn: string) => twoPoliciesDue(msisdn, 1),
+      'two renewals due': (msisdn: string) => twoPoliciesDue(msisdn, 2),
+    };
+    for (const [label, prepare] of Object.entries(states)) {
+      const { menu, again } = await menuOf(label.replace(/ /g, '-'), prepare);
+      if (process.env.PRINT_MENUS) console.log(`${locale}, ${label} (${menu.length}):\n${menu}`);
+      expect(menu, label).toMatch(/^CON /);
+      expect(menu, label).not.toMatch(/\n98 /);
+      expect(menu.length, `${label}:\n${menu}`).toBeLessThanOrEqual(182);
+      expect(items(menu).at(-1), label).toBe(LANGUAGE_ITEM[locale]);
+      // A stray key adds "pick one": the greeting may be shortened, never an item pushed off.
+      expect(again, label).not.toMatch(/\n98 /);
+      expect(items(again), label).toEqual(items(menu));
+    }
+  },
+);

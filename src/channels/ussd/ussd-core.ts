@@ -159,7 +159,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const shown = turn.current;
     if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
     if (shown.kind === 'resume') {
-      return { text: layout.resumeScreensOf(turn.locale)[shown.page] ?? '', end: false };
+      return { text: turn.resumeScreens()[shown.page] ?? '', end: false };
     }
     // A busy session (another turn holds it past this request's deadline) shows its "still
     // working, Check again" screen and keeps the call open: that turn is past its own deadline

@@ -1,4 +1,4 @@
-import { type MessageKey, type Prompt, t } from '../../conversation/index.js';
+import { type MessageKey, type Prompt, t, type Unfinished } from '../../conversation/index.js';
 import { type RenderedPrompt, toUssdScreens } from './ussd-screens.js';
 
 /** Renders a Prompt through the locale catalogue (src/conversation's `renderPrompt`). */
@@ -56,20 +56,34 @@ export class UssdLayout {
     return toUssdScreens(withCaller, locale);
   }
 
-  /** The "Continue / Start again" menu after a dropped call. */
-  resumeScreensOf(locale: string): string[] {
+  /**
+   * The "Continue / Start again" menu after a dropped call, naming under its title what is
+   * unfinished when the flow says (laid out each time: it carries the caller's answers).
+   */
+  resumeScreensOf(locale: string, unfinished?: Unfinished): string[] {
+    if (unfinished) {
+      const what = t(unfinished.key, unfinished.params, locale);
+      const title = `${this.say('ussd.resumeTitle', locale)}\n${what}`;
+      return toUssdScreens(this.resumeMenu(title, locale), locale);
+    }
     let screens = this.resumeLayouts.get(locale);
     if (!screens) {
-      const resumeMenu: RenderedPrompt = {
-        text: this.say('ussd.resumeTitle', locale),
-        choices: [
-          { id: 'continue', label: this.say('ussd.resumeContinue', locale) },
-          { id: 'restart', label: this.say('ussd.resumeRestart', locale) },
-        ],
-      };
-      screens = toUssdScreens(resumeMenu, locale);
+      screens = toUssdScreens(
+        this.resumeMenu(this.say('ussd.resumeTitle', locale), locale),
+        locale,
+      );
       this.resumeLayouts.set(locale, screens);
     }
     return screens;
+  }
+
+  private resumeMenu(title: string, locale: string): RenderedPrompt {
+    return {
+      text: title,
+      choices: [
+        { id: 'continue', label: this.say('ussd.resumeContinue', locale) },
+        { id: 'restart', label: this.say('ussd.resumeRestart', locale) },
+      ],
+    };
   }
 }

@@ -32,6 +32,7 @@ export abstract class UssdPosition {
   protected stateOf: MemoOf | undefined = undefined;
   protected laidOut: Prompt | undefined = undefined;
   protected screens: string[] = [];
+  private resumeLaidOut: { locale: string; screens: string[] } | undefined = undefined;
   /** The caller's language: the last one seen until the session is read, then theirs. */
   locale: string;
   /**
@@ -99,11 +100,20 @@ export abstract class UssdPosition {
     return { kind: 'restart', state: this.memoOf() };
   }
 
+  /** The resume offer's screens, naming what the caller left unfinished (read once a turn). */
+  resumeScreens(): string[] {
+    if (this.resumeLaidOut?.locale !== this.locale) {
+      const screens = this.deps.layout.resumeScreensOf(this.locale, this.glance.unfinished);
+      this.resumeLaidOut = { locale: this.locale, screens };
+    }
+    return this.resumeLaidOut.screens;
+  }
+
   /** `next`'s position (mode, page, shown prompt) kept; what it answered is this request's. */
   protected keep(next: UssdMemo, shown: Prompt | undefined): UssdDecision {
     const h = this.h;
     if (next.m === 'r') {
-      const resumeScreens = this.deps.layout.resumeScreensOf(this.locale);
+      const resumeScreens = this.resumeScreens();
       const page = Math.min(next.p, resumeScreens.length - 1);
       this.current = { kind: 'resume', page };
       return {

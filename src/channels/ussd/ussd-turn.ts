@@ -176,20 +176,23 @@ export class UssdTurn extends UssdPosition {
 
   /**
    * A keypress on the language screen: a language is remembered and the caller goes on where
-   * they were (the entry menu on a first dial), now in it; anything else shows the screen again.
+   * they were (the entry menu on a first dial), now in it, told so; "0" goes back to the screen
+   * it was opened from; anything else shows the screen again.
    */
   private pickLanguage(
     typed: string,
     memo: UssdMemo,
     shown: Prompt,
   ): UssdDecision | Promise<UssdDecision> {
+    // Opened from the menu, the screen has somewhere to go back to; a first dial's has not.
+    if (typed === USSD_BACK_KEY && this.openedFromStep()) return this.goOn();
     const picked = ussdInputToReply(typed, shown, this.request.msisdn);
     const locale = picked.type === 'user.choice' ? localeOfChoice(picked.id) : undefined;
     const languages = this.deps.languages;
     if (!locale || !languages) return this.keep(memo, shown);
     const goOnIn = () => {
       this.useLocale(locale);
-      return this.goOn();
+      return this.openedFromStep() ? this.confirmLanguage() : this.goOn();
     };
     return languages.choose(this.address, locale).then(goOnIn, (err: unknown) => {
       // Not remembered: this call still goes on in it; the next dial asks again.
@@ -237,6 +240,29 @@ export class UssdTurn extends UssdPosition {
       ...here,
       notes: [...(here.notes ?? []), { key: `handoff.${opening ?? 'unavailable'}` }],
     });
+  }
+
+  /**
+   * Whether the language screen was opened over a step the caller can go back to (the menu),
+   * rather than asked before anything on a first dial (the menu under it not yet shown).
+   */
+  private openedFromStep(): boolean {
+    const { prompt, unseen, resumable } = this.glance;
+    return !this.unchosen && prompt !== undefined && !prompt.final && !unseen && !resumable;
+  }
+
+  /**
+   * The step the language screen was opened from, in the new language, saying so: the step's
+   * own notes (a "pick one" from before) are stale by now and give way to the confirmation. On
+   * the menu the confirmation stands in for its greeting, so the menu keeps to one screen.
+   */
+  private confirmLanguage(): UssdDecision {
+    const step = this.glance.prompt;
+    if (!step) return this.restart();
+    const confirmed: Prompt = step.key.startsWith('menu.')
+      ? { ...step, key: 'language.changed', params: {}, notes: [] }
+      : { ...step, notes: [{ key: 'language.changed' }] };
+    return this.keep(ussdMemo(this.request.sessionId, 'p', 0, confirmed), confirmed);
   }
 
   /** After the handoff: where the conversation stopped, as after a dropped call. */

@@ -90,6 +90,9 @@ export const bem: Catalogue = {
   'flow.note.badText': 'Lembeni icasuko icipi (filembo {max} fye).',
   'flow.note.badDescription': 'Londololeni ifyacitike (filembo {max} fye).',
   'flow.note.badIdentifier': 'Bomfyeni filembo ne nambala {max} fye.',
+  'flow.note.badMake': 'Lembeni ishina lya motoka, nga Toyota.',
+  'flow.note.badChassis': 'Lembeni nambala ya chassis: filembo ne nambala {min} ukufika {max}.',
+  'flow.note.badCountry': 'Lembeni icalo, nga South Africa.',
   'flow.note.badEmail': 'Lembeni imelo nga name@mail.com.',
   'flow.note.badYear': 'Lembeni umwaka iyo yapangilwe, nga 2018.',
   'flow.note.vehicleName': 'Lembeni umusango, model no mwaka, nga Toyota Corolla 2015.',
@@ -128,6 +131,10 @@ export const bem: Catalogue = {
   'menu.choice.person': 'Landeni no muntu',
   'menu.choice.renew': 'Twalilileni {policyNumber}',
   'menu.choice.renewList': 'Twalilileni inshuwalansi ({count} yapwa)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Motoka',
+  'menu.ussd.travel': 'Ulwendo',
+  'menu.ussd.renewList': 'Twalilileni ({count} yapwa)',
   'menu.renewals': 'Nshi mulefwaya ukutwalilila?',
   'menu.choice.renewal': '{policyNumber} (ikapwa {endDate, date, short})',
   'menu.choice.remindersOff': 'Lekeni ukunjibukisha',
@@ -262,6 +269,7 @@ export const bem: Catalogue = {
   'claim.choice.held': 'Claim pa nshuwalansi yandi',
   'claim.choice.other': 'Policy imbi',
   'claim.choice.byNumber': 'Na nambala ya claim',
+  'claim.choice.anotherNumber': 'Nambala ya claim imbi',
   'claim.choice.again': 'Eseni nambala imbi',
   'claim.held': 'Claim ni ya ngongole nangu ubumembala nshi?',
   'claim.held.none': 'Tatwasangile ingongole nangu ubumembala pa nambala ya foni yenu.',
@@ -380,6 +388,13 @@ export const bem: Catalogue = {
   'ussd.more': 'Na fimbi',
   'ussd.back': 'Bwelelamo',
   'ussd.resumeTitle': 'Mwaba ne fyo tamwapwishe.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Ukushita inshuwalansi ya motoka.',
+  'resume.motorFor': 'Ukushita inshuwalansi ya motoka {plate}.',
+  'resume.travel': 'Ukushita inshuwalansi ya lwendo.',
+  'resume.travelTo': 'Ukushita inshuwalansi ya lwendo ku {destination}.',
+  'resume.claim': 'Ukulemba claim.',
+  'resume.claimFor': 'Ukulemba claim ya {label}.',
   'ussd.resumeContinue': 'Konkanyeni',
   'ussd.resumeRestart': 'Tendekeni nakabili',
   'ussd.useMyNumber': 'Bomfyeni iyi nambala',
@@ -437,6 +452,9 @@ export const bem: Catalogue = {
   'claim.start.contact':
     'Ama claim (ukulomba ubulipilo). Peeleni nambala ya foni yenu pa kumona ama claim ne nshuwalansi yenu.',
   'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
+  'claim.alreadyOpen': 'Claim ya ici yalibako kale: {number}.',
+  'claim.choice.trackOpen': 'Konkeni iyo claim',
+  'claim.choice.anotherSubject': 'Loan nangu member umbi',
   'claim.note.alreadyOpenElsewhere':
     'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
   'claim.note.noDocuments':
@@ -525,6 +543,7 @@ export const bem: Catalogue = {
   'files.refused.claimFull':
     'Iyi claim teti ipokelele iyi fayilo: claim imo ipokelela amafayilo {files} na {mb} MB yonse fye.',
   'cover.choice.claim': 'Lombeni claim',
+  'cover.choice.renew': 'Twalilileni',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
   'status.inForce': 'ilebomba',

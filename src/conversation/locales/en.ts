@@ -98,6 +98,9 @@ export const en = {
   'flow.note.badText': 'Enter a short answer (up to {max} characters).',
   'flow.note.badDescription': 'Describe what happened in words (up to {max} characters).',
   'flow.note.badIdentifier': 'Use up to {max} letters and digits.',
+  'flow.note.badMake': 'Enter the make in letters, such as Toyota.',
+  'flow.note.badChassis': 'Enter the chassis number: {min} to {max} letters and digits.',
+  'flow.note.badCountry': 'Enter a country, such as South Africa.',
   'flow.note.badEmail': 'Enter an email address such as name@mail.com.',
   'flow.note.badYear': 'Enter the year of manufacture, such as 2018.',
   'flow.note.vehicleName': 'Type the make, model and year, e.g. Toyota Corolla 2015.',
@@ -141,6 +144,10 @@ export const en = {
   'menu.choice.person': 'Talk to a person',
   'menu.choice.renew': 'Renew {policyNumber}',
   'menu.choice.renewList': 'Renew my cover ({count} due)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Motor insurance',
+  'menu.ussd.travel': 'Travel insurance',
+  'menu.ussd.renewList': 'Renew my cover ({count} due)',
   'menu.renewals': 'Which cover do you want to renew?',
   'menu.choice.renewal': '{policyNumber} (ends {endDate, date, short})',
   'menu.choice.remindersOff': 'Stop reminders',
@@ -328,6 +335,7 @@ export const en = {
   'claim.choice.held': 'Claim on my cover',
   'claim.choice.other': 'Another policy',
   'claim.choice.byNumber': 'By claim number',
+  'claim.choice.anotherNumber': 'Another claim number',
   'claim.choice.again': 'Try another number',
   'claim.held': 'Which loan or membership is the claim for?',
   'claim.held.none': 'No loan or membership in force was found for your phone number.',
@@ -345,6 +353,9 @@ export const en = {
     'Claim {number}: {status}. Its details go only to the phone on record for the member or loan.',
   'claim.start.contact': 'Claims. Share your phone number to see your own claims and cover.',
   'claim.note.alreadyOpen': 'A claim for this is already open: {number}. Follow that claim.',
+  'claim.alreadyOpen': 'A claim for this is already open: {number}.',
+  'claim.choice.trackOpen': 'Track that claim',
+  'claim.choice.anotherSubject': 'Another loan or member',
   'claim.note.alreadyOpenElsewhere':
     'A claim for this is already open. The family member who reported it has its number.',
   'claim.note.noDocuments':
@@ -412,6 +423,7 @@ export const en = {
   'cover.choice.list': 'Back to list',
   'cover.choice.certificate': 'Certificate',
   'cover.choice.claim': 'Make a claim',
+  'cover.choice.renew': 'Renew',
   'cover.choice.sms': 'Send details by SMS',
 
   // staff-desk
@@ -568,6 +580,13 @@ export const en = {
   'ussd.more': 'More',
   'ussd.back': 'Back',
   'ussd.resumeTitle': 'You have an unfinished session.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Buying motor cover.',
+  'resume.motorFor': 'Buying motor cover for {plate}.',
+  'resume.travel': 'Buying travel cover.',
+  'resume.travelTo': 'Buying travel cover for {destination}.',
+  'resume.claim': 'Making a claim.',
+  'resume.claimFor': 'Making a claim for {label}.',
   'ussd.resumeContinue': 'Continue',
   'ussd.resumeRestart': 'Start again',
   'ussd.useMyNumber': 'Use this number',

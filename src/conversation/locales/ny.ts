@@ -91,6 +91,9 @@ export const ny: Catalogue = {
   'flow.note.badText': 'Lembani yankho lalifupi (zilembo {max} zokha).',
   'flow.note.badDescription': 'Fotokozani zimene zinachitika (zilembo {max} zokha).',
   'flow.note.badIdentifier': 'Gwiritsani zilembo ndi manambala {max} okha.',
+  'flow.note.badMake': 'Lembani dzina la galimoto, monga Toyota.',
+  'flow.note.badChassis': 'Lembani nambala ya chassis: zilembo ndi manambala {min} mpaka {max}.',
+  'flow.note.badCountry': 'Lembani dziko, monga South Africa.',
   'flow.note.badEmail': 'Lembani imelo monga name@mail.com.',
   'flow.note.badYear': 'Lembani chaka chimene inapangidwa, monga 2018.',
   'flow.note.vehicleName': 'Lembani mtundu, model ndi chaka, monga Toyota Corolla 2015.',
@@ -129,6 +132,10 @@ export const ny: Catalogue = {
   'menu.choice.person': 'Lankhulani ndi munthu',
   'menu.choice.renew': 'Konzanso {policyNumber}',
   'menu.choice.renewList': 'Konzanso inshuwalansi ({count} yatha)',
+  // The same entries on USSD, shorter, so the menu keeps to one page (flows/main-menu.ts).
+  'menu.ussd.motor': 'Galimoto',
+  'menu.ussd.travel': 'Ulendo',
+  'menu.ussd.renewList': 'Konzanso ({count} yatha)',
   'menu.renewals': 'Mufuna kukonzanso iti?',
   'menu.choice.renewal': '{policyNumber} (itha {endDate, date, short})',
   'menu.choice.remindersOff': 'Imitsani zokumbutsa',
@@ -262,6 +269,7 @@ export const ny: Catalogue = {
   'claim.choice.held': 'Claim pa inshuwalansi yanga',
   'claim.choice.other': 'Policy ina',
   'claim.choice.byNumber': 'Ndi nambala ya claim',
+  'claim.choice.anotherNumber': 'Nambala ya claim ina',
   'claim.choice.again': 'Yesani nambala ina',
   'claim.held': 'Claim ndi ya ngongole kapena umembala uti?',
   'claim.held.none': 'Sitinapeze ngongole kapena umembala wa nambala ya foni yanu.',
@@ -377,6 +385,13 @@ export const ny: Catalogue = {
   'ussd.more': 'Zina',
   'ussd.back': 'Bwererani',
   'ussd.resumeTitle': 'Muli ndi zimene simunamalize.',
+  // What is unfinished, under ussd.resumeTitle on the resume offer (flows/unfinished.ts).
+  'resume.motor': 'Kugula inshuwalansi ya galimoto.',
+  'resume.motorFor': 'Kugula inshuwalansi ya galimoto {plate}.',
+  'resume.travel': 'Kugula inshuwalansi ya ulendo.',
+  'resume.travelTo': 'Kugula inshuwalansi ya ulendo wopita ku {destination}.',
+  'resume.claim': 'Kulemba claim.',
+  'resume.claimFor': 'Kulemba claim ya {label}.',
   'ussd.resumeContinue': 'Pitirizani',
   'ussd.resumeRestart': 'Yambaninso',
   'ussd.useMyNumber': 'Gwiritsani nambala iyi',
@@ -434,6 +449,9 @@ export const ny: Catalogue = {
   'claim.start.contact':
     'Ma claim (kupempha malipiro). Gawani nambala ya foni yanu kuti muone ma claim ndi inshuwalansi yanu.',
   'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
+  'claim.alreadyOpen': 'Claim ya ichi ilipo kale: {number}.',
+  'claim.choice.trackOpen': 'Tsatirani claim imeneyo',
+  'claim.choice.anotherSubject': 'Loan kapena member wina',
   'claim.note.alreadyOpenElsewhere':
     "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
   'claim.note.noDocuments':
@@ -520,6 +538,7 @@ export const ny: Catalogue = {
   'files.refused.claimFull':
     'Claim iyi singalandire fayilo imeneyi: claim imodzi imalandira mafayilo {files} ndi {mb} MB onse basi.',
   'cover.choice.claim': 'Pemphani claim',
+  'cover.choice.renew': 'Konzanso',
 
   // status words: the insurer's statuses in the customer's words (flows/status-words.ts)
   'status.inForce': 'ikugwira ntchito',

@@ -276,7 +276,7 @@ describe('USSD Redis cost', () => {
     const costs: number[] = [];
     costs.push(await redisCommandsOf(() => phone.dial()));
     let screen = '';
-    for (const input of ['1', '1', '1', '1', '1', 'AJQ 1909', '1', '1', '1', '479974111', '1']) {
+    for (const input of ['1', '1', '1', '1', '1', 'AJQ 1909', '1', '1', '1', 'BNT 4799', '1']) {
       costs.push(
         await redisCommandsOf(async () => {
           screen = await phone.send(input);
@@ -285,7 +285,7 @@ describe('USSD Redis cost', () => {
     }
     expect(screen).toMatch(/^CON /);
     // Issue 35: each typed plate is a look-up counted per caller (turns 6 and 10, after the cover,
-    // use and period: AJQ 1909 is another holder's, 479974111 a new one), and SMS the holder (turn
+    // use and period: AJQ 1909 is another holder's, BNT 4799 a new one), and SMS the holder (turn
     // 7) is counted per caller
     // and per holder; those turns cost their counts more. A plate typed for new cover also reads
     // whether a payment of the caller's is still unsettled, for that cover and for that car (issue

@@ -70,6 +70,17 @@ describe('USSD callers are never stranded', () => {
     expect(await phone.send('00')).toMatch(/^END Cancelled\./);
   });
 
+  it('asks again for a travel destination that is no country, and takes one typed loosely', async () => {
+    const phone = caller();
+    await phone.dial();
+    await phone.send('2');
+    expect(await phone.send('Atlantis')).toBe(
+      'CON Destination country:\nEnter a country, such as South Africa.',
+    );
+    expect(await phone.send('1')).toMatch(/^CON Destination country:/);
+    expect(await phone.send('germany')).toMatch(/^CON Travel start date/);
+  });
+
   it('keeps the call and the answers given after three wrong travel start dates', async () => {
     const phone = caller();
     await phone.dial();
