@@ -454,7 +454,7 @@ export const bem: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ici yalibako kale: {number}. Konkeni iyo claim.',
   'claim.alreadyOpen': 'Claim ya ici yalibako kale: {number}.',
   'claim.choice.trackOpen': 'Konkeni iyo claim',
-  'claim.choice.anotherSubject': 'Loan nangu member umbi',
+  'claim.choice.anotherSubject': 'Ingongole nangu membala umbi',
   'claim.note.alreadyOpenElsewhere':
     'Claim ya ici yalibako kale. Uwa mu lupwa uwaituma ali ne nambala yaiko.',
   'claim.note.noDocuments':

@@ -451,7 +451,7 @@ export const ny: Catalogue = {
   'claim.note.alreadyOpen': 'Claim ya ichi ilipo kale: {number}. Tsatirani claim imeneyo.',
   'claim.alreadyOpen': 'Claim ya ichi ilipo kale: {number}.',
   'claim.choice.trackOpen': 'Tsatirani claim imeneyo',
-  'claim.choice.anotherSubject': 'Loan kapena member wina',
+  'claim.choice.anotherSubject': 'Ngongole kapena membala wina',
   'claim.note.alreadyOpenElsewhere':
     "Claim ya ichi ilipo kale. Wa m'banja amene anaitumiza ali ndi nambala yake.",
   'claim.note.noDocuments':
