@@ -28,6 +28,14 @@ export async function proceedWithPayment(ctx: PaymentContext, job: PaymentJob): 
   const address = { channel: route.channel, address: route.address, locale: route.locale };
   let prompt = data.prompt;
   if (!prompt) {
+    // The caller dialled again and started something else before the pay request went out: the
+    // conversation no longer waits on the call it let go, so there is nothing to start, and its
+    // screen (another flow's question) is not the caller's to get by SMS.
+    const waiting = await engine.peek(route.sessionKey, { address, deadlineMs: turnDeadlineMs });
+    if (waiting.endsCall !== true) {
+      log.info({ channel: route.channel }, 'payment left before it started');
+      return;
+    }
     const event: PaymentProceedEvent = { type: 'payment.proceed', id };
     prompt = await engine.turn(route.sessionKey, event, { address, deadlineMs: turnDeadlineMs });
     if (prompt.key === ENGINE_PROMPTS.busy || prompt.key === ENGINE_PROMPTS.error) {

