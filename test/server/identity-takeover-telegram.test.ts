@@ -2,13 +2,15 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
+import { eventually } from '../support/eventually.js';
 import { deleteKeys } from '../support/redis-modes.js';
 import { type Sent, type TelegramChat, telegramChat } from './telegram-webhook-chat.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 
 /*
  * Issue 35 on Telegram through the real server: a chat that shared its own (new) phone types a
- * group-life member's NRC into a motor quote and stops at "Pay with". After a forced full sync,
+ * group-life member's NRC into a motor quote and pays from a number the sandbox declines (the
+ * holder is registered only at the pay step, issue 38). After a forced full sync,
  * and with the index lost, My cover, cover by NRC with "Send details by SMS", and Track my claims
  * show that chat nothing of hers; "Send details" goes to her phone; her own chat sees her cover.
  */
@@ -55,7 +57,17 @@ const text = (sent: Sent) => sent.message.text ?? '';
 const shownIn = (chat: TelegramChat, sent: Sent) =>
   [text(sent), ...chat.buttonsOf(sent).map((button) => button.text)].join('\n');
 
-/** A motor quote for a new plate with her NRC typed, up to "Pay with:". */
+/** The individuals the insurer holds with her NRC. */
+const withHerNrc = () =>
+  [...sandboxOf(app).state.clients.values()].filter(
+    (client) => client.idNumber === VICTIM.nrcNumber,
+  );
+
+/**
+ * A motor quote for a new plate with her NRC typed, up to "Pay with:", then mobile money from a
+ * number the sandbox declines (last digit 1); waits until the holder is registered (only at the
+ * pay step, issue 38) and the chat was told the payment did not go through.
+ */
 async function quoteWithHerNrc(chat: TelegramChat): Promise<void> {
   let screen = await chat.command('/start');
   const seen: string[] = [];
@@ -82,6 +94,14 @@ async function quoteWithHerNrc(chat: TelegramChat): Promise<void> {
     else throw new Error(`unexpected screen: ${shown}\nafter: ${seen.join(' | ')}`);
   }
   expect(text(screen)).toMatch(/Pay with/i);
+  const attackers = () => withHerNrc().filter((client) => client.phoneNumber === ATTACKER.slice(1));
+  expect(attackers()).toHaveLength(0);
+  screen = await chat.tap(screen, /another/i);
+  if (/number to pay/i.test(text(screen))) await chat.type('0971000001');
+  await eventually('the holder registered at the pay step', () => attackers().length > 0);
+  await eventually('the chat told the payment did not go through', () =>
+    chat.sent().some((sent) => /did not go through/i.test(text(sent))),
+  );
 }
 
 /** My cover (sharing the chat's phone when asked), then cover by her NRC and Send details. */
@@ -102,12 +122,10 @@ async function lookAround(chat: TelegramChat, phone: string): Promise<void> {
 const leaks = (texts: readonly string[]) =>
   HERS.filter((item) => texts.some((shown) => shown.includes(item)));
 
-it('shows a chat that typed her NRC into an unpaid quote nothing of hers, after a sync and with the index lost', async () => {
+it('shows a chat that typed her NRC into a quote it never paid nothing of hers, after a sync and with the index lost', async () => {
   const chat = chatOf(9_350_001);
   await quoteWithHerNrc(chat);
-  const registered = [...sandboxOf(app).state.clients.values()].filter(
-    (client) => client.idNumber === VICTIM.nrcNumber,
-  );
+  const registered = withHerNrc();
   expect(registered.map((client) => client.phoneNumber)).toContain(ATTACKER.slice(1));
   const outbox = sandboxOf(app).smsOutbox;
 

@@ -4,13 +4,16 @@ import { createRegistrations } from '../../src/access/index.js';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { createRedisStore } from '../../src/storage/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
+import { eventually } from '../support/eventually.js';
 import { type Sent, type TelegramChat, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /*
  * Issue 35 through the real server on Telegram: a chat that shared no contact types the motor
  * holder's NRC; a code goes to the phone on record, and the individual registered for the chat's
- * policy counts as on record only once the right code is typed; three wrong ones refuse it.
+ * policy counts as on record only once the right code is typed; three wrong ones refuse it. The
+ * individual is registered only when the chat chooses to pay (issue 38): it pays from a number
+ * the sandbox declines.
  */
 
 const TELEGRAM_SECRET = 'motor-identity-telegram';
@@ -73,6 +76,25 @@ function lastCodeSent(): string {
   return code;
 }
 
+/**
+ * From "Pay with:", pays by mobile money from a number the sandbox declines (last digit 1); the
+ * holder is registered at the insurer only then (issue 38). Resolves the individuals registered
+ * for `holderPhone` once the decline was told to the chat.
+ */
+async function payDeclined(chat: TelegramChat, payWith: Sent, holderPhone: string) {
+  expect(individualsOf(holderPhone)).toHaveLength(0);
+  const asked = await chat.tap(payWith, /another/i);
+  if (/number to pay/i.test(asked.message.text ?? '')) await chat.type('0971000001');
+  await eventually(
+    'the holder registered at the pay step',
+    () => individualsOf(holderPhone).length > 0,
+  );
+  await eventually('the chat told the payment did not go through', () =>
+    chat.sent().some((sent) => /did not go through/i.test(sent.message.text ?? '')),
+  );
+  return individualsOf(holderPhone);
+}
+
 /** The individuals the insurer holds with `phone`. */
 function individualsOf(phone: string) {
   return [...sandbox().state.clients.values()].filter(
@@ -104,7 +126,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     let screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
-    const [created] = individualsOf(holderPhone);
+    const [created] = await payDeclined(chat, screen, holderPhone);
     expect(created?.idNumber).toBe(motor.holder.nrcNumber);
     expect(await registrations().unprovenAmong([String(created?.id)])).toEqual(new Set());
   });
@@ -129,7 +151,7 @@ describe('a Telegram chat typing an NRC held with another phone', () => {
     screen = await chat.type('Chanda Phiri');
     screen = await chat.type('chanda@example.com');
     expect(screen.message.text).toMatch(/Pay with:/);
-    const [created] = individualsOf(holderPhone);
+    const [created] = await payDeclined(chat, screen, holderPhone);
     expect(await registrations().unprovenAmong([String(created?.id)])).toEqual(
       new Set([String(created?.id)]),
     );

@@ -2,17 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import {
   type Screen,
+  screenOf,
   useWhatsAppServer,
   type WhatsAppChat,
   whatsappChat,
 } from '../channels/whatsapp/whatsapp-chat.js';
+import { eventually } from '../support/eventually.js';
 import { sandboxOf } from './test-server.js';
 
 /*
  * Issue 35 through the real server on WhatsApp: a number types the README borrower's NRC (held
  * by the insurer with her phone) into a motor purchase; a code goes to her phone. The right code
  * proves the NRC, so after a full sync My cover shows her loan; three wrong codes refuse it, and
- * no further code is sent.
+ * no further code is sent. The holder is registered only when the number chooses to pay (issue
+ * 38): it pays from another number, one the sandbox declines. A code offer's row shows the short
+ * title "Send code to …" (the full label is the row's description).
  */
 
 const BORROWER = DEMO_BOOK.creditLife.borrower;
@@ -54,6 +58,27 @@ async function toCodeOffer(chat: WhatsAppChat): Promise<Screen> {
   return screen;
 }
 
+/** The individuals the insurer holds with `phone`. */
+const individualsOf = (phone: string) =>
+  [...sandboxOf(server.app).state.clients.values()].filter(
+    (client) => client.phoneNumber?.replace(/\D/g, '').slice(-9) === phone.slice(-9),
+  );
+
+/**
+ * From "Pay with", pays by mobile money from another number, one the sandbox declines (last
+ * digit 1); the holder is registered at the insurer only then (issue 38). Waits until it is
+ * registered and the decline was told to the number.
+ */
+async function payDeclined(chat: WhatsAppChat, payWith: Screen, waId: string): Promise<void> {
+  expect(individualsOf(waId)).toHaveLength(0);
+  await chat.tap(payWith, /another number/i);
+  await chat.text('0971000001');
+  await eventually('the holder registered at the pay step', () => individualsOf(waId).length > 0);
+  await eventually('the number told the payment did not go through', () =>
+    /did not go through/i.test(screenOf(chat.sent()).text),
+  );
+}
+
 /** The texts sent to the borrower's phone on record. */
 const smsToHer = () => sandboxOf(server.app).smsOutbox.list(`+${BORROWER.phoneNumber}`);
 
@@ -66,9 +91,10 @@ function lastCodeSent(): string {
 
 describe('a WhatsApp number typing a borrower NRC held with another phone', () => {
   it('proves it with the code sent to her phone, and after a full sync My cover shows her loan', async () => {
-    const chat = chatOf(freshNumber());
+    const waId = freshNumber();
+    const chat = chatOf(waId);
     const offer = await toCodeOffer(chat);
-    const asked = await chat.tap(offer, /Send a code/i);
+    const asked = await chat.tap(offer, /^Send code to …678$/i);
     expect(asked.text).toMatch(/Code sent to …678/);
     let screen = await chat.text(lastCodeSent());
     const answers: [RegExp, string | RegExp][] = [
@@ -83,6 +109,7 @@ describe('a WhatsApp number typing a borrower NRC held with another phone', () =
         typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
     }
     expect(screen.text).toMatch(/Pay with/i);
+    await payDeclined(chat, screen, waId);
 
     await server.app.server.holdingsSync.runNow({ full: true });
     screen = await chat.text('menu');
@@ -91,16 +118,17 @@ describe('a WhatsApp number typing a borrower NRC held with another phone', () =
   }, 120_000);
 
   it('is refused after three wrong codes, is sent no new code, and never sees her loan in My cover', async () => {
-    const chat = chatOf(freshNumber());
+    const waId = freshNumber();
+    const chat = chatOf(waId);
     const offer = await toCodeOffer(chat);
-    await chat.tap(offer, /Send a code/i);
+    await chat.tap(offer, /^Send code to …678$/i);
     const sent = smsToHer().length;
     const wrong = lastCodeSent() === '000000' ? '111111' : '000000';
     await chat.text(wrong);
     await chat.text(wrong);
     const refused = await chat.text(wrong);
     expect(refused.text).toMatch(/The code was wrong 3 times/);
-    expect(refused.choices.map((choice) => choice.title).join('\n')).not.toMatch(/Send a code/i);
+    expect(refused.choices.map((choice) => choice.title).join('\n')).not.toMatch(/Send (a )?code/i);
     expect(smsToHer()).toHaveLength(sent);
 
     // Going on as a new holder of this policy only: her loan stays hers after a full sync.
@@ -117,6 +145,7 @@ describe('a WhatsApp number typing a borrower NRC held with another phone', () =
         typeof answer === 'string' ? await chat.text(answer) : await chat.tap(screen, answer);
     }
     expect(screen.text).toMatch(/Pay with/i);
+    await payDeclined(chat, screen, waId);
     await server.app.server.holdingsSync.runNow({ full: true });
     screen = await chat.text('menu');
     screen = await chat.tap(screen, /my cover/i);
