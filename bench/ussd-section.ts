@@ -42,7 +42,7 @@ export function journeySteps(screens: readonly string[]): UssdStep[] {
  * A screen with its plates blanked: the pay screen names the phone's own car (issue 38), which
  * differs from the captured phone's; every other word must match.
  */
-function withoutPlates(screen: string): string {
+export function withoutPlates(screen: string): string {
   return screen.replace(/\b[A-Z]{2,3} \d{1,4}\b/g, '<plate>');
 }
 

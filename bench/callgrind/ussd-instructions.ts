@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { deletePrefix } from '../lib/redis-instance.js';
 import { type ServerProcess, startServerProcess } from '../lib/server-process.js';
 import { envNumber } from '../lib/stats.js';
-import { captureScreens, type UssdWalk } from '../ussd-section.js';
+import { captureScreens, type UssdWalk, withoutPlates } from '../ussd-section.js';
 
 /** One measured server: its name in the dumps' labels, its file in bench/servers, its env. */
 export interface Contender {
@@ -30,7 +30,8 @@ export interface Contender {
 /** What one count measures: the walk, the two servers, and what the walk must end on. */
 export interface UssdCount {
   /** The walk of the next journey: one phone's fixed walk, or a new phone's each time. */
-  readonly walk: () => UssdWalk & { readonly msisdn: string };
+  /** A phone's walk on `contender` (another tree may ask in its own order). */
+  readonly walk: (contender: { readonly name: string }) => UssdWalk & { readonly msisdn: string };
   /** The first is the one whose screens the other's are checked against. */
   readonly contenders: readonly [Contender, Contender];
   /** Words the walk's last screen must contain, so that a wrong walk is not counted. */
@@ -84,7 +85,7 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
   ): Promise<string[]> {
     let screens: string[] = [];
     for (let journey = 0; journey < journeys; journey += 1) {
-      const phone = walk();
+      const phone = walk(contender);
       screens = await captureScreens(contender.server.url, phone).finally(() =>
         // insurechat's record of the phone's session (the floor keys its own by gateway session).
         redis.del(`${contender.prefix}session:{ussd:${phone.msisdn.slice(1)}}`),
@@ -95,7 +96,10 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
           : (Array.from(
               { length: Math.max(expected.length, screens.length) },
               (_, index) => index,
-            ).find((index) => screens[index] !== expected[index]) ?? -1);
+            ).find(
+              (index) =>
+                withoutPlates(screens[index] ?? '') !== withoutPlates(expected[index] ?? ''),
+            ) ?? -1);
       if (differs !== -1) {
         throw new Error(
           `${contender.name}: screen ${differs + 1} was ${JSON.stringify(screens[differs])}`,

@@ -18,11 +18,13 @@
 // count instead of measuring a wrong walk. Each phone's plate, car and NRC come from its number
 // (a quotation may register the car to the phone that asked, and another holder's plate is not
 // quoted to a phone), so the numbers count up from a random start, never one twice in a run.
-// Against another checkout each tree walks its own journey (the same inputs; the order or the
+// Against another checkout each tree walks its own journey (its own inputs module; the order or the
 // number of screens may differ), checked against its own first walk and counted per its own
 // turns; the run says whether the two showed the same screens.
 // The harness, shared with the cover-by-NRC count, is ussd-instructions.ts.
 import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { motorPurchaseInputs } from '../../test/support/motor-purchase-inputs.js';
 import { type Contender, countUssdInstructions } from './ussd-instructions.js';
 
@@ -32,14 +34,25 @@ const contender: Contender =
     ? { name: 'floor', entry: 'floor-server.ts' }
     : { name: 'base', entry: 'insurechat-server.ts', tree: against };
 
+/** What a phone of another tree types: that tree's own inputs, in its own purchase order. */
+const baseInputs: (msisdn: string) => string[] =
+  contender.tree === undefined
+    ? motorPurchaseInputs
+    : (
+        await import(
+          pathToFileURL(join(contender.tree, 'test/support/motor-purchase-inputs.ts')).href
+        )
+      ).motorPurchaseInputs;
+
 // `+26097SSSSSS0`: motorPurchaseInputs takes the six digits S, so they differ for every phone.
 let serial = randomInt(100_000, 500_000);
 
 await countUssdInstructions({
-  walk: () => {
+  walk: ({ name }) => {
     serial += 1;
     const msisdn = `+26097${serial}0`;
-    return { msisdn, inputs: motorPurchaseInputs(msisdn), until: 'Pay with:' };
+    const inputs = name === contender.name ? baseInputs(msisdn) : motorPurchaseInputs(msisdn);
+    return { msisdn, inputs, until: 'Pay with:' };
   },
   contenders: [{ name: 'insurechat', entry: 'insurechat-server.ts' }, contender],
   endsOn: 'Pay with:',
