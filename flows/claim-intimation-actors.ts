@@ -241,6 +241,7 @@ async function reportedBy(
           channel,
           phone: reporter.phone,
           onRecord: reporter.onRecord,
+          ...(request.route ? { reach: reachOf(request.route) } : {}),
         })
         .catch(() => true)
     : true;
@@ -270,6 +271,13 @@ async function reportedBy(
     }),
   );
 }
+
+/** Where the reporter hears of the claim's progress: their conversation, in their language. */
+const reachOf = (route: TurnRoute) => ({
+  channel: route.channel,
+  address: route.address,
+  locale: route.locale,
+});
 
 /** The phones on record, each once, less the reporter's own. */
 function otherPhones(owners: readonly (string | null | undefined)[], reporter: string): string[] {

@@ -287,6 +287,8 @@ export interface FlowClaimReport {
   readonly onRecord: boolean;
   readonly state?: 'own' | 'to-verify' | 'confirmed';
   readonly confirmedBy?: string | undefined;
+  /** The conversation the reporter is told of the claim's progress in. */
+  readonly reach?: Pick<TurnRoute, 'channel' | 'address' | 'locale'> | undefined;
 }
 
 /** Claim reports as the flows need them (src/claim-documents provides them). */

@@ -6,6 +6,7 @@
  * posted; staff confirm it from the desk and the held files go then.
  */
 import { z } from 'zod';
+import { CHANNEL_NAMES } from '../conversation/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 import type { LinkedClaim } from './upload-links.js';
@@ -27,6 +28,13 @@ export const ClaimReport = z.object({
   state: z.enum(['own', 'to-verify', 'confirmed']),
   /** The Slack member who confirmed it, once confirmed. */
   confirmedBy: z.string().optional(),
+  /**
+   * Where the reporter is told of the claim's progress: the conversation they reported it in
+   * (channel, address, language). Absent for reports made before it was kept, and after "My data".
+   */
+  reach: z
+    .object({ channel: z.enum(CHANNEL_NAMES), address: z.string().min(1), locale: z.string() })
+    .optional(),
 });
 /** Who reported a claim (see the schema). */
 export type ClaimReport = z.infer<typeof ClaimReport>;
@@ -65,6 +73,11 @@ export interface ClaimReports {
    * reporter's files through unchecked). Resolves how many reports named the phone.
    */
   forget(phone: string): Promise<number>;
+  /**
+   * The claims whose reporter can be told of their progress (reported with a `reach`), as
+   * `<line>:<claimId>`: one read for a whole pass over the insurer's claim books.
+   */
+  watched(): Promise<Set<string>>;
 }
 
 /** Claim reports on the key-value port, under `prefix`; each call touches one key per step. */
@@ -74,6 +87,8 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
   const heldKey = (claim: LinkedClaim) => `${prefix}claim-held:{${claim.line}:${claim.claimId}}`;
   // The claims each phone reported, for "My data": `<line>:<claimId>` members.
   const byPhoneKey = (phone: string) => `${prefix}claim-reporter:{${phone}}`;
+  // The claims to follow for their reporter (see `watched`).
+  const watchKey = `${prefix}claim-watch`;
   const read = async (claim: LinkedClaim): Promise<ClaimReport | undefined> => {
     const raw = await store.get(reportKey(claim));
     if (!raw) return undefined;
@@ -96,6 +111,9 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
           `${claim.line}:${claim.claimId}`,
           CLAIM_REPORT_TTL_SECONDS,
         );
+      }
+      if (report.reach) {
+        await store.setAdd(watchKey, `${claim.line}:${claim.claimId}`, CLAIM_REPORT_TTL_SECONDS);
       }
       return store.setIfAbsent(reportKey(claim), JSON.stringify(value), CLAIM_REPORT_TTL_SECONDS);
     },
@@ -137,15 +155,20 @@ export function createClaimReports(store: KeyValueStore, prefix: string): ClaimR
         const claim: LinkedClaim = { line, claimId: id.join(':') };
         const report = await read(claim);
         if (!report) continue;
+        // The conversation's address goes too: a chat id or phone is the reporter's own data.
+        const { reach: _reach, ...kept } = report;
         await store.set(
           reportKey(claim),
-          JSON.stringify({ ...report, phone: null }),
+          JSON.stringify({ ...kept, phone: null }),
           CLAIM_REPORT_TTL_SECONDS,
         );
         forgotten += 1;
       }
       await store.delete(byPhoneKey(msisdn));
       return forgotten;
+    },
+    async watched() {
+      return new Set(await store.setMembers(watchKey));
     },
   };
 }

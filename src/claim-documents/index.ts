@@ -32,6 +32,11 @@ export {
   type KeptClaimFile,
 } from './claim-files.js';
 export {
+  type ClaimProgressOptions,
+  claimProgressPrompt,
+  createClaimProgress,
+} from './claim-progress.js';
+export {
   CLAIM_REPORT_TTL_SECONDS,
   ClaimReport,
   type ClaimReports,

@@ -8,7 +8,7 @@ import {
   type SyncCursor,
 } from './holdings-index.js';
 import { createPolicyFacts } from './policy-facts.js';
-import { syncClaims } from './sync-claims.js';
+import { type ClaimWatcher, syncClaims } from './sync-claims.js';
 import { phoneOf, text } from './sync-fields.js';
 import { createSyncPages } from './sync-pages.js';
 import { readAgain } from './sync-rereads.js';
@@ -31,6 +31,8 @@ export interface SyncHoldingsOptions {
    * phone is not on record for its loans, members or households).
    */
   readonly registrations?: Pick<Registrations, 'unprovenAmong'>;
+  /** Follows each claim record read (claim progress pushed to its reporter). */
+  readonly claimWatcher?: ClaimWatcher;
 }
 
 /** What one run read and wrote. */
@@ -178,7 +180,15 @@ export async function syncHoldings(options: SyncHoldingsOptions): Promise<SyncSu
     await index.markComplete('credit-life', run);
 
     // Both claim books, whole (sync-claims.ts): a book that fails leaves the cover lists be.
-    claims = await syncClaims({ client, index, run, cursor, appended, logger: options.logger });
+    claims = await syncClaims({
+      client,
+      index,
+      run,
+      cursor,
+      appended,
+      logger: options.logger,
+      watcher: options.claimWatcher,
+    });
   } finally {
     // Marked even when the run dies: the next run reads them again whatever happened after.
     await index.markReread([...unread.values()]);

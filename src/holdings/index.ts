@@ -57,3 +57,5 @@ export {
 } from './holdings-scheduler.js';
 // Server, tests and the bench: one run of the sync.
 export { type SyncHoldingsOptions, type SyncSummary, syncHoldings } from './holdings-sync.js';
+// Server: what follows the claim books' records as the sync reads them (claim progress).
+export type { ClaimBookName, ClaimWatch, ClaimWatcher } from './sync-claims.js';

@@ -13,7 +13,27 @@ export interface SyncClaimsRun {
   readonly cursor: SyncCursor;
   readonly appended: ReturnType<typeof createSyncPages>['appended'];
   readonly logger: Logger;
+  /** Told of every claim record read, for progress pushed to its reporter (optional). */
+  readonly watcher?: ClaimWatcher | undefined;
 }
+
+/**
+ * Follows the claims it cares about through the sync's whole read of both claim books: `begin`
+ * once per run, `seen` for each claim record read (never awaited: a slow notice never holds the
+ * read), `end` when both books are read; resolves how many reporters were told.
+ */
+export interface ClaimWatcher {
+  begin(): Promise<ClaimWatch>;
+}
+
+/** One run's watch, from {@link ClaimWatcher.begin}. */
+export interface ClaimWatch {
+  seen(line: ClaimBookName, claim: Readonly<Record<string, unknown>>): void;
+  end(): Promise<number>;
+}
+
+/** A claim book's name: credit-life or group-life. */
+export type ClaimBookName = (typeof CLAIM_BOOKS)[number];
 
 const CLAIM_BOOKS = ['credit-life', 'group-life'] as const;
 
@@ -27,6 +47,17 @@ const CLAIM_BOOKS = ['credit-life', 'group-life'] as const;
 export async function syncClaims(state: SyncClaimsRun): Promise<number> {
   const { client, index, run, cursor, appended } = state;
   let claims = 0;
+  // A watcher that cannot start (its store down) costs the pushes of this run, never the read.
+  const watch = await state.watcher?.begin().catch((error: unknown) => {
+    state.logger.warn(
+      {
+        event: 'claims.progress.unwatched',
+        reason: error instanceof Error ? error.name : 'unknown',
+      },
+      'claim progress not followed this run',
+    );
+    return undefined;
+  });
   for (const line of CLAIM_BOOKS) {
     const list = `claims.${line}`;
     cursor[`${list}.read`] = '0';
@@ -38,6 +69,7 @@ export async function syncClaims(state: SyncClaimsRun): Promise<number> {
             ? client.call('getCreditLifeClaims', { query })
             : client.call('getGroupLifeClaims', { query }),
         (claim) => {
+          watch?.seen(line, claim);
           const fact = claimFactOf(line, claim);
           if (!fact) return [];
           claims += 1;
@@ -54,6 +86,10 @@ export async function syncClaims(state: SyncClaimsRun): Promise<number> {
         'claim book not read',
       );
     }
+  }
+  const told = (await watch?.end()) ?? 0;
+  if (told > 0) {
+    state.logger.info({ event: 'claims.progress.told', told }, 'claim progress told');
   }
   return claims;
 }

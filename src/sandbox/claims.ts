@@ -62,3 +62,16 @@ export function attachClaimDocuments(
   claim.updatedAt = now;
   return claim;
 }
+
+/** Moves the claim numbered `number` to `status` (the insurer's own later steps); undefined if none. */
+export function advanceClaim(
+  ctx: SandboxContext,
+  number: string,
+  status: string,
+): ClaimRecord | undefined {
+  const claim = [...ctx.state.claims.values()].find((each) => each.claimNumber === number);
+  if (!claim) return undefined;
+  claim.status = status;
+  claim.updatedAt = ctx.clock.now().toISOString();
+  return claim;
+}

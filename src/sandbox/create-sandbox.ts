@@ -11,6 +11,7 @@ import {
 } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import type { SandboxCatalogue } from './catalogue.js';
+import { advanceClaim } from './claims.js';
 import { type Clock, systemClock } from './clock.js';
 import { seedDemoBook } from './demo-book.js';
 import { createHandlers, type HandlerInput, type Handlers } from './handlers.js';
@@ -24,7 +25,12 @@ import { SandboxFile } from './sandbox-file.js';
 import { seedState } from './seed.js';
 import { createSmsOutbox, type SmsOutbox } from './sms-outbox.js';
 import { missingSpecFields } from './spec-required.js';
-import { createEmptyState, type SandboxContext, type SandboxState } from './state.js';
+import {
+  type ClaimRecord,
+  createEmptyState,
+  type SandboxContext,
+  type SandboxState,
+} from './state.js';
 import {
   cappedPageQuery,
   STRICT_DEFAULTS,
@@ -117,6 +123,11 @@ export interface Sandbox {
   readonly smsOutbox: SmsOutbox;
   /** Makes every API answer `ms` late from now on (0: on time). */
   setAnswerDelayMs(ms: number): void;
+  /**
+   * Moves the claim with this printed number to `status`, as the insurer's own staff would (the
+   * spec leaves check, approve and settle to the insurer); undefined when no claim has it.
+   */
+  advanceClaim(number: string, status: string): ClaimRecord | undefined;
 }
 
 function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: string): FieldErrors {
@@ -257,6 +268,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     setAnswerDelayMs(ms) {
       answerDelayMs = ms;
     },
+    advanceClaim: (number, status) => advanceClaim(ctx, number, status),
     smsOutbox,
   };
 }

@@ -9,6 +9,7 @@ import {
   type ClaimEvidence,
   type ClaimReports,
   createClaimEvidence,
+  createClaimProgress,
   createClaimReports,
   createUploadLinks,
   insurerClaimReport,
@@ -16,6 +17,7 @@ import {
 } from '../claim-documents/index.js';
 import { type CallerLanguages, DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
 import {
+  type ClaimWatcher,
   createBullHoldingsScheduler,
   createHoldingsIndex,
   createMemoryHoldingsScheduler,
@@ -46,7 +48,7 @@ import type { NotifierDirectory } from './notifier-directory.js';
 import type { PaymentTrackerSeam } from './payment-tracker.js';
 import { createPersonalDataWiring } from './personal-data-wiring.js';
 import type { ServerContext } from './server-context.js';
-import { SmsUnavailableError } from './server-errors.js';
+import { NoticeUnreachableError, SmsUnavailableError } from './server-errors.js';
 
 /** How often files past their retention are deleted. */
 const FILE_SWEEP_INTERVAL_MS = 3_600_000;
@@ -129,15 +131,16 @@ export async function buildServices(
     keyPrefix,
     context.config.files.signingSecret,
   );
+  // Beside the sessions: who reported each claim, and files held back from a claim to verify.
+  const claimReports = createClaimReports(stores.store, keyPrefix);
   const { holdings, holdingsSync } = await buildHoldings(
     context,
     inputs,
     tombstones,
     registrations,
+    claimProgressOf(context, inputs, claimReports),
   );
   const sweepFiles = scheduleFileSweep(context, inputs);
-  // Beside the sessions: who reported each claim, and files held back from a claim to verify.
-  const claimReports = createClaimReports(stores.store, keyPrefix);
   const sms = smsSender(reminders, inputs.notifiers);
   // Claim documents from any phone: the SMS link's page keeps files here and posts their URLs.
   const uploadLinks = createUploadLinks({
@@ -197,6 +200,28 @@ export async function buildServices(
     claimReports,
     sweepFiles,
   };
+}
+
+/**
+ * Claim progress told to each claim's reporter in the conversation they reported it in, as the
+ * sync reads the claim books (src/claim-documents' claim-progress.ts).
+ */
+function claimProgressOf(
+  context: ServerContext,
+  inputs: ServiceInputs,
+  reports: ClaimReports,
+): ClaimWatcher {
+  return createClaimProgress({
+    store: inputs.stores.store,
+    prefix: context.keyPrefix,
+    reports,
+    logger: context.logger.child({ module: 'claim-progress' }),
+    async tell(reach, prompt) {
+      const notifier = inputs.notifiers.find(reach.channel);
+      if (!notifier) throw new NoticeUnreachableError(reach.channel);
+      await notifier.notify(reach, prompt);
+    },
+  });
 }
 
 /**
@@ -273,6 +298,7 @@ async function buildHoldings(
   inputs: ServiceInputs,
   tombstones: ErasureTombstones,
   registrations: Registrations,
+  claimWatcher: ClaimWatcher,
 ): Promise<{ holdings: HoldingsIndex; holdingsSync: HoldingsScheduler }> {
   const { logger, keyPrefix } = context;
   const { redis } = inputs.stores;
@@ -289,6 +315,7 @@ async function buildHoldings(
       index: synced,
       logger: syncLogger,
       registrations,
+      claimWatcher,
       ...(run.full ? { full: true } : {}),
     });
   const holdingsSync = redis

@@ -469,6 +469,8 @@ export const bem: Catalogue = {
   'claim.note.needPhone': 'Peeleni nambala ya foni yenu pa kubala pa kutuma claim.',
   'claim.sms.reported':
     'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, imbeni {serviceCode} no kusala Landeni no muntu, no kulanda {number}.',
+  'claim.progress': 'Claim {number} nomba: {insurerStatus}.',
+  'claim.progress.documented': 'Claim {number}: kampani yapokelela amapepala kabili ikalolesha.',
   'claim.sms.reported.noCode':
     'Claim {number} yatumwa pa nshuwalansi yenu ukufuma ku foni imbi. Nga tamwalesubila ici, landeni ne kampani no kulanda {number}.',
   'claim.note.held':

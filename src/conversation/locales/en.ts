@@ -369,6 +369,8 @@ export const en = {
   'claim.note.needPhone': 'Share your phone number first to report a claim.',
   'claim.sms.reported':
     'Claim {number} was reported on your cover by another phone. If you did not expect this, dial {serviceCode} and choose Talk to a person, quoting {number}.',
+  'claim.progress': 'Update on claim {number}: the insurer now shows it as {insurerStatus}.',
+  'claim.progress.documented': 'Claim {number}: the insurer has its documents and will check it.',
   'claim.sms.reported.noCode':
     'Claim {number} was reported on your cover by another phone. If you did not expect this, contact the insurer and quote {number}.',
   'claim.note.held':

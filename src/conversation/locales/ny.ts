@@ -466,6 +466,8 @@ export const ny: Catalogue = {
   'claim.note.needPhone': 'Gawani nambala ya foni yanu choyamba kuti mutumize claim.',
   'claim.sms.reported':
     'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, imbani {serviceCode} ndipo sankhani Lankhulani ndi munthu, ndi kutchula {number}.',
+  'claim.progress': 'Claim {number} tsopano: {insurerStatus}.',
+  'claim.progress.documented': 'Claim {number}: kampani yalandira zikalata ndipo idzaziunika.',
   'claim.sms.reported.noCode':
     'Claim {number} yatumizidwa pa inshuwalansi yanu kuchokera ku foni ina. Ngati simunayembekezere izi, lankhulani ndi kampani ndi kutchula {number}.',
   'claim.note.held':
