@@ -77,9 +77,7 @@ describe('claim progress pushed to its reporter', () => {
     await sync();
     await sync();
     const approved = toldOf(number).filter((message) => message.startsWith('Update on claim'));
-    expect(approved).toEqual([
-      `Update on claim ${number}: the insurer now shows it as Approved.`,
-    ]);
+    expect(approved).toEqual([`Update on claim ${number}: the insurer now shows it as Approved.`]);
 
     sandbox().advanceClaim(number, 'Settled');
     await sync();
