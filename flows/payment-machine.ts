@@ -16,6 +16,7 @@ import {
   setup,
 } from 'xstate';
 import { phoneOf } from '../src/access/index.js';
+import { lusakaClock } from '../src/clock/index.js';
 import { AWAITING_INPUT, type FlowInput, type TurnRoute } from '../src/conversation/flow.js';
 import type { Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -176,16 +177,10 @@ export function paymentRequest(context: {
   };
 }
 
-const LUSAKA_TIME = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Africa/Lusaka',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** A time as users in Zambia read it: `10:42`. */
+/** An ISO instant as users in Zambia read its time (src/clock's): `10:42`; `''` for none. */
 export function clockTime(iso: string | null | undefined): string {
-  const date = iso ? new Date(iso) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? LUSAKA_TIME.format(date) : '';
+  const at = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(at) ? '' : lusakaClock(at);
 }
 
 /**

@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { DEFAULT_LOCALE, supportedLocaleOf } from '../conversation/index.js';
 import { CodedError } from '../errors/index.js';
 import type { FileClaim } from '../files/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
+import { keyedHasher } from '../privacy/index.js';
 
 /** The claim a link was signed for: the claim its files are kept for (one schema, FileClaim). */
 export type LinkedClaim = FileClaim;
@@ -74,15 +75,11 @@ export function createUploadLinks(options: UploadLinkOptions): UploadLinks {
   const now = options.now ?? Date.now;
   const ttl = options.ttlSeconds ?? UPLOAD_LINK_TTL_SECONDS;
   // A key of its own, derived: a file URL's signature can never pass as a documents link's.
-  const key = createHmac('sha256', options.signingSecret).update('claim-documents').digest();
-  const sign = (payload: string) =>
-    createHmac('sha256', key).update(payload).digest('base64url').slice(0, 22);
+  const sign = keyedHasher(options.signingSecret, 'claim-documents');
   // 72 bits of a keyed hash: tells the owners of a book apart without naming the phone.
   const ownerRef = (phone: string): string | undefined => {
     const msisdn = normaliseCaller(phone);
-    return msisdn
-      ? createHmac('sha256', key).update(`owner:${msisdn}`).digest('base64url').slice(0, 12)
-      : undefined;
+    return msisdn ? sign(`owner:${msisdn}`).slice(0, 12) : undefined;
   };
   return {
     link(claim) {

@@ -13,6 +13,7 @@ const PARTS = new Intl.DateTimeFormat('en-GB', {
   month: '2-digit',
   day: '2-digit',
   hour: '2-digit',
+  minute: '2-digit',
   hourCycle: 'h23',
 });
 
@@ -49,6 +50,14 @@ export function lusakaNow(at: number): LusakaTime {
     lastLocal = local;
   }
   return local;
+}
+
+/** The time of day in Lusaka at `at` (epoch ms) as users in Zambia read it: `10:42`. */
+export function lusakaClock(at: number): string {
+  const parts = Object.fromEntries(
+    PARTS.formatToParts(new Date(at)).map((part) => [part.type, part.value]),
+  );
+  return `${parts.hour}:${parts.minute}`;
 }
 
 /** Today's date in Lusaka as `YYYY-MM-DD`, at `at` (epoch ms; default now). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES } from '../conversation/index.js';
-import type { RedisConnection } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
 /** An open handoff: whose conversation, and the Slack thread staff answer in. */
 export const OpenHandoff = z.object({
@@ -54,10 +54,11 @@ export interface HandoffStore {
 
 /** How long a handoff is kept without being ended: staff may answer the next working day. */
 export const HANDOFF_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const HANDOFF_TTL_SECONDS = HANDOFF_TTL_MS / 1000;
 const OPENING = 'opening';
 
-function parse(data: string | null | undefined): OpenHandoff | 'opening' | undefined {
-  if (data === null || data === undefined) return undefined;
+function parse(data: string | undefined): OpenHandoff | 'opening' | undefined {
+  if (data === undefined) return undefined;
   if (data === OPENING) return OPENING;
   try {
     const parsed = OpenHandoff.safeParse(JSON.parse(data));
@@ -69,147 +70,57 @@ function parse(data: string | null | undefined): OpenHandoff | 'opening' | undef
 
 const threadId = (slackChannel: string, threadTs: string) => `${slackChannel}:${threadTs}`;
 
-/** The handoff store in Redis (keys under `<prefix>handoff:`), shared by every instance. */
-export class RedisHandoffStore implements HandoffStore {
-  readonly #redis: RedisConnection;
-  readonly #prefix: string;
+/**
+ * The handoff store on the key-value port (keys under `<keyPrefix>handoff:`): over Redis it is
+ * shared by every instance, in memory it is this process's; either way every key lapses after
+ * {@link HANDOFF_TTL_MS}. Each method is single-key calls of the port, each one atomic: a session
+ * key and its thread key may sit in different Redis Cluster slots.
+ */
+export function createHandoffStore(store: KeyValueStore, keyPrefix: string): HandoffStore {
+  const prefix = `${keyPrefix}handoff:`;
+  const sessionKey = (session: string) => `${prefix}session:${session}`;
+  const threadKey = (slackChannel: string, threadTs: string) =>
+    `${prefix}thread:${threadId(slackChannel, threadTs)}`;
+  const repliedKey = (handoff: OpenHandoff) =>
+    `${prefix}replied:${threadId(handoff.slackChannel, handoff.threadTs)}`;
+  const bySession = async (session: string) => parse(await store.get(sessionKey(session)));
 
-  constructor(redis: RedisConnection, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = `${prefix}handoff:`;
-  }
-
-  #session(sessionKey: string) {
-    return `${this.#prefix}session:${sessionKey}`;
-  }
-  #thread(slackChannel: string, threadTs: string) {
-    return `${this.#prefix}thread:${threadId(slackChannel, threadTs)}`;
-  }
-
-  async reserve(sessionKey: string, ttlMs: number): Promise<boolean> {
-    return (await this.#redis.set(this.#session(sessionKey), OPENING, 'PX', ttlMs, 'NX')) === 'OK';
-  }
-
-  async save(handoff: OpenHandoff): Promise<void> {
-    const data = JSON.stringify(handoff);
-    await this.#redis.set(
-      this.#thread(handoff.slackChannel, handoff.threadTs),
-      data,
-      'PX',
-      HANDOFF_TTL_MS,
-    );
-    await this.#redis.set(this.#session(handoff.sessionKey), data, 'PX', HANDOFF_TTL_MS);
-  }
-
-  async release(sessionKey: string): Promise<void> {
-    await this.#redis.del(this.#session(sessionKey));
-  }
-
-  async bySession(sessionKey: string) {
-    return parse(await this.#redis.get(this.#session(sessionKey)));
-  }
-
-  async byThread(slackChannel: string, threadTs: string) {
-    const found = parse(await this.#redis.get(this.#thread(slackChannel, threadTs)));
-    return found === OPENING ? undefined : found;
-  }
-
-  async firstReply(handoff: OpenHandoff): Promise<boolean> {
-    const key = `${this.#prefix}replied:${threadId(handoff.slackChannel, handoff.threadTs)}`;
-    return (await this.#redis.set(key, '1', 'PX', HANDOFF_TTL_MS, 'NX')) === 'OK';
-  }
-
-  async close(handoff: OpenHandoff): Promise<boolean> {
-    // The thread key is the handoff's own: whoever deletes it ended it.
-    const won = await this.#redis.del(this.#thread(handoff.slackChannel, handoff.threadTs));
-    if (won !== 1) return false;
-    const session = this.#session(handoff.sessionKey);
-    const current = parse(await this.#redis.get(session));
-    // The customer may already have a newer handoff: only this one's session key goes.
-    if (typeof current === 'object' && current.threadTs === handoff.threadTs) {
-      await this.#redis.del(session);
-    }
-    return true;
-  }
-
-  async forget(sessionKey: string): Promise<boolean> {
-    const current = await this.bySession(sessionKey);
-    if (current === undefined) return false;
-    if (typeof current === 'object') {
-      await this.#redis.del(this.#thread(current.slackChannel, current.threadTs));
-      await this.#redis.del(
-        `${this.#prefix}replied:${threadId(current.slackChannel, current.threadTs)}`,
-      );
-    }
-    await this.#redis.del(this.#session(sessionKey));
-    return true;
-  }
-}
-
-/** The handoff store in process memory, for the embedded (single instance) default. */
-export class MemoryHandoffStore implements HandoffStore {
-  readonly #sessions = new Map<string, { value: OpenHandoff | 'opening'; expiresAt: number }>();
-  readonly #threads = new Map<string, OpenHandoff>();
-  readonly #replied = new Set<string>();
-  readonly #now: () => number;
-
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
-
-  async reserve(sessionKey: string, ttlMs: number): Promise<boolean> {
-    if ((await this.bySession(sessionKey)) !== undefined) return false;
-    this.#sessions.set(sessionKey, { value: OPENING, expiresAt: this.#now() + ttlMs });
-    return true;
-  }
-
-  async save(handoff: OpenHandoff): Promise<void> {
-    const expiresAt = this.#now() + HANDOFF_TTL_MS;
-    this.#threads.set(threadId(handoff.slackChannel, handoff.threadTs), handoff);
-    this.#sessions.set(handoff.sessionKey, { value: handoff, expiresAt });
-  }
-
-  async release(sessionKey: string): Promise<void> {
-    this.#sessions.delete(sessionKey);
-  }
-
-  async bySession(sessionKey: string) {
-    const entry = this.#sessions.get(sessionKey);
-    if (entry && entry.expiresAt <= this.#now()) this.#sessions.delete(sessionKey);
-    return entry && entry.expiresAt > this.#now() ? entry.value : undefined;
-  }
-
-  async byThread(slackChannel: string, threadTs: string) {
-    return this.#threads.get(threadId(slackChannel, threadTs));
-  }
-
-  async firstReply(handoff: OpenHandoff): Promise<boolean> {
-    const id = threadId(handoff.slackChannel, handoff.threadTs);
-    if (this.#replied.has(id)) return false;
-    this.#replied.add(id);
-    return true;
-  }
-
-  async close(handoff: OpenHandoff): Promise<boolean> {
-    const id = threadId(handoff.slackChannel, handoff.threadTs);
-    if (!this.#threads.delete(id)) return false;
-    this.#replied.delete(id);
-    const current = this.#sessions.get(handoff.sessionKey)?.value;
-    if (typeof current === 'object' && current.threadTs === handoff.threadTs) {
-      this.#sessions.delete(handoff.sessionKey);
-    }
-    return true;
-  }
-
-  async forget(sessionKey: string): Promise<boolean> {
-    const current = await this.bySession(sessionKey);
-    if (current === undefined) return false;
-    if (typeof current === 'object') {
-      const id = threadId(current.slackChannel, current.threadTs);
-      this.#threads.delete(id);
-      this.#replied.delete(id);
-    }
-    this.#sessions.delete(sessionKey);
-    return true;
-  }
+  return {
+    // A reservation's lifetime rounds up to whole seconds: it never lapses early.
+    reserve: (session, ttlMs) =>
+      store.setIfAbsent(sessionKey(session), OPENING, Math.ceil(ttlMs / 1000)),
+    async save(handoff) {
+      // The same string under both keys: `close` compares the session's against the thread's.
+      const data = JSON.stringify(handoff);
+      await store.set(threadKey(handoff.slackChannel, handoff.threadTs), data, HANDOFF_TTL_SECONDS);
+      await store.set(sessionKey(handoff.sessionKey), data, HANDOFF_TTL_SECONDS);
+    },
+    release: (session) => store.delete(sessionKey(session)),
+    bySession,
+    async byThread(slackChannel, threadTs) {
+      const found = parse(await store.get(threadKey(slackChannel, threadTs)));
+      return found === OPENING ? undefined : found;
+    },
+    firstReply: (handoff) => store.setIfAbsent(repliedKey(handoff), '1', HANDOFF_TTL_SECONDS),
+    async close(handoff) {
+      // The thread key is the handoff's own: whoever takes it ended it (GETDEL, one winner).
+      const data = await store.take(threadKey(handoff.slackChannel, handoff.threadTs));
+      if (data === undefined) return false;
+      await store.delete(repliedKey(handoff));
+      // Only while the session still holds this handoff, checked and deleted in one step: the
+      // customer may have opened a newer one meanwhile, which stays.
+      await store.deleteIf(sessionKey(handoff.sessionKey), data);
+      return true;
+    },
+    async forget(session) {
+      const current = await bySession(session);
+      if (current === undefined) return false;
+      if (typeof current === 'object') {
+        await store.delete(threadKey(current.slackChannel, current.threadTs));
+        await store.delete(repliedKey(current));
+      }
+      await store.delete(sessionKey(session));
+      return true;
+    },
+  };
 }

@@ -12,11 +12,10 @@ export {
   type NotifyCustomer,
 } from './handoff-service.js';
 export {
+  createHandoffStore,
   HANDOFF_TTL_MS,
   type HandoffStore,
-  MemoryHandoffStore,
   OpenHandoff,
-  RedisHandoffStore,
 } from './handoff-store.js';
 export {
   customerText,

@@ -1,8 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
 import { CodedError } from '../errors/index.js';
-import type { Logger } from '../log/index.js';
-import { duplicateForBlocking, hashTag, type RedisConnection } from '../redis/index.js';
+import {
+  createBullJobScheduler,
+  createMemoryJobScheduler,
+  type JobHooks,
+  type JobOutcome,
+  type JobScheduler,
+} from '../jobs/index.js';
+import { createLogger, type Logger } from '../log/index.js';
+import { hashTag, type RedisConnection } from '../redis/index.js';
 import type { SyncSummary } from './holdings-sync.js';
 
 /** Runs the holdings sync on its schedule until closed. */
@@ -33,74 +38,99 @@ export const SYNC_EVERY_MS = 15 * 60_000;
 
 const QUEUE = 'holdings-sync';
 const SCHEDULER_ID = 'holdings-sync';
-const POLL_MS = 50;
 
-/** Options of {@link createBullHoldingsScheduler}. */
-export interface BullHoldingsSchedulerOptions {
-  readonly redis: RedisConnection;
+/** Options of {@link createHoldingsScheduler}. */
+export interface HoldingsSchedulerOptions {
+  /** Redis, where the schedule is shared by every instance; without it, a timer in this process. */
+  readonly redis?: RedisConnection | undefined;
   /** Prefix of every key this server writes, e.g. `insurechat:`. */
   readonly prefix: string;
   readonly sync: (run?: SyncRun) => Promise<SyncSummary>;
   readonly logger: Logger;
   /** Time between runs; default {@link SYNC_EVERY_MS}. */
   readonly everyMs?: number;
-  /** Time between checks that the schedule exists; default {@link SCHEDULE_CHECK_MS}. */
+  /** Time between checks that the schedule exists (over Redis); default {@link SCHEDULE_CHECK_MS}. */
   readonly checkEveryMs?: number;
 }
 
+/** The sync's queue on the job-scheduler port; without `sync`, this instance only enqueues. */
+function syncJobs(
+  options: Pick<HoldingsSchedulerOptions, 'redis' | 'prefix' | 'logger'> & {
+    readonly sync?: HoldingsSchedulerOptions['sync'];
+  },
+): JobScheduler {
+  const { redis, sync, logger: log } = options;
+  const hooks: JobHooks = {
+    handler: sync
+      ? async ({ data }) => {
+          // A scheduled run carries no data; one asked for now says whether it is a full pass.
+          const full = typeof data === 'object' && data !== null && 'full' in data && data.full;
+          await sync({ full: full === true });
+        }
+      : undefined,
+    concurrency: 1,
+    onFailed: ({ err }) => log.error({ err }, 'holdings sync failed'),
+  };
+  return redis
+    ? createBullJobScheduler(
+        {
+          redis,
+          name: QUEUE,
+          // One hash tag for the queue's keys, as the reminders' queue: BullMQ's scripts touch several.
+          prefix: hashTag(`${options.prefix}bull`),
+          keepFailed: { count: 20 },
+          // One run at a time across every instance: a run that outlasts its interval is not
+          // overtaken, the next waits for it.
+          globalConcurrency: 1,
+          label: 'holdings sync',
+          logger: log,
+        },
+        hooks,
+      )
+    : createMemoryJobScheduler(hooks);
+}
+
 /**
- * The sync as a BullMQ job scheduler: one schedule however many instances upsert it, and a
- * global concurrency of one, so one run at a time across every instance (a run that outlasts its
- * interval is not overtaken: the next waits for it).
+ * The sync on the job-scheduler port: over Redis a BullMQ job scheduler, one schedule however
+ * many instances upsert it and one run at a time across them; in this process an unref'd timer.
  */
-export async function createBullHoldingsScheduler(
-  options: BullHoldingsSchedulerOptions,
+export async function createHoldingsScheduler(
+  options: HoldingsSchedulerOptions,
 ): Promise<HoldingsScheduler> {
   const { redis, logger: log } = options;
-  // One hash tag for the queue's keys, as the reminders' queue: BullMQ's scripts touch several.
-  const prefix = hashTag(`${options.prefix}bull`);
-  const queue = new Queue(QUEUE, { connection: redis, prefix });
-  queue.on('error', (err) => log.error({ err }, 'holdings sync queue error'));
-  const schedule = async () => {
-    await queue.setGlobalConcurrency(1);
-    await queue.upsertJobScheduler(
-      SCHEDULER_ID,
-      { every: options.everyMs ?? SYNC_EVERY_MS },
-      { name: 'sync', opts: { removeOnComplete: true, removeOnFail: { count: 20 } } },
-    );
-  };
+  const jobs = syncJobs(options);
+  const schedule = () =>
+    jobs.repeat(SCHEDULER_ID, { everyMs: options.everyMs ?? SYNC_EVERY_MS }, 'sync');
   await schedule();
   // The schedule lives in Redis: a flush (or a failover to an empty replica) takes it, and no
   // sync would run again until a restart. Checked every minute, recreated when gone; BullMQ
   // runs a new `every` schedule at once, so the emptied index is filled again without waiting.
   const ensureScheduled = async (): Promise<boolean> => {
-    if (await queue.getJobScheduler(SCHEDULER_ID)) return false;
+    if (await jobs.hasRepeat(SCHEDULER_ID)) return false;
     await schedule();
     log.warn({ event: 'holdings.schedule.recreated' }, 'holdings sync schedule recreated');
     return true;
   };
-  const check = setInterval(() => {
-    ensureScheduled().catch((err: unknown) =>
-      log.error({ err }, 'holdings sync schedule check failed'),
-    );
-  }, options.checkEveryMs ?? SCHEDULE_CHECK_MS);
-  check.unref();
-  const blocking = duplicateForBlocking(redis);
-  const worker = new Worker(QUEUE, async (job) => options.sync({ full: job.data?.full === true }), {
-    connection: blocking,
-    prefix,
-    concurrency: 1,
-  });
-  worker.on('error', (err) => log.error({ err }, 'holdings sync worker error'));
-  worker.on('failed', (_job, err) => log.error({ err }, 'holdings sync failed'));
+  let check: NodeJS.Timeout | undefined;
+  if (redis) {
+    check = setInterval(() => {
+      ensureScheduled().catch((err: unknown) =>
+        log.error({ err }, 'holdings sync schedule check failed'),
+      );
+    }, options.checkEveryMs ?? SCHEDULE_CHECK_MS);
+    check.unref();
+  }
   return {
-    runNow: (run = {}) => addAndWait(queue, run),
+    async runNow(run = {}) {
+      const outcome = await jobs.addAndWait('sync', { full: run.full === true });
+      // In this process a failed run asked for now was always logged only (the job's failure
+      // log), never thrown: the embedded `/insure sync` answers with the index's completeness.
+      if (outcome !== 'completed' && redis) throw syncFailed(outcome);
+    },
     ensureScheduled,
     async close() {
       clearInterval(check);
-      await worker.close();
-      await queue.close();
-      await blocking.quit().catch(() => undefined);
+      await jobs.close();
     },
   };
 }
@@ -113,23 +143,10 @@ export class HoldingsSyncFailedError extends CodedError<'HOLDINGS_SYNC_FAILED'> 
   }
 }
 
-/** Adds a run to the queue and waits until a worker (this or any instance) has run it. */
-async function addAndWait(queue: Queue, run: SyncRun, timeoutMs = Infinity): Promise<void> {
-  const job = await queue.add(
-    'sync',
-    { full: run.full === true },
-    { jobId: `now-${randomUUID()}`, removeOnComplete: 20 },
+function syncFailed(outcome: Exclude<JobOutcome, 'completed'>): HoldingsSyncFailedError {
+  return new HoldingsSyncFailedError(
+    outcome === 'failed' ? 'holdings sync failed' : 'no server ran the holdings sync in time',
   );
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await job.getState();
-    if (state === 'completed') return;
-    if (state === 'failed') throw new HoldingsSyncFailedError('holdings sync failed');
-    if (Date.now() > until) {
-      throw new HoldingsSyncFailedError('no server ran the holdings sync in time');
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 /** Options of {@link requestHoldingsSync}. */
@@ -147,58 +164,16 @@ export interface RequestHoldingsSyncOptions {
  * one of their workers runs it, one at a time with the schedule's; resolves when it is done.
  */
 export async function requestHoldingsSync(options: RequestHoldingsSyncOptions): Promise<void> {
-  const queue = new Queue(QUEUE, {
-    connection: options.redis,
-    prefix: hashTag(`${options.prefix}bull`),
-  });
+  // Enqueues only: the servers' workers run it. The queue's own errors go nowhere, as ever.
+  const jobs = syncJobs({ ...options, logger: createLogger({ level: 'silent' }) });
   try {
-    await addAndWait(queue, { full: options.full === true }, options.timeoutMs ?? 30 * 60_000);
+    const outcome = await jobs.addAndWait(
+      'sync',
+      { full: options.full === true },
+      options.timeoutMs ?? 30 * 60_000,
+    );
+    if (outcome !== 'completed') throw syncFailed(outcome);
   } finally {
-    await queue.close();
+    await jobs.close();
   }
-}
-
-/** Options of {@link createMemoryHoldingsScheduler}. */
-export interface MemoryHoldingsSchedulerOptions {
-  readonly sync: (run?: SyncRun) => Promise<SyncSummary>;
-  readonly logger: Logger;
-  /** Time between runs; default {@link SYNC_EVERY_MS}. */
-  readonly everyMs?: number;
-}
-
-/** The sync on an unref'd timer in this process (the embedded default, no Redis). */
-export function createMemoryHoldingsScheduler(
-  options: MemoryHoldingsSchedulerOptions,
-): HoldingsScheduler {
-  // One run at a time: a slow one is not overtaken by the next; "now" waits for it, then runs.
-  let chain: Promise<void> = Promise.resolve();
-  let busy = false;
-  const run = (asked: SyncRun = {}): Promise<void> => {
-    chain = chain.then(async () => {
-      busy = true;
-      try {
-        await options.sync(asked);
-      } catch (err) {
-        options.logger.error({ err }, 'holdings sync failed');
-      } finally {
-        busy = false;
-      }
-    });
-    return chain;
-  };
-  const timer = setInterval(() => {
-    if (!busy) void run();
-  }, options.everyMs ?? SYNC_EVERY_MS);
-  timer.unref();
-  return {
-    async runNow(asked) {
-      await run(asked);
-    },
-    // The timer lives in this process: nothing to lose.
-    ensureScheduled: async () => false,
-    async close() {
-      clearInterval(timer);
-      await chain;
-    },
-  };
 }

@@ -43,12 +43,10 @@ export {
 } from './holdings-index.js';
 // Server: the sync's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
-  type BullHoldingsSchedulerOptions,
-  createBullHoldingsScheduler,
-  createMemoryHoldingsScheduler,
+  createHoldingsScheduler,
   type HoldingsScheduler,
+  type HoldingsSchedulerOptions,
   HoldingsSyncFailedError,
-  type MemoryHoldingsSchedulerOptions,
   type RequestHoldingsSyncOptions,
   requestHoldingsSync,
   SCHEDULE_CHECK_MS,

@@ -1,9 +1,9 @@
 import { ENGINE_PROMPTS, type PaymentSettledEvent } from '../conversation/index.js';
+import type { Job as PaymentJob } from '../jobs/index.js';
 import type { PaymentContext } from './payment-context.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
 import { DeliverJob, parseJob } from './payment-jobs.js';
 import { outcomePrompt } from './payment-prompts.js';
-import type { PaymentJob } from './payment-scheduler.js';
 
 /**
  * Runs one delivery job: the outcome into the flow (once, even across retries), then out through

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Prompt } from '../conversation/index.js';
+import type { Job as PaymentJob } from '../jobs/index.js';
 import { PaymentError } from './payment-errors.js';
 import { PaymentRoute } from './payment-routes.js';
-import type { PaymentJob } from './payment-scheduler.js';
 
 /** A status poll of one tracked reference: the `attempt`-th delay of its schedule. */
 export const PollJob = z.object({

@@ -1,9 +1,9 @@
 import { ENGINE_PROMPTS, type PaymentProceedEvent } from '../conversation/index.js';
+import type { Job as PaymentJob } from '../jobs/index.js';
 import type { PaymentContext } from './payment-context.js';
 import { PaymentError, PaymentNotifyError } from './payment-errors.js';
 import { ProceedJob, parseJob } from './payment-jobs.js';
 import { paymentKey } from './payment-keys.js';
-import type { PaymentJob } from './payment-scheduler.js';
 
 /**
  * Screens that say only what the caller was told as the call ended (the payment waits on their

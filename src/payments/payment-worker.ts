@@ -1,6 +1,12 @@
 import type { z } from 'zod';
-import { createBullPaymentScheduler } from './bullmq-payment-scheduler.js';
-import { createMemoryPaymentScheduler } from './memory-payment-scheduler.js';
+import {
+  createBullJobScheduler,
+  createMemoryJobScheduler,
+  type JobFailure,
+  type JobHooks,
+  type JobScheduler,
+  type Job as PaymentJob,
+} from '../jobs/index.js';
 import type { PaymentContext } from './payment-context.js';
 import { deliverOutcome } from './payment-delivery.js';
 import {
@@ -14,12 +20,6 @@ import {
 import { paymentQueuePrefix } from './payment-keys.js';
 import { proceedWithPayment } from './payment-proceed.js';
 import type { PaymentRoute } from './payment-routes.js';
-import type {
-  PaymentJob,
-  PaymentJobFailure,
-  PaymentScheduler,
-  PaymentSchedulerHooks,
-} from './payment-scheduler.js';
 import type { CallbackResult } from './payment-service.js';
 import type { PaymentOutcome } from './payment-status.js';
 
@@ -119,10 +119,10 @@ export function createPaymentWorker(ctx: PaymentContext) {
     if (outcome === 'paid' || outcome === 'failed') await settle(job.reference, outcome);
   }
 
-  const hooks: PaymentSchedulerHooks = {
+  const hooks: JobHooks = {
     handler: redis && queueOptions.runWorker === false ? undefined : runJob,
     concurrency: queueOptions.concurrency ?? 4,
-    onFailed(failure: PaymentJobFailure) {
+    onFailed(failure: JobFailure) {
       const fields = {
         err: failure.err,
         reference: referenceOf(failure.data),
@@ -133,12 +133,19 @@ export function createPaymentWorker(ctx: PaymentContext) {
       else log.warn(fields, 'payment job failed; it will be retried');
     },
   };
-  const scheduler: PaymentScheduler = redis
-    ? createBullPaymentScheduler(
-        { redis, name: queueName, prefix: paymentQueuePrefix(prefix), ttlSeconds, logger: log },
+  const scheduler: JobScheduler = redis
+    ? createBullJobScheduler(
+        {
+          redis,
+          name: queueName,
+          prefix: paymentQueuePrefix(prefix),
+          keepFailed: { age: ttlSeconds },
+          label: 'payment',
+          logger: log,
+        },
         hooks,
       )
-    : createMemoryPaymentScheduler(hooks);
+    : createMemoryJobScheduler(hooks);
 
   async function runJob(job: PaymentJob): Promise<void> {
     switch (job.name) {

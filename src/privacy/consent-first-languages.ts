@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { CallerLanguages, LanguageHolder } from '../conversation/index.js';
 import { hashTag } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 import { subjectId } from './data-subject.js';
+import { keyedHasher } from './keyed-hash.js';
 
 /** How long a language picked before the notice waits for an answer: a USSD call's session. */
 export const PENDING_LANGUAGE_MS = 15 * 60_000;
@@ -46,11 +46,9 @@ export function consentFirstLanguages(
   options: ConsentFirstLanguagesOptions,
 ): ConsentFirstLanguages {
   const { languages, consented, store, prefix } = options;
-  const hashKey = createHmac('sha256', options.secret).update('pending-language').digest();
+  const hash = keyedHasher(options.secret, 'pending-language');
   const keyOf = (holder: LanguageHolder) =>
-    `${prefix}pending-language:${hashTag(
-      createHmac('sha256', hashKey).update(subjectId(holder)).digest('base64url').slice(0, 22),
-    )}`;
+    `${prefix}pending-language:${hashTag(hash(subjectId(holder)))}`;
   const ttlSeconds = PENDING_LANGUAGE_MS / 1000;
   const now = options.now ?? Date.now;
   const here = new Map<string, { locale: string; until: number }>();

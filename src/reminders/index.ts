@@ -33,11 +33,9 @@ export {
 export { DEFAULT_QUIET_HOURS, type QuietHours } from './quiet-hours.js';
 // Server: the scan's schedule (BullMQ job scheduler over Redis, a timer otherwise).
 export {
-  type BullReminderSchedulerOptions,
-  createBullReminderScheduler,
-  createMemoryReminderScheduler,
-  type MemoryReminderSchedulerOptions,
+  createReminderScheduler,
   type ReminderScheduler,
+  type ReminderSchedulerOptions,
   SCAN_PATTERN,
   SCAN_TIME_ZONE,
 } from './reminder-scheduler.js';

@@ -1,7 +1,7 @@
-import { Queue, Worker } from 'bullmq';
 import { LUSAKA_TIME_ZONE } from '../clock/index.js';
+import { createBullJobScheduler, createMemoryJobScheduler, type JobHooks } from '../jobs/index.js';
 import type { Logger } from '../log/index.js';
-import { duplicateForBlocking, hashTag, type RedisConnection } from '../redis/index.js';
+import { hashTag, type RedisConnection } from '../redis/index.js';
 
 /** Runs the reminder scan on its schedule until closed. */
 export interface ReminderScheduler {
@@ -18,86 +18,63 @@ export const SCAN_TIME_ZONE = LUSAKA_TIME_ZONE;
 
 const SCHEDULER_ID = 'renewal-reminder-scan';
 
-/** Options of {@link createBullReminderScheduler}. */
-export interface BullReminderSchedulerOptions {
-  readonly redis: RedisConnection;
+/** Options of {@link createReminderScheduler}. */
+export interface ReminderSchedulerOptions {
+  /** Redis, where the schedule is shared by every instance; without it, a timer in this process. */
+  readonly redis?: RedisConnection | undefined;
   /** Prefix of every key this server writes, e.g. `insurechat:`. */
   readonly prefix: string;
   readonly scan: () => Promise<unknown>;
   readonly logger: Logger;
-  /** Whether this instance runs a worker; default true. Every instance upserts the schedule. */
+  /** Whether this instance runs a worker (over Redis); default true. Every instance upserts the schedule. */
   readonly runWorker?: boolean;
-  /** Cron pattern; default {@link SCAN_PATTERN}. */
+  /** Cron pattern over Redis; default {@link SCAN_PATTERN}. */
   readonly pattern?: string;
-}
-
-/**
- * The scan as a BullMQ job scheduler: one schedule however many instances upsert it (its id is
- * fixed), each firing runs on one worker, and the claims inside the scan keep a reminder single
- * even if two scans overlap.
- */
-export async function createBullReminderScheduler(
-  options: BullReminderSchedulerOptions,
-): Promise<ReminderScheduler> {
-  const { redis, logger: log } = options;
-  // One hash tag for the queue's keys: BullMQ's scripts touch several at once (Redis Cluster).
-  const prefix = hashTag(`${options.prefix}bull`);
-  const queue = new Queue('reminders', { connection: redis, prefix });
-  queue.on('error', (err) => log.error({ err }, 'reminder queue error'));
-  await queue.upsertJobScheduler(
-    SCHEDULER_ID,
-    { pattern: options.pattern ?? SCAN_PATTERN, tz: SCAN_TIME_ZONE },
-    { name: 'scan', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
-  );
-  let worker: Worker | undefined;
-  let blocking: RedisConnection | undefined;
-  if (options.runWorker !== false) {
-    blocking = duplicateForBlocking(redis);
-    worker = new Worker('reminders', async () => options.scan(), {
-      connection: blocking,
-      prefix,
-      concurrency: 1,
-    });
-    worker.on('error', (err) => log.error({ err }, 'reminder worker error'));
-    worker.on('failed', (_job, err) => log.error({ err }, 'renewal reminder scan failed'));
-  }
-  return {
-    async close() {
-      await worker?.close();
-      await queue.close();
-      await blocking?.quit().catch(() => undefined);
-    },
-  };
-}
-
-/** Options of {@link createMemoryReminderScheduler}. */
-export interface MemoryReminderSchedulerOptions {
-  readonly scan: () => Promise<unknown>;
-  readonly logger: Logger;
-  /** Time between scans; default one hour (the scan itself skips quiet hours). */
+  /** Time between scans in this process; default one hour (the scan itself skips quiet hours). */
   readonly everyMs?: number;
 }
 
-/** The scan on an unref'd timer in this process (the embedded default, no Redis). */
-export function createMemoryReminderScheduler(
-  options: MemoryReminderSchedulerOptions,
-): ReminderScheduler {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    // One scan at a time: a slow one (a slow insurer) is not overtaken by the next.
-    if (running) return;
-    running = options
-      .scan()
-      .catch((err: unknown) => options.logger.error({ err }, 'renewal reminder scan failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, options.everyMs ?? 3_600_000);
-  timer.unref();
-  return {
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
+/**
+ * The scan on the job-scheduler port. Over Redis a BullMQ job scheduler: one schedule however
+ * many instances upsert it (its id is fixed), each firing runs on one worker, and the claims
+ * inside the scan keep a reminder single even if two scans overlap. In this process an unref'd
+ * timer. Either way one scan at a time: a slow one (a slow insurer) is not overtaken.
+ */
+export async function createReminderScheduler(
+  options: ReminderSchedulerOptions,
+): Promise<ReminderScheduler> {
+  const { redis, logger: log } = options;
+  const hooks: JobHooks = {
+    handler:
+      options.runWorker === false && redis
+        ? undefined
+        : async () => {
+            await options.scan();
+          },
+    concurrency: 1,
+    onFailed: ({ err }) => log.error({ err }, 'renewal reminder scan failed'),
   };
+  const jobs = redis
+    ? createBullJobScheduler(
+        {
+          redis,
+          name: 'reminders',
+          // One hash tag for the queue's keys: BullMQ's scripts touch several at once (Cluster).
+          prefix: hashTag(`${options.prefix}bull`),
+          keepFailed: { count: 50 },
+          label: 'reminder',
+          logger: log,
+        },
+        hooks,
+      )
+    : createMemoryJobScheduler(hooks);
+  await jobs.repeat(
+    SCHEDULER_ID,
+    {
+      everyMs: options.everyMs ?? 3_600_000,
+      pattern: { cron: options.pattern ?? SCAN_PATTERN, tz: SCAN_TIME_ZONE },
+    },
+    'scan',
+  );
+  return { close: () => jobs.close() };
 }

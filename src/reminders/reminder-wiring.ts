@@ -8,11 +8,7 @@ import {
   type CreditLifeReminders,
   createCreditLifeReminders,
 } from './credit-life-reminders.js';
-import {
-  createBullReminderScheduler,
-  createMemoryReminderScheduler,
-  type ReminderScheduler,
-} from './reminder-scheduler.js';
+import { createReminderScheduler } from './reminder-scheduler.js';
 import {
   createReminderService,
   type ReminderService,
@@ -103,9 +99,7 @@ export async function createReminderWiring(
     await digest?.post();
     return summary;
   };
-  const scheduler: ReminderScheduler = redis
-    ? await createBullReminderScheduler({ redis, prefix: options.prefix, scan, logger })
-    : createMemoryReminderScheduler({ scan, logger });
+  const scheduler = await createReminderScheduler({ redis, prefix: options.prefix, scan, logger });
   return {
     service,
     ...(digest ? { digest } : {}),

@@ -18,9 +18,8 @@ import {
 import { type CallerLanguages, DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
 import {
   type ClaimWatcher,
-  createBullHoldingsScheduler,
   createHoldingsIndex,
-  createMemoryHoldingsScheduler,
+  createHoldingsScheduler,
   type HoldingsIndex,
   type HoldingsScheduler,
   syncHoldings,
@@ -318,9 +317,7 @@ async function buildHoldings(
       claimWatcher,
       ...(run.full ? { full: true } : {}),
     });
-  const holdingsSync = redis
-    ? await createBullHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger })
-    : createMemoryHoldingsScheduler({ sync, logger });
+  const holdingsSync = await createHoldingsScheduler({ redis, prefix: keyPrefix, sync, logger });
   context.closers.last(() => holdingsSync.close());
   // An index never filled (first start, or Redis lost) is filled at once, not on the schedule's
   // next tick (15 minutes away in this process). The embedded sandbox's book is small and

@@ -6,7 +6,7 @@ import {
   type ShortLinks,
   s3Backend,
 } from '../files/index.js';
-import { type HandoffStore, MemoryHandoffStore, RedisHandoffStore } from '../handoff/index.js';
+import { createHandoffStore, type HandoffStore } from '../handoff/index.js';
 import { connectRedis, duplicateForBatching, type RedisConnection } from '../redis/index.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../session/index.js';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
@@ -65,7 +65,7 @@ export async function buildStores(context: ServerContext): Promise<ServerStores>
       maxFilesPerClaim: config.claimFiles.maxFiles,
       maxBytesPerClaim: config.claimFiles.maxBytes,
     }),
-    handoffs: redis ? new RedisHandoffStore(redis, keyPrefix) : new MemoryHandoffStore(),
+    handoffs: createHandoffStore(store, keyPrefix),
   };
 }
 

@@ -32,6 +32,8 @@ export interface KeyValueStore {
   delete(key: string): Promise<void>;
   /** Deletes the string under `key` unless it equals `keep` (atomic). */
   deleteUnless(key: string, keep: string): Promise<void>;
+  /** Deletes the string under `key` only while it equals `expected` (atomic); true when it did. */
+  deleteIf(key: string, expected: string): Promise<boolean>;
   /** Adds one to the counter under `key` (missing counts as 0), restarts its TTL, returns it. */
   increment(key: string, ttlSeconds: number): Promise<number>;
   /** Sets `key`'s lifetime; with `onlyIfNone`, only when it has none yet (EXPIRE NX). */

@@ -62,6 +62,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): KeyValueSto
     async deleteUnless(key, keep) {
       if (readString(key) !== keep) entries.delete(key);
     },
+    async deleteIf(key, expected) {
+      if (readString(key) !== expected) return false;
+      entries.delete(key);
+      return true;
+    },
     async increment(key, ttlSeconds) {
       const next = Number(readString(key) ?? '0') + 1;
       writeString(key, String(next), ttlSeconds);

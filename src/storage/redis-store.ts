@@ -18,6 +18,10 @@ if current == ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
 
+const DELETE_IF = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])`;
+
 const HASH_ADD_WITHIN = `
 local amounts = redis.call('HVALS', KEYS[1])
 local total = tonumber(ARGV[2])
@@ -95,6 +99,9 @@ export function createRedisStore(redis: RedisConnection): KeyValueStore {
     },
     async deleteUnless(key, keep) {
       await redis.eval(DELETE_UNLESS, 1, key, keep);
+    },
+    async deleteIf(key, expected) {
+      return (await redis.eval(DELETE_IF, 1, key, expected)) === 1;
     },
     async increment(key, ttlSeconds) {
       const [[, value] = [null, 0]] = failed(

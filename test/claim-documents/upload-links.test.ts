@@ -23,6 +23,12 @@ describe('claim documents links', () => {
     expect(links(clock).verify(tokenOf(link))).toEqual(claim);
   });
 
+  it('keep the very token of links already sent, owner included, for the same claim, secret and time', () => {
+    const clock = { ms: Date.UTC(2026, 10, 25) };
+    const link = links(clock).link({ ...claim, phone: '260971234567' });
+    expect(tokenOf(link)).toBe('g.clm_7b1d5f3a9c42.tp19g0.OiZHg6tjMlvA.mQnqMF9HCSfyAeSKC1Cm-6');
+  });
+
   it('refuse another claim, another secret, and an altered signature', () => {
     const clock = { ms: Date.UTC(2026, 10, 25) };
     const token = tokenOf(links(clock).link(claim));

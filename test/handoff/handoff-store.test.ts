@@ -1,10 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  createHandoffStore,
+  HANDOFF_TTL_MS,
   type HandoffStore,
-  MemoryHandoffStore,
   type OpenHandoff,
-  RedisHandoffStore,
 } from '../../src/handoff/index.js';
+import {
+  createMemoryStore,
+  createRedisStore,
+  type KeyValueStore,
+} from '../../src/storage/index.js';
 import { testRedis } from '../payments/support.js';
 import { advanceRedisTtls, manualClock } from '../support/manual-clock.js';
 
@@ -20,9 +25,11 @@ const handoff = (sessionKey: string, threadTs: string): OpenHandoff => ({
   root: [{ type: 'section' }],
 });
 
-/** A store and the way to move its time forward without sleeping. */
+/** A store, the key-value port under it, and the way to move its time forward without sleeping. */
 interface Subject {
   readonly store: HandoffStore;
+  readonly kv: KeyValueStore;
+  readonly prefix: string;
   advance(ms: number): Promise<void>;
 }
 
@@ -31,8 +38,11 @@ const subjects: ReadonlyArray<readonly [string, () => Subject]> = [
     'in memory',
     () => {
       const clock = manualClock();
+      const kv = createMemoryStore({ now: clock.now });
       return {
-        store: new MemoryHandoffStore(clock.now),
+        store: createHandoffStore(kv, 'test:'),
+        kv,
+        prefix: 'test:',
         advance: async (ms) => clock.advance(ms),
       };
     },
@@ -40,9 +50,13 @@ const subjects: ReadonlyArray<readonly [string, () => Subject]> = [
   [
     'in Redis',
     () => {
+      // Each test on its own key prefix under the file's.
       const prefix = `${redis.prefix}${Math.random().toString(36).slice(2)}:`;
+      const kv = createRedisStore(redis.redis);
       return {
-        store: new RedisHandoffStore(redis.redis, prefix),
+        store: createHandoffStore(kv, prefix),
+        kv,
+        prefix,
         advance: (ms) => advanceRedisTtls(redis.redis, prefix, ms),
       };
     },
@@ -103,5 +117,35 @@ describe.each(subjects)('the handoff store %s', (_name, make) => {
     expect(await store.bySession('tg:6')).toBeUndefined();
     expect(await store.byThread('C0HANDOFF', '6.1')).toBeUndefined();
     expect(await store.forget('tg:6')).toBe(false);
+  });
+
+  it('lets an open handoff that nobody ends lapse from both sides after its lifetime', async () => {
+    const { store, advance } = make();
+    await store.save(handoff('tg:7', '7.1'));
+    await advance(HANDOFF_TTL_MS - 1_000);
+    expect(await store.byThread('C0HANDOFF', '7.1')).toEqual(handoff('tg:7', '7.1'));
+    await advance(2_000);
+    expect(await store.bySession('tg:7')).toBeUndefined();
+    expect(await store.byThread('C0HANDOFF', '7.1')).toBeUndefined();
+    expect(await store.reserve('tg:7', 30_000)).toBe(true);
+  });
+
+  it('keeps a newer handoff saved while an older one is being closed', async () => {
+    const { kv, prefix } = make();
+    // The newer handoff lands between the older thread's removal and the session's check.
+    let store: HandoffStore | undefined;
+    const racing: KeyValueStore = {
+      ...kv,
+      take: async (key) => {
+        const taken = await kv.take(key);
+        await store?.save(handoff('tg:8', '8.2'));
+        return taken;
+      },
+    };
+    store = createHandoffStore(racing, prefix);
+    await store.save(handoff('tg:8', '8.1'));
+    expect(await store.close(handoff('tg:8', '8.1'))).toBe(true);
+    expect(await store.bySession('tg:8')).toEqual(handoff('tg:8', '8.2'));
+    expect(await store.byThread('C0HANDOFF', '8.2')).toEqual(handoff('tg:8', '8.2'));
   });
 });

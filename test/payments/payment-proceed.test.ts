@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Prompt, Reply } from '../../src/conversation/index.js';
 import { ENGINE_PROMPTS } from '../../src/conversation/index.js';
+import type { Job as PaymentJob } from '../../src/jobs/index.js';
 import { createPaymentService, type PaymentService } from '../../src/payments/index.js';
 import { createPaymentContext } from '../../src/payments/payment-context.js';
 import { proceedWithPayment } from '../../src/payments/payment-proceed.js';
-import type { PaymentJob } from '../../src/payments/payment-scheduler.js';
 import { engineOf } from '../support/turn-engine-double.js';
 import { quietLogger, RecordingNotifier } from './support.js';
 

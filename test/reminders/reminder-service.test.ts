@@ -7,9 +7,9 @@ import { createLogger } from '../../src/log/index.js';
 import { hashTag, type RedisConnection } from '../../src/redis/index.js';
 import {
   type ContactBook,
-  createBullReminderScheduler,
   createMemoryContactBook,
   createRedisContactBook,
+  createReminderScheduler,
   createReminderService,
   type PolicyNow,
   type ReminderServiceOptions,
@@ -307,7 +307,7 @@ describe('two instances sharing Redis', () => {
     const scans: string[] = [];
     const schedulers = await Promise.all(
       [1, 2, 3].map(() =>
-        createBullReminderScheduler({
+        createReminderScheduler({
           redis: shared.redis,
           prefix,
           logger,

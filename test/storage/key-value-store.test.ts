@@ -35,6 +35,17 @@ describe.each(adapters)('the key-value store $name', ({ make }) => {
     expect(await store.get(claim)).toBeUndefined();
   });
 
+  it('deletes a string only while it still holds the value the caller saw', async () => {
+    const store = make();
+    const held = key('held');
+    await store.set(held, 'newer', 60);
+    expect(await store.deleteIf(held, 'older')).toBe(false);
+    expect(await store.get(held)).toBe('newer');
+    expect(await store.deleteIf(held, 'newer')).toBe(true);
+    expect(await store.get(held)).toBeUndefined();
+    expect(await store.deleteIf(held, 'newer')).toBe(false);
+  });
+
   it('keeps hash fields in the order first written and drops an emptied hash', async () => {
     const store = make();
     const hash = key('hash');

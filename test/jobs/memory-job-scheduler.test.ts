@@ -1,25 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryPaymentScheduler } from '../../src/payments/memory-payment-scheduler.js';
-import type {
-  PaymentJob,
-  PaymentJobFailure,
-  PaymentScheduler,
-} from '../../src/payments/payment-scheduler.js';
-import { retryDelay } from '../../src/payments/payment-scheduler.js';
+import {
+  createMemoryJobScheduler,
+  type Job,
+  type JobFailure,
+  type JobScheduler,
+  retryDelay,
+} from '../../src/jobs/index.js';
 import { eventually } from '../support/eventually.js';
 
-const open: PaymentScheduler[] = [];
+const open: JobScheduler[] = [];
 
 afterEach(async () => {
   for (const scheduler of open.splice(0)) await scheduler.close();
 });
 
-function scheduler(handler: (job: PaymentJob) => Promise<void>): {
-  scheduler: PaymentScheduler;
-  failures: PaymentJobFailure[];
+function scheduler(handler: (job: Job) => Promise<void>): {
+  scheduler: JobScheduler;
+  failures: JobFailure[];
 } {
-  const failures: PaymentJobFailure[] = [];
-  const created = createMemoryPaymentScheduler({
+  const failures: JobFailure[] = [];
+  const created = createMemoryJobScheduler({
     handler,
     concurrency: 2,
     onFailed: (failure) => failures.push(failure),
@@ -30,7 +30,7 @@ function scheduler(handler: (job: PaymentJob) => Promise<void>): {
 
 const once = { attempts: 1, backoff: { type: 'fixed', delay: 10 } } as const;
 
-describe('in-process payment scheduler', () => {
+describe('the in-process job scheduler', () => {
   it('retries a failing job with the data it saved, until it succeeds', async () => {
     const seen: unknown[] = [];
     const { scheduler: s, failures } = scheduler(async (job) => {
@@ -102,6 +102,48 @@ describe('in-process payment scheduler', () => {
     }
 
     expect(runs).toEqual(['due']);
+  });
+});
+
+describe('the in-process job scheduler, repeating', () => {
+  it('runs a repeating job on its interval, skipping a firing while the last run is under way', async () => {
+    vi.useFakeTimers();
+    try {
+      let release: () => void = () => undefined;
+      const runs: string[] = [];
+      const { scheduler: s } = scheduler(async (job) => {
+        runs.push(job.name);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+      await s.repeat('scan', { everyMs: 1_000 }, 'scan');
+      expect(await s.hasRepeat('scan')).toBe(true);
+      // Just past the first firing: the job it queues runs a tick after it.
+      await vi.advanceTimersByTimeAsync(1_001);
+      expect(runs).toEqual(['scan']);
+      // Two more firings while the first run holds: neither queues behind it.
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(runs).toEqual(['scan']);
+      release();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(runs).toEqual(['scan', 'scan']);
+      release();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('runs a job asked for now after the one under way, and says how it ended', async () => {
+    const order: string[] = [];
+    const { scheduler: s, failures } = scheduler(async (job) => {
+      order.push(String(job.data));
+      if (job.data === 'broken') throw new Error('insurer down');
+    });
+    expect(await s.addAndWait('sync', 'first')).toBe('completed');
+    expect(await s.addAndWait('sync', 'broken')).toBe('failed');
+    expect(order).toEqual(['first', 'broken']);
+    expect(failures.map((failure) => [failure.name, failure.last])).toEqual([['sync', true]]);
   });
 });
 
