@@ -323,7 +323,7 @@ async function intimate(
   // made, and staff call the reporter back on a phone the channel vouched for.
   if (!intimatedByPhone) throw new RefusalError({ key: 'claim.note.needPhone' });
   const owners = ownerLookup(client, deps.registrations);
-  const path = { policyId: await policyIdOf(client, request.line, request.policyId) };
+  const path = { policyId: await insurerPolicyId(client, request) };
   // One open claim per member or loan: a second report of the same death is refused with
   // the number the first one got, so the family follows that one. The flow asked already, as
   // soon as the loan or member was named; asked again here, as one may have been made since.
@@ -376,6 +376,46 @@ async function intimate(
   return shown;
 }
 
+/** The insurer's id of the policy a claim names: as given when it is one already (`byId`). */
+function insurerPolicyId(
+  client: PartnerClient,
+  input: { line: ClaimLine; policyId: string; byId?: true | undefined },
+): Promise<string> {
+  return input.byId
+    ? Promise.resolve(input.policyId)
+    : policyIdOf(client, input.line, input.policyId);
+}
+
+/** How long claim terms read ahead wait for the step that takes them. */
+const AHEAD_MS = 60_000;
+/** Claim terms read ahead, per client, by policy id: each taken once, or dropped when stale. */
+const termsAhead = new WeakMap<
+  PartnerClient,
+  Map<string, { readonly at: number; readonly terms: Promise<ClaimTerms> }>
+>();
+
+/** Starts reading a credit-life policy's claim terms now, for the step that will need them. */
+function readTermsAhead(client: PartnerClient, policyId: string): void {
+  const ahead = termsAhead.get(client) ?? new Map();
+  termsAhead.set(client, ahead);
+  const now = Date.now();
+  for (const [id, read] of ahead) if (now - read.at > AHEAD_MS) ahead.delete(id);
+  const terms = creditLifeClaimTerms(client, policyId);
+  // A failure is told by the step that takes the read (it awaits this same promise).
+  terms.catch(() => undefined);
+  ahead.set(policyId, { at: now, terms });
+}
+
+/** A policy's claim terms: the read started ahead for it when there is one, else read now. */
+function termsReadAhead(client: PartnerClient, policyId: string): Promise<ClaimTerms> {
+  const ahead = termsAhead.get(client);
+  const read = ahead?.get(policyId);
+  ahead?.delete(policyId);
+  return read && Date.now() - read.at <= AHEAD_MS
+    ? read.terms
+    : creditLifeClaimTerms(client, policyId);
+}
+
 /** The caller's own claims of `line`, found from the phone the principal is (none without one). */
 async function ownClaims(
   deps: FlowDeps,
@@ -408,12 +448,19 @@ export function claimIntimationActors(deps: FlowDeps) {
       async ({ input }: { input: IntimateInput & { principal: Principal } }) =>
         intimate(deps, input),
     ),
-    openClaim: fromPromise(async ({ input }: { input: OpenClaimAsked }) =>
-      openClaimOf(deps, input, await policyIdOf(client, input.line, input.policyId)),
-    ),
+    // The claim terms the next screen needs are read beside the open-claim check, not after it
+    // (issue 38: one insurer call in series per turn); the terms' own step takes that read.
+    openClaim: fromPromise(async ({ input }: { input: OpenClaimAsked }) => {
+      const policyId = await insurerPolicyId(client, input);
+      if (input.line === 'credit-life') readTermsAhead(client, policyId);
+      return openClaimOf(deps, input, policyId);
+    }),
     claimTerms: fromPromise(
-      async ({ input }: { input: { line: ClaimLine; policyId: string } }): Promise<ClaimTerms> =>
-        creditLifeClaimTerms(client, await policyIdOf(client, input.line, input.policyId)),
+      async ({
+        input,
+      }: {
+        input: { line: ClaimLine; policyId: string; byId?: true };
+      }): Promise<ClaimTerms> => termsReadAhead(client, await insurerPolicyId(client, input)),
     ),
     sendUploadLink: fromPromise(
       async ({

@@ -76,6 +76,11 @@ export interface ClaimTerms {
 export interface ClaimRequest {
   line: ClaimLine;
   policyId: string;
+  /**
+   * `policyId` is the insurer's own id (cover the caller holds, picked from a list), not a
+   * number typed: no look-up by number is needed before the reads that take it.
+   */
+  byId?: true;
   by: ClaimSubjectKey;
   subject: string;
   /** Which scope of cover the loss falls under, by the insurer's name for it. */
@@ -92,7 +97,7 @@ export interface OpenClaim {
 }
 
 /** What the open-claim check is asked: the loan or member named, and who asks. */
-export type OpenClaimAsked = Pick<ClaimRequest, 'line' | 'policyId' | 'by' | 'subject'> & {
+export type OpenClaimAsked = Pick<ClaimRequest, 'line' | 'policyId' | 'byId' | 'by' | 'subject'> & {
   principal: Principal;
 };
 
@@ -370,6 +375,10 @@ const BACK_OPS = Object.keys(BACK) as ClaimOp[];
 /** A failed call `op`: the failure screen, Try again and Back as {@link RETRY} and {@link BACK} say. */
 const failedCall = failedCallTo<ClaimIntimationContext, Reply>(ID.failed);
 
+/** Cover picked from the caller's own list names the policy by the insurer's id (see byId). */
+const byIdOf = (context: ClaimIntimationContext): { byId?: true } =>
+  context.fromHeld ? { byId: true } : {};
+
 /** A claim's status as screens show it: our words, and the insurer's own for a word we lack. */
 function claimStatus(status: string): { status: string; insurerStatus: string } {
   return { status: statusWord('claim', status).key, insurerStatus: insurerWord(status) };
@@ -459,7 +468,9 @@ export const claimIntimationMachine = setup({
       FoundClaim | null,
       { number: string; principal: Principal; route?: TurnRoute | null }
     >('findClaim'),
-    claimTerms: notProvided<ClaimTerms, { line: ClaimLine; policyId: string }>('claimTerms'),
+    claimTerms: notProvided<ClaimTerms, Pick<ClaimRequest, 'line' | 'policyId' | 'byId'>>(
+      'claimTerms',
+    ),
     openClaim: notProvided<OpenClaim | null, OpenClaimAsked>('openClaim'),
     sendUploadLink: notProvided<
       { sent: boolean },
@@ -696,6 +707,7 @@ export const claimIntimationMachine = setup({
             input: ({ context }) => ({
               line: lineOf(context),
               policyId: context.answers.policyId ?? '',
+              ...byIdOf(context),
               by: context.answers.by ?? 'loanId',
               subject: context.answers.subject ?? '',
               principal: context.principal,
@@ -752,6 +764,7 @@ export const claimIntimationMachine = setup({
             input: ({ context }) => ({
               line: lineOf(context),
               policyId: context.answers.policyId ?? '',
+              ...byIdOf(context),
             }),
             onDone: {
               target: 'pickClaimType',
@@ -908,6 +921,7 @@ export const claimIntimationMachine = setup({
             input: ({ context }) => ({
               line: lineOf(context),
               policyId: context.answers.policyId ?? '',
+              ...byIdOf(context),
               by: subjectKey(context),
               subject: context.answers.subject ?? '',
               eventDate: context.answers.eventDate ?? '',

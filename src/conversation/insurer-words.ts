@@ -23,6 +23,7 @@ export const INSURER_WORD_KINDS = [
   'reason',
   'claimStatus',
   'relationship',
+  'refusal',
 ] as const;
 /** The kind of an insurer text a caller is shown. */
 export type InsurerWordKind = (typeof INSURER_WORD_KINDS)[number];
@@ -41,6 +42,8 @@ export const INSURER_ARGUMENTS: Readonly<Record<string, InsurerWordKind>> = {
   category: 'category',
   // What a holding covers: a household lists its members as `Name (Spouse)`.
   covers: 'relationship',
+  // The insurer's own sentence refusing an answer (flows/support.ts `failure.said`).
+  said: 'refusal',
 };
 
 /** A word as the mapping compares it: case, spacing and end punctuation ignored. */
@@ -56,6 +59,29 @@ function normalised(text: string): string {
 const KNOWN: Readonly<
   Record<Exclude<InsurerWordKind, 'documents' | 'relationship'>, Record<string, string>>
 > = {
+  // The sandbox's refusals a caller can be shown (a field's message that reads as a sentence:
+  // flows/support.ts). Those that carry a number or reference are in REFUSAL_PATTERNS.
+  refusal: {
+    'the vehicle is registered to another client': 'insurer.refusal.vehicleElsewhere',
+    'already registered': 'insurer.refusal.alreadyRegistered',
+    'already used': 'insurer.refusal.alreadyUsed',
+    required: 'insurer.refusal.required',
+    'expected a date': 'insurer.refusal.expectedDate',
+    'expected a zambian mobile number such as 0971234567': 'insurer.refusal.expectedMobile',
+    'must be after the start date': 'insurer.refusal.endAfterStart',
+    'the new end date must be after the policy end date': 'insurer.refusal.endAfterPolicyEnd',
+    'no premium has been received for this policy yet': 'insurer.refusal.noPremiumYet',
+    'the loss date is in the future': 'insurer.refusal.lossInFuture',
+    'the loan is not on risk yet': 'insurer.refusal.loanNotOnRisk',
+    'the loan was off cover on the loss date': 'insurer.refusal.loanOffCover',
+    'the loss date is before the loan and its policy went on cover':
+      'insurer.refusal.lossBeforeCover',
+    'the loss date falls in a lapsed period; that loss stays uncovered':
+      'insurer.refusal.lossInLapse',
+    'the member is in a pending batch and not covered': 'insurer.refusal.memberPending',
+    'the member was off cover on the date of death': 'insurer.refusal.memberOffCover',
+    'before the policy start date': 'insurer.refusal.beforePolicyStart',
+  },
   // The sandbox's (and the spec's examples') products: motor covers, travel packages, life.
   product: {
     'motor third party': 'insurer.product.motorThirdParty',
@@ -138,10 +164,31 @@ const PERIOD_KEYS: Readonly<Record<string, string>> = {
   year: 'insurer.period.years',
 };
 
-/** A message to render for a known insurer word: its key and, for a period, its count. */
+/**
+ * The sandbox's refusals that carry a number or a reference, each with the catalogue key and the
+ * names of what it captures (rendered as that key's arguments).
+ */
+const REFUSAL_PATTERNS: readonly { pattern: RegExp; key: string; names: readonly string[] }[] = [
+  {
+    pattern:
+      /^claims must be intimated within (\d{1,4}) days of the loss; this loss was (\d{1,6}) days ago$/i,
+    key: 'insurer.refusal.lateNotice',
+    names: ['allowed', 'days'],
+  },
+  {
+    pattern: /^this (?:quotation|policy|schedule) is already paid \(reference ([\w/-]{1,40})\)$/i,
+    key: 'insurer.refusal.alreadyPaid',
+    names: ['reference'],
+  },
+];
+
+/**
+ * A message to render for a known insurer word: its key and, for a period, its count (or for a
+ * refusal, the numbers and reference it names).
+ */
 export interface InsurerWord {
   readonly key: string;
-  readonly params?: { readonly count: number };
+  readonly params?: Readonly<Record<string, number | string>>;
 }
 
 /** The catalogue message of one insurer word of `kind`, or undefined when the word is unknown. */
@@ -155,6 +202,27 @@ export function insurerWordKey(kind: InsurerWordKind, text: string): InsurerWord
     const match = PERIOD.exec(word);
     const key = match ? PERIOD_KEYS[match[2] ?? ''] : undefined;
     return key ? { key, params: { count: Number(match?.[1]) } } : undefined;
+  }
+  if (kind === 'refusal') {
+    const fixed = KNOWN.refusal[word];
+    if (fixed) return { key: fixed };
+    // Matched on the text as written (a reference keeps its case), spacing and end dot aside.
+    const written = text
+      .trim()
+      .replace(/\s+/g, ' ')
+      .replace(/[.\s]+$/, '');
+    for (const { pattern, key, names } of REFUSAL_PATTERNS) {
+      const match = pattern.exec(written);
+      if (!match) continue;
+      const params = Object.fromEntries(
+        names.map((name, index) => {
+          const value = match[index + 1] ?? '';
+          return [name, /^\d+$/.test(value) ? Number(value) : value];
+        }),
+      );
+      return { key, params };
+    }
+    return undefined;
   }
   const key = KNOWN[kind][word];
   return key ? { key } : undefined;

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { describeFailure, failurePrompt } from '../../flows/support.js';
+import { ApiError } from '../../src/api/index.js';
 import {
   nestedMessage,
   renderPrompt,
@@ -68,6 +70,66 @@ describe("the insurer's words in the caller's", () => {
         event: 'insurer.unknownWord',
         kind: 'reason',
         word: 'Wallet ########## is barred',
+      }),
+    ]);
+    expect(lines.join('\n')).not.toContain('0977123456');
+  });
+});
+
+/** The failure screen for the insurer refusing a field with `said`, as a flow shows it. */
+function refusedWith(said: string) {
+  const error = new ApiError({
+    status: 422,
+    operation: 'test',
+    rawBody: JSON.stringify({ status: 422, message: 'Rule broken', errors: { lossDate: [said] } }),
+  });
+  return failurePrompt(describeFailure(error));
+}
+
+describe("the insurer's refusal in the caller's words ({said})", () => {
+  it('shows the sandbox’s refusals in Bemba and Nyanja, and as the insurer wrote them in English', () => {
+    const prompt = refusedWith('The vehicle is registered to another client');
+    expect(renderPrompt(prompt, 'en').text).toContain(
+      'The vehicle is registered to another client.',
+    );
+    for (const locale of ['bem', 'ny']) {
+      const shown = renderPrompt(prompt, locale).text;
+      expect(shown, locale).not.toContain('registered');
+      expect(shown, locale).toContain(t('insurer.refusal.vehicleElsewhere', {}, locale));
+    }
+  });
+
+  it('keeps the numbers a refusal names when it translates it', () => {
+    const prompt = refusedWith(
+      'Claims must be intimated within 90 days of the loss; this loss was 120 days ago',
+    );
+    expect(renderPrompt(prompt, 'en').text).toContain(
+      'Claims must be intimated within 90 days of the loss; this loss was 120 days ago.',
+    );
+    for (const locale of ['bem', 'ny']) {
+      const shown = renderPrompt(prompt, locale).text;
+      expect(shown, locale).not.toContain('intimated');
+      expect(shown, locale).toMatch(/\b90\b[^]*\b120\b/);
+    }
+    const paid = refusedWith('This quotation is already paid (reference IC0123ABCD)');
+    expect(renderPrompt(paid, 'ny').text).toContain('Yalipidwa kale (nambala IC0123ABCD).');
+  });
+
+  it('keeps a refusal it does not know in the insurer’s words and logs it once, numbers masked', async () => {
+    const { logger, lines } = capture();
+    setCatalogueLogger(logger);
+    const prompt = refusedWith('The borrower 0977123456 is on a watch list');
+    expect(renderPrompt(prompt, 'bem').text).toContain(
+      'The borrower 0977123456 is on a watch list.',
+    );
+    renderPrompt(prompt, 'ny');
+    await flush();
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        event: 'insurer.unknownWord',
+        kind: 'refusal',
+        word: 'The borrower ########## is on a watch list.',
       }),
     ]);
     expect(lines.join('\n')).not.toContain('0977123456');

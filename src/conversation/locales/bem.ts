@@ -628,6 +628,30 @@ export const bem: Catalogue = {
   'insurer.relationship.child': 'Umwana',
   'insurer.relationship.parent': 'Umufyashi',
   'insurer.relationship.other': 'Umbi',
+  // the insurer's refusals (`{said}`)
+  'insurer.refusal.vehicleElsewhere': 'Iyi motoka yalembwa kuli umbi.',
+  'insurer.refusal.alreadyRegistered': 'Yalilembwa kale.',
+  'insurer.refusal.alreadyUsed': 'Yalibomfiwa kale.',
+  'insurer.refusal.required': 'Ifi filefwaikwa.',
+  'insurer.refusal.expectedDate': 'Lembeni ubushiku.',
+  'insurer.refusal.expectedMobile': 'Lembeni nambala ya foni iya mu Zambia, nga 0971234567.',
+  'insurer.refusal.endAfterStart': 'Ubushiku bwa kupwa bubeko pa numa ya bwa kutendeka.',
+  'insurer.refusal.endAfterPolicyEnd':
+    'Ubushiku bupya ubwa kupwa bubeko pa numa ya bushiku policy ipwa.',
+  'insurer.refusal.noPremiumYet': 'Tapalaba ukulipila kuli iyi policy.',
+  'insurer.refusal.lossInFuture': 'Ubushiku bwa kulufya tabulafika.',
+  'insurer.refusal.loanNotOnRisk': 'Ingongole taila ingila mu nshuwalansi.',
+  'insurer.refusal.loanOffCover': 'Ingongole tayali mu nshuwalansi pa bushiku bwa kulufya.',
+  'insurer.refusal.lossBeforeCover':
+    'Ubushiku bwa kulufya bwali ilyo ingongole na policy fishilatendeka.',
+  'insurer.refusal.lossInLapse':
+    'Ubushiku bwa kulufya bwali ilyo inshuwalansi yaleka: tayalipilwe.',
+  'insurer.refusal.memberPending': 'Uyu muntu ali mu kabungwe akacilolela: tali mu nshuwalansi.',
+  'insurer.refusal.memberOffCover': 'Uyu muntu tali mu nshuwalansi pa bushiku bwa mfwa.',
+  'insurer.refusal.beforePolicyStart': 'Ilyo policy ishilatendeka.',
+  'insurer.refusal.lateNotice':
+    'Ama claim yalefwaikwa mu nshiku {allowed} ukufuma pa kulufya; uku kulufya kwali inshiku {days} ishapita.',
+  'insurer.refusal.alreadyPaid': 'Yalilipilwa kale (nambala {reference}).',
 
   // limits (src/limits)
   'limits.note.hour': 'Napapata eseshenipo pa numa ya ola limo.',

@@ -788,6 +788,29 @@ export const en = {
   'insurer.relationship.child': 'Child',
   'insurer.relationship.parent': 'Parent',
   'insurer.relationship.other': 'Other',
+  // the insurer's refusals (`{said}`), as the sandbox words them
+  'insurer.refusal.vehicleElsewhere': 'The vehicle is registered to another client.',
+  'insurer.refusal.alreadyRegistered': 'Already registered.',
+  'insurer.refusal.alreadyUsed': 'Already used.',
+  'insurer.refusal.required': 'Required.',
+  'insurer.refusal.expectedDate': 'Expected a date.',
+  'insurer.refusal.expectedMobile': 'Expected a Zambian mobile number such as 0971234567.',
+  'insurer.refusal.endAfterStart': 'Must be after the start date.',
+  'insurer.refusal.endAfterPolicyEnd': 'The new end date must be after the policy end date.',
+  'insurer.refusal.noPremiumYet': 'No premium has been received for this policy yet.',
+  'insurer.refusal.lossInFuture': 'The loss date is in the future.',
+  'insurer.refusal.loanNotOnRisk': 'The loan is not on risk yet.',
+  'insurer.refusal.loanOffCover': 'The loan was off cover on the loss date.',
+  'insurer.refusal.lossBeforeCover':
+    'The loss date is before the loan and its policy went on cover.',
+  'insurer.refusal.lossInLapse':
+    'The loss date falls in a lapsed period; that loss stays uncovered.',
+  'insurer.refusal.memberPending': 'The member is in a Pending batch and not covered.',
+  'insurer.refusal.memberOffCover': 'The member was off cover on the date of death.',
+  'insurer.refusal.beforePolicyStart': 'Before the policy start date.',
+  'insurer.refusal.lateNotice':
+    'Claims must be intimated within {allowed} days of the loss; this loss was {days} days ago.',
+  'insurer.refusal.alreadyPaid': 'This is already paid (reference {reference}).',
 
   // limits (src/limits): when to try again after "asked too often"
   'limits.note.hour': 'Please try again in an hour.',

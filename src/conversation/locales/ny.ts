@@ -623,6 +623,30 @@ export const ny: Catalogue = {
   'insurer.relationship.child': 'Mwana',
   'insurer.relationship.parent': 'Kholo',
   'insurer.relationship.other': 'Wina',
+  // the insurer's refusals (`{said}`)
+  'insurer.refusal.vehicleElsewhere': 'Galimoto iyi yalembetsedwa kwa munthu wina.',
+  'insurer.refusal.alreadyRegistered': 'Yalembetsedwa kale.',
+  'insurer.refusal.alreadyUsed': 'Yagwiritsidwa ntchito kale.',
+  'insurer.refusal.required': 'Izi zikufunika.',
+  'insurer.refusal.expectedDate': 'Lembani tsiku.',
+  'insurer.refusal.expectedMobile': 'Lembani nambala ya foni ya ku Zambia, monga 0971234567.',
+  'insurer.refusal.endAfterStart': 'Tsiku lotha liyenera kukhala pambuyo pa tsiku loyamba.',
+  'insurer.refusal.endAfterPolicyEnd':
+    'Tsiku latsopano lotha liyenera kukhala pambuyo pa tsiku limene policy imatha.',
+  'insurer.refusal.noPremiumYet': 'Palibe malipiro amene alandiridwa a policy iyi.',
+  'insurer.refusal.lossInFuture': 'Tsiku la kutayika silinafike.',
+  'insurer.refusal.loanNotOnRisk': 'Ngongole sinayambe kutetezedwa.',
+  'insurer.refusal.loanOffCover': 'Ngongole sinali yotetezedwa pa tsiku la kutayika.',
+  'insurer.refusal.lossBeforeCover':
+    'Tsiku la kutayika linali ngongole ndi policy yake zisanayambe.',
+  'insurer.refusal.lossInLapse':
+    'Tsiku la kutayika linali pamene chitetezo chinaima: silidzalipidwa.',
+  'insurer.refusal.memberPending': "Munthuyu ali m'gulu lodikira: sali wotetezedwa.",
+  'insurer.refusal.memberOffCover': 'Munthuyu sanali wotetezedwa pa tsiku la imfa.',
+  'insurer.refusal.beforePolicyStart': 'Policy isanayambe.',
+  'insurer.refusal.lateNotice':
+    "Ma claim amafunika m'masiku {allowed} kuchokera pa kutayika; kutayika uku kunali masiku {days} apitawo.",
+  'insurer.refusal.alreadyPaid': 'Yalipidwa kale (nambala {reference}).',
 
   // limits (src/limits)
   'limits.note.hour': 'Chonde yesaninso pakatha ola limodzi.',

@@ -213,6 +213,24 @@ const insurerTexts: Record<InsurerWordKind, string[]> = {
   claimStatus: ['Approved', 'Settled', 'Rejected'],
   // Household members as My cover lists them: `Name (Relationship)`.
   relationship: [],
+  // The sandbox's refusals a flow can show as `{said}` (src/sandbox: its field messages that read
+  // as a sentence, with the end dot flows/support.ts adds).
+  refusal: [
+    'The vehicle is registered to another client.',
+    'Already registered.',
+    'Expected a Zambian mobile number such as 0971234567.',
+    'The loss date is in the future.',
+    'The loan is not on risk yet.',
+    'The loan was off cover on the loss date.',
+    'The loss date is before the loan and its policy went on cover.',
+    'The loss date falls in a lapsed period; that loss stays uncovered.',
+    'The member is in a Pending batch and not covered.',
+    'The member was off cover on the date of death.',
+    'Before the policy start date.',
+    'The new end date must be after the policy end date.',
+    'Claims must be intimated within 90 days of the loss; this loss was 120 days ago.',
+    'This quotation is already paid (reference IC0123ABCD).',
+  ],
 };
 
 /** The insurer's own words in a text of `kind`: a household's relationships are in parentheses. */
