@@ -1,4 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files run side by side in at least two forks. vitest's default (one fork fewer than the
+ * cores) is a single fork on CI's two cores, where most of a journey file's time is spent
+ * waiting (on loopback sockets, Redis, the sandbox's settling, the USSD pay delay) with a core
+ * idle. Each test keeps its own Redis key prefix and port, so files never see each other.
+ */
+const WORKERS = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -10,6 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
     reporters: ['default'],
   },
 });

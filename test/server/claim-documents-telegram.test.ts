@@ -158,7 +158,9 @@ it("holds a relative's photo on a death claim they reported: the claim stays Int
     { file_id: 'photo-7', file_unique_id: 'u7', width: 800, height: 600, file_size: PHOTO.length },
   ]);
   await eventually('the photo was taken', saying(/Documents: 1\./));
-  expect(chat.sent().at(-1)?.message.text).toContain('Your documents are kept');
+  expect(
+    chat.sent().find((sent) => /Documents: 1\./.test(sent.message.text ?? ''))?.message.text,
+  ).toContain('Your documents are kept');
   const record = [...sandboxOf(app).state.claims.values()].find((c) => c.claimNumber === number);
   expect(record?.status).toBe('Intimated');
   expect(record?.documents ?? []).toHaveLength(0);

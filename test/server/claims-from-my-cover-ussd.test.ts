@@ -254,9 +254,12 @@ it('sends a paid USSD purchase its outcome in one SMS segment, the reminder noti
   // Together they would take three segments: each goes on its own, one segment each.
   expect(sent).toHaveLength(2);
   for (const sms of sent) expect(sms.message.length).toBeLessThanOrEqual(160);
-  const policyNumber = /policy number is (MTR-\S+?)\./.exec(sent[0]?.message ?? '')?.[1];
-  expect(sent[0]?.message).toMatch(/\/c\/[A-Za-z0-9_-]{12}$/);
-  expect(sent[1]?.message).toBe(
+  // Each found by what it says: the two go out apart, in no promised order.
+  const outcome = sent.find((sms) => /policy number is MTR-/.test(sms.message));
+  const notice = sent.find((sms) => /^We will remind you by SMS/.test(sms.message));
+  const policyNumber = /policy number is (MTR-\S+?)\./.exec(outcome?.message ?? '')?.[1];
+  expect(outcome?.message).toMatch(/\/c\/[A-Za-z0-9_-]{12}$/);
+  expect(notice?.message).toBe(
     `We will remind you by SMS before ${policyNumber} ends, so you can renew in time. Reply STOP to opt out.`,
   );
   // The notice was taken by that SMS: none is left to go alone.

@@ -5,6 +5,7 @@ import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { createRedisStore } from '../../src/storage/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../support/eventually.js';
+import { newestCode } from '../support/sms-by-content.js';
 import { type Sent, type TelegramChat, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
@@ -68,12 +69,9 @@ async function toNrcQuestion(chat: TelegramChat, holderPhone: string): Promise<S
   throw new Error('never asked for the NRC');
 }
 
-/** The code in the newest SMS to the holder's phone. */
+/** The code in the newest code SMS to the holder's phone (found by what it says). */
 function lastCodeSent(): string {
-  const sms = sandbox().smsOutbox.list(`+${HOLDER_PHONE}`).at(-1);
-  const code = /\b(\d{6})\b/.exec(sms?.message ?? '')?.[1];
-  if (!code) throw new Error(`no code in: ${sms?.message}`);
-  return code;
+  return newestCode(sandbox().smsOutbox.list(`+${HOLDER_PHONE}`));
 }
 
 /**

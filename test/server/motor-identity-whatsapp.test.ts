@@ -8,6 +8,7 @@ import {
   whatsappChat,
 } from '../channels/whatsapp/whatsapp-chat.js';
 import { eventually } from '../support/eventually.js';
+import { newestCode } from '../support/sms-by-content.js';
 import { sandboxOf } from './test-server.js';
 
 /*
@@ -82,11 +83,9 @@ async function payDeclined(chat: WhatsAppChat, payWith: Screen, waId: string): P
 /** The texts sent to the borrower's phone on record. */
 const smsToHer = () => sandboxOf(server.app).smsOutbox.list(`+${BORROWER.phoneNumber}`);
 
-/** The code in the newest SMS to her phone. */
+/** The code in the newest code SMS to her phone (found by what it says). */
 function lastCodeSent(): string {
-  const code = /\b(\d{6})\b/.exec(smsToHer().at(-1)?.message ?? '')?.[1];
-  if (!code) throw new Error(`no code in: ${smsToHer().at(-1)?.message}`);
-  return code;
+  return newestCode(smsToHer());
 }
 
 describe('a WhatsApp number typing a borrower NRC held with another phone', () => {

@@ -4,6 +4,7 @@ import { t } from '../../src/conversation/index.js';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { createRedisStore } from '../../src/storage/index.js';
 import { eventually } from '../support/eventually.js';
+import { newestCode } from '../support/sms-by-content.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import {
   amountOn,
@@ -100,12 +101,9 @@ async function registeredFor(phone: UssdCaller) {
   return individualsOf(phone.msisdn);
 }
 
-/** The code in the newest SMS to the holder's phone. */
+/** The code in the newest code SMS to the holder's phone (found by what it says). */
 function lastCodeSent(): string {
-  const sms = sandbox().smsOutbox.list(`+${HOLDER_PHONE}`).at(-1);
-  const code = /\b(\d{6})\b/.exec(sms?.message ?? '')?.[1];
-  if (!code) throw new Error(`no code in: ${sms?.message}`);
-  return code;
+  return newestCode(sandbox().smsOutbox.list(`+${HOLDER_PHONE}`));
 }
 
 /** The individuals the insurer holds with `phone`. */

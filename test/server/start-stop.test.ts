@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 
 const running: ChildProcess[] = [];
 
@@ -63,17 +64,9 @@ describe('npm start', () => {
 
     child.kill('SIGTERM');
     // Waits on the port itself (another process's): open until that process lets go of it.
-    const open = await vi
-      .waitFor(
-        async () => {
-          if (await accepts(port)) throw new Error(`port ${port} still accepts`);
-          return false;
-        },
-        { timeout: 5_000, interval: 100 },
-      )
-      .catch(() => true);
-
-    expect(open).toBe(false);
+    // Fails, naming the port, when it still accepts after 5 s.
+    await eventually(`port ${port} no longer accepts`, async () => !(await accepts(port)), 5_000);
+    expect(await accepts(port)).toBe(false);
   }, 90_000);
 
   it('listens on 127.0.0.1 only by default, and on every interface with HOST=0.0.0.0', async () => {
