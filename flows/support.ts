@@ -8,10 +8,11 @@ import {
 } from 'xstate';
 import { ApiError, classifyApiError, ValidationError } from '../src/api/index.js';
 import type { FlowOutput } from '../src/conversation/flow.js';
-import { type InsurerWordKind, PaymentGuardError } from '../src/conversation/index.js';
+import type { InsurerWordKind } from '../src/conversation/index.js';
 import type { Choice, InputKind, MessageParams, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { LimitReachedError } from '../src/limits/index.js';
+import { PaymentGuardError } from '../src/payments/index.js';
 
 /**
  * After this many bad answers in a row to one question, the question is explained once more with

@@ -63,15 +63,6 @@ export {
   type MessageKey,
 } from './locales/index.js';
 export { nestedMessage } from './nested-message.js';
-// Payments: money exactly once.
-export {
-  createPaymentGuard,
-  type PaymentGuard,
-  PaymentGuardError,
-  type PaymentGuardErrorCode,
-  type PaymentGuardOptions,
-  paymentGuardKey,
-} from './payment-guard.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {
   type DateStyle,

@@ -42,6 +42,15 @@ export {
   PaymentRouteError,
   PaymentUnconfirmedError,
 } from './payment-errors.js';
+// Server and flows: each payment attempt started at most once, on the key-value port.
+export {
+  createPaymentGuard,
+  type PaymentGuard,
+  PaymentGuardError,
+  type PaymentGuardErrorCode,
+  type PaymentGuardOptions,
+  paymentGuardKey,
+} from './payment-guard.js';
 // Tests and tools: where a payment's records and its queue live in Redis.
 export { type PaymentKeyKind, paymentKey, paymentQueuePrefix } from './payment-keys.js';
 // Server and engine wiring: where an outcome goes when a payment starts.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError, classifyApiError } from '../api/index.js';
-import { createPaymentGuard, type Prompt } from '../conversation/index.js';
+import type { Prompt } from '../conversation/index.js';
 import type { Logger } from '../log/index.js';
 import { formatMoney } from '../money/index.js';
 import type { RedisConnection } from '../session/index.js';
@@ -12,6 +12,7 @@ import {
   PaymentNotTakenError,
   PaymentUnconfirmedError,
 } from './payment-errors.js';
+import { createPaymentGuard } from './payment-guard.js';
 import type { PaymentRoute } from './payment-routes.js';
 import { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';
 
@@ -257,16 +258,16 @@ async function sendCardLink(
 export function createPaymentAttempts(options: PaymentAttemptsOptions): PaymentAttempts {
   const { tracker, readStatus } = options;
   const log = options.logger.child({ module: 'payment-attempts' });
+  const items: KeyValueStore = options.redis
+    ? createRedisStore(options.redis)
+    : createMemoryStore();
   const guard = createPaymentGuard({
-    ...(options.redis ? { redis: options.redis } : {}),
+    store: items,
     keyPrefix: options.prefix,
     schema: StartedAttempt,
   });
 
   const state: AttemptsState = { tracker, readStatus, log };
-  const items: KeyValueStore = options.redis
-    ? createRedisStore(options.redis)
-    : createMemoryStore();
 
   /**
    * Refuses a second charge for the same holder's item while their last payment for it (another

@@ -4,8 +4,9 @@ import {
   createPaymentGuard,
   PaymentGuardError,
   paymentGuardKey,
-} from '../../src/conversation/index.js';
+} from '../../src/payments/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
+import { createMemoryStore, createRedisStore } from '../../src/storage/index.js';
 import {
   connectMode,
   deleteKeys,
@@ -74,7 +75,7 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
       Promise.all(
         Array.from({ length: 1000 }, (_, index) =>
           createPaymentGuard({
-            redis: sockets[index % 4] ?? redis,
+            store: createRedisStore(sockets[index % 4] ?? redis),
             keyPrefix,
             schema: PaymentStarted,
           }).once('Q-1', start),
@@ -87,7 +88,11 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
   });
 
   it('shares one start among duplicates inside one instance', async () => {
-    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    const guard = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix: prefix(),
+      schema: PaymentStarted,
+    });
     const { start, calls } = countingStart('Q-1');
     await settleOnFakeTimers(
       Promise.all(Array.from({ length: 100 }, () => guard.once('Q-1', start))),
@@ -99,15 +104,27 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     const keyPrefix = prefix();
     const { start, calls } = countingStart('Q-1');
     const first = await settleOnFakeTimers(
-      createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted }).once('Q-1', start),
+      createPaymentGuard({
+        store: createRedisStore(redis),
+        keyPrefix,
+        schema: PaymentStarted,
+      }).once('Q-1', start),
     );
-    const later = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
+    const later = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix,
+      schema: PaymentStarted,
+    });
     expect(await settleOnFakeTimers(later.once('Q-1', start))).toEqual(first);
     expect(calls()).toBe(1);
   });
 
   it('lets the user retry after a start that failed', async () => {
-    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    const guard = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix: prefix(),
+      schema: PaymentStarted,
+    });
     await expect(
       guard.once('Q-1', async () => {
         throw new Error('insurer unavailable');
@@ -119,7 +136,11 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
   });
 
   it('keeps quotations apart', async () => {
-    const guard = createPaymentGuard({ redis, keyPrefix: prefix(), schema: PaymentStarted });
+    const guard = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix: prefix(),
+      schema: PaymentStarted,
+    });
     const one = countingStart('Q-1');
     const two = countingStart('Q-2');
     await settleOnFakeTimers(
@@ -131,7 +152,11 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
   it('fails with a named error when the stored result is corrupt', async () => {
     const keyPrefix = prefix();
     await redis.set(paymentGuardKey(keyPrefix, 'Q-1'), 'not json');
-    const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted });
+    const guard = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix,
+      schema: PaymentStarted,
+    });
     const error = await guard.once('Q-1', countingStart('Q-1').start).catch((caught) => caught);
     expect(error).toBeInstanceOf(PaymentGuardError);
     expect(error).toMatchObject({ code: 'corrupt', quoteId: 'Q-1' });
@@ -143,7 +168,12 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
       paymentGuardKey(keyPrefix, 'Q-1'),
       JSON.stringify({ state: 'starting', token: 't' }),
     );
-    const guard = createPaymentGuard({ redis, keyPrefix, schema: PaymentStarted, waitMs: 50 });
+    const guard = createPaymentGuard({
+      store: createRedisStore(redis),
+      keyPrefix,
+      schema: PaymentStarted,
+      waitMs: 50,
+    });
     const { start, calls } = countingStart('Q-1');
     await expect(settleOnFakeTimers(guard.once('Q-1', start))).rejects.toMatchObject({
       code: 'timeout',
@@ -154,7 +184,7 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
 
 describe('payment guard in memory', () => {
   it('starts one payment for 1,000 concurrent duplicates', async () => {
-    const guard = createPaymentGuard({ schema: PaymentStarted });
+    const guard = createPaymentGuard({ store: createMemoryStore(), schema: PaymentStarted });
     const { start, calls } = countingStart('Q-1');
     const results = await settleOnFakeTimers(
       Promise.all(Array.from({ length: 1000 }, () => guard.once('Q-1', start))),
@@ -164,10 +194,24 @@ describe('payment guard in memory', () => {
   });
 
   it('returns the stored result to a later duplicate without starting again', async () => {
-    const guard = createPaymentGuard({ schema: PaymentStarted });
+    const guard = createPaymentGuard({ store: createMemoryStore(), schema: PaymentStarted });
     const { start, calls } = countingStart('Q-1');
     const first = await settleOnFakeTimers(guard.once('Q-1', start));
     expect(await settleOnFakeTimers(guard.once('Q-1', start))).toEqual(first);
+    expect(calls()).toBe(1);
+  });
+});
+
+describe('payment guard in memory after a failed start', () => {
+  it('lets the user retry at once', async () => {
+    const guard = createPaymentGuard({ store: createMemoryStore(), schema: PaymentStarted });
+    await expect(
+      guard.once('Q-1', async () => {
+        throw new Error('insurer unavailable');
+      }),
+    ).rejects.toThrow('insurer unavailable');
+    const { start, calls } = countingStart('Q-1');
+    await settleOnFakeTimers(guard.once('Q-1', start));
     expect(calls()).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CodedError } from '../errors/index.js';
-import { hashTag, type RedisConnection } from '../redis/index.js';
+import { hashTag } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
 /** Why a guarded payment start could not give an answer. */
 export type PaymentGuardErrorCode = 'timeout' | 'corrupt' | 'backend_failed';
@@ -42,8 +43,11 @@ export interface PaymentGuard<T> {
 
 /** Options of {@link createPaymentGuard}. */
 export interface PaymentGuardOptions<T> {
-  /** Shared Redis; without it the guard works in this process only (embedded mode). */
-  readonly redis?: RedisConnection;
+  /**
+   * Where claims live: the server's key-value store (Redis, shared by every instance, or memory
+   * in one process for the embedded mode).
+   */
+  readonly store: KeyValueStore;
   /** Prefix of the `pay:<quoteId>` keys. Default `insurechat:`. */
   readonly keyPrefix?: string;
   /** Checks a stored result before a duplicate receives it. */
@@ -52,81 +56,35 @@ export interface PaymentGuardOptions<T> {
   readonly ttlSeconds?: number;
   /**
    * How long a claim stays valid while `start` runs; after it a crashed starter's claim is
-   * taken over (the attempt's reference lets the insurer spot the repeat). Default 60 000.
+   * taken over (the attempt's reference lets the insurer spot the repeat). Default 60.
    */
-  readonly leaseMs?: number;
+  readonly leaseSeconds?: number;
   /** How long a duplicate waits for the first start before failing. Default 30 000 ms. */
   readonly waitMs?: number;
 }
 
+/**
+ * What a failed start leaves in place of its claim: free for the next claim at once. The port has
+ * no "delete if it holds X", and replacing exactly our own claim is its atomic equivalent.
+ */
+const ABANDONED = JSON.stringify({ state: 'abandoned' });
+
 const Stored = z.discriminatedUnion('state', [
   z.object({ state: z.literal('starting'), token: z.string() }),
   z.object({ state: z.literal('started'), result: z.unknown() }),
+  z.object({ state: z.literal('abandoned') }),
 ]);
 
-/** Where claims live: Redis `SET NX` across instances, or a Map in one process. */
-interface GuardBackend {
-  claim(key: string, value: string, leaseMs: number): Promise<boolean>;
-  get(key: string): Promise<string | null>;
-  complete(key: string, value: string, ttlMs: number): Promise<void>;
-  abandon(key: string, token: string): Promise<void>;
-}
-
-const ABANDON_LUA = `
-local current = redis.call('GET', KEYS[1])
-if current and string.find(current, ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) end
-return 1
-`;
-
-function redisBackend(redis: RedisConnection): GuardBackend {
-  return {
-    async claim(key, value, leaseMs) {
-      return (await redis.set(key, value, 'PX', leaseMs, 'NX')) === 'OK';
-    },
-    get: (key) => redis.get(key),
-    async complete(key, value, ttlMs) {
-      await redis.set(key, value, 'PX', ttlMs);
-    },
-    async abandon(key, token) {
-      await redis.eval(ABANDON_LUA, 1, key, token);
-    },
-  };
-}
-
-function memoryBackend(): GuardBackend {
-  const entries = new Map<string, { value: string; expiresAt: number }>();
-  const live = (key: string) => {
-    const entry = entries.get(key);
-    if (entry && entry.expiresAt <= Date.now()) entries.delete(key);
-    return entries.get(key);
-  };
-  return {
-    async claim(key, value, leaseMs) {
-      if (live(key)) return false;
-      entries.set(key, { value, expiresAt: Date.now() + leaseMs });
-      return true;
-    },
-    async get(key) {
-      return live(key)?.value ?? null;
-    },
-    async complete(key, value, ttlMs) {
-      entries.set(key, { value, expiresAt: Date.now() + ttlMs });
-    },
-    async abandon(key, token) {
-      if (live(key)?.value.includes(token)) entries.delete(key);
-    },
-  };
-}
-
 /**
- * Creates the money-exactly-once guard: `once(quoteId, start)` claims `pay:<quoteId>` with
- * `SET NX`, stores the started payment under it, and gives duplicates that stored result.
+ * Creates the money-exactly-once guard: `once(quoteId, start)` claims `pay:<quoteId>` once
+ * (the store's `setIfAbsent`), stores the started payment under it, and gives duplicates that
+ * stored result.
  */
 export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentGuard<T> {
-  const backend = options.redis ? redisBackend(options.redis) : memoryBackend();
+  const { store } = options;
   const prefix = options.keyPrefix ?? 'insurechat:';
-  const ttlMs = Math.round((options.ttlSeconds ?? 7 * 24 * 60 * 60) * 1000);
-  const leaseMs = options.leaseMs ?? 60_000;
+  const ttlSeconds = options.ttlSeconds ?? 7 * 24 * 60 * 60;
+  const leaseSeconds = options.leaseSeconds ?? 60;
   const waitMs = options.waitMs ?? 30_000;
   // Duplicates inside one process share one promise instead of all polling the backend.
   const local = new Map<string, Promise<T>>();
@@ -139,10 +97,11 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
       const token = randomUUID();
       let stored: string | null;
       try {
-        if (await backend.claim(key, JSON.stringify({ state: 'starting', token }), leaseMs)) {
-          return await startClaimed(key, token, start);
+        const claim = JSON.stringify({ state: 'starting', token });
+        if (await store.setIfAbsent(key, claim, leaseSeconds, [ABANDONED])) {
+          return await startClaimed(key, claim, start);
         }
-        stored = await backend.get(key);
+        stored = (await store.get(key)) ?? null;
       } catch (error) {
         if (error instanceof StartFailed) throw error.cause;
         throw new PaymentGuardError('backend_failed', quoteId, 'Payment guard unavailable', {
@@ -151,6 +110,8 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
       }
       if (stored !== null) {
         const parsed = parseStored(quoteId, stored);
+        // A failed start gave its claim up: claim it again at once.
+        if (parsed.state === 'abandoned') continue;
         if (parsed.state === 'started') {
           const result = options.schema.safeParse(parsed.result);
           if (!result.success) {
@@ -169,15 +130,16 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
     }
   };
 
-  const startClaimed = async (key: string, token: string, start: () => Promise<T>) => {
+  const startClaimed = async (key: string, claim: string, start: () => Promise<T>) => {
     let result: T;
     try {
       result = await start();
     } catch (error) {
-      await backend.abandon(key, token).catch(() => undefined);
+      // Only our own claim is given up: one taken over after the lease stays its new owner's.
+      await store.setIfAbsent(key, ABANDONED, leaseSeconds, [claim]).catch(() => undefined);
       throw new StartFailed(error);
     }
-    await backend.complete(key, JSON.stringify({ state: 'started', result }), ttlMs);
+    await store.set(key, JSON.stringify({ state: 'started', result }), ttlSeconds);
     return result;
   };
 
