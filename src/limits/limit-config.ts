@@ -9,7 +9,7 @@ export const LimitKind = z.enum(['sms', 'code', 'payment', 'lookup']);
 /** One of {@link LimitKind}'s values. */
 export type LimitKind = z.infer<typeof LimitKind>;
 
-/** Every kind, in the order the README's table lists them. */
+/** Every kind, in the order the limits table (docs/privacy-and-limits.md) lists them. */
 export const LIMIT_KINDS: readonly LimitKind[] = LimitKind.options;
 
 /** How many in one window; 0 means the window does not limit. */
@@ -124,7 +124,7 @@ export function limitsConfigOf(e: LimitsVariables): LimitsConfig {
   };
 }
 
-/** What each kind counts, in the README's words. */
+/** What each kind counts, in the words of docs/privacy-and-limits.md. */
 const COUNTED: Readonly<Record<LimitKind, string>> = {
   sms: 'every SMS a conversation sends: cover details to the phone on record, "SMS the holder" of a plate, certificate and claim-documents links',
   code: 'one-time codes sent by SMS to prove a phone',
@@ -133,7 +133,7 @@ const COUNTED: Readonly<Record<LimitKind, string>> = {
   lookup: 'a record looked up by a typed NRC, claim number or plate',
 };
 
-/** "3 an hour, 10 a day", "no limit" for 0 (the README's words for a kind's windows). */
+/** "3 an hour, 10 a day", "no limit" for 0 (the limits table's words for a kind's windows). */
 function windowsText(windows: LimitWindows): string {
   const parts = [
     windows.hour > 0 ? `${windows.hour} an hour` : undefined,
@@ -142,7 +142,7 @@ function windowsText(windows: LimitWindows): string {
   return parts.length > 0 ? parts.join(', ') : 'no limit';
 }
 
-/** The README's limits table: each kind's defaults and the variables that change them. */
+/** The limits table of docs/privacy-and-limits.md: each kind's defaults and the variables that change them. */
 export function limitsMarkdown(config: LimitsConfig = DEFAULT_LIMITS): string {
   const vars = (
     kind: LimitKind | 'anonymous',

@@ -73,7 +73,7 @@ export interface LimitsOptions {
   readonly secret: string;
   /** Hears each refusal (a metric); never personal data. */
   readonly onRefused?: (kind: LimitKind, scope: LimitScope) => void;
-  /** Hears each failure of the store (logged); the request is then refused or allowed, see README. */
+  /** Hears each failure of the store (logged); the request is then refused or allowed, see docs/privacy-and-limits.md. */
   readonly onError?: (error: unknown, kind: LimitKind) => void;
 }
 

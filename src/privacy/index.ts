@@ -40,7 +40,7 @@ export {
   liftingErased,
   skippingErased,
 } from './erasure-tombstones.js';
-// README and tests: every key and file, and when it goes.
+// docs/privacy-and-limits.md and tests: every key and file, and when it goes.
 export { keyedHasher } from './keyed-hash.js';
 // Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
 export {

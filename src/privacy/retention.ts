@@ -1,7 +1,7 @@
 /*
- * Every key and file insurechat writes, and when it goes. The README's retention table is this
- * table rendered (a test keeps them equal), and the Redis walk after the journeys fails on any
- * key without a TTL that no row here marks as kept on purpose.
+ * Every key and file insurechat writes, and when it goes. The retention table of
+ * docs/privacy-and-limits.md is this table rendered (a test keeps them equal), and the Redis walk
+ * after the journeys fails on any key without a TTL that no row here marks as kept on purpose.
  */
 
 /** One kind of record the bot keeps, and its expiry. */
@@ -19,7 +19,7 @@ export interface RetentionRule {
   readonly keptWithoutTtl?: RegExp;
 }
 
-/** The retention table: one row per record kind, in the order the README shows them. */
+/** The retention table: one row per record kind, in the order docs/privacy-and-limits.md shows them. */
 export const RETENTION: readonly RetentionRule[] = [
   {
     what: 'Conversation session (answers so far, the current screen)',
@@ -148,7 +148,7 @@ export const RETENTION: readonly RetentionRule[] = [
   },
 ];
 
-/** The retention table as the README shows it. */
+/** The retention table as docs/privacy-and-limits.md shows it. */
 export function retentionMarkdown(): string {
   const rows = RETENTION.map((rule) => `| ${rule.what} | ${rule.where} | ${rule.expiry} |`);
   return ['| what | where | expiry |', '| --- | --- | --- |', ...rows].join('\n');

@@ -250,7 +250,7 @@ export const EnvSchema = z.object({
       .int({ error: 'must be a whole number of bytes (at least 1)' })
       .min(1, { error: 'must be a whole number of bytes (at least 1)' }),
   ),
-  /** How often SMS, codes, payment prompts and look-ups may be asked for (README, Limits). */
+  /** How often SMS, codes, payment prompts and look-ups may be asked for (see the Limits docs). */
   ...LimitsEnv,
   NODE_ENV: z.preprocess(
     (value) => (value === undefined || value === '' ? 'development' : value),

@@ -378,16 +378,16 @@ describe('the contract against the spec’s own text (docs/partner-insurance-api
     ]);
   });
 
-  it('lists every assumed path in the README with the variable that overrides it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('lists every assumed path in docs/insurer-api.md with the variable that overrides it', () => {
+    const page = readFileSync(new URL('../../docs/insurer-api.md', import.meta.url), 'utf8');
     const assumed = Object.values(table).filter((entry) => entry.assumed);
     expect(assumed).toHaveLength(81);
     const missing = assumed.filter(
       (entry) =>
-        !readme.includes(`| \`${entry.name}\` |`) ||
-        !readme.includes(`${entry.method} \`${entry.path}\``),
+        !page.includes(`| \`${entry.name}\` |`) ||
+        !page.includes(`${entry.method} \`${entry.path}\``),
     );
     expect(missing.map((entry) => entry.name)).toEqual([]);
-    expect(readme).toContain('PARTNER_API_PATHS');
+    expect(page).toContain('PARTNER_API_PATHS');
   });
 });

@@ -33,22 +33,22 @@ import {
  */
 
 // Read as prose: a sentence may wrap over lines.
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(
-  /\s+/g,
-  ' ',
-);
-/** The refusals, as the README states them (and the server must say them word for word). */
+const PAGE = readFileSync(
+  new URL('../../docs/cover-and-claims.md', import.meta.url),
+  'utf8',
+).replace(/\s+/g, ' ');
+/** The refusals, as docs/cover-and-claims.md states them (and the server must say them word for word). */
 const REFUSED_TYPE = 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.';
 const TOO_LARGE = 'That file is too large: each file may be at most 20 MB.';
 const claimFull = (files: number) =>
   `This claim cannot take that file: a claim takes at most ${files} files and 1 MB in all.`;
 const MB = 1024 * 1024;
 
-it('states every refusal in the README word for word', () => {
-  expect(README).toContain(REFUSED_TYPE);
-  expect(README).toContain(TOO_LARGE);
-  // With the defaults the README gives: 10 files and 50 MB a claim.
-  expect(README).toContain(claimFull(10).replace('1 MB', '50 MB'));
+it('states every refusal in docs/cover-and-claims.md word for word', () => {
+  expect(PAGE).toContain(REFUSED_TYPE);
+  expect(PAGE).toContain(TOO_LARGE);
+  // With the defaults the page gives: 10 files and 50 MB a claim.
+  expect(PAGE).toContain(claimFull(10).replace('1 MB', '50 MB'));
 });
 
 describe('the documents page of one server', () => {
@@ -103,7 +103,7 @@ describe('the documents page of one server', () => {
     ['an SVG image', svgImage(), 'image/svg+xml', 'photo.svg'],
     ['an empty file', Buffer.alloc(0), 'image/jpeg', 'empty.jpg'],
   ])(
-    'refuses %s with the README words, and nothing reaches the insurer',
+    'refuses %s with the words of docs/cover-and-claims.md, and nothing reaches the insurer',
     async (_what, bytes, type, name) => {
       const sandbox = sandboxOf(app);
       const claim = newClaim(sandbox);

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { keptWithoutTtl, RETENTION, retentionMarkdown } from '../../src/privacy/index.js';
 
 describe('the retention table', () => {
-  it('is the table the README shows, word for word', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(retentionMarkdown());
+  it('is the table docs/privacy-and-limits.md shows, word for word', async () => {
+    const page = await readFile(
+      new URL('../../docs/privacy-and-limits.md', import.meta.url),
+      'utf8',
+    );
+    expect(page).toContain(retentionMarkdown());
   });
 
   it('names an expiry for sessions, payment routes, the index, cards, handoff, files, jobs and logs', () => {

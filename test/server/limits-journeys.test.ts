@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS_ENV, sandboxOf, startTestServer, type TestServer } from 
 import { throughStillWorking, ussdCaller } from './ussd-caller.js';
 
 /*
- * Issue 35 through the real server, with the limits as deployed (README, Limits): "Send details
+ * Issue 35 through the real server, with the limits as deployed (docs, Limits): "Send details
  * by SMS" for one NRC, asked 30 times from one phone and from 10 phones, reaches the phone on
  * record at most as often as its per-target count allows, and every request refused shows
  * "You have asked too often" with when to try again; two instances on one Redis count together.

@@ -8,7 +8,7 @@ import { type UssdCaller, ussdCaller } from './ussd-caller.js';
 // real server (HTTP, engine, Redis, the embedded sandbox insurer), as a first dial shows it: the
 // language, the main menu, the privacy notice. Screens are counted from the main menu (the
 // privacy notice counts, the first dial's language choice does not), characters typed from the
-// main menu to "Pay with" (every answer, choices included). README's motor section cites the
+// main menu to "Pay with" (every answer, choices included). docs/cover-and-claims.md cites the
 // figures; this test fails when they no longer match it.
 
 let harness: TestServer;
@@ -138,8 +138,8 @@ async function buyNewCar(language: (typeof LANGUAGES)[number], product: string):
   return { priceScreen, payScreen: seen.length - 1, typed, pay: screen };
 }
 
-/** README's row for one walk, as its motor section shows the figures. */
-const readmeRow = (locale: string, product: string, walked: Walked) =>
+/** The row for one walk, as docs/cover-and-claims.md shows the figures. */
+const pageRow = (locale: string, product: string, walked: Walked) =>
   `| ${locale} | ${product} | ${walked.priceScreen} | ${walked.payScreen} | ${walked.typed} |`;
 
 describe("a new customer's motor purchase of a new car on USSD", () => {
@@ -159,15 +159,15 @@ describe("a new customer's motor purchase of a new car on USSD", () => {
             `^CON ${literally(inWords('product', name, language.locale))} NC[A-Z] \\d{4}, \\d{2}/\\d{2}/\\d{4}-\\d{2}/\\d{2}/\\d{4}: ZMW [\\d,]+\\.\\d\\d \\(premium [\\d,]+\\.\\d\\d \\+ levy [\\d,]+\\.\\d\\d\\)\\. `,
           ),
         );
-        rows.push(readmeRow(language.locale, name, walked));
+        rows.push(pageRow(language.locale, name, walked));
       },
     );
   });
 
-  it("matches the figures README's motor section cites", () => {
+  it('matches the figures docs/cover-and-claims.md cites', () => {
     expect(rows).toHaveLength(LANGUAGES.length * PRODUCTS.length);
     console.log(rows.join('\n'));
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const row of rows) expect(readme, row).toContain(row);
+    const page = readFileSync(new URL('../../docs/cover-and-claims.md', import.meta.url), 'utf8');
+    for (const row of rows) expect(page, row).toContain(row);
   });
 });

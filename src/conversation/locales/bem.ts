@@ -4,7 +4,7 @@ import type { Catalogue } from './index.js';
  * Bemba (Ichibemba, as spoken on the Copperbelt and in the North): every key a policyholder or
  * funeral member sees, beside its English in `en.ts`. Plain everyday words; an insurer's term
  * with no common word stays in English with a short gloss the first time a screen needs it.
- * GSM 7-bit characters only (USSD and SMS). See the README, "Reviewing a translation".
+ * GSM 7-bit characters only (USSD and SMS). See docs/languages.md, "Reviewing a translation".
  */
 export const bem: Catalogue = {
   // engine

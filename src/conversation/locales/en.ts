@@ -323,7 +323,7 @@ export const en = {
   'documents.page.unreadable': 'The file could not be read. Please try again.',
   'documents.page.notSent': 'The file could not be sent. Please try again.',
   'documents.page.notTaken': 'The insurer did not take the file just now. Please try again.',
-  // files: why a claim document was refused, the same words on every channel (README)
+  // files: why a claim document was refused, the same words on every channel (docs/cover-and-claims.md)
   'files.refused.type': 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.',
   'files.refused.tooLarge': 'That file is too large: each file may be at most {mb} MB.',
   'files.refused.claimFull':

@@ -25,7 +25,7 @@ import { freePort } from './test-support.js';
 /*
  * Issue 37, files by content, on Telegram through the real server (webhook mode; the Bot API is
  * telegram-test-api, with getFile and file downloads in front of it): a claim's files are taken
- * by their bytes, refused with the README's words otherwise, a file over 20 MB is refused before
+ * by their bytes, refused with the docs' words otherwise, a file over 20 MB is refused before
  * it is downloaded, and the claim's room is shared with the documents page.
  */
 
@@ -115,7 +115,7 @@ it('refuses disguised and oversized files, takes photos and PDFs by their bytes,
     });
   };
 
-  // Refused: the words the README gives, one message each, nothing at the insurer.
+  // Refused: the words the docs give, one message each, nothing at the insurer.
   await document('exe', windowsExecutable(), 'invoice.jpg', 'image/jpeg');
   await document('html', htmlPage(), 'claim.pdf', 'application/pdf');
   await document('svg', svgImage(), 'photo.svg', 'image/svg+xml');

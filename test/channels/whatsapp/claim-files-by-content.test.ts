@@ -22,7 +22,7 @@ import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 /*
  * Issue 37, files by content, on WhatsApp through the real server: a claim's files are taken by
  * their bytes (an executable sent as a JPEG, HTML as a PDF and an SVG are refused, as is a file
- * over 20 MB) with the README's words and the step kept; a 12 MB photo is taken; a claim's bytes
+ * over 20 MB) with the docs' words and the step kept; a 12 MB photo is taken; a claim's bytes
  * are counted with the documents page's, so the claim is full whichever way its files came.
  */
 
@@ -59,7 +59,7 @@ it('refuses disguised and oversized files, takes photos and PDFs by their bytes,
   const document = (id: string, filename: string, mime: string) =>
     chat.send({ type: 'document', document: { id, filename, mime_type: mime, sha256: 'x' } });
 
-  // Refused: the words the README gives, the step asked again, nothing at the insurer.
+  // Refused: the words the docs give, the step asked again, nothing at the insurer.
   graph.addMedia('exe', windowsExecutable(), 'image/jpeg');
   graph.addMedia('html', htmlPage(), 'application/pdf');
   graph.addMedia('svg', svgImage(), 'image/svg+xml');
@@ -109,7 +109,7 @@ it('refuses disguised and oversized files, takes photos and PDFs by their bytes,
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
   }
 
-  // A 12 MB photo, under the 20 MB the README states, is taken (it once got "Sorry").
+  // A 12 MB photo, under the 20 MB the docs state, is taken (it once got "Sorry").
   const twelve = jpegOfSize(tinyJpeg(), 12 * MB);
   graph.addMedia('twelve', twelve, 'image/jpeg');
   screen = await chat.tap(screen, /Add another/);
