@@ -88,7 +88,6 @@ export { isReply, type PaymentProceedEvent, type PaymentSettledEvent, Reply } fr
 export type {
   ChannelAddress,
   ChannelName,
-  ChannelStateOf,
   SessionGlance,
   StartOptions,
   TurnEngine,
