@@ -841,11 +841,13 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   let missed = round.unanswered || !listed.read;
   let named = round.named;
   let nrcs = first;
+  // The rule over the people read so far, kept while no one is added: each reading asks Redis
+  // which of them are unproven and whether its registrations are loaded (the `~loaded` marker).
+  let ruled: { onRecord: OnRecord; over: number } | undefined;
   if (phone) {
     // The NRCs this phone is on record for, by the rule; those the index did not link are read now.
-    const mine = (await onRecordAmong(people, registrations))
-      .nrcsOf(phone)
-      .slice(0, MAX_NRCS_PER_PHONE);
+    ruled = { onRecord: await onRecordAmong(people, registrations), over: people.length };
+    const mine = ruled.onRecord.nrcsOf(phone).slice(0, MAX_NRCS_PER_PHONE);
     const more = mine.filter((nrc) => !first.includes(nrc));
     if (more.length > 0) {
       const again = await read(more, []);
@@ -875,7 +877,10 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     missed ||= direct.missed;
     travelUnread = direct.travelUnread;
   }
-  const onRecord = await onRecordAmong(people, registrations);
+  const onRecord =
+    ruled !== undefined && ruled.over === people.length
+      ? ruled.onRecord
+      : await onRecordAmong(people, registrations);
   // Who insurechat registered unproven is not known now (Redis lost it, the durable copy did not
   // answer): nobody is on record by NRC, and what is not shown is unknown, never "none".
   if (!onRecord.known) missed = true;

@@ -7,7 +7,7 @@ import type { FlowRegistry } from './flow.js';
 import type { Prompt } from './prompt.js';
 import { isReply } from './reply.js';
 import type { RunningTurn } from './running-turn.js';
-import type { ChannelStateOf, TurnEngine, TurnOptions, TurnPrefetch } from './turn-engine.js';
+import type { TurnEngine, TurnOptions, TurnPrefetch } from './turn-engine.js';
 import { TurnError } from './turn-error.js';
 import { TurnGate } from './turn-gate.js';
 import type { TurnMiddleware, TurnRequest } from './turn-middleware.js';
@@ -206,7 +206,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
  */
 class Turn implements RunningTurn {
   late = false;
-  stateOf: ChannelStateOf | undefined = undefined;
+  kept: string | undefined = undefined;
   private hashed: string | undefined = undefined;
 
   constructor(
@@ -217,6 +217,15 @@ class Turn implements RunningTurn {
     readonly system: boolean,
     public answer: (prompt: Prompt) => void,
   ) {}
+
+  /** Without middleware nothing but a system event's kept state goes with the Prompt. */
+  present(_prompt: Prompt): Promise<string | undefined> {
+    return Promise.resolve(this.kept);
+  }
+
+  answerAhead(prompt: Prompt): void {
+    this.answer(prompt);
+  }
 
   get sessionId(): string {
     this.hashed ??= hashKey(this.sessionKey);

@@ -97,7 +97,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     const settled = settleWithin(actor, turn.deadlineAt - Date.now());
     if (!(settled === true || (settled !== false && (await settled)))) {
       turn.late = true;
-      turn.answer(stillWorkingPrompt(ENGINE_PROMPTS.stillWorking));
+      turn.answerAhead(stillWorkingPrompt(ENGINE_PROMPTS.stillWorking));
       const keepAlive = setInterval(
         () => void store.extend(turn.lease, lockTtlMs).catch(() => undefined),
         Math.max(1_000, Math.floor(lockTtlMs / 3)),
@@ -137,7 +137,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
         { ...(output?.prompt ?? { key: ENGINE_PROMPTS.goodbye, input: 'none' }), final: true },
         notes,
       );
-      const channel = turn.stateOf?.(closing);
+      const channel = await turn.present(closing);
       const unseen = turn.late || turn.system;
       // A closing screen that erased the user's data (or kept none) takes the session with it.
       if (output?.forget !== true && (unseen || channel !== undefined)) {
@@ -168,6 +168,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     const shown = withNotes(prompt, notes);
     let written: CachedActor;
     try {
+      const channel = await turn.present(shown);
       written = await persist(
         store,
         now,
@@ -178,7 +179,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
         prompt,
         flags,
         actor,
-        turn.stateOf?.(shown),
+        channel,
       );
     } catch (error) {
       actor.stop();

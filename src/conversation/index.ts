@@ -79,7 +79,6 @@ export { isReply, type PaymentProceedEvent, type PaymentSettledEvent, Reply } fr
 export type {
   ChannelAddress,
   ChannelName,
-  ChannelStateOf,
   SessionGlance,
   StartOptions,
   TurnEngine,

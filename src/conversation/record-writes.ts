@@ -88,7 +88,7 @@ export function createRecordWrites(options: RecordWritesOptions) {
     } = record as Partial<SessionRecord>;
     const address = turn.options.address;
     const shown = withNotes(record.prompt, notes);
-    const channel = turn.stateOf?.(shown);
+    const channel = await turn.present(shown);
     const next: RecordHead = {
       ...(rest as RecordHead),
       ...(address ? { address } : {}),

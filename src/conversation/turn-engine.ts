@@ -75,12 +75,6 @@ export interface SessionGlance {
 }
 
 /**
- * The channel state to store with the Prompt a turn answered; undefined stores none (and lets a
- * closing screen end the session at once).
- */
-export type ChannelStateOf = (answered: Prompt) => string | undefined;
-
-/**
  * Data another part keeps beside a conversation, read with the session (no round trip of its
  * own): the engine asks for its key on every turn with an address, and hands over what the
  * store read before the turn's flow runs. A store that cannot read it delivers nothing, and

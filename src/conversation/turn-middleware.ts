@@ -1,7 +1,7 @@
 import type { FlowStart } from './flow.js';
 import type { Prompt } from './prompt.js';
 import type { Reply } from './reply.js';
-import type { ChannelStateOf, SessionGlance, TurnOptions } from './turn-engine.js';
+import type { SessionGlance, TurnOptions } from './turn-engine.js';
 
 /**
  * What a request asks of a session: apply a Reply, show what it waits on, start a flow, or drop
@@ -33,10 +33,11 @@ export interface TurnContext {
   /** The session as read under the lock. */
   readonly session: SessionGlance;
   /**
-   * What a channel keeps with the Prompt `next()` answers (its paging state), computed before
-   * the record is written; undefined keeps none.
+   * What the channel keeps with the Prompt `next()` answered (its paging state), set once
+   * `next()` has answered: the engine writes the record after the chain returns, this with it,
+   * in the same commit. Undefined keeps none (a closing screen then ends the session at once).
    */
-  stateOf: ChannelStateOf | undefined;
+  channelState: string | undefined;
   /**
    * Ends the turn without the flow: the record is kept as it is with `state` as the channel's
    * (a closing screen whose state is undefined is forgotten). Answers the record's Prompt.
@@ -47,7 +48,9 @@ export interface TurnContext {
 /**
  * Engine middleware, composed like grammY's: it may change the request, answer on its own
  * (`keep`, or returning a Prompt of its own, which writes nothing) or call `next()` and look at
- * (or replace) what the rest of the chain answered. A turn ends once: `next` or `keep`, not both.
+ * (or replace) what the rest of the chain answered. `next()` answers the Prompt the turn will
+ * write before it is written, so what a middleware sets in `channelState` after it is committed
+ * with it. A turn ends once: `next` or `keep`, not both.
  */
 export type TurnMiddleware = (context: TurnContext, next: () => Promise<Prompt>) => Promise<Prompt>;
 

@@ -149,7 +149,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       if (!isUserReply) return endWithoutFlow(turn);
       const { unseen: _shown, ...seen } = record;
       const closing: Prompt = { ...record.prompt, final: true };
-      return keep(turn, { ...seen, prompt: closing }, cached, turn.stateOf?.(closing));
+      return keep(turn, { ...seen, prompt: closing }, cached, await turn.present(closing));
     }
     const definition = lookupFlow(record.flowId);
     const current = definition?.version === record.flowVersion;
@@ -176,8 +176,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       // A system event (a payment outcome) leaves the channel's state as the user's last request
       // left it: a gateway's retry of that request still gets its answer, and their next one the
       // outcome (stored unseen).
-      const kept = record.channel;
-      turn.stateOf = () => kept;
+      turn.kept = record.channel;
     }
     const actor = cached?.actor ?? (parsed && restore(definition, parsed));
     if (!actor && !isUserReply) return endWithoutFlow(turn);
@@ -206,8 +205,11 @@ interface TurnEnds {
 
 /**
  * Runs the middleware around the request. A middleware that answers on its own writes
- * nothing (the lock is released); `next` and `keep` each end the turn, once. The channel gets
- * the chain's answer; a flow still running past it goes on, and its failure is the turn's.
+ * nothing (the lock is released); `next` and `keep` each end the turn, once. `next()` answers
+ * the Prompt the turn is about to write (the runner's `present`), so what the middleware set in
+ * `channelState` once it returned is written with it, in the same commit. The channel gets the
+ * chain's answer once the turn's write is done (or "still working" at the deadline, ahead); a
+ * failure of the chain or the write is the turn's.
  */
 async function runMiddleware(
   turn: RunningTurn,
@@ -224,35 +226,50 @@ async function runMiddleware(
     options: turn.options,
     request,
     session,
-    stateOf: undefined,
+    channelState: undefined,
     keep(state) {
       return ending.end(() => ends.keep(state));
     },
   };
+  turn.answerAhead = answer;
+  // Bound, not an arrow: tsx's keepNames would name an arrow property every turn (see `run`).
+  turn.present = ending.present.bind(ending);
+  ending.context = context;
+  const chain = composeMiddleware(middleware, () =>
+    ending.end(async () => {
+      const asked = context.request;
+      if (asked.kind === 'reply' && !isReply(asked.reply)) {
+        throw new TurnError('bad_reply', 'Middleware made a bad Reply');
+      }
+      await ends.apply(asked);
+    }),
+  )(context);
+  ending.chainReturns(chain);
   let prompt: Prompt;
   try {
-    prompt = await composeMiddleware(middleware, () =>
-      ending.end(async () => {
-        const asked = context.request;
-        if (asked.kind === 'reply' && !isReply(asked.reply)) {
-          throw new TurnError('bad_reply', 'Middleware made a bad Reply');
-        }
-        turn.stateOf = context.stateOf;
-        await ends.apply(asked);
-      }),
-    )(context);
+    prompt = await chain;
   } catch (error) {
     await ending.work?.catch(() => undefined);
     throw error;
   }
-  if (!ending.work) await ends.release();
-  answer(prompt);
+  if (!ending.work) {
+    await ends.release();
+    answer(prompt);
+    return;
+  }
   await ending.work;
+  answer(prompt);
 }
 
-/** A middleware turn's one end: its work once `next` reached the request or `keep` ran. */
+/**
+ * A middleware turn's one end: its work once `next` reached the request or `keep` ran, and the
+ * hand-over of the Prompt it writes to the chain (`present`).
+ */
 class TurnEnding {
   work: Promise<void> | undefined;
+  context: TurnContext | undefined;
+  private returned: Promise<Prompt> | undefined;
+  private settleReturned: ((chain: Promise<Prompt>) => void) | undefined;
 
   constructor(private readonly turn: RunningTurn) {}
 
@@ -265,5 +282,26 @@ class TurnEnding {
       this.work = work;
       work.catch(reject);
     });
+  }
+
+  /** The chain's answer, once it is known (the work may present before the chain is built). */
+  chainReturns(chain: Promise<Prompt>): void {
+    if (this.settleReturned) this.settleReturned(chain);
+    else this.returned = chain;
+  }
+
+  /**
+   * `next()` answers `prompt`; once the chain returned, the channel state it set (a system
+   * event's kept one first) goes to the write.
+   */
+  async present(prompt: Prompt): Promise<string | undefined> {
+    this.turn.answer(prompt);
+    const returned =
+      this.returned ??
+      new Promise<Prompt>((resolve) => {
+        this.settleReturned = resolve;
+      });
+    await returned;
+    return this.turn.kept ?? this.context?.channelState;
   }
 }

@@ -246,10 +246,11 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
   it('stores a channel state with the answered prompt and shows it to the next decision', async () => {
     const turns = engine(registry(counter), makeStore());
     const glances: SessionGlance[] = [];
-    turns.use((context, next) => {
+    turns.use(async (context, next) => {
       glances.push(context.session);
-      context.stateOf = (prompt) => `seen ${prompt.params?.count}`;
-      return next();
+      const shown = await next();
+      context.channelState = `seen ${shown.params?.count}`;
+      return shown;
     });
     await turns.turn(KEY, text('dial'));
     expect((await turns.turn(KEY, text(1))).params?.count).toBe(1);
@@ -279,9 +280,10 @@ describe.each(storeFactories)('turn engine over the %s store', (_name, makeStore
     const once = steered(turns);
     await turns.turn(KEY, text('dial'));
     const closing = await once(
-      (context, next) => {
-        context.stateOf = () => 'page 0';
-        return next();
+      async (context, next) => {
+        const shown = await next();
+        context.channelState = 'page 0';
+        return shown;
       },
       { type: 'user.cancel' },
     );

@@ -151,8 +151,9 @@ describe('engine middleware', () => {
     turns.use(async (context, next) => {
       states.push(context.session.state);
       if (context.session.state === 'page-1') return context.keep('page-2');
-      context.stateOf = () => 'page-1';
-      return next();
+      const shown = await next();
+      context.channelState = 'page-1';
+      return shown;
     });
     await turns.turn(KEY, text('dial'));
     expect((await turns.turn(KEY, text('more'))).key).toBe('test.menu');

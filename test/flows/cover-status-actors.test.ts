@@ -431,6 +431,26 @@ describe('My cover for a phone that typed someone else NRC into a quote (issue 3
     expect(numbers).toContain(DEMO_BOOK.creditLife.payroll.activeLoan.reference);
   });
 
+  it('asks once per lookup by phone which people insurechat registered unproven, when it read no one more', async () => {
+    const asked: string[][] = [];
+    const counting: Registrations = {
+      ...NO_REGISTRATIONS,
+      unprovenAmong: async (ids) => {
+        asked.push([...ids]);
+        return new Set();
+      },
+    };
+    const actor = createActor(coverStatusActors({ ...deps, registrations: counting }).lookupMine, {
+      input: { phone: borrower.phoneNumber },
+    });
+    actor.start();
+    const answer = await toPromise(actor);
+    expect(listed(answer).map((h) => h.number)).toContain(
+      DEMO_BOOK.creditLife.payroll.activeLoan.reference,
+    );
+    expect(asked).toHaveLength(1);
+  });
+
   it('says it cannot check now, to her and to that phone, when who insurechat registered is unknown', async () => {
     await world.client.call('createIndividual', {
       body: {

@@ -43,18 +43,16 @@ export interface UssdTurnDeps {
 
 /**
  * What a request decided about the session, once read:
- * - `reply`: apply it as a normal turn; `state` gives what to store with the Prompt answered;
- * - `restart`: drop the conversation and start the entry menu afresh, likewise;
+ * - `reply`: apply it as a normal turn; the memo is laid out from the Prompt the engine answers;
+ * - `restart`: drop the conversation and start the entry menu afresh, likewise, or with `memo`
+ *   when the channel shows a screen of its own over the menu started underneath;
  * - `keep`: answer without the flow (a page of the same screen) with the new state (a closing
  *   screen is forgotten once `state` is undefined).
  */
 export type UssdDecision =
-  | { readonly kind: 'reply'; readonly reply: Reply; readonly state: MemoOf }
-  | { readonly kind: 'restart'; readonly state: MemoOf }
+  | { readonly kind: 'reply'; readonly reply: Reply }
+  | { readonly kind: 'restart'; readonly memo?: string }
   | { readonly kind: 'keep'; readonly state: string | undefined };
-
-/** The memo to store with the Prompt a turn answered; undefined stores none. */
-export type MemoOf = (answered: Prompt) => string | undefined;
 
 /** What one request showed, as decided under the session lock. */
 export type Screen =

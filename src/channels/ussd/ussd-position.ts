@@ -4,7 +4,6 @@ import {
   answered,
   DIAL,
   ENGINE_NOTES,
-  type MemoOf,
   NOTHING_HELD,
   type Screen,
   type UssdDecision,
@@ -29,7 +28,6 @@ export abstract class UssdPosition {
   protected glance: SessionGlance = NOTHING_HELD;
   protected memo: UssdMemo | undefined = undefined;
   protected h: string | undefined = undefined;
-  protected stateOf: MemoOf | undefined = undefined;
   protected laidOut: Prompt | undefined = undefined;
   protected screens: string[] = [];
   private resumeLaidOut: { locale: string; screens: string[] } | undefined = undefined;
@@ -85,19 +83,14 @@ export abstract class UssdPosition {
     return writeMemo(answered(fresh, 0, h, screens[0], ends));
   }
 
-  protected memoOf(): MemoOf {
-    this.stateOf ??= (shown) => this.memoFor(shown);
-    return this.stateOf;
-  }
-
   protected answer(value: Reply): UssdDecision {
     this.current = ANSWERED;
-    return { kind: 'reply', reply: value, state: this.memoOf() };
+    return { kind: 'reply', reply: value };
   }
 
   protected restart(): UssdDecision {
     this.current = ANSWERED;
-    return { kind: 'restart', state: this.memoOf() };
+    return { kind: 'restart' };
   }
 
   /** The resume offer's screens, naming what the caller left unfinished (read once a turn). */
@@ -143,7 +136,6 @@ export abstract class UssdPosition {
     if (this.glance.prompt) return this.keep(own, prompt);
     this.current = { kind: 'prompt', prompt, page: 0 };
     const first = this.screensOf(prompt)[0];
-    const h = this.h;
-    return { kind: 'restart', state: () => writeMemo(answered(own, 0, h, first, false)) };
+    return { kind: 'restart', memo: writeMemo(answered(own, 0, this.h, first, false)) };
   }
 }

@@ -44,8 +44,8 @@ export const ussdMiddleware: TurnMiddleware = (context, next) => {
  * One request: what it asked, what the engine showed it (`current`), and its decision under the
  * session lock. One object per request carries what would otherwise be a closure or a small
  * object per step: the middleware runs it, the answer backstop holds it while it runs, and it
- * keeps the layout of the Prompt it shows, which a request lays out up to three times (paging
- * check, memo, answer).
+ * keeps the layout of the Prompt it shows, which the memo (after the engine's `next()`) and the
+ * answer both read: laid out once.
  */
 export class UssdTurn extends UssdPosition {
   /** Whether the caller has yet to choose a language (the first dial from a phone). */
@@ -62,16 +62,23 @@ export class UssdTurn extends UssdPosition {
 
   /**
    * The USSD middleware's work for this request: decides what the keypress means from the
-   * session the engine read, then answers from the record, restarts, or lets the flow answer.
+   * session the engine read, then answers from the record, restarts, or lets the flow answer;
+   * the memo of the screen the engine answers is laid out once, here, and written with it.
    */
   async run(context: TurnContext, next: () => Promise<Prompt>): Promise<Prompt> {
     const decided = this.decide(context.session);
     const decision = decided instanceof Promise ? await decided : decided;
     if (decision.kind === 'keep') return context.keep(decision.state);
-    context.stateOf = decision.state;
-    context.request =
-      decision.kind === 'restart' ? { kind: 'restart' } : { kind: 'reply', reply: decision.reply };
-    return next();
+    let memo: string | undefined;
+    if (decision.kind === 'restart') {
+      memo = decision.memo;
+      context.request = { kind: 'restart' };
+    } else {
+      context.request = { kind: 'reply', reply: decision.reply };
+    }
+    const shown = await next();
+    context.channelState = memo ?? this.memoFor(shown);
+    return shown;
   }
 
   /**

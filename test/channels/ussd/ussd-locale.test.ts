@@ -84,7 +84,7 @@ describe("the caller's own language", () => {
             options,
             request: { kind: 'reply', reply },
             session: { prompt: undefined, unseen: false, resumable: false, state: undefined },
-            stateOf: undefined,
+            channelState: undefined,
             keep: async () => menu,
           },
           async () => menu,

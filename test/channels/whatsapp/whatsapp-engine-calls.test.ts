@@ -171,7 +171,7 @@ describe('whatsappEngineMiddleware', () => {
       options: { channelRequest },
       request: request ?? reply,
       session,
-      stateOf: undefined,
+      channelState: undefined,
       keep: async (state) => {
         kept = state;
         return step;
