@@ -1,7 +1,5 @@
 // For src/server: configure and mount the WhatsApp Cloud API channel; its engine middleware.
 
-export { ClaimUpload } from './claim-upload.js';
-
 // For tests and other adapters: the pieces, each usable alone.
 export {
   createGraphClient,
@@ -39,11 +37,7 @@ export {
   type WhatsAppTemplates,
   whatsappConfigOf,
 } from './whatsapp-config.js';
-export {
-  ChatReply,
-  StepShow,
-  whatsappEngineMiddleware,
-} from './whatsapp-engine-middleware.js';
+export { ChatReply, whatsappEngineMiddleware } from './whatsapp-engine-middleware.js';
 export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,
