@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
-import { staffDeskFlow } from '../../flows/index.js';
 import type { FastifyInstance } from 'fastify';
+import { staffDeskFlow } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
