@@ -73,8 +73,16 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     await graph.send(waId, { type: 'text', text: { body: text } });
   };
 
-  /** One engine call for what the customer sent, and its answer shown as the policies say. */
-  async function update(waId: string, input: ChatInput, page?: number): Promise<string> {
+  /**
+   * One engine call for what the customer sent, and its answer shown as the policies say, in the
+   * language they decided (kept in `spoken` for an apology should the sending fail).
+   */
+  async function update(
+    waId: string,
+    spoken: { locale: string },
+    input: ChatInput,
+    page?: number,
+  ): Promise<void> {
     const update = new ChatUpdate(input, {
       channel: 'whatsapp',
       address: waId,
@@ -93,16 +101,14 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       }),
     );
     const { locale, lead } = update;
+    spoken.locale = locale;
     const said = lead ? renderKey(render, lead.key, locale, lead.params) : undefined;
     if (update.answer === 'notice') await notice(waId, said ?? '');
     else if (update.answer !== 'none') await show(waId, locale, prompt, said ? [said] : [], page);
-    return locale;
   }
 
   /** What one message is, parsed: the input handed to the engine, or a channel notice. */
-  function inputOf(
-    message: InboundMessage,
-  ): ChatInput | { readonly page: number } | 'unsupported' | undefined {
+  function inputOf(message: InboundMessage): ChatInput | { readonly page: number } | undefined {
     const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
     const id =
       reply?.id ?? (message.button ? (message.button.payload ?? message.button.text) : undefined);
@@ -119,7 +125,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (media) return { kind: 'file', file: fileOf(graph, media) };
     // A message WhatsApp could not pass on: the customer did nothing wrong at the step, so one
     // short line says so, without the step again.
-    if (kindOf(message) === 'unsupported') return 'unsupported';
+    if (kindOf(message) === 'unsupported') return { kind: 'notice', key: 'whatsapp.unsupported' };
     // Stickers, voice notes, locations, contacts: the step again, with what we cannot use.
     return { kind: 'look', lead: 'chat.unsupported' };
   }
@@ -137,22 +143,18 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       }
       await store.touch(message.from);
       const waId = message.from;
+      const spoken = { locale: defaultLocale };
       try {
         const input = inputOf(message);
-        if (input === 'unsupported') {
-          await notice(waId, renderKey(render, 'whatsapp.unsupported', defaultLocale));
-        } else if (input && 'page' in input) {
-          await update(waId, { kind: 'look' }, input.page);
-        } else if (input) {
-          await update(waId, input);
-        }
+        if (input && 'page' in input) await update(waId, spoken, { kind: 'look' }, input.page);
+        else if (input) await update(waId, spoken, input);
       } catch (error) {
         // The one error boundary: logged without what the customer wrote, and an apology.
         log.error(
           { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
           'whatsapp message failed',
         );
-        const apology = renderKey(render, 'engine.error', defaultLocale);
+        const apology = renderKey(render, 'engine.error', spoken.locale);
         await notice(waId, apology).catch(() => undefined);
       }
     },

@@ -47,7 +47,9 @@ export type ChatInput =
    * The step again, as it is: under `lead` for something the channel cannot use (a sticker,
    * `hint` adding what the step expects), or bare (WhatsApp's next page of a long list).
    */
-  | { readonly kind: 'look'; readonly lead?: string; readonly hint?: boolean };
+  | { readonly kind: 'look'; readonly lead?: string; readonly hint?: boolean }
+  /** One line and no step, in the user's language (a message the platform could not pass on). */
+  | { readonly kind: 'notice'; readonly key: string };
 
 /** A line shown with the answer: a catalogue key and its parameters. */
 export interface ChatNotice {

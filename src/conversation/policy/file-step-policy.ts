@@ -29,7 +29,8 @@ export interface ChatFiles {
  * flow as `user.photo` only on a step asking for one, read (downloaded) then and only then, under
  * the session lock, in the update's one engine call; elsewhere nothing is read and the step is
  * shown again with a hint. A refused file (its type, its size, the claim full) leaves the step as
- * it is under the refusal's words. Also answers a look at the step (`look`): the step again.
+ * it is under the refusal's words. Also answers what asks nothing of the flow: a look at the step
+ * (`look`, the step again) and a `notice` (its line alone).
  */
 export function fileStepPolicy(files: ChatFiles | undefined): TurnMiddleware {
   return async (context, next) => {
@@ -41,6 +42,7 @@ export function fileStepPolicy(files: ChatFiles | undefined): TurnMiddleware {
       const lead = input.lead === undefined ? undefined : { key: input.lead };
       return showStep(context, next, update, { lead, hint: input.hint === true, menu: repeat });
     }
+    if (input.kind === 'notice') return noticeOnly(update, { key: input.key });
     if (input.kind !== 'file') return next();
     if (!files) return noticeOnly(update, { key: 'chat.filesUnavailable' });
     const step = context.session.prompt;
