@@ -120,6 +120,7 @@ describe('one engine call per update, on a real engine with every middleware', (
         () => message({ type: 'document', document: { id: 'm2', filename: 'a.pdf' } }),
       ],
       ['a sticker', () => message({ type: 'sticker' })],
+      ['a message WhatsApp could not pass on', () => message({ type: 'unsupported' })],
       ['the next page of a list', () => tap('wa.page:1')],
     ])('%s: one engine call', async (_kind, inbound) => {
       expect(await callsFor(inbound())).toBe(1);
