@@ -45,7 +45,10 @@ export function languagePolicy(
     }
     update.locale = picked;
     update.languageChanged = true;
-    return showStep(context, next, update, { lead: { key: 'language.changed' }, menu: true });
+    // With no conversation at all the menu opens in the new language; a closing screen is left
+    // as it is unless the chat shows the step again with every notice (`repeatStep`).
+    const menu = update.options.repeatStep || context.session.prompt === undefined;
+    return showStep(context, next, update, { lead: { key: 'language.changed' }, menu });
   };
 }
 
