@@ -4,10 +4,18 @@
 export {
   createGraphClient,
   type GraphClient,
+  InboundMessage,
+  kindOf,
   MediaTooLargeError,
+  type MessageKind,
+  MessageStatus,
+  signatureOf,
   type TemplateMessage,
+  verifySignature,
+  WebhookBody,
+  type WebhookEvents,
   WhatsAppGraphError,
-} from './graph-client.js';
+} from './cloud-api/index.js';
 export {
   clip,
   PAGE_PREFIX,
@@ -17,15 +25,6 @@ export {
   type WhatsAppMessage,
 } from './render-whatsapp-message.js';
 export { type TypedCommand, typedCommand } from './typed-command.js';
-export { signatureOf, verifySignature } from './verify-signature.js';
-export {
-  InboundMessage,
-  kindOf,
-  type MessageKind,
-  MessageStatus,
-  WebhookBody,
-  type WebhookEvents,
-} from './webhook-payload.js';
 export {
   createWhatsAppChannel,
   type WhatsAppChannel,

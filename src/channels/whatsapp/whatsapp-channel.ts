@@ -8,10 +8,16 @@ import {
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import { type OnceSet, type RenderPrompt, renderKey } from '../shared/index.js';
-import { type GraphClient, MediaTooLargeError } from './graph-client.js';
+import {
+  type GraphClient,
+  type InboundMessage,
+  kindOf,
+  loggable,
+  MediaTooLargeError,
+  type MessageStatus,
+} from './cloud-api/index.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import { typedCommand } from './typed-command.js';
-import { type InboundMessage, kindOf, loggable, type MessageStatus } from './webhook-payload.js';
 import { ChatReply } from './whatsapp-engine-middleware.js';
 import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../log/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { Notifier } from '../index.js';
 import { type RenderPrompt, StoreOnceSet } from '../shared/index.js';
-import { createGraphClient } from './graph-client.js';
+import { createGraphClient } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
 import { createWhatsAppNotifier } from './whatsapp-notifier.js';
