@@ -2,6 +2,8 @@
 // are kept in the file store and posted to the insurer as URLs. Every channel's claim files go
 // to the insurer through one function (createClaimEvidence): the file's kept link and name.
 
+// The claim files as the conversation's file-step policy takes a chat's file.
+export { chatFilesOf } from './chat-files.js';
 export {
   type ClaimDocumentsInsurer,
   type ClaimDocumentsRouteOptions,

@@ -63,6 +63,27 @@ export {
   type MessageKey,
 } from './locales/index.js';
 export { nestedMessage } from './nested-message.js';
+// Channels and src/server: conversation policy as engine middleware, and the neutral update.
+export {
+  type ChatAnswer,
+  type ChatCommand,
+  type ChatFiles,
+  type ChatInput,
+  type ChatNotice,
+  type ChatPolicyOptions,
+  ChatUpdate,
+  type ChatUpdateOptions,
+  chatPolicies,
+  chatUpdateOf,
+  FileTooLargeError,
+  fileStepPolicy,
+  handoffPolicy,
+  type IncomingFile,
+  languagePolicy,
+  type MenuShortcuts,
+  menuShortcutPolicy,
+  ownRequestOf,
+} from './policy/index.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {
   type DateStyle,

@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
+import { staffDeskFlow } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
@@ -13,6 +14,7 @@ import {
 } from '../channels/ussd/index.js';
 import { wireWhatsApp } from '../channels/whatsapp/index.js';
 import {
+  type Handoff,
   type HandoffRequest,
   renderPrompt,
   type TurnEngine,
@@ -49,6 +51,8 @@ export interface ChannelInputs {
   readonly insurer: Insurer;
   readonly services: ServerServices;
   readonly engine: TurnEngine;
+  /** Where the engine's handoff policy finds the handoff built here. */
+  readonly handoffSeat: { current: Handoff | undefined };
   readonly notifiers: NotifierDirectory;
 }
 
@@ -59,8 +63,9 @@ export interface ChannelInputs {
  */
 export function buildChannels(context: ServerContext, inputs: ChannelInputs): ServerChannels {
   const handoff = buildHandoff(context, inputs);
+  inputs.handoffSeat.current = handoff;
   const ussd = buildUssd(context, inputs, handoff);
-  const telegram = context.config.telegram ? buildTelegram(context, inputs, handoff) : undefined;
+  const telegram = context.config.telegram ? buildTelegram(context, inputs) : undefined;
   const slack = context.config.slack ? buildSlack(context, inputs, handoff) : undefined;
   // WhatsApp Cloud API, when its variables are set: webhook, notifier and shutdown in one call.
   if (context.config.whatsapp) {
@@ -71,8 +76,6 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
       config: context.config.whatsapp,
       engine: instrumentEngine(inputs.engine, 'whatsapp', metrics),
       render: renderPrompt,
-      handoff,
-      languages: inputs.services.languages,
       channels: context.info.channels,
     });
   }
@@ -200,14 +203,10 @@ function buildUssd(
 }
 
 /** Telegram: webhook when PUBLIC_URL says where Telegram can reach us, long polling otherwise. */
-function buildTelegram(
-  context: ServerContext,
-  inputs: ChannelInputs,
-  handoff: HandoffService,
-): TelegramChannel | undefined {
+function buildTelegram(context: ServerContext, inputs: ChannelInputs): TelegramChannel | undefined {
   const { config, deps, logger, keyPrefix } = context;
   if (!config.telegram) return undefined;
-  const { redis, store, claimFiles } = inputs.stores;
+  const { redis, store } = inputs.stores;
   const apiRoot = config.telegram.apiRoot;
   const telegram = createTelegramChannel({
     token: config.telegram.botToken,
@@ -215,9 +214,6 @@ function buildTelegram(
     engine: instrumentEngine(inputs.engine, 'telegram', metrics),
     logger: logger.child({ channel: 'telegram' }),
     render: renderPrompt,
-    claimFiles,
-    handoff,
-    languages: inputs.services.languages,
     ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),
     ...(apiRoot ? { apiRoot } : {}),
     ...(deps.telegramThrottle === undefined ? {} : { throttle: deps.telegramThrottle }),
@@ -242,6 +238,7 @@ function buildSlack(
     allowedUsers: config.slack.allowedUsers,
     ...(config.slack.allowedTeams.length > 0 ? { allowedTeams: config.slack.allowedTeams } : {}),
     engine: instrumentEngine(inputs.engine, 'slack', metrics),
+    deskFlow: staffDeskFlow.id,
     logger: logger.child({ channel: 'slack' }),
     render: renderPrompt,
     intercept: (body) => handoff.fromSlack(body),

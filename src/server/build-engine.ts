@@ -1,11 +1,19 @@
-import { createFlowRegistry, type FlowFileStore, reportingOnce } from '../../flows/index.js';
+import {
+  createFlowRegistry,
+  type FlowFileStore,
+  mainMenuFlow,
+  reportingOnce,
+} from '../../flows/index.js';
 import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
 import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
+import { chatFilesOf } from '../claim-documents/index.js';
 import {
   type ConversationEngine,
+  chatPolicies,
   createTurnEngine,
   type FlowRegistry,
+  type Handoff,
   type Prompt,
   type TurnEngine,
   type TurnRoute,
@@ -13,6 +21,7 @@ import {
 import { readAtMost, storedType } from '../files/index.js';
 import { handoffMiddleware } from '../handoff/index.js';
 import { normaliseCaller } from '../msisdn/index.js';
+import { isMenuShortcut } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerServices } from './build-services.js';
 import type { ServerStores } from './build-stores.js';
@@ -26,6 +35,11 @@ export interface ServerEngine {
   readonly engine: TurnEngine;
   /** Undefined when the caller handed in its own engine. */
   readonly owned: ConversationEngine | undefined;
+  /**
+   * Where the handoff policy finds the handoff, built after the engine (it reads conversations
+   * through it): src/server seats it once the channels' handoff exists.
+   */
+  readonly handoffSeat: { current: Handoff | undefined };
 }
 
 /** What the engine and its flows are built over. */
@@ -40,7 +54,8 @@ export interface EngineInputs {
 
 /** Builds the flows over the services, then the engine over the sessions (unless given one). */
 export function buildEngine(context: ServerContext, inputs: EngineInputs): ServerEngine {
-  if (context.deps.engine) return { engine: context.deps.engine, owned: undefined };
+  const handoffSeat: { current: Handoff | undefined } = { current: undefined };
+  if (context.deps.engine) return { engine: context.deps.engine, owned: undefined, handoffSeat };
   const flows = context.deps.flows ?? buildFlows(context, inputs);
   const prefetch = inputs.services.reminders.service.prefetch;
   const owned = createTurnEngine({
@@ -49,10 +64,23 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     logger: context.logger.child({ module: 'engine' }),
     // The holder's renewal card comes with the session: the entry menu costs no round trip.
     ...(prefetch ? { prefetch } : {}),
-    // What the handoff (reading a conversation for staff) and USSD (paging, resume, a gateway's
-    // retry), Telegram and WhatsApp need of a turn, under its lock.
-  }).use(handoffMiddleware, ussdMiddleware, telegramEngineMiddleware, whatsappEngineMiddleware);
-  return { engine: owned, owned };
+    // What the handoff (reading a conversation for staff), the chat channels' conversation
+    // policies (language, a person, the menu and reminder buttons, files), USSD (paging, resume,
+    // a gateway's retry), Telegram and WhatsApp need of a turn, under its lock.
+  }).use(
+    handoffMiddleware,
+    ...chatPolicies({
+      handoff: () => handoffSeat.current,
+      languages: inputs.services.languages,
+      files: chatFilesOf(inputs.stores.claimFiles),
+      shortcuts: { entryFlow: mainMenuFlow.id, isShortcut: isMenuShortcut },
+      logger: context.logger.child({ module: 'conversation-policy' }),
+    }),
+    ussdMiddleware,
+    telegramEngineMiddleware,
+    whatsappEngineMiddleware,
+  );
+  return { engine: owned, owned, handoffSeat };
 }
 
 /** The production flow registry, its side effects wired to the server's services. */

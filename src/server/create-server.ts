@@ -191,6 +191,7 @@ export async function createServer(
     insurer,
     services,
     engine: engine.engine,
+    handoffSeat: engine.handoffSeat,
     notifiers,
   });
   const payments = buildPayments(context, {

@@ -8,3 +8,5 @@ export {
   RedisOnceSet,
   StoreOnceSet,
 } from './once-set.js';
+// Rendering: the one render contract (a Prompt and a message key through the catalogue).
+export { attachmentFileName, type RenderPrompt, renderKey } from './render-contract.js';

@@ -31,6 +31,11 @@ export interface SlackChannelOptions {
   /** Workspace (team) ids that may use the desk; omitted: any workspace. */
   readonly allowedTeams?: readonly string[];
   readonly engine: TurnEngine;
+  /**
+   * The staff desk's flow id (src/server names it from flows/): every desk command starts it
+   * anew with the command.
+   */
+  readonly deskFlow: string;
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
@@ -125,7 +130,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     audit,
     log,
   });
-  const desk = createSlackDesk(engine, locale, options.turnDeadlineMs ?? 10_000);
+  const desk = createSlackDesk(engine, options.deskFlow, locale, options.turnDeadlineMs ?? 10_000);
   const deliver = createSlackDelivery(render, locale);
   registerDeskCommand(app, {
     command: options.command ?? '/insure',

@@ -5,7 +5,7 @@ import type { SlackAudit } from './slack-audit.js';
 import type { SlackDeliver } from './slack-delivery.js';
 import type { SlackDesk } from './slack-desk.js';
 
-/** Desk subcommands the staff-desk flow understands (plus `help`); anything else gets the help. */
+/** Desk subcommands the staff desk's flow understands (plus `help`); anything else gets the help. */
 export const SLACK_SUBCOMMANDS = [...STAFF_TOPICS, 'help'] as const;
 
 // `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.

@@ -4,9 +4,6 @@ import type { SlackTarget } from './slack-delivery.js';
 const SESSION_PREFIX = 'slack:';
 // The App Home's summary runs on its own session, apart from the desk's.
 const HOME_PREFIX = 'slack-home:';
-// Every desk command is a fresh query: the staff desk flow (flows/staff-desk.ts) started anew,
-// running the command at once.
-const DESK_FLOW = 'staff-desk';
 
 /** The staff desk's conversations as the Slack handlers reach them: one engine call each. */
 export interface SlackDesk {
@@ -18,8 +15,17 @@ export interface SlackDesk {
   reply(target: SlackTarget, reply: Reply): Promise<Prompt>;
 }
 
-/** Creates the {@link SlackDesk}: session `slack:<team>:<user>`, audience staff. */
-export function createSlackDesk(engine: TurnEngine, locale: string, deadlineMs: number): SlackDesk {
+/**
+ * Creates the {@link SlackDesk}: session `slack:<team>:<user>`, audience staff. Every desk command
+ * is a fresh query: the desk's flow (`deskFlow`, named by src/server) started anew, running the
+ * command at once.
+ */
+export function createSlackDesk(
+  engine: TurnEngine,
+  deskFlow: string,
+  locale: string,
+  deadlineMs: number,
+): SlackDesk {
   const optionsOf = (target: SlackTarget): TurnOptions => ({
     deadlineMs,
     address: {
@@ -34,7 +40,7 @@ export function createSlackDesk(engine: TurnEngine, locale: string, deadlineMs: 
 
   /** Runs one desk command as a fresh query on `sessionKey`: whatever screen it was on is dropped. */
   const query = (sessionKey: string, command: string, target: SlackTarget): Promise<Prompt> =>
-    engine.start(sessionKey, DESK_FLOW, { ...optionsOf(target), start: { command } });
+    engine.start(sessionKey, deskFlow, { ...optionsOf(target), start: { command } });
 
   return {
     query: (target, command) =>

@@ -1,10 +1,8 @@
 // For src/server and src/main.ts: build the channel and mount it.
 
-// Rendering, exported for tests and for the channel-neutral renderer's shape.
+// Rendering, exported for tests (the render contract itself is src/channels/shared's).
 export {
-  documentFileName,
   type RenderPrompt,
-  renderKey,
   type TelegramMessage,
   toTelegramMessage,
 } from './render-telegram-message.js';

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { InlineKeyboard, Keyboard } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
-import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
+import type { Prompt } from '../../conversation/index.js';
+import { attachmentFileName, type RenderPrompt, renderKey } from '../shared/index.js';
 
-// The render contract every chat channel shares, defined once in src/conversation.
-export { type RenderPrompt, renderKey } from '../../conversation/index.js';
+// The render contract every chat channel shares (src/channels/shared), for this folder's files.
+export { type RenderPrompt, renderKey } from '../shared/index.js';
 
 /** A document to send after the message (the certificate), under a name that says what it is. */
 export interface TelegramDocument {
@@ -54,17 +55,6 @@ export function parseCallbackData(data: string): { token?: string; id: string } 
 }
 
 /**
- * The file name a document is sent under: the flow's when it gave one, otherwise
- * `<policy-number>-certificate.pdf` (Telegram shows the name and types the file by its extension).
- */
-export function documentFileName(prompt: Prompt, fileName: string | undefined): string {
-  if (fileName) return fileName;
-  const policyNumber = prompt.params?.policyNumber;
-  const safe = String(policyNumber ?? '').replace(/[^A-Za-z0-9._-]/g, '');
-  return safe ? `${safe}-certificate.pdf` : 'certificate.pdf';
-}
-
-/**
  * Turns a Prompt into a Telegram message: choices become an inline keyboard whose callback data is
  * the choice id, link attachments become URL buttons, `contact`/`phone` input gets a one-time
  * contact-request keyboard, document attachments are sent after the message. Each button's
@@ -87,7 +77,7 @@ export function toTelegramMessage(
       documents.push({
         url: attachment.url,
         caption: label,
-        fileName: documentFileName(prompt, attachment.fileName),
+        fileName: attachmentFileName(prompt, attachment.fileName),
       });
   }
 

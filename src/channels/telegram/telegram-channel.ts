@@ -1,23 +1,20 @@
 import type { APIThrottlerOptions } from '@grammyjs/transformer-throttler';
 import type { FastifyInstance } from 'fastify';
 import type { Bot, BotError } from 'grammy';
-import type { ClaimFiles } from '../../claim-documents/index.js';
-import {
-  type CallerLanguages,
-  type Handoff,
-  renderPrompt,
-  type TurnEngine,
-} from '../../conversation/index.js';
+import { renderPrompt, type TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import type { RenderPrompt } from './render-telegram-message.js';
 import { createTelegramBot } from './telegram-bot.js';
 import { registerClaimFileHandler } from './telegram-claim-file-handler.js';
-import { registerCommandMenu, registerTelegramCommands } from './telegram-commands.js';
-import { createTelegramConversation } from './telegram-conversation.js';
+import {
+  registerCommandMenu,
+  registerTelegramCommands,
+  setChatCommandMenu,
+} from './telegram-commands.js';
+import { createTelegramConversation, type TelegramConversation } from './telegram-conversation.js';
 import { describeTelegramError } from './telegram-errors.js';
-import { createTelegramHandoff } from './telegram-handoff.js';
 import { registerMessageHandlers } from './telegram-message-handlers.js';
 import { useTelegramMiddleware } from './telegram-middleware.js';
 import { createTelegramSender } from './telegram-sender.js';
@@ -34,11 +31,6 @@ export interface TelegramChannelOptions {
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
-  /**
-   * Takes claim photos and files (checked by their bytes, capped per file and per claim); without
-   * it a photo gets a "cannot take files here" answer.
-   */
-  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
   /** Bot API root; default `https://api.telegram.org`. Tests point it at telegram-test-api. */
   readonly apiRoot?: string;
   /** Remembers handled update ids; default in memory (pass a `RedisOnceSet` when Redis is up). */
@@ -48,11 +40,6 @@ export interface TelegramChannelOptions {
    * `en`.
    */
   readonly locale?: string;
-  /**
-   * The language each user chose with `/language` or the menu's "Language"; without a choice a
-   * user gets their Telegram `language_code` when it is one of ours.
-   */
-  readonly languages?: CallerLanguages;
   /** How long a turn may take before the engine answers "still working"; default 8 000 ms. */
   readonly turnDeadlineMs?: number;
   /**
@@ -60,12 +47,6 @@ export interface TelegramChannelOptions {
    * throttler's own, which match Telegram's published limits. `false` only for tests.
    */
   readonly throttle?: APIThrottlerOptions | false;
-  /**
-   * Human handoff: `/human` and the menu's "Talk to a person" open it, the customer's messages
-   * then go to the person instead of the flow, and `/done` ends it. Without it they say no one
-   * is available.
-   */
-  readonly handoff?: Handoff;
 }
 
 /** A running Telegram channel: the grammY bot plus the ways to feed it updates. */
@@ -91,7 +72,9 @@ const DEFAULT_API_ROOT = 'https://api.telegram.org';
 /**
  * Creates the Telegram channel (grammY). Session key `tg:<chatId>`, audience policyholder.
  * Every update id is handled once; 429s wait and retry; one error boundary apologises and logs.
- * The handlers only translate: an update becomes one engine call, its Prompt a message.
+ * The handlers only parse and render: an update becomes one engine call with a neutral input
+ * (the conversation policies, engine middleware, decide handoff, language, reminder buttons and
+ * files), its answer a message.
  */
 export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
   const apiRoot = options.apiRoot ?? DEFAULT_API_ROOT;
@@ -99,32 +82,24 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const deadlineMs = options.turnDeadlineMs ?? 8_000;
   const log = options.logger.child({ channel: 'telegram' });
   const bot = createTelegramBot({ token: options.token, apiRoot, throttle: options.throttle });
-  const conversation = createTelegramConversation({
+  const conversation: TelegramConversation = createTelegramConversation({
     engine: options.engine,
     render: options.render ?? renderPrompt,
     sender: createTelegramSender(log),
     defaultLocale,
     deadlineMs,
+    onLanguage: (ctx, chatId) => setChatCommandMenu(ctx.api, chatId, conversation, log),
   });
-  const handoff = createTelegramHandoff(conversation, options.handoff);
 
   useTelegramMiddleware(bot, {
     conversation,
     seen: options.seenUpdates ?? new MemoryOnceSet(),
-    languages: options.languages,
-    defaultLocale,
     log,
   });
-  registerTelegramCommands(bot, conversation, handoff);
-  registerTapHandler(bot, { conversation, handoff, languages: options.languages, log });
-  registerMessageHandlers(bot, conversation, handoff);
-  registerClaimFileHandler(bot, {
-    conversation,
-    handoff,
-    claimFiles: options.claimFiles,
-    apiRoot,
-    token: options.token,
-  });
+  registerTelegramCommands(bot, conversation);
+  registerTapHandler(bot, conversation);
+  registerMessageHandlers(bot, conversation);
+  registerClaimFileHandler(bot, { conversation, apiRoot, token: options.token });
   // The boundary middleware answers every failure; this only catches what it could not.
   bot.catch((error: BotError) => {
     log.error(

@@ -1,10 +1,9 @@
 import type { Api, Bot } from 'grammy';
 import type { BotCommand } from 'grammy/types';
-import { LANGUAGE_PROMPT } from '../../conversation/index.js';
+import { CHOOSE_LANGUAGE } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { TelegramConversation } from './telegram-conversation.js';
 import { describeTelegramError } from './telegram-errors.js';
-import type { TelegramHandoff } from './telegram-handoff.js';
 
 /** The commands the bot offers in Telegram's "/" menu, registered with `setMyCommands`. */
 export const TELEGRAM_COMMANDS = [
@@ -21,46 +20,19 @@ export const TELEGRAM_COMMANDS = [
 const STATUS_MENU_CHOICE = 'policies';
 
 /** Adds the "/" commands' handlers: one engine call each at most. */
-export function registerTelegramCommands(
-  bot: Bot,
-  conversation: TelegramConversation,
-  handoff: TelegramHandoff,
-): void {
-  const { sender, say, sendPrompt, notice } = conversation;
-  const { leavingPerson } = handoff;
-
-  bot.command(
-    'start',
-    leavingPerson(async (ctx) => {
-      const chatId = ctx.chat?.id ?? 0;
-      await sendPrompt(ctx.api, chatId, await conversation.startOver(chatId));
-    }),
-  );
+export function registerTelegramCommands(bot: Bot, conversation: TelegramConversation): void {
+  const { update, notice } = conversation;
+  bot.command('start', (ctx) => update(ctx, { kind: 'command', command: 'menu' }));
   bot.command('help', (ctx) => notice(ctx, 'telegram.help'));
-  bot.command(
-    'cancel',
-    leavingPerson((ctx) => conversation.turn(ctx, { type: 'user.cancel' })),
+  bot.command('cancel', (ctx) => update(ctx, { kind: 'command', command: 'cancel' }));
+  bot.command('status', (ctx) =>
+    update(ctx, { kind: 'command', command: 'menu', pick: STATUS_MENU_CHOICE }),
   );
-  bot.command(
-    'status',
-    leavingPerson(async (ctx) => {
-      const chatId = ctx.chat?.id ?? 0;
-      await sendPrompt(ctx.api, chatId, await conversation.startOver(chatId, STATUS_MENU_CHOICE));
-    }),
-  );
-  bot.command('human', handoff.askForPerson);
-  bot.command('language', (ctx) => sendPrompt(ctx.api, ctx.chat.id, LANGUAGE_PROMPT));
+  // A command handler: grammY's second argument (`next`) is not an answer.
+  bot.command('human', (ctx) => update(ctx, { kind: 'command', command: 'person' }));
+  bot.command('language', (ctx) => update(ctx, { kind: 'choice', id: CHOOSE_LANGUAGE }));
   // Back to the assistant: the step the conversation waits on, answers kept.
-  bot.command('done', async (ctx) => {
-    const ended = await handoff.end(ctx.chat.id);
-    const lead = say(ended ? 'handoff.back' : 'handoff.notOpen');
-    const step = await conversation.currentStep(ctx.chat.id);
-    if (!step) {
-      await ctx.reply([lead.replace(/:$/, '.'), say('telegram.expect.start')].join(' '));
-      return;
-    }
-    await sender.send(ctx.api, ctx.chat.id, conversation.messageOf(step, [lead]));
-  });
+  bot.command('done', (ctx) => update(ctx, { kind: 'command', command: 'done' }));
 }
 
 /** The "/" menu's entries, described in the language of the update being handled. */

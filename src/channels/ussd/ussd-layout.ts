@@ -1,8 +1,9 @@
 import { type MessageKey, type Prompt, t, type Unfinished } from '../../conversation/index.js';
+import type { RenderPrompt } from '../shared/index.js';
 import { type RenderedPrompt, toUssdScreens } from './ussd-screens.js';
 
-/** Renders a Prompt through the locale catalogue (src/conversation's `renderPrompt`). */
-export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;
+// The one render contract every channel shares, for this folder's files.
+export type { RenderPrompt } from '../shared/index.js';
 
 /** Choice id of the extra "Use this number" line on a contact prompt. */
 const USE_CALLER_NUMBER = 'ussd.useCallerNumber';

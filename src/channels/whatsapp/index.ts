@@ -1,15 +1,21 @@
 // For src/server: configure and mount the WhatsApp Cloud API channel; its engine middleware.
 
-export { ClaimUpload } from './claim-upload.js';
-
 // For tests and other adapters: the pieces, each usable alone.
 export {
   createGraphClient,
   type GraphClient,
+  InboundMessage,
+  kindOf,
   MediaTooLargeError,
+  type MessageKind,
+  MessageStatus,
+  signatureOf,
   type TemplateMessage,
+  verifySignature,
+  WebhookBody,
+  type WebhookEvents,
   WhatsAppGraphError,
-} from './graph-client.js';
+} from './cloud-api/index.js';
 export {
   clip,
   PAGE_PREFIX,
@@ -19,15 +25,6 @@ export {
   type WhatsAppMessage,
 } from './render-whatsapp-message.js';
 export { type TypedCommand, typedCommand } from './typed-command.js';
-export { signatureOf, verifySignature } from './verify-signature.js';
-export {
-  InboundMessage,
-  kindOf,
-  type MessageKind,
-  MessageStatus,
-  WebhookBody,
-  type WebhookEvents,
-} from './webhook-payload.js';
 export {
   createWhatsAppChannel,
   type WhatsAppChannel,
@@ -39,11 +36,7 @@ export {
   type WhatsAppTemplates,
   whatsappConfigOf,
 } from './whatsapp-config.js';
-export {
-  ChatReply,
-  StepShow,
-  whatsappEngineMiddleware,
-} from './whatsapp-engine-middleware.js';
+export { ChatReply, whatsappEngineMiddleware } from './whatsapp-engine-middleware.js';
 export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,

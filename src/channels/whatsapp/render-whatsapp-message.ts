@@ -1,5 +1,5 @@
 import type { Prompt, RenderedChoice, RenderedPrompt } from '../../conversation/index.js';
-import { documentFileName, type RenderPrompt, renderKey } from '../telegram/index.js';
+import { attachmentFileName, type RenderPrompt, renderKey } from '../shared/index.js';
 
 /** WhatsApp's published limits on what one message may carry. */
 export const WHATSAPP_LIMITS = {
@@ -234,7 +234,7 @@ export function toWhatsAppMessages(
         type: 'document',
         document: {
           link: attachment.url,
-          filename: documentFileName(prompt, attachment.fileName),
+          filename: attachmentFileName(prompt, attachment.fileName),
           caption: clip(label, WHATSAPP_LIMITS.caption),
         },
       });

@@ -1,4 +1,5 @@
-import { type RenderPrompt, renderKey } from '../telegram/index.js';
+import { LOCALE_NAMES } from '../../conversation/index.js';
+import { type RenderPrompt, renderKey } from '../shared/index.js';
 
 /**
  * A word a customer types instead of a button, as Telegram's commands: `menu` (/start) opens the
@@ -9,17 +10,14 @@ export type TypedCommand = 'menu' | 'cancel' | 'done';
 const COMMANDS: readonly TypedCommand[] = ['menu', 'cancel', 'done'];
 
 /**
- * The command a whole message is, in the customer's language or in English (which many write
- * whatever their language); undefined for anything else, which is an answer for the flow. The
- * words are the catalogues' `whatsapp.word.*`, comma-separated, matched without case.
+ * The command a whole message is, in any of our languages (the customer's is the language
+ * policy's to know, in the engine; many write English whatever their language); undefined for
+ * anything else, which is an answer for the flow. The words are the catalogues'
+ * `whatsapp.word.*`, comma-separated, matched without case.
  */
-export function typedCommand(
-  text: string,
-  render: RenderPrompt,
-  locale: string,
-): TypedCommand | undefined {
+export function typedCommand(text: string, render: RenderPrompt): TypedCommand | undefined {
   const typed = text.trim().toLowerCase();
-  const spoken = locale === 'en' ? ['en'] : [locale, 'en'];
+  const spoken = Object.keys(LOCALE_NAMES);
   return COMMANDS.find((command) =>
     spoken.some((language) =>
       renderKey(render, `whatsapp.word.${command}`, language)

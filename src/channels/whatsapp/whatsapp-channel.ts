@@ -1,29 +1,24 @@
-import type { ClaimFiles } from '../../claim-documents/index.js';
 import {
-  type CallerLanguages,
-  CHOOSE_LANGUAGE,
-  HANDOFF_AGREE,
-  HANDOFF_CONSENT,
-  HANDOFF_DECLINE,
-  type Handoff,
-  LANGUAGE_PROMPT,
-  localeOfChoice,
+  type ChatInput,
+  ChatUpdate,
+  FileTooLargeError,
+  type IncomingFile,
   type Prompt,
-  type Reply,
-  TALK_TO_A_PERSON,
   type TurnEngine,
-  type TurnOptions,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import { isMenuShortcut } from '../../reminders/index.js';
-import type { OnceSet } from '../shared/index.js';
-import { type RenderPrompt, renderKey } from '../telegram/index.js';
-import { ClaimUpload } from './claim-upload.js';
-import type { GraphClient } from './graph-client.js';
+import { type OnceSet, type RenderPrompt, renderKey } from '../shared/index.js';
+import {
+  type GraphClient,
+  type InboundMessage,
+  kindOf,
+  loggable,
+  MediaTooLargeError,
+  type MessageStatus,
+} from './cloud-api/index.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
-import { type TypedCommand, typedCommand } from './typed-command.js';
-import { type InboundMessage, kindOf, loggable, type MessageStatus } from './webhook-payload.js';
-import { ChatReply, StepShow } from './whatsapp-engine-middleware.js';
+import { typedCommand } from './typed-command.js';
+import { ChatReply } from './whatsapp-engine-middleware.js';
 import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
 
 /** Options of {@link createWhatsAppChannel}. */
@@ -35,13 +30,6 @@ export interface WhatsAppChannelOptions {
   readonly seenMessages: OnceSet;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  /**
-   * Takes claim photos and documents (checked by their bytes, capped per file and per claim);
-   * without it a file gets "cannot take files here".
-   */
-  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
-  readonly handoff?: Handoff;
-  readonly languages?: CallerLanguages;
   /** Locale of a customer who chose none; default `en`. */
   readonly locale?: string;
   /**
@@ -59,156 +47,93 @@ export interface WhatsAppChannel {
   recordStatus(status: MessageStatus): Promise<void>;
 }
 
-/** One customer message being handled: who wrote, in which language. */
-interface Inbound {
-  readonly waId: string;
-  readonly locale: string;
-}
-
-// The policyholder's entry menu (flows/main-menu.ts), which "menu" and "Renew now" open afresh.
-const ENTRY_FLOW = 'main-menu';
-
 const sessionOf = (waId: string) => `wa:${waId}`;
-
-/** The options of a WhatsApp turn: its sender, the policyholder's menu, the deadline. */
-function turnOptionsOf(at: Inbound, deadlineMs: number, channelRequest?: object): TurnOptions {
-  return {
-    deadlineMs,
-    address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
-    // WhatsApp vouches for the sender's number: the principal, but no handset caller.
-    caller: { kind: 'sender', phone: at.waId },
-    audience: 'policyholder',
-    ...(channelRequest ? { channelRequest } : {}),
-  };
-}
 
 /**
  * Creates the WhatsApp channel's message handling. Session key `wa:<wa_id>`, audience
  * policyholder; the sender's number is the verified phone (WhatsApp vouches for it, as a USSD
- * gateway does for the caller). Every message calls the engine once at most: `turn`, `peek` or
- * `start`, with what needs the session lock decided by `whatsappEngineMiddleware`.
+ * gateway does for the caller). It only parses and renders: every message is one engine call
+ * with a neutral input at most (the conversation policies, engine middleware, decide handoff,
+ * language, reminder buttons and files), what needs WhatsApp's own rules under the session lock
+ * decided by `whatsappEngineMiddleware`.
  */
 export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
   const { engine, graph, store, render, logger } = options;
   const log = logger.child({ channel: 'whatsapp' });
   const defaultLocale = options.locale ?? 'en';
-  const say = (key: string, locale: string) => renderKey(render, key, locale);
   const deadlineMs = options.turnDeadlineMs ?? 15_000;
-  const turnOptions = (at: Inbound, channelRequest?: object) =>
-    turnOptionsOf(at, deadlineMs, channelRequest);
 
-  async function show(at: Inbound, prompt: Prompt, before: string[] = [], page?: number) {
+  async function show(
+    waId: string,
+    locale: string,
+    prompt: Prompt,
+    before: string[],
+    page?: number,
+  ) {
     const opts = { before, ...(page === undefined ? {} : { page }) };
-    for (const message of toWhatsAppMessages(prompt, render, at.locale, opts)) {
-      await graph.send(at.waId, message);
+    for (const message of toWhatsAppMessages(prompt, render, locale, opts)) {
+      await graph.send(waId, message);
     }
   }
-  const notice = async (at: Inbound, key: string): Promise<void> => {
-    await graph.send(at.waId, { type: 'text', text: { body: say(key, at.locale) } });
+  const notice = async (waId: string, text: string): Promise<void> => {
+    await graph.send(waId, { type: 'text', text: { body: text } });
   };
-  const turn = async (at: Inbound, reply: Reply) =>
-    show(at, await engine.turn(sessionOf(at.waId), reply, turnOptions(at, new ChatReply())));
-  /** The step the conversation waits on (or the menu), under a channel notice. */
-  const showStep = async (at: Inbound, leadKey?: string, page?: number) => {
-    const step = await engine.peek(sessionOf(at.waId), turnOptions(at, new StepShow()));
-    await show(at, step, leadKey ? [say(leadKey, at.locale)] : [], page);
-  };
+
   /**
-   * Drops whatever conversation was open and opens the main menu, taking `pick` there first when
-   * given (a reminder's "Renew now", chosen outside the menu).
+   * One engine call for what the customer sent, and its answer shown as the policies say, in the
+   * language they decided (kept in `spoken` for an apology should the sending fail).
    */
-  const menuAfresh = async (at: Inbound, pick?: string) => {
-    const start = pick === undefined ? {} : { start: { pick } };
-    const menu = await engine.start(sessionOf(at.waId), ENTRY_FLOW, {
-      ...turnOptions(at),
-      ...start,
+  async function update(
+    waId: string,
+    spoken: { locale: string },
+    input: ChatInput,
+    page?: number,
+  ): Promise<void> {
+    const update = new ChatUpdate(input, {
+      channel: 'whatsapp',
+      address: waId,
+      fallbackLocale: defaultLocale,
+      repeatStep: true,
+      own: new ChatReply(),
     });
-    await show(at, menu);
-  };
-
-  /** Asks for a person; not agreed to the notice yet, the customer is asked first. */
-  async function askForPerson(at: Inbound, consent?: 'agreed' | 'declined'): Promise<void> {
-    const opening = options.handoff
-      ? await options.handoff.open({
-          sessionKey: sessionOf(at.waId),
-          address: { channel: 'whatsapp', address: at.waId, locale: at.locale },
-          ...(consent ? { consent } : {}),
-        })
-      : 'unavailable';
-    if (opening === 'opened' || opening === 'already') await notice(at, `handoff.${opening}`);
-    else if (opening === 'consent') await show(at, HANDOFF_CONSENT);
-    else await showStep(at, `handoff.${opening}`);
+    const prompt = await engine.turn(
+      sessionOf(waId),
+      update.reply,
+      update.turnOptions({
+        deadlineMs,
+        // WhatsApp vouches for the sender's number: the principal, but no handset caller.
+        caller: { kind: 'sender', phone: waId },
+        audience: 'policyholder',
+      }),
+    );
+    const { locale, lead } = update;
+    spoken.locale = locale;
+    const said = lead ? renderKey(render, lead.key, locale, lead.params) : undefined;
+    if (update.answer === 'notice') await notice(waId, said ?? '');
+    else if (update.answer !== 'none') await show(waId, locale, prompt, said ? [said] : [], page);
   }
 
-  async function choose(at: Inbound, id: string): Promise<void> {
-    if (id.startsWith(PAGE_PREFIX))
-      return showStep(at, undefined, Number(id.slice(PAGE_PREFIX.length)) || 0);
-    if (id === CHOOSE_LANGUAGE) return show(at, LANGUAGE_PROMPT);
-    if (id === OWN_NUMBER) return turn(at, { type: 'user.contact', phone: `+${at.waId}` });
-    const picked = localeOfChoice(id);
-    if (picked !== undefined) {
-      await options.languages
-        ?.choose({ channel: 'whatsapp', address: at.waId }, picked)
-        .catch((error: unknown) => log.warn({ errorName: nameOf(error) }, 'language not saved'));
-      return showStep({ ...at, locale: picked }, 'language.changed');
-    }
-    if (id === TALK_TO_A_PERSON) return askForPerson(at);
-    if (id === HANDOFF_AGREE) return askForPerson(at, 'agreed');
-    if (id === HANDOFF_DECLINE) return askForPerson(at, 'declined');
-    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    // A reminder's "Renew now" or "Stop reminders" belongs to no step: the menu afresh, picked there.
-    if (isMenuShortcut(id)) return menuAfresh(at, id);
-    return turn(at, { type: 'user.choice', id });
-  }
-
-  async function text(at: Inbound, body: string): Promise<void> {
-    const command = typedCommand(body, render, at.locale);
-    if (command) return typed(at, command);
-    // While a person has the conversation, what the customer writes is for them, not the flow.
-    const forwarded = await options.handoff?.forward(sessionOf(at.waId), body);
-    if (forwarded === 'forwarded') return;
-    if (forwarded === 'failed') return notice(at, 'handoff.forwardFailed');
-    return turn(at, { type: 'user.text', text: body });
-  }
-
-  /**
-   * Telegram's /start, /cancel and /done as words: the first two leave the person (the customer
-   * chose the assistant again); "done" goes back to the step the conversation waits on.
-   */
-  async function typed(at: Inbound, command: TypedCommand): Promise<void> {
-    const ended = (await options.handoff?.end(sessionOf(at.waId))) ?? false;
-    if (command === 'menu') return menuAfresh(at);
-    if (command === 'cancel') return turn(at, { type: 'user.cancel' });
-    return showStep(at, ended ? 'handoff.back' : 'handoff.notOpen');
-  }
-
-  /**
-   * A photo or document: downloaded and kept only when the step asks for one, decided under the
-   * session lock in the one engine call; any other step is shown again with a hint.
-   */
-  async function media(at: Inbound, message: InboundMessage): Promise<void> {
-    const source = message.image ?? message.document;
-    const claimFiles = options.claimFiles;
-    if (!source) return;
-    if (!claimFiles) return notice(at, 'telegram.filesUnavailable');
-    if (await options.handoff?.active(sessionOf(at.waId))) return notice(at, 'handoff.already');
-    const upload = new ClaimUpload({ media: source, waId: at.waId, graph, claimFiles });
-    const prompt = await engine.peek(sessionOf(at.waId), turnOptions(at, upload));
-    const lead = upload.lead;
-    await show(at, prompt, lead ? [renderKey(render, lead.key, at.locale, lead.params)] : []);
-  }
-
-  async function dispatch(at: Inbound, message: InboundMessage): Promise<void> {
+  /** What one message is, parsed: the input handed to the engine, or a channel notice. */
+  function inputOf(message: InboundMessage): ChatInput | { readonly page: number } | undefined {
     const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
-    if (reply) return choose(at, reply.id);
-    if (message.button) return choose(at, message.button.payload ?? message.button.text);
-    if (message.text) return text(at, message.text.body);
-    if (message.image || message.document) return media(at, message);
+    const id =
+      reply?.id ?? (message.button ? (message.button.payload ?? message.button.text) : undefined);
+    if (id !== undefined) {
+      if (id.startsWith(PAGE_PREFIX)) return { page: Number(id.slice(PAGE_PREFIX.length)) || 0 };
+      if (id === OWN_NUMBER) return { kind: 'contact', phone: `+${message.from}` };
+      return { kind: 'choice', id };
+    }
+    if (message.text) {
+      const command = typedCommand(message.text.body, render);
+      return command ? { kind: 'command', command } : { kind: 'text', text: message.text.body };
+    }
+    const media = message.image ?? message.document;
+    if (media) return { kind: 'file', file: fileOf(graph, media) };
     // A message WhatsApp could not pass on: the customer did nothing wrong at the step, so one
     // short line says so, without the step again.
-    if (kindOf(message) === 'unsupported') return notice(at, 'whatsapp.unsupported');
+    if (kindOf(message) === 'unsupported') return { kind: 'notice', key: 'whatsapp.unsupported' };
     // Stickers, voice notes, locations, contacts: the step again, with what we cannot use.
-    return showStep(at, 'telegram.unsupported');
+    return { kind: 'look', lead: 'chat.unsupported' };
   }
 
   return {
@@ -223,22 +148,45 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
         return;
       }
       await store.touch(message.from);
-      const chosen = await Promise.resolve(
-        options.languages?.chosen({ channel: 'whatsapp', address: message.from }),
-      ).catch(() => undefined);
-      const at: Inbound = { waId: message.from, locale: chosen ?? defaultLocale };
+      const waId = message.from;
+      const spoken = { locale: defaultLocale };
       try {
-        await dispatch(at, message);
+        const input = inputOf(message);
+        if (input && 'page' in input) await update(waId, spoken, { kind: 'look' }, input.page);
+        else if (input) await update(waId, spoken, input);
       } catch (error) {
         // The one error boundary: logged without what the customer wrote, and an apology.
         log.error(
           { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
           'whatsapp message failed',
         );
-        await notice(at, 'engine.error').catch(() => undefined);
+        const apology = renderKey(render, 'engine.error', spoken.locale);
+        await notice(waId, apology).catch(() => undefined);
       }
     },
     recordStatus: (status) => recordStatus(store, log, status),
+  };
+}
+
+/**
+ * A photo or document as the file-step policy reads it: downloaded through the media endpoint
+ * only when the step asks for one; named by its media id when WhatsApp gives no name (a photo).
+ */
+function fileOf(
+  graph: GraphClient,
+  media: { readonly id: string; readonly filename?: string | undefined },
+): IncomingFile {
+  return {
+    name: media.filename ?? media.id,
+    async read(maxBytes) {
+      try {
+        const { bytes } = await graph.download(media.id, maxBytes);
+        return { bytes };
+      } catch (error) {
+        if (error instanceof MediaTooLargeError) throw new FileTooLargeError();
+        throw error;
+      }
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
 import type { Notifier } from '../index.js';
-import type { RenderPrompt } from '../telegram/index.js';
-import type { GraphClient, TemplateMessage } from './graph-client.js';
+import type { RenderPrompt } from '../shared/index.js';
+import type { GraphClient, TemplateMessage } from './cloud-api/index.js';
 import { templateText, toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { WhatsAppTemplates } from './whatsapp-config.js';
 import type { WhatsAppStore } from './whatsapp-store.js';

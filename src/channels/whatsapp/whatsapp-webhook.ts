@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log/index.js';
-import { verifySignature } from './verify-signature.js';
-import { eventsOf, WebhookBody } from './webhook-payload.js';
+import { eventsOf, verifySignature, WebhookBody } from './cloud-api/index.js';
 import type { WhatsAppChannel } from './whatsapp-channel.js';
 
 /** Options of {@link registerWhatsAppWebhook}. */

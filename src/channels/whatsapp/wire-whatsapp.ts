@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { ClaimFiles } from '../../claim-documents/index.js';
-import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
+import type { TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { Notifier } from '../index.js';
-import { StoreOnceSet } from '../shared/index.js';
-import type { RenderPrompt } from '../telegram/index.js';
-import { createGraphClient } from './graph-client.js';
+import { type RenderPrompt, StoreOnceSet } from '../shared/index.js';
+import { createGraphClient } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
 import { createWhatsAppNotifier } from './whatsapp-notifier.js';
@@ -19,10 +17,6 @@ export interface WhatsAppWiring {
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  /** Takes claim photos and documents; without it a file gets "cannot take files here". */
-  readonly claimFiles?: Pick<ClaimFiles, 'keep' | 'maxFileBytes' | 'refusal'>;
-  readonly handoff?: Handoff;
-  readonly languages?: CallerLanguages;
   /** The server's key-value store: the window, statuses and handled message ids. */
   readonly store: KeyValueStore;
   readonly keyPrefix: string;
@@ -58,9 +52,6 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     seenMessages: new StoreOnceSet(wiring.store, `${keyPrefix}whatsapp-message:`),
     render: wiring.render,
     logger: wiring.logger,
-    ...(wiring.claimFiles ? { claimFiles: wiring.claimFiles } : {}),
-    ...(wiring.handoff ? { handoff: wiring.handoff } : {}),
-    ...(wiring.languages ? { languages: wiring.languages } : {}),
   });
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {

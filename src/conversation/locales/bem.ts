@@ -359,11 +359,10 @@ export const bem: Catalogue = {
     'Iyo te nambala yenu. Tinyeni "Peeleni nambala yandi ya foni" pa kupeela nambala ya iyi Telegram.',
   'telegram.help':
     'Kuti namweba umutengo no kushitisha inshuwalansi ya motoka ne ya lwendo, ukupokelela ama claim no kumona inshuwalansi yenu.\n/start - menyu ikalamba\n/cancel - lekeni ifyo mulecita\n/status - moneni inshuwalansi yenu\n/language - alulenipo ululimi\n/help - ubu bukombe',
-  'telegram.filesUnavailable':
-    'Mutulekelele, nshingapokelela amafayilo muno. Eseshenipo pali cimbi.',
+  'chat.filesUnavailable': 'Mutulekelele, nshingapokelela amafayilo muno. Eseshenipo pali cimbi.',
   'telegram.menuExpired': 'Iyo menyu yapwa. Twaba apa:',
-  'telegram.unsupported': 'Mutulekelele, nshingabomfya ama sticker, amashiwi nangu incende.',
-  'telegram.unexpectedFile': 'Nshilefwaya icikope nangu ifayilo pa ici cipande.',
+  'chat.unsupported': 'Mutulekelele, nshingabomfya ama sticker, amashiwi nangu incende.',
+  'chat.unexpectedFile': 'Nshilefwaya icikope nangu ifayilo pa ici cipande.',
   'telegram.expect.text': 'Napapata lembeni icasuko cenu.',
   'telegram.expect.nrc': 'Napapata lembeni nambala ya NRC, nga 123456/10/1.',
   'telegram.expect.phone':

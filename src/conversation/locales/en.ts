@@ -535,10 +535,10 @@ export const en = {
     'That is not your own contact. Tap "Share my phone number" to share the number of this Telegram account.',
   'telegram.help':
     'I can quote and sell motor and travel cover, take claims and check your cover.\n/start – main menu\n/cancel – stop what you are doing\n/status – check your cover\n/language – change the language\n/help – this message',
-  'telegram.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
+  'chat.filesUnavailable': 'Sorry, I cannot take files here. Please try again later.',
   'telegram.menuExpired': 'That menu has expired. Here is where we are:',
-  'telegram.unsupported': 'Sorry, I cannot use stickers, voice notes or locations.',
-  'telegram.unexpectedFile': 'I do not need a photo or file at this step.',
+  'chat.unsupported': 'Sorry, I cannot use stickers, voice notes or locations.',
+  'chat.unexpectedFile': 'I do not need a photo or file at this step.',
   'telegram.expect.text': 'Please type your answer.',
   'telegram.expect.nrc': 'Please type the NRC number, like 123456/10/1.',
   'telegram.expect.phone': 'Please type the phone number, or tap Share my phone number.',

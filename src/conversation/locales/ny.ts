@@ -358,10 +358,10 @@ export const ny: Catalogue = {
     'Imeneyo si nambala yanu. Dinani "Gawani nambala yanga ya foni" kuti mugawe nambala ya Telegram iyi.',
   'telegram.help':
     'Ndingakupatseni mtengo ndi kugulitsa inshuwalansi ya galimoto ndi ya ulendo, kulandira ma claim ndi kuona inshuwalansi yanu.\n/start - menyu yaikulu\n/cancel - lekani zimene mukuchita\n/status - onani inshuwalansi yanu\n/language - sinthani chiyankhulo\n/help - uthenga uwu',
-  'telegram.filesUnavailable': 'Pepani, sindingalandire mafayilo pano. Yesaninso pambuyo pake.',
+  'chat.filesUnavailable': 'Pepani, sindingalandire mafayilo pano. Yesaninso pambuyo pake.',
   'telegram.menuExpired': 'Menyu imeneyo yatha. Tili apa:',
-  'telegram.unsupported': 'Pepani, sindingagwiritse ntchito ma sticker, mawu kapena malo.',
-  'telegram.unexpectedFile': 'Sindikufuna chithunzi kapena fayilo pa sitepe iyi.',
+  'chat.unsupported': 'Pepani, sindingagwiritse ntchito ma sticker, mawu kapena malo.',
+  'chat.unexpectedFile': 'Sindikufuna chithunzi kapena fayilo pa sitepe iyi.',
   'telegram.expect.text': 'Chonde lembani yankho lanu.',
   'telegram.expect.nrc': 'Chonde lembani nambala ya NRC, monga 123456/10/1.',
   'telegram.expect.phone':

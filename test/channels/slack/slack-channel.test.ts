@@ -39,6 +39,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
       allowedUsers: [STAFF],
       allowedTeams: [TEAM],
       engine,
+      deskFlow: 'staff-desk',
       render: testRender,
       logger: silentLogger,
       clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
@@ -446,6 +447,7 @@ describe('Slack channel configuration', () => {
     botToken: 'xoxb-test',
     allowedUsers: [STAFF],
     engine: new AnsweringEngine(),
+    deskFlow: 'staff-desk',
     logger: silentLogger,
   };
 

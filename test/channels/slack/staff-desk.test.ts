@@ -46,6 +46,7 @@ beforeEach(async () => {
     signingSecret: SIGNING_SECRET,
     allowedUsers: [STAFF],
     engine,
+    deskFlow: 'staff-desk',
     logger: silentLogger,
     clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
   });

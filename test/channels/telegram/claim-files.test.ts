@@ -5,16 +5,15 @@ import {
   createTelegramChannel,
   type TelegramChannel,
 } from '../../../src/channels/telegram/index.js';
-import { createClaimFiles } from '../../../src/claim-documents/index.js';
+import { chatFilesOf, createClaimFiles } from '../../../src/claim-documents/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
 import type { Prompt } from '../../../src/conversation/prompt.js';
-import type { Reply } from '../../../src/conversation/reply.js';
-import type { TurnEngine, TurnOptions } from '../../../src/conversation/turn-engine.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { tinyJpeg, windowsExecutable } from '../../support/document-bytes.js';
 import { eventually } from '../../support/eventually.js';
-import { engineOf, TurnEngineDouble } from '../../support/turn-engine-double.js';
+import { PolicyEngine } from '../../support/policy-engine.js';
+import { engineOf } from '../../support/turn-engine-double.js';
 import { silentLogger, testRender, textUpdate, webhookChannel } from './test-support.js';
 
 const TOKEN = '123456:files-token';
@@ -25,20 +24,20 @@ const PHOTO_BYTES = tinyJpeg();
 let downloaded: Buffer = PHOTO_BYTES;
 
 /**
- * An engine whose conversation waits on `step`: a channel that peeks sees it, a reply is
- * recorded and answered with a thank-you.
+ * An engine whose conversation waits on `step`, with the real conversation policies over the
+ * claim files: a reply that reaches the flow is answered with a thank-you.
  */
-class StepEngine extends TurnEngineDouble implements TurnEngine {
-  readonly calls: Reply[] = [];
-  step: Prompt = { key: 'claim.askDocument', input: 'photo', final: false };
-
-  override async turn(_sessionKey: string, reply: Reply, _options?: TurnOptions): Promise<Prompt> {
-    this.calls.push(reply);
-    return { key: 'thanks', input: 'none', final: true };
+class StepEngine extends PolicyEngine {
+  constructor(files: FileStore) {
+    super({
+      files: chatFilesOf(createClaimFiles({ files })),
+      session: { prompt: { key: 'claim.askDocument', input: 'photo', final: false } },
+      answer: () => ({ key: 'thanks', input: 'none', final: true }),
+    });
   }
 
-  override async peek(): Promise<Prompt> {
-    return this.step;
+  set step(prompt: Prompt) {
+    this.session = { ...this.session, prompt };
   }
 }
 
@@ -92,7 +91,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     downloaded = PHOTO_BYTES;
     api = await fakeBotApi(sent);
     files = await createFileStore({ signingSecret: 'file-secret', publicUrl: 'https://bot.test' });
-    engine = new StepEngine();
+    engine = new StepEngine(files);
     ({ channel, webhook, close } = await webhookChannel({
       token: TOKEN,
       webhookSecret: SECRET,
@@ -100,7 +99,6 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       render: testRender,
       logger: silentLogger,
       apiRoot: api.url,
-      claimFiles: createClaimFiles({ files }),
     }));
   });
 
@@ -131,7 +129,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
     });
     expect(response.statusCode).toBe(200);
 
-    const reply = engine.calls[0];
+    const reply = engine.replies()[0];
     expect(reply).toMatchObject({ type: 'user.photo', fileName: 'file_1.jpg' });
     const url = new URL(reply?.type === 'user.photo' ? reply.url : 'about:blank');
     expect(url.origin).toBe('https://bot.test');
@@ -161,7 +159,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
         },
       },
     });
-    expect(engine.calls).toEqual([]);
+    expect(engine.replies()).toEqual([]);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
       chat_id: CHAT_ID,
@@ -184,7 +182,6 @@ describe('Telegram channel against a minimal Bot API fake', () => {
         render: renderPrompt,
         logger: silentLogger,
         apiRoot: api.url,
-        claimFiles: createClaimFiles({ files }),
       });
       downloaded = windowsExecutable();
       await spoken.webhook.inject({
@@ -208,7 +205,7 @@ describe('Telegram channel against a minimal Bot API fake', () => {
         },
       });
       await spoken.close();
-      expect(engine.calls).toEqual([]);
+      expect(engine.replies()).toEqual([]);
       expect(sent).toEqual([expect.objectContaining({ chat_id: CHAT_ID, text: words })]);
     },
   );
@@ -235,11 +232,11 @@ describe('Telegram channel against a minimal Bot API fake', () => {
         },
       },
     });
-    expect(engine.calls).toEqual([]);
+    expect(engine.replies()).toEqual([]);
     expect(sent).toEqual([
       expect.objectContaining({
         chat_id: CHAT_ID,
-        text: 'telegram.unexpectedFile telegram.expect.choice\n\nmotor.pickProduct',
+        text: 'chat.unexpectedFile telegram.expect.choice\n\nmotor.pickProduct',
       }),
     ]);
   });
@@ -279,10 +276,10 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       },
     });
     expect(response.statusCode).toBe(200);
-    expect(engine.calls).toEqual([]);
+    expect(engine.replies()).toEqual([]);
     expect(sent).toEqual([
       expect.objectContaining({
-        text: 'telegram.unsupported telegram.expect.text\n\nmotor.askPlate',
+        text: 'chat.unsupported telegram.expect.text\n\nmotor.askPlate',
       }),
     ]);
   });

@@ -6,7 +6,7 @@ import {
   type Prompt,
   renderPrompt,
 } from '../../../src/conversation/index.js';
-import { TurnEngineDouble } from '../../support/turn-engine-double.js';
+import { PolicyEngine } from '../../support/policy-engine.js';
 import { silentLogger, webhookChannel } from './test-support.js';
 
 const TOKEN = '123456:menu-token';
@@ -32,22 +32,7 @@ async function recordingBotApi(calls: Array<{ method: string; body: unknown }>) 
 }
 
 /** A conversation that waits on the main menu. */
-class MenuEngine extends TurnEngineDouble {
-  private readonly menu: Prompt = {
-    key: 'menu.welcome',
-    input: 'choice',
-    final: false,
-    choices: [],
-  };
-
-  override async turn(): Promise<Prompt> {
-    return this.menu;
-  }
-
-  override async peek(): Promise<Prompt> {
-    return this.menu;
-  }
-}
+const MENU: Prompt = { key: 'menu.welcome', input: 'choice', final: false, choices: [] };
 
 describe('the Telegram "/" menu', () => {
   const calls: Array<{ method: string; body: unknown }> = [];
@@ -68,11 +53,11 @@ describe('the Telegram "/" menu', () => {
     ({ webhook, close } = await webhookChannel({
       token: TOKEN,
       webhookSecret: SECRET,
-      engine: new MenuEngine(),
+      // The language policy over the chats' chosen languages, as the server adds it.
+      engine: new PolicyEngine({ languages, session: { prompt: MENU } }),
       render: renderPrompt,
       logger: silentLogger,
       apiRoot: api.url,
-      languages,
     }));
   });
 

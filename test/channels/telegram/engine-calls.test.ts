@@ -131,6 +131,20 @@ describe('Telegram channel: one engine call per inbound update', () => {
     ['a language picked', (id: number) => tapUpdate(id, `${LANGUAGE_CHOICE_PREFIX}bem`)],
     ['a reminder shortcut', (id: number) => tapUpdate(id, 'reminders-off')],
     ['/cancel', (id: number) => textUpdate(CHAT_ID, id, '/cancel')],
+    // Issue 39: a photo or a document is one turn, the step's policy deciding under the lock.
+    [
+      'a photo',
+      (id: number) =>
+        messageUpdate(id, {
+          photo: [{ file_id: 'p', file_unique_id: 'p', width: 9, height: 9, file_size: 99 }],
+        }),
+    ],
+    [
+      'a document',
+      (id: number) =>
+        messageUpdate(id, { document: { file_id: 'd', file_unique_id: 'd', file_size: 99 } }),
+    ],
+    ['/language', (id: number) => textUpdate(CHAT_ID, id, '/language')],
   ])('%s: one engine call', async (_name, update) => {
     expect(await callsFor(update)).toBe(1);
   });

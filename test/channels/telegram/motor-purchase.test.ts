@@ -45,7 +45,6 @@ beforeAll(async () => {
     render: keyedRender,
     logger: silentLogger,
     apiRoot: emulator.config.apiURL,
-    claimFiles: stack.claimFiles,
     // The emulator has no rate limits; Telegram's one message a second per chat would only
     // slow this 20-message conversation down.
     throttle: false,

@@ -1,13 +1,19 @@
-import { createFlowRegistry } from '../../../flows/index.js';
+import { createFlowRegistry, mainMenuFlow } from '../../../flows/index.js';
 import { createPartnerClient, type PartnerClient } from '../../../src/api/index.js';
 import { telegramEngineMiddleware } from '../../../src/channels/telegram/index.js';
-import { type ClaimFiles, createClaimFiles } from '../../../src/claim-documents/index.js';
+import {
+  type ClaimFiles,
+  chatFilesOf,
+  createClaimFiles,
+} from '../../../src/claim-documents/index.js';
 import {
   type ConversationEngine,
+  chatPolicies,
   createTurnEngine,
   type Prompt,
 } from '../../../src/conversation/index.js';
 import { createFileStore, type FileStore } from '../../../src/files/index.js';
+import { isMenuShortcut } from '../../../src/reminders/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../../src/session/index.js';
 import { directPayments } from '../../flows/direct-payments.js';
@@ -51,17 +57,26 @@ export async function createRealStack(): Promise<RealStack> {
     },
     payments: directPayments(client),
   });
-  // Composed as src/server composes it for Telegram: with the channel's engine middleware.
+  const claimFiles = createClaimFiles({ files });
+  // Composed as src/server composes it for Telegram: the conversation policies, then the
+  // channel's engine middleware.
   const engine = createTurnEngine({
     store: new MemorySessionStore(),
     flows,
     logger: silentLogger,
-  }).use(telegramEngineMiddleware);
+  }).use(
+    ...chatPolicies({
+      files: chatFilesOf(claimFiles),
+      shortcuts: { entryFlow: mainMenuFlow.id, isShortcut: isMenuShortcut },
+      logger: silentLogger,
+    }),
+    telegramEngineMiddleware,
+  );
   return {
     engine,
     sandbox,
     files,
-    claimFiles: createClaimFiles({ files }),
+    claimFiles,
     client,
     async close() {
       await engine.idle();

@@ -57,7 +57,6 @@ beforeAll(async () => {
     render: keyedRender,
     logger: silentLogger,
     apiRoot: emulator.config.apiURL,
-    claimFiles: stack.claimFiles,
     // The emulator has no rate limits; the throttler would only space this transcript out.
     throttle: false,
   });

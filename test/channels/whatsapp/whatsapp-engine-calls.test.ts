@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { MemoryOnceSet } from '../../../src/channels/shared/index.js';
 import {
   ChatReply,
-  ClaimUpload,
   createWhatsAppChannel,
   createWhatsAppStore,
   type GraphClient,
   type InboundMessage,
-  StepShow,
   typedCommand,
   whatsappEngineMiddleware,
 } from '../../../src/channels/whatsapp/index.js';
-import { createClaimFiles } from '../../../src/claim-documents/index.js';
+import { chatFilesOf, createClaimFiles } from '../../../src/claim-documents/index.js';
 import {
+  type ChatInput,
+  ChatUpdate,
   type Handoff,
   type Prompt,
   renderPrompt,
@@ -24,13 +24,14 @@ import {
 import { createLogger } from '../../../src/log/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
 import { tinyJpeg, tinyPng } from '../../support/document-bytes.js';
+import { PolicyEngine } from '../../support/policy-engine.js';
 
 const step: Prompt = { key: 'motor.askPlate', input: 'text', final: false };
 const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false };
 
 /** An engine that counts its calls and answers `step`. */
 function countingEngine() {
-  // What each call carried: its channelRequest (for start, where the menu opens).
+  // What each call carried: its channelRequest.
   const calls: { method: string; request: object | undefined }[] = [];
   const engine: TurnEngine = {
     turn: async (_key, _reply, options) => {
@@ -49,7 +50,7 @@ function countingEngine() {
   return { engine, calls };
 }
 
-function channelWith(engine: TurnEngine, handoff?: Handoff) {
+function channelWith(engine: TurnEngine) {
   const sent: unknown[] = [];
   const graph: GraphClient = {
     async send(_to, message) {
@@ -67,12 +68,8 @@ function channelWith(engine: TurnEngine, handoff?: Handoff) {
     seenMessages: new MemoryOnceSet(),
     render: renderPrompt,
     logger: createLogger({ level: 'silent' }),
-    claimFiles: createClaimFiles({
-      files: { put: async () => ({ id: 'f1' }), signedUrl: (id) => `https://files/${id}` },
-    }),
-    ...(handoff ? { handoff } : {}),
   });
-  return { channel, sent };
+  return { channel, sent, graph };
 }
 
 let counter = 0;
@@ -84,35 +81,38 @@ const text = (body: string) => inbound({ type: 'text', text: { body } });
 const tap = (id: string) =>
   inbound({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id } } });
 
-describe('the WhatsApp channel on the engine API (issue 26, issue 28)', () => {
-  it('calls the engine exactly once per inbound message', async () => {
+describe('the WhatsApp channel on the engine API (issue 26, issue 28, issue 39)', () => {
+  it('calls the engine exactly once per inbound message, a turn carrying what was sent', async () => {
     const { engine, calls } = countingEngine();
     const { channel } = channelWith(engine);
-    const messages: [InboundMessage, string][] = [
-      [text('BCE 7781'), 'turn'],
-      [tap('motor'), 'turn'],
-      [tap('wa.page:1'), 'peek'],
-      [tap('wa.own-number'), 'turn'],
-      [tap('language:bem'), 'peek'],
-      [inbound({ type: 'image', image: { id: 'm1' } }), 'peek'],
-      [inbound({ type: 'sticker' }), 'peek'],
-      [text('menu'), 'start'],
-      [tap('renew:pol-1'), 'start'],
-      [text('Cancel'), 'turn'],
-      [text('done'), 'peek'],
-      [tap('person'), 'peek'],
+    const messages: [InboundMessage, ChatInput][] = [
+      [text('BCE 7781'), { kind: 'text', text: 'BCE 7781' }],
+      [tap('motor'), { kind: 'choice', id: 'motor' }],
+      [tap('wa.page:1'), { kind: 'look' }],
+      [tap('wa.own-number'), { kind: 'contact', phone: '+260971234567' }],
+      [tap('language:bem'), { kind: 'choice', id: 'language:bem' }],
+      [inbound({ type: 'sticker' }), { kind: 'look', lead: 'chat.unsupported' }],
+      [text('menu'), { kind: 'command', command: 'menu' }],
+      [tap('renew:pol-1'), { kind: 'choice', id: 'renew:pol-1' }],
+      [text('Cancel'), { kind: 'command', command: 'cancel' }],
+      [text('done'), { kind: 'command', command: 'done' }],
+      [tap('person'), { kind: 'choice', id: 'person' }],
     ];
-    for (const [message, method] of messages) {
+    for (const [message, input] of messages) {
       const before = calls.length;
       await channel.handleMessage(message);
-      expect(calls.slice(before).map((call) => call.method)).toEqual([method]);
+      expect(calls.slice(before).map((call) => call.method)).toEqual(['turn']);
+      const update = calls.at(-1)?.request;
+      expect(update).toBeInstanceOf(ChatUpdate);
+      expect((update as ChatUpdate).input).toEqual(input);
+      // WhatsApp's own rule (a pushed screen) rides with it for whatsappEngineMiddleware.
+      expect((update as ChatUpdate).options.own).toBeInstanceOf(ChatReply);
     }
-    // A turn of the chat carries its request for whatsappEngineMiddleware.
-    expect(calls[0]?.request).toBeInstanceOf(ChatReply);
-    expect(calls[2]?.request).toBeInstanceOf(StepShow);
-    expect(calls[5]?.request).toBeInstanceOf(ClaimUpload);
-    // A reminder's "Renew now" opens the menu picked there, as Telegram's does.
-    expect(calls[8]?.request).toEqual({ pick: 'renew:pol-1' });
+    // A photo is one turn too: its file read only when the policy asks.
+    await channel.handleMessage(inbound({ type: 'image', image: { id: 'm1' } }));
+    const photo = calls.at(-1)?.request as ChatUpdate;
+    expect(calls.at(-1)?.method).toBe('turn');
+    expect(photo.input.kind).toBe('file');
   });
 
   it('leaves the person on "done", "menu" and "cancel", and shows where the customer was', async () => {
@@ -126,31 +126,41 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28)', () => {
         return true;
       },
     };
-    const { engine, calls } = countingEngine();
-    const { channel, sent } = channelWith(engine, handoff);
+    const engine = new PolicyEngine({
+      handoff: () => handoff,
+      session: { prompt: step },
+      after: [whatsappEngineMiddleware],
+    });
+    const { channel, sent } = channelWith(engine);
     await channel.handleMessage(text('Hello there'));
-    expect(calls).toHaveLength(0);
+    // Forwarded to the person: nothing reached the flow, nothing was sent back.
+    expect(engine.calls[0]?.reached).toBeUndefined();
+    expect(sent).toHaveLength(0);
     await channel.handleMessage(text('Done'));
     expect(ended).toEqual(['wa:260971234567']);
     expect(JSON.stringify(sent.at(-1))).toMatch(/You are back with the assistant/);
     await channel.handleMessage(text('menu'));
     await channel.handleMessage(text('/cancel'));
     expect(ended).toHaveLength(3);
-    expect(calls.map((call) => call.method)).toEqual(['peek', 'start', 'turn']);
+    expect(engine.calls.map((call) => call.reached?.kind)).toEqual([
+      undefined,
+      undefined,
+      'start',
+      'reply',
+    ]);
   });
 
-  it('reads the typed words from the catalogues, in the customer language and in English', () => {
-    const command = (words: string, locale: string) => typedCommand(words, renderPrompt, locale);
-    expect(command(' MENU ', 'en')).toBe('menu');
-    expect(command('/start', 'en')).toBe('menu');
-    expect(command('menyu', 'bem')).toBe('menu');
-    expect(command('napwa', 'bem')).toBe('done');
-    expect(command('ndatha', 'ny')).toBe('done');
-    expect(command('lekani', 'ny')).toBe('cancel');
-    expect(command('stop', 'ny')).toBe('cancel');
-    expect(command('napwa', 'en')).toBeUndefined();
-    expect(command('BCE 7781', 'en')).toBeUndefined();
-    expect(command('0', 'en')).toBeUndefined();
+  it('reads the typed words from the catalogues, in any of our languages', () => {
+    const command = (words: string) => typedCommand(words, renderPrompt);
+    expect(command(' MENU ')).toBe('menu');
+    expect(command('/start')).toBe('menu');
+    expect(command('menyu')).toBe('menu');
+    expect(command('napwa')).toBe('done');
+    expect(command('ndatha')).toBe('done');
+    expect(command('lekani')).toBe('cancel');
+    expect(command('stop')).toBe('cancel');
+    expect(command('BCE 7781')).toBeUndefined();
+    expect(command('0')).toBeUndefined();
   });
 });
 
@@ -162,23 +172,19 @@ describe('whatsappEngineMiddleware', () => {
     state: 'kept',
     ...over,
   });
-  /** Runs the middleware once; what it asked of the rest of the chain, or what it kept. */
-  async function run(channelRequest: object, session: SessionGlance, request?: TurnRequest) {
+  /** Runs the middleware once; what it asked of the rest of the chain. */
+  async function run(channelRequest: object, session: SessionGlance) {
     const reply: TurnRequest = { kind: 'reply', reply: { type: 'user.text', text: 'x' } };
-    let kept: string | undefined | null = null;
     const context: TurnContext = {
       sessionKey: 'wa:1',
       options: { channelRequest },
-      request: request ?? reply,
+      request: reply,
       session,
       channelState: undefined,
-      keep: async (state) => {
-        kept = state;
-        return step;
-      },
+      keep: async () => step,
     };
     await whatsappEngineMiddleware(context, async () => step);
-    return { request: context.request, kept };
+    return { request: context.request };
   }
 
   it('answers a pushed screen with the reply, and opens the menu after a pushed closing one', async () => {
@@ -192,31 +198,47 @@ describe('whatsappEngineMiddleware', () => {
     expect((await run(new ChatReply(), glance({}))).request).toMatchObject({ seen: false });
   });
 
-  it('shows the step as it is, or the menu when none is open', async () => {
-    const peek: TurnRequest = { kind: 'peek' };
-    expect((await run(new StepShow(), glance({}), peek)).kept).toBe('kept');
-    const none = await run(new StepShow(), glance({ prompt: undefined }), peek);
-    expect(none.request).toEqual({ kind: 'restart' });
-  });
-
-  it('takes a file only on a step asking for one', async () => {
-    const graph: GraphClient = {
-      send: async () => 'wamid',
-      download: async () => ({ bytes: tinyPng(), mimeType: 'image/png' }),
-    };
+  it('takes a file only on a step asking for one, read only there', async () => {
     const claimFiles = createClaimFiles({
       files: { put: async () => ({ id: 'f9' }), signedUrl: () => 'https://f/9' },
     });
-    const upload = () => new ClaimUpload({ media: { id: 'm' }, waId: '1', graph, claimFiles });
-    const peek: TurnRequest = { kind: 'peek' };
-    const taken = await run(upload(), glance({ prompt: photoStep }), peek);
-    expect(taken.request).toEqual({
+    let reads = 0;
+    const engine = new PolicyEngine({
+      files: chatFilesOf(claimFiles),
+      session: { prompt: photoStep, state: 'kept' },
+      after: [whatsappEngineMiddleware],
+    });
+    const sent: unknown[] = [];
+    const photo = () => inbound({ type: 'image', image: { id: 'm' } });
+    const counted = createWhatsAppChannel({
+      engine,
+      graph: {
+        send: async (_to, message) => {
+          sent.push(message);
+          return 'wamid';
+        },
+        download: async () => {
+          reads += 1;
+          return { bytes: tinyPng(), mimeType: 'image/png' };
+        },
+      },
+      store: createWhatsAppStore(createMemoryStore(), 'test:'),
+      seenMessages: new MemoryOnceSet(),
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+    });
+    await counted.handleMessage(photo());
+    expect(engine.calls.at(-1)?.reached).toEqual({
       kind: 'reply',
       reply: { type: 'user.photo', url: 'https://f/9', fileName: 'm.png' },
+      seen: false,
     });
-    const elsewhere = upload();
-    expect((await run(elsewhere, glance({}), peek)).kept).toBe('kept');
-    expect(elsewhere.lead).toEqual({ key: 'telegram.unexpectedFile' });
+    expect(reads).toBe(1);
+    engine.session = glance({});
+    await counted.handleMessage(photo());
+    expect(engine.calls.at(-1)?.kept).toBe('kept');
+    expect(reads).toBe(1);
+    expect(JSON.stringify(sent.at(-1))).toMatch(/I do not need a photo or file at this step/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { z } from 'zod';
-import { CodedStatusError } from '../../errors/index.js';
-import type { WhatsAppMessage } from './render-whatsapp-message.js';
+import { CodedStatusError } from '../../../errors/index.js';
+import type { WhatsAppMessage } from '../render-whatsapp-message.js';
 import { MediaInfo, SendResult } from './webhook-payload.js';
 
 /** Where a Graph API call failed: it answered an error, the network failed, or its body broke. */

@@ -1,0 +1,19 @@
+// Conversation policy as engine middleware: what every chat channel used to decide itself.
+
+export { type ChatPolicyOptions, chatPolicies } from './chat-policies.js';
+export {
+  type ChatAnswer,
+  type ChatCommand,
+  type ChatInput,
+  type ChatNotice,
+  ChatUpdate,
+  type ChatUpdateOptions,
+  chatUpdateOf,
+  FileTooLargeError,
+  type IncomingFile,
+  ownRequestOf,
+} from './chat-update.js';
+export { type ChatFiles, fileStepPolicy } from './file-step-policy.js';
+export { handoffPolicy } from './handoff-policy.js';
+export { languagePolicy } from './language-policy.js';
+export { type MenuShortcuts, menuShortcutPolicy } from './menu-shortcut-policy.js';
