@@ -30,9 +30,10 @@ let tap: InsurerTap;
 let harness: TestServer;
 
 beforeAll(async () => {
-  // The insurer settles a payment soon after it is taken and calls nobody back: every outcome
-  // is found by looking the transaction up.
-  insurer = createSandbox({ settleDelayMs: 50 });
+  // The insurer settles a payment when the test says so (settleTaken), never on a wall clock that
+  // could beat the screen the test reads first, and calls nobody back: every outcome is found by
+  // looking the transaction up.
+  insurer = createSandbox({ settleDelayMs: 600_000 });
   const { origin } = await insurer.listen();
   insurer.setPaymentCallbackUrl(null);
   tap = await startInsurerTap(origin);
@@ -76,6 +77,12 @@ const transactionsOf = (phone: UssdCaller) =>
   insurer.payments
     .all()
     .filter((transaction) => transaction.msisdn?.endsWith(phone.number.slice(-9)));
+
+/** The insurer approves every payment of the caller's it took and still holds pending. */
+function settleTaken(phone: UssdCaller): void {
+  for (const transaction of transactionsOf(phone))
+    insurer.payments.settleNow(transaction.reference);
+}
 
 /** What the caller was told by SMS. */
 const toldTo = (phone: UssdCaller) =>
@@ -136,6 +143,7 @@ describe('a payment is never re-sent blind', () => {
     const screen = await phone.send('1');
     expect(screen).not.toMatch(/cannot be reached/);
     expect(screen).toMatch(/^CON (Approve .* on your phone|.*being confirmed)/);
+    settleTaken(phone);
     await harness.server.payments.settled();
 
     const reference = firstPayReference();
@@ -158,6 +166,7 @@ describe('a payment is never re-sent blind', () => {
     });
     const screen = await phone.send('1');
     expect(screen).not.toMatch(/cannot be reached/);
+    settleTaken(phone);
     await harness.server.payments.settled();
 
     const reference = firstPayReference();
@@ -184,6 +193,7 @@ describe('a payment is never re-sent blind', () => {
     });
     const screen = await phone.send('1');
     expect(screen).toMatch(/^CON Your payment of ZMW [\d,.]+ is being confirmed/);
+    settleTaken(phone);
     await harness.server.payments.settled();
 
     const reference = firstPayReference();
@@ -212,6 +222,7 @@ describe('a payment is never re-sent blind', () => {
     expect(await phone.send('1')).toMatch(/did not go through[\s\S]*1\. Pay again/);
     expect(await phone.send('1')).toMatch(/Pay with:/);
     expect(await phone.send('1')).toMatch(/Approve .* on your phone/);
+    settleTaken(phone);
     await harness.server.payments.settled();
 
     const pays = tap.requests.filter(
