@@ -1,11 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  nestedMessage,
-  renderPrompt,
-  setCatalogueLogger,
-  t,
-} from '../../src/conversation/index.js';
+import { nestedMessage, renderPrompt, t } from '../../src/conversation/index.js';
+import { setInsurerWordsLogger } from '../../src/conversation/insurer-words.js';
 import { createLogger } from '../../src/log/index.js';
 
 function capture() {
@@ -57,7 +53,7 @@ describe("the insurer's words in the caller's", () => {
 
   it('keeps a word it does not know as the insurer wrote it and logs it once, numbers masked', async () => {
     const { logger, lines } = capture();
-    setCatalogueLogger(logger);
+    setInsurerWordsLogger(logger);
     const reason = { reason: 'Wallet 0977123456 is barred' };
     expect(t('pay.note.reason', reason, 'bem')).toBe('Umulandu: Wallet 0977123456 is barred.');
     t('pay.note.reason', reason, 'ny');
