@@ -339,16 +339,6 @@ export async function keep(
   return (await deps.files.save({ fileName, contentType, body: await body })).url;
 }
 
-/** The first `max` items of a paginated listing. */
-export async function firstPage<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
 /** A key for a newly priced purchase: its payments' references derive from it. */
 export function purchaseKeyOf(deps: FlowDeps, subject: string): string {
   return `${subject}.${(deps.purchaseKey ?? randomUUID)()}`;

@@ -51,10 +51,12 @@ export class StaffConfirmMissingError extends CodedError<'NO_CLAIM_EVIDENCE'> {
 }
 
 /** Raised when the bordereau is asked for but no file store is configured. */
-export class StaffFileStoreMissingError extends Error {
+export class StaffFileStoreMissingError extends CodedError<'NO_FILE_STORE'> {
   override readonly name = 'StaffFileStoreMissingError';
-  readonly code = 'NO_FILE_STORE';
   readonly status = 503;
+  constructor(message: string) {
+    super('NO_FILE_STORE', message);
+  }
 }
 
 /** Raised when `sync` is asked for but the server runs no holdings sync. */

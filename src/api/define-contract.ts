@@ -79,11 +79,6 @@ export function pathParamNames(path: string): string[] {
   return [...path.matchAll(PARAM)].map((match) => match[1] ?? '');
 }
 
-/** A path template in router form (`/policies/:policyId/issue`), for fastify and the like. */
-export function routePath(template: string): string {
-  return template.replace(PARAM, (_, name: string) => `:${name}`);
-}
-
 function pathParamsFor(path: string): z.ZodObject {
   const shape: Record<string, z.ZodString> = {};
   for (const name of pathParamNames(path)) shape[name] = z.string().min(1);

@@ -144,22 +144,28 @@ function parseErrorBody(raw: string): ApiErrorBody | undefined {
   }
 }
 
+/** Codes of {@link ApiNetworkError} and its two kinds. */
+export type ApiNetworkErrorCode = 'API_NETWORK' | 'API_TIMEOUT' | 'API_ABORTED';
+
 /**
  * Raised when the request never got an answer: connection refused or reset, DNS failure, the
  * socket closed early, or the caller aborted. `sent` says whether the request may have reached
  * the insurer (it matters before repeating anything that moves money).
  */
-export class ApiNetworkError extends Error {
+export class ApiNetworkError extends CodedError<ApiNetworkErrorCode> {
   override readonly name: string = 'ApiNetworkError';
-  readonly code: string = 'API_NETWORK';
   readonly operation: string;
   readonly sent: boolean;
 
   constructor(
-    init: { operation: string; sent: boolean; message?: string },
+    init: { operation: string; sent: boolean; message?: string; code?: ApiNetworkErrorCode },
     options: ErrorOptions = {},
   ) {
-    super(init.message ?? `${init.operation}: network failure`, options);
+    super(
+      init.code ?? 'API_NETWORK',
+      init.message ?? `${init.operation}: network failure`,
+      options,
+    );
     this.operation = init.operation;
     this.sent = init.sent;
   }
@@ -168,7 +174,6 @@ export class ApiNetworkError extends Error {
 /** Raised when the insurer did not answer within `timeoutMs`. The request may have been handled. */
 export class ApiTimeoutError extends ApiNetworkError {
   override readonly name = 'ApiTimeoutError';
-  override readonly code = 'API_TIMEOUT';
   readonly timeoutMs: number;
 
   constructor(init: { operation: string; timeoutMs: number }, options: ErrorOptions = {}) {
@@ -176,6 +181,7 @@ export class ApiTimeoutError extends ApiNetworkError {
       {
         operation: init.operation,
         sent: true,
+        code: 'API_TIMEOUT',
         message: `${init.operation} timed out after ${init.timeoutMs} ms`,
       },
       options,
@@ -187,11 +193,15 @@ export class ApiTimeoutError extends ApiNetworkError {
 /** Raised when the caller's AbortSignal ended the call. The request may have been handled. */
 export class ApiAbortedError extends ApiNetworkError {
   override readonly name = 'ApiAbortedError';
-  override readonly code = 'API_ABORTED';
 
   constructor(init: { operation: string }, options: ErrorOptions = {}) {
     super(
-      { operation: init.operation, sent: true, message: `${init.operation} was aborted` },
+      {
+        operation: init.operation,
+        sent: true,
+        code: 'API_ABORTED',
+        message: `${init.operation} was aborted`,
+      },
       options,
     );
   }
@@ -203,14 +213,14 @@ export class ApiAbortedError extends ApiNetworkError {
  * call may test the insurer again (0 while one is under way); `cause` is the failure that opened
  * the circuit. Tell the user the insurer is unavailable and to try again later.
  */
-export class ApiUnavailableError extends Error {
+export class ApiUnavailableError extends CodedError<'API_UPSTREAM_UNAVAILABLE'> {
   override readonly name = 'ApiUnavailableError';
-  readonly code = 'upstream_unavailable';
   readonly operation: string;
   readonly retryAfterMs: number;
 
   constructor(init: { operation: string; retryAfterMs: number }, options: ErrorOptions = {}) {
     super(
+      'API_UPSTREAM_UNAVAILABLE',
       `${init.operation}: the insurer is unavailable (circuit open); retry in ${Math.ceil(init.retryAfterMs / 1000)} s`,
       options,
     );
@@ -223,9 +233,8 @@ export class ApiUnavailableError extends Error {
  * Raised when a 2xx response does not match the operation's response schema (or is not JSON).
  * `path` is the first failing field, e.g. `data.0.id`; empty for a body that is not JSON.
  */
-export class ResponseShapeError extends Error {
+export class ResponseShapeError extends CodedError<'API_RESPONSE_SHAPE'> {
   override readonly name = 'ResponseShapeError';
-  readonly code = 'API_RESPONSE_SHAPE';
   readonly operation: string;
   readonly path: string;
   readonly issues: readonly z.core.$ZodIssue[];
@@ -239,7 +248,11 @@ export class ResponseShapeError extends Error {
     },
     options: ErrorOptions = {},
   ) {
-    super(`${init.operation}: unexpected response at '${init.path}': ${init.message}`, options);
+    super(
+      'API_RESPONSE_SHAPE',
+      `${init.operation}: unexpected response at '${init.path}': ${init.message}`,
+      options,
+    );
     this.operation = init.operation;
     this.path = init.path;
     this.issues = init.issues ?? [];
@@ -250,9 +263,8 @@ export class ResponseShapeError extends Error {
  * Raised before any request when the input breaks the operation's schema or one of the spec's
  * rules (e.g. a loan identified by both loanId and partnerLoanReference). `field` is a dotted path.
  */
-export class ValidationError extends Error {
+export class ValidationError extends CodedError<'VALIDATION'> {
   override readonly name = 'ValidationError';
-  readonly code = 'VALIDATION';
   readonly field: string;
   readonly issues: readonly z.core.$ZodIssue[];
 
@@ -260,7 +272,7 @@ export class ValidationError extends Error {
     init: { field: string; message: string; issues?: readonly z.core.$ZodIssue[] },
     options: ErrorOptions = {},
   ) {
-    super(init.message, options);
+    super('VALIDATION', init.message, options);
     this.field = init.field;
     this.issues = init.issues ?? [];
   }

@@ -15,7 +15,6 @@ export {
   type OperationDefinition,
   type OperationGroup,
   pathParamNames,
-  routePath,
 } from './define-contract.js';
 export {
   ApiAbortedError,

@@ -93,7 +93,6 @@ export {
   type RenderPrompt,
   renderKey,
   renderPrompt,
-  setCatalogueLogger,
   t,
 } from './render-prompt.js';
 export { isReply, type PaymentProceedEvent, type PaymentSettledEvent, Reply } from './reply.js';

@@ -1,7 +1,7 @@
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { createLogger, type Logger } from '../log/index.js';
-import { INSURER_ARGUMENTS, insurerWords, setInsurerWordsLogger } from './insurer-words.js';
+import { INSURER_ARGUMENTS, insurerWords } from './insurer-words.js';
 import { type Catalogue, DEFAULT_LOCALE, isStaffKey, LOCALES } from './locales/index.js';
 import { nestedMessageOf } from './nested-message.js';
 import type { MessageParams, Prompt } from './prompt.js';
@@ -27,12 +27,6 @@ export interface RenderedChoice {
 
 let catalogueLogger: Logger | undefined;
 const reportedMissing = new Set<string>();
-
-/** Routes "unknown message key" warnings to the process logger instead of a default one. */
-export function setCatalogueLogger(logger: Logger): void {
-  catalogueLogger = logger;
-  setInsurerWordsLogger(logger);
-}
 
 /** Renders a Prompt in a locale: the engine's {@link renderPrompt}, or a test double. */
 export type RenderPrompt = (prompt: Prompt, locale: string) => RenderedPrompt;

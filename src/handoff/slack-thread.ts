@@ -7,15 +7,18 @@ import {
   type SessionGlance,
   t,
 } from '../conversation/index.js';
+import { CodedError } from '../errors/index.js';
 import { maskName, maskNameParams, maskPersonalData } from '../privacy/index.js';
 
 /** `action_id` of the Resolve button on a handoff's thread root. */
 export const RESOLVE_ACTION = 'handoff.resolve';
 
 /** Raised when Slack does not accept a handoff message. */
-export class HandoffSlackError extends Error {
+export class HandoffSlackError extends CodedError<'HANDOFF_SLACK_FAILED'> {
   override readonly name = 'HandoffSlackError';
-  readonly code = 'HANDOFF_SLACK_FAILED';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('HANDOFF_SLACK_FAILED', message, options);
+  }
 }
 
 /** The Slack Web API calls a handoff makes (a `WebClient` has them; tests may fake them). */

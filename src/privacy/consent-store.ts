@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { hashTag, type RedisConnection } from '../redis/index.js';
-import { createMemoryStore, createRedisStore, type KeyValueStore } from '../storage/index.js';
+import { hashTag } from '../redis/index.js';
+import { createMemoryStore, type KeyValueStore } from '../storage/index.js';
 import { type DataSubject, subjectId } from './data-subject.js';
 
 /**
@@ -65,11 +65,6 @@ export function createConsentStore(store: KeyValueStore, prefix: string): Consen
       await store.delete(consentKey(prefix, subject));
     },
   };
-}
-
-/** Consent in Redis, shared by every instance. */
-export function createRedisConsentStore(redis: RedisConnection, prefix: string): ConsentStore {
-  return createConsentStore(createRedisStore(redis), prefix);
 }
 
 /** Consent in this process (the embedded default): lost on restart, then asked again. */

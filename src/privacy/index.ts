@@ -20,7 +20,6 @@ export {
   consentKey,
   createConsentStore,
   createMemoryConsentStore,
-  createRedisConsentStore,
 } from './consent-store.js';
 // Everyone: whose data a conversation touches (a phone or a chat).
 export {

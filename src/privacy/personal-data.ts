@@ -1,4 +1,5 @@
 import type { Prompt, TurnRoute } from '../conversation/index.js';
+import { CodedError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { CONSENT_NOTICE_VERSION, type ConsentStore } from './consent-store.js';
 import { type DataSubject, dataSubjectOf, subjectHandset } from './data-subject.js';
@@ -76,12 +77,11 @@ export interface ErasureResult {
 }
 
 /** Raised when some store could not erase; the others did, and asking again finishes the job. */
-export class ErasureIncompleteError extends Error {
+export class ErasureIncompleteError extends CodedError<'ERASURE_INCOMPLETE'> {
   override readonly name = 'ErasureIncompleteError';
-  readonly code = 'ERASURE_INCOMPLETE';
   readonly stores: readonly string[];
   constructor(stores: readonly string[], options?: { cause?: unknown }) {
-    super(`personal data not erased from: ${stores.join(', ')}`, options);
+    super('ERASURE_INCOMPLETE', `personal data not erased from: ${stores.join(', ')}`, options);
     this.stores = stores;
   }
 }

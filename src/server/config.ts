@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
 import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
 import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
+import { CodedError } from '../errors/index.js';
 import { parseS3Url, type S3Location } from '../files/index.js';
 import { type LimitsConfig, LimitsEnv, limitsConfigOf } from '../limits/index.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../privacy/index.js';
@@ -357,13 +358,13 @@ export interface ConfigIssue {
 }
 
 /** Raised when the environment cannot start the server; the message names every variable. */
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<'CONFIG_INVALID'> {
   override readonly name = 'ConfigError';
-  readonly code = 'CONFIG_INVALID';
   readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[], options?: { cause?: unknown }) {
     super(
+      'CONFIG_INVALID',
       `Configuration is invalid:\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n')}`,
       options,
     );

@@ -195,7 +195,7 @@ export class RedisSessionStore implements SessionStore {
     this.redis = options.redis;
     this.prefix = options.keyPrefix ?? 'insurechat:';
     if (/[{}]/.test(this.prefix)) {
-      throw new SessionStoreError('bad_option', 'keyPrefix must not contain braces');
+      throw new SessionStoreError('SESSION_BAD_OPTION', 'keyPrefix must not contain braces');
     }
     this.ttlMs = Math.round((options.ttlSeconds ?? SESSION_DEFAULTS.ttlSeconds) * 1000);
     this.lockTtlMs = options.lockTtlMs ?? SESSION_DEFAULTS.lockTtlMs;
@@ -245,7 +245,7 @@ export class RedisSessionStore implements SessionStore {
         };
       }, options.waitMs ?? SESSION_DEFAULTS.waitMs);
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not acquire the session', {
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not acquire the session', {
         cause: error,
       });
     }
@@ -263,7 +263,7 @@ export class RedisSessionStore implements SessionStore {
     try {
       await RELEASE.run(this.redis, this.keys(lease.key), [lease.token]);
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not release the session', {
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not release the session', {
         cause: error,
       });
     }
@@ -279,7 +279,9 @@ export class RedisSessionStore implements SessionStore {
       );
       return reply === 1;
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not extend the lock', { cause: error });
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not extend the lock', {
+        cause: error,
+      });
     }
   }
 
@@ -289,7 +291,9 @@ export class RedisSessionStore implements SessionStore {
       const [version, data] = await this.redis.hmget(recordKey, 'v', 'd');
       return version != null && data != null ? { version: Number(version), data } : undefined;
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not read the session', { cause: error });
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not read the session', {
+        cause: error,
+      });
     }
   }
 
@@ -298,7 +302,9 @@ export class RedisSessionStore implements SessionStore {
     try {
       await HOLD.run(this.redis, [recordKey], [Math.max(1, Math.round(holdMs))]);
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not hold the session', { cause: error });
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not hold the session', {
+        cause: error,
+      });
     }
   }
 
@@ -307,7 +313,9 @@ export class RedisSessionStore implements SessionStore {
     try {
       await UNHOLD.run(this.redis, [recordKey], [this.ttlMs]);
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not end the hold', { cause: error });
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not end the hold', {
+        cause: error,
+      });
     }
   }
 
@@ -326,7 +334,9 @@ export class RedisSessionStore implements SessionStore {
         ]),
       );
     } catch (error) {
-      throw new SessionStoreError('redis_failed', 'Could not write the session', { cause: error });
+      throw new SessionStoreError('SESSION_REDIS_FAILED', 'Could not write the session', {
+        cause: error,
+      });
     }
     switch (reply[0]) {
       case 1:

@@ -72,7 +72,7 @@ describe('opening', () => {
     expect(error).toBeInstanceOf(ApiUnavailableError);
     expect(error).toMatchObject({
       name: 'ApiUnavailableError',
-      code: 'upstream_unavailable',
+      code: 'API_UPSTREAM_UNAVAILABLE',
       operation: 'getCreditLifeProducts',
       retryAfterMs: OPEN_MS - 10_000,
     });

@@ -2,12 +2,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { describeFailure, failurePrompt } from '../../flows/support.js';
 import { ApiError } from '../../src/api/index.js';
-import {
-  nestedMessage,
-  renderPrompt,
-  setCatalogueLogger,
-  t,
-} from '../../src/conversation/index.js';
+import { nestedMessage, renderPrompt, t } from '../../src/conversation/index.js';
+import { setInsurerWordsLogger } from '../../src/conversation/insurer-words.js';
 import { createLogger } from '../../src/log/index.js';
 
 function capture() {
@@ -59,7 +55,7 @@ describe("the insurer's words in the caller's", () => {
 
   it('keeps a word it does not know as the insurer wrote it and logs it once, numbers masked', async () => {
     const { logger, lines } = capture();
-    setCatalogueLogger(logger);
+    setInsurerWordsLogger(logger);
     const reason = { reason: 'Wallet 0977123456 is barred' };
     expect(t('pay.note.reason', reason, 'bem')).toBe('Umulandu: Wallet 0977123456 is barred.');
     t('pay.note.reason', reason, 'ny');
@@ -117,7 +113,7 @@ describe("the insurer's refusal in the caller's words ({said})", () => {
 
   it('keeps a refusal it does not know in the insurer’s words and logs it once, numbers masked', async () => {
     const { logger, lines } = capture();
-    setCatalogueLogger(logger);
+    setInsurerWordsLogger(logger);
     const prompt = refusedWith('The borrower 0977123456 is on a watch list');
     expect(renderPrompt(prompt, 'bem').text).toContain(
       'The borrower 0977123456 is on a watch list.',

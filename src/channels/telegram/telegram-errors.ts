@@ -1,15 +1,20 @@
 import { GrammyError } from 'grammy';
+import { CodedError } from '../../errors/index.js';
 
 /** Raised when a claim file cannot be fetched from Telegram. */
-export class TelegramFileError extends Error {
+export class TelegramFileError extends CodedError<'TELEGRAM_FILE_UNAVAILABLE'> {
   override readonly name = 'TelegramFileError';
-  readonly code = 'TELEGRAM_FILE_UNAVAILABLE';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('TELEGRAM_FILE_UNAVAILABLE', message, options);
+  }
 }
 
 /** Raised when a webhook body carrying the right secret is not a Telegram update. */
-export class TelegramUpdateError extends Error {
+export class TelegramUpdateError extends CodedError<'TELEGRAM_UPDATE_INVALID'> {
   override readonly name = 'TelegramUpdateError';
-  readonly code = 'TELEGRAM_UPDATE_INVALID';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('TELEGRAM_UPDATE_INVALID', message, options);
+  }
 }
 
 /**

@@ -1,10 +1,13 @@
 import { InputFile, type Transformer } from 'grammy';
 import { z } from 'zod';
+import { CodedError } from '../../errors/index.js';
 
 /** Raised when a document to upload cannot be fetched from where the flow said it is. */
-export class DocumentFetchError extends Error {
+export class DocumentFetchError extends CodedError<'TELEGRAM_DOCUMENT_UNAVAILABLE'> {
   override readonly name = 'DocumentFetchError';
-  readonly code = 'TELEGRAM_DOCUMENT_UNAVAILABLE';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('TELEGRAM_DOCUMENT_UNAVAILABLE', message, options);
+  }
 }
 
 /** Content types by file extension, for the documents the flows attach. */

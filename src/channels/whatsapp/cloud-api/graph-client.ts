@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import type { z } from 'zod';
-import { CodedStatusError } from '../../../errors/index.js';
+import { CodedError, CodedStatusError } from '../../../errors/index.js';
 import type { WhatsAppMessage } from '../render-whatsapp-message.js';
 import { MediaInfo, SendResult } from './webhook-payload.js';
 
@@ -124,9 +124,11 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
 }
 
 /** Raised when a customer's file is larger than the channel takes. */
-export class MediaTooLargeError extends Error {
+export class MediaTooLargeError extends CodedError<'WHATSAPP_MEDIA_TOO_LARGE'> {
   override readonly name = 'MediaTooLargeError';
-  readonly code = 'WHATSAPP_MEDIA_TOO_LARGE';
+  constructor(message = 'the file is larger than the channel takes') {
+    super('WHATSAPP_MEDIA_TOO_LARGE', message);
+  }
 }
 
 function safeJson(text: string): unknown {
