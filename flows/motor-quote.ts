@@ -36,35 +36,35 @@ import {
   paymentStage,
   payPhoneOf,
   resumePayment,
-  type Way,
-  way,
 } from './payment-machine.js';
 import {
+  answered,
   answeredGuard,
   ask,
   CANCELLED,
   type Checked,
-  callFailed,
   callFailureGuards,
   choice,
   chose,
   dataChoice,
+  ENDING_REPLIES,
   end,
   type Failure,
   failedCallTo,
+  failureBack,
+  failureGuards,
   failureScreen,
   flowOutput,
-  isChoice,
   money,
   notProvided,
-  passes,
   type RefusedQuestions,
+  refusedQuestion,
+  rejectAnswer,
   rejectedAnswer,
-  rejectedBy,
   replyGuards,
+  stageFailure,
   TO_MAIN_MENU,
-  toRefusedQuestion,
-  UNEXPECTED_REPLIES,
+  toRefusedAnswer,
   unexpected,
 } from './support.js';
 
@@ -370,6 +370,25 @@ const vehicleName = (text: string, context: MotorQuoteContext) =>
 const fullName = (text: string) =>
   checkNameParts(text, { first: FIELD_LENGTHS.firstName, last: FIELD_LENGTHS.lastName });
 
+/**
+ * Every typed answer's check, by the field the `answered` guard names: {@link CHECKS}, and those
+ * kept their own way (make, model and year; the name in two parts; a code; a phone).
+ */
+const TYPED = {
+  ...CHECKS,
+  vehicle: vehicleName,
+  name: fullName,
+  code: (text: string) => checkCode(text),
+  phone: (text: string) => checkPhone(text),
+};
+
+/** What an invoked call returned, from its done event; undefined for any other event. */
+const outputOf = (event: object): unknown => ('output' in event ? event.output : undefined);
+
+/** Guard reference: the one-time code typed came to `outcome`. */
+const codeIs = (outcome: CodeOutcome['outcome']) =>
+  ({ type: 'codeIs', params: { outcome } }) as const;
+
 const motor = setup({
   types: {
     context: {} as MotorQuoteContext,
@@ -436,15 +455,18 @@ const motor = setup({
     unexpected: assign(({ context }) => unexpected(context)),
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
-    rejectAnswer: assign(rejectedAnswer(CHECKS)),
+    rejectAnswer: assign(rejectedAnswer(TYPED)),
+    showFailure: assign({ tries: 0, prompt: failureScreen }),
     ...paymentActions<MotorQuoteContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,
     ...callFailureGuards,
-    answered: answeredGuard(CHECKS),
+    answered: answeredGuard(TYPED),
     ...PAYMENT_GUARDS,
-    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
+    ...failureGuards,
+    ownNumber: ({ context, event }) =>
+      replyGuards.chose({ event }, { id: 'own' }) && context.callerPhone !== null,
     hasCallerPhone: ({ context }) => context.callerPhone !== null,
     // The holder is the caller's own number, taken without asking (not typed after a "No").
     holderIsCaller: ({ context }) =>
@@ -455,7 +477,8 @@ const motor = setup({
       event.type === 'user.choice' && context.categories.some((c) => c.id === event.id),
     listedOption: ({ context, event }) =>
       event.type === 'user.choice' && context.options.some((o) => String(o.duration) === event.id),
-    moreProducts: ({ context, event }) => isChoice('more')({ event }) && context.hasMore,
+    moreProducts: ({ context, event }) =>
+      replyGuards.chose({ event }, { id: 'more' }) && context.hasMore,
     needsSumInsured: ({ context }) =>
       context.products.find((p) => p.id === context.answers.productId)?.needsSumInsured === true,
     hasVehicleId: ({ context }) => context.vehicle !== null,
@@ -475,11 +498,37 @@ const motor = setup({
     },
     lookedUpByPhone: ({ context }) => context.holderLookup === 'phone',
     codeExpired: ({ context }) => context.code?.refused === 'expired',
+    // What a call returned, read from its done event (not one of the flow's Reply events).
+    foundCovered: ({ event }) => isCovered(outputOf(event)),
+    foundElsewhere: ({ event }) => isElsewhere(outputOf(event)),
+    onRecordElsewhere: ({ event }) => isOnRecordElsewhere(outputOf(event)),
+    codeSent: ({ event }) => (outputOf(event) as { sent?: unknown } | undefined)?.sent === true,
+    codeIs: ({ event }, params: { outcome: CodeOutcome['outcome'] }) =>
+      (outputOf(event) as CodeOutcome | undefined)?.outcome === params.outcome,
+    vehicleBlocked: ({ event }) => {
+      const output = outputOf(event);
+      return typeof output === 'object' && output !== null && !('vehicleId' in output);
+    },
+    quotedAsShown: ({ context, event }) => {
+      const quote = outputOf(event) as MotorQuote | undefined;
+      return quote !== undefined && samePrice(context.pay, quote.premium, quote.currency);
+    },
+    // A refused answer the flow asked for, in a new purchase (a renewal asks only for the plate).
+    refusedAnswer: ({ context }) =>
+      context.mode !== 'renew' && refusedQuestion(QUESTION_OF, context.failure) !== undefined,
   },
 });
 
-/** A failed call `op`: the failure screen, Retry and Back as {@link RETRY} and {@link BACK} say. */
-const failedCall = failedCallTo<MotorQuoteContext, Reply>('#motor-quote.failed');
+/**
+ * A failed call `op`: the failure screen of the stage that made it (its `failed` state), or
+ * `target` for a call made outside a stage.
+ */
+const failedCall = (op: Op, target = 'failed') =>
+  failedCallTo<MotorQuoteContext, Reply>(target)(op);
+
+/** Back into the payment from a stage: the child started again at `step` (see resumePayment). */
+const resumeAt = (step: PaymentStep) =>
+  ({ ...resumePayment(step), target: '#motor-quote.payment' }) as const;
 
 /** The actors that look a plate up for the caller, and what each finds. */
 interface PlateLookup {
@@ -488,8 +537,9 @@ interface PlateLookup {
 }
 
 /**
- * The state that looks the plate typed up with `src`, for the caller: another holder's plate goes
- * to `noPolicy`, saying only whether that holder can be told (and setting `elsewhere` besides);
+ * The state that looks the plate typed up with `src`, for the caller: the caller's own car insured
+ * already goes to `covered` (the vehicle lookup only); another holder's plate goes to
+ * `elsewhere`, saying only whether that holder can be told (and setting `elsewhereKept` besides);
  * a find goes to `found` with what `keep` makes of it; nothing found goes to `none`, setting
  * `cleared`. The vehicle and the renewal stages differ only in these.
  */
@@ -497,7 +547,9 @@ function findingByPlate<S extends keyof PlateLookup>(
   src: S,
   op: Op,
   ways: {
-    readonly elsewhere: Partial<MotorQuoteContext>;
+    readonly covered?: string;
+    readonly elsewhere: string;
+    readonly elsewhereKept: Partial<MotorQuoteContext>;
     readonly found: string;
     readonly keep: (found: PlateLookup[S]) => Partial<MotorQuoteContext>;
     readonly none: string;
@@ -518,18 +570,22 @@ function findingByPlate<S extends keyof PlateLookup>(
         ...(context.route ? { route: context.route } : {}),
       }),
       onDone: [
+        ...(ways.covered
+          ? [
+              {
+                guard: 'foundCovered',
+                target: ways.covered,
+                actions: assignDone(({ event }) => ({
+                  covered: isCovered(event.output) ? event.output : undefined,
+                })),
+              } as const,
+            ]
+          : []),
         {
-          guard: ({ event }: { event: Done }) => isCovered(event.output),
-          target: '#motor-quote.vehicle.alreadyCovered',
+          guard: 'foundElsewhere',
+          target: ways.elsewhere,
           actions: assignDone(({ event }) => ({
-            covered: isCovered(event.output) ? event.output : undefined,
-          })),
-        },
-        {
-          guard: ({ event }: { event: Done }) => isElsewhere(event.output),
-          target: '#motor-quote.renewal.noPolicy',
-          actions: assignDone(({ event }) => ({
-            ...ways.elsewhere,
+            ...ways.elsewhereKept,
             elsewhere: {
               canTell: isElsewhere(event.output) && event.output.canTell,
               told: false,
@@ -537,7 +593,7 @@ function findingByPlate<S extends keyof PlateLookup>(
           })),
         },
         {
-          guard: ({ event }: { event: Done }) => event.output !== null,
+          guard: 'returned',
           target: ways.found,
           actions: assignDone(({ event }) =>
             event.output === null || isElsewhere(event.output) || isCovered(event.output)
@@ -549,78 +605,33 @@ function findingByPlate<S extends keyof PlateLookup>(
       ],
       onError: failedCall(op),
     },
-  };
+  } as const;
 }
-
-/** Where Retry goes after each failed call: the call again. */
-const RETRY: Record<Op, Way> = {
-  products: '#motor-quote.product.loadingProducts',
-  vehicle: '#motor-quote.vehicle.findingVehicle',
-  categories: '#motor-quote.pricing.loadingCategories',
-  pricing: '#motor-quote.pricing.loadingPrices',
-  holder: '#motor-quote.holder.findingHolder',
-  register: '#motor-quote.buying.registeringHolder',
-  code: '#motor-quote.holder.sendingCode',
-  checkCode: '#motor-quote.holder.checkingCode',
-  // The writes and the payment again as the method chosen: a handset's call is let go first.
-  registerVehicle: resumePayment('start'),
-  quote: resumePayment('start'),
-  pay: resumePayment('start'),
-  status: resumePayment('checking'),
-  policy: '#motor-quote.renewal.findingPolicy',
-  renewal: '#motor-quote.renewal.loadingRenewal',
-  tell: '#motor-quote.renewal.tellingHolder',
-  certificate: '#motor-quote.loadingCertificate',
-};
-
-/** Where Back goes after each failed call: the question before it. */
-const BACK: Record<Op, Way> = {
-  products: '#motor-quote.mode',
-  vehicle: '#motor-quote.vehicle.askPlate',
-  categories: '#motor-quote.product.loadingProducts',
-  pricing: '#motor-quote.pricing.loadingCategories',
-  holder: '#motor-quote.holder.lookupBack',
-  register: '#motor-quote.holder.askEmail',
-  code: '#motor-quote.holder.offerCode',
-  checkCode: '#motor-quote.holder.askCode',
-  registerVehicle: resumePayment('confirm'),
-  quote: resumePayment('confirm'),
-  pay: resumePayment('confirm'),
-  status: resumePayment('wait'),
-  policy: '#motor-quote.renewal.askRenewPlate',
-  renewal: '#motor-quote.renewal.askRenewPlate',
-  tell: '#motor-quote.renewal.noPolicy',
-  certificate: '#motor-quote.loadingCertificate',
-};
-
-const OPS = Object.keys(RETRY) as Op[];
 
 /**
  * The question that asked for each field the insurer may refuse: "Change my answer" goes straight
- * to it, so the user fixes the plate or the chassis number instead of walking back screen by
- * screen. Renewals ask only for the plate, so their refusals keep {@link BACK}.
+ * to it (the details stage's `changeAnswer`), so the user fixes the plate or the chassis number
+ * instead of walking back screen by screen. Renewals ask only for the plate, so their refusals
+ * keep the stage's own Back.
  */
 const QUESTION_OF: RefusedQuestions = {
-  registrationNumber: '#motor-quote.vehicle.askPlate',
-  vehicleId: '#motor-quote.vehicle.askPlate',
-  make: '#motor-quote.vehicle.askVehicle',
-  model: '#motor-quote.vehicle.askVehicle',
-  yearOfManufacture: '#motor-quote.vehicle.askVehicle',
-  chassisNumber: '#motor-quote.vehicle.askChassis',
-  engineNumber: '#motor-quote.vehicle.askEngine',
+  registrationNumber: 'askPlate',
+  vehicleId: 'askPlate',
+  make: 'askVehicle',
+  model: 'askVehicle',
+  yearOfManufacture: 'askVehicle',
+  chassisNumber: 'askChassis',
+  engineNumber: 'askEngine',
   sumInsured: '#motor-quote.pricing.askSumInsured',
-  idNumber: '#motor-quote.holder.askHolderNrc',
-  nrcNumber: '#motor-quote.holder.askHolderNrc',
-  firstName: '#motor-quote.holder.askName',
-  lastName: '#motor-quote.holder.askName',
-  email: '#motor-quote.holder.askEmail',
+  idNumber: 'askHolderNrc',
+  nrcNumber: 'askHolderNrc',
+  firstName: 'askName',
+  lastName: 'askName',
+  email: 'askEmail',
 };
 
-/** Back from a failure: to the question whose answer the insurer refused, when it said which. */
-const BACK_TO_QUESTION = toRefusedQuestion<MotorQuoteContext>(
-  QUESTION_OF,
-  (context) => context.mode !== 'renew',
-);
+/** Back from a failure outside the details stage, when the insurer named the answer it refused. */
+const REFUSED = { guard: 'refusedAnswer', target: '#motor-quote.details.changeAnswer' } as const;
 
 /**
  * What is bought: the cover and the vehicle, as a message rendered in the caller's language
@@ -727,7 +738,7 @@ export const motorQuoteMachine = motor.createMachine({
     failure: null,
   }),
   initial: 'opening',
-  on: UNEXPECTED_REPLIES,
+  on: ENDING_REPLIES,
   states: {
     // Handed over from the menu's "Renew MTR-…" (or a reminder's Renew now): straight to its price.
     opening: {
@@ -736,7 +747,7 @@ export const motorQuoteMachine = motor.createMachine({
           guard: and([{ type: 'inMode', params: { mode: 'renew' } } as const, 'hasPolicy']),
           target: '#motor-quote.renewal.loadingRenewal',
         },
-        { target: '#motor-quote.mode' },
+        { target: 'mode' },
       ],
     },
     mode: {
@@ -751,12 +762,12 @@ export const motorQuoteMachine = motor.createMachine({
         'user.choice': [
           {
             guard: chose('new'),
-            target: '#motor-quote.product.loadingProducts',
+            target: 'pricing',
             actions: assign({ mode: 'new', page: 1 }),
           },
           {
             guard: chose('renew'),
-            target: '#motor-quote.renewal.askRenewPlate',
+            target: 'renewal',
             // A renewal needs no product list: the snapshot stays small with the principal in it.
             actions: assign({
               mode: 'renew',
@@ -767,11 +778,12 @@ export const motorQuoteMachine = motor.createMachine({
             }),
           },
         ],
-        'user.back': '#motor-quote.mainMenu',
+        'user.back': 'mainMenu',
       },
     },
 
-    product: {
+    // Priced from what pricing takes (cover, use, value, start date): no plate, chassis or NRC.
+    pricing: {
       initial: 'loadingProducts',
       states: {
         loadingProducts: {
@@ -779,7 +791,7 @@ export const motorQuoteMachine = motor.createMachine({
             src: 'listProducts',
             input: ({ context }) => ({ page: context.page, pageSize: PAGE_SIZE }),
             onDone: {
-              target: '#motor-quote.product.pickProduct',
+              target: 'pickProduct',
               actions: assign({
                 products: ({ event }) => event.output.products.slice(0, PAGE_SIZE),
                 hasMore: ({ event }) => event.output.hasMore,
@@ -810,14 +822,14 @@ export const motorQuoteMachine = motor.createMachine({
             'user.choice': [
               {
                 guard: 'listedProduct',
-                target: '#motor-quote.pricing.loadingCategories',
+                target: 'loadingCategories',
                 actions: assign({
                   answers: ({ context, event }) => ({ ...context.answers, productId: event.id }),
                 }),
               },
               {
                 guard: 'moreProducts',
-                target: '#motor-quote.product.loadingProducts',
+                target: 'loadingProducts',
                 actions: assign({ page: ({ context }) => context.page + 1 }),
               },
               { guard: chose('back'), target: '#motor-quote.mode' },
@@ -825,16 +837,150 @@ export const motorQuoteMachine = motor.createMachine({
             'user.back': [
               {
                 guard: 'pastFirstPage',
-                target: '#motor-quote.product.loadingProducts',
+                target: 'loadingProducts',
                 actions: assign({ page: ({ context }) => context.page - 1 }),
               },
               { target: '#motor-quote.mode' },
             ],
           },
         },
+        loadingCategories: {
+          invoke: {
+            src: 'listRiskCategories',
+            input: () => ({}),
+            onDone: {
+              target: 'pickCategory',
+              actions: assign({
+                categories: ({ event }) =>
+                  event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
+              }),
+            },
+            onError: failedCall('categories'),
+          },
+        },
+        pickCategory: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask('motor.pickCategory', 'choice', {
+                choices: context.categories.map((c) => dataChoice(c.id, c.name, 'category')),
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                guard: 'listedCategory',
+                target: 'afterCategory',
+                actions: assign({
+                  answers: ({ context, event }) => ({
+                    ...context.answers,
+                    riskCategoryId: event.id,
+                  }),
+                }),
+              },
+            ],
+            // The list loaded again: it is not kept once a period is chosen.
+            'user.back': 'loadingProducts',
+          },
+        },
+        afterCategory: {
+          always: [
+            { guard: 'needsSumInsured', target: 'askSumInsured' },
+            { target: 'loadingPrices' },
+          ],
+        },
+        askSumInsured: askText(
+          'motor.askSumInsured',
+          'amount',
+          'sumInsured',
+          'loadingPrices',
+          'loadingCategories',
+        ),
+        // Back from the prices: the value when the cover needed one, else the vehicle use (the
+        // list loaded again: it is not kept once a period is chosen).
+        beforeDuration: {
+          always: [
+            { guard: 'needsSumInsured', target: 'askSumInsured' },
+            { target: 'loadingCategories' },
+          ],
+        },
+        loadingPrices: {
+          invoke: {
+            src: 'priceMotor',
+            input: ({ context }) => ({
+              productId: context.answers.productId ?? '',
+              riskCategoryId: context.answers.riskCategoryId ?? '',
+              startDate: context.today,
+              ...(context.answers.sumInsured
+                ? { sumInsured: Number(context.answers.sumInsured) }
+                : {}),
+            }),
+            onDone: {
+              target: 'pickDuration',
+              actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
+            },
+            onError: failedCall('pricing'),
+          },
+        },
+        pickDuration: {
+          tags: 'awaitingInput',
+          entry: assign({
+            tries: 0,
+            prompt: ({ context }) =>
+              ask(context.options.length > 0 ? 'motor.pickDuration' : 'motor.noPricing', 'choice', {
+                choices:
+                  context.options.length > 0
+                    ? context.options.map((o) =>
+                        choice(String(o.duration), 'motor.durationOption', {
+                          label: o.label,
+                          gross: money(o.gross),
+                          currency: o.currency,
+                        }),
+                      )
+                    : [choice('back', 'flow.choice.back')],
+              }),
+          }),
+          on: {
+            'user.choice': [
+              {
+                // The caller chose to buy at this price: now what registering needs.
+                guard: 'listedOption',
+                target: '#motor-quote.details.askPlate',
+                // The lists are not kept past here (only the cover chosen): a snapshot stays
+                // within 2 KB.
+                actions: assign({
+                  categories: [],
+                  products: ({ context }) =>
+                    context.products.filter((p) => p.id === context.answers.productId),
+                  answers: ({ context, event }) => ({
+                    ...context.answers,
+                    duration: Number(event.id),
+                  }),
+                }),
+              },
+              { guard: chose('back'), target: 'beforeDuration' },
+            ],
+            'user.back': 'beforeDuration',
+          },
+        },
+        failed: stageFailure({
+          products: 'loadingProducts',
+          categories: 'loadingCategories',
+          pricing: 'loadingPrices',
+        }),
+        failedBack: failureBack(
+          {
+            categories: 'loadingProducts',
+            pricing: 'loadingCategories',
+            products: '#motor-quote.mode',
+          },
+          REFUSED,
+        ),
       },
     },
-    vehicle: {
+    // Asked once the caller chose a priced period: the vehicle, then the policyholder.
+    details: {
       initial: 'askPlate',
       states: {
         // Asked once the caller chose a priced period: the plate checks run as it is typed.
@@ -842,14 +988,16 @@ export const motorQuoteMachine = motor.createMachine({
           'motor.askPlate',
           'text',
           'plate',
-          '#motor-quote.vehicle.findingVehicle',
+          'findingVehicle',
           '#motor-quote.pricing.pickDuration',
         ),
         findingVehicle: findingByPlate('findVehicle', 'vehicle', {
-          elsewhere: { vehicle: null },
-          found: '#motor-quote.vehicle.confirmVehicle',
+          covered: 'alreadyCovered',
+          elsewhere: '#motor-quote.renewal.noPolicy',
+          elsewhereKept: { vehicle: null },
+          found: 'confirmVehicle',
           keep: (vehicle) => ({ vehicle }),
-          none: '#motor-quote.vehicle.askVehicle',
+          none: 'askVehicle',
           cleared: { vehicle: null },
         }),
         confirmVehicle: {
@@ -868,15 +1016,15 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': [
               // The use picked for the price stays the one quoted: the price shown is charged.
-              { guard: chose('yes'), target: '#motor-quote.holder.start' },
+              { guard: chose('yes'), target: 'holderStart' },
               {
                 guard: chose('no'),
-                target: '#motor-quote.vehicle.askPlate',
+                target: 'askPlate',
                 actions: assign({ vehicle: null }),
               },
             ],
             'user.back': {
-              target: '#motor-quote.vehicle.askPlate',
+              target: 'askPlate',
               actions: assign({ vehicle: null }),
             },
           },
@@ -920,13 +1068,12 @@ export const motorQuoteMachine = motor.createMachine({
               },
               {
                 guard: chose('again'),
-                target: '#motor-quote.vehicle.askPlate',
+                target: 'askPlate',
                 actions: assign({ covered: undefined }),
               },
-              { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
             'user.back': {
-              target: '#motor-quote.vehicle.askPlate',
+              target: 'askPlate',
               actions: assign({ covered: undefined }),
             },
           },
@@ -951,13 +1098,12 @@ export const motorQuoteMachine = motor.createMachine({
             'user.choice': [
               {
                 guard: chose('again'),
-                target: '#motor-quote.vehicle.askPlate',
+                target: 'askPlate',
                 actions: assign({ vehicle: null }),
               },
-              { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
             'user.back': {
-              target: '#motor-quote.vehicle.askPlate',
+              target: 'askPlate',
               actions: assign({ vehicle: null }),
             },
           },
@@ -968,8 +1114,8 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.text': [
               {
-                guard: passes(vehicleName),
-                target: '#motor-quote.vehicle.askChassis',
+                guard: answered('vehicle'),
+                target: 'askChassis',
                 actions: assign({
                   answers: ({ context, event }) => {
                     const typed = vehicleName(event.text, context);
@@ -977,170 +1123,24 @@ export const motorQuoteMachine = motor.createMachine({
                   },
                 }),
               },
-              { actions: assign(rejectedBy(vehicleName)) },
+              { actions: rejectAnswer('vehicle') },
             ],
-            'user.back': '#motor-quote.vehicle.askPlate',
+            'user.back': 'askPlate',
           },
         },
-        askChassis: askText(
-          'motor.askChassis',
-          'text',
-          'chassis',
-          '#motor-quote.vehicle.askEngine',
-          '#motor-quote.vehicle.askVehicle',
-        ),
-        askEngine: askText(
-          'motor.askEngine',
-          'text',
-          'engine',
-          '#motor-quote.holder.start',
-          '#motor-quote.vehicle.askChassis',
-        ),
+        askChassis: askText('motor.askChassis', 'text', 'chassis', 'askEngine', 'askVehicle'),
+        askEngine: askText('motor.askEngine', 'text', 'engine', 'holderStart', 'askChassis'),
         // The vehicle's last question, for Back from the policyholder's first.
         lastQuestion: {
-          always: [
-            { guard: 'hasVehicleId', target: '#motor-quote.vehicle.confirmVehicle' },
-            { target: '#motor-quote.vehicle.askEngine' },
-          ],
+          always: [{ guard: 'hasVehicleId', target: 'confirmVehicle' }, { target: 'askEngine' }],
         },
-      },
-    },
-    // Priced from what pricing takes (cover, use, value, start date): no plate, chassis or NRC.
-    pricing: {
-      initial: 'loadingCategories',
-      states: {
-        loadingCategories: {
-          invoke: {
-            src: 'listRiskCategories',
-            input: () => ({}),
-            onDone: {
-              target: '#motor-quote.pricing.pickCategory',
-              actions: assign({
-                categories: ({ event }) =>
-                  event.output.slice(0, 6).map((c) => ({ id: c.id, name: c.name })),
-              }),
-            },
-            onError: failedCall('categories'),
-          },
-        },
-        pickCategory: {
-          tags: 'awaitingInput',
-          entry: assign({
-            tries: 0,
-            prompt: ({ context }) =>
-              ask('motor.pickCategory', 'choice', {
-                choices: context.categories.map((c) => dataChoice(c.id, c.name, 'category')),
-              }),
-          }),
-          on: {
-            'user.choice': [
-              {
-                guard: 'listedCategory',
-                target: '#motor-quote.pricing.afterCategory',
-                actions: assign({
-                  answers: ({ context, event }) => ({
-                    ...context.answers,
-                    riskCategoryId: event.id,
-                  }),
-                }),
-              },
-            ],
-            // The list loaded again: it is not kept once a period is chosen.
-            'user.back': '#motor-quote.product.loadingProducts',
-          },
-        },
-        afterCategory: {
-          always: [
-            { guard: 'needsSumInsured', target: '#motor-quote.pricing.askSumInsured' },
-            { target: '#motor-quote.pricing.loadingPrices' },
-          ],
-        },
-        askSumInsured: askText(
-          'motor.askSumInsured',
-          'amount',
-          'sumInsured',
-          '#motor-quote.pricing.loadingPrices',
-          '#motor-quote.pricing.loadingCategories',
-        ),
-        // Back from the prices: the value when the cover needed one, else the vehicle use (the
-        // list loaded again: it is not kept once a period is chosen).
-        beforeDuration: {
-          always: [
-            { guard: 'needsSumInsured', target: '#motor-quote.pricing.askSumInsured' },
-            { target: '#motor-quote.pricing.loadingCategories' },
-          ],
-        },
-        loadingPrices: {
-          invoke: {
-            src: 'priceMotor',
-            input: ({ context }) => ({
-              productId: context.answers.productId ?? '',
-              riskCategoryId: context.answers.riskCategoryId ?? '',
-              startDate: context.today,
-              ...(context.answers.sumInsured
-                ? { sumInsured: Number(context.answers.sumInsured) }
-                : {}),
-            }),
-            onDone: {
-              target: '#motor-quote.pricing.pickDuration',
-              actions: assign({ options: ({ event }) => event.output.slice(0, 6) }),
-            },
-            onError: failedCall('pricing'),
-          },
-        },
-        pickDuration: {
-          tags: 'awaitingInput',
-          entry: assign({
-            tries: 0,
-            prompt: ({ context }) =>
-              ask(context.options.length > 0 ? 'motor.pickDuration' : 'motor.noPricing', 'choice', {
-                choices:
-                  context.options.length > 0
-                    ? context.options.map((o) =>
-                        choice(String(o.duration), 'motor.durationOption', {
-                          label: o.label,
-                          gross: money(o.gross),
-                          currency: o.currency,
-                        }),
-                      )
-                    : [choice('back', 'flow.choice.back')],
-              }),
-          }),
-          on: {
-            'user.choice': [
-              {
-                // The caller chose to buy at this price: now what registering needs.
-                guard: 'listedOption',
-                target: '#motor-quote.vehicle.askPlate',
-                // The lists are not kept past here (only the cover chosen): a snapshot stays
-                // within 2 KB.
-                actions: assign({
-                  categories: [],
-                  products: ({ context }) =>
-                    context.products.filter((p) => p.id === context.answers.productId),
-                  answers: ({ context, event }) => ({
-                    ...context.answers,
-                    duration: Number(event.id),
-                  }),
-                }),
-              },
-              { guard: chose('back'), target: '#motor-quote.pricing.beforeDuration' },
-            ],
-            'user.back': '#motor-quote.pricing.beforeDuration',
-          },
-        },
-      },
-    },
-    holder: {
-      initial: 'start',
-      states: {
         // The caller's own number is the holder's unless they say otherwise (confirmHolder's No);
         // a chat with no number of its own is asked for one.
-        start: {
+        holderStart: {
           always: [
             {
               guard: 'hasCallerPhone',
-              target: '#motor-quote.holder.findingHolder',
+              target: 'findingHolder',
               actions: assign({
                 holderLookup: 'phone',
                 answers: ({ context }) => ({
@@ -1149,21 +1149,21 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               }),
             },
-            { target: '#motor-quote.holder.askHolderPhone' },
+            { target: 'askHolderPhone' },
           ],
         },
         // Back from the NRC: to the number typed, or past the number taken without asking.
         beforeHolder: {
           always: [
-            { guard: 'holderIsCaller', target: '#motor-quote.vehicle.lastQuestion' },
-            { target: '#motor-quote.holder.askHolderPhone' },
+            { guard: 'holderIsCaller', target: 'lastQuestion' },
+            { target: 'askHolderPhone' },
           ],
         },
         // Back from a failed look-up: to the NRC it looked up, or before the number.
         lookupBack: {
           always: [
-            { guard: 'lookedUpByPhone', target: '#motor-quote.holder.beforeHolder' },
-            { target: '#motor-quote.holder.askHolderNrc' },
+            { guard: 'lookedUpByPhone', target: 'beforeHolder' },
+            { target: 'askHolderNrc' },
           ],
         },
         askHolderPhone: {
@@ -1180,7 +1180,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.choice': {
               guard: 'ownNumber',
-              target: '#motor-quote.holder.findingHolder',
+              target: 'findingHolder',
               actions: assign({
                 holderLookup: 'phone',
                 answers: ({ context }) => ({
@@ -1191,7 +1191,7 @@ export const motorQuoteMachine = motor.createMachine({
             },
             'user.contact': {
               guard: 'validContact',
-              target: '#motor-quote.holder.findingHolder',
+              target: 'findingHolder',
               actions: assign({
                 holderLookup: 'phone',
                 answers: ({ context, event }) => {
@@ -1211,8 +1211,8 @@ export const motorQuoteMachine = motor.createMachine({
             },
             'user.text': [
               {
-                guard: passes(checkPhone),
-                target: '#motor-quote.holder.findingHolder',
+                guard: answered('phone'),
+                target: 'findingHolder',
                 actions: assign({
                   holderLookup: 'phone',
                   answers: ({ context, event }) => {
@@ -1223,9 +1223,9 @@ export const motorQuoteMachine = motor.createMachine({
                   },
                 }),
               },
-              { actions: assign(rejectedBy(checkPhone)) },
+              { actions: rejectAnswer('phone') },
             ],
-            'user.back': '#motor-quote.vehicle.lastQuestion',
+            'user.back': 'lastQuestion',
           },
         },
         findingHolder: {
@@ -1237,8 +1237,8 @@ export const motorQuoteMachine = motor.createMachine({
                 : { phone: context.answers.holderPhone ?? '', principal: context.principal },
             onDone: [
               {
-                guard: ({ event }) => isOnRecordElsewhere(event.output),
-                target: '#motor-quote.holder.offerCode',
+                guard: 'onRecordElsewhere',
+                target: 'offerCode',
                 actions: assign({
                   holder: null,
                   code: ({ event }) => ({
@@ -1247,8 +1247,8 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               },
               {
-                guard: ({ event }) => event.output !== null,
-                target: '#motor-quote.holder.confirmHolder',
+                guard: 'returned',
+                target: 'confirmHolder',
                 actions: assign({
                   holder: ({ event }) =>
                     event.output === null || isOnRecordElsewhere(event.output)
@@ -1258,10 +1258,10 @@ export const motorQuoteMachine = motor.createMachine({
               },
               {
                 guard: 'lookedUpByPhone',
-                target: '#motor-quote.holder.askHolderNrc',
+                target: 'askHolderNrc',
                 actions: assign({ holder: null }),
               },
-              { target: '#motor-quote.holder.askName', actions: assign({ holder: null }) },
+              { target: 'askName', actions: assign({ holder: null }) },
             ],
             onError: failedCall('holder'),
           },
@@ -1281,24 +1281,18 @@ export const motorQuoteMachine = motor.createMachine({
               { guard: chose('yes'), target: '#motor-quote.priced' },
               {
                 guard: chose('no'),
-                target: '#motor-quote.holder.askHolderPhone',
+                target: 'askHolderPhone',
                 actions: assign({ holder: null }),
               },
             ],
             'user.back': {
-              target: '#motor-quote.holder.askHolderPhone',
+              target: 'askHolderPhone',
               actions: assign({ holder: null }),
             },
           },
         },
         askHolderNrc: {
-          ...askText(
-            'motor.askHolderNrc',
-            'nrc',
-            'holderNrc',
-            '#motor-quote.holder.findingHolder',
-            '#motor-quote.holder.beforeHolder',
-          ),
+          ...askText('motor.askHolderNrc', 'nrc', 'holderNrc', 'findingHolder', 'beforeHolder'),
           // A new NRC: any proof of the one before no longer counts.
           exit: assign({ holderLookup: 'nrc', proven: undefined, code: undefined }),
         },
@@ -1317,10 +1311,10 @@ export const motorQuoteMachine = motor.createMachine({
           }),
           on: {
             'user.choice': [
-              { guard: chose('send'), target: '#motor-quote.holder.sendingCode' },
-              { guard: chose('new'), target: '#motor-quote.holder.askName' },
+              { guard: chose('send'), target: 'sendingCode' },
+              { guard: chose('new'), target: 'askName' },
             ],
-            'user.back': '#motor-quote.holder.askHolderNrc',
+            'user.back': 'askHolderNrc',
           },
         },
         sendingCode: {
@@ -1333,14 +1327,14 @@ export const motorQuoteMachine = motor.createMachine({
             }),
             onDone: [
               {
-                guard: ({ event }) => event.output.sent,
-                target: '#motor-quote.holder.askCode',
+                guard: 'codeSent',
+                target: 'askCode',
                 actions: assign({
                   code: ({ context }) => ({ to: context.code?.to ?? '' }),
                 }),
               },
               {
-                target: '#motor-quote.holder.codeRefused',
+                target: 'codeRefused',
                 actions: assign({
                   code: ({ context }) => ({ to: context.code?.to ?? '', refused: 'unsent' }),
                 }),
@@ -1367,8 +1361,8 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.text': [
               {
-                guard: passes(checkCode),
-                target: '#motor-quote.holder.checkingCode',
+                guard: answered('code'),
+                target: 'checkingCode',
                 actions: assign({
                   answers: ({ context, event }) => {
                     const typed = checkCode(event.text);
@@ -1376,9 +1370,9 @@ export const motorQuoteMachine = motor.createMachine({
                   },
                 }),
               },
-              { actions: assign(rejectedBy(checkCode)) },
+              { actions: rejectAnswer('code') },
             ],
-            'user.back': '#motor-quote.holder.offerCode',
+            'user.back': 'offerCode',
           },
         },
         checkingCode: {
@@ -1392,8 +1386,8 @@ export const motorQuoteMachine = motor.createMachine({
             }),
             onDone: [
               {
-                guard: ({ event }) => event.output.outcome === 'right',
-                target: '#motor-quote.holder.askName',
+                guard: codeIs('right'),
+                target: 'askName',
                 actions: assign({
                   proven: true,
                   code: undefined,
@@ -1401,8 +1395,8 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               },
               {
-                guard: ({ event }) => event.output.outcome === 'wrong',
-                target: '#motor-quote.holder.askCode',
+                guard: codeIs('wrong'),
+                target: 'askCode',
                 actions: assign({
                   answers: ({ context }) => ({ ...context.answers, code: undefined }),
                   code: ({ context, event }) => ({
@@ -1412,7 +1406,7 @@ export const motorQuoteMachine = motor.createMachine({
                 }),
               },
               {
-                target: '#motor-quote.holder.codeRefused',
+                target: 'codeRefused',
                 actions: assign({
                   answers: ({ context }) => ({ ...context.answers, code: undefined }),
                   code: ({ context, event }) => ({
@@ -1445,12 +1439,11 @@ export const motorQuoteMachine = motor.createMachine({
             'user.choice': [
               {
                 guard: and([chose('send'), 'codeExpired']),
-                target: '#motor-quote.holder.sendingCode',
+                target: 'sendingCode',
               },
-              { guard: chose('new'), target: '#motor-quote.holder.askName' },
-              { guard: chose('end'), target: '#motor-quote.cancelled' },
+              { guard: chose('new'), target: 'askName' },
             ],
-            'user.back': '#motor-quote.holder.askHolderNrc',
+            'user.back': 'askHolderNrc',
           },
         },
         askName: {
@@ -1459,8 +1452,8 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.text': [
               {
-                guard: passes(fullName),
-                target: '#motor-quote.holder.askEmail',
+                guard: answered('name'),
+                target: 'askEmail',
                 actions: assign({
                   answers: ({ context, event }) => {
                     const typed = fullName(event.text);
@@ -1468,26 +1461,33 @@ export const motorQuoteMachine = motor.createMachine({
                   },
                 }),
               },
-              { actions: assign(rejectedBy(fullName)) },
+              { actions: rejectAnswer('name') },
             ],
-            'user.back': '#motor-quote.holder.askHolderNrc',
+            'user.back': 'askHolderNrc',
           },
         },
         // The insurer requires an email to register an individual (the spec's "Create individual").
-        askEmail: askText(
-          'motor.askEmail',
-          'text',
-          'email',
-          '#motor-quote.priced',
-          '#motor-quote.holder.askName',
+        askEmail: askText('motor.askEmail', 'text', 'email', '#motor-quote.priced', 'askName'),
+        failed: stageFailure({
+          vehicle: 'findingVehicle',
+          holder: 'findingHolder',
+          code: 'sendingCode',
+          checkCode: 'checkingCode',
+        }),
+        failedBack: failureBack(
+          { holder: 'lookupBack', code: 'offerCode', checkCode: 'askCode', vehicle: 'askPlate' },
+          { guard: 'refusedAnswer', target: 'changeAnswer' },
         ),
+        // "Change my answer" after the insurer refused one: straight to the question that asked
+        // for it, every answer given still held and the rest of the way as before.
+        changeAnswer: toRefusedAnswer(QUESTION_OF),
       },
     },
     // The price shown is the pricing option's: nothing that would block another phone (the
     // vehicle, the quotation) is written at the insurer before the caller chooses to pay.
     priced: {
       always: {
-        target: '#motor-quote.payment',
+        target: 'payment',
         actions: assign(({ context }) => {
           const option = context.options.find((o) => o.duration === context.answers.duration);
           return {
@@ -1515,7 +1515,7 @@ export const motorQuoteMachine = motor.createMachine({
         // A holder the insurer did not hold yet is registered only now, once the caller chose
         // to pay (issue 38: no write before that choice); one found by phone already is.
         registeringHolder: {
-          always: { guard: 'hasHolder', target: '#motor-quote.buying.registeringVehicle' },
+          always: { guard: 'hasHolder', target: 'registeringVehicle' },
           invoke: {
             src: 'registerHolder',
             input: ({ context }) => ({
@@ -1527,14 +1527,14 @@ export const motorQuoteMachine = motor.createMachine({
               ...(context.proven ? { proven: true } : {}),
             }),
             onDone: {
-              target: '#motor-quote.buying.registeringVehicle',
+              target: 'registeringVehicle',
               actions: assign({ holder: ({ event }) => event.output }),
             },
             onError: failedCall('register'),
           },
         },
         registeringVehicle: {
-          always: { guard: 'hasVehicleId', target: '#motor-quote.buying.quoting' },
+          always: { guard: 'hasVehicleId', target: 'quoting' },
           invoke: {
             src: 'registerVehicle',
             input: ({ context }) => ({
@@ -1549,12 +1549,12 @@ export const motorQuoteMachine = motor.createMachine({
             }),
             onDone: [
               {
-                guard: ({ event }) => !('vehicleId' in event.output),
-                target: '#motor-quote.vehicle.plateBlocked',
+                guard: 'vehicleBlocked',
+                target: '#motor-quote.details.plateBlocked',
                 actions: assign({ pay: null }),
               },
               {
-                target: '#motor-quote.buying.quoting',
+                target: 'quoting',
                 actions: assign({
                   vehicle: ({ context, event }) => ({
                     vehicleId: 'vehicleId' in event.output ? event.output.vehicleId : '',
@@ -1585,9 +1585,8 @@ export const motorQuoteMachine = motor.createMachine({
             onDone: [
               {
                 // The amount on screen is the amount charged: paid at once with the method chosen.
-                guard: ({ context, event }) =>
-                  samePrice(context.pay, event.output.premium, event.output.currency),
-                target: '#motor-quote.payment',
+                guard: 'quotedAsShown',
+                target: 'quoted',
                 // The payment names the quotation (its subject): no second copy is kept.
                 actions: assign(({ context, event }) => ({
                   payAt: 'paying' as const,
@@ -1596,7 +1595,7 @@ export const motorQuoteMachine = motor.createMachine({
               },
               {
                 // Another price: shown, and how to pay asked again.
-                target: '#motor-quote.payment',
+                target: 'quoted',
                 actions: assign(({ context, event }) => ({
                   repriced: true as const,
                   pay: quotedPayment(context, event.output),
@@ -1606,9 +1605,21 @@ export const motorQuoteMachine = motor.createMachine({
             onError: failedCall('quote'),
           },
         },
+        // Quoted at the price shown (paid at once) or at another (shown, how to pay asked again).
+        quoted: { always: '#motor-quote.payment' },
+        failed: stageFailure({
+          register: 'registeringHolder',
+          // The writes again with the payment, as the method chosen: a handset's call is let go
+          // first.
+          registerVehicle: resumeAt('start'),
+          quote: resumeAt('start'),
+        }),
+        failedBack: failureBack(
+          { register: '#motor-quote.details.askEmail', quote: resumeAt('confirm') },
+          REFUSED,
+        ),
       },
     },
-
     renewal: {
       initial: 'askRenewPlate',
       states: {
@@ -1616,14 +1627,15 @@ export const motorQuoteMachine = motor.createMachine({
           'motor.askRenewPlate',
           'text',
           'plate',
-          '#motor-quote.renewal.findingPolicy',
+          'findingPolicy',
           '#motor-quote.mode',
         ),
         findingPolicy: findingByPlate('findPolicy', 'policy', {
-          elsewhere: {},
-          found: '#motor-quote.renewal.loadingRenewal',
+          elsewhere: 'noPolicy',
+          elsewhereKept: {},
+          found: 'loadingRenewal',
           keep: (policy) => ({ elsewhere: undefined, policy }),
-          none: '#motor-quote.renewal.noPolicy',
+          none: 'noPolicy',
           cleared: { elsewhere: undefined },
         }),
         noPolicy: {
@@ -1665,7 +1677,7 @@ export const motorQuoteMachine = motor.createMachine({
           on: {
             'user.contact': {
               guard: and(['heldElsewhere', 'unverified', 'validContact']),
-              target: '#motor-quote.renewal.plateAgain',
+              target: 'plateAgain',
               actions: assign({
                 elsewhere: undefined,
                 principal: ({ context, event }) => {
@@ -1677,46 +1689,40 @@ export const motorQuoteMachine = motor.createMachine({
             'user.choice': [
               {
                 guard: and([chose('tell'), 'canTellHolder']),
-                target: '#motor-quote.renewal.tellingHolder',
-              },
-              {
-                guard: and([chose('again'), { type: 'inMode', params: { mode: 'new' } } as const]),
-                target: '#motor-quote.vehicle.askPlate',
-                actions: assign({ elsewhere: undefined }),
+                target: 'tellingHolder',
               },
               {
                 guard: chose('again'),
-                target: '#motor-quote.renewal.askRenewPlate',
+                target: 'otherPlate',
                 actions: assign({ elsewhere: undefined }),
               },
               {
                 guard: chose('new'),
-                target: '#motor-quote.product.loadingProducts',
+                target: '#motor-quote.pricing.loadingProducts',
                 actions: assign({ mode: 'new', page: 1 }),
               },
-              { guard: chose('end'), target: '#motor-quote.cancelled' },
             ],
-            'user.back': [
-              {
-                guard: { type: 'inMode', params: { mode: 'new' } },
-                target: '#motor-quote.vehicle.askPlate',
-                actions: assign({ elsewhere: undefined }),
-              },
-              {
-                target: '#motor-quote.renewal.askRenewPlate',
-                actions: assign({ elsewhere: undefined }),
-              },
-            ],
+            'user.back': { target: 'otherPlate', actions: assign({ elsewhere: undefined }) },
           },
+        },
+        // Another plate: asked where this one was, for the cover being bought or renewed.
+        otherPlate: {
+          always: [
+            {
+              guard: { type: 'inMode', params: { mode: 'new' } },
+              target: '#motor-quote.details.askPlate',
+            },
+            { target: 'askRenewPlate' },
+          ],
         },
         // The plate looked up again for the phone just shared.
         plateAgain: {
           always: [
             {
               guard: { type: 'inMode', params: { mode: 'new' } },
-              target: '#motor-quote.vehicle.findingVehicle',
+              target: '#motor-quote.details.findingVehicle',
             },
-            { target: '#motor-quote.renewal.findingPolicy' },
+            { target: 'findingPolicy' },
           ],
         },
         tellingHolder: {
@@ -1729,7 +1735,7 @@ export const motorQuoteMachine = motor.createMachine({
               ...(context.route ? { route: context.route } : {}),
             }),
             onDone: {
-              target: '#motor-quote.renewal.noPolicy',
+              target: 'noPolicy',
               actions: assign({
                 elsewhere: ({ context }) =>
                   context.elsewhere ? { ...context.elsewhere, told: true } : undefined,
@@ -1759,19 +1765,28 @@ export const motorQuoteMachine = motor.createMachine({
             onError: failedCall('renewal'),
           },
         },
+        failed: stageFailure({
+          policy: 'findingPolicy',
+          renewal: 'loadingRenewal',
+          tell: 'tellingHolder',
+        }),
+        failedBack: failureBack(
+          { tell: 'noPolicy', policy: 'askRenewPlate', renewal: 'askRenewPlate' },
+          REFUSED,
+        ),
       },
     },
     // ---------------------------------------------------------------- payment
     payment: paymentStage({
-      chosen: '#motor-quote.buying',
-      paid: '#motor-quote.loadingCertificate',
-      back: '#motor-quote.paymentBack',
-      failed: '#motor-quote.failed',
-      cancelled: '#motor-quote.cancelled',
+      chosen: 'buying',
+      paid: 'loadingCertificate',
+      back: 'paymentBack',
+      failed: 'paymentFailed',
+      cancelled: 'cancelled',
     }),
     paymentBack: {
       always: [
-        { guard: 'isRenewal', target: '#motor-quote.renewal.askRenewPlate' },
+        { guard: 'isRenewal', target: 'renewal' },
         { target: '#motor-quote.pricing.pickDuration' },
       ],
     },
@@ -1796,7 +1811,7 @@ export const motorQuoteMachine = motor.createMachine({
           };
         },
         onDone: {
-          target: '#motor-quote.done',
+          target: 'done',
           actions: assign({
             policyNumber: ({ event }) => event.output.policyNumber,
             period: ({ event }) =>
@@ -1807,39 +1822,29 @@ export const motorQuoteMachine = motor.createMachine({
             remindersNotice: ({ event }) => event.output.remindersNotice === true,
           }),
         },
-        onError: failedCall('certificate'),
+        onError: failedCall('certificate', 'paymentFailed'),
       },
     },
 
-    failed: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: failureScreen,
-      }),
-      on: {
-        'user.choice': [
-          ...OPS.map((op) => ({
-            guard: callFailed(op, 'retry'),
-            ...way(RETRY[op]),
-          })),
-          ...BACK_TO_QUESTION.choice,
-          ...OPS.map((op) => ({
-            guard: callFailed(op, 'back'),
-            ...way(BACK[op]),
-          })),
-          { guard: chose('end'), target: '#motor-quote.cancelled' },
-        ],
-        'user.back': [
-          ...BACK_TO_QUESTION.back,
-          ...OPS.map((op) => ({
-            guard: callFailed(op),
-            ...way(BACK[op]),
-          })),
-          { target: '#motor-quote.mode' },
-        ],
+    // The paying stage's failures: the payment child ended failed (starting it, or reading where
+    // it stands), or the certificate of the policy paid for could not be had (Try again and Back
+    // both ask for it again).
+    paymentFailed: stageFailure(
+      {
+        pay: resumePayment('start'),
+        status: resumePayment('checking'),
+        certificate: 'loadingCertificate',
       },
-    },
+      'paymentFailedBack',
+    ),
+    paymentFailedBack: failureBack(
+      {
+        pay: resumePayment('confirm'),
+        status: resumePayment('wait'),
+        certificate: 'loadingCertificate',
+      },
+      REFUSED,
+    ),
     done: {
       type: 'final',
       entry: assign({
@@ -1877,6 +1882,8 @@ export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   // 7: priced before the vehicle and holder are asked; make, model and year, and the name, each
   // one answer.
   // 8: on a handset call, mobile money lets the call go before the writes and the payment.
-  version: 8,
+  // 9: each stage owns its failure screen (no shared `failed`), product and pricing are one
+  // stage, vehicle and holder another (`details`): older snapshots restart.
+  version: 9,
   machine: motorQuoteMachine,
 };

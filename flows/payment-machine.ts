@@ -27,11 +27,11 @@ import {
   chose,
   type Failure,
   failedCallTo,
-  isChoice,
   money,
   notProvided,
   type PaymentChoice,
   rejected,
+  replyGuards,
   unexpected,
 } from './support.js';
 
@@ -529,8 +529,9 @@ const payment = setup({
     }),
   },
   guards: {
-    chose: ({ event }, params: { id: string }) => isChoice(params.id)({ event }),
-    ownNumber: ({ context, event }) => isChoice('own')({ event }) && context.callerPhone !== null,
+    chose: replyGuards.chose,
+    ownNumber: ({ context, event }) =>
+      replyGuards.chose({ event }, { id: 'own' }) && context.callerPhone !== null,
     validPhone: ({ event }) =>
       (event.type === 'user.text' && checkPhone(event.text).ok) ||
       (event.type === 'user.contact' && checkPhone(event.phone).ok),

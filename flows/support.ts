@@ -18,7 +18,7 @@ import { PaymentGuardError } from '../src/payments/index.js';
  * After this many bad answers in a row to one question, the question is explained once more with
  * its ways out. The call never ends on its own: answers already given are kept.
  */
-export const MAX_TRIES = 3;
+const MAX_TRIES = 3;
 
 /**
  * Machine-level transitions every flow shares for replies its current screen does not handle:
@@ -31,6 +31,16 @@ export const UNEXPECTED_REPLIES = {
   'user.choice': { actions: 'unexpected' },
   'user.photo': { actions: 'unexpected' },
   'user.contact': { actions: 'unexpected' },
+} as const;
+
+/**
+ * {@link UNEXPECTED_REPLIES} for a flow whose every End closes it as Cancel does: End, on a screen
+ * that offers it, ends the flow from any stage, so no screen names the closing state; any other
+ * choice no screen takes re-asks. Needs {@link replyGuards} (`endOffered`).
+ */
+export const ENDING_REPLIES = {
+  ...UNEXPECTED_REPLIES,
+  'user.choice': [{ guard: 'endOffered', target: '.cancelled' }, { actions: 'unexpected' }],
 } as const;
 
 /**
@@ -216,12 +226,12 @@ interface ErrorArgs {
 }
 
 /** Assigner for `failure` after a call failed: what went wrong, tagged with the call (`op`). */
-export const failedAt =
+const failedAt =
   <TOp extends string>(op: TOp) =>
   ({ event }: ErrorArgs): Failure & { op: TOp } => ({ ...describeFailure(event.error), op });
 
 /** Assigner for `failure` after a call failed, for flows with one failure screen for all calls. */
-export const failedCall = ({ event }: ErrorArgs): Failure => describeFailure(event.error);
+const failedCall = ({ event }: ErrorArgs): Failure => describeFailure(event.error);
 
 /** The call a flow's failure screen names (`failure.op`); never for a flow whose failures name none. */
 type CallOp<TContext extends { failure?: unknown }> =
@@ -271,14 +281,14 @@ export function failedTo<TContext extends { failure: Failure | null }, TEvent ex
 }
 
 /** Choices offered on a failure screen that may pass: try again, go back, or end. */
-export const FAILURE_CHOICES: Choice[] = [
+const FAILURE_CHOICES: Choice[] = [
   choice('retry', 'flow.choice.retry'),
   choice('back', 'flow.choice.back'),
   choice('end', 'flow.choice.end'),
 ];
 
 /** Choices offered when trying again can only fail the same way: change an answer, or end. */
-export const PERMANENT_FAILURE_CHOICES: Choice[] = [
+const PERMANENT_FAILURE_CHOICES: Choice[] = [
   choice('back', 'flow.choice.changeAnswer'),
   choice('end', 'flow.choice.end'),
 ];
@@ -306,43 +316,6 @@ export function refusedQuestion(
   const field = failure.field?.toLowerCase();
   const named = Object.entries(questions).find(([name]) => name.toLowerCase() === field);
   return named?.[1] ?? questions['*'];
-}
-
-/**
- * A failure screen's way back to the refused question, one mechanism for every flow: "Change my
- * answer" (`choice`) and Back (`back`) go straight to the state that asked for the field the
- * insurer named, where every answer given is still held and the rest of the way is as before.
- * List these first on the failure state; the flow's own Back rules apply when none matches.
- * `when` narrows it (a renewal asks only for a plate and keeps its own Back).
- */
-export function toRefusedQuestion<TContext extends { failure: Failure | null }>(
-  questions: RefusedQuestions,
-  when: (context: TContext) => boolean = () => true,
-) {
-  const targets = [...new Set(Object.values(questions))];
-  const refusedAt =
-    (target: string) =>
-    ({ context }: { context: TContext }): boolean =>
-      when(context) && refusedQuestion(questions, context.failure) === target;
-  return {
-    choice: targets.map((target) => ({
-      guard: ({ context, event }: { context: TContext; event: Reply }) =>
-        isChoice('back')({ event }) && refusedAt(target)({ context }),
-      target,
-    })),
-    back: targets.map((target) => ({ guard: refusedAt(target), target })),
-  };
-}
-
-/**
- * The transitions of a failure screen whose Try again, Back and End each have one target: the
- * refused question first (see {@link toRefusedQuestion}), then those three.
- */
-export function failureOn<TContext extends { failure: Failure | null }>(
-  refused: ReturnType<typeof toRefusedQuestion<TContext>>,
-  targets: { retry: string; back: string; end: string },
-) {
-  return failureMenu(refused, targets, isChoice);
 }
 
 /** A failure screen's transitions with `guardOf(id)` guarding each choice. */
@@ -429,7 +402,7 @@ export const CANCELLED: Prompt = end('flow.end.cancelled');
 export const PICK_FROM_LIST: Note = { key: 'flow.note.pickFromList' };
 
 /** Note shown with every {@link MAX_TRIES}th bad answer in a row: the ways out, answers kept. */
-export const STUCK: Note = { key: 'flow.note.stuck' };
+const STUCK: Note = { key: 'flow.note.stuck' };
 
 /**
  * The same question again after a bad answer, `note` saying what to fix. Every
@@ -485,16 +458,10 @@ interface TextArgs<TContext> {
 }
 
 /** A check of one typed answer, which may read the flow's context (today's date, a choice). */
-export type TextCheck<TContext> = (text: string, context: TContext) => Checked<unknown>;
-
-/** Guard: the typed answer passes `check`. */
-export const passes =
-  <TContext>(check: TextCheck<TContext>) =>
-  ({ context, event }: TextArgs<TContext>): boolean =>
-    check(event.text ?? '', context).ok;
+type TextCheck<TContext> = (text: string, context: TContext) => Checked<unknown>;
 
 /** Assigner for a typed answer that failed `check`: the same question with the reason shown. */
-export const rejectedBy =
+const rejectedBy =
   <TContext extends { prompt: Prompt; tries: number }>(check: TextCheck<TContext>) =>
   ({ context, event }: TextArgs<TContext>): { prompt: Prompt; tries: number } => {
     const checked = check(event.text ?? '', context);
@@ -521,22 +488,7 @@ export const notProvided = <TOutput, TInput>(name: string) =>
     throw new Error(`${name} not provided`);
   });
 
-/** Guard: the reply is the choice with this id. */
-export const isChoice =
-  (id: string) =>
-  ({ event }: { event: Reply }): boolean =>
-    replyGuards.chose({ event }, { id });
-
-/**
- * The transitions of a menu screen: each choice id goes to its state, in the order listed, and
- * Back goes to `back`. Ids must not look like whole numbers: JavaScript lists those keys first,
- * which would change the order the guards are tried in.
- */
-export function choiceOn(targets: Readonly<Record<string, string>>, back: string) {
-  return menuTransitions('choiceOn', targets, back, isChoice);
-}
-
-/** A menu's transitions with `guardOf(id)` guarding each choice: {@link choiceOn}, {@link menuOn}. */
+/** A menu's transitions with `guardOf(id)` guarding each choice (see {@link menuOn}). */
 function menuTransitions<TGuard>(
   name: string,
   targets: Readonly<Record<string, string>>,
@@ -571,6 +523,11 @@ export const replyGuards = {
    */
   returned: ({ event }: { event: object }): boolean =>
     'output' in event && event.output !== null && event.output !== false,
+  /** The reply is End and the screen offers End (see {@link ENDING_REPLIES}). */
+  endOffered: ({ context, event }: { context: { prompt: Prompt }; event: Reply }): boolean =>
+    event.type === 'user.choice' &&
+    event.id === 'end' &&
+    (context.prompt.choices ?? []).some((offered) => offered.id === 'end'),
 };
 
 /** Guards a flow with a failure screen registers beside {@link replyGuards}. */
@@ -582,15 +539,15 @@ export const failureGuards = {
   ): boolean => refusedQuestion(params.questions, context.failure) === params.target,
 };
 
-/** The guard of a flow whose failure screen names the failed call (`failure.op`). */
+/** The guard of a flow whose failure screen names the failed call (`failure.op`): one, or any of several. */
 export const callFailureGuards = {
   /** The call `params.op` failed, and (with `params.choice`) the reply is that choice. */
   failedAt: (
     { context, event }: { context: { failure: { op: string } | null }; event: Reply },
-    params: { op: string; choice?: 'retry' | 'back' },
+    params: { op: string | readonly string[]; choice?: 'retry' | 'back' },
   ): boolean =>
     (params.choice === undefined || (event.type === 'user.choice' && event.id === params.choice)) &&
-    context.failure?.op === params.op,
+    [params.op].flat().includes(context.failure?.op ?? ''),
 };
 
 /** Guard reference: the reply is the choice `id` (registered by {@link replyGuards}). */
@@ -600,8 +557,10 @@ export const chose = (id: string) => ({ type: 'chose', params: { id } }) as cons
  * Guard reference: the call `op` failed, and (with `choice`) the reply is that choice (registered
  * by {@link callFailureGuards}).
  */
-export const callFailed = <TOp extends string>(op: TOp, choice?: 'retry' | 'back') =>
-  ({ type: 'failedAt', params: choice === undefined ? { op } : { op, choice } }) as const;
+export const callFailed = <TOp extends string>(
+  op: TOp | readonly TOp[],
+  choice?: 'retry' | 'back',
+) => ({ type: 'failedAt', params: choice === undefined ? { op } : { op, choice } }) as const;
 
 /**
  * The transitions of a menu screen with named guards: each choice id goes to its state, in the
@@ -613,9 +572,9 @@ export function menuOn(targets: Readonly<Record<string, string>>, back: string) 
 }
 
 /**
- * A failure screen's way back to the refused question, with named guards (see
- * {@link toRefusedQuestion}): "Change my answer" and Back go straight to the state that asked
- * for the field the insurer named. Needs {@link failureGuards} and {@link replyGuards}.
+ * A failure screen's way back to the refused question, with named guards: "Change my answer" and
+ * Back go straight to the state that asked for the field the insurer named (see
+ * {@link refusedQuestion}). Needs {@link failureGuards} and {@link replyGuards}.
  */
 export function refusedOn(questions: RefusedQuestions) {
   const targets = [...new Set(Object.values(questions))];
@@ -636,6 +595,78 @@ export function failureTransitions(
   targets: { retry: string; back: string; end: string },
 ) {
   return failureMenu(refused, targets, chose);
+}
+
+/**
+ * Where a stage's failure screen leads for one call: a state of the stage, or a state entered with
+ * an action (a payment resumed at a step).
+ */
+export type FailureWay = string | { readonly target: string; readonly actions: unknown };
+
+/** A {@link FailureWay} as a transition's target (and action). */
+const wayTo = <TWay extends FailureWay>(to: TWay) =>
+  (typeof to === 'string' ? { target: to } : to) as Exclude<TWay, string> | { target: string };
+
+/**
+ * A stage's failure screen, for the calls the stage makes: Try again repeats the call that failed
+ * (`retry`, by call); Back, the choice or the key, goes to `back`, the stage's
+ * {@link failureBack} state. End is the flow's rule for every screen that offers it
+ * ({@link ENDING_REPLIES}). Needs the flow's setup to name the action `showFailure` (the
+ * {@link failureScreen} prompt, tries from zero) and {@link callFailureGuards}.
+ */
+export function stageFailure<TOp extends string, TWay extends FailureWay>(
+  retry: Readonly<Record<TOp, TWay>>,
+  back = 'failedBack',
+) {
+  const calls = Object.entries(retry) as [TOp, TWay][];
+  return {
+    tags: 'awaitingInput',
+    entry: 'showFailure',
+    on: {
+      'user.choice': [
+        ...calls.map(([op, to]) => ({ guard: callFailed(op, 'retry'), ...wayTo(to) })),
+        { guard: chose('back'), target: back },
+      ],
+      'user.back': back,
+    },
+  } as const;
+}
+
+/**
+ * Where Back goes from a stage's failure screen: to `refused.target` when the guard
+ * `refused.guard` says the insurer refused an answer the flow asked for (the flow's own router to
+ * that question), else to the screen before the call that failed (`back`, by call; the last one
+ * listed also takes a failure that names none).
+ */
+export function failureBack<TOp extends string, TWay extends FailureWay, TGuard>(
+  back: Readonly<Record<TOp, TWay>>,
+  refused?: { readonly guard: TGuard; readonly target: string },
+) {
+  const calls = Object.entries(back) as [TOp, TWay][];
+  const last = calls.length - 1;
+  return {
+    always: [
+      ...(refused ? [{ guard: refused.guard, target: refused.target }] : []),
+      ...calls.map(([op, to], index) =>
+        index === last ? wayTo(to) : { guard: callFailed(op), ...wayTo(to) },
+      ),
+    ],
+  } as const;
+}
+
+/**
+ * A passing state that goes to the question whose answer the insurer refused (its state by the
+ * field named, see {@link RefusedQuestions}); entered only when one is (the flow's guard for
+ * {@link failureBack}). Needs {@link failureGuards}.
+ */
+export function toRefusedAnswer(questions: RefusedQuestions) {
+  const targets = [...new Set(Object.values(questions))];
+  return {
+    always: targets.map((target) => ({
+      guard: { type: 'refusedAt', params: { questions, target } } as const,
+      target,
+    })),
+  } as const;
 }
 
 /** Guard reference: the typed answer for `field` passes its check (see {@link answeredGuard}). */

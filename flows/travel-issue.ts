@@ -36,23 +36,26 @@ import {
   ask,
   CANCELLED,
   type Checked,
-  callFailed,
   callFailureGuards,
   choice,
   chose,
+  ENDING_REPLIES,
   end,
   type Failure,
   failedCallTo,
+  failureBack,
+  failureGuards,
   failureScreen,
   flowOutput,
-  isChoice,
   money,
   notProvided,
+  type RefusedQuestions,
+  refusedQuestion,
   rejectedAnswer,
   replyGuards,
+  stageFailure,
   TO_MAIN_MENU,
-  toRefusedQuestion,
-  UNEXPECTED_REPLIES,
+  toRefusedAnswer,
   unexpected,
 } from './support.js';
 
@@ -158,14 +161,14 @@ const MAX_PACKAGES = 6;
  * The question that asked for each field of a quotation the insurer may refuse. A traveller's
  * name is not listed: the quote's own Back goes to the list of travellers.
  */
-const BACK_TO_QUESTION = toRefusedQuestion<TravelIssueContext>({
+const QUESTION_OF: RefusedQuestions = {
   destination: '#travel-issue.trip.askDestination',
   startDate: '#travel-issue.trip.askStartDate',
   endDate: '#travel-issue.trip.askDays',
   name: '#travel-issue.holder.askName',
   idNumber: '#travel-issue.holder.askNrc',
   nrcNumber: '#travel-issue.holder.askNrc',
-});
+};
 const RELATIONSHIPS: readonly Traveller['relationship'][] = ['spouse', 'child', 'parent', 'other'];
 
 /** A full name: at least two words, each a name (checks' rule, kept as one answer). */
@@ -253,24 +256,31 @@ const travel = setup({
     ask: assign(asked),
     keepAnswer: assign(keptBy(CHECKS)),
     rejectAnswer: assign(rejectedAnswer(CHECKS)),
+    showFailure: assign({ tries: 0, prompt: failureScreen }),
     ...paymentActions<TravelIssueContext, Reply>(confirmPrompt),
   },
   guards: {
     ...replyGuards,
     ...callFailureGuards,
+    ...failureGuards,
     answered: answeredGuard(CHECKS),
     ...PAYMENT_GUARDS,
     listedPackage: ({ context, event }) =>
       event.type === 'user.choice' && context.quotes.some((q) => q.packageId === event.id),
     canAddTraveller: ({ context, event }) =>
-      isChoice('add')({ event }) && (context.answers.travellers?.length ?? 0) < MAX_TRAVELLERS,
+      replyGuards.chose({ event }, { id: 'add' }) &&
+      (context.answers.travellers?.length ?? 0) < MAX_TRAVELLERS,
+    noneListed: ({ event }) =>
+      'output' in event && Array.isArray(event.output) && event.output.length === 0,
+    refusedAnswer: ({ context }) => refusedQuestion(QUESTION_OF, context.failure) !== undefined,
     pickedRelationship: ({ event }) =>
       event.type === 'user.choice' && RELATIONSHIPS.some((r) => r === event.id),
   },
 });
 
-/** A failed call `op`: the failure screen, which tries it again or goes back by `op`. */
-const failedCall = failedCallTo<TravelIssueContext, Reply>('#travel-issue.failed');
+/** A failed call `op`: the failure screen of the stage that made it, or `target` outside one. */
+const failedCall = (op: NonNullable<TravelIssueContext['failure']>['op'], target = 'failed') =>
+  failedCallTo<TravelIssueContext, Reply>(target)(op);
 
 /** Travel cover: package, destination, start date, travellers, payment, policy and certificate. */
 export const travelIssueMachine = travel.createMachine({
@@ -292,7 +302,7 @@ export const travelIssueMachine = travel.createMachine({
     failure: null,
   }),
   initial: 'loadingPackages',
-  on: UNEXPECTED_REPLIES,
+  on: ENDING_REPLIES,
   states: {
     loadingPackages: {
       invoke: {
@@ -300,18 +310,18 @@ export const travelIssueMachine = travel.createMachine({
         input: () => ({}),
         onDone: [
           {
-            guard: ({ event }) => event.output.length === 0,
-            target: '#travel-issue.noPackages',
+            guard: 'noneListed',
+            target: 'noPackages',
           },
           {
-            target: '#travel-issue.trip.askDestination',
+            target: 'trip',
             actions: assign({
               packages: ({ event }) =>
                 event.output.slice(0, MAX_PACKAGES).map((p) => ({ id: p.id, name: p.name })),
             }),
           },
         ],
-        onError: failedCall('packages'),
+        onError: failedCall('packages', 'packagesFailed'),
       },
     },
     noPackages: {
@@ -326,12 +336,17 @@ export const travelIssueMachine = travel.createMachine({
             src: 'quoteTravel',
             input: ({ context }) => ({ requests: quoteRequests(context) }),
             onDone: {
-              target: '#travel-issue.pricing.pickPackage',
+              target: 'pickPackage',
               actions: assign({ quotes: ({ event }) => event.output, failure: null }),
             },
             onError: failedCall('quote'),
           },
         },
+        failed: stageFailure({ quote: 'quoting' }),
+        failedBack: failureBack(
+          { quote: '#travel-issue.party.travellers' },
+          { guard: 'refusedAnswer', target: '#travel-issue.changeAnswer' },
+        ),
         // Every package with its premium for this trip and party: the price comes first.
         pickPackage: {
           tags: 'awaitingInput',
@@ -376,6 +391,7 @@ export const travelIssueMachine = travel.createMachine({
         },
       },
     },
+
     trip: {
       initial: 'askDestination',
       states: {
@@ -383,44 +399,34 @@ export const travelIssueMachine = travel.createMachine({
           'travel.askDestination',
           'text',
           'destination',
-          '#travel-issue.trip.askStartDate',
+          'askStartDate',
           '#travel-issue.mainMenu',
         ),
         askStartDate: askText(
           'travel.askStartDate',
           'date',
           'startDate',
-          '#travel-issue.trip.askDays',
-          '#travel-issue.trip.askDestination',
+          'askDays',
+          'askDestination',
         ),
         askDays: askText(
           'travel.askDays',
           'amount',
           'days',
           '#travel-issue.holder.askName',
-          '#travel-issue.trip.askStartDate',
+          'askStartDate',
         ),
       },
     },
+
     holder: {
       initial: 'askName',
       states: {
-        askName: askText(
-          'travel.askName',
-          'text',
-          'name',
-          '#travel-issue.holder.askNrc',
-          '#travel-issue.trip.askDays',
-        ),
-        askNrc: askText(
-          'travel.askNrc',
-          'nrc',
-          'nrc',
-          '#travel-issue.party.travellers',
-          '#travel-issue.holder.askName',
-        ),
+        askName: askText('travel.askName', 'text', 'name', 'askNrc', '#travel-issue.trip.askDays'),
+        askNrc: askText('travel.askNrc', 'nrc', 'nrc', '#travel-issue.party.travellers', 'askName'),
       },
     },
+
     party: {
       initial: 'travellers',
       states: {
@@ -438,7 +444,7 @@ export const travelIssueMachine = travel.createMachine({
           }),
           on: {
             'user.choice': [
-              { guard: 'canAddTraveller', target: '#travel-issue.party.askTravellerName' },
+              { guard: 'canAddTraveller', target: 'askTravellerName' },
               { guard: chose('continue'), target: '#travel-issue.pricing.quoting' },
             ],
             'user.back': '#travel-issue.holder.askNrc',
@@ -448,8 +454,8 @@ export const travelIssueMachine = travel.createMachine({
           'travel.askTravellerName',
           'text',
           'travellerName',
-          '#travel-issue.party.askRelationship',
-          '#travel-issue.party.travellers',
+          'askRelationship',
+          'travellers',
         ),
         askRelationship: {
           tags: 'awaitingInput',
@@ -462,7 +468,7 @@ export const travelIssueMachine = travel.createMachine({
           on: {
             'user.choice': {
               guard: 'pickedRelationship',
-              target: '#travel-issue.party.travellers',
+              target: 'travellers',
               actions: assign({
                 answers: ({ context, event }) => {
                   const relationship = RELATIONSHIPS.find((r) => r === event.id) ?? 'other';
@@ -476,16 +482,16 @@ export const travelIssueMachine = travel.createMachine({
                 },
               }),
             },
-            'user.back': '#travel-issue.party.askTravellerName',
+            'user.back': 'askTravellerName',
           },
         },
       },
     },
     payment: paymentStage({
-      paid: '#travel-issue.loadingCertificate',
+      paid: 'loadingCertificate',
       back: '#travel-issue.pricing.pickPackage',
-      failed: '#travel-issue.failed',
-      cancelled: '#travel-issue.cancelled',
+      failed: 'paymentFailed',
+      cancelled: 'cancelled',
     }),
     loadingCertificate: {
       invoke: {
@@ -497,44 +503,34 @@ export const travelIssueMachine = travel.createMachine({
           holder: { phone: context.callerPhone ?? '', nrc: context.answers.nrc ?? '' },
         }),
         onDone: {
-          target: '#travel-issue.done',
+          target: 'done',
           actions: assign({
             certificateUrl: ({ event }) => event.output.url ?? null,
             policy: ({ event }) => event.output,
           }),
         },
         // The policy is paid for: a missing certificate must not hide the policy number.
-        onError: { target: '#travel-issue.done' },
+        onError: { target: 'done' },
       },
     },
-    failed: {
-      tags: 'awaitingInput',
-      entry: assign({
-        tries: 0,
-        prompt: failureScreen,
-      }),
-      on: {
-        'user.choice': [
-          { guard: callFailed('packages', 'retry'), target: '#travel-issue.loadingPackages' },
-          { guard: callFailed('quote', 'retry'), target: '#travel-issue.pricing.quoting' },
-          // As the method chosen: a handset's call is let go again before the PIN prompt.
-          { guard: callFailed('pay', 'retry'), ...resumePayment('start') },
-          { guard: chose('retry'), ...resumePayment('checking') },
-          ...BACK_TO_QUESTION.choice,
-          { guard: chose('back'), target: '#travel-issue.failedBack' },
-          { guard: chose('end'), target: '#travel-issue.cancelled' },
-        ],
-        'user.back': [...BACK_TO_QUESTION.back, { target: '#travel-issue.failedBack' }],
-      },
-    },
-    failedBack: {
-      always: [
-        { guard: callFailed('status'), ...resumePayment('wait') },
-        { guard: callFailed('pay'), ...resumePayment('confirm') },
-        { guard: callFailed('quote'), target: '#travel-issue.party.travellers' },
-        { target: '#travel-issue.cancelled' },
-      ],
-    },
+    // The packages could not be listed: nothing to go back to but the end.
+    packagesFailed: stageFailure({ packages: 'loadingPackages' }, 'packagesFailedBack'),
+    packagesFailedBack: failureBack(
+      { packages: 'cancelled' },
+      { guard: 'refusedAnswer', target: 'changeAnswer' },
+    ),
+    // The payment child ended failed: as the method chosen, a handset's call is let go again
+    // before the PIN prompt.
+    paymentFailed: stageFailure(
+      { pay: resumePayment('start'), status: resumePayment('checking') },
+      'paymentFailedBack',
+    ),
+    paymentFailedBack: failureBack(
+      { pay: resumePayment('confirm'), status: resumePayment('wait') },
+      { guard: 'refusedAnswer', target: 'changeAnswer' },
+    ),
+    // "Change my answer" after the insurer refused one: straight to the question that asked for it.
+    changeAnswer: toRefusedAnswer(QUESTION_OF),
     done: {
       type: 'final',
       entry: assign({
@@ -566,6 +562,7 @@ export const travelIssueFlow: FlowDefinition<typeof travelIssueMachine> = {
   id: 'travel-issue',
   // 3: paying is a child machine (its snapshot persisted with the flow's); older snapshots restart.
   // 4: on a handset call, mobile money lets the call go before the payment starts.
-  version: 4,
+  // 5: each stage owns its failure screen (no shared `failed`): older snapshots restart.
+  version: 5,
   machine: travelIssueMachine,
 };

@@ -18,6 +18,9 @@ import { apiErrors, promptProblems, stateId, step, visibleStates, walk } from '.
 
 const hasKey = (key: string) => Object.hasOwn(en, key);
 
+/** Flows with a failure screen per stage rather than one for every call (issue 39). */
+const STAGED_FAILURES: ReadonlySet<FlowId> = new Set(['motor-quote', 'travel-issue']);
+
 const walked = new Map<FlowId, ReturnType<typeof walk>>();
 /** The typical world's walk of a flow, computed once and shared by the tests below. */
 function typicalPaths(flow: FlowId) {
@@ -50,6 +53,11 @@ describe.each(FLOW_IDS)('the %s flow, walked state by state', (flow) => {
         name: 'insurer down',
         machine: worldMachine(flow, { failing: actorNames(flow), error: apiErrors.serverError }),
       },
+      // A flow whose stages each own a failure screen: one call down at a time reaches each.
+      ...(STAGED_FAILURES.has(flow) ? actorNames(flow) : []).map((actor) => ({
+        name: `${actor} down`,
+        machine: worldMachine(flow, { failing: [actor], error: apiErrors.serverError }),
+      })),
     ];
     const reached = new Set<string>();
     let walked = 0;

@@ -2,21 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, setup, waitFor } from 'xstate';
 import { parseStaffCommand } from '../../flows/staff-desk.js';
 import {
+  answeredGuard,
   ask,
-  choiceOn,
   describeFailure,
   type Failure,
-  failedAt,
-  failedCall,
   failedCallTo,
   failedTo,
   failurePrompt,
   failureScreen,
   flowOutput,
-  passes,
+  menuOn,
   paymentOutcome,
   rejected,
-  rejectedBy,
+  rejectedAnswer,
   TO_MAIN_MENU,
   unexpected,
 } from '../../flows/support.js';
@@ -166,12 +164,6 @@ describe('payments', () => {
 });
 
 describe('state-shape builders', () => {
-  it('tags a failure with the call that failed', () => {
-    const error = new ApiTimeoutError({ operation: 'x', timeoutMs: 10 });
-    expect(failedAt('quote')({ event: { error } })).toEqual({ kind: 'timeout', op: 'quote' });
-    expect(failedCall({ event: { error } })).toEqual({ kind: 'timeout' });
-  });
-
   it("builds a call's onError transition: the failure screen, the failure tagged or not", async () => {
     const error = new ApiTimeoutError({ operation: 'x', timeoutMs: 10 });
     const failing = (onError: object) =>
@@ -208,9 +200,12 @@ describe('state-shape builders', () => {
     const context = { prompt: ask('x.ask', 'text'), tries: 1 };
     const check = (text: string) =>
       text === 'ok' ? { ok: true as const, value: text } : { ok: false as const, reason: 'x.bad' };
-    expect(passes(check)({ context, event: { type: 'user.text', text: 'ok' } })).toBe(true);
-    expect(passes(check)({ context, event: { type: 'user.text', text: 'no' } })).toBe(false);
-    expect(rejectedBy(check)({ context, event: { type: 'user.text', text: 'no' } })).toEqual({
+    const checks = { answer: check };
+    const text = (typed: string) => ({ type: 'user.text', text: typed }) as const;
+    const params = { field: 'answer' } as const;
+    expect(answeredGuard(checks)({ context, event: text('ok') }, params)).toBe(true);
+    expect(answeredGuard(checks)({ context, event: text('no') }, params)).toBe(false);
+    expect(rejectedAnswer(checks)({ context, event: text('no') }, params)).toEqual({
       prompt: { ...context.prompt, notes: [{ key: 'x.bad' }] },
       tries: 2,
     });
@@ -244,14 +239,13 @@ describe('state-shape builders', () => {
   });
 
   it('tries menu choices in the order listed and sends Back to its state', () => {
-    const on = choiceOn({ retry: 'again', back: 'before', end: 'done' }, 'before');
+    const on = menuOn({ retry: 'again', back: 'before', end: 'done' }, 'before');
     expect(on['user.choice'].map((t) => t.target)).toEqual(['again', 'before', 'done']);
-    expect(on['user.choice'][0]?.guard({ event: { type: 'user.choice', id: 'retry' } })).toBe(true);
-    expect(on['user.choice'][0]?.guard({ event: { type: 'user.choice', id: 'end' } })).toBe(false);
+    expect(on['user.choice'][0]?.guard).toEqual({ type: 'chose', params: { id: 'retry' } });
     expect(on['user.back']).toBe('before');
   });
 
   it('refuses numeric choice ids, whose order JavaScript would change', () => {
-    expect(() => choiceOn({ b: 'x', '12': 'y' }, 'x')).toThrow(/reordered/);
+    expect(() => menuOn({ b: 'x', '12': 'y' }, 'x')).toThrow(/reordered/);
   });
 });
