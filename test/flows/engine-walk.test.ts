@@ -130,6 +130,14 @@ const KNOWN: Record<string, string> = {
  * sent by SMS to another phone and its answers, a payment left unsettled, a plate the insurer
  * refuses to register again (test/server/motor-identity.test.ts).
  */
+/**
+ * The handset's call let go before the PIN prompt and the pay request sent on `payment.proceed`
+ * (issue 38): the engine's go-ahead comes from its payment scheduler after the call, walked
+ * through the real server in test/server/ussd-pay-after-end.test.ts (END, the pay request after
+ * it, a redial while the PIN waits, a decline then Pay again or Card, an insurer refusal at pay).
+ */
+const PAID_AFTER_THE_CALL = ['callLetGo', 'payRefused'] as const;
+
 const THROUGH_THE_SERVER: Partial<Record<FlowId, readonly string[]>> = {
   'motor-quote': [
     'nrcOnRecordElsewhere',
@@ -138,7 +146,11 @@ const THROUGH_THE_SERVER: Partial<Record<FlowId, readonly string[]>> = {
     'codeExpiredOrUnsent',
     'paymentUnsettled',
     'plateBlocked',
+    ...PAID_AFTER_THE_CALL,
+    // The quotation at the pay step priced otherwise: the sandbox prices as it quotes.
+    'repricedAtPay',
   ],
+  'travel-issue': PAID_AFTER_THE_CALL,
   // The early open-claim check, mine and someone else's: test/channels/ussd/demo-book-walks.
   'claim-intimation': ['alreadyOpen', 'openElsewhere'],
 };

@@ -15,7 +15,7 @@ import type { FlowId, FlowStartInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../../src/privacy/index.js';
 import type { FlowSnapshot } from './harness.js';
-import { syncActor } from './harness.js';
+import { apiErrors, paymentChild, syncActor } from './harness.js';
 
 /**
  * A date `days` before today, as the API takes it (`YYYY-MM-DD`) and as a user types it
@@ -148,6 +148,24 @@ export const SECOND_OFFER = {
   policyId: 'pol_2',
   policyNumber: 'MTR-0002',
   endDate: '2026-01-28',
+};
+
+/** The payment child let go of a handset's call: `payment.proceed` (id `go-1`) starts it later. */
+const LET_GO = { payLater: () => ({ later: true, id: 'go-1' }) };
+
+/**
+ * The worlds of a paying flow on a handset since issue 38: the call let go before the PIN prompt,
+ * the pay request sent once `payment.proceed` comes, its outcome pushed (see pushedReplies);
+ * and the insurer refusing the pay request.
+ */
+const HANDSET_WORLDS: Record<string, Impl> = {
+  callLetGo: LET_GO,
+  payRefused: {
+    ...LET_GO,
+    startPayment: () => {
+      throw apiErrors.fieldErrors;
+    },
+  },
 };
 
 /** Every API actor of every flow, with a typical answer. */
@@ -415,6 +433,17 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
         status: 'failed',
       }),
     },
+    ...HANDSET_WORLDS,
+    // The quotation made at the pay step prices otherwise than the screen did.
+    repricedAtPay: {
+      ...LET_GO,
+      createQuote: () => ({
+        quoteId: 'q_2',
+        premium: 999,
+        currency: 'ZMW',
+        purchase: 'quote:q_2.k',
+      }),
+    },
   },
   'travel-issue': {
     paid: {
@@ -437,6 +466,7 @@ const VARIANTS: Record<FlowId, Record<string, Impl>> = {
       }),
     },
     noPackages: { listPackages: () => [] },
+    ...HANDSET_WORLDS,
   },
   'claim-intimation': {
     // A claim is open already for the loan or member named: the caller's own, then someone's.
@@ -639,13 +669,47 @@ export const TEXTS: Record<string, string[]> = {
   'staff.ask.bordereau': ['P1', '!!'],
 };
 
-/** Payment outcomes pushed while a flow waits: for its reference (paid, failed) and another. */
+/**
+ * Why the sandbox's mobile-money rails fail a payment, by the payer number's last digit (1, 2, 3),
+ * as the outcome pushed into the conversation says it.
+ */
+export const SANDBOX_FAILURES = [
+  'The customer declined the payment prompt',
+  'Insufficient funds',
+  'The payment prompt expired without an answer',
+];
+
+/**
+ * Events pushed while a flow waits: `payment.proceed` once a handset's call was let go, and
+ * payment outcomes for its reference (paid, failed) and another's; after the call was let go,
+ * each way the sandbox's rails fail.
+ */
 export function pushedReplies(snapshot: FlowSnapshot): Reply[] {
   const ctx = snapshot.context as { payment?: { reference?: string } | null; policy?: unknown };
   const policy = ctx.policy as { reference?: string } | null | undefined;
+  const child = paymentChild(snapshot)?.context;
+  const proceed: Reply[] = child?.proceedId
+    ? [{ type: 'payment.proceed', id: child.proceedId }]
+    : [];
   const reference = ctx.payment?.reference ?? policy?.reference;
-  if (!reference) return [];
+  const childReference = (child?.pay as { reference?: string } | undefined)?.reference;
+  if (!reference && childReference && child?.pay?.released) {
+    return [
+      ...proceed,
+      { type: 'payment.settled', reference: childReference, outcome: 'paid' },
+      ...SANDBOX_FAILURES.map(
+        (reason): Reply => ({
+          type: 'payment.settled',
+          reference: childReference,
+          outcome: 'failed',
+          reason,
+        }),
+      ),
+    ];
+  }
+  if (!reference) return proceed;
   return [
+    ...proceed,
     {
       type: 'payment.settled',
       reference,

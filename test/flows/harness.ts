@@ -202,3 +202,49 @@ export function promptProblems(snapshot: FlowSnapshot, hasKey: (key: string) => 
   if (!done && !snapshot.tags?.includes('awaitingInput')) problems.push('settled without tag');
   return problems;
 }
+
+/** The payment child's snapshot inside a paying flow's persisted snapshot, if it runs one. */
+interface PaymentChildView {
+  value?: unknown;
+  context?: {
+    handset?: boolean;
+    proceedId?: string;
+    pay?: { released?: boolean; reference?: string; method?: { method?: string } };
+  };
+}
+
+/** The payment child of a flow's persisted snapshot (see flows/payment-machine.ts), if any. */
+export function paymentChild(snapshot: FlowSnapshot): PaymentChildView | undefined {
+  const children = (snapshot as { children?: Record<string, { snapshot?: PaymentChildView }> })
+    .children;
+  return children?.payment?.snapshot;
+}
+
+/**
+ * The payment child's screens, each a state of flows/payment-machine.ts; a handset's call let go
+ * before the PIN prompt (issue 38) has screens of its own: where the payment stands on a redial,
+ * and its failure offering Card.
+ */
+export const PAYMENT_SCREEN_IDS = [
+  'payment/confirm',
+  'payment/phone',
+  'payment/released',
+  'payment/wait',
+  'payment/wait (call let go)',
+  'payment/failed',
+  'payment/failed (call let go)',
+] as const;
+
+/** Which of {@link PAYMENT_SCREEN_IDS} a flow shows, when its payment child waits on one. */
+export function paymentScreenId(snapshot: FlowSnapshot): string | undefined {
+  const child = paymentChild(snapshot);
+  if (snapshot.status !== 'active' || typeof child?.value !== 'string') return undefined;
+  const id = `payment/${child.value}`;
+  if (!(PAYMENT_SCREEN_IDS as readonly string[]).includes(id)) return undefined;
+  const letGo = child.context?.handset === true && child.context.pay?.released === true;
+  const own =
+    letGo &&
+    (child.value === 'failed' ||
+      (child.value === 'wait' && child.context?.pay?.method?.method === 'mobileMoney'));
+  return own ? `${id} (call let go)` : id;
+}

@@ -26,7 +26,9 @@ type Move =
   | { kind: 'cancel' }
   | { kind: 'photo' }
   | { kind: 'contact' }
-  | { kind: 'settled'; outcome: 'paid' | 'failed' | 'pending'; ours: boolean };
+  | { kind: 'settled'; outcome: 'paid' | 'failed' | 'pending'; ours: boolean }
+  // The pay request's go-ahead once a handset's call ended (issue 38), or a stale one.
+  | { kind: 'proceed'; ours: boolean };
 
 const move: fc.Arbitrary<Move> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('choice' as const), index: fc.nat(8) }) },
@@ -50,6 +52,10 @@ const move: fc.Arbitrary<Move> = fc.oneof(
       outcome: fc.constantFrom('paid' as const, 'failed' as const, 'pending' as const),
       ours: fc.boolean(),
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('proceed' as const), ours: fc.boolean() }),
   },
 );
 
@@ -75,6 +81,9 @@ function concrete(m: Move, prompt: Prompt, context: Record<string, unknown>): Re
       return { type: 'user.photo', url: 'https://files.test/f/2?sig=y' };
     case 'contact':
       return { type: 'user.contact', phone: '+260 97 765 4321' };
+    case 'proceed':
+      // The fixtures' payLater names every go-ahead `go-1`.
+      return { type: 'payment.proceed', id: m.ours ? 'go-1' : 'go-other' };
     case 'settled': {
       const payment = (context.payment ?? context.policy) as { reference?: string } | null;
       const reference = m.ours ? (payment?.reference ?? 'X') : 'OTHER';
@@ -208,7 +217,16 @@ function converse(machine: AnyStateMachine, input: FlowStartInput, moves: Move[]
     const before = actor.getSnapshot();
     if (before.status !== 'active') break;
     const answers = structuredClone(before.context.answers ?? {}) as Record<string, unknown>;
-    const reply = concrete(m, before.context.prompt, before.context);
+    // While the payment child runs, the payment (and its reference) is the child's.
+    const child = (before.children as Record<string, { getSnapshot(): unknown } | undefined>)
+      .payment;
+    const childPay = (child?.getSnapshot() as { context?: { pay?: { reference?: string } } })
+      ?.context?.pay;
+    const context =
+      before.context.payment || !childPay
+        ? before.context
+        : { ...before.context, payment: childPay };
+    const reply = concrete(m, before.context.prompt, context);
     actor.send(reply);
     if (failure !== undefined) return `threw on ${JSON.stringify(reply)}: ${String(failure)}`;
     const after = actor.getSnapshot();
