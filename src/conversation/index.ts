@@ -13,17 +13,13 @@ export {
   AUDIENCES,
   type Audience,
   AWAITING_INPUT,
-  type ClaimStart,
   type FlowContextBase,
   type FlowDefinition,
-  type FlowId,
   type FlowInput,
   type FlowOutput,
   type FlowRegistry,
   type FlowStart,
   type FlowStartInput,
-  STAFF_TOPICS,
-  type StaffTopic,
   type TurnRoute,
   type Unfinished,
 } from './flow.js';
@@ -65,6 +61,7 @@ export {
 export { nestedMessage } from './nested-message.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {
+  addMessages,
   type DateStyle,
   formatDate,
   type RenderedChoice,

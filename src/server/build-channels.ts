@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
+import { STAFF_TOPICS } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
@@ -242,6 +243,7 @@ function buildSlack(
     allowedUsers: config.slack.allowedUsers,
     ...(config.slack.allowedTeams.length > 0 ? { allowedTeams: config.slack.allowedTeams } : {}),
     engine: instrumentEngine(inputs.engine, 'slack', metrics),
+    deskTopics: STAFF_TOPICS,
     logger: logger.child({ channel: 'slack' }),
     render: renderPrompt,
     intercept: (body) => handoff.fromSlack(body),

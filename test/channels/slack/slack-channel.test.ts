@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STAFF_TOPICS } from '../../../flows/index.js';
 import {
   createSlackChannel,
   type SlackChannel,
@@ -39,6 +40,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
       allowedUsers: [STAFF],
       allowedTeams: [TEAM],
       engine,
+      deskTopics: STAFF_TOPICS,
       render: testRender,
       logger: silentLogger,
       clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
@@ -446,6 +448,7 @@ describe('Slack channel configuration', () => {
     botToken: 'xoxb-test',
     allowedUsers: [STAFF],
     engine: new AnsweringEngine(),
+    deskTopics: STAFF_TOPICS,
     logger: silentLogger,
   };
 
