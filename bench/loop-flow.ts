@@ -1,12 +1,12 @@
 // A flow that loops forever on one question, for measuring cost against conversation length.
 import { assign, setup } from 'xstate';
+import type { FlowId } from '../flows/index.js';
 import type { Prompt, Reply } from '../src/conversation/index.js';
 import {
   AUDIENCES,
   AWAITING_INPUT,
   type FlowContextBase,
   type FlowDefinition,
-  type FlowId,
   type FlowInput,
   type FlowOutput,
   type FlowRegistry,

@@ -1,13 +1,11 @@
 import { Redis } from 'ioredis';
 import { type AnyStateMachine, createActor, waitFor } from 'xstate';
-import { createFlowRegistry } from '../flows/index.js';
+import { createFlowRegistry, type FlowId, type Flows } from '../flows/index.js';
 import { createPartnerClient } from '../src/api/index.js';
 import {
   type Audience,
   AWAITING_INPUT,
   createTurnEngine,
-  type FlowId,
-  type FlowRegistry,
   type Prompt,
   type Reply,
 } from '../src/conversation/index.js';
@@ -83,7 +81,7 @@ function candidateReplies(prompt: Prompt): Reply[] {
  */
 async function exploreStates(
   maxTurns: number,
-): Promise<{ visited: VisitedState[]; flows: FlowRegistry; turns: number }> {
+): Promise<{ visited: VisitedState[]; flows: Flows; turns: number }> {
   const sandbox = createSandbox({
     apiKey: 'bench-api-key',
     logger: createLogger({ level: 'silent' }),

@@ -1,8 +1,8 @@
 import { and, assertEvent, assign, setup } from 'xstate';
+import { z } from 'zod';
 import { type Principal, phoneOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
-  ClaimStart,
   FlowContextBase,
   FlowDefinition,
   FlowOutput,
@@ -132,8 +132,26 @@ export interface ClaimSummary {
   held?: boolean;
 }
 
-/** A loan or membership the caller holds, as a claim can start from it. */
-export type HeldCover = ClaimStart;
+/** A loan or membership the caller holds, as a claim can start from it (My cover hands one over). */
+export const HeldCover = z.object({
+  line: z.enum(['credit-life', 'group-life']),
+  /** The insurer's policy id. */
+  policyId: z.string(),
+  /** How the loan or member is identified to the insurer: its id on the policy. */
+  by: z.enum(['loanId', 'memberId']),
+  subject: z.string(),
+  /** The printed loan reference or policy number the customer knows it by. */
+  number: z.string(),
+  /** Whose cover it is (the member's name) or on which policy (the loan's). */
+  covers: z.string(),
+});
+/** A loan or membership the caller holds. */
+export type HeldCover = z.infer<typeof HeldCover>;
+
+/** Where claim-intimation starts: My cover's "Make a claim" opens it at that loan or membership. */
+export const ClaimIntimationStart = z.object({ claim: HeldCover.optional() });
+/** What claim-intimation takes as its start. */
+export type ClaimIntimationStart = z.infer<typeof ClaimIntimationStart>;
 
 /** The loans and memberships a phone's holder may claim against, and whether that is the truth. */
 export interface HeldCoverAnswer {
@@ -443,7 +461,7 @@ export const claimIntimationMachine = setup({
   types: {
     context: {} as ClaimIntimationContext,
     events: {} as Reply,
-    input: {} as FlowStartInput,
+    input: {} as FlowStartInput<ClaimIntimationStart>,
     output: {} as FlowOutput,
   },
   actors: {
@@ -1336,4 +1354,5 @@ export const claimIntimationFlow: FlowDefinition<typeof claimIntimationMachine> 
   id: 'claim-intimation',
   version: 4,
   machine: claimIntimationMachine,
+  start: ClaimIntimationStart,
 };

@@ -3,17 +3,18 @@ import { type Principal, phoneOf, principalOf } from '../src/access/index.js';
 import type { OperationName } from '../src/api/index.js';
 import { dayNumber } from '../src/clock/index.js';
 import type {
-  ClaimStart,
   FlowContextBase,
   FlowDefinition,
   FlowOutput,
-  FlowStart,
   FlowStartInput,
   TurnRoute,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkNrc, checkPhone } from './checks.js';
+import type { HeldCover } from './claim-intimation.js';
+import type { FlowId } from './index.js';
+import type { MotorQuoteStart } from './motor-quote.js';
 import { type StatusSubject, statusWord } from './status-words.js';
 import {
   answered,
@@ -139,11 +140,11 @@ export interface CoverStatusContext extends FlowContextBase {
   step: Step;
   failure: Failure | null;
   /** The loan or membership "Make a claim" hands to claim-intimation. */
-  claim: ClaimStart | null;
+  claim: HeldCover | null;
   /** Today in Lusaka (`YYYY-MM-DD`): whether a policy ends soon enough to offer Renew. */
   today?: string;
   /** The motor policy "Renew" hands to motor-quote. */
-  renewal?: NonNullable<FlowStart['renewal']> | null;
+  renewal?: NonNullable<MotorQuoteStart['renewal']> | null;
 }
 
 /**
@@ -221,7 +222,7 @@ export function holdingStatuses(
 }
 
 /** The claim a holding can start: loans and group-life memberships, the lines with claims. */
-function claimOf(h: Holding | undefined): ClaimStart | null {
+function claimOf(h: Holding | undefined): HeldCover | null {
   if (!h?.policyId || !h.subjectId) return null;
   if (h.line !== 'credit-life' && h.line !== 'group-life') return null;
   return {
@@ -238,7 +239,7 @@ function claimOf(h: Holding | undefined): ClaimStart | null {
 function renewalOf(
   h: Holding | undefined,
   today: string | undefined,
-): NonNullable<FlowStart['renewal']> | null {
+): NonNullable<MotorQuoteStart['renewal']> | null {
   if (!h?.policyId || h.line !== 'motor' || h.unknown || !today || !h.endDate) return null;
   if (statusWord('policy', h.status).key !== 'status.inForce') return null;
   const left = dayNumber(h.endDate) - dayNumber(today);
@@ -672,7 +673,7 @@ export const coverStatusMachine = setup({
     claimHandOver: { type: 'final' },
     renewalHandOver: { type: 'final' },
   },
-  output: ({ context }): FlowOutput =>
+  output: ({ context }): FlowOutput<FlowId> =>
     context.claim
       ? { next: 'claim-intimation', start: { claim: context.claim } }
       : context.renewal

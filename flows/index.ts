@@ -3,13 +3,18 @@
  * actors live beside it (`<flow>-actors.ts`) and are built from the same deps, so production and
  * tests differ only in the deps they pass to createFlowRegistry.
  */
-import { AUDIENCES, type FlowRegistry } from '../src/conversation/flow.js';
+import {
+  AUDIENCES,
+  type Audience,
+  type FlowDefinition,
+  type FlowRegistry,
+} from '../src/conversation/flow.js';
 import { claimIntimationFlow } from './claim-intimation.js';
 import { claimIntimationActors } from './claim-intimation-actors.js';
 import { coverStatusFlow } from './cover-status.js';
 import { coverStatusActors } from './cover-status-actors.js';
 import type { FlowDeps } from './flow-deps.js';
-import { mainMenuFlow } from './main-menu.js';
+import { type MenuEntries, mainMenuFlow, mainMenuWith } from './main-menu.js';
 import { mainMenuActors } from './main-menu-actors.js';
 import { motorQuoteFlow } from './motor-quote.js';
 import { motorQuoteActors } from './motor-quote-actors.js';
@@ -21,14 +26,57 @@ import { travelIssueFlow } from './travel-issue.js';
 import { travelIssueActors } from './travel-issue-actors.js';
 import { claimUnfinished, motorUnfinished, travelUnfinished } from './unfinished.js';
 
-/** Builds every flow with its actors provided from `deps`. */
-export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
-  return {
+/**
+ * Every flow's id: the one list of them. The registry below holds exactly these (the type says
+ * so); the engine takes them as opaque strings, and each flow's start schema says what it takes.
+ */
+export type FlowId =
+  | 'main-menu'
+  | 'motor-quote'
+  | 'travel-issue'
+  | 'claim-intimation'
+  | 'cover-status'
+  | 'staff-desk'
+  | 'my-data';
+
+/** Every registered flow by its id, as {@link createFlowRegistry} builds them. */
+export type Flows = Readonly<Record<FlowId, FlowDefinition>>;
+
+/**
+ * A flow registered beside the ones above without editing them, the engine or a channel (a new
+ * product's first cut, a fixture flow in a test): its definition, with its actors provided, and
+ * where the entry menu lists it. Its words come from the catalogues (`menu.choice.<choice>`).
+ */
+export interface AddedFlow {
+  readonly definition: FlowDefinition;
+  readonly menu?: { readonly choice: string; readonly audiences: readonly Audience[] };
+}
+
+/**
+ * Builds every flow with its actors provided from `deps`, plus `added` ones (each listed on the
+ * entry menu after the menu's own entries, where it says).
+ */
+export function createFlowRegistry(
+  deps: FlowDeps,
+  added: readonly AddedFlow[] = [],
+): Flows & FlowRegistry {
+  const more: Record<Audience, Array<readonly [string, string]>> = {
+    policyholder: [],
+    'funeral-member': [],
+    staff: [],
+  };
+  for (const { definition, menu } of added) {
+    for (const audience of menu?.audiences ?? [])
+      more[audience].push([menu?.choice ?? '', definition.id]);
+  }
+  const menu: MenuEntries = more;
+  const mainMenu = added.length === 0 ? mainMenuFlow.machine : mainMenuWith(menu);
+  const flows: Flows = {
     'main-menu': {
       ...mainMenuFlow,
       // The entry menu of every audience: the engine opens it on a fresh session.
       entryFor: AUDIENCES,
-      machine: mainMenuFlow.machine.provide({ actors: mainMenuActors(deps) }),
+      machine: mainMenu.provide({ actors: mainMenuActors(deps) }),
     },
     'motor-quote': {
       ...motorQuoteFlow,
@@ -58,9 +106,19 @@ export function createFlowRegistry(deps: FlowDeps): FlowRegistry {
       machine: myDataFlow.machine.provide({ actors: myDataActors(deps) }),
     },
   };
+  const extra = Object.fromEntries(added.map(({ definition }) => [definition.id, definition]));
+  for (const id of Object.keys(extra)) {
+    if (Object.hasOwn(flows, id)) throw new Error(`Flow ${id} is registered already`);
+  }
+  return { ...flows, ...extra };
 }
 
-export { claimIntimationFlow, claimIntimationMachine } from './claim-intimation.js';
+export {
+  ClaimIntimationStart,
+  claimIntimationFlow,
+  claimIntimationMachine,
+  HeldCover,
+} from './claim-intimation.js';
 export { claimDocumentsNeeded } from './claim-intimation-actors.js';
 export { coverStatusFlow, coverStatusMachine } from './cover-status.js';
 export type {
@@ -72,9 +130,16 @@ export type {
   PaidPolicy,
   PaymentAttemptRequest,
 } from './flow-deps.js';
-export { mainMenuFlow, mainMenuMachine } from './main-menu.js';
-export { motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
+export { MainMenuStart, mainMenuFlow, mainMenuMachine } from './main-menu.js';
+export { MotorQuoteStart, motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
 export { myDataFlow, myDataMachine } from './my-data.js';
-export { parseStaffCommand, staffDeskFlow, staffDeskMachine } from './staff-desk.js';
+export {
+  parseStaffCommand,
+  STAFF_TOPICS,
+  StaffDeskStart,
+  type StaffTopic,
+  staffDeskFlow,
+  staffDeskMachine,
+} from './staff-desk.js';
 export { reportingOnce, statusWord } from './status-words.js';
 export { travelIssueFlow, travelIssueMachine } from './travel-issue.js';

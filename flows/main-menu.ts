@@ -1,9 +1,9 @@
 import { and, assertEvent, assign, fromPromise, raise, setup } from 'xstate';
+import { z } from 'zod';
 import type {
   Audience,
   FlowContextBase,
   FlowDefinition,
-  FlowId,
   FlowInput,
   FlowOutput,
   FlowStart,
@@ -22,8 +22,19 @@ import {
 } from '../src/reminders/index.js';
 import { ask, CANCELLED, choice, chose, end, PICK_FROM_LIST, replyGuards } from './support.js';
 
-/** Menu entries per audience: choice id → the flow it hands over to. */
-const ENTRIES: Record<Audience, ReadonlyArray<readonly [string, FlowId]>> = {
+/**
+ * Where the entry menu starts: a menu entry chosen outside the menu (Telegram's /status, a
+ * reminder's "Renew now"), taken as its first answer.
+ */
+export const MainMenuStart = z.object({ pick: z.string().optional() });
+/** What the entry menu takes as its start. */
+export type MainMenuStart = z.infer<typeof MainMenuStart>;
+
+/** Menu entries per audience: choice id → the flow it hands over to (its label `menu.choice.<id>`). */
+export type MenuEntries = Readonly<Record<Audience, ReadonlyArray<readonly [string, string]>>>;
+
+/** The menu's entries for the flows of flows/index.ts. */
+const ENTRIES: MenuEntries = {
   policyholder: [
     ['motor', 'motor-quote'],
     ['travel', 'travel-issue'],
@@ -48,10 +59,10 @@ export interface MainMenuContext extends FlowContextBase {
   tries: number;
   route: TurnRoute | null;
   holder: HolderOffers;
-  answers: { next?: FlowId; start?: FlowStart };
+  answers: { next?: string; start?: FlowStart };
   /** The entry picked, held while the privacy notice is asked; answered once it is agreed. */
-  picked: { next?: FlowId; start?: FlowStart };
-  /** An entry chosen before the menu opened (FlowStart.pick), taken once the menu shows. */
+  picked: { next?: string; start?: FlowStart };
+  /** An entry chosen before the menu opened (its start's `pick`), taken once the menu shows. */
   startPick?: string | null;
   /** Who the full notice names (read with the consent check); absent in older snapshots. */
   notice?: PrivacyNotice;
@@ -137,12 +148,13 @@ function renewalListPrompt(holder: HolderOffers, note: boolean): Prompt {
 function menuPrompt(
   context: Pick<MainMenuContext, 'audience' | 'holder'> & { route?: TurnRoute | null },
   note: boolean,
+  menu: MenuEntries = ENTRIES,
 ): Prompt {
   const { audience, holder } = context;
   const policyholder = audience === 'policyholder';
   const ussd = (context.route?.channel ?? 'ussd') === 'ussd';
   const renewals = policyholder ? renewalEntry(holder.offers, ussd) : [];
-  const entries = ENTRIES[audience].map(([id]) => choice(id, entryLabel(id, ussd)));
+  const entries = menu[audience].map(([id]) => choice(id, entryLabel(id, ussd)));
   // Customers may always ask for a person; the channel takes that choice, not this flow.
   const person = policyholder ? [choice(TALK_TO_A_PERSON, 'menu.choice.person')] : [];
   // One USSD page holds the renewal entry or this switch, not both: while a renewal is offered
@@ -164,9 +176,16 @@ function menuPrompt(
   });
 }
 
-function picked(audience: Audience, event: Reply): FlowId | undefined {
+function picked(audience: Audience, event: Reply, menu: MenuEntries): string | undefined {
   if (event.type !== 'user.choice') return undefined;
-  return ENTRIES[audience].find(([id]) => id === event.id)?.[1];
+  return menu[audience].find(([id]) => id === event.id)?.[1];
+}
+
+/** The entry picked (held while the notice is asked), or what was held when none was. */
+function pickedEntry(context: MainMenuContext, event: Reply, menu: MenuEntries) {
+  assertEvent(event, 'user.choice');
+  const next = picked(context.audience, event, menu);
+  return next ? { next } : context.picked;
 }
 
 /** The renewal offered under the picked choice, if the choice was one. */
@@ -177,6 +196,10 @@ function pickedRenewal(context: MainMenuContext, event: Reply): RenewalOffer | u
 }
 
 const NO_OFFERS: HolderOffers = { offers: [], remindersOn: false };
+
+/** Action references: the menu shown afresh, or with the "pick from the list" note. */
+const SHOW_MENU = { type: 'showMenu', params: { note: false } } as const;
+const SHOW_MENU_NOTED = { type: 'showMenu', params: { note: true } } as const;
 
 /** Guard reference: the menu is for this audience. */
 const audienceIs = (audience: Audience) => ({ type: 'audienceIs', params: { audience } }) as const;
@@ -204,7 +227,14 @@ const changingReminders = (src: 'stopReminders' | 'startReminders', done: string
       src,
       input: ({ context }: { context: MainMenuContext }) => ({ route: context.route }),
       onDone: done,
-      onError: { target: ID.menu, actions: 'remindersNotChanged' },
+      // The switch failed: the menu again, saying so.
+      onError: {
+        target: ID.menu,
+        actions: [
+          SHOW_MENU,
+          { type: 'noteMenu', params: { key: 'menu.note.remindersNotChanged' } },
+        ],
+      },
     },
   }) as const;
 
@@ -213,7 +243,7 @@ export const mainMenuMachine = setup({
   types: {
     context: {} as MainMenuContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowInput<MainMenuStart>,
     output: {} as FlowOutput,
   },
   actors: {
@@ -229,11 +259,16 @@ export const mainMenuMachine = setup({
     decline: fromPromise<void, { route: TurnRoute | null }>(async () => undefined),
   },
   actions: {
-    // The switch failed: the menu again, saying so.
-    remindersNotChanged: assign({
-      prompt: ({ context }) => ({
-        ...menuPrompt(context, false),
-        notes: [{ key: 'menu.note.remindersNotChanged' }],
+    // Showing and picking entries: mainMenuWith provides these again over more entries.
+    showMenu: assign({
+      prompt: ({ context }, params: { note: boolean }) => menuPrompt(context, params.note),
+    }),
+    pickEntry: assign({ picked: ({ context, event }) => pickedEntry(context, event, ENTRIES) }),
+    /** A note under the menu just shown (the switch failed, consent was not recorded). */
+    noteMenu: assign({
+      prompt: ({ context }, params: { key: string }) => ({
+        ...context.prompt,
+        notes: [{ key: params.key }],
       }),
     }),
     startRenewal: assign({
@@ -247,13 +282,6 @@ export const mainMenuMachine = setup({
           : context.picked;
       },
     }),
-    pickEntry: assign({
-      picked: ({ context, event }) => {
-        assertEvent(event, 'user.choice');
-        const next = picked(context.audience, event);
-        return next ? { next } : context.picked;
-      },
-    }),
     // The pick becomes the answer once the notice is agreed (or was already).
     confirmPick: assign({ answers: ({ context }) => context.picked }),
   },
@@ -261,7 +289,7 @@ export const mainMenuMachine = setup({
     ...replyGuards,
     audienceIs: ({ context }, params: { audience: Audience }) =>
       context.audience === params.audience,
-    isEntry: ({ context, event }) => picked(context.audience, event) !== undefined,
+    isEntry: ({ context, event }) => picked(context.audience, event, ENTRIES) !== undefined,
     isRenewal: ({ context, event }) => pickedRenewal(context, event) !== undefined,
     remindersOn: ({ context }) => context.holder.remindersOn,
     remindersOff: ({ context }) => context.holder.remindersOff === true,
@@ -281,7 +309,10 @@ export const mainMenuMachine = setup({
   initial: 'opening',
   states: {
     opening: {
-      always: [{ guard: audienceIs('policyholder'), target: 'loadingOffers' }, { target: 'menu' }],
+      always: [
+        { guard: audienceIs('policyholder'), target: 'loadingOffers' },
+        { target: 'menu', actions: SHOW_MENU },
+      ],
     },
     loadingOffers: {
       invoke: {
@@ -289,13 +320,10 @@ export const mainMenuMachine = setup({
         input: ({ context }) => ({ route: context.route }),
         onDone: {
           target: 'menu',
-          actions: assign(({ context, event }) => ({
-            holder: event.output,
-            prompt: menuPrompt({ ...context, holder: event.output }, false),
-          })),
+          actions: [assign({ holder: ({ event }) => event.output }), SHOW_MENU],
         },
         // The menu never waits on reminders: without them it is the plain list.
-        onError: 'menu',
+        onError: { target: 'menu', actions: SHOW_MENU },
       },
     },
     // Turning renewal reminders off or on from the menu.
@@ -361,7 +389,7 @@ export const mainMenuMachine = setup({
             },
             'user.back': {
               target: ID.menu,
-              actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+              actions: SHOW_MENU,
             },
             'user.cancel': ID.cancelled,
           },
@@ -384,12 +412,10 @@ export const mainMenuMachine = setup({
             // Unrecorded consent is no consent: the menu again, saying so.
             onError: {
               target: ID.menu,
-              actions: assign({
-                prompt: ({ context }) => ({
-                  ...menuPrompt(context, false),
-                  notes: [{ key: 'privacy.note.notRecorded' }],
-                }),
-              }),
+              actions: [
+                SHOW_MENU,
+                { type: 'noteMenu', params: { key: 'privacy.note.notRecorded' } },
+              ],
             },
           },
         },
@@ -399,7 +425,7 @@ export const mainMenuMachine = setup({
     declined: { type: 'final', entry: assign({ prompt: DECLINED }) },
     menu: {
       tags: 'awaitingInput',
-      // Opened with an entry picked (FlowStart.pick): taken as if tapped here, in the same turn.
+      // Opened with an entry picked (its start's `pick`): taken as if tapped here, in the same turn.
       always: {
         guard: ({ context }) => Boolean(context.startPick),
         actions: [
@@ -430,17 +456,17 @@ export const mainMenuMachine = setup({
           },
           { guard: 'isEntry', target: ID.checkingConsent, actions: 'pickEntry' },
           {
-            actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
+            actions: SHOW_MENU_NOTED,
           },
         ],
         'user.text': [
           {
-            actions: assign({ prompt: ({ context }) => menuPrompt(context, true) }),
+            actions: SHOW_MENU_NOTED,
           },
         ],
         // The menu is the first screen: Back shows it again.
         'user.back': {
-          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+          actions: SHOW_MENU,
         },
         'user.cancel': 'cancelled',
       },
@@ -459,7 +485,7 @@ export const mainMenuMachine = setup({
         },
         'user.back': {
           target: 'menu',
-          actions: assign({ prompt: ({ context }) => menuPrompt(context, false) }),
+          actions: SHOW_MENU,
         },
         'user.cancel': 'cancelled',
       },
@@ -479,6 +505,29 @@ export const mainMenuMachine = setup({
 });
 
 /**
+ * The entry menu with `more` entries after its own (flows registered with a menu entry, see
+ * createFlowRegistry): the same machine, its menu implementations provided over both.
+ */
+export function mainMenuWith(more: MenuEntries): typeof mainMenuMachine {
+  const menu: MenuEntries = {
+    policyholder: [...ENTRIES.policyholder, ...more.policyholder],
+    'funeral-member': [...ENTRIES['funeral-member'], ...more['funeral-member']],
+    staff: [...ENTRIES.staff, ...more.staff],
+  };
+  return mainMenuMachine.provide({
+    actions: {
+      showMenu: assign({
+        prompt: ({ context }, params: { note: boolean }) => menuPrompt(context, params.note, menu),
+      }),
+      pickEntry: assign({ picked: ({ context, event }) => pickedEntry(context, event, menu) }),
+    },
+    guards: {
+      isEntry: ({ context, event }) => picked(context.audience, event, menu) !== undefined,
+    },
+  });
+}
+
+/**
  * The entry menu as the engine registers it. Version 5: reminders and consent became compound
  * states, so a snapshot of version 4 restarts the menu with the engine's notice.
  */
@@ -486,4 +535,5 @@ export const mainMenuFlow: FlowDefinition<typeof mainMenuMachine> = {
   id: 'main-menu',
   version: 5,
   machine: mainMenuMachine,
+  start: MainMenuStart,
 };

@@ -1,4 +1,5 @@
 import { and, assertEvent, assign, type DoneActorEvent, setup } from 'xstate';
+import { z } from 'zod';
 import { type Principal, principalOf } from '../src/access/index.js';
 import { FIELD_LENGTHS } from '../src/api/index.js';
 import type {
@@ -393,7 +394,7 @@ const motor = setup({
   types: {
     context: {} as MotorQuoteContext,
     events: {} as Reply,
-    input: {} as FlowStartInput,
+    input: {} as FlowStartInput<MotorQuoteStart>,
     output: {} as FlowOutput,
   },
   actors: {
@@ -1874,6 +1875,13 @@ export const motorQuoteMachine = motor.createMachine({
   output: flowOutput,
 });
 
+/** Where motor-quote starts: a "Renew MTR-…" (the entry menu's, My cover's) opens that renewal. */
+export const MotorQuoteStart = z.object({
+  renewal: z.object({ policyId: z.string(), policyNumber: z.string() }).optional(),
+});
+/** What motor-quote takes as its start. */
+export type MotorQuoteStart = z.infer<typeof MotorQuoteStart>;
+
 /** Motor cover and renewal as the engine registers them. */
 export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   id: 'motor-quote',
@@ -1886,4 +1894,5 @@ export const motorQuoteFlow: FlowDefinition<typeof motorQuoteMachine> = {
   // stage, vehicle and holder another (`details`): older snapshots restart.
   version: 9,
   machine: motorQuoteMachine,
+  start: MotorQuoteStart,
 };

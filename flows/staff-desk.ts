@@ -7,13 +7,12 @@ import {
   raise,
   setup,
 } from 'xstate';
-import {
-  type FlowContextBase,
-  type FlowDefinition,
-  type FlowInput,
-  type FlowOutput,
-  STAFF_TOPICS,
-  type StaffTopic,
+import { z } from 'zod';
+import type {
+  FlowContextBase,
+  FlowDefinition,
+  FlowInput,
+  FlowOutput,
 } from '../src/conversation/flow.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
@@ -43,7 +42,30 @@ import {
   unexpected,
 } from './support.js';
 
-export type { StaffTopic };
+/**
+ * What staff can look up at the desk: the desk's topics, and the first word of a desk command a
+ * staff channel passes on as the desk's start (Slack's `/insure`; the server hands Slack this list).
+ */
+export const STAFF_TOPICS = [
+  'policy',
+  'claim',
+  'claims',
+  'txn',
+  'household',
+  'batch',
+  'bordereau',
+  'today',
+  'sync',
+  'confirm',
+] as const;
+
+/** One of {@link STAFF_TOPICS}. */
+export type StaffTopic = (typeof STAFF_TOPICS)[number];
+
+/** Where the desk starts: a desk command typed in a staff channel, run as the desk opens. */
+export const StaffDeskStart = z.object({ command: z.string().optional() });
+/** What the staff desk takes as its start. */
+export type StaffDeskStart = z.infer<typeof StaffDeskStart>;
 
 /** A parsed desk command: the topic and its arguments. */
 export interface StaffCommand {
@@ -238,7 +260,7 @@ export interface StaffDeskContext extends FlowContextBase {
   tries: number;
   answers: { topic?: StaffTopic; args?: string[] };
   failure: Failure | null;
-  /** The command the desk was opened with (FlowStart.command), run once the desk shows. */
+  /** The command the desk was opened with (its start's `command`), run once the desk shows. */
   startCommand?: string | null;
   /** The staff member at the desk (Slack user id): who confirmed a claim, in its report. */
   member?: string;
@@ -485,7 +507,7 @@ export const staffDeskMachine = setup({
   types: {
     context: {} as StaffDeskContext,
     events: {} as Reply,
-    input: {} as FlowInput,
+    input: {} as FlowInput<StaffDeskStart>,
     output: {} as FlowOutput,
   },
   actors: DESK_ACTORS,
@@ -703,4 +725,5 @@ export const staffDeskFlow: FlowDefinition<typeof staffDeskMachine> = {
   id: 'staff-desk',
   version: 3,
   machine: staffDeskMachine,
+  start: StaffDeskStart,
 };

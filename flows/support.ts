@@ -53,7 +53,7 @@ export const TO_MAIN_MENU: Prompt = end('flow.end.mainMenu');
  * Every flow's output: its closing screen, or the main menu when it ended on {@link TO_MAIN_MENU}
  * (Back on a first screen returns to the menu instead of ending the call; Cancel still ends it).
  */
-export const flowOutput = ({ context }: { context: { prompt: Prompt } }): FlowOutput =>
+export const flowOutput = ({ context }: { context: { prompt: Prompt } }): FlowOutput<FlowId> =>
   context.prompt.key === TO_MAIN_MENU.key ? { next: 'main-menu' } : { prompt: context.prompt };
 
 /** Builds a Prompt; `notes` are extra message keys such as a validation reason. */
@@ -420,6 +420,8 @@ function reasked(
 
 /** The one money formatter (src/money), by the short name the flows' screens use. */
 export { formatMoney as money } from '../src/money/index.js';
+
+import type { FlowId } from './index.js';
 
 /**
  * The context change for a reply the current screen did not expect (a typed word on a menu, an

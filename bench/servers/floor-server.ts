@@ -10,13 +10,13 @@ import fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { type Actor, type AnyStateMachine, createActor } from 'xstate';
+import type { FlowId } from '../../flows/index.js';
 import { createFlowRegistry } from '../../flows/index.js';
 import { contract, type PartnerClient } from '../../src/api/index.js';
 import { newestSegment, toUssdScreens, ussdInputToReply } from '../../src/channels/ussd/index.js';
 import { lusakaToday } from '../../src/clock/index.js';
 import {
   AWAITING_INPUT,
-  type FlowId,
   type FlowStartInput,
   type Prompt,
   renderPrompt,

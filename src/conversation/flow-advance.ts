@@ -12,6 +12,7 @@ import {
   type FlowRegistry,
   type FlowStart,
   type FlowStartInput,
+  flowStartOf,
 } from './flow.js';
 import { isPrompt, type Prompt } from './prompt.js';
 import type { RunningTurn } from './running-turn.js';
@@ -76,7 +77,15 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     const routed: FlowInput = address
       ? { ...input, route: { sessionKey: turn.sessionKey, ...address } }
       : input;
-    const started: FlowStartInput = { ...routed, today: lusakaToday(now()) };
+    // The flow gets its start as its own schema reads it; the record keeps what was handed over.
+    const start = flowStartOf(definition, input.start);
+    if (start === false) throw new TurnError('flow_failed', `Flow ${flowId} refused its start`);
+    const { start: _handed, ...plain } = routed;
+    const started: FlowStartInput = {
+      ...plain,
+      ...(start === undefined ? {} : { start }),
+      today: lusakaToday(now()),
+    };
     const actor = startWatched(definition.machine, { input: started });
     await settleAndPersist(turn, definition, actor, input, notes, handovers);
   };

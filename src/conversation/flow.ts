@@ -1,41 +1,8 @@
 import type { AnyStateMachine } from 'xstate';
+import type { z } from 'zod';
 import type { Principal } from '../access/index.js';
 import type { Prompt } from './prompt.js';
 import type { ChannelName } from './turn-engine.js';
-
-/**
- * The ids `flows/index.ts` registers. The engine names no flow: it takes ids as strings and
- * opens the flow whose definition is `entryFor` a fresh session's audience.
- * Flows and their tests use it; it moves to `flows/` with the registry.
- */
-export type FlowId =
-  | 'main-menu'
-  | 'motor-quote'
-  | 'travel-issue'
-  | 'claim-intimation'
-  | 'cover-status'
-  | 'staff-desk'
-  | 'my-data';
-
-/**
- * What staff can look up at the desk: the staff-desk flow's topics, and the first word of a desk
- * command Slack's `/insure` passes on ({@link FlowStart.command}).
- */
-export const STAFF_TOPICS = [
-  'policy',
-  'claim',
-  'claims',
-  'txn',
-  'household',
-  'batch',
-  'bordereau',
-  'today',
-  'sync',
-  'confirm',
-] as const;
-
-/** One of {@link STAFF_TOPICS}. */
-export type StaffTopic = (typeof STAFF_TOPICS)[number];
 
 /** Who a session serves; picks the entry menu. */
 export type Audience = 'policyholder' | 'funeral-member' | 'staff';
@@ -48,7 +15,7 @@ export const AUDIENCES: readonly Audience[] = ['policyholder', 'funeral-member',
  * `callerPhone` is the USSD caller's MSISDN, already normalised: the number a payment can come
  * from and a link can go to by SMS. Who may see what is decided by `principal` alone.
  */
-export interface FlowInput {
+export interface FlowInput<TStart = FlowStart> {
   readonly audience: Audience;
   readonly locale: string;
   /**
@@ -63,8 +30,11 @@ export interface FlowInput {
    * insurer reports later comes back to this conversation; they never read it.
    */
   readonly route?: TurnRoute;
-  /** Where a flow opened by a hand-over starts, when the flow handing over said (see FlowStart). */
-  readonly start?: FlowStart;
+  /**
+   * Where a flow opened by a hand-over (or a channel's start) begins, as that flow's own
+   * {@link FlowDefinition.start} schema read it; absent for a flow that takes none.
+   */
+  readonly start?: TStart;
 }
 
 /**
@@ -73,40 +43,17 @@ export interface FlowInput {
  * typed dates with it and never read the clock themselves: between 00:00 and 02:00 in Lusaka the
  * UTC date is still yesterday.
  */
-export interface FlowStartInput extends FlowInput {
+export interface FlowStartInput<TStart = FlowStart> extends FlowInput<TStart> {
   readonly today: string;
 }
 
 /**
- * A hand-over that skips the flow's first questions: the entry menu's "Renew MTR-…" opens
- * motor-quote at the renewal of that policy. JSON only, like the rest of the input.
+ * Where a flow starts, opaque to the engine: a hand-over that skips the flow's first questions
+ * (the entry menu's "Renew MTR-…" opens motor-quote at that renewal). Each flow says what it
+ * takes with a zod schema ({@link FlowDefinition.start}), which the engine applies before the
+ * flow starts. JSON only, like the rest of the input.
  */
-export interface FlowStart {
-  readonly renewal?: { readonly policyId: string; readonly policyNumber: string };
-  /** My cover's "Make a claim": claim-intimation opens at the claim on this loan or membership. */
-  readonly claim?: ClaimStart;
-  /**
-   * A menu entry chosen outside the menu (Telegram's /status, a reminder's "Renew now"): the
-   * entry menu opens and takes it as its first answer.
-   */
-  readonly pick?: string;
-  /** A desk command typed with Slack's `/insure`: the staff desk opens running it. */
-  readonly command?: string;
-}
-
-/** A loan or membership a claim starts from, as My cover hands it to claim-intimation. */
-export interface ClaimStart {
-  readonly line: 'credit-life' | 'group-life';
-  /** The insurer's policy id. */
-  readonly policyId: string;
-  /** How the loan or member is identified to the insurer: its id on the policy. */
-  readonly by: 'loanId' | 'memberId';
-  readonly subject: string;
-  /** The printed loan reference or policy number the customer knows it by. */
-  readonly number: string;
-  /** Whose cover it is (the member's name) or on which policy (the loan's). */
-  readonly covers: string;
-}
+export type FlowStart = Readonly<Record<string, unknown>>;
 
 /** A conversation and the address its user is reached at (the shape of a payment route). */
 export interface TurnRoute {
@@ -128,9 +75,10 @@ export interface FlowContextBase {
  * What a flow returns when it reaches its final state: the closing screen, or a hand-over to
  * another flow (main-menu hands over to the flow the user picked).
  */
-export interface FlowOutput {
+export interface FlowOutput<TFlowId extends string = string> {
   readonly prompt?: Prompt;
-  readonly next?: FlowId;
+  /** The registered flow to hand over to (flows name their ids; the engine does not). */
+  readonly next?: TFlowId;
   /** With `next`: where that flow starts. */
   readonly start?: FlowStart;
   /**
@@ -148,7 +96,7 @@ export const AWAITING_INPUT = 'awaitingInput';
  * change shape; a snapshot of another version restarts the flow with a polite message.
  */
 export interface FlowDefinition<TMachine extends AnyStateMachine = AnyStateMachine> {
-  readonly id: FlowId;
+  readonly id: string;
   readonly version: number;
   readonly machine: TMachine;
   /** The audiences whose fresh sessions open this flow (the entry menu); none by default. */
@@ -158,10 +106,33 @@ export interface FlowDefinition<TMachine extends AnyStateMachine = AnyStateMachi
    * context's `answers`): the resume offer names it. Absent, or undefined, for the plain offer.
    */
   readonly unfinished?: (answers: unknown) => Unfinished | undefined;
+  /**
+   * What the flow takes as its start (a hand-over's or a channel's), read by the engine before
+   * the machine starts: the flow's input carries what it parsed. Without one the flow takes no
+   * start and is started without it.
+   */
+  readonly start?: z.ZodType<FlowStart>;
+}
+
+/**
+ * The start `definition` takes, read from what it was handed: undefined when the flow takes none
+ * or none was given, `false` when the flow refuses it. Unknown fields are dropped (zod objects
+ * strip them), so an entry menu restarted with another flow's start opens plainly.
+ */
+export function flowStartOf(
+  definition: FlowDefinition,
+  start: FlowStart | undefined,
+): FlowStart | undefined | false {
+  if (start === undefined || definition.start === undefined) return undefined;
+  const parsed = definition.start.safeParse(start);
+  return parsed.success ? parsed.data : false;
 }
 
 /** What a caller left unfinished, in the catalogue's words: a message key and its params. */
 export type Unfinished = NonNullable<Prompt['notes']>[number];
 
-/** Flows by id, with their actors already provided (production or test implementations). */
-export type FlowRegistry = Readonly<Record<FlowId, FlowDefinition>>;
+/**
+ * Flows by id, with their actors already provided (production or test implementations). The ids
+ * are the flows' own (flows/index.ts lists them); the engine treats them as opaque strings.
+ */
+export type FlowRegistry = Readonly<Record<string, FlowDefinition>>;

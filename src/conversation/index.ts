@@ -13,17 +13,13 @@ export {
   AUDIENCES,
   type Audience,
   AWAITING_INPUT,
-  type ClaimStart,
   type FlowContextBase,
   type FlowDefinition,
-  type FlowId,
   type FlowInput,
   type FlowOutput,
   type FlowRegistry,
   type FlowStart,
   type FlowStartInput,
-  STAFF_TOPICS,
-  type StaffTopic,
   type TurnRoute,
   type Unfinished,
 } from './flow.js';
@@ -86,6 +82,7 @@ export {
 } from './policy/index.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {
+  addMessages,
   type DateStyle,
   formatDate,
   type RenderedChoice,

@@ -147,6 +147,26 @@ interface MessageArgument {
 /** Compiled templates per catalogue, key by key, each compiled once on its first use. */
 const compiledCatalogues = new Map<string, Map<string, CompiledMessage | null>>();
 
+/** Messages added at run time per language ({@link addMessages}), beside the catalogues. */
+const addedMessages = new Map<string, Map<string, string>>();
+
+/**
+ * Adds a flow's own messages to a language at run time, for a flow registered beside the
+ * catalogued ones (a fixture flow in a test). A key the catalogue has keeps its catalogue text.
+ */
+export function addMessages(locale: string, messages: Readonly<Record<string, string>>): void {
+  let added = addedMessages.get(locale);
+  if (!added) {
+    added = new Map();
+    addedMessages.set(locale, added);
+  }
+  for (const [key, template] of Object.entries(messages)) {
+    added.set(key, template);
+    // A key looked up before it was added is remembered as missing: forget that.
+    compiledCatalogues.get(locale)?.delete(key);
+  }
+}
+
 function compiledOf(key: string, locale: string): CompiledMessage | undefined {
   for (const code of searchOrderOf(locale)) {
     const catalogue: Catalogue | undefined = LOCALES[code];
@@ -161,7 +181,7 @@ function compiledOf(key: string, locale: string): CompiledMessage | undefined {
     if (known === null) continue;
     const template = Object.hasOwn(catalogue, key)
       ? (catalogue as Readonly<Record<string, string | undefined>>)[key]
-      : undefined;
+      : addedMessages.get(code)?.get(key);
     const message =
       template === undefined ? undefined : compileMessage(template, code, isStaffKey(key));
     compiled.set(key, message ?? null);

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
-import { staffDeskFlow } from '../../flows/index.js';
+import { STAFF_TOPICS, staffDeskFlow } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
@@ -239,6 +239,7 @@ function buildSlack(
     ...(config.slack.allowedTeams.length > 0 ? { allowedTeams: config.slack.allowedTeams } : {}),
     engine: instrumentEngine(inputs.engine, 'slack', metrics),
     deskFlow: staffDeskFlow.id,
+    deskTopics: STAFF_TOPICS,
     logger: logger.child({ channel: 'slack' }),
     render: renderPrompt,
     intercept: (body) => handoff.fromSlack(body),

@@ -101,90 +101,96 @@ function buildFlows(context: ServerContext, inputs: EngineInputs): FlowRegistry 
     },
   };
   const staffChannel = config.slack?.digestChannel;
-  return createFlowRegistry({
-    client: inputs.insurer.client,
-    files: flowFiles,
-    // Cover details and certificate links by SMS, through the USSD channel's notifier.
-    sms: services.sms,
-    // The SMS's language read with the caller's next turn, not on its own.
-    smsSoon: (from, phone) => {
-      const caller = normaliseCaller(from);
-      const recipient = normaliseCaller(phone);
-      if (!caller || !recipient) return;
-      reminders.expectSms(
-        { channel: 'ussd', address: caller },
-        { channel: 'ussd', address: recipient },
-      );
-    },
-    payments: {
-      start: (attempt, pay) => services.attempts.start(attempt, pay),
-      check: (reference, route) => services.attempts.check(reference, route),
-      unsettled: (route, item, vehicle) => services.attempts.unsettled(route, item, vehicle),
-      // A USSD caller's mobile-money payment starts after the call ends (USSD_PAY_DELAY_MS).
-      ...(context.deps.payDuringCall
-        ? {}
-        : {
-            later: (route: TurnRoute) => {
-              const service = payments.service();
-              if (!service) throw new Error('the payment service is not attached yet');
-              return service.proceedLater(route);
-            },
-          }),
-    },
-    reminders,
-    holdings: services.holdings,
-    registrations: services.registrations,
-    // Every SMS, payment prompt to another number and typed look-up is counted (src/limits).
-    limits: services.limits,
-    oneTimeCodes: services.oneTimeCodes,
-    // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
-    syncHoldings: async () => {
-      await services.holdingsSync.runNow({ full: true });
-      return { complete: (await services.holdings.completeness()).complete };
-    },
-    // A status word outside the spec's is shown as "could not confirm" (a claim's as "the
-    // insurer is handling this claim"); the log says which word, once per word per process. A
-    // status word is the insurer's vocabulary, never personal data.
-    onUnknownStatus: reportingOnce((subject, status) =>
-      logger.warn(
-        { event: 'insurer.unknownStatus', subject, status: status.slice(0, 40) },
-        'insurer status not in the spec',
+  return createFlowRegistry(
+    {
+      client: inputs.insurer.client,
+      files: flowFiles,
+      // Cover details and certificate links by SMS, through the USSD channel's notifier.
+      sms: services.sms,
+      // The SMS's language read with the caller's next turn, not on its own.
+      smsSoon: (from, phone) => {
+        const caller = normaliseCaller(from);
+        const recipient = normaliseCaller(phone);
+        if (!caller || !recipient) return;
+        reminders.expectSms(
+          { channel: 'ussd', address: caller },
+          { channel: 'ussd', address: recipient },
+        );
+      },
+      payments: {
+        start: (attempt, pay) => services.attempts.start(attempt, pay),
+        check: (reference, route) => services.attempts.check(reference, route),
+        unsettled: (route, item, vehicle) => services.attempts.unsettled(route, item, vehicle),
+        // A USSD caller's mobile-money payment starts after the call ends (USSD_PAY_DELAY_MS).
+        ...(context.deps.payDuringCall
+          ? {}
+          : {
+              later: (route: TurnRoute) => {
+                const service = payments.service();
+                if (!service) throw new Error('the payment service is not attached yet');
+                return service.proceedLater(route);
+              },
+            }),
+      },
+      reminders,
+      holdings: services.holdings,
+      registrations: services.registrations,
+      // Every SMS, payment prompt to another number and typed look-up is counted (src/limits).
+      limits: services.limits,
+      oneTimeCodes: services.oneTimeCodes,
+      // `/insure sync`: a full pass now (a phone changed at the insurer moves at once).
+      syncHoldings: async () => {
+        await services.holdingsSync.runNow({ full: true });
+        return { complete: (await services.holdings.completeness()).complete };
+      },
+      // A status word outside the spec's is shown as "could not confirm" (a claim's as "the
+      // insurer is handling this claim"); the log says which word, once per word per process. A
+      // status word is the insurer's vocabulary, never personal data.
+      onUnknownStatus: reportingOnce((subject, status) =>
+        logger.warn(
+          { event: 'insurer.unknownStatus', subject, status: status.slice(0, 40) },
+          'insurer status not in the spec',
+        ),
       ),
-    ),
-    // A cover lookup's call not read in time or failed: that cover is said to be unknown.
-    onUnknownAnswer: (operation, reason) =>
-      logger.warn({ event: 'cover.unknown', operation, reason }, 'cover not read: said as unknown'),
-    // A claim's confirmation, on the user's own channel (SMS for USSD callers).
-    notify: async (route, prompt) => {
-      const notifier = notifiers.find(route.channel);
-      try {
-        if (!notifier) throw new NoticeUnreachableError(route.channel);
-        await notifier.notify(route, prompt);
-      } catch (error) {
-        logger.warn({ err: error, channel: route.channel, key: prompt.key }, 'notice not sent');
-        throw error;
-      }
+      // A cover lookup's call not read in time or failed: that cover is said to be unknown.
+      onUnknownAnswer: (operation, reason) =>
+        logger.warn(
+          { event: 'cover.unknown', operation, reason },
+          'cover not read: said as unknown',
+        ),
+      // A claim's confirmation, on the user's own channel (SMS for USSD callers).
+      notify: async (route, prompt) => {
+        const notifier = notifiers.find(route.channel);
+        try {
+          if (!notifier) throw new NoticeUnreachableError(route.channel);
+          await notifier.notify(route, prompt);
+        } catch (error) {
+          logger.warn({ err: error, channel: route.channel, key: prompt.key }, 'notice not sent');
+          throw error;
+        }
+      },
+      claimUploads: {
+        link: (claim) =>
+          services.uploadLinks.link({
+            line: claim.line,
+            claimId: claim.claimId,
+            phone: claim.phone,
+            locale: claim.locale,
+          }),
+      },
+      // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
+      claimEvidence: services.claimEvidence,
+      // Who reported each claim: the member is told once, staff see the reporter, documents from
+      // someone not on record wait for staff.
+      claimReports: services.claimReports,
+      serviceCode: config.ussd.serviceCode,
+      // Every claim intimated, and those reported from a phone not on record for the member:
+      // the staff's channel hears of them.
+      ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),
+      privacy: services.personalData,
     },
-    claimUploads: {
-      link: (claim) =>
-        services.uploadLinks.link({
-          line: claim.line,
-          claimId: claim.claimId,
-          phone: claim.phone,
-          locale: claim.locale,
-        }),
-    },
-    // A chat's photo goes to the insurer as the /d/ page's files do: kept link and name.
-    claimEvidence: services.claimEvidence,
-    // Who reported each claim: the member is told once, staff see the reporter, documents from
-    // someone not on record wait for staff.
-    claimReports: services.claimReports,
-    serviceCode: config.ussd.serviceCode,
-    // Every claim intimated, and those reported from a phone not on record for the member:
-    // the staff's channel hears of them.
-    ...(staffChannel ? { staff: staffNotice(context, notifiers, staffChannel) } : {}),
-    privacy: services.personalData,
-  });
+    context.deps.addedFlows,
+  );
 }
 
 /**

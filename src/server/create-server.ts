@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AddedFlow } from '../../flows/index.js';
 import type { Registrations } from '../access/index.js';
 import type { CircuitBreakerOptions } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
@@ -47,6 +48,11 @@ export interface ServerDeps {
   /** A Redis connection to share (standalone, Sentinel or Cluster); the caller closes it. */
   readonly redis?: RedisConnection;
   readonly sessions?: SessionStore;
+  /**
+   * Flows registered beside the production ones (createFlowRegistry's `added`): a fixture flow
+   * in a test, listed on the entry menu. Ignored when `flows` or `engine` is given.
+   */
+  readonly addedFlows?: readonly AddedFlow[];
   /** Options for the embedded sandbox insurer (tests shorten its settle delay). */
   readonly sandbox?: Parameters<typeof createSandbox>[0];
   /** Payment status polling delays (tests shorten them). */

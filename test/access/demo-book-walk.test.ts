@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor, type Snapshot, waitFor } from 'xstate';
-import { createFlowRegistry } from '../../flows/index.js';
+import { createFlowRegistry, type FlowId, type Flows } from '../../flows/index.js';
 import { money } from '../../flows/support.js';
 import { NOBODY, type Principal } from '../../src/access/index.js';
 import { lusakaToday } from '../../src/clock/index.js';
-import type {
-  FlowId,
-  FlowInput,
-  FlowRegistry,
-  FlowStartInput,
-} from '../../src/conversation/flow.js';
+import type { FlowInput, FlowStartInput } from '../../src/conversation/flow.js';
 import { AWAITING_INPUT } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
@@ -180,7 +175,7 @@ async function stepAsync(
  * demo book's typed answers (no Back or Cancel: they only return to screens already seen).
  */
 async function walkFlow(
-  registry: FlowRegistry,
+  registry: Flows,
   flow: FlowId,
   input: FlowStartInput,
   depth: number,

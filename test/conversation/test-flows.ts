@@ -1,9 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { FlowId } from '../../flows/index.js';
 import {
   AUDIENCES,
   AWAITING_INPUT,
   type FlowDefinition,
-  type FlowId,
   type FlowInput,
   type FlowRegistry,
   type Prompt,

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FlowId, FlowStart } from '../../src/conversation/flow.js';
+import type { FlowId } from '../../flows/index.js';
+import type { FlowStart } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { PaymentSettledEvent, Reply } from '../../src/conversation/reply.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
+import type { FlowId } from '../../flows/index.js';
 import { ApiError } from '../../src/api/index.js';
-import type { FlowId } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { inputFor, worldMachine } from './fixtures.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowId, FlowStartInput } from '../../src/conversation/flow.js';
+import type { FlowId } from '../../flows/index.js';
+import type { FlowStartInput } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
 import { en } from '../../src/conversation/locales/en.js';
 import type { Prompt } from '../../src/conversation/prompt.js';

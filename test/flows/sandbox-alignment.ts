@@ -1,8 +1,8 @@
 import type { AnyStateMachine } from 'xstate';
 import type { HeldCover } from '../../flows/claim-intimation.js';
+import type { FlowId } from '../../flows/index.js';
 import { createFlowRegistry } from '../../flows/index.js';
 import type { Principal } from '../../src/access/index.js';
-import type { FlowId } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { DEMO_BOOK, MOTOR_PRODUCTS, SEED } from '../../src/sandbox/index.js';
 import { daysAgo, type Impl, SECOND_OFFER, worldMachine } from './fixtures.js';

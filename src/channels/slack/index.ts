@@ -17,4 +17,3 @@ export {
   type SlackChannelOptions,
 } from './slack-channel.js';
 export { SlackChannelError, type SlackChannelErrorCode } from './slack-channel-error.js';
-export { SLACK_SUBCOMMANDS } from './slack-desk-command.js';

@@ -36,6 +36,11 @@ export interface SlackChannelOptions {
    * anew with the command.
    */
   readonly deskFlow: string;
+  /**
+   * The staff desk's topics (the first word of each `/insure` command): the server hands over the
+   * desk flow's list, so the channel names no product.
+   */
+  readonly deskTopics: readonly string[];
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
@@ -134,13 +139,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const deliver = createSlackDelivery(render, locale);
   registerDeskCommand(app, {
     command: options.command ?? '/insure',
+    topics: options.deskTopics,
     desk,
     deliver,
     audit,
     render,
     locale,
   });
-  registerDeskActions(app, { desk, deliver, audit, text });
+  registerDeskActions(app, { topics: options.deskTopics, desk, deliver, audit, text });
   registerAppHome(app, { desk, audit, render, locale, text, log });
 
   // The one error boundary: with extendedErrorHandler Bolt passes the request body along.

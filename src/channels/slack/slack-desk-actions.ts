@@ -19,6 +19,8 @@ const ANOTHER_LOOKUP = 'another';
 
 /** What the button and modal handlers need. */
 export interface DeskActionOptions {
+  /** The desk's topics: what a typed look-up may start with. */
+  readonly topics: readonly string[];
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
   /** Records each look-up before it runs; one that cannot be recorded is not made. */
@@ -134,7 +136,7 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
   app.view(LOOKUP_CALLBACK, async ({ ack, body, view, client }) => {
     const typed = view.state.values[LOOKUP_BLOCK]?.[LOOKUP_INPUT]?.value?.trim() ?? '';
     const word = (typed.split(/\s+/)[0] ?? '').toLowerCase();
-    if (!isSubcommand(word)) {
+    if (!isSubcommand(word, options.topics)) {
       await ack({
         response_action: 'errors',
         errors: { [LOOKUP_BLOCK]: text('slack.lookup.unknown') },

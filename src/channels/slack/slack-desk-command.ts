@@ -1,24 +1,25 @@
 import type { App } from '@slack/bolt';
-import { STAFF_TOPICS } from '../../conversation/index.js';
 import { type RenderPrompt, renderKey } from './render-slack-message.js';
 import type { SlackAudit } from './slack-audit.js';
 import type { SlackDeliver } from './slack-delivery.js';
 import type { SlackDesk } from './slack-desk.js';
 
-/** Desk subcommands the staff desk's flow understands (plus `help`); anything else gets the help. */
-export const SLACK_SUBCOMMANDS = [...STAFF_TOPICS, 'help'] as const;
-
 // `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.
 const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
 
-/** True when `word` (lower case) is a desk subcommand. */
-export function isSubcommand(word: string): boolean {
-  return (SLACK_SUBCOMMANDS as readonly string[]).includes(word);
+/**
+ * True when `word` (lower case) is a desk subcommand: one of the desk's `topics` (the staff desk
+ * flow's, handed over by the server) or `help`. Anything else gets the help.
+ */
+export function isSubcommand(word: string, topics: readonly string[]): boolean {
+  return word === 'help' || topics.includes(word);
 }
 
 /** What the slash command's handler needs. */
 export interface DeskCommandOptions {
   readonly command: string;
+  /** The desk's topics: the first words a command may start with. */
+  readonly topics: readonly string[];
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
   readonly audit: SlackAudit;
@@ -54,7 +55,7 @@ export function registerDeskCommand(app: App, options: DeskCommandOptions): void
       await ack({ response_type: 'ephemeral', text: answer });
       return;
     }
-    if (word === '' || word === 'help' || !isSubcommand(word)) {
+    if (word === '' || word === 'help' || !isSubcommand(word, options.topics)) {
       // Help needs no session.
       const body = help(word);
       await ack({

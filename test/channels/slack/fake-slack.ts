@@ -112,6 +112,10 @@ export class AnsweringEngine extends TurnEngineDouble implements TurnEngine {
   override async start(sessionKey: string, flowId: string, options?: StartOptions) {
     this.starts.push({ sessionKey, flowId });
     const { start, ...turnOptions } = options ?? {};
-    return this.turn(sessionKey, { type: 'user.text', text: start?.command ?? '' }, turnOptions);
+    return this.turn(
+      sessionKey,
+      { type: 'user.text', text: typeof start?.command === 'string' ? start.command : '' },
+      turnOptions,
+    );
   }
 }

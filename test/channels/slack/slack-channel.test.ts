@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STAFF_TOPICS } from '../../../flows/index.js';
 import {
   createSlackChannel,
   type SlackChannel,
@@ -40,6 +41,7 @@ describe('Slack staff desk over the HTTP receiver', () => {
       allowedTeams: [TEAM],
       engine,
       deskFlow: 'staff-desk',
+      deskTopics: STAFF_TOPICS,
       render: testRender,
       logger: silentLogger,
       clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
@@ -448,6 +450,7 @@ describe('Slack channel configuration', () => {
     allowedUsers: [STAFF],
     engine: new AnsweringEngine(),
     deskFlow: 'staff-desk',
+    deskTopics: STAFF_TOPICS,
     logger: silentLogger,
   };
 

@@ -1,11 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { STAFF_TOPICS } from '../../../flows/index.js';
 import { money } from '../../../flows/support.js';
-import {
-  createSlackChannel,
-  SLACK_SUBCOMMANDS,
-  type SlackChannel,
-} from '../../../src/channels/slack/index.js';
+import { createSlackChannel, type SlackChannel } from '../../../src/channels/slack/index.js';
 import { SEED } from '../../../src/sandbox/index.js';
 import { CountingEngine } from '../../support/counting-engine.js';
 import { createRealStack, type RealStack } from '../telegram/real-stack.js';
@@ -47,6 +44,7 @@ beforeEach(async () => {
     allowedUsers: [STAFF],
     engine,
     deskFlow: 'staff-desk',
+    deskTopics: STAFF_TOPICS,
     logger: silentLogger,
     clientOptions: { slackApiUrl: `${slack.baseUrl}/api/`, retryConfig: { retries: 0 } },
   });
@@ -284,7 +282,7 @@ it('finds a claim by the CLC number staff quote and lists recent claims', async 
 it('lists every command with an example on /insure help, without touching a session', async () => {
   const help = await insure('help');
   // Every subcommand the desk understands (a staff topic added later must reach the help too).
-  for (const command of SLACK_SUBCOMMANDS) {
+  for (const command of [...STAFF_TOPICS, 'help']) {
     expect(help.text).toContain(`/insure ${command}`);
   }
   expect(slack.callsTo('/respond')).toEqual([]);
