@@ -301,13 +301,22 @@ const NOT_THROUGH_THIS_WALK: Partial<Record<FlowId, readonly string[]>> = {
   // walked by the model and over Telegram in test/server/death-claims-by-others.test.ts.
   'claim-intimation': ['documents.awaitingDocument', 'documents.documented', 'needPhone'],
   'cover-status': ['claimHandOver'],
-  // The one-time code and the refused registration: see THROUGH_THE_SERVER.
+  // The one-time code and the refused registration: see THROUGH_THE_SERVER. And the failure
+  // screens of the stages after the first (issue 39: each stage owns its failures): this walk's
+  // insurer-down world fails every call, so only the first stage's failure shows; each later one
+  // is reached by the model with one call down at a time (test/flows/model.test.ts) and through
+  // the server in test/server/ussd-pay-after-end.test.ts (a refusal at pay) and
+  // test/server/payment-journeys.test.ts (a payment that fails).
   'motor-quote': [
-    'holder.offerCode',
-    'holder.askCode',
-    'holder.codeRefused',
-    'vehicle.plateBlocked',
+    'details.offerCode',
+    'details.askCode',
+    'details.codeRefused',
+    'details.plateBlocked',
+    'details.failed',
+    'buying.failed',
+    'paymentFailed',
   ],
+  'travel-issue': ['pricing.failed', 'paymentFailed'],
 };
 
 // Runs after the worlds above (tests in a file run in order).
