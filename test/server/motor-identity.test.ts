@@ -116,6 +116,8 @@ function individualsOf(phone: string) {
 /** What My cover shows the caller, every page of it. */
 async function myCover(phone: UssdCaller): Promise<string> {
   let screen = await phone.dial();
+  // The first dial after a purchase paid after the call shows its outcome and ends (issue 38).
+  if (screen.startsWith('END ')) screen = await phone.dial();
   if (screen.includes(t('ussd.resumeRestart'))) {
     screen = await phone.send(pick(screen, new RegExp(t('ussd.resumeRestart'))));
   }
@@ -160,7 +162,13 @@ describe('a typed NRC the insurer holds with another phone', () => {
     expect(mine?.idNumber).toBe(creditLife.borrower.nrcNumber);
     const registrations = createRegistrations(createRedisStore(app.redis), app.prefix);
     expect(await registrations.unprovenAmong([String(mine?.id)])).toEqual(new Set());
-    // Proven: after a holdings sync, My cover shows this phone her loan.
+    // Proven: once the outcome SMS says it is paid (the caller dials then, as the END screen
+    // asked), and after a holdings sync, My cover shows this phone her loan.
+    await eventually('the paid SMS reached the caller', () =>
+      sandbox()
+        .smsOutbox.list(phone.number)
+        .some((sms) => sms.message.startsWith('Paid ')),
+    );
     await app.server.holdingsSync.runNow({ full: true });
     expect(await myCover(phone)).toContain(HER_LOAN);
   });
