@@ -405,7 +405,10 @@ async function lifeBookPolicy(
  * A covered loan by the lender's reference (`KL-DEMO-ACTIVE`), asked of every credit-life
  * policy: the insurer finds loans by reference only within a policy.
  */
-async function loanByReference(client: PartnerClient, reference: string): Promise<StaffLoan | null> {
+async function loanByReference(
+  client: PartnerClient,
+  reference: string,
+): Promise<StaffLoan | null> {
   const policies = await lifePolicies(client, 'credit-life');
   for (let i = 0; i < policies.length; i += PARALLEL_LOOKUPS) {
     const batch = policies.slice(i, i + PARALLEL_LOOKUPS);

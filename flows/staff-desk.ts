@@ -383,20 +383,20 @@ const policyResult = (query: string, found: StaffPolicyFound | null): Prompt => 
 
 const policyDetails = (p: StaffPolicy) =>
   result('staff.policy', { policyNumber: p.policyNumber, status: p.status }, [
-        ...field('product', { product: p.product }),
-        ...field('holder', { holder: p.holder }),
-        ...field('plate', { plate: p.plate }),
-        ...field('trip', { trip: p.trip }),
-        ...field('period', { startDate: p.startDate, endDate: p.endDate }),
-        ...field('premium', { premium: amount(p.premium, p.currency) }),
-        ...(p.paymentReference
-          ? field('paymentReference', {
-              paymentStatus: p.paymentStatus,
-              paymentReference: p.paymentReference,
-            })
-          : field('payment', { paymentStatus: p.paymentStatus })),
-        ...field('others', { others: p.others?.join(', ') }),
-      ]);
+    ...field('product', { product: p.product }),
+    ...field('holder', { holder: p.holder }),
+    ...field('plate', { plate: p.plate }),
+    ...field('trip', { trip: p.trip }),
+    ...field('period', { startDate: p.startDate, endDate: p.endDate }),
+    ...field('premium', { premium: amount(p.premium, p.currency) }),
+    ...(p.paymentReference
+      ? field('paymentReference', {
+          paymentStatus: p.paymentStatus,
+          paymentReference: p.paymentReference,
+        })
+      : field('payment', { paymentStatus: p.paymentStatus })),
+    ...field('others', { others: p.others?.join(', ') }),
+  ]);
 
 /** Who reported the claim and, while it is to verify, the documents held for staff. */
 const reporterNotes = (c: StaffClaim): Note[] => {
@@ -490,10 +490,10 @@ const batchResult = (query: string, b: StaffBatch | null) =>
   b === null
     ? notFound('batch', query)
     : result('staff.batch', { line: b.line, number: b.number, status: b.status }, [
-    ...field('count', { count: b.count }),
-    ...field('gross', { grossPremium: amount(b.grossPremium, b.currency) }),
-    ...field('outstanding', { outstandingPremium: amount(b.outstandingPremium, b.currency) }),
-  ]);
+        ...field('count', { count: b.count }),
+        ...field('gross', { grossPremium: amount(b.grossPremium, b.currency) }),
+        ...field('outstanding', { outstandingPremium: amount(b.outstandingPremium, b.currency) }),
+      ]);
 
 const bordereauResult = (f: StaffFile) =>
   result('staff.bordereau', { fileName: f.fileName }, [], {
