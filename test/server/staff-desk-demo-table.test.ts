@@ -72,8 +72,15 @@ const PERSON_RECORD: Record<string, string> = {
 /** A token as staff would look it up: the command, and the numbers its answer must show. */
 function lookupOf(token: string, row: DemoRow): { command: string; expected: string[] } {
   if (token.startsWith('/insure ')) {
+    // A command README prints: run as printed; its answer names what its argument finds.
     const command = token.slice('/insure '.length);
-    return { command, expected: [command.split(' ').slice(1).join(' ')].filter(Boolean) };
+    const [topic = '', ...rest] = command.split(' ');
+    const found = lookupOf(rest.join(' '), row);
+    const householdOf = row.tokens.find((t) => POLICY_NUMBER.test(t));
+    return {
+      command,
+      expected: topic === 'household' && householdOf ? [householdOf] : found.expected,
+    };
   }
   const claimNumber = row.tokens.find((t) => CLAIM_NUMBER.test(t));
   if (CLAIM_NUMBER.test(token) || (token.startsWith('clm_') && claimNumber)) {
@@ -142,7 +149,7 @@ let asked = 0;
 /** `/insure <text>` from the staff member's DM; resolves the answer sent to its response_url. */
 async function insure(text: string): Promise<{ text: string; ephemeral: boolean }> {
   asked += 1;
-  const url = `/respond/table-${asked}`;
+  const before = slack.callsTo('/respond').length;
   const status = await signedPost(
     new URLSearchParams({
       command: '/insure',
@@ -150,22 +157,22 @@ async function insure(text: string): Promise<{ text: string; ephemeral: boolean 
       team_id: TEAM,
       user_id: STAFF,
       channel_id: DM,
-      response_url: `${slack.baseUrl}${url}`,
+      response_url: `${slack.baseUrl}/respond/table-${asked}`,
       trigger_id: `trigger-table-${asked}`,
     }).toString(),
   );
   expect(status).toBe(200);
-  // The interim "Looking up…" may come first: wait for the answer that is not it.
-  const answers = () =>
+  // An interim "Looking up…" may come first: the answer is the first response that is not it.
+  const answer = () =>
     slack
-      .callsTo(url)
+      .callsTo('/respond')
+      .slice(before)
       .map((call) => call.body as { response_type?: string })
-      .filter((body) => !JSON.stringify(body).includes('Looking up'));
-  await eventually(`the desk answered ${text}`, () => answers().length > 0);
-  const body = answers().at(-1);
+      .find((body) => !JSON.stringify(body).includes('Looking up'));
+  const body = await eventually(`the desk answered ${text}`, answer);
   return {
     text: JSON.stringify(body),
-    ephemeral: body?.response_type === undefined || body.response_type === 'ephemeral',
+    ephemeral: body.response_type === 'ephemeral',
   };
 }
 
@@ -195,6 +202,32 @@ it.each(UNSLASHED)(
     for (const number of expected) expect(answer.text).toContain(number);
   },
 );
+
+it('lists every loan of a borrower found by phone, each with its policy', async () => {
+  const { borrower, payroll, prepaid, inGrace } = DEMO_BOOK.creditLife;
+  const answer = await insure(`policy 0${borrower.phoneNumber.slice(3)}`);
+  for (const number of [
+    borrower.nrcNumber,
+    `${borrower.firstName} ${borrower.lastName}`,
+    payroll.activeLoan.reference,
+    payroll.closedLoan.reference,
+    prepaid.pendingLoan.reference,
+    inGrace.loan.reference,
+    payroll.policyNumber,
+    prepaid.policyNumber,
+    inGrace.policyNumber,
+  ]) {
+    expect(answer.text).toContain(number);
+  }
+});
+
+it('shows a loan found by its reference with its status and policy', async () => {
+  const { prepaid } = DEMO_BOOK.creditLife;
+  const answer = await insure(`policy ${prepaid.pendingLoan.reference}`);
+  expect(answer.text).toContain(`Loan ${prepaid.pendingLoan.reference}`);
+  expect(answer.text).toContain('Pending');
+  expect(answer.text).toContain(prepaid.policyNumber);
+});
 
 it('finds a household by its principal’s NRC typed without slashes', async () => {
   const answer = await insure(
