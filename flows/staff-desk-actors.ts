@@ -302,7 +302,7 @@ async function personOf(
     holdings.push({
       product: 'Group life',
       policyNumber: policy.policyNumber ?? String(policy.id),
-      status: member.status ?? textOf(policy, 'status') ?? '-',
+      status: member.status || textOf(policy, 'status') || '-',
     });
     name ||= member.fullName ?? '';
   }

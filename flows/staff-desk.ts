@@ -353,7 +353,8 @@ const isPerson = (found: StaffPolicyFound): found is StaffPerson => 'holdings' i
 const loanResult = (l: StaffLoan) =>
   result('staff.loan', { reference: l.reference, status: l.status }, [
     ...field('policyNumber', { policyNumber: l.policyNumber }),
-    ...field('borrower', { borrower: l.borrower }),
+    // `holder`: a name parameter, reduced to initials in shared channels (src/privacy).
+    ...field('borrower', { holder: l.borrower }),
     ...field('nrc', { nrc: l.nrc }),
     ...field('amount', { amount: amount(l.amount, l.currency) }),
     ...field('period', { startDate: l.startDate, endDate: l.endDate }),

@@ -147,7 +147,7 @@ async function signedPost(body: string): Promise<number> {
 
 let asked = 0;
 /** `/insure <text>` from the staff member's DM; resolves the answer sent to its response_url. */
-async function insure(text: string): Promise<{ text: string; ephemeral: boolean }> {
+async function insure(text: string, channel = DM): Promise<{ text: string; ephemeral: boolean }> {
   asked += 1;
   const before = slack.callsTo('/respond').length;
   const status = await signedPost(
@@ -156,7 +156,7 @@ async function insure(text: string): Promise<{ text: string; ephemeral: boolean 
       text,
       team_id: TEAM,
       user_id: STAFF,
-      channel_id: DM,
+      channel_id: channel,
       response_url: `${slack.baseUrl}/respond/table-${asked}`,
       trigger_id: `trigger-table-${asked}`,
     }).toString(),
@@ -227,6 +227,20 @@ it('shows a loan found by its reference with its status and policy', async () =>
   expect(answer.text).toContain(`Loan ${prepaid.pendingLoan.reference}`);
   expect(answer.text).toContain('Pending');
   expect(answer.text).toContain(prepaid.policyNumber);
+});
+
+it('shows a borrower and their NRC masked when looked up in a shared channel', async () => {
+  const { borrower, payroll } = DEMO_BOOK.creditLife;
+  for (const command of [
+    `policy ${payroll.activeLoan.reference}`,
+    `policy ${borrower.nrcNumber}`,
+  ]) {
+    const answer = await insure(command, 'C0SHARED');
+    expect(answer.text).toContain(payroll.policyNumber);
+    expect(answer.text).not.toContain(borrower.firstName);
+    expect(answer.text).not.toContain(borrower.nrcNumber);
+    expect(answer.text).toContain('N. P.');
+  }
 });
 
 it('finds a household by its principal’s NRC typed without slashes', async () => {

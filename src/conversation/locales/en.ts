@@ -485,7 +485,7 @@ export const en = {
   'staff.person': '*{name}* · {nrc} · {count} on record',
   'staff.person.holding': '*{product}*\n{policyNumber} · {status}',
   'staff.person.loan': '*Credit life*\n{policyNumber} · loan {loan} · {status}',
-  'staff.field.borrower': '*Borrower*\n{borrower}',
+  'staff.field.borrower': '*Borrower*\n{holder}',
   'staff.field.nrc': '*NRC*\n{nrc}',
   'staff.batch': '*{line} batch {number}* · {status}',
   'staff.bordereau': 'Bordereau ready: {fileName}',
