@@ -6,18 +6,28 @@
  */
 import type { Readable } from 'node:stream';
 import { fromPromise } from 'xstate';
-import type { Claim, PartnerClient, PolicyRecord } from '../src/api/index.js';
+import type {
+  Claim,
+  CreditLifeBatch,
+  GroupLifeBatch,
+  Loan,
+  PartnerClient,
+  PolicyRecord,
+} from '../src/api/index.js';
 import { lusakaToday } from '../src/clock/index.js';
 import { CodedError } from '../src/errors/index.js';
 import { checkPlate } from './checks.js';
-import { policyByNumber, policyIdOf } from './claim-intimation-actors.js';
+import { policyIdOf } from './claim-intimation-actors.js';
 import type { FlowClaimEvidence, FlowClaimReports } from './flow-deps.js';
 import type {
   StaffBatch,
   StaffClaim,
   StaffConfirmed,
   StaffFile,
+  StaffHolding,
   StaffHousehold,
+  StaffLoan,
+  StaffPerson,
   StaffPolicy,
   StaffSync,
   StaffToday,
@@ -71,6 +81,7 @@ export class StaffSyncMissingError extends CodedError<'NO_HOLDINGS_SYNC'> {
 const MAX_POLICIES_SCANNED = 200;
 const MAX_CLAIMS_SCANNED = 100;
 const RECENT_CLAIMS = 10;
+const MAX_BATCHES_SCANNED = 200;
 
 /** Resolves to null when the call answered 404; other errors propagate. */
 async function orNull<T>(call: Promise<T>): Promise<T | null> {
@@ -106,6 +117,10 @@ function nameOf(record: Record<string, unknown> | null | undefined): string {
 }
 
 const day = (value: string | null | undefined) => (value ?? '').slice(0, 10);
+
+/** An NRC and a phone as the parser hands them over (`123456/10/1`, `260…`). */
+const NRC = /^\d{6}\/\d{2}\/\d$/;
+const PHONE = /^260\d{9}$/;
 
 /** A printed claim number: CLC-000001, GLC-DEMO-0001. */
 const CLAIM_NUMBER = /^(CLC|GLC)-[A-Z0-9-]+$/;
@@ -189,44 +204,246 @@ function allPolicies(client: PartnerClient): Promise<PolicyRecord[]> {
   return firstOf(client.paginate('getPolicies', { query: { PageSize: 50 } }), MAX_POLICIES_SCANNED);
 }
 
-/** The policies of the individuals an NRC or a phone number names, newest first. */
-async function policiesOfClient(
-  client: PartnerClient,
-  filter: { IdNumber?: string; PhoneNumber?: string },
-): Promise<PolicyRecord[]> {
-  const people = await firstOf(client.paginate('getIndividuals', { query: filter }), 5);
-  if (people.length === 0) return [];
-  const ids = new Set(people.map((person) => String(person.id)));
+/** Who an NRC or a phone number names: the typed NRC, or the phone's registered people. */
+type PersonKey = { readonly nrc: string } | { readonly phone: string };
+
+/** A paginated lookup that answers 404 for "none" reads as an empty list. */
+async function listOrEmpty<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  try {
+    return await firstOf(items, max);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}
+
+/** The general (motor, travel…) policies of some registered clients, newest first. */
+async function policiesOfClients(client: PartnerClient, ids: Set<string>): Promise<PolicyRecord[]> {
+  if (ids.size === 0) return [];
   return (await allPolicies(client))
     .filter((policy) => policy.clientId != null && ids.has(String(policy.clientId)))
     .sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''));
 }
 
-/** A credit-life or group-life policy by its printed number, from the line's own list. */
+/**
+ * Everything the insurer holds for one person, by NRC or phone: their general policies, the
+ * funeral household they head, their group-life memberships and their covered loans. A phone is
+ * resolved to the NRCs of the people registered with it. Only general policies: the policy screen
+ * as before; nothing: null.
+ */
+async function personOf(
+  client: PartnerClient,
+  productName: ProductName,
+  key: PersonKey,
+): Promise<StaffPolicy | StaffPerson | null> {
+  const people = await firstOf(
+    client.paginate('getIndividuals', {
+      query: 'nrc' in key ? { IdNumber: key.nrc } : { PhoneNumber: key.phone },
+    }),
+    5,
+  );
+  const nrcs =
+    'nrc' in key
+      ? [key.nrc]
+      : [...new Set(people.map((person) => person.idNumber).filter((nrc): nrc is string => !!nrc))];
+  const [general, groupBook, creditBook] = await Promise.all([
+    policiesOfClients(client, new Set(people.map((person) => String(person.id)))),
+    nrcs.length > 0 ? lifePolicies(client, 'group-life') : [],
+    nrcs.length > 0 ? lifePolicies(client, 'credit-life') : [],
+  ]);
+  const [households, memberships, loans] = await Promise.all([
+    Promise.all(
+      nrcs.map((nrc) =>
+        orNull(client.call('getGroupFuneralHouseholdByNrc', { query: { nrcNumber: nrc } })),
+      ),
+    ),
+    Promise.all(
+      nrcs.flatMap((nrc) =>
+        groupBook.map(async (policy) => ({
+          policy,
+          member: await orNull(
+            client.call('getCoveredMemberByNrc', {
+              path: { policyId: String(policy.id) },
+              query: { nrcNumber: nrc },
+            }),
+          ),
+        })),
+      ),
+    ),
+    Promise.all(
+      nrcs.flatMap((nrc) =>
+        creditBook.map(async (policy) => ({
+          policy,
+          loans: await listOrEmpty(
+            client.paginate('searchCoveredLoans', {
+              path: { policyId: String(policy.id) },
+              query: { nrcNumber: nrc, PageSize: 50 },
+            }),
+            50,
+          ),
+        })),
+      ),
+    ),
+  ]);
+  const holdings: StaffHolding[] = [];
+  let name = nameOf(people[0] as Record<string, unknown> | undefined);
+  for (const household of households) {
+    if (!household) continue;
+    const policy = (household.policy ?? {}) as Record<string, unknown>;
+    holdings.push({
+      product: 'Group funeral',
+      policyNumber: textOf(policy, 'policyNumber'),
+      status: textOf(policy, 'status') || '-',
+    });
+    name ||= nameOf(household.client as Record<string, unknown> | null | undefined);
+  }
+  for (const { policy, member } of memberships) {
+    if (!member) continue;
+    holdings.push({
+      product: 'Group life',
+      policyNumber: policy.policyNumber ?? String(policy.id),
+      status: member.status || textOf(policy, 'status') || '-',
+    });
+    name ||= member.fullName ?? '';
+  }
+  for (const { policy, loans: onPolicy } of loans) {
+    for (const loan of onPolicy) {
+      holdings.push({
+        product: 'Credit life',
+        policyNumber: policy.policyNumber ?? String(policy.id),
+        status: loan.status ?? '-',
+        loan: loan.partnerLoanReference ?? String(loan.id),
+      });
+      name ||= loan.clientName ?? '';
+    }
+  }
+  const [first] = general;
+  if (holdings.length === 0) {
+    return first ? describePolicy(client, productName, first, general) : null;
+  }
+  const products = await Promise.all(general.map((policy) => productName(policy.productId)));
+  holdings.unshift(
+    ...general.map((policy, index) => ({
+      product: products[index] || '-',
+      policyNumber: policy.policyNumber ?? String(policy.id),
+      status: policy.status,
+    })),
+  );
+  return {
+    nrc: nrcs.join(', ') || ('phone' in key ? key.phone : ''),
+    ...(name ? { name } : {}),
+    holdings,
+  };
+}
+
+/** A life line's policy as the insurer keeps it (credit-life and group-life share these fields). */
+type LifePolicy = { id: string | number; policyNumber?: string | null | undefined } & Record<
+  string,
+  unknown
+>;
+
+/** The policies of a life line's own book (the general list skips them). */
+function lifePolicies(
+  client: PartnerClient,
+  line: 'credit-life' | 'group-life',
+): Promise<LifePolicy[]> {
+  return firstOf<LifePolicy>(
+    line === 'credit-life'
+      ? client.paginate('getCreditLifePolicies', { query: { PageSize: 50 } })
+      : client.paginate('getGroupLifePolicies', { query: { PageSize: 50 } }),
+    MAX_POLICIES_SCANNED,
+  );
+}
+
+/** Whether a policy is the one typed: its printed number or the insurer's id (`clp_…`). */
+const isTyped = (policy: LifePolicy, typed: string) =>
+  (policy.policyNumber ?? '').toUpperCase() === typed.toUpperCase() || String(policy.id) === typed;
+
+/** A life line's policy by its printed number or the insurer's id; null when none. */
+async function lifePolicyOf(
+  client: PartnerClient,
+  line: 'credit-life' | 'group-life',
+  typed: string,
+): Promise<LifePolicy | null> {
+  return (await lifePolicies(client, line)).find((policy) => isTyped(policy, typed)) ?? null;
+}
+
+/** A credit-life or group-life policy as the desk shows it, its holder the corporate client. */
+async function describeLifePolicy(
+  client: PartnerClient,
+  line: 'credit-life' | 'group-life',
+  policy: LifePolicy,
+): Promise<StaffPolicy> {
+  const clientId = textOf(policy, 'clientId');
+  const holder = clientId
+    ? await orNull(client.call('getCorporate', { path: { id: clientId } }))
+    : null;
+  const out: StaffPolicy = {
+    policyNumber: policy.policyNumber ?? String(policy.id),
+    status: textOf(policy, 'status'),
+    product: line === 'credit-life' ? 'Credit life' : 'Group life',
+    startDate: day(textOf(policy, 'startDate')),
+    endDate: day(textOf(policy, 'endDate')),
+    currency: textOf(policy, 'currency') || 'ZMW',
+  };
+  const name = nameOf(holder as Record<string, unknown> | null);
+  if (name) out.holder = name;
+  return out;
+}
+
+/** A credit-life or group-life policy by its printed number or id, from the line's own list. */
 async function lifeBookPolicy(
   client: PartnerClient,
   line: 'credit-life' | 'group-life',
-  number: string,
+  typed: string,
 ): Promise<StaffPolicy | null> {
-  const policy = await policyByNumber(client, line, number);
-  if (policy) {
-    const record = policy as Record<string, unknown>;
-    const holder = policy.clientId
-      ? await orNull(client.call('getCorporate', { path: { id: String(policy.clientId) } }))
-      : null;
-    const out: StaffPolicy = {
-      policyNumber: policy.policyNumber ?? String(policy.id),
-      status: policy.status,
-      product: line === 'credit-life' ? 'Credit life' : 'Group life',
-      startDate: day(textOf(record, 'startDate')),
-      endDate: day(textOf(record, 'endDate')),
-      currency: policy.currency ?? 'ZMW',
-    };
-    const name = nameOf(holder as Record<string, unknown> | null);
-    if (name) out.holder = name;
-    return out;
+  const policy = await lifePolicyOf(client, line, typed);
+  return policy ? describeLifePolicy(client, line, policy) : null;
+}
+
+/**
+ * A covered loan by the lender's reference (`KL-DEMO-ACTIVE`), asked of every credit-life
+ * policy: the insurer finds loans by reference only within a policy.
+ */
+async function loanByReference(
+  client: PartnerClient,
+  reference: string,
+): Promise<StaffLoan | null> {
+  const policies = await lifePolicies(client, 'credit-life');
+  for (let i = 0; i < policies.length; i += PARALLEL_LOOKUPS) {
+    const batch = policies.slice(i, i + PARALLEL_LOOKUPS);
+    const loans = await Promise.all(
+      batch.map((policy) =>
+        orNull(
+          client.call('getCoveredLoanByReference', {
+            path: { policyId: String(policy.id) },
+            query: { partnerLoanReference: reference },
+          }),
+        ),
+      ),
+    );
+    const index = loans.findIndex((loan) => loan != null);
+    const loan = loans[index];
+    const policy = batch[index];
+    if (loan && policy) return staffLoan(loan, policy);
   }
   return null;
+}
+
+/** A loan as the desk shows it, with the number of the policy it is on. */
+function staffLoan(loan: Loan, policy: LifePolicy): StaffLoan {
+  const out: StaffLoan = {
+    reference: loan.partnerLoanReference ?? String(loan.id),
+    status: loan.status ?? '-',
+    policyNumber: policy.policyNumber ?? String(policy.id),
+    currency: textOf(policy, 'currency') || 'ZMW',
+  };
+  if (loan.clientName) out.borrower = loan.clientName;
+  if (loan.nrcNumber) out.nrc = loan.nrcNumber;
+  if (loan.amount != null) out.amount = loan.amount;
+  if (loan.startDate) out.startDate = day(loan.startDate);
+  if (loan.endDate) out.endDate = day(loan.endDate);
+  return out;
 }
 
 /** A funeral policy by its printed number: the household of a registered principal. */
@@ -267,9 +484,8 @@ async function funeralPolicy(client: PartnerClient, number: string): Promise<Sta
   return null;
 }
 
+/** General policies by plate, printed number or id. */
 async function findPolicies(client: PartnerClient, query: string): Promise<PolicyRecord[]> {
-  if (/^\d{6}\/\d{2}\/\d$/.test(query)) return policiesOfClient(client, { IdNumber: query });
-  if (/^260\d{9}$/.test(query)) return policiesOfClient(client, { PhoneNumber: query });
   const plate = checkPlate(query);
   if (plate.ok) {
     const byPlate = await orNull(
@@ -382,35 +598,77 @@ async function householdOf(
   };
 }
 
-/** A credit-life schedule or a group-life batch by its id. */
+/** A credit-life schedule as the desk shows it. */
+function creditBatch(batch: CreditLifeBatch): StaffBatch {
+  return {
+    line: 'credit-life',
+    number: batch.number ?? String(batch.id),
+    status: batch.status,
+    count: batch.totalLoans ?? batch.loans?.length ?? 0,
+    grossPremium: batch.grossPremium ?? 0,
+    outstandingPremium: batch.outstandingPremium ?? 0,
+    currency: batch.currency ?? 'ZMW',
+  };
+}
+
+/** A group-life enrolment batch as the desk shows it. */
+function groupBatch(batch: GroupLifeBatch): StaffBatch {
+  return {
+    line: 'group-life',
+    number: batch.number ?? String(batch.id),
+    status: batch.status,
+    count: batch.totalMembers ?? 0,
+    grossPremium: batch.grossPremium ?? 0,
+    outstandingPremium: batch.outstandingPremium ?? 0,
+    currency: batch.currency ?? 'ZMW',
+  };
+}
+
+/** Whether a batch is the one typed: its printed number (SCH-…, GLB-…) or the insurer's id. */
+const isBatch = (batch: { id: unknown; number?: string | null | undefined }, typed: string) =>
+  (batch.number ?? '').toUpperCase() === typed.toUpperCase() || String(batch.id) === typed;
+
+/**
+ * A credit-life schedule or a group-life batch, each typed as printed (CL-DEMO-000001 SCH-000001)
+ * or by the insurer's ids: the policy's own batches are searched first, then the batch id is
+ * asked of both lines. Null when none.
+ */
 async function batchOf(
   client: PartnerClient,
   input: { policyId: string; batchId: string },
-): Promise<StaffBatch> {
-  const credit = await orNull(
-    client.call('getCreditLifeBatch', { path: { scheduleId: input.batchId } }),
-  );
+): Promise<StaffBatch | null> {
+  const { policyId: typedPolicy, batchId: typed } = input;
+  const line = lineOfNumber(typedPolicy);
+  const [credit, group] = await Promise.all([
+    line === 'group-life' ? null : lifePolicyOf(client, 'credit-life', typedPolicy),
+    line === 'credit-life' ? null : lifePolicyOf(client, 'group-life', typedPolicy),
+  ]);
   if (credit) {
-    return {
-      line: 'credit-life',
-      number: credit.number ?? String(credit.id),
-      status: credit.status,
-      count: credit.totalLoans ?? credit.loans?.length ?? 0,
-      grossPremium: credit.grossPremium ?? 0,
-      outstandingPremium: credit.outstandingPremium ?? 0,
-      currency: credit.currency ?? 'ZMW',
-    };
+    const batches = await listOrEmpty(
+      client.paginate('getCreditLifeBatches', {
+        path: { policyId: String(credit.id) },
+        query: { PageSize: 50 },
+      }),
+      MAX_BATCHES_SCANNED,
+    );
+    const found = batches.find((batch) => isBatch(batch, typed));
+    if (found) return creditBatch(found);
   }
-  const group = await client.call('getGroupLifeBatch', { path: { batchId: input.batchId } });
-  return {
-    line: 'group-life',
-    number: group.number ?? String(group.id),
-    status: group.status,
-    count: group.totalMembers ?? 0,
-    grossPremium: group.grossPremium ?? 0,
-    outstandingPremium: group.outstandingPremium ?? 0,
-    currency: group.currency ?? 'ZMW',
-  };
+  if (group) {
+    const batches = await listOrEmpty(
+      client.paginate('getGroupLifeBatches', {
+        path: { policyId: String(group.id) },
+        query: { PageSize: 50 },
+      }),
+      MAX_BATCHES_SCANNED,
+    );
+    const found = batches.find((batch) => isBatch(batch, typed));
+    if (found) return groupBatch(found);
+  }
+  const byId = await orNull(client.call('getCreditLifeBatch', { path: { scheduleId: typed } }));
+  if (byId) return creditBatch(byId);
+  const groupById = await orNull(client.call('getGroupLifeBatch', { path: { batchId: typed } }));
+  return groupById ? groupBatch(groupById) : null;
 }
 
 /** A claim the desk found, with the insurer's id and line its calls need. */
@@ -479,14 +737,31 @@ export function staffDeskActors(deps: StaffDeskDeps) {
   const now = deps.today ?? (() => lusakaToday());
   const productName = productNamesOf(client);
   return {
-    findPolicy: fromPromise(async ({ input }: { input: { query: string } }) => {
-      // Credit life, group life and funeral are not in the general list: each has its own book.
-      const line = lineOfNumber(input.query);
-      if (line === 'funeral') return funeralPolicy(client, input.query);
-      if (line) return lifeBookPolicy(client, line, input.query);
-      const [policy, ...others] = await findPolicies(client, input.query);
-      return policy ? describePolicy(client, productName, policy, others) : null;
-    }),
+    findPolicy: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { query: string };
+      }): Promise<StaffPolicy | StaffPerson | StaffLoan | null> => {
+        const { query } = input;
+        // Credit life, group life and funeral are not in the general list: each has its own book.
+        const line = lineOfNumber(query);
+        if (line === 'funeral') return funeralPolicy(client, query);
+        if (line) return lifeBookPolicy(client, line, query);
+        // The parser hands over an NRC as 123456/10/1 and a phone as 260…, whatever was typed.
+        if (NRC.test(query)) return personOf(client, productName, { nrc: query });
+        if (PHONE.test(query)) return personOf(client, productName, { phone: query });
+        const [policy, ...others] = await findPolicies(client, query);
+        if (policy) return describePolicy(client, productName, policy, others);
+        // Not a general policy: a life policy by the insurer's id (glp_…, clp_…), else a loan
+        // by the lender's reference (KL-…).
+        return (
+          (await lifeBookPolicy(client, 'group-life', query)) ??
+          (await lifeBookPolicy(client, 'credit-life', query)) ??
+          loanByReference(client, query)
+        );
+      },
+    ),
 
     getClaim: fromPromise(async ({ input }: { input: { claimId: string } }) => {
       const found = await deskClaim(client, input.claimId);

@@ -2,6 +2,7 @@ import {
   assertEvent,
   assign,
   type DoneActorEvent,
+  type ErrorActorEvent,
   type InputFrom,
   type OutputFrom,
   raise,
@@ -32,6 +33,7 @@ import {
   failureScreen,
   failureTransitions,
   flowOutput,
+  isNotFound,
   money,
   notProvided,
   refusedOn,
@@ -113,6 +115,8 @@ export function parseArgs(topic: StaffTopic, text: string): Checked<StaffCommand
       if (nrc.ok && /\//.test(joined)) return { ok: true, value: { topic, args: [nrc.value] } };
       const phone = checkPhone(joined);
       if (phone.ok) return { ok: true, value: { topic, args: [phone.value] } };
+      // Nine digits that are no phone: an NRC typed without its slashes (123456101).
+      if (nrc.ok) return { ok: true, value: { topic, args: [nrc.value] } };
       const id = checkIdentifier(words.join(''));
       const plate = checkPlate(joined);
       if (words.length === 1 && id.ok) return { ok: true, value: { topic, args: [id.value] } };
@@ -125,6 +129,7 @@ export function parseArgs(topic: StaffTopic, text: string): Checked<StaffCommand
         : { ok: false, reason: nrc.reason };
     }
     case 'batch': {
+      // The policy and the batch, each as printed (CL-DEMO-000001 SCH-000001) or by id.
       if (words.length !== 2) return bad;
       const ok = words.every((w) => checkIdentifier(w).ok);
       return ok ? { ok: true, value: { topic, args: words } } : bad;
@@ -158,6 +163,42 @@ export interface StaffPolicy {
   /** Other policies the same query found (the holder's other policies). */
   others?: string[];
 }
+
+/** A covered loan found by the lender's reference, with the policy it is on. */
+export interface StaffLoan {
+  /** The lender's reference (`KL-DEMO-ACTIVE`). */
+  reference: string;
+  status: string;
+  /** The printed number of the credit-life policy the loan is on. */
+  policyNumber: string;
+  borrower?: string;
+  nrc?: string;
+  amount?: number;
+  startDate?: string;
+  endDate?: string;
+  currency: string;
+}
+
+/** One thing a person holds: a policy, a household, a group-life membership or a covered loan. */
+export interface StaffHolding {
+  product: string;
+  policyNumber: string;
+  /** The policy's, the membership's or the loan's status. */
+  status: string;
+  /** The lender's reference, for a covered loan. */
+  loan?: string;
+}
+
+/** Everything on record for the person an NRC or a phone names. */
+export interface StaffPerson {
+  /** Their NRC (several when a phone is on record for several people). */
+  nrc: string;
+  name?: string;
+  holdings: StaffHolding[];
+}
+
+/** What `policy` finds: a policy, a person's holdings (NRC, phone) or a loan (its reference). */
+export type StaffPolicyFound = StaffPolicy | StaffPerson | StaffLoan;
 
 /** A claim as the desk shows it. */
 export interface StaffClaim {
@@ -278,6 +319,16 @@ const RESULT_CHOICES: Choice[] = [
   choice('end', 'flow.choice.end'),
 ];
 
+/**
+ * What a lookup that found nothing offers: what a staff member can do next (another lookup, the
+ * commands), never a customer's "Change my answer".
+ */
+const NOT_FOUND_CHOICES: Choice[] = [
+  choice('another', 'staff.choice.another'),
+  choice('help', 'staff.choice.help'),
+  choice('end', 'flow.choice.end'),
+];
+
 type Note = NonNullable<Prompt['notes']>[number];
 
 /** One labelled detail of a result (Slack shows each as a field); left out when it has no value. */
@@ -305,27 +356,70 @@ const amount = (value: number | undefined, currency: string) =>
   value === undefined ? undefined : `${currency} ${money(value)}`;
 
 /** The screen for a lookup that found nothing: says what was looked for and how to ask. */
-const notFound = (topic: StaffTopic, query: string) =>
-  result('staff.notFound', { query }, [{ key: `staff.note.usage.${topic}` }]);
+const notFound = (topic: StaffTopic, query: string, key = 'staff.notFound'): Prompt => ({
+  ...result(key, { query }, [{ key: `staff.note.usage.${topic}` }]),
+  choices: NOT_FOUND_CHOICES,
+});
 
-const policyResult = (query: string, p: StaffPolicy | null) =>
-  p
-    ? result('staff.policy', { policyNumber: p.policyNumber, status: p.status }, [
-        ...field('product', { product: p.product }),
-        ...field('holder', { holder: p.holder }),
-        ...field('plate', { plate: p.plate }),
-        ...field('trip', { trip: p.trip }),
-        ...field('period', { startDate: p.startDate, endDate: p.endDate }),
-        ...field('premium', { premium: amount(p.premium, p.currency) }),
-        ...(p.paymentReference
-          ? field('paymentReference', {
-              paymentStatus: p.paymentStatus,
-              paymentReference: p.paymentReference,
-            })
-          : field('payment', { paymentStatus: p.paymentStatus })),
-        ...field('others', { others: p.others?.join(', ') }),
-      ])
-    : notFound('policy', query);
+/** Every command with its usage: what "Help" on a not-found answer shows. */
+const helpScreen = (): Prompt =>
+  result(
+    'staff.help',
+    undefined,
+    TOPICS.map((topic) => ({ key: `staff.note.usage.${topic}` })),
+  );
+
+const isLoan = (found: StaffPolicyFound): found is StaffLoan => 'reference' in found;
+const isPerson = (found: StaffPolicyFound): found is StaffPerson => 'holdings' in found;
+
+const loanResult = (l: StaffLoan) =>
+  result('staff.loan', { reference: l.reference, status: l.status }, [
+    ...field('policyNumber', { policyNumber: l.policyNumber }),
+    // `holder`: a name parameter, reduced to initials in shared channels (src/privacy).
+    ...field('borrower', { holder: l.borrower }),
+    ...field('nrc', { nrc: l.nrc }),
+    ...field('amount', { amount: amount(l.amount, l.currency) }),
+    ...field('period', { startDate: l.startDate, endDate: l.endDate }),
+  ]);
+
+const personResult = (p: StaffPerson) =>
+  result('staff.person', { name: p.name ?? '-', nrc: p.nrc, count: p.holdings.length }, [
+    ...p.holdings.slice(0, 20).map((h) =>
+      h.loan
+        ? {
+            key: 'staff.person.loan',
+            params: { policyNumber: h.policyNumber, loan: h.loan, status: h.status },
+          }
+        : {
+            key: 'staff.person.holding',
+            params: { product: h.product, policyNumber: h.policyNumber, status: h.status },
+          },
+    ),
+  ]);
+
+const policyResult = (query: string, found: StaffPolicyFound | null): Prompt => {
+  if (!found) return notFound('policy', query);
+  if (isLoan(found)) return loanResult(found);
+  if (isPerson(found)) return personResult(found);
+  return policyDetails(found);
+};
+
+const policyDetails = (p: StaffPolicy) =>
+  result('staff.policy', { policyNumber: p.policyNumber, status: p.status }, [
+    ...field('product', { product: p.product }),
+    ...field('holder', { holder: p.holder }),
+    ...field('plate', { plate: p.plate }),
+    ...field('trip', { trip: p.trip }),
+    ...field('period', { startDate: p.startDate, endDate: p.endDate }),
+    ...field('premium', { premium: amount(p.premium, p.currency) }),
+    ...(p.paymentReference
+      ? field('paymentReference', {
+          paymentStatus: p.paymentStatus,
+          paymentReference: p.paymentReference,
+        })
+      : field('payment', { paymentStatus: p.paymentStatus })),
+    ...field('others', { others: p.others?.join(', ') }),
+  ]);
 
 /** Who reported the claim and, while it is to verify, the documents held for staff. */
 const reporterNotes = (c: StaffClaim): Note[] => {
@@ -398,7 +492,7 @@ const txnResult = (query: string, t: StaffTransaction | null) =>
       ])
     : notFound('txn', query);
 
-const householdResult = (h: StaffHousehold | null) =>
+const householdResult = (nrc: string, h: StaffHousehold | null) =>
   h
     ? result('staff.household', { policyNumber: h.policyNumber, status: h.status }, [
         ...field('principal', { principal: h.principal }),
@@ -413,14 +507,16 @@ const householdResult = (h: StaffHousehold | null) =>
           },
         })),
       ])
-    : result('staff.household.none', undefined);
+    : notFound('household', nrc, 'staff.household.none');
 
-const batchResult = (b: StaffBatch) =>
-  result('staff.batch', { line: b.line, number: b.number, status: b.status }, [
-    ...field('count', { count: b.count }),
-    ...field('gross', { grossPremium: amount(b.grossPremium, b.currency) }),
-    ...field('outstanding', { outstandingPremium: amount(b.outstandingPremium, b.currency) }),
-  ]);
+const batchResult = (query: string, b: StaffBatch | null) =>
+  b === null
+    ? notFound('batch', query)
+    : result('staff.batch', { line: b.line, number: b.number, status: b.status }, [
+        ...field('count', { count: b.count }),
+        ...field('gross', { grossPremium: amount(b.grossPremium, b.currency) }),
+        ...field('outstanding', { outstandingPremium: amount(b.outstandingPremium, b.currency) }),
+      ]);
 
 const bordereauResult = (f: StaffFile) =>
   result('staff.bordereau', { fileName: f.fileName }, [], {
@@ -455,7 +551,7 @@ const toFailureScreen = failedTo<StaffDeskContext, Reply>('#staff-desk.failed');
 
 /** The desk's lookups: placeholders here, the engine provides the real calls. */
 const DESK_ACTORS = {
-  findPolicy: notProvided<StaffPolicy | null, { query: string }>('findPolicy'),
+  findPolicy: notProvided<StaffPolicyFound | null, { query: string }>('findPolicy'),
   getClaim: notProvided<StaffClaim | null, { claimId: string }>('getClaim'),
   confirmClaim: notProvided<StaffConfirmed | null, { claimId: string; member: string }>(
     'confirmClaim',
@@ -465,7 +561,7 @@ const DESK_ACTORS = {
     'transactionStatus',
   ),
   householdByNrc: notProvided<StaffHousehold | null, { nrc: string }>('householdByNrc'),
-  getBatch: notProvided<StaffBatch, { policyId: string; batchId: string }>('getBatch'),
+  getBatch: notProvided<StaffBatch | null, { policyId: string; batchId: string }>('getBatch'),
   bordereau: notProvided<StaffFile, { policyId: string }>('bordereau'),
   todaySummary: notProvided<StaffToday, Record<string, never>>('todaySummary'),
   syncHoldings: notProvided<StaffSync, Record<string, never>>('syncHoldings'),
@@ -497,7 +593,19 @@ function lookup<S extends keyof typeof DESK_ACTORS>(
           prompt: ({ context, event }) => result(event.output, context),
         }),
       },
-      onError: toFailureScreen,
+      // The insurer's "not found" (a bordereau of an unknown policy) is an answer, not a failure:
+      // the staff member gets the not-found screen, never a customer's "Change my answer".
+      onError: [
+        {
+          guard: ({ event }: { event: { error: unknown } }) => isNotFound(event.error),
+          target: '#staff-desk.result',
+          actions: assign<StaffDeskContext, ErrorActorEvent, undefined, Reply, never>({
+            prompt: ({ context }) =>
+              notFound(context.answers.topic ?? 'policy', (context.answers.args ?? []).join(' ')),
+          }),
+        },
+        toFailureScreen,
+      ],
     },
   } as const;
 }
@@ -660,12 +768,12 @@ export const staffDeskMachine = setup({
         household: lookup(
           'householdByNrc',
           (context) => ({ nrc: arg(context, 0) }),
-          householdResult,
+          (found, context) => householdResult(arg(context, 0), found),
         ),
         batch: lookup(
           'getBatch',
           (context) => ({ policyId: arg(context, 0), batchId: arg(context, 1) }),
-          batchResult,
+          (found, context) => batchResult(`${arg(context, 0)} ${arg(context, 1)}`, found),
         ),
         bordereau: lookup(
           'bordereau',
@@ -688,6 +796,7 @@ export const staffDeskMachine = setup({
         'user.choice': [
           { guard: chose('another'), target: 'desk' },
           { guard: chose('end'), target: 'done' },
+          { guard: chose('help'), actions: assign({ prompt: helpScreen }) },
         ],
         'user.back': 'desk',
         // A new command typed on a result screen runs straight away.

@@ -179,8 +179,19 @@ it('answers a not-found and then txn, household and policy lookups each as a fre
 
   const missing = await insure('policy NO-SUCH-POLICY');
   expect(headline(missing)).toBe('Nothing found for NO-SUCH-POLICY.');
-  expect(missing.text).toContain('Usage: policy <number, plate, NRC or phone>');
-  expect(buttons(missing)).toEqual(['another', 'end']);
+  expect(missing.text).toContain(
+    'Usage: policy <number or id, plate, loan reference, NRC or phone>',
+  );
+  // What a staff member can do next, never a customer's "Change my answer" (issue 40).
+  expect(buttons(missing)).toEqual(['another', 'help', 'end']);
+
+  // "Commands" lists every command's usage, privately.
+  const helped = slack.callsTo('/respond').length;
+  await postTap('help');
+  const help = JSON.stringify(slack.callsTo('/respond').slice(helped));
+  expect(help).toContain('Desk commands');
+  expect(help).toContain('Usage: batch <policy number> <batch or schedule number>');
+  expect(help).toContain('ephemeral');
 
   // Staff tap "Another lookup": a modal with a text field opens, where they can type (issue 30)…
   const opened = slack.callsTo('/api/views.open').length;
