@@ -77,7 +77,8 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry:
       "a job is removed when done (`removeOnComplete`); failed payment jobs after 1 day (`removeOnFail` age), failed scans after 50; the queues' own bookkeeping (meta, id, events trimmed by BullMQ to ~10 000, schedules, waiting and delayed jobs) is kept on purpose",
     // The queues' own keys (one segment after the queue name), job logs and repeat schedules.
-    keptWithoutTtl: /^\{bull\}:(payments|reminders|holdings-sync):([^:]+|[^:]+:logs|repeat:.+)$/,
+    keptWithoutTtl:
+      /^\{bull\}:(payments|reminders|holdings-sync|whatsapp-turns):([^:]+|[^:]+:logs|repeat:.+)$/,
   },
   {
     what: 'Registrations: the insurer ids of individuals insurechat created, proven by a code or not (ids only, no personal data)',
