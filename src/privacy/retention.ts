@@ -95,8 +95,20 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Platform redelivery guards (update and request ids only)',
-    where: '`telegram-update:<id>`, `slack-request:<id>`, `whatsapp-message:<id>`',
+    where: '`telegram-update:<id>`, `slack-request:<id>`',
     expiry: '1 hour',
+  },
+  {
+    what: 'WhatsApp message ids handled (id and a time only): Meta redelivers for up to 7 days',
+    where: '`whatsapp-seen:{<message id>}`',
+    expiry: '8 days',
+  },
+  {
+    what: "WhatsApp inbox: a customer's messages waiting for their turn, and a turn's answer not yet all sent",
+    where:
+      '`whatsapp-inbox:{<wa_id>}`, `whatsapp-order:{<wa_id>}`, `whatsapp-turning:{<wa_id>}`, `whatsapp-outbox:{<message id>}`, BullMQ `{<prefix>bull}:whatsapp-turns:*`',
+    expiry:
+      'while a message waits or its answer is sent (at most 1 day; the lock 2 minutes); a job removed when done, a failed one after 7 days',
   },
   {
     what: "WhatsApp service window (the phone's last message) and delivery statuses (message id and status only)",
