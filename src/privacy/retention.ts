@@ -106,7 +106,7 @@ export const RETENTION: readonly RetentionRule[] = [
   {
     what: "WhatsApp inbox: a customer's messages waiting for their turn, and a turn's answer not yet all sent",
     where:
-      '`whatsapp-inbox:{<wa_id>}`, `whatsapp-order:{<wa_id>}`, `whatsapp-turning:{<wa_id>}`, `whatsapp-outbox:{<message id>}`, BullMQ `{<prefix>bull}:whatsapp-turns:*`',
+      '`whatsapp-inbox:{<wa_id>}`, `whatsapp-order:{<wa_id>}`, `whatsapp-turning:{<wa_id>}`, `whatsapp-outbox:{<message id>}`, `whatsapp-tries:{<message id>}`, BullMQ `{<prefix>bull}:whatsapp-turns:*`',
     expiry:
       'while a message waits or its answer is sent (at most 1 day; the lock 2 minutes); a job removed when done, a failed one after 7 days',
   },

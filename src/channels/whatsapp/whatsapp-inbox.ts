@@ -93,7 +93,7 @@ interface TurnJob {
  * whichever instance's worker takes them. A turn that throws leaves its message at the head: the
  * job is retried with back-off; its last try apologises and moves on. An answer is kept once
  * computed (`whatsapp-outbox:{id}`), so a retry after a failed send sends what is left and never
- * runs the turn twice.
+ * runs the turn twice. A message is tried {@link TURN_ATTEMPTS} times at most, whichever jobs try it.
  */
 export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbox {
   const { channel, graph, store, keyPrefix: prefix } = options;
@@ -103,9 +103,15 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
   const orderKey = (waId: string) => `${prefix}whatsapp-order:{${waId}}`;
   const lockKey = (waId: string) => `${prefix}whatsapp-turning:{${waId}}`;
   const outboxKey = (id: string) => `${prefix}whatsapp-outbox:{${id}}`;
+  const triesKey = (id: string) => `${prefix}whatsapp-tries:{${id}}`;
 
-  /** Sends what is left of a message's answer, keeping the rest after each send. */
-  async function deliver(message: InboundMessage, last: boolean): Promise<void> {
+  /**
+   * Sends what is left of a message's answer, keeping the rest after each send. Tries are counted
+   * per message, since a later message's job may try the head too: the last one apologises.
+   */
+  async function deliver(message: InboundMessage, lastOfJob: boolean): Promise<void> {
+    const tries = await store.increment(triesKey(message.id), OUTBOX_SECONDS);
+    const last = lastOfJob || tries >= TURN_ATTEMPTS;
     const key = outboxKey(message.id);
     const kept = await store.get(key);
     let answer: Answer;
@@ -128,6 +134,7 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
       messages.shift();
     }
     await store.delete(key);
+    await store.delete(triesKey(message.id));
   }
 
   async function giveUp(message: InboundMessage, locale: string | undefined, error: unknown) {
@@ -136,6 +143,7 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
       'whatsapp message failed after its retries',
     );
     await store.delete(outboxKey(message.id));
+    await store.delete(triesKey(message.id));
     await graph.send(message.from, channel.apology(locale)).catch(() => undefined);
   }
 
