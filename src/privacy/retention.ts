@@ -77,7 +77,8 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry:
       "a job is removed when done (`removeOnComplete`); failed payment jobs after 1 day (`removeOnFail` age), failed scans after 50; the queues' own bookkeeping (meta, id, events trimmed by BullMQ to ~10 000, schedules, waiting and delayed jobs) is kept on purpose",
     // The queues' own keys (one segment after the queue name), job logs and repeat schedules.
-    keptWithoutTtl: /^\{bull\}:(payments|reminders|holdings-sync):([^:]+|[^:]+:logs|repeat:.+)$/,
+    keptWithoutTtl:
+      /^\{bull\}:(payments|reminders|holdings-sync|whatsapp-turns):([^:]+|[^:]+:logs|repeat:.+)$/,
   },
   {
     what: 'Registrations: the insurer ids of individuals insurechat created, proven by a code or not (ids only, no personal data)',
@@ -94,8 +95,20 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: 'Platform redelivery guards (update and request ids only)',
-    where: '`telegram-update:<id>`, `slack-request:<id>`, `whatsapp-message:<id>`',
+    where: '`telegram-update:<id>`, `slack-request:<id>`',
     expiry: '1 hour',
+  },
+  {
+    what: 'WhatsApp message ids handled (id and a time only): Meta redelivers for up to 7 days',
+    where: '`whatsapp-seen:{<message id>}`',
+    expiry: '8 days',
+  },
+  {
+    what: "WhatsApp inbox: a customer's messages waiting for their turn, and a turn's answer not yet all sent",
+    where:
+      '`whatsapp-inbox:{<wa_id>}`, `whatsapp-order:{<wa_id>}`, `whatsapp-turning:{<wa_id>}`, `whatsapp-outbox:{<message id>}`, `whatsapp-tries:{<message id>}`, BullMQ `{<prefix>bull}:whatsapp-turns:*`',
+    expiry:
+      'while a message waits or its answer is sent (at most 1 day; the lock 2 minutes); a job removed when done, a failed one after 7 days',
   },
   {
     what: "WhatsApp service window (the phone's last message) and delivery statuses (message id and status only)",

@@ -12,7 +12,7 @@ import {
   registerHubtelRoute,
   type UssdCore,
 } from '../channels/ussd/index.js';
-import { wireWhatsApp } from '../channels/whatsapp/index.js';
+import { type WiredWhatsApp, wireWhatsApp } from '../channels/whatsapp/index.js';
 import {
   type Handoff,
   type HandoffRequest,
@@ -42,6 +42,7 @@ export interface ServerChannels {
   readonly ussd: UssdCore;
   readonly telegram: TelegramChannel | undefined;
   readonly slack: SlackChannel | undefined;
+  readonly whatsapp: WiredWhatsApp | undefined;
 }
 
 /** What the channels are built over. */
@@ -68,19 +69,19 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
   const telegram = context.config.telegram ? buildTelegram(context, inputs) : undefined;
   const slack = context.config.slack ? buildSlack(context, inputs, handoff) : undefined;
   // WhatsApp Cloud API, when its variables are set: webhook, notifier and shutdown in one call.
-  if (context.config.whatsapp) {
-    wireWhatsApp(inputs.app, {
-      ...context,
-      ...inputs,
-      ...inputs.stores,
-      config: context.config.whatsapp,
-      engine: instrumentEngine(inputs.engine, 'whatsapp', metrics),
-      render: renderPrompt,
-      channels: context.info.channels,
-    });
-  }
+  const whatsapp = context.config.whatsapp
+    ? wireWhatsApp(inputs.app, {
+        ...context,
+        ...inputs,
+        ...inputs.stores,
+        config: context.config.whatsapp,
+        engine: instrumentEngine(inputs.engine, 'whatsapp', metrics),
+        render: renderPrompt,
+        channels: context.info.channels,
+      })
+    : undefined;
   for (const notifier of context.deps.notifiers ?? []) inputs.notifiers.add(notifier);
-  return { ussd, telegram, slack };
+  return { ussd, telegram, slack, whatsapp };
 }
 
 /** The handoff's consent over the personal-data service, per the request's conversation. */

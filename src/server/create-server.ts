@@ -5,6 +5,7 @@ import type { CircuitBreakerOptions } from '../api/index.js';
 import type { Notifier } from '../channels/index.js';
 import type { TelegramChannelOptions } from '../channels/telegram/index.js';
 import type { UssdCore } from '../channels/ussd/index.js';
+import type { WiredWhatsApp } from '../channels/whatsapp/index.js';
 import type { FlowRegistry, TurnEngine } from '../conversation/index.js';
 import type { FileStore } from '../files/index.js';
 import type { HoldingsIndex, HoldingsScheduler } from '../holdings/index.js';
@@ -82,6 +83,8 @@ export interface ServerDeps {
   readonly notifiers?: readonly Notifier[];
   /** The renewal reminders' clock (epoch ms); tests pass a manual clock. */
   readonly reminderClock?: () => number;
+  /** The clock WhatsApp's message ids are remembered by (7 days); tests pass a manual clock. */
+  readonly whatsappClock?: () => number;
   /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
   readonly auditClock?: () => number;
   /**
@@ -124,6 +127,8 @@ export interface InsurechatServer {
   readonly app: FastifyInstance;
   readonly info: ServerInfo;
   readonly ussd: UssdCore;
+  /** The WhatsApp channel, when its variables are set (tests wait on its inbox). */
+  readonly whatsapp: WiredWhatsApp | undefined;
   /** The turn engine every channel uses. */
   readonly engine: TurnEngine;
   readonly files: FileStore;
@@ -213,6 +218,7 @@ export async function createServer(
     app,
     info,
     ussd: channels.ussd,
+    whatsapp: channels.whatsapp,
     engine: engine.engine,
     files: stores.files,
     sweepFiles: services.sweepFiles,

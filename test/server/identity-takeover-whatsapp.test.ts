@@ -35,6 +35,7 @@ const chatOf = (waId: string) =>
     graph: server.graph,
     serverUrl: `http://127.0.0.1:${server.app.server.info.bound?.port}`,
     waId,
+    settled: server.settled,
   });
 /** What a screen shows: its text and its choices' titles. */
 const shown = (screen: Screen) =>

@@ -29,6 +29,7 @@ const chatOf = (waId: string) =>
     graph: server.graph,
     serverUrl: `http://127.0.0.1:${server.app.server.info.bound?.port}`,
     waId,
+    settled: server.settled,
   });
 /** A fresh WhatsApp number, unknown to the insurer. */
 const freshNumber = () => `26097${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}7`;

@@ -26,6 +26,7 @@ export {
 } from './render-whatsapp-message.js';
 export { type TypedCommand, typedCommand } from './typed-command.js';
 export {
+  type Answer,
   createWhatsAppChannel,
   type WhatsAppChannel,
   type WhatsAppChannelOptions,
@@ -37,6 +38,15 @@ export {
   whatsappConfigOf,
 } from './whatsapp-config.js';
 export { ChatReply, whatsappEngineMiddleware } from './whatsapp-engine-middleware.js';
+export {
+  createSeenMessages,
+  createWhatsAppInbox,
+  SEEN_RETENTION_MS,
+  type SeenMessages,
+  TURN_ATTEMPTS,
+  type WhatsAppInbox,
+  type WhatsAppInboxOptions,
+} from './whatsapp-inbox.js';
 export { createWhatsAppNotifier } from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,

@@ -3,7 +3,6 @@ import {
   ChatUpdate,
   FileTooLargeError,
   type IncomingFile,
-  type Prompt,
   type TurnEngine,
 } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
@@ -16,7 +15,12 @@ import {
   MediaTooLargeError,
   type MessageStatus,
 } from './cloud-api/index.js';
-import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
+import {
+  OWN_NUMBER,
+  PAGE_PREFIX,
+  toWhatsAppMessages,
+  type WhatsAppMessage,
+} from './render-whatsapp-message.js';
 import { typedCommand } from './typed-command.js';
 import { ChatReply } from './whatsapp-engine-middleware.js';
 import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
@@ -41,10 +45,26 @@ export interface WhatsAppChannelOptions {
 
 /** The platform-free part of the channel: one inbound message or status at a time. */
 export interface WhatsAppChannel {
-  /** Handles one customer message: at most one engine call, then its answer sent. */
+  /**
+   * What one customer message is answered with: at most one engine call, nothing sent. Throws
+   * when the turn failed (the inbox retries it).
+   */
+  answer(message: InboundMessage): Promise<Answer>;
+  /** The apology sent when a message's turn failed for good, in the customer's language. */
+  apology(locale?: string): WhatsAppMessage;
+  /**
+   * Handles one customer message at once, without the inbox: once per message id, its answer
+   * sent, an apology when it fails (tests of the channel alone).
+   */
   handleMessage(message: InboundMessage): Promise<void>;
   /** Records a delivery status; it never reaches the conversation. */
   recordStatus(status: MessageStatus): Promise<void>;
+}
+
+/** A turn's answer: the messages to send, and the language they are in. */
+export interface Answer {
+  readonly locale: string;
+  readonly messages: readonly WhatsAppMessage[];
 }
 
 const sessionOf = (waId: string) => `wa:${waId}`;
@@ -63,32 +83,13 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
   const defaultLocale = options.locale ?? 'en';
   const deadlineMs = options.turnDeadlineMs ?? 15_000;
 
-  async function show(
-    waId: string,
-    locale: string,
-    prompt: Prompt,
-    before: string[],
-    page?: number,
-  ) {
-    const opts = { before, ...(page === undefined ? {} : { page }) };
-    for (const message of toWhatsAppMessages(prompt, render, locale, opts)) {
-      await graph.send(waId, message);
-    }
-  }
-  const notice = async (waId: string, text: string): Promise<void> => {
-    await graph.send(waId, { type: 'text', text: { body: text } });
-  };
+  const text = (body: string): WhatsAppMessage => ({ type: 'text', text: { body } });
 
   /**
-   * One engine call for what the customer sent, and its answer shown as the policies say, in the
-   * language they decided (kept in `spoken` for an apology should the sending fail).
+   * One engine call for what the customer sent, and the messages that show its answer as the
+   * policies say, in the language they decided.
    */
-  async function update(
-    waId: string,
-    spoken: { locale: string },
-    input: ChatInput,
-    page?: number,
-  ): Promise<void> {
+  async function update(waId: string, input: ChatInput, page?: number): Promise<Answer> {
     const update = new ChatUpdate(input, {
       channel: 'whatsapp',
       address: waId,
@@ -107,10 +108,11 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       }),
     );
     const { locale, lead } = update;
-    spoken.locale = locale;
     const said = lead ? renderKey(render, lead.key, locale, lead.params) : undefined;
-    if (update.answer === 'notice') await notice(waId, said ?? '');
-    else if (update.answer !== 'none') await show(waId, locale, prompt, said ? [said] : [], page);
+    if (update.answer === 'notice') return { locale, messages: [text(said ?? '')] };
+    if (update.answer === 'none') return { locale, messages: [] };
+    const opts = { before: said ? [said] : [], ...(page === undefined ? {} : { page }) };
+    return { locale, messages: toWhatsAppMessages(prompt, render, locale, opts) };
   }
 
   /** What one message is, parsed: the input handed to the engine, or a channel notice. */
@@ -136,32 +138,39 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     return { kind: 'look', lead: 'chat.unsupported' };
   }
 
+  async function answer(message: InboundMessage): Promise<Answer> {
+    // Reactions, system notices and types we do not know ask nothing: no answer, no turn.
+    if (kindOf(message) === 'ignored') {
+      log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
+      return { locale: defaultLocale, messages: [] };
+    }
+    await store.touch(message.from);
+    const input = inputOf(message);
+    if (input && 'page' in input) return update(message.from, { kind: 'look' }, input.page);
+    return input ? update(message.from, input) : { locale: defaultLocale, messages: [] };
+  }
+  const apology = (locale = defaultLocale) => text(renderKey(render, 'engine.error', locale));
+
   return {
+    answer,
+    apology,
     async handleMessage(message) {
-      // Reactions, system notices and types we do not know ask nothing: no answer, no turn.
-      if (kindOf(message) === 'ignored') {
-        log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
-        return;
-      }
       if (!(await options.seenMessages.claim(message.id))) {
         log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
         return;
       }
-      await store.touch(message.from);
-      const waId = message.from;
-      const spoken = { locale: defaultLocale };
+      let locale: string | undefined;
       try {
-        const input = inputOf(message);
-        if (input && 'page' in input) await update(waId, spoken, { kind: 'look' }, input.page);
-        else if (input) await update(waId, spoken, input);
+        const answered = await answer(message);
+        locale = answered.locale;
+        for (const out of answered.messages) await graph.send(message.from, out);
       } catch (error) {
         // The one error boundary: logged without what the customer wrote, and an apology.
         log.error(
           { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
           'whatsapp message failed',
         );
-        const apology = renderKey(render, 'engine.error', spoken.locale);
-        await notice(waId, apology).catch(() => undefined);
+        await graph.send(message.from, apology(locale)).catch(() => undefined);
       }
     },
     recordStatus: (status) => recordStatus(store, log, status),

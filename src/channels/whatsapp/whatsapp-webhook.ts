@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log/index.js';
 import { eventsOf, verifySignature, WebhookBody } from './cloud-api/index.js';
 import type { WhatsAppChannel } from './whatsapp-channel.js';
+import type { WhatsAppInbox } from './whatsapp-inbox.js';
 
 /** Options of {@link registerWhatsAppWebhook}. */
 export interface WhatsAppWebhookOptions {
   readonly channel: WhatsAppChannel;
+  /** Where customer messages wait for their turn. */
+  readonly inbox: WhatsAppInbox;
   readonly phoneNumberId: string;
   readonly appSecret: string;
   readonly verifyToken: string;
@@ -14,14 +17,13 @@ export interface WhatsAppWebhookOptions {
   readonly path?: string;
   /** Largest body taken; default 256 KiB (a webhook carries a few messages, never media). */
   readonly bodyLimitBytes?: number;
-  /** Work still running (the server waits for it on close). */
-  readonly track?: <T>(work: Promise<T>) => Promise<T>;
 }
 
 /**
  * Mounts the Cloud API webhook: the GET subscription check (`hub.verify_token` must match; the
  * `hub.challenge` is echoed), and POSTs whose `X-Hub-Signature-256` is the HMAC of the raw body
- * under the app secret. An unsigned or forged POST gets 401 and has no effect.
+ * under the app secret. An unsigned or forged POST gets 401 and has no effect; a signed one is
+ * answered as soon as its statuses are recorded and its messages queued.
  */
 export function registerWhatsAppWebhook(
   app: FastifyInstance,
@@ -29,7 +31,6 @@ export function registerWhatsAppWebhook(
 ): void {
   const path = options.path ?? '/whatsapp/webhook';
   const log = options.logger.child({ channel: 'whatsapp' });
-  const track = options.track ?? (<T>(work: Promise<T>) => work);
   // Registered as fastify plugins are: loaded with the app, before it listens.
   void app.register(async (scope) => {
     // The signature is over the bytes Meta sent: the body is kept raw here and parsed after.
@@ -65,21 +66,18 @@ export function registerWhatsAppWebhook(
       const { messages, statuses, skipped } = eventsOf(body.data, options.phoneNumberId);
       // Counted, never shown: an item we cannot read may still hold a customer's words.
       if (skipped > 0) log.debug({ event: 'whatsapp.skipped', skipped }, 'webhook items skipped');
-      await track(
-        (async () => {
-          for (const status of statuses) {
-            // A status not kept is a status lost; the customer messages beside it must still run.
-            await options.channel.recordStatus(status).catch((error: unknown) => {
-              log.warn(
-                { event: 'whatsapp.status.notRecorded', errorName: nameOf(error) },
-                'whatsapp status not recorded',
-              );
-            });
-          }
-          // In order: one customer's messages in one POST must reach the flow as they wrote them.
-          for (const message of messages) await options.channel.handleMessage(message);
-        })(),
-      );
+      for (const status of statuses) {
+        // A status not kept is a status lost; the customer messages beside it must still run.
+        await options.channel.recordStatus(status).catch((error: unknown) => {
+          log.warn(
+            { event: 'whatsapp.status.notRecorded', errorName: nameOf(error) },
+            'whatsapp status not recorded',
+          );
+        });
+      }
+      // Queued in order, never run here: the 200 goes back at once, and a message that could not
+      // be queued answers 500, so Meta redelivers the POST (those queued are then duplicates).
+      for (const message of messages) await options.inbox.accept(message);
       return reply.send({ ok: true });
     });
   });

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
+import type { RedisConnection } from '../../redis/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { Notifier } from '../index.js';
-import { type RenderPrompt, StoreOnceSet } from '../shared/index.js';
+import type { RenderPrompt } from '../shared/index.js';
 import { createGraphClient } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
+import { createSeenMessages, createWhatsAppInbox } from './whatsapp-inbox.js';
 import { createWhatsAppNotifier } from './whatsapp-notifier.js';
 import { createWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
 import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
@@ -17,8 +19,12 @@ export interface WhatsAppWiring {
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
-  /** The server's key-value store: the window, statuses and handled message ids. */
+  /** The server's key-value store: the window, statuses, handled message ids, the inbox. */
   readonly store: KeyValueStore;
+  /** The server's Redis, when it has one: the inbox's queue is then BullMQ's. */
+  readonly redis: RedisConnection | undefined;
+  /** The server's test seams: the de-duplication clock. */
+  readonly deps?: { readonly whatsappClock?: (() => number) | undefined };
   readonly keyPrefix: string;
   /** The server's notifiers: the channel's is added. */
   readonly notifiers: { add(notifier: Notifier): void };
@@ -32,7 +38,9 @@ export interface WhatsAppWiring {
 export interface WiredWhatsApp {
   readonly notifier: Notifier;
   readonly store: WhatsAppStore;
-  /** Resolves once the webhooks and pushes being handled have finished. */
+  /** Resolves once no customer message waits for its turn or a retry (tests). */
+  settled(): Promise<void>;
+  /** Stops the inbox's worker (turns under way finish) and waits for pushes in flight. */
   idle(): Promise<void>;
 }
 
@@ -45,13 +53,23 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
   const { config, keyPrefix } = wiring;
   const graph = createGraphClient(config);
   const store = createWhatsAppStore(wiring.store, keyPrefix);
+  const seen = createSeenMessages(wiring.store, keyPrefix, wiring.deps?.whatsappClock);
   const channel = createWhatsAppChannel({
     engine: wiring.engine,
     graph,
     store,
-    seenMessages: new StoreOnceSet(wiring.store, `${keyPrefix}whatsapp-message:`),
+    seenMessages: seen,
     render: wiring.render,
     logger: wiring.logger,
+  });
+  const inbox = createWhatsAppInbox({
+    channel,
+    graph,
+    store: wiring.store,
+    keyPrefix,
+    redis: wiring.redis,
+    logger: wiring.logger,
+    seen,
   });
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -61,11 +79,11 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
   };
   registerWhatsAppWebhook(app, {
     channel,
+    inbox,
     phoneNumberId: config.phoneNumberId,
     appSecret: config.appSecret,
     verifyToken: config.verifyToken,
     logger: wiring.logger,
-    track,
   });
   const notifier = createWhatsAppNotifier({
     graph,
@@ -79,7 +97,9 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
       notify: (address, prompt) => track(notifier.notify(address, prompt)),
     },
     store,
+    settled: () => inbox.settled(),
     async idle() {
+      await inbox.close();
       await Promise.allSettled([...inFlight]);
     },
   };

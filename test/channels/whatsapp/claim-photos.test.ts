@@ -17,7 +17,7 @@ const server = useWhatsAppServer();
 it('makes a claim from My cover and two photos sent in the chat move it to Documented', async () => {
   const waId = creditLife.borrower.phoneNumber.replace(/^\+/, '');
   const { graph, app } = server;
-  const chat = whatsappChat({ graph, serverUrl: server.url, waId });
+  const chat = whatsappChat({ graph, serverUrl: server.url, waId, settled: server.settled });
   let screen = await chat.text('Hi');
   // My cover opens on the sender's number: no contact to share.
   screen = await chat.tap(screen, /my cover/i);

@@ -27,7 +27,12 @@ function setLusakaTime(date: string, daysBefore: number, hour: number): void {
 it('reminds inside the window as a message with buttons, and outside it as the approved template', async () => {
   const waId = '260971234568';
   const { app } = server;
-  const chat = whatsappChat({ graph: server.graph, serverUrl: server.url, waId });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: server.url,
+    waId,
+    settled: server.settled,
+  });
   await buyMotorUntilPaying(chat, 'BDR 5511', 'own');
   const paid = await pushed(chat, /^Paid ZMW/);
   const policy = /policy number is (MTR-\S+)\./.exec(paid.text)?.[1] ?? '';

@@ -15,7 +15,15 @@ let numbers = 0;
 const newCustomer = () => {
   numbers += 1;
   const waId = `26097710${String(numbers).padStart(4, '0')}`;
-  return { chat: whatsappChat({ graph: server.graph, serverUrl: server.url, waId }), waId };
+  return {
+    chat: whatsappChat({
+      graph: server.graph,
+      serverUrl: server.url,
+      waId,
+      settled: server.settled,
+    }),
+    waId,
+  };
 };
 /** A customer's "Hello" as Meta delivers it. */
 const hello = (waId: string, id: string) => ({

@@ -23,7 +23,12 @@ export const whatsappEnv = (graph: GraphApi): Record<string, string> => ({
  * tests and closed after them; read `graph`, `app` and `url` inside a test.
  */
 export function useWhatsAppServer(env: Record<string, string> = {}, deps: ServerDeps = {}) {
-  const state = {} as { graph: GraphApi; app: TestServer; url: string };
+  const state = {
+    /** Resolves once the server's inbox has run every queued message (retries included). */
+    settled: async () => {
+      await state.app.server.whatsapp?.settled();
+    },
+  } as { graph: GraphApi; app: TestServer; url: string; settled: () => Promise<void> };
   beforeAll(async () => {
     state.graph = await startGraphApi({
       phoneNumberId: PHONE_NUMBER_ID,
@@ -87,13 +92,15 @@ export function screenOf(messages: readonly GraphSent[]): Screen {
 
 /**
  * One WhatsApp customer writing to the server: each act is a webhook POST signed with the app
- * secret, and answered (the server handles the message before it answers the POST) by what the
- * local Graph API recorded for this number since.
+ * secret, answered by what the local Graph API recorded for this number once the server's inbox
+ * has run it (the webhook answers before the turn runs).
  */
 export function whatsappChat(options: {
   readonly graph: GraphApi;
   readonly serverUrl: string;
   readonly waId: string;
+  /** Waits for the server's queued turns (`useWhatsAppServer().settled`). */
+  readonly settled: () => Promise<void>;
 }) {
   const { graph, serverUrl, waId } = options;
   let counter = 0;
@@ -118,8 +125,11 @@ export function whatsappChat(options: {
     ],
   });
 
-  /** Posts a body as Meta would; `signature` overrides the header (null: none at all). */
-  const post = async (body: unknown, signature?: string | null): Promise<Response> => {
+  /**
+   * Posts a body as Meta would, answered as soon as the webhook answers; `signature` overrides
+   * the header (null: none at all).
+   */
+  const postAlone = async (body: unknown, signature?: string | null): Promise<Response> => {
     const raw = JSON.stringify(body);
     const header = signature === undefined ? signatureOf(raw, APP_SECRET) : signature;
     return fetch(`${serverUrl}/whatsapp/webhook`, {
@@ -130,6 +140,12 @@ export function whatsappChat(options: {
       },
       body: raw,
     });
+  };
+  /** Posts a body as {@link postAlone} does, then waits for the turns it queued. */
+  const post = async (body: unknown, signature?: string | null): Promise<Response> => {
+    const response = await postAlone(body, signature);
+    await options.settled();
+    return response;
   };
 
   const messageBody = (fields: Record<string, unknown>, id?: string) => {
@@ -157,6 +173,7 @@ export function whatsappChat(options: {
 
   return {
     post,
+    postAlone,
     envelope,
     messageBody,
     sent: sentToMe,

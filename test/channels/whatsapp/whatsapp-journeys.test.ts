@@ -13,7 +13,12 @@ const serverUrl = () => server.url;
 
 it('buys motor cover from the first message to the certificate as a document message', async () => {
   // Sandbox numbers ending in 1, 2 or 3 fail; this sender pays from their own number.
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260971234567' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260971234567',
+    settled: server.settled,
+  });
   const { screen, seen } = await buyMotorUntilPaying(chat, 'BCE 7781', 'own');
   expect(seen[0]).toMatch(/What would you like/);
   // The sender's number is the verified phone: offered as a button, never asked to be shared.
@@ -28,7 +33,12 @@ it('buys motor cover from the first message to the certificate as a document mes
 }, 90_000);
 
 it('tells a declined payment and takes the money on a second try from another number', async () => {
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260971234561' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260971234561',
+    settled: server.settled,
+  });
   await buyMotorUntilPaying(chat, 'BCE 7782', 'own');
   const declined = await pushed(chat, /did not go through/);
   expect(declined.text).toMatch(/Reason: The customer declined the payment prompt/);
@@ -52,7 +62,12 @@ it('answers the webhook verification with the challenge, and refuses a wrong ver
 });
 
 it('refuses a forged or unsigned POST, and sends nothing', async () => {
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000001' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260977000001',
+    settled: server.settled,
+  });
   const before = server.graph.sent.length;
   const body = chat.messageBody({ type: 'text', text: { body: 'Hello' } });
   expect((await chat.post(body, null)).status).toBe(401);
@@ -69,7 +84,12 @@ it('refuses a forged or unsigned POST, and sends nothing', async () => {
 });
 
 it('records delivery statuses without turning them into turns', async () => {
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000002' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260977000002',
+    settled: server.settled,
+  });
   const menu = await chat.text('Hello');
   const sentId = menu.messages.at(-1)?.id ?? '';
   const before = server.graph.sent.length;
@@ -89,7 +109,12 @@ it('records delivery statuses without turning them into turns', async () => {
 });
 
 it('handles a message WhatsApp delivers twice once', async () => {
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000003' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260977000003',
+    settled: server.settled,
+  });
   const menu = await chat.text('Hello');
   const tap = {
     type: 'interactive',
@@ -106,7 +131,12 @@ it('handles a message WhatsApp delivers twice once', async () => {
 });
 
 it('takes typed words as Telegram its commands: menu, cancel, and done with no person open', async () => {
-  const chat = whatsappChat({ graph: server.graph, serverUrl: serverUrl(), waId: '260977000004' });
+  const chat = whatsappChat({
+    graph: server.graph,
+    serverUrl: serverUrl(),
+    waId: '260977000004',
+    settled: server.settled,
+  });
   const motor = await chat.tap(await chat.text('Hi'), /motor/i);
   expect(motor.text).toMatch(/^Motor insurance/);
   const done = await chat.text('done');
