@@ -437,6 +437,12 @@ async function confirmed(
     }
     case 'credit-life': {
       const path = { policyId: ref.policyId };
+      // The policy's cover state is read beside the loan, not after it (issue 38: one insurer
+      // call in series per turn): most loans listed are Active and need it; one read per policy,
+      // shared by its loans, is all a loan that is not costs.
+      const coverState = shared.creditLife(ref.policyId, 'getCreditLifePolicyStatus', (options) =>
+        client.call('getCreditLifePolicyStatus', { path }, options),
+      );
       const answer = await budget.ask('getCoveredLoan', (options) =>
         client.call('getCoveredLoan', { path: { ...path, loanId: ref.loanId } }, options),
       );
@@ -445,12 +451,7 @@ async function confirmed(
       const loan = answer.value;
       // An Active loan is on risk only as far as its policy's cover state says: that state not
       // read (late, failed, no longer there) leaves the loan's cover unknown, never "in force".
-      const cover =
-        loan.status === 'Active'
-          ? await shared.creditLife(ref.policyId, 'getCreditLifePolicyStatus', (options) =>
-              client.call('getCreditLifePolicyStatus', { path }, options),
-            )
-          : null;
+      const cover = loan.status === 'Active' ? await coverState : null;
       const state = cover?.kind === 'found' ? cover.value : null;
       const { status: shown, until } = loanStatus(loan.status ?? '', state);
       const entry: Holding = {

@@ -185,6 +185,10 @@ function measured(journey: string, phone: UssdCaller) {
     if (process.env.SERIES_TRACE) console.log(`${journey} ${input} →\n${screen}`);
     const made = calls.slice(from);
     const chain = longestChain(made);
+    // SERIES_CALLS=1 prints each call on the logical clock (start-end), to see what waited on what.
+    if (process.env.SERIES_CALLS) {
+      for (const c of made) console.log(`  ${c.start}-${c.end} ${c.op}`);
+    }
     turns.push({ journey, input, screen, calls: made, chain: chain.length, chainOps: chain.ops });
     return screen;
   };
@@ -228,10 +232,6 @@ async function walk(
  * change keeps to). The test fails when one goes away, so the entry is removed.
  */
 const STILL_IN_SERIES: Record<string, string> = {
-  // Claims → "My cover": the caller's loans and memberships (flows/cover-status-actors.ts
-  // heldCover): the holder by phone, then each policy's status.
-  'claim: GET /api/v1/policyholders/individuals →':
-    'heldCover reads the holder, then the status of each policy found (cover-status-actors.ts)',
   // Submitting the claim: the write, then who owns the claim (to tell the caller and staff).
   'claim: POST /api/v1/credit-life/policies/':
     'the claim is intimated, then its owners are read for the confirmation (claim-intimation-actors.ts intimate)',
