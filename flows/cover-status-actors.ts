@@ -86,6 +86,8 @@ interface Found {
   owners: Map<Holding, RecordOwners>;
   /** By NRC: the phones on record for it (the insurer's own individuals and household). */
   phones: string[];
+  /** The NRC the insurer's record of a holding names (a loan's borrower, a member), else ''. */
+  nrcOf: (holding: Holding) => string;
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
   /**
@@ -894,6 +896,7 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     holdings,
     owners,
     phones: phone ? [] : onRecord.ofNrc(nrcs[0] ?? ''),
+    nrcOf: (holding) => hints.get(holding)?.nrc ?? '',
     calls: budget.made,
     missed: missed || travelUnread,
     missedBesidesTravel: missed,
@@ -907,6 +910,7 @@ function nothingHeld(): Found {
     holdings: [],
     owners: new Map(),
     phones: [],
+    nrcOf: () => '',
     calls: 0,
     missed: false,
     missedBesidesTravel: false,
@@ -1113,6 +1117,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
   reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
   const held = holdings.filter(inForce).flatMap((h): HeldCover[] => {
     if (!h.policyId || !h.subjectId) return [];
+    const nrc = found.nrcOf(h);
     if (h.line === 'credit-life') {
       return [
         {
@@ -1122,6 +1127,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
           subject: h.subjectId,
           number: h.number,
           covers: h.covers,
+          ...(nrc ? { nrc } : {}),
         },
       ];
     }
@@ -1134,6 +1140,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
           subject: h.subjectId,
           number: h.number,
           covers: h.covers,
+          ...(nrc ? { nrc } : {}),
         },
       ];
     }

@@ -106,6 +106,11 @@ export interface ClaimStart {
   readonly number: string;
   /** Whose cover it is (the member's name) or on which policy (the loan's). */
   readonly covers: string;
+  /**
+   * The NRC covered, as the insurer's loan or member record read it: who is on record for a claim
+   * on it is asked beside the claim's intimation, not after it (issue 38). Never typed.
+   */
+  readonly nrc?: string;
 }
 
 /** A conversation and the address its user is reached at (the shape of a payment route). */

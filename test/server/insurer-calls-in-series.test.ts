@@ -232,9 +232,6 @@ async function walk(
  * change keeps to). The test fails when one goes away, so the entry is removed.
  */
 const STILL_IN_SERIES: Record<string, string> = {
-  // Submitting the claim: the write, then who owns the claim (to tell the caller and staff).
-  'claim: POST /api/v1/credit-life/policies/':
-    'the claim is intimated, then its owners are read for the confirmation (claim-intimation-actors.ts intimate)',
   // Renewal by plate: the policy by plate (twice), its holder, then the renewal premium
   // (flows/motor-quote.ts, being restructured by another change).
   'renewal: GET /api/v1/policies/motor/by-registration →':
