@@ -773,6 +773,12 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   if (byPhone && byPhone.nrcs.length === 0 && byPhone.refs.length === 0) {
     if ((await index.completeness()).complete) return nothingHeld();
   }
+  const first = phone
+    ? (byPhone?.nrcs ?? []).slice(0, MAX_NRCS_PER_PHONE)
+    : ['nrc' in subject ? subject.nrc : ''];
+  // The index's records of those NRCs first (Redis, no insurer call), so the individuals and
+  // the records are asked of the insurer in the same moment, none waiting on the other (issue 38).
+  const firstEntries = await index.ofNrcs(first);
   // Who may be on record, asked at once beside the records: the NRCs the index links the phone
   // to are only where to look first, each record's owners come from these individuals.
   const individuals = individualsOf(
@@ -790,8 +796,12 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   const seenRefs = new Set<string>();
 
   /** The records of `nrcs` (and `own`, bought with the phone) the index names, and households. */
-  const read = async (nrcs: readonly string[], own: readonly HoldingRef[]) => {
-    const entries = await index.ofNrcs(nrcs);
+  const read = async (
+    nrcs: readonly string[],
+    own: readonly HoldingRef[],
+    indexed?: Awaited<ReturnType<typeof index.ofNrcs>>,
+  ) => {
+    const entries = indexed ?? (await index.ofNrcs(nrcs));
     // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
     const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
     const add = (ref: HoldingRef, nrc?: string) => {
@@ -834,10 +844,10 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     return { holdings, unanswered, named: refs.size };
   };
 
-  const first = phone
-    ? (byPhone?.nrcs ?? []).slice(0, MAX_NRCS_PER_PHONE)
-    : ['nrc' in subject ? subject.nrc : ''];
-  const [listed, round] = await Promise.all([individuals, read(first, byPhone?.refs ?? [])]);
+  const [listed, round] = await Promise.all([
+    individuals,
+    read(first, byPhone?.refs ?? [], firstEntries),
+  ]);
   people.push(...listed.people);
   const holdings = [...round.holdings];
   // Who may be on record was not all read: what is listed counts, and "none" cannot be said.
