@@ -336,6 +336,10 @@ async function intimate(
     );
   }
   const reporter = { intimatedByPhone };
+  // Who is on record for the borrower or member does not hang on the claim: read beside its
+  // intimation when the record's NRC is known (issue 38), taken again by claimOwners below.
+  const { subjectNrc } = request;
+  if (subjectNrc) owners.phonesOfNrc(subjectNrc).catch(() => undefined);
   const claim =
     request.line === 'credit-life'
       ? await client.call('intimateCreditLifeClaim', {
@@ -364,7 +368,7 @@ async function intimate(
         });
   // Found by Track my claims and by its number at once, before the sync reads it.
   await recordClaim(deps, request.line, claim, { ...path, [request.by]: request.subject });
-  const recordOwners = await owners.claimOwners(request.line, claim);
+  const recordOwners = await owners.claimOwners(request.line, claim, subjectNrc);
   const access = accessTo(principal, recordOwners);
   await reportedBy(deps, request, claim, {
     phone: intimatedByPhone,

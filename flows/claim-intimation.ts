@@ -111,6 +111,11 @@ export interface IntimateInput extends ClaimRequest {
   route?: TurnRoute;
   /** The USSD caller's phone: their confirmation carries the documents link. */
   phone?: string;
+  /**
+   * The NRC the insurer's record names for a loan or member picked from the caller's own cover
+   * (never typed): who is on record for the claim is read beside its intimation.
+   */
+  subjectNrc?: string;
 }
 
 /** A claim as the flow keeps it: its id and status, and the payable amount when known. */
@@ -144,6 +149,11 @@ export const HeldCover = z.object({
   number: z.string(),
   /** Whose cover it is (the member's name) or on which policy (the loan's). */
   covers: z.string(),
+  /**
+   * The NRC covered, as the insurer's loan or member record read it: who is on record for a claim
+   * on it is asked beside the claim's intimation, not after it (issue 38). Never typed.
+   */
+  nrc: z.string().optional(),
 });
 /** A loan or membership the caller holds. */
 export type HeldCover = z.infer<typeof HeldCover>;
@@ -396,6 +406,19 @@ const failedCall = failedCallTo<ClaimIntimationContext, Reply>(ID.failed);
 /** Cover picked from the caller's own list names the policy by the insurer's id (see byId). */
 const byIdOf = (context: ClaimIntimationContext): { byId?: true } =>
   context.fromHeld ? { byId: true } : {};
+
+/**
+ * The NRC the insurer's record names for the loan or member picked from the caller's own list:
+ * its owners are then read beside the intimation (issue 38). None for one typed.
+ */
+function subjectNrcOf(context: ClaimIntimationContext): { subjectNrc?: string } {
+  if (!context.fromHeld) return {};
+  const { policyId, by, subject } = context.answers;
+  const held = context.held.find(
+    (h) => h.policyId === policyId && h.by === by && h.subject === subject,
+  );
+  return held?.nrc ? { subjectNrc: held.nrc } : {};
+}
 
 /** A claim's status as screens show it: our words, and the insurer's own for a word we lack. */
 function claimStatus(status: string): { status: string; insurerStatus: string } {
@@ -947,6 +970,7 @@ export const claimIntimationMachine = setup({
               ...(context.answers.claimType ? { claimType: context.answers.claimType } : {}),
               ...(context.answers.label ? { label: context.answers.label } : {}),
               requirements: requirementsOf(context),
+              ...subjectNrcOf(context),
               ...(context.route ? { route: context.route } : {}),
               ...(context.callerPhone ? { phone: context.callerPhone } : {}),
               principal: context.principal,

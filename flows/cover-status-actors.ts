@@ -86,6 +86,8 @@ interface Found {
   owners: Map<Holding, RecordOwners>;
   /** By NRC: the phones on record for it (the insurer's own individuals and household). */
   phones: string[];
+  /** The NRC the insurer's record of a holding names (a loan's borrower, a member), else ''. */
+  nrcOf: (holding: Holding) => string;
   /** Insurer calls the lookup made (the bench counts them). */
   calls: number;
   /**
@@ -437,6 +439,12 @@ async function confirmed(
     }
     case 'credit-life': {
       const path = { policyId: ref.policyId };
+      // The policy's cover state is read beside the loan, not after it (issue 38: one insurer
+      // call in series per turn): most loans listed are Active and need it; one read per policy,
+      // shared by its loans, is all a loan that is not costs.
+      const coverState = shared.creditLife(ref.policyId, 'getCreditLifePolicyStatus', (options) =>
+        client.call('getCreditLifePolicyStatus', { path }, options),
+      );
       const answer = await budget.ask('getCoveredLoan', (options) =>
         client.call('getCoveredLoan', { path: { ...path, loanId: ref.loanId } }, options),
       );
@@ -445,12 +453,7 @@ async function confirmed(
       const loan = answer.value;
       // An Active loan is on risk only as far as its policy's cover state says: that state not
       // read (late, failed, no longer there) leaves the loan's cover unknown, never "in force".
-      const cover =
-        loan.status === 'Active'
-          ? await shared.creditLife(ref.policyId, 'getCreditLifePolicyStatus', (options) =>
-              client.call('getCreditLifePolicyStatus', { path }, options),
-            )
-          : null;
+      const cover = loan.status === 'Active' ? await coverState : null;
       const state = cover?.kind === 'found' ? cover.value : null;
       const { status: shown, until } = loanStatus(loan.status ?? '', state);
       const entry: Holding = {
@@ -770,6 +773,12 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   if (byPhone && byPhone.nrcs.length === 0 && byPhone.refs.length === 0) {
     if ((await index.completeness()).complete) return nothingHeld();
   }
+  const first = phone
+    ? (byPhone?.nrcs ?? []).slice(0, MAX_NRCS_PER_PHONE)
+    : ['nrc' in subject ? subject.nrc : ''];
+  // The index's records of those NRCs first (Redis, no insurer call), so the individuals and
+  // the records are asked of the insurer in the same moment, none waiting on the other (issue 38).
+  const firstEntries = await index.ofNrcs(first);
   // Who may be on record, asked at once beside the records: the NRCs the index links the phone
   // to are only where to look first, each record's owners come from these individuals.
   const individuals = individualsOf(
@@ -787,8 +796,12 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
   const seenRefs = new Set<string>();
 
   /** The records of `nrcs` (and `own`, bought with the phone) the index names, and households. */
-  const read = async (nrcs: readonly string[], own: readonly HoldingRef[]) => {
-    const entries = await index.ofNrcs(nrcs);
+  const read = async (
+    nrcs: readonly string[],
+    own: readonly HoldingRef[],
+    indexed?: Awaited<ReturnType<typeof index.ofNrcs>>,
+  ) => {
+    const entries = indexed ?? (await index.ofNrcs(nrcs));
     // Each record once, wherever the index has it (a policy bought with a phone and an NRC).
     const refs = new Map<string, { ref: HoldingRef; nrcs: string[] }>();
     const add = (ref: HoldingRef, nrc?: string) => {
@@ -831,10 +844,10 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     return { holdings, unanswered, named: refs.size };
   };
 
-  const first = phone
-    ? (byPhone?.nrcs ?? []).slice(0, MAX_NRCS_PER_PHONE)
-    : ['nrc' in subject ? subject.nrc : ''];
-  const [listed, round] = await Promise.all([individuals, read(first, byPhone?.refs ?? [])]);
+  const [listed, round] = await Promise.all([
+    individuals,
+    read(first, byPhone?.refs ?? [], firstEntries),
+  ]);
   people.push(...listed.people);
   const holdings = [...round.holdings];
   // Who may be on record was not all read: what is listed counts, and "none" cannot be said.
@@ -893,6 +906,7 @@ export async function findCover(deps: FlowDeps, subject: CoverSubject): Promise<
     holdings,
     owners,
     phones: phone ? [] : onRecord.ofNrc(nrcs[0] ?? ''),
+    nrcOf: (holding) => hints.get(holding)?.nrc ?? '',
     calls: budget.made,
     missed: missed || travelUnread,
     missedBesidesTravel: missed,
@@ -906,6 +920,7 @@ function nothingHeld(): Found {
     holdings: [],
     owners: new Map(),
     phones: [],
+    nrcOf: () => '',
     calls: 0,
     missed: false,
     missedBesidesTravel: false,
@@ -1112,6 +1127,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
   reportUnknownStatuses(deps.onUnknownStatus, holdingStatuses(holdings));
   const held = holdings.filter(inForce).flatMap((h): HeldCover[] => {
     if (!h.policyId || !h.subjectId) return [];
+    const nrc = found.nrcOf(h);
     if (h.line === 'credit-life') {
       return [
         {
@@ -1121,6 +1137,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
           subject: h.subjectId,
           number: h.number,
           covers: h.covers,
+          ...(nrc ? { nrc } : {}),
         },
       ];
     }
@@ -1133,6 +1150,7 @@ export async function heldCover(deps: FlowDeps, phone: string): Promise<HeldCove
           subject: h.subjectId,
           number: h.number,
           covers: h.covers,
+          ...(nrc ? { nrc } : {}),
         },
       ];
     }

@@ -83,9 +83,14 @@ async function policyPhones(
  * Phones on record for whoever holds a plate: the holders of the policies issued on it. A
  * vehicle registered by a quote never paid for makes nobody its holder: its owner may buy.
  */
-async function platePhones(client: PartnerClient, plate: string): Promise<string[]> {
+async function platePhones(
+  client: PartnerClient,
+  plate: string,
+  read?: readonly MotorPolicy[],
+): Promise<string[]> {
   const owners = ownerLookup(client);
-  const policies = await platePolicies(client, plate);
+  // The policies on the plate as the caller just read them, else read now.
+  const policies = read ?? (await platePolicies(client, plate));
   const phones = await Promise.all(policies.filter(issued).map((p) => policyPhones(owners, p)));
   return [...new Set(phones.flat())];
 }
@@ -105,6 +110,53 @@ function addYear(date: string): string {
   d.setUTCFullYear(d.getUTCFullYear() + 1);
   d.setUTCDate(d.getUTCDate() - 1);
   return d.toISOString().slice(0, 10);
+}
+
+/** How long renewal premiums read ahead wait for the step that takes them. */
+const AHEAD_MS = 60_000;
+/** A policy's renewal premiums as the insurer answers them. */
+type RenewalPremiums = Awaited<ReturnType<typeof renewalPremiumsOf>>;
+/** Renewal premiums read ahead, per client, by policy id: each taken once, or dropped when stale. */
+const premiumsAhead = new WeakMap<
+  PartnerClient,
+  Map<string, { readonly at: number; readonly premiums: Promise<RenewalPremiums> }>
+>();
+
+function renewalPremiumsOf(client: PartnerClient, policyId: string) {
+  return client.call('getMotorRenewalPremiums', { path: { policyId } });
+}
+
+/** Starts reading a policy's renewal premiums now, for the step that will price its renewal. */
+function readPremiumsAhead(client: PartnerClient, policyId: string): Promise<RenewalPremiums> {
+  const ahead = premiumsAhead.get(client) ?? new Map();
+  premiumsAhead.set(client, ahead);
+  const now = Date.now();
+  for (const [id, read] of ahead) if (now - read.at > AHEAD_MS) ahead.delete(id);
+  const premiums = renewalPremiumsOf(client, policyId);
+  // A failure is told by the step that takes the read (it awaits this same promise).
+  premiums.catch(() => undefined);
+  ahead.set(policyId, { at: now, premiums });
+  return premiums;
+}
+
+/** Forgets a read ahead that no step may take (the caller may not renew that policy). */
+function dropPremiumsAhead(
+  client: PartnerClient,
+  policyId: string,
+  premiums: Promise<RenewalPremiums>,
+): void {
+  const ahead = premiumsAhead.get(client);
+  if (ahead?.get(policyId)?.premiums === premiums) ahead.delete(policyId);
+}
+
+/** A policy's renewal premiums: the read started ahead for it when there is one, else read now. */
+function premiumsReadAhead(client: PartnerClient, policyId: string): Promise<RenewalPremiums> {
+  const ahead = premiumsAhead.get(client);
+  const read = ahead?.get(policyId);
+  ahead?.delete(policyId);
+  return read && Date.now() - read.at <= AHEAD_MS
+    ? read.premiums
+    : renewalPremiumsOf(client, policyId);
 }
 
 /** The actors motor-quote invokes, over the Partner API and the payment service. */
@@ -427,22 +479,22 @@ function policyActors(deps: FlowDeps) {
         body: { reference, payment },
       });
     }),
-    // "Renew MTR-… ZMW …" only to the phone on record for the policy.
+    // "Renew MTR-… ZMW …" only to the phone on record for the policy. The plate's policies are
+    // read once; the holder's phones and the renewal premium then beside each other (issue 38),
+    // the premium kept unseen for the next step, which takes it only for the policy allowed.
     findPolicy: fromPromise(async ({ input }: { input: PlateQuery }) => {
       await plateLookup(deps, input);
-      const policies = await orNotFound(
-        client.call('getMotorPolicyByRegistration', {
-          query: { registrationNumber: input.plate },
-        }),
-        [],
-      );
+      const policies = await platePolicies(client, input.plate);
       const policy = policies.find((p) => /active/i.test(p.status)) ?? policies[0];
       if (!policy) return null;
-      const phones = await platePhones(client, input.plate);
+      const policyId = String(policy.id);
+      const ahead = readPremiumsAhead(client, policyId);
+      const phones = await platePhones(client, input.plate, policies);
       if (accessTo(input.principal, { type: 'policy', phones }).learns !== 'everything') {
+        dropPremiumsAhead(client, policyId, ahead);
         return elsewhere(deps, phones, input.principal);
       }
-      return { policyId: String(policy.id), policyNumber: policy.policyNumber ?? '' };
+      return { policyId, policyNumber: policy.policyNumber ?? '' };
     }),
     // The holder hears that someone asked about their car; the asker learns nothing more.
     tellHolder: fromPromise(async ({ input }: { input: TellHolder }) => {
@@ -459,9 +511,7 @@ function policyActors(deps: FlowDeps) {
       return { told: true };
     }),
     renewalPremiums: fromPromise(async ({ input }: { input: { policyId: string } }) => {
-      const q = await client.call('getMotorRenewalPremiums', {
-        path: { policyId: input.policyId },
-      });
+      const q = await premiumsReadAhead(client, input.policyId);
       return {
         gross: q.grossPremium,
         currency: q.currency ?? 'ZMW',

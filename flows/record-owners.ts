@@ -28,8 +28,12 @@ export interface OwnerLookup {
   phonesOfNrc(nrc: string): Promise<string[]>;
   /** The phone on record for a client id. */
   phonesOfClient(clientId: string): Promise<string[]>;
-  /** Who is on record for a claim: the member's or the borrower's phones, and who intimated it. */
-  claimOwners(line: ClaimLine, claim: Claim): Promise<RecordOwners>;
+  /**
+   * Who is on record for a claim: the member's or the borrower's phones, and who intimated it.
+   * `subjectNrc`, the NRC the insurer's loan or member record named, stands in for the claim's
+   * own when the claim names none: the loan is then not read again.
+   */
+  claimOwners(line: ClaimLine, claim: Claim, subjectNrc?: string): Promise<RecordOwners>;
 }
 
 /** A fresh {@link OwnerLookup} over `client`; `registrations` names the unproven individuals. */
@@ -61,8 +65,12 @@ export function ownerLookup(client: PartnerClient, registrations?: Registrations
     }
     return found;
   };
-  const claimOwners = async (line: ClaimLine, claim: Claim): Promise<RecordOwners> => {
-    let nrc = text(claim.nrcNumber);
+  const claimOwners = async (
+    line: ClaimLine,
+    claim: Claim,
+    subjectNrc?: string,
+  ): Promise<RecordOwners> => {
+    let nrc = text(claim.nrcNumber) || (subjectNrc ?? '');
     if (!nrc && line === 'credit-life' && claim.policyId && claim.loanId != null) {
       const loan = await orNotFound(
         client.call('getCoveredLoan', {

@@ -102,6 +102,12 @@ export interface SandboxOptions {
    * sandbox never uses, say); return the answer unchanged to leave it be.
    */
   readonly answerAs?: (operation: OperationName, answer: unknown) => unknown;
+  /**
+   * A fault for tests: how late one operation answers (ms), instead of the lateness every answer
+   * has; undefined leaves that one. One read slower than those beside it (issue 38's parallel
+   * reads) is told apart only this way.
+   */
+  readonly answerDelayFor?: (operation: OperationName) => number | undefined;
 }
 
 /** A running (or ready to listen) sandbox insurer. */
@@ -346,7 +352,7 @@ function serveOperations(app: FastifyInstance, serving: OperationServing): void 
           origin: `${request.protocol}://${request.host}`,
         } as HandlerInput<OperationName>);
         const result = options.answerAs ? options.answerAs(name, own) : own;
-        const delayMs = answerDelayMs();
+        const delayMs = options.answerDelayFor?.(name) ?? answerDelayMs();
         if (delayMs > 0) await delay(delayMs);
         if (options.loseAnswer?.(name)) {
           // Carried out, never answered: the caller sees the connection drop.
