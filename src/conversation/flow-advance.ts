@@ -234,16 +234,21 @@ async function persist(
   channel: string | undefined,
 ): Promise<CachedActor> {
   const address = turn.options.address;
-  const record: RecordHead = {
+  // The optional fields set with `if`s, not conditional spreads (`...(x ? { x } : {})`: a small
+  // object and a copy of it each, every turn), in the same key order as the literal gave: the
+  // same JSON. `prompt` and `updatedAt` are set below, before anything reads it.
+  const head = {
     flowId: definition.id,
     flowVersion: definition.version,
     ...input,
-    ...(address ? { address } : {}),
-    prompt,
-    ...flags,
-    ...(channel === undefined ? {} : { channel }),
-    updatedAt: new Date(now()).toISOString(),
-  };
+  } as { -readonly [K in keyof RecordHead]: RecordHead[K] };
+  if (address) head.address = address;
+  head.prompt = prompt;
+  if (flags.unseen) head.unseen = true;
+  if (flags.ended) head.ended = true;
+  if (channel !== undefined) head.channel = channel;
+  head.updatedAt = new Date(now()).toISOString();
+  const record: RecordHead = head;
   const result = await store.commit(turn.lease, JSON.stringify({ ...record, snapshot }));
   if (result.status !== 'committed') {
     throw new TurnError('write_refused', `Session write refused: ${result.status}`);

@@ -4,7 +4,9 @@ import type { Metrics } from './metrics.js';
 
 /** The flow a Prompt belongs to, read from its message key's first segment (`motor.price` → `motor`). */
 function flowOf(key: string): string {
-  return key.split('.')[0] || 'unknown';
+  // A slice, not `split`: every turn's answer passes here, and a split builds an array of parts.
+  const dot = key.indexOf('.');
+  return (dot === -1 ? key : key.slice(0, dot)) || 'unknown';
 }
 
 /** Wraps a TurnEngine so every turn counts toward `turns` and `turnLatency` for `channel`. */

@@ -1,7 +1,8 @@
 import type { Logger } from '../../log/index.js';
 import type { Handoff } from '../handoff.js';
 import type { CallerLanguages } from '../language.js';
-import type { TurnMiddleware } from '../turn-middleware.js';
+import { composeMiddleware, type TurnMiddleware } from '../turn-middleware.js';
+import { chatUpdateOf } from './chat-update.js';
 import { type ChatFiles, fileStepPolicy } from './file-step-policy.js';
 import { handoffPolicy } from './handoff-policy.js';
 import { languagePolicy } from './language-policy.js';
@@ -27,10 +28,16 @@ export interface ChatPolicyOptions {
  */
 export function chatPolicies(options: ChatPolicyOptions): TurnMiddleware[] {
   const handoff = options.handoff ?? (() => undefined);
-  return [
+  const policies = [
     languagePolicy(options.languages, options.logger),
     handoffPolicy(handoff),
     menuShortcutPolicy(options.shortcuts),
     fileStepPolicy(options.files),
+  ];
+  // One layer, not four: a turn without a ChatUpdate (every USSD keypress) passes on with one
+  // check, where each async policy would cost it a promise and two microtask ticks of its own.
+  return [
+    (context, next) =>
+      chatUpdateOf(context.options) ? composeMiddleware(policies, next)(context) : next(),
   ];
 }
