@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FlowId } from '../../flows/index.js';
 import type { FlowStart } from '../../src/conversation/flow.js';
 import type { Prompt } from '../../src/conversation/prompt.js';
@@ -18,6 +18,10 @@ import {
 import { apiErrors, type FlowSnapshot, stateId, step, visibleStates, walk } from './harness.js';
 import { alignWorlds, DOWN, openWorld, type SandboxAlignment } from './sandbox-alignment.js';
 import type { SandboxWorld } from './sandbox-world.js';
+
+// CPU-bound walks of every flow: two test files share two cores, so each gets room beyond
+// the suite's 30 s (a ceiling against a hang, not a measure of speed).
+vi.setConfig({ testTimeout: 120_000 });
 
 // The model walk's shortest path to every screen, replayed through the real turn engine against
 // the sandbox insurer. Each model world is aligned with a sandbox first (a fresh one per path,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FlowId } from '../../flows/index.js';
 import type { FlowStartInput } from '../../src/conversation/flow.js';
 import { renderPrompt } from '../../src/conversation/index.js';
@@ -26,6 +26,10 @@ import {
   visibleStates,
   walk,
 } from './harness.js';
+
+// CPU-bound walks of every flow: two test files share two cores, so each gets room beyond
+// the suite's 30 s (a ceiling against a hang, not a measure of speed).
+vi.setConfig({ testTimeout: 120_000 });
 
 const hasKey = (key: string) => Object.hasOwn(en, key);
 

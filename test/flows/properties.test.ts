@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { ApiError } from '../../src/api/index.js';
 import { GSM7_TEXT, toUssdScreens, USSD_MAX_CHARS } from '../../src/channels/ussd/index.js';
@@ -16,6 +16,10 @@ import type { Prompt } from '../../src/conversation/prompt.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { FLOW_IDS, inputFor, TEXTS, variantsOf, worldMachine } from './fixtures.js';
 import { apiErrors, DEFAULT_SAMPLES } from './harness.js';
+
+// CPU-bound walks of every flow: two test files share two cores, so each gets room beyond
+// the suite's 30 s (a ceiling against a hang, not a measure of speed).
+vi.setConfig({ testTimeout: 120_000 });
 
 /** An abstract user move, made concrete against whatever screen is showing. */
 type Move =

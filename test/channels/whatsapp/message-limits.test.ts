@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import {
   PAGE_PREFIX,
@@ -28,6 +28,10 @@ import {
   worldMachine,
 } from '../../flows/fixtures.js';
 import { apiErrors, DEFAULT_SAMPLES, type FlowSnapshot, walk } from '../../flows/harness.js';
+
+// CPU-bound walks of every flow: two test files share two cores, so each gets room beyond
+// the suite's 30 s (a ceiling against a hang, not a measure of speed).
+vi.setConfig({ testTimeout: 120_000 });
 
 /*
  * Every message WhatsApp would be sent for any screen the flows can show, in every language,
