@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_RETENTION_MS, auditHeadKey, auditStreamKey } from '../../src/privacy/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
+import { slackDeskClient } from '../channels/slack/slack-desk-client.js';
 import { startTestServer, type TestServer } from '../server/test-server.js';
 import { eventually } from '../support/eventually.js';
 import { manualClock } from '../support/manual-clock.js';
@@ -47,19 +47,18 @@ beforeEach(async () => {
   await harness.redis.del(stream, auditHeadKey(harness.prefix));
 });
 
+const desk = slackDeskClient({
+  serverUrl: () => harness.url,
+  slack,
+  signingSecret: SIGNING_SECRET,
+  user: STAFF,
+  team: TEAM,
+  channel: DM,
+});
+
 /** Posts a body to the Slack route, signed as Slack signs it. */
-async function postSigned(body: string, contentType: string) {
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await fetch(`${harness.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
-    },
-    body,
-  });
-  return { status: response.status, body: await response.text() };
+function postSigned(body: string, contentType: string) {
+  return desk.post(body, contentType);
 }
 
 /** `/insure <text>` from `user`; the acknowledgement's text (the audit answers in it). */

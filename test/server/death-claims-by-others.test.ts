@@ -2,7 +2,7 @@ import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
+import { slackDeskClient } from '../channels/slack/slack-desk-client.js';
 import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../support/eventually.js';
 import { telegramChat } from './telegram-webhook-chat.js';
@@ -103,33 +103,17 @@ const reportDeath = (from: string) =>
     /submit/i,
   ]);
 
-let answered = 0;
 /** `/insure <text>` from the allowed staff member's DM; resolves the answer posted back. */
 async function insure(text: string): Promise<string> {
-  answered += 1;
-  const before = slack.callsTo('/respond').length;
-  const body = new URLSearchParams({
-    command: '/insure',
-    text,
-    team_id: TEAM,
-    user_id: STAFF,
-    channel_id: DM,
-    response_url: `${slack.baseUrl}/respond/${answered}`,
-    trigger_id: `trigger-${answered}`,
-  }).toString();
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await fetch(`${local}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SLACK_SECRET, timestamp, body),
-    },
-    body,
+  const desk = slackDeskClient({
+    serverUrl: () => local,
+    slack,
+    signingSecret: SLACK_SECRET,
+    user: STAFF,
+    team: TEAM,
+    channel: DM,
   });
-  expect(response.status).toBe(200);
-  await eventually(`the desk answered ${text}`, () => slack.callsTo('/respond').length > before);
-  return JSON.stringify(slack.callsTo('/respond').at(-1)?.body);
+  return (await desk.insure(text)).text;
 }
 
 /** A JPEG's first bytes and filler: what a phone's camera gives the upload page. */

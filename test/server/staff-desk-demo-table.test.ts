@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
-import { eventually } from '../support/eventually.js';
+import { slackDeskClient } from '../channels/slack/slack-desk-client.js';
 import { sandboxOf, startTestServer, type TestServer } from './test-server.js';
 
 /*
@@ -131,49 +130,16 @@ afterAll(async () => {
   await slack?.stop();
 });
 
-async function signedPost(body: string): Promise<number> {
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SECRET, timestamp, body),
-    },
-    body,
-  });
-  return response.status;
-}
-
-let asked = 0;
-/** `/insure <text>` from the staff member's DM; resolves the answer sent to its response_url. */
-async function insure(text: string, channel = DM): Promise<{ text: string; ephemeral: boolean }> {
-  asked += 1;
-  const before = slack.callsTo('/respond').length;
-  const status = await signedPost(
-    new URLSearchParams({
-      command: '/insure',
-      text,
-      team_id: TEAM,
-      user_id: STAFF,
-      channel_id: channel,
-      response_url: `${slack.baseUrl}/respond/table-${asked}`,
-      trigger_id: `trigger-table-${asked}`,
-    }).toString(),
-  );
-  expect(status).toBe(200);
-  // An interim "Looking up…" may come first: the answer is the first response that is not it.
-  const answer = () =>
-    slack
-      .callsTo('/respond')
-      .slice(before)
-      .map((call) => call.body as { response_type?: string })
-      .find((body) => !JSON.stringify(body).includes('Looking up'));
-  const body = await eventually(`the desk answered ${text}`, answer);
-  return {
-    text: JSON.stringify(body),
-    ephemeral: body.response_type === 'ephemeral',
-  };
+/** `/insure <text>` from the staff member (in their DM unless `channel`), signed as Slack signs it. */
+function insure(text: string, channel = DM) {
+  return slackDeskClient({
+    serverUrl: () => app.url,
+    slack,
+    signingSecret: SECRET,
+    user: STAFF,
+    team: TEAM,
+    channel,
+  }).insure(text);
 }
 
 const NOTHING = /Nothing found|No household found/;

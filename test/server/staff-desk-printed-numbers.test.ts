@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { FakeSlack } from '../channels/slack/fake-slack.js';
-import { signSlackRequest } from '../channels/slack/sign-slack-request.js';
+import { slackDeskClient } from '../channels/slack/slack-desk-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
@@ -18,10 +18,9 @@ const DM = 'D0NUMBERS';
 const { motor, funeral, groupLife, creditLife, claims } = DEMO_BOOK;
 
 let app: TestServer;
-let slack: FakeSlack;
+const slack = new FakeSlack();
 
 beforeAll(async () => {
-  slack = new FakeSlack();
   await slack.start();
   app = await startTestServer({
     SLACK_BOT_TOKEN: 'xoxb-printed-numbers',
@@ -36,39 +35,23 @@ afterAll(async () => {
   await slack?.stop();
 });
 
-async function signedPost(body: string): Promise<number> {
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await fetch(`${app.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SECRET, timestamp, body),
-    },
-    body,
-  });
-  return response.status;
+const desk = slackDeskClient({
+  serverUrl: () => app.url,
+  slack,
+  signingSecret: SECRET,
+  user: STAFF,
+  team: TEAM,
+  channel: DM,
+});
+
+/** `/insure <text>` from the allowed staff member's DM; resolves the answer posted back. */
+async function insure(text: string): Promise<string> {
+  return (await desk.insure(text)).text;
 }
 
-let answered = 0;
-/** `/insure <text>` from the staff member's DM; resolves the answer posted to its response_url. */
-async function insure(text: string): Promise<string> {
-  answered += 1;
-  const before = slack.callsTo('/respond').length;
-  const status = await signedPost(
-    new URLSearchParams({
-      command: '/insure',
-      text,
-      team_id: TEAM,
-      user_id: STAFF,
-      channel_id: DM,
-      response_url: `${slack.baseUrl}/respond/${answered}`,
-      trigger_id: `trigger-${answered}`,
-    }).toString(),
-  );
-  expect(status).toBe(200);
-  await eventually(`the desk answered ${text}`, () => slack.callsTo('/respond').length > before);
-  return JSON.stringify(slack.callsTo('/respond').at(-1)?.body);
+/** A Slack interactivity payload, signed; the HTTP status. */
+async function signedPost(body: string): Promise<number> {
+  return (await desk.post(body)).status;
 }
 
 const PRINTED: ReadonlyArray<readonly [string, readonly string[]]> = [

@@ -15,6 +15,8 @@ export interface SlackCall {
   readonly body: unknown;
   /** The `ts` a posted message was given; undefined when the call posted none. */
   ts?: string;
+  /** For a `response_url` call, the id the URL ends in (which `/insure` it answers). */
+  readonly respondId?: string;
 }
 
 /**
@@ -67,7 +69,8 @@ export class FakeSlack {
       });
     });
     this.server.post('/respond/:id', async (request) => {
-      this.calls.push({ path: '/respond', body: request.body });
+      const { id } = request.params as { id: string };
+      this.calls.push({ path: '/respond', body: request.body, respondId: id });
       return { ok: true };
     });
     this.server.get('/files/bordereau.csv', async (_request, reply) =>

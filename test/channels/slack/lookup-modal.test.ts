@@ -3,7 +3,7 @@ import { auditHeadKey, auditStreamKey } from '../../../src/privacy/index.js';
 import { startTestServer, type TestServer } from '../../server/test-server.js';
 import { eventually } from '../../support/eventually.js';
 import { FakeSlack } from './fake-slack.js';
-import { signSlackRequest } from './sign-slack-request.js';
+import { slackDeskClient } from './slack-desk-client.js';
 
 // Issue 40: a look-up typed in the "Another lookup" modal is answered in the modal, where only
 // the staff member who asked sees it, never posted to the channel the button was in; it is
@@ -38,20 +38,18 @@ beforeEach(async () => {
   await harness.redis.del(stream, auditHeadKey(harness.prefix));
 });
 
+const desk = slackDeskClient({
+  serverUrl: () => harness.url,
+  slack,
+  signingSecret: SIGNING_SECRET,
+  user: STAFF,
+  team: TEAM,
+  channel: SHARED,
+});
+
 /** Posts an interactivity payload to the Slack route, signed as Slack signs it. */
-async function postPayload(payload: object) {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const timestamp = String(Math.floor(Date.now() / 1_000));
-  const response = await fetch(`${harness.url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signSlackRequest(SIGNING_SECRET, timestamp, body),
-    },
-    body,
-  });
-  return { status: response.status, body: await response.text() };
+function postPayload(payload: object) {
+  return desk.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
 }
 
 /** The lookup modal, opened from the shared channel, submitted with `typed`. */
