@@ -53,6 +53,18 @@ function jobOf(data: unknown, attemptsMade = 0): PaymentJob {
   return job;
 }
 
+/** What a proceed job runs with: the SMS it tells by, and an insurer whose payment waits. */
+function proceedContext(engine: ReturnType<typeof conversation>['engine']) {
+  const sms = new RecordingNotifier('ussd');
+  const ctx = createPaymentContext({
+    engine,
+    notifiers: [sms],
+    logger: quietLogger,
+    getStatus: async () => ({ status: 'Pending' }),
+  });
+  return { ctx, sms };
+}
+
 const services: PaymentService[] = [];
 afterEach(async () => {
   for (const service of services.splice(0)) await service.close();
@@ -78,13 +90,7 @@ describe('a payment started after the call', () => {
 
   it('tells what followed (a refusal, a new price) once, however often the job runs', async () => {
     const { engine, sent } = conversation(() => screen('flow.failed.refused'));
-    const sms = new RecordingNotifier('ussd');
-    const ctx = createPaymentContext({
-      engine,
-      notifiers: [sms],
-      logger: quietLogger,
-      getStatus: async () => ({ status: 'Pending' }),
-    });
+    const { ctx, sms } = proceedContext(engine);
     const data = { id: 'go-1', route };
     const job = jobOf(data);
     await proceedWithPayment(ctx, job);
@@ -101,13 +107,7 @@ describe('a payment started after the call', () => {
       () => screen('flow.failed.refused'),
       screen('travel.askDestination'),
     );
-    const sms = new RecordingNotifier('ussd');
-    const ctx = createPaymentContext({
-      engine,
-      notifiers: [sms],
-      logger: quietLogger,
-      getStatus: async () => ({ status: 'Pending' }),
-    });
+    const { ctx, sms } = proceedContext(engine);
     await proceedWithPayment(ctx, jobOf({ id: 'go-3', route }));
     expect(sent).toEqual([]);
     expect(sms.sent).toEqual([]);
@@ -116,13 +116,7 @@ describe('a payment started after the call', () => {
   it('is retried while the conversation is busy, and gives up quietly once it is gone', async () => {
     let answer = screen(ENGINE_PROMPTS.busy);
     const { engine } = conversation(() => answer);
-    const sms = new RecordingNotifier('ussd');
-    const ctx = createPaymentContext({
-      engine,
-      notifiers: [sms],
-      logger: quietLogger,
-      getStatus: async () => ({ status: 'Pending' }),
-    });
+    const { ctx, sms } = proceedContext(engine);
     await expect(proceedWithPayment(ctx, jobOf({ id: 'go-2', route }))).rejects.toMatchObject({
       code: 'PAYMENT_FLOW_UNAVAILABLE',
     });
