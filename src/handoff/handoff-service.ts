@@ -212,7 +212,9 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     }
   }
 
-  async function onReopen(event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' }): Promise<void> {
+  async function onReopen(
+    event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' },
+  ): Promise<void> {
     const closed = await store.closedByThread(event.slackChannel, event.threadTs);
     const late = closed ? await store.reopen(closed) : false;
     if (!closed || late === false) {
@@ -238,7 +240,9 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     }
   }
 
-  async function onResolve(event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' }): Promise<void> {
+  async function onResolve(
+    event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' },
+  ): Promise<void> {
     const handoff = await store.byThread(event.slackChannel, event.threadTs);
     if (!handoff || !(await store.close(handoff))) return;
     await holdSession(options.sessions, log, handoff.sessionKey, false);

@@ -215,9 +215,7 @@ const ActionBody = z.looseObject({
     message_ts: z.string(),
     thread_ts: z.string().optional(),
   }),
-  actions: z
-    .array(z.looseObject({ action_id: z.string(), value: z.string().optional() }))
-    .min(1),
+  actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
 });
 
 /** A Slack request that belongs to a handoff. */

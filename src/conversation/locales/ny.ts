@@ -411,7 +411,8 @@ export const ny: Catalogue = {
   'handoff.staffFile': 'Kuchokera ku kampani: fayilo yanu.',
   'handoff.staffFileLabel': 'Fayilo kuchokera ku kampani',
   'handoff.fileTooLarge': 'Pepani, fayilo iyi ndi yoposa 20 MB ndipo sinafike kwa munthu.',
-  'handoff.reopened': 'Munthu wa kampani alinso ndi zokambirana zanu. Lembani pano ndipo adzayankha. Tumizani /done kuti mubwerere komwe munali.',
+  'handoff.reopened':
+    'Munthu wa kampani alinso ndi zokambirana zanu. Lembani pano ndipo adzayankha. Tumizani /done kuti mubwerere komwe munali.',
   'handoff.reopenedSms': 'Munthu wa kampani alinso ndi pempho lanu ndipo adzayankha pa SMS.',
   'handoff.resolved': 'Munthuyo wamaliza kukuthandizani. Munali apa:',
   'handoff.resolvedFresh': 'Munthuyo wamaliza kukuthandizani. Tumizani /start kuti muone menyu.',
