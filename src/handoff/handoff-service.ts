@@ -218,8 +218,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     const closed = await store.closedByThread(event.slackChannel, event.threadTs);
     const late = closed ? await store.reopen(closed) : false;
     if (!closed || late === false) {
-      const thread = { threadTs: event.threadTs } as OpenHandoff;
-      await note(thread, t('handoff.slack.cannotReopen'));
+      await note({ threadTs: event.threadTs }, t('handoff.slack.cannotReopen'));
       return;
     }
     await holdSession(options.sessions, log, closed.sessionKey, true);

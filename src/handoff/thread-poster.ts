@@ -33,7 +33,7 @@ export function createThreadPoster(slack: StaffSlack, log: Logger) {
   }
 
   /** Best effort: a note in the thread must not fail what it reports on. */
-  async function note(handoff: OpenHandoff, text: string): Promise<void> {
+  async function note(handoff: Pick<OpenHandoff, 'threadTs'>, text: string): Promise<void> {
     try {
       await post(text, handoff.threadTs);
     } catch (error) {
