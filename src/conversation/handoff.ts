@@ -1,3 +1,4 @@
+import type { IncomingFile } from './policy/chat-update.js';
 import type { Prompt } from './prompt.js';
 import type { ChannelAddress, SessionGlance } from './turn-engine.js';
 
@@ -49,6 +50,8 @@ export const HANDOFF_CONSENT: Prompt = {
 
 /** What became of a customer's message during a handoff. */
 export type HandoffForward = 'forwarded' | 'none' | 'failed';
+/** What became of a customer's photo or file during a handoff: `tooLarge` is over the limit. */
+export type HandoffFileForward = HandoffForward | 'tooLarge';
 
 /** A request to hand a conversation to a person. */
 export interface HandoffRequest {
@@ -73,6 +76,11 @@ export interface Handoff {
   open(request: HandoffRequest): Promise<HandoffOpening>;
   /** Passes a customer's message to the person; `none` when the session is not with one. */
   forward(sessionKey: string, text: string): Promise<HandoffForward>;
+  /**
+   * Passes a customer's photo or file to the person, read only then (the chat's lazy download);
+   * `none` when the session is not with one. Without it a file gets "a person has it".
+   */
+  forwardFile?(sessionKey: string, file: IncomingFile): Promise<HandoffFileForward>;
   /** The customer ends the handoff; true when there was one to end. */
   end(sessionKey: string): Promise<boolean>;
 }

@@ -29,6 +29,7 @@ export {
   HANDOFF_CONSENT,
   HANDOFF_DECLINE,
   type Handoff,
+  type HandoffFileForward,
   type HandoffForward,
   type HandoffOpening,
   type HandoffRequest,

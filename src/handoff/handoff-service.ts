@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import {
+  type Attachment,
   type ChannelAddress,
   type ChannelName,
+  FileTooLargeError,
   type Handoff,
+  type HandoffFileForward,
   type HandoffForward,
   type HandoffOpening,
   type HandoffRequest,
@@ -9,18 +13,23 @@ import {
   type TurnEngine,
   t,
 } from '../conversation/index.js';
+import { MAX_FILE_BYTES, sniffDocumentType } from '../files/index.js';
 import type { Logger } from '../log/index.js';
+import { maskPersonalData, subjectId } from '../privacy/index.js';
 import type { SessionStore } from '../session/index.js';
 import { readConversation } from './conversation-read.js';
 import { HANDOFF_TTL_MS, type HandoffStore, type OpenHandoff } from './handoff-store.js';
 import {
+  closedNoticeBlocks,
   customerText,
   type HandoffSlackClient,
   type HandoffSlackEvent,
   handoffRootBlocks,
   readHandoffEvent,
+  StaffFile,
   staffText,
 } from './slack-thread.js';
+import { type HandoffFiles, keepStaffFile } from './staff-files.js';
 import { createThreadPoster, errorFields } from './thread-poster.js';
 
 /** Counts what happens to handoffs (src/server's Prometheus metrics). */
@@ -61,6 +70,11 @@ export interface HandoffServiceOptions {
   /** Where staff are: the Slack Web API and the handoff channel. Unset: nobody takes handoffs. */
   readonly slack?: { readonly client: HandoffSlackClient; readonly channel: string } | undefined;
   readonly notify: NotifyCustomer;
+  /**
+   * Where staff files are kept for the customer and how they are fetched from Slack; without it
+   * a staff file is not sent (the thread says so) and the reply's text still is.
+   */
+  readonly files?: HandoffFiles | undefined;
   /** Without it no consent is asked (tests, deployments without the notice). */
   readonly consent?: HandoffConsent;
   readonly logger: Logger;
@@ -79,6 +93,12 @@ export interface HandoffService extends Handoff {
    */
   fromSlack(body: unknown): (() => Promise<void>) | undefined;
 }
+
+/** A staff reply: its words and the files attached to it. */
+const StaffReply = z.object({ text: z.string(), files: z.array(StaffFile) });
+type StaffReply = z.infer<typeof StaffReply>;
+
+const MIB = 1024 * 1024;
 
 /** How long a handoff may take to open before another request may try again. */
 const OPENING_TTL_MS = 30_000;
@@ -100,7 +120,8 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
   const { store, engine, slack, logger } = options;
   const now = options.now ?? Date.now;
   const log = logger.child({ module: 'handoff' });
-  const { post, note, markEnded } = createThreadPoster(slack, log);
+  const { post, note, markEnded, markOpen } = createThreadPoster(slack, log);
+  const maxFileBytes = options.files?.maxBytes ?? MAX_FILE_BYTES;
   const peek = (handoff: { sessionKey: string; address: ChannelAddress }) =>
     readConversation(engine, handoff.sessionKey, handoff.address);
 
@@ -120,31 +141,107 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     if (step) await options.notify(address, step);
   }
 
-  async function onReply(event: HandoffSlackEvent & { kind: 'reply' }): Promise<void> {
-    const handoff = await store.byThread(event.slackChannel, event.threadTs);
-    if (!handoff) {
-      log.info('staff reply in a thread that is no open handoff');
-      return;
-    }
-    const text = staffText(event.text);
-    if (text === '') return;
+  /** Keeps a staff file for the customer; a file not sent is said in the thread, by name. */
+  async function staffAttachment(
+    handoff: OpenHandoff,
+    file: StaffFile,
+  ): Promise<Attachment | undefined> {
+    const files = options.files;
+    const outcome = files
+      ? await keepStaffFile(files, file, subjectId(handoff.address)).catch((error: unknown) => {
+          log.error(errorFields(error), 'staff file not kept');
+          return { kind: 'failed' as const };
+        })
+      : { kind: 'failed' as const };
+    if (outcome.kind === 'kept') return outcome.attachment;
+    const name = customerText(file.name ?? file.title ?? file.id, 120);
+    await note(
+      handoff,
+      outcome.kind === 'tooLarge'
+        ? t('handoff.slack.fileTooLarge', { name, megabytes: String(maxFileBytes / MIB) })
+        : t('handoff.slack.fileNotSent', { name }),
+    );
+    return undefined;
+  }
+
+  /** Brings a staff reply to the customer: its words, and its files as documents. */
+  async function deliver(handoff: OpenHandoff, reply: StaffReply): Promise<void> {
+    const text = staffText(reply.text);
+    if (text === '' && reply.files.length === 0) return;
     // Staff answered, whether or not the customer can be reached just now.
     if (await store.firstReply(handoff)) {
       options.metrics?.firstReply(Math.max(0, now() - handoff.openedAt) / 1_000);
     }
+    const attachments: Attachment[] = [];
+    for (const file of reply.files) {
+      const attachment = await staffAttachment(handoff, file);
+      if (attachment) attachments.push(attachment);
+    }
+    if (text === '' && attachments.length === 0) return;
+    const prompt: Prompt = {
+      ...(text === '' ? notice('handoff.staffFile') : notice('handoff.staffReply', { text })),
+      ...(attachments.length > 0 ? { attachments } : {}),
+    };
     try {
-      await options.notify(handoff.address, notice('handoff.staffReply', { text }));
+      await options.notify(handoff.address, prompt);
     } catch (error) {
       log.error(
         { ...errorFields(error), channel: handoff.address.channel },
         'staff reply not delivered',
       );
       await note(handoff, t('handoff.slack.notDelivered'));
-      return;
     }
   }
 
-  async function onResolve(event: HandoffSlackEvent & { kind: 'resolve' }): Promise<void> {
+  async function onReply(event: HandoffSlackEvent & { kind: 'reply' }): Promise<void> {
+    const reply = { text: event.text, files: [...event.files] };
+    const handoff = await store.byThread(event.slackChannel, event.threadTs);
+    if (handoff) return deliver(handoff, reply);
+    // Ended: the reply is kept and the thread asks whether to reopen, never a silent drop.
+    const closed = await store.closedByThread(event.slackChannel, event.threadTs);
+    if (!closed) {
+      log.info('staff reply in a thread that is no handoff');
+      return;
+    }
+    await store.keepLate(closed, event.ts, JSON.stringify(reply));
+    const closedNotice = closedNoticeBlocks();
+    try {
+      await post(closedNotice.text, closed.threadTs, closedNotice.blocks);
+    } catch (error) {
+      log.warn(errorFields(error), 'closed notice not posted');
+    }
+  }
+
+  async function onReopen(
+    event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' },
+  ): Promise<void> {
+    const closed = await store.closedByThread(event.slackChannel, event.threadTs);
+    const late = closed ? await store.reopen(closed) : false;
+    if (!closed || late === false) {
+      await note({ threadTs: event.threadTs }, t('handoff.slack.cannotReopen'));
+      return;
+    }
+    await holdSession(options.sessions, log, closed.sessionKey, true);
+    await markOpen(closed);
+    await note(closed, t('handoff.slack.reopenedBy', { user: `<@${event.userId}>` }));
+    const key = closed.address.channel === 'ussd' ? 'handoff.reopenedSms' : 'handoff.reopened';
+    try {
+      await options.notify(closed.address, notice(key));
+    } catch (error) {
+      log.error(
+        { ...errorFields(error), channel: closed.address.channel },
+        'customer not told the handoff reopened',
+      );
+    }
+    for (const kept of late) {
+      const reply = StaffReply.safeParse(safeJson(kept));
+      if (reply.success) await deliver(closed, reply.data);
+    }
+  }
+
+  async function onResolve(
+    event: HandoffSlackEvent & { kind: 'resolve' | 'reopen' },
+  ): Promise<void> {
     const handoff = await store.byThread(event.slackChannel, event.threadTs);
     if (!handoff || !(await store.close(handoff))) return;
     await holdSession(options.sessions, log, handoff.sessionKey, false);
@@ -222,6 +319,30 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
       return 'forwarded';
     },
 
+    async forwardFile(sessionKey, file): Promise<HandoffFileForward> {
+      if (!slack) return 'none';
+      const handoff = await store.bySession(sessionKey);
+      if (handoff === undefined) return 'none';
+      if (handoff === 'opening' || !slack.client.files) return 'failed';
+      if (file.size !== undefined && file.size > maxFileBytes) return 'tooLarge';
+      try {
+        const read = await file.read(maxFileBytes);
+        const bytes = Buffer.from(read.bytes);
+        await slack.client.files.uploadV2({
+          channel_id: slack.channel,
+          thread_ts: handoff.threadTs,
+          file: bytes,
+          filename: await customerFileName(bytes, read.name ?? file.name),
+          initial_comment: t('handoff.slack.customerFile'),
+        });
+      } catch (error) {
+        if (error instanceof FileTooLargeError || error instanceof RangeError) return 'tooLarge';
+        log.error(errorFields(error), 'customer file not posted to the handoff thread');
+        return 'failed';
+      }
+      return 'forwarded';
+    },
+
     async end(sessionKey) {
       if (!slack) return false;
       const handoff = await store.bySession(sessionKey);
@@ -242,9 +363,37 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
       if (!slack) return undefined;
       const event = readHandoffEvent(body, slack.channel);
       if (!event) return undefined;
-      return () => (event.kind === 'reply' ? onReply(event) : onResolve(event));
+      if (event.kind === 'reply') return () => onReply(event);
+      if (event.kind === 'reopen') return () => onReopen(event);
+      return () => onResolve(event);
     },
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const UNSAFE_NAME = /[^\w.\- ]/g;
+
+/**
+ * A customer file's name in the staff thread: NRCs and phones masked, made safe, its extension
+ * the one its bytes show when they show a photo or a PDF.
+ */
+async function customerFileName(bytes: Uint8Array, declared: string | undefined): Promise<string> {
+  const type = await sniffDocumentType(bytes);
+  const safe = maskPersonalData(declared ?? '')
+    .replace(UNSAFE_NAME, '_')
+    .replace(/^\.+/, '')
+    .trim()
+    .slice(0, 120);
+  if (!type) return safe || 'file';
+  const stem = safe.replace(/\.[^.]*$/, '') || (type.mime.startsWith('image/') ? 'photo' : 'file');
+  return `${stem}.${type.ext}`;
 }
 
 /**

@@ -45,6 +45,19 @@ export interface HandoffStore {
    * the same moment on two instances).
    */
   close(handoff: OpenHandoff): Promise<boolean>;
+  /** A handoff that was ended, by its thread, while the thread may still be answered. */
+  closedByThread(slackChannel: string, threadTs: string): Promise<OpenHandoff | undefined>;
+  /**
+   * Keeps a staff reply sent after the handoff ended (`reply`: its JSON), under its own ts, to be
+   * delivered if the handoff is reopened.
+   */
+  keepLate(handoff: OpenHandoff, ts: string, reply: string): Promise<void>;
+  /**
+   * Opens an ended handoff again; true for the one caller that did, false when the session has
+   * another handoff (or one being opened) meanwhile. Resolves the replies kept for it, oldest
+   * first, taken so they are delivered once.
+   */
+  reopen(handoff: OpenHandoff): Promise<readonly string[] | false>;
   /**
    * Erases the session's handoff, open or being opened, with its thread's records ("Delete my
    * data"); resolves whether there was one. The Slack thread itself is the desk's.
@@ -84,6 +97,13 @@ export function createHandoffStore(store: KeyValueStore, keyPrefix: string): Han
   const repliedKey = (handoff: OpenHandoff) =>
     `${prefix}replied:${threadId(handoff.slackChannel, handoff.threadTs)}`;
   const bySession = async (session: string) => parse(await store.get(sessionKey(session)));
+  // An ended handoff, kept as long as its thread could be: a late reply is answered, not lost.
+  const closedKey = (slackChannel: string, threadTs: string) =>
+    `${prefix}closed:${threadId(slackChannel, threadTs)}`;
+  const lateKey = (handoff: OpenHandoff) =>
+    `${prefix}late:${threadId(handoff.slackChannel, handoff.threadTs)}`;
+  // The session's last ended thread, so "Delete my data" finds its records too.
+  const lastClosedKey = (session: string) => `${prefix}closed-of:${session}`;
 
   return {
     // A reservation's lifetime rounds up to whole seconds: it never lapses early.
@@ -110,9 +130,38 @@ export function createHandoffStore(store: KeyValueStore, keyPrefix: string): Han
       // Only while the session still holds this handoff, checked and deleted in one step: the
       // customer may have opened a newer one meanwhile, which stays.
       await store.deleteIf(sessionKey(handoff.sessionKey), data);
+      const thread = threadId(handoff.slackChannel, handoff.threadTs);
+      await store.set(closedKey(handoff.slackChannel, handoff.threadTs), data, HANDOFF_TTL_SECONDS);
+      await store.set(lastClosedKey(handoff.sessionKey), thread, HANDOFF_TTL_SECONDS);
       return true;
     },
+    async closedByThread(slackChannel, threadTs) {
+      const found = parse(await store.get(closedKey(slackChannel, threadTs)));
+      return found === OPENING ? undefined : found;
+    },
+    keepLate: (handoff, ts, reply) =>
+      store.hashSet(lateKey(handoff), { [ts]: reply }, HANDOFF_TTL_SECONDS),
+    async reopen(handoff) {
+      const data = JSON.stringify(handoff);
+      // The session key decides: one Reopen wins, and a newer handoff of the customer stays.
+      if (!(await store.setIfAbsent(sessionKey(handoff.sessionKey), data, HANDOFF_TTL_SECONDS))) {
+        return false;
+      }
+      await store.set(threadKey(handoff.slackChannel, handoff.threadTs), data, HANDOFF_TTL_SECONDS);
+      await store.delete(closedKey(handoff.slackChannel, handoff.threadTs));
+      const late = await store.hashGetAll(lateKey(handoff));
+      await store.delete(lateKey(handoff));
+      return Object.entries(late)
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([, reply]) => reply);
+    },
     async forget(session) {
+      const ended = await store.take(lastClosedKey(session));
+      const closed = ended ? parse(await store.get(`${prefix}closed:${ended}`)) : undefined;
+      if (typeof closed === 'object' && closed.sessionKey === session) {
+        await store.delete(closedKey(closed.slackChannel, closed.threadTs));
+        await store.delete(lateKey(closed));
+      }
       const current = await bySession(session);
       if (current === undefined) return false;
       if (typeof current === 'object') {

@@ -21,6 +21,14 @@ export {
   customerText,
   type HandoffSlackClient,
   HandoffSlackError,
+  REOPEN_ACTION,
   RESOLVE_ACTION,
+  StaffFile,
   staffText,
 } from './slack-thread.js';
+export {
+  type HandoffFiles,
+  keepStaffFile,
+  SLACK_FILE_ORIGIN,
+  type StaffFileOutcome,
+} from './staff-files.js';

@@ -12,6 +12,8 @@ import { maskName, maskNameParams, maskPersonalData } from '../privacy/index.js'
 
 /** `action_id` of the Resolve button on a handoff's thread root. */
 export const RESOLVE_ACTION = 'handoff.resolve';
+/** `action_id` of the Reopen button on the notice a staff reply after Resolve gets. */
+export const REOPEN_ACTION = 'handoff.reopen';
 
 /** Raised when Slack does not accept a handoff message. */
 export class HandoffSlackError extends CodedError<'HANDOFF_SLACK_FAILED'> {
@@ -24,6 +26,8 @@ export class HandoffSlackError extends CodedError<'HANDOFF_SLACK_FAILED'> {
 /** The Slack Web API calls a handoff makes (a `WebClient` has them; tests may fake them). */
 export interface HandoffSlackClient {
   readonly chat: Pick<webApi.WebClient['chat'], 'postMessage' | 'update'>;
+  /** Customer files go into the thread (`files:write`); without it they are refused. */
+  readonly files?: Pick<webApi.WebClient['files'], 'uploadV2'>;
 }
 
 /** Escapes Slack mrkdwn's control characters, so a customer's text cannot mention or link. */
@@ -174,25 +178,44 @@ export function endedRootBlocks(
   return [...kept, { type: 'context', elements: [{ type: 'mrkdwn', text: note }] }];
 }
 
-// What Slack sends: a message event in a thread, or a click on Resolve.
+/** A file a staff member attached to a thread reply, as the Events API describes it. */
+export const StaffFile = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  title: z.string().optional(),
+  mimetype: z.string().optional(),
+  size: z.number().optional(),
+  url_private_download: z.string().optional(),
+});
+/** A file a staff member attached to a thread reply. */
+export type StaffFile = z.infer<typeof StaffFile>;
+
+// What Slack sends: a message event in a thread, or a click on Resolve or Reopen. A reply sent
+// "also to the channel" (`thread_broadcast`) or with files (`file_share`) is a reply all the
+// same; every other subtype (edits, deletions, joins, bot messages) is not.
 const ThreadMessageBody = z.looseObject({
   type: z.literal('event_callback'),
   event: z.looseObject({
     type: z.literal('message'),
     channel: z.string(),
     user: z.string(),
-    text: z.string(),
+    text: z.string().optional(),
     ts: z.string(),
     thread_ts: z.string(),
-    subtype: z.undefined().optional(),
+    subtype: z.enum(['thread_broadcast', 'file_share']).optional(),
     bot_id: z.undefined().optional(),
+    files: z.array(StaffFile).optional(),
   }),
 });
-const ResolveBody = z.looseObject({
+const ActionBody = z.looseObject({
   type: z.literal('block_actions'),
   user: z.looseObject({ id: z.string() }),
-  container: z.looseObject({ channel_id: z.string(), message_ts: z.string() }),
-  actions: z.array(z.looseObject({ action_id: z.string() })).min(1),
+  container: z.looseObject({
+    channel_id: z.string(),
+    message_ts: z.string(),
+    thread_ts: z.string().optional(),
+  }),
+  actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
 });
 
 /** A Slack request that belongs to a handoff. */
@@ -202,10 +225,13 @@ export type HandoffSlackEvent =
       readonly slackChannel: string;
       readonly threadTs: string;
       readonly userId: string;
+      /** The reply's own ts: a reply kept for a Reopen is delivered once. */
+      readonly ts: string;
       readonly text: string;
+      readonly files: readonly StaffFile[];
     }
   | {
-      readonly kind: 'resolve';
+      readonly kind: 'resolve' | 'reopen';
       readonly slackChannel: string;
       readonly threadTs: string;
       readonly userId: string;
@@ -213,8 +239,8 @@ export type HandoffSlackEvent =
 
 /**
  * Reads a Slack request as a handoff's, or undefined when it is not one: a person's message in a
- * thread of the handoff channel (not the bot's own, not an edit or a join), or a click on
- * Resolve there.
+ * thread of the handoff channel (not the bot's own, not an edit or a join; a broadcast or one
+ * with files is), or a click on Resolve or Reopen there.
  */
 export function readHandoffEvent(
   body: unknown,
@@ -230,18 +256,47 @@ export function readHandoffEvent(
       slackChannel: event.channel,
       threadTs: event.thread_ts,
       userId: event.user,
-      text: event.text,
+      ts: event.ts,
+      text: event.text ?? '',
+      files: event.files ?? [],
     };
   }
-  const action = ResolveBody.safeParse(body);
+  const action = ActionBody.safeParse(body);
   if (!action.success) return undefined;
   const { container, actions, user } = action.data;
   if (container.channel_id !== handoffChannel) return undefined;
-  if (!actions.some((entry) => entry.action_id === RESOLVE_ACTION)) return undefined;
+  if (actions.some((entry) => entry.action_id === RESOLVE_ACTION)) {
+    return {
+      kind: 'resolve',
+      slackChannel: container.channel_id,
+      threadTs: container.message_ts,
+      userId: user.id,
+    };
+  }
+  // Reopen sits on a notice inside the thread: the thread is its root's ts.
+  const threadTs = container.thread_ts;
+  if (!threadTs || !actions.some((entry) => entry.action_id === REOPEN_ACTION)) return undefined;
+  return { kind: 'reopen', slackChannel: container.channel_id, threadTs, userId: user.id };
+}
+
+/** The thread's answer to a staff reply after the handoff ended: it is closed, Reopen? */
+export function closedNoticeBlocks(): { text: string; blocks: types.KnownBlock[] } {
+  const text = say('handoff.slack.closed');
   return {
-    kind: 'resolve',
-    slackChannel: container.channel_id,
-    threadTs: container.message_ts,
-    userId: user.id,
+    text,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text } },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: REOPEN_ACTION,
+            text: { type: 'plain_text', text: say('handoff.slack.reopen') },
+            value: 'reopen',
+          },
+        ],
+      },
+    ],
   };
 }

@@ -14,7 +14,7 @@ export function errorFields(error: unknown): Record<string, unknown> {
 /** Where staff are: the Slack Web API and the handoff channel; undefined when nobody is. */
 type StaffSlack = { readonly client: HandoffSlackClient; readonly channel: string } | undefined;
 
-/** What the handoff posts to its Slack thread: the root, notes, and the root marked ended. */
+/** What the handoff posts to its Slack thread: the root, notes, and the root marked ended or open. */
 export function createThreadPoster(slack: StaffSlack, log: Logger) {
   async function post(
     text: string,
@@ -33,7 +33,7 @@ export function createThreadPoster(slack: StaffSlack, log: Logger) {
   }
 
   /** Best effort: a note in the thread must not fail what it reports on. */
-  async function note(handoff: OpenHandoff, text: string): Promise<void> {
+  async function note(handoff: Pick<OpenHandoff, 'threadTs'>, text: string): Promise<void> {
     try {
       await post(text, handoff.threadTs);
     } catch (error) {
@@ -58,5 +58,20 @@ export function createThreadPoster(slack: StaffSlack, log: Logger) {
     }
   }
 
-  return { post, note, markEnded };
+  /** A reopened handoff's root gets its context and Resolve button back. */
+  async function markOpen(handoff: OpenHandoff): Promise<void> {
+    if (!slack) return;
+    try {
+      await slack.client.chat.update({
+        channel: handoff.slackChannel,
+        ts: handoff.threadTs,
+        text: t('handoff.slack.reopened'),
+        blocks: handoff.root as types.KnownBlock[],
+      });
+    } catch (error) {
+      log.warn(errorFields(error), 'handoff root not updated');
+    }
+  }
+
+  return { post, note, markEnded, markOpen };
 }

@@ -94,6 +94,12 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: '7 days, or when resolved; deleted by "My data"',
   },
   {
+    what: 'An ended handoff (the same record, by its thread) and staff replies written after it ended, waiting for Reopen',
+    where:
+      '`handoff:closed:<channel>:<ts>`, `handoff:late:<channel>:<ts>`, `handoff:closed-of:<session>`',
+    expiry: '7 days from Resolve, or until Reopen; deleted by "My data"',
+  },
+  {
     what: 'Platform redelivery guards (update and request ids only)',
     where: '`telegram-update:<id>`, `slack-request:<id>`',
     expiry: '1 hour',

@@ -20,10 +20,12 @@ import {
   type TurnEngine,
   type TurnRoute,
 } from '../conversation/index.js';
+import { MAX_FILE_BYTES } from '../files/index.js';
 import {
   createHandoffService,
   type HandoffConsent,
   type HandoffService,
+  SLACK_FILE_ORIGIN,
 } from '../handoff/index.js';
 import type { PersonalData } from '../privacy/index.js';
 import { registerInboundSms } from '../reminders/index.js';
@@ -124,6 +126,19 @@ function buildHandoff(context: ServerContext, inputs: ChannelInputs): HandoffSer
             }),
           }
         : undefined,
+    // Staff files reach the customer as documents kept in the file store, fetched from Slack
+    // with the bot token, sent only to Slack's file host (or the local Slack of SLACK_API_URL).
+    files: config.slack
+      ? {
+          store: inputs.stores.files,
+          botToken: config.slack.botToken,
+          origins: [
+            SLACK_FILE_ORIGIN,
+            ...(config.slack.apiUrl ? [new URL(config.slack.apiUrl).origin] : []),
+          ],
+          maxBytes: MAX_FILE_BYTES,
+        }
+      : undefined,
     // Nothing reaches staff before the customer agreed to the notice (which names Slack).
     consent: handoffConsent(inputs.services.personalData),
     notify: async (address, prompt) => {

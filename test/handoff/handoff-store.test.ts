@@ -148,4 +148,40 @@ describe.each(subjects)('the handoff store %s', (_name, make) => {
     expect(await store.bySession('tg:8')).toEqual(handoff('tg:8', '8.2'));
     expect(await store.byThread('C0HANDOFF', '8.2')).toEqual(handoff('tg:8', '8.2'));
   });
+
+  it('keeps an ended handoff by its thread, and reopens it once with the replies sent since, oldest first', async () => {
+    const { store } = make();
+    await store.save(handoff('tg:9', '9.1'));
+    expect(await store.close(handoff('tg:9', '9.1'))).toBe(true);
+    expect(await store.closedByThread('C0HANDOFF', '9.1')).toEqual(handoff('tg:9', '9.1'));
+    await store.keepLate(handoff('tg:9', '9.1'), '1800000000.000020', 'second');
+    await store.keepLate(handoff('tg:9', '9.1'), '1800000000.000010', 'first');
+    const reopened = await Promise.all([
+      store.reopen(handoff('tg:9', '9.1')),
+      store.reopen(handoff('tg:9', '9.1')),
+    ]);
+    expect(reopened.filter((late) => late !== false)).toEqual([['first', 'second']]);
+    expect(await store.bySession('tg:9')).toEqual(handoff('tg:9', '9.1'));
+    expect(await store.byThread('C0HANDOFF', '9.1')).toEqual(handoff('tg:9', '9.1'));
+    expect(await store.closedByThread('C0HANDOFF', '9.1')).toBeUndefined();
+  });
+
+  it("does not reopen an ended thread over the customer's newer handoff", async () => {
+    const { store } = make();
+    await store.save(handoff('tg:10', '10.1'));
+    await store.close(handoff('tg:10', '10.1'));
+    await store.save(handoff('tg:10', '10.2'));
+    expect(await store.reopen(handoff('tg:10', '10.1'))).toBe(false);
+    expect(await store.bySession('tg:10')).toEqual(handoff('tg:10', '10.2'));
+  });
+
+  it("forgets an ended thread and the replies kept for it when the customer's data is erased", async () => {
+    const { store } = make();
+    await store.save(handoff('tg:11', '11.1'));
+    await store.close(handoff('tg:11', '11.1'));
+    await store.keepLate(handoff('tg:11', '11.1'), '1.0', 'kept');
+    await store.forget('tg:11');
+    expect(await store.closedByThread('C0HANDOFF', '11.1')).toBeUndefined();
+    expect(await store.reopen(handoff('tg:11', '11.1'))).toEqual([]);
+  });
 });

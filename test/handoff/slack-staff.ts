@@ -106,6 +106,31 @@ export function slackStaff(options: {
       });
       return send(serverUrl, body, 'application/json', signature);
     },
+    /**
+     * A click on a button of a message inside the thread (`messageTs`), as Slack's interactivity
+     * delivers it: Reopen on the closed notice.
+     */
+    click(serverUrl: string, threadTs: string, actionId: string, messageTs: string) {
+      const payload = JSON.stringify({
+        type: 'block_actions',
+        team: { id: 'T0STAFF' },
+        user: { id: 'U0AGENT', team_id: 'T0STAFF' },
+        channel: { id: channel },
+        container: {
+          type: 'message',
+          channel_id: channel,
+          message_ts: messageTs,
+          thread_ts: threadTs,
+        },
+        trigger_id: `trigger-${Date.now()}`,
+        actions: [{ type: 'button', action_id: actionId, value: 'reopen', action_ts: '1.0' }],
+      });
+      return send(
+        serverUrl,
+        new URLSearchParams({ payload }).toString(),
+        'application/x-www-form-urlencoded',
+      );
+    },
     /** A click on the thread root's Resolve button, as Slack's interactivity delivers it. */
     resolve(serverUrl: string, threadTs: string): Promise<number> {
       const payload = JSON.stringify({

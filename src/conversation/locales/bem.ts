@@ -410,6 +410,13 @@ export const bem: Catalogue = {
   'handoff.failed': 'Mutulekelele, tatwasangile umuntu nomba. Eseshenipo pali cimbi.',
   'handoff.forwardFailed': 'Mutulekelele, ubukombe bwenu tabwafikile. Tumeni nakabili panono.',
   'handoff.staffReply': 'Ukufuma ku kampani: {text}',
+  'handoff.staffFile': 'Ukufuma ku kampani: ifyalembwa fyenu.',
+  'handoff.staffFileLabel': 'Ifyalembwa ukufuma ku kampani',
+  'handoff.fileTooLarge':
+    'Mutulekelele, ifyalembwa ifi fyacila pa 20 MB kabili tafyafikile ku muntu.',
+  'handoff.reopened':
+    'Umuntu wa kampani nakabili ali ne fyo mwalomba. Lembeni muno kabili akasuka. Tumeni /done ukubwelela uko mwali.',
+  'handoff.reopenedSms': 'Umuntu wa kampani nakabili ali ne fyo mwalomba kabili akamwasuka pa SMS.',
   'handoff.resolved': 'Umuntu apwisha ukumwafwa. Mwali apa:',
   'handoff.resolvedFresh': 'Umuntu apwisha ukumwafwa. Tumeni /start pa kumona menyu.',
   'handoff.back': 'Mwabwelela ku wa kwafwa. Mwali apa:',

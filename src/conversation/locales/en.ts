@@ -614,6 +614,12 @@ export const en = {
   'handoff.forwardFailed':
     'Sorry, your message did not reach the person. Please send it again in a moment.',
   'handoff.staffReply': 'From the insurer: {text}',
+  'handoff.staffFile': 'From the insurer: a file for you.',
+  'handoff.staffFileLabel': 'File from the insurer',
+  'handoff.fileTooLarge': 'Sorry, that file is over 20 MB and did not reach the person.',
+  'handoff.reopened':
+    'A person at the insurer has your conversation again. Write here and they will answer. Send /done to go back to where you were.',
+  'handoff.reopenedSms': 'A person at the insurer has your request again and will reply by SMS.',
   'handoff.resolved': 'The person has finished helping you. Here is where you were:',
   'handoff.resolvedFresh': 'The person has finished helping you. Send /start for the main menu.',
   'handoff.back': 'You are back with the assistant. Here is where you were:',
@@ -651,6 +657,16 @@ export const en = {
   'handoff.slack.customerSays': 'Customer: {text}',
   'handoff.slack.customerLeft': 'The customer ended the conversation.',
   'handoff.slack.notDelivered': 'Could not reach the customer with that message.',
+  'handoff.slack.closed':
+    'The conversation is closed — this reply did not reach the customer. Reopen? (They get it then.)',
+  'handoff.slack.reopen': 'Reopen',
+  'handoff.slack.reopened': 'Handoff reopened.',
+  'handoff.slack.reopenedBy': 'Reopened by {user}: the replies since Resolve go to the customer.',
+  'handoff.slack.cannotReopen':
+    'Could not reopen: the customer is talking to a person in another thread, or this conversation is gone.',
+  'handoff.slack.fileTooLarge': 'The file {name} is over the {megabytes} MB limit: not sent.',
+  'handoff.slack.fileNotSent': 'The file {name} could not be fetched from Slack: not sent.',
+  'handoff.slack.customerFile': 'Customer sent this file.',
   // Personal data (Data Protection Act No. 3 of 2021): the notice, My data, the staff audit.
   'menu.choice.myData': 'My data',
   'privacy.notice':

@@ -408,6 +408,12 @@ export const ny: Catalogue = {
   'handoff.failed': 'Pepani, sitinapeze munthu pakali pano. Yesaninso pambuyo pake.',
   'handoff.forwardFailed': 'Pepani, uthenga wanu sunafike kwa munthuyo. Tumizaninso posachedwa.',
   'handoff.staffReply': 'Kuchokera ku kampani: {text}',
+  'handoff.staffFile': 'Kuchokera ku kampani: fayilo yanu.',
+  'handoff.staffFileLabel': 'Fayilo kuchokera ku kampani',
+  'handoff.fileTooLarge': 'Pepani, fayilo iyi ndi yoposa 20 MB ndipo sinafike kwa munthu.',
+  'handoff.reopened':
+    'Munthu wa kampani alinso ndi zokambirana zanu. Lembani pano ndipo adzayankha. Tumizani /done kuti mubwerere komwe munali.',
+  'handoff.reopenedSms': 'Munthu wa kampani alinso ndi pempho lanu ndipo adzayankha pa SMS.',
   'handoff.resolved': 'Munthuyo wamaliza kukuthandizani. Munali apa:',
   'handoff.resolvedFresh': 'Munthuyo wamaliza kukuthandizani. Tumizani /start kuti muone menyu.',
   'handoff.back': 'Mwabwerera kwa wothandiza. Munali apa:',

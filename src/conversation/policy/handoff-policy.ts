@@ -13,7 +13,8 @@ import { NOTHING_SHOWN, noticeOnly, showStep } from './show-step.js';
 /**
  * The handoff policy, one home for every chat channel: "talk to a person" (a command, or the
  * menu's choice) opens a handoff, asking consent first; while a person has the conversation what
- * the user writes goes to them and taps, contacts and files do not reach the flow; "done" (and
+ * the user writes, and the photos and files they send, go to them, and taps and contacts do not
+ * reach the flow; "done" (and
  * going back to the menu, or cancelling) ends it. Without `handoff` nobody is ever available.
  * `handoffOf` may answer later than the engine is built (the handoff reads conversations through
  * it). Runs under the session lock, so the staff's thread reads the conversation from the turn's own
@@ -48,8 +49,19 @@ export function handoffPolicy(handoffOf: () => Handoff | undefined): TurnMiddlew
       if (forwarded === 'failed') return noticeOnly(update, { key: 'handoff.forwardFailed' });
       return next();
     }
+    if (input.kind === 'file' && handoff?.forwardFile) {
+      // A photo or file for the person goes into their thread, read (downloaded) only now.
+      const forwarded = await handoff.forwardFile(context.sessionKey, input.file);
+      if (forwarded === 'forwarded') {
+        update.answer = 'none';
+        return NOTHING_SHOWN;
+      }
+      if (forwarded === 'tooLarge') return noticeOnly(update, { key: 'handoff.fileTooLarge' });
+      if (forwarded === 'failed') return noticeOnly(update, { key: 'handoff.forwardFailed' });
+      return next();
+    }
     if (input.kind === 'look' || !handoff) return next();
-    // A tap, a contact or a file: the flow is paused while a person has the conversation.
+    // A tap or a contact: the flow is paused while a person has the conversation.
     if (await handoff.active(context.sessionKey)) {
       return noticeOnly(update, { key: 'handoff.already' });
     }

@@ -32,6 +32,17 @@ export class FakeSlack {
   readonly refusing = new Set<string>();
   /** Messages posted so far: each gets its own `ts`, as Slack's do (threads hang off them). */
   #posted = 0;
+  /** Private files staff attached, served to a bot token only (see {@link addFile}). */
+  readonly #files = new Map<string, { bytes: Uint8Array; mimetype: string }>();
+
+  /**
+   * Makes bytes a staff member's private file: returns its `url_private_download`, which answers
+   * them to `Authorization: Bearer xoxb-…` and Slack's sign-in page to anything else.
+   */
+  addFile(id: string, bytes: Uint8Array, mimetype: string): string {
+    this.#files.set(id, { bytes, mimetype });
+    return `${this.baseUrl}/files-pri/T0STAFF-${id}/download`;
+  }
 
   async start(): Promise<void> {
     await this.server.register(formbody);
@@ -72,6 +83,16 @@ export class FakeSlack {
       const { id } = request.params as { id: string };
       this.calls.push({ path: '/respond', body: request.body, respondId: id });
       return { ok: true };
+    });
+    this.server.get('/files-pri/:file/download', async (request, reply) => {
+      const authorization = request.headers.authorization ?? '';
+      this.calls.push({ path: '/files-pri', body: { authorization } });
+      const id = (request.params as { file: string }).file.replace(/^T0STAFF-/, '');
+      const file = this.#files.get(id);
+      if (!file || !/^Bearer xoxb-/.test(authorization)) {
+        return reply.type('text/html').send('<html>Sign in to Slack</html>');
+      }
+      return reply.type(file.mimetype).send(Buffer.from(file.bytes));
     });
     this.server.get('/files/bordereau.csv', async (_request, reply) =>
       reply.type('text/csv').send(this.csv),

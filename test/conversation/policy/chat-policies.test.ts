@@ -79,6 +79,31 @@ describe('the conversation policies', () => {
     expect(tapped.call?.reached).toBeUndefined();
   });
 
+  it('sends a photo sent during a handoff to the person, not the flow, and says when it is too large', async () => {
+    const forwarded: string[] = [];
+    let answer: 'forwarded' | 'tooLarge' | 'none' = 'forwarded';
+    const handoff: Handoff = {
+      active: async () => answer !== 'none',
+      open: async () => 'opened',
+      forward: async () => 'forwarded',
+      forwardFile: async (sessionKey) => {
+        forwarded.push(sessionKey);
+        return answer;
+      },
+      end: async () => false,
+    };
+    const engine = new PolicyEngine({ handoff: () => handoff, session: { prompt: photoStep } });
+    const file = { read: async () => ({ bytes: new Uint8Array([1]) }) };
+    const sent = await send(engine, { kind: 'file', file });
+    expect(sent.update.answer).toBe('none');
+    expect(sent.call?.reached).toBeUndefined();
+    expect(forwarded).toEqual(['tg:7']);
+    answer = 'tooLarge';
+    const large = await send(engine, { kind: 'file', file });
+    expect(large.update).toMatchObject({ answer: 'notice', lead: { key: 'handoff.fileTooLarge' } });
+    expect(large.call?.reached).toBeUndefined();
+  });
+
   it('opens the menu afresh for a reminder’s button, picking it there', async () => {
     const engine = new PolicyEngine({ session: { prompt: step } });
     const { update, call } = await send(engine, { kind: 'choice', id: 'renew:pol-1' });
