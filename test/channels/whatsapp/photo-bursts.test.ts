@@ -1,9 +1,11 @@
 import { expect, it } from 'vitest';
 import { DEMO_BOOK } from '../../../src/sandbox/index.js';
+import { jpegOfSize, served } from '../../claim-documents/documents-page.js';
 import { daysAgo } from '../../flows/fixtures.js';
 import { sandboxOf } from '../../server/test-server.js';
 import { tinyJpeg } from '../../support/document-bytes.js';
 import { eventually } from '../../support/eventually.js';
+import { manualClock } from '../../support/manual-clock.js';
 import { type Screen, screenOf, useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*
@@ -13,7 +15,12 @@ import { type Screen, screenOf, useWhatsAppServer, whatsappChat } from './whatsa
  */
 
 const { creditLife } = DEMO_BOOK;
-const server = useWhatsAppServer();
+const MB = 1024 * 1024;
+const DAY_MS = 86_400_000;
+const TOO_LARGE = 'That file is too large: each file may be at most 20 MB.';
+// The file store's clock: the links the insurer holds are read a month on.
+const fileClock = manualClock();
+const server = useWhatsAppServer({}, { fileClock: fileClock.now });
 const waId = creditLife.borrower.phoneNumber.replace(/^\+/, '');
 const photoBytes = (n: number) => Buffer.concat([tinyJpeg(), Buffer.from([n])]);
 
@@ -55,7 +62,7 @@ function expectOneStepPerBurst(screen: Screen, count: number) {
   );
 }
 
-it('keeps three photos sent in one webhook POST, then three more sent as three POSTs within a second: all six reach the claim in the order sent', async () => {
+it('keeps three photos sent in one POST, three more in three POSTs within a second, and the one under the limit of two: each reaches the insurer named, its link served a month on', async () => {
   const { chat, record } = await atPhotoStep();
   const { graph } = server;
   for (const n of [1, 2, 3, 4, 5, 6]) graph.addMedia(`burst-${n}`, photoBytes(n), 'image/jpeg');
@@ -88,4 +95,36 @@ it('keeps three photos sent in one webhook POST, then three more sent as three P
   expect(record()?.documents.map((d) => d.name)).toEqual(
     [1, 2, 3, 4, 5, 6].map((n) => `burst-${n}.jpg`),
   );
+
+  // Two more at once, one over the limit: refused in words naming it, the step shown again,
+  // and the other kept. Nothing else is lost and nothing says "Sorry".
+  graph.addMedia('burst-7', photoBytes(7), 'image/jpeg');
+  graph.addMedia('burst-big', jpegOfSize(tinyJpeg(), 20 * MB + 1), 'image/jpeg');
+  before = chat.sent().length;
+  for (const id of ['burst-7', 'burst-big']) {
+    expect((await chat.postAlone(chat.messageBody(image(id)))).status).toBe(200);
+  }
+  await server.settled();
+  const refused = screenOf(chat.sent().slice(before));
+  expect(refused.text).toContain(TOO_LARGE);
+  expect(refused.text).toMatch(/Documents: 7\./);
+  expect(refused.text).not.toMatch(/Sorry/);
+  expect(
+    record()
+      ?.documents.map((d) => d.name)
+      .at(-1),
+  ).toBe('burst-7.jpg');
+  expect(record()?.documents).toHaveLength(7);
+
+  // Each document reaches the insurer with its name and a link with no expiry of its own: it
+  // lives as long as the file is kept for the claim (while the insurer reports the claim, and a
+  // year after it stops). A month on, every link still serves its photo.
+  const documents = record()?.documents ?? [];
+  expect(documents.every((d) => !new URL(d.url).searchParams.has('exp'))).toBe(true);
+  fileClock.advance(30 * DAY_MS);
+  for (const [n, document] of documents.entries()) {
+    const file = await served(document.url);
+    expect(file.status).toBe(200);
+    expect(file.bytes.equals(photoBytes(n + 1))).toBe(true);
+  }
 }, 60_000);
