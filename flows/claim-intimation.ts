@@ -1100,7 +1100,10 @@ export const claimIntimationMachine = setup({
           entry: assign({
             tries: 0,
             prompt: ({ context }) =>
-              ask('claim.documented', 'choice', {
+              // A photo step too: the photos of one sending arrive one after the other, and
+              // each after the first finds this step (issue 40), so it takes them as the upload
+              // step does; the buttons still add another or end.
+              ask('claim.documented', 'photo', {
                 // Held for staff: the reporter is told, so "Documents: 1" with the status
                 // unchanged does not read as a lost file.
                 note: context.claim?.held ? { key: 'claim.note.held' } : null,

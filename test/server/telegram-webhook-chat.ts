@@ -135,6 +135,11 @@ export function telegramChat(options: {
     type: (text: string) => after(() => message({ text })),
     /** Sends a message without waiting for an answer (one that should get none). */
     send: (text: string) => message({ text }),
+    /**
+     * Posts a photo or document message and resolves once the webhook answered, without waiting
+     * for the chat to change (an album's parts, posted together as Telegram does).
+     */
+    postFile: (fields: Record<string, unknown>) => message(fields),
     /** Sends a photo or document message (`photo` sizes or `document` fields) and waits. */
     sendFile: (fields: Record<string, unknown>) => after(() => message(fields)),
     /** Sends a photo: Telegram's sizes of it (`file_id`, `width`…), the largest last. */

@@ -3,6 +3,7 @@ import type { Api, Context } from 'grammy';
 import {
   type ChatInput,
   ChatUpdate,
+  type ChatUpdateOptions,
   type Prompt,
   supportedLocaleOf,
   type TurnEngine,
@@ -39,9 +40,15 @@ export interface TelegramConversation {
   /**
    * Hands what the user sent to the engine (one call; the conversation policies decide what it
    * means) and renders the answer in the language they decided; a `flow` answer to a tap goes
-   * in place of the tapped message (`editing`).
+   * in place of the tapped message (`editing`). `filesBehind` says another file of the same
+   * sending waits (see `ChatUpdateOptions.filesBehind`).
    */
-  update(ctx: Context, input: ChatInput, tap?: KeyboardTap): Promise<void>;
+  update(
+    ctx: Context,
+    input: ChatInput,
+    tap?: KeyboardTap,
+    filesBehind?: ChatUpdateOptions['filesBehind'],
+  ): Promise<void>;
 }
 
 /** How {@link createTelegramConversation} reaches the engine and the chat. */
@@ -120,7 +127,7 @@ export function createTelegramConversation(
     async notice(ctx, key, params) {
       await ctx.reply(say(key, params));
     },
-    async update(ctx, input, tap) {
+    async update(ctx, input, tap, filesBehind) {
       const chatId = ctx.chat?.id;
       if (chatId === undefined) return;
       const update = new ChatUpdate(input, {
@@ -130,6 +137,7 @@ export function createTelegramConversation(
         fallbackLocale: defaultLocale,
         repeatStep: false,
         own: tap,
+        filesBehind,
       });
       const prompt = await engine.turn(
         `${SESSION_PREFIX}${chatId}`,

@@ -47,9 +47,12 @@ export interface WhatsAppChannelOptions {
 export interface WhatsAppChannel {
   /**
    * What one customer message is answered with: at most one engine call, nothing sent. Throws
-   * when the turn failed (the inbox retries it).
+   * when the turn failed (the inbox retries it). `behind` reads the customer's message queued
+   * behind it, if any, when asked (after the file was taken, so photos that came meanwhile
+   * count): a photo followed by another photo is taken without an answer while the step still
+   * takes photos, so several sent at once are answered once, after the last.
    */
-  answer(message: InboundMessage): Promise<Answer>;
+  answer(message: InboundMessage, behind?: Behind): Promise<Answer>;
   /** The apology sent when a message's turn failed for good, in the customer's language. */
   apology(locale?: string): WhatsAppMessage;
   /**
@@ -60,6 +63,9 @@ export interface WhatsAppChannel {
   /** Records a delivery status; it never reaches the conversation. */
   recordStatus(status: MessageStatus): Promise<void>;
 }
+
+/** Reads the customer's message queued behind the one answered; undefined when none is. */
+export type Behind = () => Promise<InboundMessage | undefined>;
 
 /** A turn's answer: the messages to send, and the language they are in. */
 export interface Answer {
@@ -89,13 +95,22 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
    * One engine call for what the customer sent, and the messages that show its answer as the
    * policies say, in the language they decided.
    */
-  async function update(waId: string, input: ChatInput, page?: number): Promise<Answer> {
+  async function update(
+    waId: string,
+    input: ChatInput,
+    page?: number,
+    behind?: Behind,
+  ): Promise<Answer> {
     const update = new ChatUpdate(input, {
       channel: 'whatsapp',
       address: waId,
       fallbackLocale: defaultLocale,
       repeatStep: true,
       own: new ChatReply(),
+      filesBehind: async () => {
+        const next = await behind?.();
+        return next !== undefined && (next.image ?? next.document) !== undefined;
+      },
     });
     const prompt = await engine.turn(
       sessionOf(waId),
@@ -138,7 +153,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     return { kind: 'look', lead: 'chat.unsupported' };
   }
 
-  async function answer(message: InboundMessage): Promise<Answer> {
+  async function answer(message: InboundMessage, behind?: Behind): Promise<Answer> {
     // Reactions, system notices and types we do not know ask nothing: no answer, no turn.
     if (kindOf(message) === 'ignored') {
       log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
@@ -147,7 +162,9 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     await store.touch(message.from);
     const input = inputOf(message);
     if (input && 'page' in input) return update(message.from, { kind: 'look' }, input.page);
-    return input ? update(message.from, input) : { locale: defaultLocale, messages: [] };
+    return input
+      ? update(message.from, input, undefined, behind)
+      : { locale: defaultLocale, messages: [] };
   }
   const apology = (locale = defaultLocale) => text(renderKey(render, 'engine.error', locale));
 

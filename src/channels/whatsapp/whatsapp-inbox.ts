@@ -11,7 +11,7 @@ import { hashTag, type RedisConnection } from '../../redis/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { GraphClient, InboundMessage } from './cloud-api/index.js';
 import type { WhatsAppMessage } from './render-whatsapp-message.js';
-import type { Answer, WhatsAppChannel } from './whatsapp-channel.js';
+import type { Answer, Behind, WhatsAppChannel } from './whatsapp-channel.js';
 
 /** How long a message id is remembered: Meta redelivers a webhook for up to 7 days. */
 export const SEEN_RETENTION_MS = 8 * 24 * 3_600_000;
@@ -109,14 +109,18 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
    * Sends what is left of a message's answer, keeping the rest after each send. Tries are counted
    * per message, since a later message's job may try the head too: the last one apologises.
    */
-  async function deliver(message: InboundMessage, lastOfJob: boolean): Promise<void> {
+  async function deliver(
+    message: InboundMessage,
+    lastOfJob: boolean,
+    behind: Behind,
+  ): Promise<void> {
     const tries = await store.increment(triesKey(message.id), OUTBOX_SECONDS);
     const last = lastOfJob || tries >= TURN_ATTEMPTS;
     const key = outboxKey(message.id);
     const kept = await store.get(key);
     let answer: Answer;
     try {
-      answer = kept ? (JSON.parse(kept) as Answer) : await channel.answer(message);
+      answer = kept ? (JSON.parse(kept) as Answer) : await channel.answer(message, behind);
     } catch (error) {
       if (!last) throw error;
       return giveUp(message, undefined, error);
@@ -162,7 +166,12 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
           const [head] = await store.sortedUpTo(inboxKey(waId), LAST);
           if (head === undefined) break;
           await store.expire(lockKey(waId), LOCK_SECONDS);
-          await deliver(JSON.parse(head) as InboundMessage, last);
+          // What waits behind the head, read when asked: photos sent at once answer once (#40).
+          const behind = async () => {
+            const next = (await store.sortedUpTo(inboxKey(waId), LAST))[1];
+            return next === undefined ? undefined : (JSON.parse(next) as InboundMessage);
+          };
+          await deliver(JSON.parse(head) as InboundMessage, last, behind);
           await store.sortedRemove(inboxKey(waId), head);
         }
       } finally {

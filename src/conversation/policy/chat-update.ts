@@ -64,7 +64,8 @@ export interface ChatNotice {
  *   reminder's button opened);
  * - `step`: the step the conversation waits on, under `lead`; a final Prompt means there is none;
  * - `notice`: only `lead`, no screen;
- * - `none`: nothing (what the user wrote went to a person).
+ * - `none`: nothing (what the user wrote went to a person; a photo with more of its sending
+ *   behind it, whose step the last of them shows).
  */
 export type ChatAnswer = 'flow' | 'screen' | 'step' | 'notice' | 'none';
 
@@ -86,6 +87,13 @@ export interface ChatUpdateOptions {
   readonly repeatStep: boolean;
   /** The channel's own request, for its own engine middleware (a keyboard's screen token). */
   readonly own?: object | undefined;
+  /**
+   * True when another file the user sent with this one waits behind it (the next photo of an
+   * album, or of several picked at once and sent one message each). Asked after the file was
+   * taken: a step that still takes photos is then shown once, after the last of them, not once
+   * per photo. Without it every file is answered.
+   */
+  readonly filesBehind?: (() => boolean | Promise<boolean>) | undefined;
 }
 
 /**

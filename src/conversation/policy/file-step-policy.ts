@@ -29,7 +29,9 @@ export interface ChatFiles {
  * flow as `user.photo` only on a step asking for one, read (downloaded) then and only then, under
  * the session lock, in the update's one engine call; elsewhere nothing is read and the step is
  * shown again with a hint. A refused file (its type, its size, the claim full) leaves the step as
- * it is under the refusal's words. Also answers what asks nothing of the flow: a look at the step
+ * it is under the refusal's words. A file taken with more of its sending waiting behind it
+ * (`filesBehind`) is answered with nothing while the step still takes photos: the last one shows
+ * it, once. Also answers what asks nothing of the flow: a look at the step
  * (`look`, the step again) and a `notice` (its line alone).
  */
 export function fileStepPolicy(files: ChatFiles | undefined): TurnMiddleware {
@@ -79,6 +81,13 @@ export function fileStepPolicy(files: ChatFiles | undefined): TurnMiddleware {
         ...(kept.fileName === undefined ? {} : { fileName: kept.fileName }),
       },
     };
-    return next();
+    const answer = await next();
+    // Several photos sent at once come one update each, in order: while the step still takes
+    // photos and another waits, showing it would repeat it once per photo, so only the last of
+    // them answers (its count says how many were taken). Issue 40.
+    if (!answer.final && answer.input === 'photo' && (await update.options.filesBehind?.())) {
+      update.answer = 'none';
+    }
+    return answer;
   };
 }

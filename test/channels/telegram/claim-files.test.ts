@@ -51,10 +51,18 @@ async function fakeBotApi(sent: unknown[]): Promise<{ server: FastifyInstance; u
     ok: true,
     result: { id: 1, is_bot: true, first_name: 'Bot', username: 'bot' },
   }));
-  server.post(`/bot${TOKEN}/getFile`, async () => ({
-    ok: true,
-    result: { file_id: 'f1', file_unique_id: 'u1', file_path: 'photos/file_1.jpg' },
-  }));
+  server.post(`/bot${TOKEN}/getFile`, async (request, reply) => {
+    // The Bot API serves files up to 20 MB: a bigger one is refused by getFile itself.
+    if ((request.body as { file_id?: string } | undefined)?.file_id === 'huge') {
+      return reply
+        .code(400)
+        .send({ ok: false, error_code: 400, description: 'Bad Request: file is too big' });
+    }
+    return {
+      ok: true,
+      result: { file_id: 'f1', file_unique_id: 'u1', file_path: 'photos/file_1.jpg' },
+    };
+  });
   server.get(`/file/bot${TOKEN}/photos/file_1.jpg`, async (_request, reply) =>
     reply.type('image/jpeg').send(downloaded),
   );
@@ -166,6 +174,42 @@ describe('Telegram channel against a minimal Bot API fake', () => {
       text: 'files.refused.tooLarge {"mb":20}',
     });
   });
+
+  it.each([
+    ['en', 'That file is too large: each file may be at most 20 MB.'],
+    ['bem', 'Ifayilo yakula sana: ifayilo imo te kucila pa 20 MB.'],
+    ['ny', 'Fayilo ndi yaikulu kwambiri: fayilo iliyonse isapitirire 20 MB.'],
+  ])(
+    'refuses a file Telegram will not serve (over 20 MB, its size unsaid) naming the limit in the user’s language (%s), never "Sorry" (issue 40)',
+    async (language, words) => {
+      const spoken = await webhookChannel({
+        token: TOKEN,
+        webhookSecret: SECRET,
+        engine,
+        render: renderPrompt,
+        logger: silentLogger,
+        apiRoot: api.url,
+      });
+      await spoken.webhook.inject({
+        method: 'POST',
+        url: '/telegram/webhook',
+        headers: { 'x-telegram-bot-api-secret-token': SECRET },
+        payload: {
+          update_id: 40,
+          message: {
+            message_id: 40,
+            date: 0,
+            chat: { id: CHAT_ID, type: 'private', first_name: 'A' },
+            from: { id: CHAT_ID, is_bot: false, first_name: 'A', language_code: language },
+            document: { file_id: 'huge', file_unique_id: 'uh', file_name: 'scan.pdf' },
+          },
+        },
+      });
+      await spoken.close();
+      expect(engine.replies()).toEqual([]);
+      expect(sent).toEqual([expect.objectContaining({ chat_id: CHAT_ID, text: words })]);
+    },
+  );
 
   it.each([
     ['en', 'Only photos (JPEG, PNG, WebP, HEIC) and PDF files can be sent.'],

@@ -13,13 +13,19 @@ const step: Prompt = { key: 'motor.askPlate', input: 'text', final: false };
 const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false };
 
 /** One update through `engine`, as a chat channel hands it over. */
-async function send(engine: PolicyEngine, input: ChatInput, platformLocale?: string) {
+async function send(
+  engine: PolicyEngine,
+  input: ChatInput,
+  platformLocale?: string,
+  filesBehind?: () => boolean,
+) {
   const update = new ChatUpdate(input, {
     channel: 'telegram',
     address: '7',
     platformLocale,
     fallbackLocale: 'en',
     repeatStep: false,
+    filesBehind,
   });
   const prompt = await engine.turn('tg:7', update.reply, update.turnOptions({}));
   return { update, prompt, call: engine.calls.at(-1) };
@@ -147,5 +153,39 @@ describe('the conversation policies', () => {
     const large = await send(engine, { kind: 'file', file: { ...file, size: 101 } });
     expect(large.update.lead).toEqual({ key: 'files.refused.tooLarge' });
     expect(reads).toBe(1);
+  });
+
+  it('takes every photo of a sending and shows the step once, after the last of them (issue 40)', async () => {
+    let kept = 0;
+    const engine = new PolicyEngine({
+      files: {
+        maxFileBytes: 100,
+        tooLarge: () => ({ key: 'files.refused.tooLarge' }),
+        keep: async () => {
+          kept += 1;
+          return { url: `https://files.test/${kept}`, fileName: `${kept}.jpg` };
+        },
+        refusalOf: () => undefined,
+      },
+      session: { prompt: photoStep },
+    });
+    const file = { size: 10, read: async () => ({ bytes: new Uint8Array([1]) }) };
+    const behind = [true, true, false];
+    const answers: string[] = [];
+    for (const more of behind) {
+      const { update } = await send(engine, { kind: 'file', file }, undefined, () => more);
+      answers.push(update.answer);
+    }
+    expect(kept).toBe(3);
+    expect(engine.replies().map((reply) => reply.type)).toEqual([
+      'user.photo',
+      'user.photo',
+      'user.photo',
+    ]);
+    expect(answers).toEqual(['none', 'none', 'flow']);
+    // A step that no longer takes photos (a failure, the end) is shown whatever waits behind.
+    engine.session = { ...engine.session, prompt: step };
+    const elsewhere = await send(engine, { kind: 'file', file }, undefined, () => true);
+    expect(elsewhere.update.answer).toBe('step');
   });
 });
