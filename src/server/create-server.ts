@@ -85,6 +85,10 @@ export interface ServerDeps {
   readonly reminderClock?: () => number;
   /** The clock WhatsApp's message ids are remembered by (7 days); tests pass a manual clock. */
   readonly whatsappClock?: () => number;
+  /** How the Graph client waits between tries after a rate limit; tests return at once. */
+  readonly whatsappSleep?: (ms: number) => Promise<void>;
+  /** The WhatsApp inbox's first retry delay of a failed turn (default 1 000 ms); tests shorten it. */
+  readonly whatsappTurnBackoffMs?: number;
   /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
   readonly auditClock?: () => number;
   /**
