@@ -72,6 +72,8 @@ export interface ServerDeps {
    * second per chat). Tests against the Bot API emulator, which has none, shorten them.
    */
   readonly telegramThrottle?: TelegramChannelOptions['throttle'];
+  /** When a slow Telegram turn shows "typing"; tests pass timers they fire by hand. */
+  readonly telegramTyping?: TelegramChannelOptions['typing'];
   /** The engine's deadline for a USSD turn ("still working" after it). Default 4000 ms. */
   readonly ussdDeadlineMs?: number;
   /** The USSD core's backstop under the gateway's 15 s. Default 10 000 ms. */

@@ -87,9 +87,9 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   const authorization = `Bearer ${options.accessToken}`;
   const tries = options.rateLimitTries ?? RATE_LIMIT_TRIES;
   const backoffMs = options.rateLimitBackoffMs ?? 1_000;
-  const sleep = options.sleep ?? ((ms: number) => wait(ms, undefined, { ref: false }));
+  const sleep = options.sleep ?? ((ms: number) => wait(ms));
 
-  /** Runs `attempt` again after a rate limit, waiting 1, 2, 4 s (each ×0.5–1 jitter). */
+  /** Runs `attempt` again after a rate limit: by default after 1, 2, 4 s, each ×0.5–1. */
   async function pacing<T>(attempt: () => Promise<T>): Promise<T> {
     for (let tried = 1; ; tried += 1) {
       try {
