@@ -120,6 +120,7 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
       answer = kept ? (JSON.parse(kept) as Answer) : await channel.answer(message);
     } catch (error) {
       if (!last) throw error;
+      await seenTyping;
       return giveUp(message, undefined, error);
     }
     // The read call is done before the reply goes, or the indicator would outlive the reply.
