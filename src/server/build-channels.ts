@@ -233,6 +233,7 @@ function buildTelegram(context: ServerContext, inputs: ChannelInputs): TelegramC
     ...(redis ? { seenUpdates: new StoreOnceSet(store, `${keyPrefix}telegram-update:`) } : {}),
     ...(apiRoot ? { apiRoot } : {}),
     ...(deps.telegramThrottle === undefined ? {} : { throttle: deps.telegramThrottle }),
+    ...(deps.telegramTyping === undefined ? {} : { typing: deps.telegramTyping }),
   });
   telegram.registerWebhook(inputs.app);
   return started(context, inputs, telegram);

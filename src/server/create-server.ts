@@ -72,6 +72,8 @@ export interface ServerDeps {
    * second per chat). Tests against the Bot API emulator, which has none, shorten them.
    */
   readonly telegramThrottle?: TelegramChannelOptions['throttle'];
+  /** When a slow Telegram turn shows "typing"; tests pass timers they fire by hand. */
+  readonly telegramTyping?: TelegramChannelOptions['typing'];
   /** The engine's deadline for a USSD turn ("still working" after it). Default 4000 ms. */
   readonly ussdDeadlineMs?: number;
   /** The USSD core's backstop under the gateway's 15 s. Default 10 000 ms. */
@@ -85,6 +87,10 @@ export interface ServerDeps {
   readonly reminderClock?: () => number;
   /** The clock WhatsApp's message ids are remembered by (7 days); tests pass a manual clock. */
   readonly whatsappClock?: () => number;
+  /** How the Graph client waits between tries after a rate limit; tests return at once. */
+  readonly whatsappSleep?: (ms: number) => Promise<void>;
+  /** The WhatsApp inbox's first retry delay of a failed turn (default 1 000 ms); tests shorten it. */
+  readonly whatsappTurnBackoffMs?: number;
   /** The staff audit's clock (entry times, the year's retention); tests pass a manual clock. */
   readonly auditClock?: () => number;
   /**

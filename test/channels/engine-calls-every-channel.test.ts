@@ -76,6 +76,7 @@ describe('one engine call per update, on a real engine with every middleware', (
   describe('WhatsApp', () => {
     const graph: GraphClient = {
       send: async () => 'wamid.out',
+      markRead: async () => undefined,
       download: async () => ({ bytes: tinyJpeg(), mimeType: 'image/jpeg' }),
     };
     let channel: ReturnType<typeof createWhatsAppChannel>;

@@ -9,16 +9,31 @@ export interface GraphSent {
   readonly [field: string]: unknown;
 }
 
+/** One read receipt insurechat posted: the customer's message id and the typing indicator. */
+export interface GraphRead {
+  readonly message_id: string;
+  readonly typing_indicator?: { readonly type: string };
+  /** How many messages had been sent (to anyone) when it came: its place among the sends. */
+  readonly sentBefore: number;
+}
+
 /** A local WhatsApp Cloud API: records every message sent, serves media a test uploaded. */
 export interface GraphApi {
   /** The root to set as `WHATSAPP_API_URL` (like `https://graph.facebook.com/v21.0`). */
   readonly url: string;
   /** Every message sent, oldest first. */
   readonly sent: GraphSent[];
+  /** Every read receipt (`status: read`), oldest first; they are not messages, so not in `sent`. */
+  readonly reads: GraphRead[];
   /** Makes bytes downloadable as media `id` (a photo the customer "sent"). */
   addMedia(id: string, bytes: Uint8Array, mimeType: string): void;
-  /** Answers the next sends with this HTTP status instead (a refused template, an outage). */
-  failNext(count: number, status?: number): void;
+  /**
+   * Answers the next sends with this HTTP status and Graph error code instead (a refused
+   * template, an outage, a rate limit: `failNext(1, 400, 130429)`); read receipts are not sends.
+   */
+  failNext(count: number, status?: number, code?: number): void;
+  /** Answers the next read receipts with HTTP 500. */
+  failReads(count: number): void;
   close(): Promise<void>;
 }
 
@@ -38,7 +53,9 @@ export async function startGraphApi(options: {
 }): Promise<GraphApi> {
   const sent: GraphSent[] = [];
   const media = new Map<string, { bytes: Uint8Array; mimeType: string }>();
-  let failures: { count: number; status: number } = { count: 0, status: 500 };
+  const reads: GraphRead[] = [];
+  let failures = { count: 0, status: 500, code: 131000 };
+  let readFailures = 0;
   let url = '';
   const server: Server = createServer(async (request, response) => {
     const reply = (status: number, body: unknown) => {
@@ -51,9 +68,17 @@ export async function startGraphApi(options: {
     const path = new URL(request.url ?? '/', 'http://local').pathname.replace(/^\/v[\d.]+/, '');
     if (request.method === 'POST' && path === `/${options.phoneNumberId}/messages`) {
       const body = JSON.parse(await bodyOf(request)) as { to: string; type: string };
+      if ((body as { status?: string }).status === 'read') {
+        if (readFailures > 0) {
+          readFailures -= 1;
+          return reply(500, { error: { message: 'refused', code: 131000 } });
+        }
+        reads.push({ ...(body as unknown as GraphRead), sentBefore: sent.length });
+        return reply(200, { success: true });
+      }
       if (failures.count > 0) {
         failures = { ...failures, count: failures.count - 1 };
-        return reply(failures.status, { error: { message: 'refused', code: 131000 } });
+        return reply(failures.status, { error: { message: 'refused', code: failures.code } });
       }
       const id = `wamid.test${sent.length + 1}`;
       sent.push({ ...body, id });
@@ -86,9 +111,13 @@ export async function startGraphApi(options: {
   return {
     url,
     sent,
+    reads,
     addMedia: (id, bytes, mimeType) => media.set(id, { bytes, mimeType }),
-    failNext: (count, status = 500) => {
-      failures = { count, status };
+    failNext: (count, status = 500, code = 131000) => {
+      failures = { count, status, code };
+    },
+    failReads: (count) => {
+      readFailures = count;
     },
     close: () =>
       new Promise<void>((resolve) => {

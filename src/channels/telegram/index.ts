@@ -15,3 +15,9 @@ export { TELEGRAM_COMMANDS } from './telegram-commands.js';
 // For src/server: the engine middleware the channel's taps and step reads need (`engine.use`).
 export { telegramEngineMiddleware } from './telegram-engine-middleware.js';
 export { TelegramFileError, TelegramUpdateError } from './telegram-errors.js';
+export {
+  TYPING_AFTER_MS,
+  TYPING_EVERY_MS,
+  type TypingOptions,
+  type TypingTimers,
+} from './telegram-typing.js';

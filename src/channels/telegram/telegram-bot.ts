@@ -1,6 +1,6 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-throttler';
-import { Bot } from 'grammy';
+import { Bot, type Transformer } from 'grammy';
 import { typedUploads } from './typed-upload.js';
 
 /** How {@link createTelegramBot} reaches the Bot API. */
@@ -23,9 +23,23 @@ export function createTelegramBot(options: TelegramBotOptions): Bot {
   // Throttle first so bursts stay under Telegram's limits; auto-retry then absorbs any 429 that
   // still comes back. Network errors fail the call instead of retrying forever: the update is then
   // answered by the error boundary.
-  if (options.throttle !== false) bot.api.config.use(apiThrottler(options.throttle ?? {}));
+  if (options.throttle !== false) {
+    bot.api.config.use(exceptTyping(apiThrottler(options.throttle ?? {})));
+  }
   bot.api.config.use(
-    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }),
+    exceptTyping(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true })),
   );
   return bot;
+}
+
+/**
+ * A transformer that lets chat actions ("typing") past: one is no message, so it must not take
+ * the chat's one-message-a-second turn from the answer, and one retried after a 429 could land
+ * after the answer and show "typing" under it.
+ */
+function exceptTyping(transformer: Transformer): Transformer {
+  return (prev, method, payload, signal) =>
+    method === 'sendChatAction'
+      ? prev(method, payload, signal)
+      : transformer(prev, method, payload, signal);
 }

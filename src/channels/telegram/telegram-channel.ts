@@ -19,6 +19,7 @@ import { registerMessageHandlers } from './telegram-message-handlers.js';
 import { useTelegramMiddleware } from './telegram-middleware.js';
 import { createTelegramSender } from './telegram-sender.js';
 import { registerTapHandler } from './telegram-tap-handler.js';
+import { createTyping, type TypingOptions } from './telegram-typing.js';
 import { registerTelegramWebhook } from './telegram-webhook.js';
 
 /** Options for {@link createTelegramChannel}. */
@@ -47,6 +48,8 @@ export interface TelegramChannelOptions {
    * throttler's own, which match Telegram's published limits. `false` only for tests.
    */
   readonly throttle?: APIThrottlerOptions | false;
+  /** When a slow turn shows "typing"; default after 800 ms, again every 4.5 s. */
+  readonly typing?: TypingOptions;
 }
 
 /** A running Telegram channel: the grammY bot plus the ways to feed it updates. */
@@ -89,6 +92,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     defaultLocale,
     deadlineMs,
     onLanguage: (ctx, chatId) => setChatCommandMenu(ctx.api, chatId, conversation, log),
+    whileSlow: createTyping(options.typing ?? {}, (error) =>
+      log.warn(describeTelegramError(error), 'telegram typing action failed'),
+    ),
   });
 
   useTelegramMiddleware(bot, {

@@ -16,6 +16,7 @@ import {
 } from './render-telegram-message.js';
 import type { KeyboardTap } from './telegram-engine-middleware.js';
 import type { TelegramSender } from './telegram-sender.js';
+import type { WhileSlow } from './telegram-typing.js';
 
 const SESSION_PREFIX = 'tg:';
 
@@ -60,6 +61,8 @@ export interface TelegramConversationOptions {
   readonly deadlineMs: number;
   /** Called once a user chose a language, in it (the chat's "/" menu). */
   readonly onLanguage: (ctx: Context, chatId: number) => Promise<void>;
+  /** Runs a turn with "typing" shown in the chat while it is slow. */
+  readonly whileSlow: WhileSlow;
 }
 
 /** Creates the {@link TelegramConversation} the handlers share. */
@@ -139,10 +142,14 @@ export function createTelegramConversation(
         own: tap,
         filesBehind,
       });
-      const prompt = await engine.turn(
-        `${SESSION_PREFIX}${chatId}`,
-        update.reply,
-        update.turnOptions({ deadlineMs, audience: 'policyholder' }),
+      const prompt = await options.whileSlow(
+        () => ctx.api.sendChatAction(chatId, 'typing'),
+        () =>
+          engine.turn(
+            `${SESSION_PREFIX}${chatId}`,
+            update.reply,
+            update.turnOptions({ deadlineMs, audience: 'policyholder' }),
+          ),
       );
       await updateLocale.run(update.locale, async () => {
         await answer(ctx, chatId, update, prompt, tap);

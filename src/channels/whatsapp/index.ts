@@ -9,6 +9,7 @@ export {
   MediaTooLargeError,
   type MessageKind,
   MessageStatus,
+  RATE_LIMIT_TRIES,
   signatureOf,
   type TemplateMessage,
   verifySignature,

@@ -9,7 +9,7 @@ import {
 import type { Logger } from '../../log/index.js';
 import { hashTag, type RedisConnection } from '../../redis/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
-import type { GraphClient, InboundMessage } from './cloud-api/index.js';
+import { type GraphClient, type InboundMessage, kindOf } from './cloud-api/index.js';
 import type { WhatsAppMessage } from './render-whatsapp-message.js';
 import type { Answer, Behind, WhatsAppChannel } from './whatsapp-channel.js';
 
@@ -118,13 +118,17 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
     const last = lastOfJob || tries >= TURN_ATTEMPTS;
     const key = outboxKey(message.id);
     const kept = await store.get(key);
+    const seenTyping = kept ? undefined : showTyping(message);
     let answer: Answer;
     try {
       answer = kept ? (JSON.parse(kept) as Answer) : await channel.answer(message, behind);
     } catch (error) {
       if (!last) throw error;
+      await seenTyping;
       return giveUp(message, undefined, error);
     }
+    // The read call is done before the reply goes, or the indicator would outlive the reply.
+    await seenTyping;
     const messages = [...answer.messages];
     while (messages.length > 0) {
       await store.set(key, JSON.stringify({ ...answer, messages }), OUTBOX_SECONDS);
@@ -139,6 +143,20 @@ export function createWhatsAppInbox(options: WhatsAppInboxOptions): WhatsAppInbo
     }
     await store.delete(key);
     await store.delete(triesKey(message.id));
+  }
+
+  /**
+   * Marks the message read and shows typing while its turn runs, beside the turn: a failure is
+   * logged and never fails or holds the turn. Reactions and system notices get no answer, so no
+   * typing either.
+   */
+  async function showTyping(message: InboundMessage): Promise<void> {
+    if (kindOf(message) === 'ignored') return;
+    try {
+      await graph.markRead(message.id);
+    } catch (error) {
+      log.warn({ event: 'whatsapp.read_failed', errorName: nameOf(error) }, 'mark read failed');
+    }
   }
 
   async function giveUp(message: InboundMessage, locale: string | undefined, error: unknown) {

@@ -23,8 +23,15 @@ export interface WhatsAppWiring {
   readonly store: KeyValueStore;
   /** The server's Redis, when it has one: the inbox's queue is then BullMQ's. */
   readonly redis: RedisConnection | undefined;
-  /** The server's test seams: the de-duplication clock. */
-  readonly deps?: { readonly whatsappClock?: (() => number) | undefined };
+  /**
+   * The server's test seams: the de-duplication clock, the Graph client's rate-limit sleep, the
+   * inbox's retry delay.
+   */
+  readonly deps?: {
+    readonly whatsappClock?: (() => number) | undefined;
+    readonly whatsappSleep?: ((ms: number) => Promise<void>) | undefined;
+    readonly whatsappTurnBackoffMs?: number | undefined;
+  };
   readonly keyPrefix: string;
   /** The server's notifiers: the channel's is added. */
   readonly notifiers: { add(notifier: Notifier): void };
@@ -51,7 +58,9 @@ export interface WiredWhatsApp {
  */
 export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): WiredWhatsApp {
   const { config, keyPrefix } = wiring;
-  const graph = createGraphClient(config);
+  const sleep = wiring.deps?.whatsappSleep;
+  const turnBackoffMs = wiring.deps?.whatsappTurnBackoffMs;
+  const graph = createGraphClient({ ...config, ...(sleep ? { sleep } : {}) });
   const store = createWhatsAppStore(wiring.store, keyPrefix);
   const seen = createSeenMessages(wiring.store, keyPrefix, wiring.deps?.whatsappClock);
   const channel = createWhatsAppChannel({
@@ -70,6 +79,7 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     redis: wiring.redis,
     logger: wiring.logger,
     seen,
+    ...(turnBackoffMs === undefined ? {} : { backoffMs: turnBackoffMs }),
   });
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {

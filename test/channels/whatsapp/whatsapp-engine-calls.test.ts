@@ -57,6 +57,7 @@ function channelWith(engine: TurnEngine) {
       sent.push(message);
       return `wamid.${sent.length}`;
     },
+    async markRead() {},
     async download() {
       return { bytes: tinyJpeg(), mimeType: 'image/jpeg' };
     },
@@ -217,6 +218,7 @@ describe('whatsappEngineMiddleware', () => {
           sent.push(message);
           return 'wamid';
         },
+        markRead: async () => undefined,
         download: async () => {
           reads += 1;
           return { bytes: tinyPng(), mimeType: 'image/png' };
@@ -252,6 +254,7 @@ describe('messages and statuses that ask nothing (issue 40)', () => {
         sent.push(message);
         return `wamid.${sent.length}`;
       },
+      async markRead() {},
       async download() {
         throw new Error('not used');
       },

@@ -21,6 +21,7 @@ function recordingGraph() {
       sent.push({ to, message });
       return `wamid.${sent.length}`;
     },
+    async markRead() {},
     async download() {
       throw new Error('not used');
     },

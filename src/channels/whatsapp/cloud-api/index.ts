@@ -4,6 +4,7 @@ export {
   createGraphClient,
   type GraphClient,
   MediaTooLargeError,
+  RATE_LIMIT_TRIES,
   type TemplateMessage,
   WhatsAppGraphError,
 } from './graph-client.js';
