@@ -37,31 +37,57 @@ export interface PhoneReach {
   of(phone: string): Promise<ChannelAddress | undefined>;
   /** "My data": the phone's address is forgotten. */
   forget(phone: string): Promise<void>;
+  /** "My data" of a conversation (a Telegram chat names no phone): the phone it reached goes. */
+  forgetAddress(holder: { readonly channel: string; readonly address: string }): Promise<void>;
 }
 
-/** The phone reach on the key-value port: `<prefix>phone-reach:{<msisdn>}`, one key per phone. */
+/**
+ * The phone reach on the key-value port: `<prefix>phone-reach:{<msisdn>}` per phone, and
+ * `<prefix>phone-reach-of:{<channel>:<address>}` naming the phone an address reached, for the
+ * erasure of a conversation that names no phone.
+ */
 export function createPhoneReach(store: KeyValueStore, prefix: string): PhoneReach {
   const keyOf = (phone: string) => {
     const msisdn = normaliseCaller(phone);
     return msisdn ? `${prefix}phone-reach:{${msisdn}}` : undefined;
+  };
+  const addressKey = (holder: { readonly channel: string; readonly address: string }) =>
+    `${prefix}phone-reach-of:{${holder.channel}:${holder.address}}`;
+  const read = async (key: string): Promise<ChannelAddress | undefined> => {
+    const raw = await store.get(key);
+    if (!raw) return undefined;
+    const parsed = Reach.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
   };
   return {
     async remember(phone, reach) {
       const key = keyOf(phone);
       if (!key || !REACHABLE.has(reach.channel)) return;
       const value = { channel: reach.channel, address: reach.address, locale: reach.locale };
+      // The address's own key first: an erasure of the conversation always finds the phone.
+      await store.set(addressKey(reach), phone, CLAIM_REPORT_TTL_SECONDS);
       await store.set(key, JSON.stringify(value), CLAIM_REPORT_TTL_SECONDS);
     },
     async of(phone) {
       const key = keyOf(phone);
-      const raw = key ? await store.get(key) : undefined;
-      if (!raw) return undefined;
-      const parsed = Reach.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : undefined;
+      return key ? read(key) : undefined;
     },
     async forget(phone) {
       const key = keyOf(phone);
-      if (key) await store.delete(key);
+      if (!key) return;
+      const reach = await read(key);
+      if (reach) await store.delete(addressKey(reach));
+      await store.delete(key);
+    },
+    async forgetAddress(holder) {
+      const phone = await store.take(addressKey(holder));
+      const key = phone === undefined ? undefined : keyOf(phone);
+      if (!key) return;
+      // Only while the phone's last address is this one: a later conversation elsewhere stays.
+      const reach = await read(key);
+      if (reach?.channel === holder.channel && reach.address === holder.address) {
+        await store.delete(key);
+      }
     },
   };
 }

@@ -262,6 +262,8 @@ function claimReportsStore(reports: ClaimReports, reach: PhoneReach): PersonalDa
         // Where the phone last spoke is its owner's data too.
         await reach.forget(phone);
       }
+      // A conversation that names no phone (a Telegram chat) takes the phone it reached with it.
+      await reach.forgetAddress(subject);
       return {};
     },
   };
