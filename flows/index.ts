@@ -133,6 +133,8 @@ export type {
 export { MainMenuStart, mainMenuFlow, mainMenuMachine } from './main-menu.js';
 export { MotorQuoteStart, motorQuoteFlow, motorQuoteMachine } from './motor-quote.js';
 export { myDataFlow, myDataMachine } from './my-data.js';
+// For src/server's claim progress: who is on record for a claim, by the access rule.
+export { type OwnerLookup, ownerLookup } from './record-owners.js';
 export {
   parseStaffCommand,
   STAFF_TOPICS,

@@ -47,6 +47,12 @@ export {
 } from './claim-reports.js';
 export { partnerClaimDocuments } from './partner-insurer.js';
 export {
+  createPhoneReach,
+  type PhoneReach,
+  type PhoneReachMiddlewareOptions,
+  phoneReachMiddleware,
+} from './phone-reach.js';
+export {
   type ClaimDocumentsLine,
   createUploadLinks,
   type LinkedClaim,

@@ -160,6 +160,11 @@ export const RETENTION: readonly RetentionRule[] = [
       '1 year; "My data" takes the phone out of the reports it made (the reports stay, so documents on a claim to verify stay held)',
   },
   {
+    what: "Where a phone last spoke with insurechat (channel, address, language), for claim progress told to a claim's holder",
+    where: '`phone-reach:{<phone>}`, `phone-reach-of:{<channel>:<address>}`',
+    expiry: '1 year after the last conversation it was vouched for in; deleted by "My data"',
+  },
+  {
     what: 'Logs',
     where: 'standard output (pino JSON)',
     expiry:

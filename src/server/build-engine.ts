@@ -7,7 +7,7 @@ import {
 import { telegramEngineMiddleware } from '../channels/telegram/index.js';
 import { ussdMiddleware } from '../channels/ussd/index.js';
 import { whatsappEngineMiddleware } from '../channels/whatsapp/index.js';
-import { chatFilesOf } from '../claim-documents/index.js';
+import { chatFilesOf, phoneReachMiddleware } from '../claim-documents/index.js';
 import {
   type ConversationEngine,
   chatPolicies,
@@ -68,6 +68,12 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
     // policies (language, a person, the menu and reminder buttons, files), USSD (paging, resume,
     // a gateway's retry), Telegram and WhatsApp need of a turn, under its lock.
   }).use(
+    // Outermost: where a vouched-for phone spoke, in the language the turn answered in.
+    phoneReachMiddleware({
+      reach: inputs.services.phoneReach,
+      consented: (route) => inputs.services.personalData.consented(route),
+      logger: context.logger.child({ module: 'phone-reach' }),
+    }),
     handoffMiddleware,
     ...chatPolicies({
       handoff: () => handoffSeat.current,

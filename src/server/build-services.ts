@@ -1,3 +1,4 @@
+import { ownerLookup } from '../../flows/index.js';
 import {
   createOneTimeCodes,
   createRegistrations,
@@ -5,14 +6,18 @@ import {
   REGISTRATIONS_FOLDER,
   type Registrations,
 } from '../access/index.js';
+import type { Claim } from '../api/index.js';
 import {
   type ClaimEvidence,
+  type ClaimProgressOptions,
   type ClaimReports,
   createClaimEvidence,
   createClaimProgress,
   createClaimReports,
+  createPhoneReach,
   createUploadLinks,
   insurerClaimReport,
+  type PhoneReach,
   type UploadLinks,
 } from '../claim-documents/index.js';
 import { type CallerLanguages, DEFAULT_LOCALE, type Prompt } from '../conversation/index.js';
@@ -75,6 +80,8 @@ export interface ServerServices {
   readonly claimEvidence: ClaimEvidence;
   /** Who reported each claim, and documents held until staff confirm one reported by another. */
   readonly claimReports: ClaimReports;
+  /** Where each phone last spoke with insurechat (the engine records it; claim progress reads it). */
+  readonly phoneReach: PhoneReach;
   /** One file sweep, asking the insurer about claims' files (what the hourly timer runs). */
   readonly sweepFiles: () => Promise<number>;
   /** The individuals insurechat registered, and whether their NRC was proven (src/access). */
@@ -132,12 +139,22 @@ export async function buildServices(
   );
   // Beside the sessions: who reported each claim, and files held back from a claim to verify.
   const claimReports = createClaimReports(stores.store, keyPrefix);
+  // Where each phone last spoke with insurechat: claim progress reaches a claim's holder there.
+  const phoneReach = createPhoneReach(stores.store, keyPrefix);
   const { holdings, holdingsSync } = await buildHoldings(
     context,
     inputs,
     tombstones,
     registrations,
-    claimProgressOf(context, inputs, claimReports),
+    claimProgressOf(context, inputs, claimReports, {
+      reach: phoneReach,
+      // By the access rule, as a flow would see the claim's owners (one lookup per claim).
+      async holdersOf(line, claim) {
+        const owners = ownerLookup(insurer.client, registrations);
+        const { phones } = await owners.claimOwners(line, claim as Claim);
+        return phones.filter((phone): phone is string => typeof phone === 'string');
+      },
+    }),
   );
   const sweepFiles = scheduleFileSweep(context, inputs);
   const sms = smsSender(reminders, inputs.notifiers);
@@ -157,7 +174,10 @@ export async function buildServices(
     payments: inputs.payments.service,
     // "My data" erases the phone's holdings index entries too (its `forget(phone)`). No count:
     // the policies it names are the ones the reminders count already, and "We hold" counts once.
-    extraStores: [holdingsIndexStore(holdings, tombstones), claimReportsStore(claimReports)],
+    extraStores: [
+      holdingsIndexStore(holdings, tombstones),
+      claimReportsStore(claimReports, phoneReach),
+    ],
     sms,
     logger,
     notice: context.config.privacy,
@@ -197,20 +217,24 @@ export async function buildServices(
     languages: pending.languages,
     claimEvidence: createClaimEvidence(insurer.client, stores.files, claimReports),
     claimReports,
+    phoneReach,
     sweepFiles,
   };
 }
 
 /**
- * Claim progress told to each claim's reporter in the conversation they reported it in, as the
- * sync reads the claim books (src/claim-documents' claim-progress.ts).
+ * Claim progress told to each claim's reporter in the conversation they reported it in, and to
+ * its holders where their phone last spoke, as the sync reads the claim books (src/claim-documents'
+ * claim-progress.ts).
  */
 function claimProgressOf(
   context: ServerContext,
   inputs: ServiceInputs,
   reports: ClaimReports,
+  holders: Pick<ClaimProgressOptions, 'reach' | 'holdersOf'>,
 ): ClaimWatcher {
   return createClaimProgress({
+    ...holders,
     store: inputs.stores.store,
     prefix: context.keyPrefix,
     reports,
@@ -227,13 +251,19 @@ function claimProgressOf(
  * "My data" for the claims a phone reported: its number leaves their reports (the reports stay,
  * so documents on a claim to verify stay held). Nothing is counted: the claims are the insurer's.
  */
-function claimReportsStore(reports: ClaimReports): PersonalDataStore {
+function claimReportsStore(reports: ClaimReports, reach: PhoneReach): PersonalDataStore {
   return {
     name: 'claim-reports',
     held: async () => ({}),
     async forget(subject) {
       const phone = subjectHandset(subject);
-      if (phone !== undefined) await reports.forget(phone);
+      if (phone !== undefined) {
+        await reports.forget(phone);
+        // Where the phone last spoke is its owner's data too.
+        await reach.forget(phone);
+      }
+      // A conversation that names no phone (a Telegram chat) takes the phone it reached with it.
+      await reach.forgetAddress(subject);
       return {};
     },
   };

@@ -149,6 +149,8 @@ export function telegramChat(options: {
       after(() =>
         message({ contact: { phone_number: phone, first_name: 'Mwila', user_id: chatId } }),
       ),
+    /** Sends a contact card as it is (another user's, say) without waiting for an answer. */
+    sendContact: (contact: Record<string, unknown>) => message({ contact }),
     /** Taps the button whose label matches on the given message. */
     tap: (on: Sent, label: RegExp) => {
       const button = buttonsOf(on).find((candidate) => label.test(candidate.text));

@@ -22,8 +22,21 @@ export interface TelegramMessage {
   readonly links: readonly { readonly label: string; readonly url: string }[];
   readonly documents: readonly TelegramDocument[];
   /**
+   * A message sent just before this one, carrying the contact-request keyboard: a screen that
+   * asks for a phone and also has buttons (the Claims menu) can carry only its inline keyboard.
+   */
+  readonly contactRequest?: {
+    readonly text: string;
+    readonly replyMarkup: ReplyKeyboardMarkup;
+  };
+  /**
+   * The contact keyboard is to go (the user just shared their contact) though this message
+   * carries an inline keyboard: the sender removes it first and adds the buttons after.
+   */
+  readonly removeKeyboard?: boolean;
+  /**
    * True when the message can replace the one whose button was tapped (`editMessageText` takes
-   * inline keyboards only): false when it needs the contact-request keyboard.
+   * inline keyboards only): false when it needs the contact-request keyboard (or its message).
    */
   readonly editable: boolean;
 }
@@ -57,7 +70,8 @@ export function parseCallbackData(data: string): { token?: string; id: string } 
 /**
  * Turns a Prompt into a Telegram message: choices become an inline keyboard whose callback data is
  * the choice id, link attachments become URL buttons, `contact`/`phone` input gets a one-time
- * contact-request keyboard, document attachments are sent after the message. Each button's
+ * contact-request keyboard (on a message of its own before the screen when the screen has
+ * buttons), document attachments are sent after the message. Each button's
  * callback data is `<screen token>~<choice id>` (see {@link promptToken}); `before` puts channel
  * notices (a hint, "that menu has expired") above the screen's text.
  */
@@ -87,18 +101,29 @@ export function toTelegramMessage(
     (choice) => Buffer.byteLength(dataOf(choice.id), 'utf8') <= MAX_CALLBACK_DATA_BYTES,
   );
   const text = [...(options.before ?? []), rendered.text].join('\n\n');
+  const asksPhone = prompt.input === 'contact' || prompt.input === 'phone';
+  const contactKeyboard = () =>
+    new Keyboard()
+      .requestContact(renderKey(render, 'telegram.shareContact', locale))
+      .oneTime()
+      .resized();
   if (choices.length > 0 || links.length > 0) {
     // One button per row: labels are sentences, too long to sit side by side on a phone.
     const keyboard = InlineKeyboard.from([
       ...choices.map((choice) => [InlineKeyboard.text(choice.label, dataOf(choice.id))]),
       ...links.map((link) => [InlineKeyboard.url(link.label, link.url)]),
     ]);
-    return { text, replyMarkup: keyboard, links, documents, editable: true };
+    if (!asksPhone) return { text, replyMarkup: keyboard, links, documents, editable: true };
+    // A message has one keyboard: the share button goes on a line of its own, sent first so the
+    // screen with its buttons stays the newest message.
+    const contactRequest = {
+      text: renderKey(render, 'telegram.shareContactBelow', locale),
+      replyMarkup: contactKeyboard(),
+    };
+    return { text, replyMarkup: keyboard, links, documents, contactRequest, editable: false };
   }
-  if (prompt.input === 'contact' || prompt.input === 'phone') {
-    const shareLabel = renderKey(render, 'telegram.shareContact', locale);
-    const keyboard = new Keyboard().requestContact(shareLabel).oneTime().resized();
-    return { text, replyMarkup: keyboard, links, documents, editable: false };
+  if (asksPhone) {
+    return { text, replyMarkup: contactKeyboard(), links, documents, editable: false };
   }
   // A contact keyboard from an earlier prompt would otherwise linger under every later message.
   return { text, replyMarkup: { remove_keyboard: true }, links, documents, editable: true };

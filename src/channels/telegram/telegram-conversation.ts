@@ -111,6 +111,11 @@ export function createTelegramConversation(
           await sender.edit(ctx.api, chatId, tap.messageId, messageOf(prompt, before));
           return;
         }
+        // A shared contact answered the step: its keyboard goes, whatever the next screen has.
+        if (update.input.kind === 'contact') {
+          await sender.send(ctx.api, chatId, { ...messageOf(prompt), removeKeyboard: true });
+          return;
+        }
         await sendPrompt(ctx.api, chatId, prompt);
         return;
       case 'screen':

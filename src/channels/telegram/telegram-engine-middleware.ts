@@ -19,9 +19,10 @@ export class KeyboardTap {
 /**
  * Telegram's engine middleware (src/server adds it with `engine.use`, after the conversation
  * policies): decides under the session lock what a {@link KeyboardTap} means; other turns pass
- * through. A tap counts only on the keyboard of the screen the conversation is on (or one it has
- * not shown yet); on an older one it answers the current step, and with no conversation it opens
- * the menu.
+ * through. A tap counts only on the keyboard of the screen the conversation is on; on an older one
+ * it answers the current step, and with no conversation it opens the menu. A screen the engine
+ * holds as unseen was pushed into the chat (a payment's outcome) or is a late result: a tap on
+ * its own keyboard answers it (the user has it), a tap on an older one shows it.
  */
 export const telegramEngineMiddleware: TurnMiddleware = (context, next) => {
   const request = ownRequestOf(context.options);
@@ -33,7 +34,13 @@ export const telegramEngineMiddleware: TurnMiddleware = (context, next) => {
     context.request = { kind: 'restart' };
     return next();
   }
-  if (context.session.unseen || promptToken(shown) === request.token) return next();
+  const current = promptToken(shown) === request.token;
+  if (current && context.session.unseen) {
+    // Its keyboard is only on the message pushed to the user: they read it, so the tap answers it.
+    context.request = { ...context.request, seen: true };
+    return next();
+  }
+  if (current || context.session.unseen) return next();
   request.stale = true;
   return context.keep(context.session.state);
 };

@@ -24,16 +24,28 @@ export interface TelegramSender {
 /** Creates the {@link TelegramSender}; `log` hears of uploads and edits that fell back. */
 export function createTelegramSender(log: Logger): TelegramSender {
   async function sendText(api: Api, chatId: string | number, message: TelegramMessage) {
-    const replyMarkup = message.replyMarkup;
+    if (message.contactRequest) {
+      const { text, replyMarkup: share } = message.contactRequest;
+      await api.sendMessage(chatId, text, { reply_markup: share });
+    }
+    const markup = message.replyMarkup;
+    // One message cannot both remove the contact keyboard and carry buttons: it is sent
+    // removing it, then given its buttons.
+    const buttons =
+      message.removeKeyboard && markup && 'inline_keyboard' in markup ? markup : undefined;
+    const first = buttons ? { remove_keyboard: true as const } : markup;
+    let sent: { readonly message_id: number } | undefined;
     try {
-      await api.sendMessage(chatId, message.text, replyMarkup ? { reply_markup: replyMarkup } : {});
+      sent = await api.sendMessage(chatId, message.text, first ? { reply_markup: first } : {});
+      if (buttons)
+        await api.editMessageReplyMarkup(chatId, sent.message_id, { reply_markup: buttons });
     } catch (error) {
       // Telegram refuses URL buttons it cannot open (a local sandbox URL); the links then go into
       // the text so the user still gets them.
       if (!(error instanceof GrammyError) || error.error_code !== 400 || message.links.length === 0)
         throw error;
-      const text = [message.text, ...message.links.map((link) => `${link.label}: ${link.url}`)];
-      await api.sendMessage(chatId, text.join('\n'));
+      const links = message.links.map((link) => `${link.label}: ${link.url}`);
+      await api.sendMessage(chatId, (sent ? links : [message.text, ...links]).join('\n'));
     }
   }
 

@@ -355,6 +355,8 @@ export const bem: Catalogue = {
 
   // telegram
   'telegram.shareContact': 'Peeleni nambala yandi ya foni',
+  'telegram.shareContactBelow':
+    'Tinyeni "Peeleni nambala yandi ya foni" apa nshi pa kupeela nambala ya iyi Telegram.',
   'telegram.notYourContact':
     'Iyo te nambala yenu. Tinyeni "Peeleni nambala yandi ya foni" pa kupeela nambala ya iyi Telegram.',
   'telegram.help':

@@ -539,6 +539,8 @@ export const en = {
 
   // telegram: the channel's own notices
   'telegram.shareContact': 'Share my phone number',
+  'telegram.shareContactBelow':
+    'Tap "Share my phone number" below to share the number of this Telegram account.',
   'telegram.notYourContact':
     'That is not your own contact. Tap "Share my phone number" to share the number of this Telegram account.',
   'telegram.help':

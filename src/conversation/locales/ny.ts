@@ -354,6 +354,8 @@ export const ny: Catalogue = {
 
   // telegram
   'telegram.shareContact': 'Gawani nambala yanga ya foni',
+  'telegram.shareContactBelow':
+    'Dinani "Gawani nambala yanga ya foni" pansipa kuti mugawe nambala ya Telegram iyi.',
   'telegram.notYourContact':
     'Imeneyo si nambala yanu. Dinani "Gawani nambala yanga ya foni" kuti mugawe nambala ya Telegram iyi.',
   'telegram.help':
