@@ -204,7 +204,7 @@ export function describeFailure(error: unknown): Failure {
     return { kind: 'limited', note: { key: `limits.note.${error.window}` } };
   }
   if (error instanceof PaymentGuardError) {
-    return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
+    return error.code === 'PAYMENT_GUARD_TIMEOUT' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
   const kind = classifyApiError(error);
   if (kind !== 'rejected') return { kind };

@@ -42,7 +42,7 @@ export function createRecordWrites(options: RecordWritesOptions) {
     const result = await store.commit(turn.lease, data);
     if (result.status !== 'committed') {
       cached?.actor.stop();
-      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+      throw new TurnError('TURN_WRITE_REFUSED', `Session write refused: ${result.status}`);
     }
     if (cached) cache.put(turn.sessionKey, { ...cached, version: result.version, record: next });
   };
