@@ -603,7 +603,7 @@ export function failureTransitions(
  * Where a stage's failure screen leads for one call: a state of the stage, or a state entered with
  * an action (a payment resumed at a step).
  */
-export type FailureWay = string | { readonly target: string; readonly actions: unknown };
+type FailureWay = string | { readonly target: string; readonly actions: unknown };
 
 /** A {@link FailureWay} as a transition's target (and action). */
 const wayTo = <TWay extends FailureWay>(to: TWay) =>

@@ -33,9 +33,6 @@ export interface FlowAdvanceOptions {
   readonly lockTtlMs: number;
 }
 
-/** How flows are found, started, restored and run until they wait; see {@link createFlowAdvance}. */
-export type FlowAdvance = ReturnType<typeof createFlowAdvance>;
-
 const MAX_HANDOVERS = 5;
 
 /**

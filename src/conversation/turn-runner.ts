@@ -18,13 +18,13 @@ import {
 } from './turn-middleware.js';
 
 /** What the runner needs from the engine around it. */
-export interface TurnRunnerOptions extends FlowAdvanceOptions {
+interface TurnRunnerOptions extends FlowAdvanceOptions {
   /** Middleware around every turn, first registered outermost; the engine's `use` appends. */
   readonly middleware: readonly TurnMiddleware[];
 }
 
 /** Runs one turn once its lock is held; see {@link createTurnRunner}. */
-export type TurnRunner = (
+type TurnRunner = (
   turn: RunningTurn,
   acquired: AcquireResult & { status: 'acquired' },
   cached: CachedActor | undefined,

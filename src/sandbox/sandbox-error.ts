@@ -7,7 +7,7 @@ export type FieldErrors = Record<string, string[]>;
  * Stable codes for the sandbox's HTTP errors, for its own logs and tests. Not on the wire: the
  * body the insurer's clients see is `{status, message, errors}`, and the spec shows no error codes.
  */
-export type SandboxErrorCode =
+type SandboxErrorCode =
   | 'SANDBOX_VALIDATION_FAILED'
   | 'SANDBOX_UNAUTHORISED'
   | 'SANDBOX_NOT_FOUND'

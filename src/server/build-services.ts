@@ -86,7 +86,7 @@ export interface ServerServices {
 }
 
 /** What the services are built over. */
-export interface ServiceInputs {
+interface ServiceInputs {
   readonly stores: ServerStores;
   readonly insurer: Insurer;
   readonly notifiers: NotifierDirectory;
