@@ -167,7 +167,7 @@ export interface ContactBookOptions {
  * not atomic together, and need not be: a contact found through the due index or a holder's card
  * is read from its own key, which is written first.
  */
-export function createContactBook(
+function createContactBook(
   store: KeyValueStore,
   prefix: string,
   options: ContactBookOptions = {},
