@@ -116,7 +116,7 @@ export function checkEmail(text: string): Checked<string> {
 }
 
 /** A vehicle's year of manufacture between 1950 and next year. */
-export function checkYear(text: string, today: string): Checked<number> {
+function checkYear(text: string, today: string): Checked<number> {
   const year = Number(text.trim());
   const max = Number(today.slice(0, 4)) + 1;
   return Number.isInteger(year) && year >= 1950 && year <= max
@@ -128,7 +128,7 @@ export function checkYear(text: string, today: string): Checked<number> {
 const TWO_WORD_MAKES = ['alfa romeo', 'aston martin', 'great wall', 'land rover', 'mercedes benz'];
 
 /** A vehicle as one typed answer, "Toyota Corolla 2015": its make, model and year. */
-export interface VehicleName {
+interface VehicleName {
   make: string;
   model: string;
   year: string;
@@ -160,7 +160,7 @@ export function checkVehicleName(
 }
 
 /** A person's name typed as one answer, split as the insurer records it. */
-export interface FullName {
+interface FullName {
   firstName: string;
   lastName: string;
 }

@@ -38,7 +38,7 @@ function payableOf(claim: Claim): number | undefined {
 }
 
 /** A claim as the flows keep it: id, number, status and payable amount when known. */
-export function claimSummary(claim: Claim): ClaimSummary {
+function claimSummary(claim: Claim): ClaimSummary {
   const summary: ClaimSummary = {
     id: String(claim.id),
     number: claim.claimNumber,
@@ -50,11 +50,8 @@ export function claimSummary(claim: Claim): ClaimSummary {
   return summary;
 }
 
-/** A claim of either line by id (its home is claim-lookups.ts). */
-export { getClaimOf };
-
 /** A credit-life or group-life policy by its printed number (CL-…, GL-…); null when none. */
-export async function policyByNumber(client: PartnerClient, line: ClaimLine, number: string) {
+async function policyByNumber(client: PartnerClient, line: ClaimLine, number: string) {
   const wanted = number.toUpperCase();
   const policies =
     line === 'credit-life'
@@ -117,10 +114,7 @@ const names = (value: unknown): string[] =>
  * each requires, and the notice the product allows. The product is the policy's when the policy
  * names it; otherwise the account's first credit-life product.
  */
-export async function creditLifeClaimTerms(
-  client: PartnerClient,
-  policyId: string,
-): Promise<ClaimTerms> {
+async function creditLifeClaimTerms(client: PartnerClient, policyId: string): Promise<ClaimTerms> {
   const [policy, products] = await Promise.all([
     orNotFound(client.call('getCreditLifePolicy', { path: { policyId } }), null),
     client.call('getCreditLifeProducts', {}),

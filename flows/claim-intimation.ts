@@ -55,10 +55,10 @@ import {
 export type ClaimLine = 'credit-life' | 'group-life';
 
 /** How the covered loan or member is identified: exactly one of these, never both. */
-export type ClaimSubjectKey = 'loanId' | 'partnerLoanReference' | 'memberId' | 'nrcNumber';
+type ClaimSubjectKey = 'loanId' | 'partnerLoanReference' | 'memberId' | 'nrcNumber';
 
 /** A scope of cover a claim can be made under, as the insurer lists it on the product. */
-export interface ClaimScope {
+interface ClaimScope {
   /** The insurer's name for it (Death, Permanent disability, Retrenchment…), sent as claimType. */
   name: string;
   /** The documents the insurer requires for a claim under it (`claimRequirements`). */
@@ -180,7 +180,7 @@ function heldKey(context: ClaimIntimationContext): string {
 export type FoundClaim = ClaimSummary & { line: ClaimLine };
 
 /** Context of claim-intimation. */
-export interface ClaimIntimationContext extends FlowContextBase {
+interface ClaimIntimationContext extends FlowContextBase {
   tries: number;
   today: string;
   /** Who is asking: a claim can start from the cover a verified phone holds. */
@@ -297,7 +297,7 @@ const TYPED_KEY: Record<ClaimLine, ClaimSubjectKey> = {
 };
 
 /** Checks the loan or member identifier typed for the chosen key. */
-export function checkSubject(by: ClaimSubjectKey, text: string): Checked<string> {
+function checkSubject(by: ClaimSubjectKey, text: string): Checked<string> {
   return by === 'nrcNumber'
     ? checkNrc(text)
     : checkIdentifier(text, FIELD_LENGTHS.partnerLoanReference);

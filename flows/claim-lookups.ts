@@ -35,7 +35,7 @@ export function getClaimOf(
 }
 
 /** Claims read fresh, and whether some named by the index could not be read in time. */
-export interface FreshClaims {
+interface FreshClaims {
   readonly claims: (Claim & { line: ClaimLine })[];
   /** A read failed or was late: more claims may exist than `claims` holds. */
   readonly missed: boolean;
@@ -46,10 +46,7 @@ export interface FreshClaims {
  * deadline. A claim answered 404 is left out (the insurer no longer has it); one that failed or
  * was late makes `missed`.
  */
-export async function readClaims(
-  client: PartnerClient,
-  refs: readonly ClaimRef[],
-): Promise<FreshClaims> {
+async function readClaims(client: PartnerClient, refs: readonly ClaimRef[]): Promise<FreshClaims> {
   const signal = AbortSignal.timeout(LOOKUP_BUDGET_MS);
   const endsAt = Date.now() + LOOKUP_BUDGET_MS;
   let missed = false;

@@ -169,7 +169,7 @@ const MAX_NRCS_PER_PHONE = 3;
  */
 export const LOOKUP_BUDGET_MS = 3_000;
 /** More insurer calls a lookup may make on the direct paths when the index cannot answer. */
-export const MAX_DIRECT_CALLS = 30;
+const MAX_DIRECT_CALLS = 30;
 /** Most direct-path calls in flight at once (the master policies' searches fan out). */
 const DIRECT_PARALLEL = 8;
 /** Size of the one page read of a direct path's list; a longer list is not all read: unknown. */
@@ -748,7 +748,7 @@ function ownersOf(
 }
 
 /** Who to look up: the phone asking (My cover) or an NRC typed. */
-export type CoverSubject = { readonly phone: string } | { readonly nrc: string };
+type CoverSubject = { readonly phone: string } | { readonly nrc: string };
 
 /**
  * What `subject` holds, each record confirmed by the insurer, with who is on record for each (the

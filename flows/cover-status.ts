@@ -125,7 +125,7 @@ export function truthOf(holdings: readonly Holding[], missed: boolean): CoverTru
 type Step = 'lookingUpMine' | 'lookingUp' | 'sendingDetails' | 'fetchingCertificate';
 
 /** Context of cover-status. */
-export interface CoverStatusContext extends FlowContextBase {
+interface CoverStatusContext extends FlowContextBase {
   tries: number;
   answers: { nrc?: string };
   /** The USSD caller's number: certificates go there by SMS, a screen cannot show a link. */

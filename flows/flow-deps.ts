@@ -271,13 +271,13 @@ export interface FlowClaimEvidence {
 }
 
 /** A claim as the insurer's claim calls name it. */
-export interface FlowClaimKey {
+interface FlowClaimKey {
   readonly line: 'credit-life' | 'group-life';
   readonly claimId: string;
 }
 
 /** Who reported a claim, as the flows record and read it (src/claim-documents' ClaimReports). */
-export interface FlowClaimReport {
+interface FlowClaimReport {
   readonly number: string;
   /** The channel it was reported on. */
   readonly channel: string;

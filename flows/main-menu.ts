@@ -54,7 +54,7 @@ export interface HolderOffers {
 }
 
 /** Context of the main menu: the audience, the holder's renewals due, and the flow picked. */
-export interface MainMenuContext extends FlowContextBase {
+interface MainMenuContext extends FlowContextBase {
   audience: Audience;
   tries: number;
   route: TurnRoute | null;

@@ -70,7 +70,7 @@ import {
 } from './support.js';
 
 /** A motor product as the flow lists it. */
-export interface MotorProduct {
+interface MotorProduct {
   id: string;
   name: string;
   /** Comprehensive and TPFT cover are priced on the vehicle's value. */
@@ -78,13 +78,13 @@ export interface MotorProduct {
 }
 
 /** One page of motor products. */
-export interface MotorProductPage {
+interface MotorProductPage {
   products: MotorProduct[];
   hasMore: boolean;
 }
 
 /** A registered vehicle found by its plate. */
-export interface FoundVehicle {
+interface FoundVehicle {
   vehicleId: string;
   riskCategoryId?: string;
   description: string;
@@ -97,7 +97,7 @@ export interface RiskCategory {
 }
 
 /** A pricing option by duration: premiums as the API returns them. */
-export interface PricingOption {
+interface PricingOption {
   duration: number;
   label: string;
   basic: number;
@@ -118,7 +118,7 @@ export interface Holder {
 }
 
 /** A created quotation. */
-export type MotorQuote = PricedQuote;
+type MotorQuote = PricedQuote;
 
 /**
  * A plate that is registered or insured under another holder than the caller: they learn only
@@ -164,7 +164,7 @@ export interface OnRecordElsewhere {
 }
 
 /** What an answer to a one-time code came to (src/access' CodeCheck). */
-export type CodeOutcome =
+type CodeOutcome =
   | { outcome: 'right' }
   | { outcome: 'wrong'; triesLeft: number }
   | { outcome: 'spent' }
@@ -214,13 +214,13 @@ const isElsewhere = (found: unknown): found is HeldElsewhere =>
   typeof found === 'object' && found !== null && 'heldElsewhere' in found;
 
 /** A motor policy found for renewal. */
-export interface MotorPolicyFound {
+interface MotorPolicyFound {
   policyId: string;
   policyNumber: string;
 }
 
 /** Renewal premiums for the next period. */
-export interface RenewalQuote {
+interface RenewalQuote {
   gross: number;
   currency: string;
   startDate: string;
@@ -281,7 +281,7 @@ type Op =
   | 'certificate';
 
 /** Context of motor-quote: answers typed so far, ids from the API, the payment in flight. */
-export interface MotorQuoteContext extends FlowContextBase {
+interface MotorQuoteContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;

@@ -26,7 +26,7 @@ import {
 } from './support.js';
 
 /** Context of "My data": what the bot holds about the caller, and the erasure asked for. */
-export interface MyDataContext extends FlowContextBase {
+interface MyDataContext extends FlowContextBase {
   route: TurnRoute | null;
   held: PersonalDataHeld;
   reason: ErasureReason;

@@ -40,7 +40,7 @@ import {
  * that writes nothing at the insurer before the user chooses to pay: the child then ends
  * `chosen` with the method, and the flow makes the quotation and starts it again `at` paying).
  */
-export type PaymentSubject =
+type PaymentSubject =
   | { kind: 'quote'; quoteId: string }
   | { kind: 'renewal'; policyId: string }
   | { kind: 'unquoted' };
@@ -157,7 +157,7 @@ export function newPayment(
 }
 
 /** The request for the current attempt. */
-export function paymentRequest(context: {
+function paymentRequest(context: {
   pay: PayState | null;
   route?: TurnRoute | null | undefined;
   callerPhone?: string | null | undefined;
@@ -188,7 +188,7 @@ export function clockTime(iso: string | null | undefined): string {
  * messaging platform vouches for (a WhatsApp sender's), which a paying flow keeps as `payPhone`
  * (see {@link payPhoneOf}). The payment child has only `callerPhone`, already resolved.
  */
-export function ownPayNumber(context: {
+function ownPayNumber(context: {
   callerPhone: string | null;
   payPhone?: string | undefined;
 }): string | null {
@@ -243,7 +243,7 @@ export function paymentWaitPrompt(pay: PayState | null): Prompt {
  * cannot show while the call holds the screen, so the caller is told to approve it when asked,
  * and the result comes by SMS.
  */
-export function paymentReleasedPrompt(pay: PayState | null): Prompt {
+function paymentReleasedPrompt(pay: PayState | null): Prompt {
   return {
     ...ask('pay.released', 'none', {
       params: {
@@ -260,7 +260,7 @@ export function paymentReleasedPrompt(pay: PayState | null): Prompt {
  * Where a mobile-money payment stands when a handset dials back while it waits: with the phone
  * (or being confirmed with the insurer), the result to come by SMS; the call is let go again.
  */
-export function paymentHandsetWaitPrompt(pay: PayState | null): Prompt {
+function paymentHandsetWaitPrompt(pay: PayState | null): Prompt {
   const prompt = ask(pay?.unconfirmed ? 'pay.waitConfirming' : 'pay.waitHandset', 'none', {
     params: {
       amount: money(pay?.amount ?? 0),
@@ -302,7 +302,7 @@ export function paymentFailedPrompt(pay: PayState | null, handset = false): Prom
 // ------------------------------------------------------------------ context changes (assigners)
 
 /** `pay` after the user chose how to pay. */
-export function chosen(pay: PayState | null, method: PaymentChoice): PayState | null {
+function chosen(pay: PayState | null, method: PaymentChoice): PayState | null {
   return pay ? { ...pay, method } : null;
 }
 
@@ -349,7 +349,7 @@ export function answered(pay: PayState | null, output: PaymentStarted): PayState
 }
 
 /** `pay` once the outcome was pushed into the conversation. */
-export function settled(pay: PayState | null, event: Reply): PayState | null {
+function settled(pay: PayState | null, event: Reply): PayState | null {
   if (!pay || event.type !== 'payment.settled') return pay;
   // Still pending after every poll: the wait screen says since when, and that it goes on.
   if (event.outcome === 'pending') return { ...pay, checked: true };
@@ -409,7 +409,7 @@ export interface PayLaterRequest {
  * What a flow hands the payment machine: the priced purchase. The confirm screen (what is bought
  * for how much, and how to pay) is the flow's own: the flow makes it (see {@link paymentScreen}).
  */
-export interface PaymentInput {
+interface PaymentInput {
   pay: PayState;
   callerPhone: string | null;
   route: TurnRoute | null;
@@ -423,10 +423,10 @@ export interface PaymentInput {
 }
 
 /** A call of the payment machine that failed: the flow shows its failure screen for it. */
-export type PaymentFailure = Failure & { op: 'pay' | 'status' };
+type PaymentFailure = Failure & { op: 'pay' | 'status' };
 
 /** How a payment ended, with the payment as it stands: the flow goes on from there. */
-export type PaymentOutput =
+type PaymentOutput =
   | { outcome: 'paid' | 'back' | 'cancelled' | 'chosen'; pay: PayState }
   | { outcome: 'failed'; pay: PayState; failure: PaymentFailure };
 
@@ -492,7 +492,7 @@ function reasked(
 }
 
 /** The id a flow invokes the payment machine under: events are forwarded to it by this id. */
-export const PAYMENT_ACTOR_ID = 'payment';
+const PAYMENT_ACTOR_ID = 'payment';
 
 /** A failed call `op`: its failure screen, which hands the failure to the flow. */
 const failedCall = failedCallTo<PaymentContext, Reply>('callFailed');
@@ -749,7 +749,7 @@ export const paymentMachine = payment.createMachine({
 });
 
 /** The flow's payment child, started where a flow's failure screen sends it back (see PaymentInput). */
-export function paymentInput(
+function paymentInput(
   context: Parameters<typeof ownPayNumber>[0] & {
     route?: TurnRoute | null | undefined;
     pay?: PayState | null | undefined;
@@ -786,7 +786,7 @@ const SCREENS: ReadonlySet<unknown> = new Set<PaymentScreen>([
 ]);
 
 /** Guard for a flow's `onSnapshot`: its payment child waits on a screen. */
-export function paymentWaits(event: unknown): boolean {
+function paymentWaits(event: unknown): boolean {
   return childSnapshot(event)?.tags.has(AWAITING_INPUT) === true;
 }
 
@@ -795,7 +795,7 @@ export function paymentWaits(event: unknown): boolean {
  * confirm screen being the flow's own (`confirm`, for the payment as it stands). The child holds
  * the payment while it runs (its output hands it back), so the flow keeps none meanwhile.
  */
-export function paymentScreen(
+function paymentScreen(
   event: unknown,
   confirm: (pay: PayState) => Prompt,
 ): { prompt?: Prompt; tries?: number; pay?: undefined } {
@@ -809,12 +809,12 @@ export function paymentScreen(
 }
 
 /** How a flow's payment child ended, from the done event (typed as the flow's own events). */
-export function paymentOutputOf(event: unknown): PaymentOutput | undefined {
+function paymentOutputOf(event: unknown): PaymentOutput | undefined {
   return (event as { output?: PaymentOutput }).output;
 }
 
 /** A flow's context change once its payment child ended: the payment, and any failed call. */
-export function paymentResult(event: unknown): { pay?: PayState; failure?: PaymentFailure } {
+function paymentResult(event: unknown): { pay?: PayState; failure?: PaymentFailure } {
   const output = paymentOutputOf(event);
   if (!output) return {};
   return output.outcome === 'failed'
@@ -826,7 +826,7 @@ export function paymentResult(event: unknown): { pay?: PayState; failure?: Payme
  * The replies a flow passes on to its payment child while that waits on a screen: the flow
  * names `toPayment` in its setup as `forwardTo(PAYMENT_ACTOR_ID)`.
  */
-export const TO_PAYMENT = {
+const TO_PAYMENT = {
   'user.text': { actions: 'toPayment' },
   'user.choice': { actions: 'toPayment' },
   'user.photo': { actions: 'toPayment' },
@@ -841,7 +841,7 @@ export const TO_PAYMENT = {
  * calls the insurer, `waiting` (tagged) while it shows a screen, every reply passed on to it.
  * The flow's `onSnapshot` moves between them (see {@link paymentWaits}).
  */
-export const PAYMENT_SCREENS = {
+const PAYMENT_SCREENS = {
   initial: 'working',
   states: {
     working: {},
@@ -858,17 +858,11 @@ export function providedPayment(actors: PaymentActors) {
 }
 
 /** The two calls the payment machine makes: start an attempt, read where it stands. */
-export type PaymentActors = NonNullable<Parameters<typeof paymentMachine.provide>[0]['actors']>;
+type PaymentActors = NonNullable<Parameters<typeof paymentMachine.provide>[0]['actors']>;
 
 /** The payment child started again at `step`: where a flow's failure screen sends Retry or Back. */
 export const resumePayment = (step: PaymentStep) =>
   ({ target: 'payment', actions: { type: 'payFrom', params: { step } } }) as const;
-
-/** Where a flow's failure screen leads: a state, or back into the payment child. */
-export type Way = string | ReturnType<typeof resumePayment>;
-
-/** A transition's target (and action) for a {@link Way}. */
-export const way = (to: Way) => (typeof to === 'string' ? { target: to } : to);
 
 /** Guards a paying flow names in its setup for the state {@link paymentStage} makes. */
 export const PAYMENT_GUARDS = {

@@ -36,7 +36,7 @@ import type {
 import { isNotFound } from './support.js';
 
 /** What the desk's actors need (a subset of the flows' deps): the insurer, a file store, the date. */
-export interface StaffDeskDeps {
+interface StaffDeskDeps {
   readonly client: PartnerClient;
   /** Keeps the bordereau and resolves its expiring URL; without it the bordereau is unavailable. */
   readonly files?: {
@@ -53,7 +53,7 @@ export interface StaffDeskDeps {
 }
 
 /** Raised when `confirm` is asked for but the server holds no claim documents. */
-export class StaffConfirmMissingError extends CodedError<'NO_CLAIM_EVIDENCE'> {
+class StaffConfirmMissingError extends CodedError<'NO_CLAIM_EVIDENCE'> {
   override readonly name = 'StaffConfirmMissingError';
   constructor(message: string) {
     super('NO_CLAIM_EVIDENCE', message);
@@ -61,7 +61,7 @@ export class StaffConfirmMissingError extends CodedError<'NO_CLAIM_EVIDENCE'> {
 }
 
 /** Raised when the bordereau is asked for but no file store is configured. */
-export class StaffFileStoreMissingError extends CodedError<'NO_FILE_STORE'> {
+class StaffFileStoreMissingError extends CodedError<'NO_FILE_STORE'> {
   override readonly name = 'StaffFileStoreMissingError';
   readonly status = 503;
   constructor(message: string) {
@@ -70,7 +70,7 @@ export class StaffFileStoreMissingError extends CodedError<'NO_FILE_STORE'> {
 }
 
 /** Raised when `sync` is asked for but the server runs no holdings sync. */
-export class StaffSyncMissingError extends CodedError<'NO_HOLDINGS_SYNC'> {
+class StaffSyncMissingError extends CodedError<'NO_HOLDINGS_SYNC'> {
   override readonly name = 'StaffSyncMissingError';
   constructor(message: string) {
     super('NO_HOLDINGS_SYNC', message);

@@ -70,7 +70,7 @@ export const StaffDeskStart = z.object({ command: z.string().optional() });
 export type StaffDeskStart = z.infer<typeof StaffDeskStart>;
 
 /** A parsed desk command: the topic and its arguments. */
-export interface StaffCommand {
+interface StaffCommand {
   topic: StaffTopic;
   args: string[];
 }
@@ -198,7 +198,7 @@ export interface StaffPerson {
 }
 
 /** What `policy` finds: a policy, a person's holdings (NRC, phone) or a loan (its reference). */
-export type StaffPolicyFound = StaffPolicy | StaffPerson | StaffLoan;
+type StaffPolicyFound = StaffPolicy | StaffPerson | StaffLoan;
 
 /** A claim as the desk shows it. */
 export interface StaffClaim {
@@ -218,7 +218,7 @@ export interface StaffClaim {
 }
 
 /** Who reported a claim, as the desk shows it. */
-export interface StaffClaimReporter {
+interface StaffClaimReporter {
   /** The channel it was reported on (ussd, telegram, whatsapp…). */
   channel: string;
   /** The reporter's phone (masked by Slack outside direct messages). */
@@ -297,7 +297,7 @@ export interface StaffSync {
 }
 
 /** Context of the staff desk. */
-export interface StaffDeskContext extends FlowContextBase {
+interface StaffDeskContext extends FlowContextBase {
   tries: number;
   answers: { topic?: StaffTopic; args?: string[] };
   failure: Failure | null;

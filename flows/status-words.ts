@@ -9,7 +9,7 @@
 export type StatusSubject = 'policy' | 'loan' | 'member' | 'household' | 'claim' | 'transaction';
 
 /** Catalogue keys of the customer's words for a status (src/conversation/locales/en.ts). */
-export type StatusKey =
+type StatusKey =
   | 'status.inForce'
   | 'status.inGrace'
   | 'status.inGraceUntil'
@@ -100,7 +100,7 @@ export function insurerWord(status: string): string {
 }
 
 /** How a status reads to the customer, and whether the insurer's word was one we know. */
-export interface StatusWord {
+interface StatusWord {
   readonly key: StatusKey;
   readonly known: boolean;
 }

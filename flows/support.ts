@@ -204,7 +204,7 @@ export function describeFailure(error: unknown): Failure {
     return { kind: 'limited', note: { key: `limits.note.${error.window}` } };
   }
   if (error instanceof PaymentGuardError) {
-    return error.code === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
+    return error.code === 'PAYMENT_GUARD_TIMEOUT' ? { kind: 'timeout' } : { kind: 'unavailable' };
   }
   const kind = classifyApiError(error);
   if (kind !== 'rejected') return { kind };
@@ -603,7 +603,7 @@ export function failureTransitions(
  * Where a stage's failure screen leads for one call: a state of the stage, or a state entered with
  * an action (a payment resumed at a step).
  */
-export type FailureWay = string | { readonly target: string; readonly actions: unknown };
+type FailureWay = string | { readonly target: string; readonly actions: unknown };
 
 /** A {@link FailureWay} as a transition's target (and action). */
 const wayTo = <TWay extends FailureWay>(to: TWay) =>

@@ -76,7 +76,7 @@ export interface TravelCertificateInput {
 }
 
 /** A traveller besides the policyholder. */
-export interface Traveller {
+interface Traveller {
   name: string;
   relationship: 'spouse' | 'child' | 'parent' | 'other';
 }
@@ -106,7 +106,7 @@ export interface TravelCertificate {
 }
 
 /** Context of travel-issue. */
-export interface TravelIssueContext extends FlowContextBase {
+interface TravelIssueContext extends FlowContextBase {
   tries: number;
   today: string;
   callerPhone: string | null;
@@ -140,7 +140,7 @@ export interface TravelIssueContext extends FlowContextBase {
 const MAX_DAYS = 180;
 
 /** Trip length in days: a whole number from 1 to {@link MAX_DAYS}. */
-export function checkDays(text: string): Checked<string> {
+function checkDays(text: string): Checked<string> {
   const days = Number(text.trim());
   return Number.isInteger(days) && days >= 1 && days <= MAX_DAYS
     ? { ok: true, value: String(days) }
@@ -148,7 +148,7 @@ export function checkDays(text: string): Checked<string> {
 }
 
 /** The last day of a trip of `days` days from `startDate` (YYYY-MM-DD). */
-export function tripEnd(startDate: string, days: number): string {
+function tripEnd(startDate: string, days: number): string {
   const end = new Date(`${startDate}T00:00:00Z`);
   end.setUTCDate(end.getUTCDate() + days - 1);
   return end.toISOString().slice(0, 10);

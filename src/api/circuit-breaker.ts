@@ -43,7 +43,7 @@ export interface CircuitPermit {
 }
 
 /** The breaker's answer to "may I call now?". */
-export type CircuitAdmission =
+type CircuitAdmission =
   | { readonly admitted: true; readonly permit: CircuitPermit }
   | {
       readonly admitted: false;
@@ -54,7 +54,7 @@ export type CircuitAdmission =
     };
 
 /** A consecutive-failure circuit breaker driven by an injectable clock. */
-export interface CircuitBreaker {
+interface CircuitBreaker {
   /** The current state; moves an expired `open` circuit to `half-open`. */
   state(): CircuitState;
   /** Asks to make one attempt. */

@@ -19,7 +19,7 @@ export type PathParamNames<P extends string> = P extends `${string}{${infer N}}$
   : never;
 
 /** The zod object of a path template's parameters: every parameter is a non-empty string. */
-export type PathParamsSchema<P extends string> = z.ZodObject<
+type PathParamsSchema<P extends string> = z.ZodObject<
   { [K in PathParamNames<P>]: z.ZodString },
   z.core.$strip
 >;

@@ -145,7 +145,7 @@ function parseErrorBody(raw: string): ApiErrorBody | undefined {
 }
 
 /** Codes of {@link ApiNetworkError} and its two kinds. */
-export type ApiNetworkErrorCode = 'API_NETWORK' | 'API_TIMEOUT' | 'API_ABORTED';
+type ApiNetworkErrorCode = 'API_NETWORK' | 'API_TIMEOUT' | 'API_ABORTED';
 
 /**
  * Raised when the request never got an answer: connection refused or reset, DNS failure, the

@@ -165,7 +165,7 @@ export function createTurnEngine(options: TurnEngineOptions): ConversationEngine
         leave();
       },
       async (error: unknown) => {
-        const code = error instanceof TurnError ? error.code : 'unexpected';
+        const code = error instanceof TurnError ? error.code : 'TURN_UNEXPECTED';
         logger.error(
           { event: 'turn.failed', sessionId: context.sessionId, code, err: error },
           'turn failed',

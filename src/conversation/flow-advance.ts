@@ -33,9 +33,6 @@ export interface FlowAdvanceOptions {
   readonly lockTtlMs: number;
 }
 
-/** How flows are found, started, restored and run until they wait; see {@link createFlowAdvance}. */
-export type FlowAdvance = ReturnType<typeof createFlowAdvance>;
-
 const MAX_HANDOVERS = 5;
 
 /**
@@ -51,7 +48,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     let found = entries.get(audience);
     if (found === undefined) {
       const definition = Object.values(flows).find((flow) => flow.entryFor?.includes(audience));
-      if (!definition) throw new TurnError('flow_failed', `No entry flow for ${audience}`);
+      if (!definition) throw new TurnError('TURN_FLOW_FAILED', `No entry flow for ${audience}`);
       found = definition.id;
       entries.set(audience, found);
     }
@@ -71,7 +68,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     handovers = 0,
   ): Promise<void> => {
     const definition = lookupFlow(flowId);
-    if (!definition) throw new TurnError('flow_failed', `Flow ${flowId} is not registered`);
+    if (!definition) throw new TurnError('TURN_FLOW_FAILED', `Flow ${flowId} is not registered`);
     // The route goes to the flow, not into the record: the record keeps the address already.
     const address = turn.options.address;
     const routed: FlowInput = address
@@ -79,7 +76,8 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
       : input;
     // The flow gets its start as its own schema reads it; the record keeps what was handed over.
     const start = flowStartOf(definition, input.start);
-    if (start === false) throw new TurnError('flow_failed', `Flow ${flowId} refused its start`);
+    if (start === false)
+      throw new TurnError('TURN_FLOW_FAILED', `Flow ${flowId} refused its start`);
     const { start: _handed, ...plain } = routed;
     const started: FlowStartInput = {
       ...plain,
@@ -114,7 +112,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
       try {
         if (!(await settleWithin(actor, maxTurnMs))) {
           actor.stop();
-          throw new TurnError('turn_abandoned', `Flow ${definition.id} did not settle`);
+          throw new TurnError('TURN_ABANDONED', `Flow ${definition.id} did not settle`);
         }
       } finally {
         clearInterval(keepAlive);
@@ -122,19 +120,22 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     }
     const snapshot = actor.getSnapshot();
     if (snapshot.status === 'error') {
-      throw new TurnError('flow_failed', `Flow ${definition.id} failed`, {
+      throw new TurnError('TURN_FLOW_FAILED', `Flow ${definition.id} failed`, {
         cause: snapshot.error,
       });
     }
     if (snapshot.status === 'done') {
       const output = flowOutputOf(snapshot.output);
       if (output === false) {
-        throw new TurnError('bad_prompt', `Flow ${definition.id} output is not a FlowOutput`);
+        throw new TurnError('TURN_BAD_PROMPT', `Flow ${definition.id} output is not a FlowOutput`);
       }
       const next = output?.next;
       if (next !== undefined) {
         if (handovers >= MAX_HANDOVERS) {
-          throw new TurnError('handover_loop', `Too many flow hand-overs from ${definition.id}`);
+          throw new TurnError(
+            'TURN_HANDOVER_LOOP',
+            `Too many flow hand-overs from ${definition.id}`,
+          );
         }
         // The start point is for the flow handed over to only, never inherited further.
         const { start: _previous, ...base } = input;
@@ -170,7 +171,7 @@ export function createFlowAdvance(options: FlowAdvanceOptions) {
     const prompt: unknown = snapshot.context?.prompt;
     if (!isPrompt(prompt)) {
       actor.stop();
-      throw new TurnError('bad_prompt', `Flow ${definition.id} turn.prompt is not a Prompt`);
+      throw new TurnError('TURN_BAD_PROMPT', `Flow ${definition.id} turn.prompt is not a Prompt`);
     }
     const snapshotJson = withoutPrompt(actor.getPersistedSnapshot() as Record<string, unknown>);
     const flags: { unseen?: true } = turn.late || turn.system ? { unseen: true } : {};
@@ -251,7 +252,7 @@ async function persist(
   const record: RecordHead = head;
   const result = await store.commit(turn.lease, JSON.stringify({ ...record, snapshot }));
   if (result.status !== 'committed') {
-    throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+    throw new TurnError('TURN_WRITE_REFUSED', `Session write refused: ${result.status}`);
   }
   return { version: result.version, actor, record };
 }

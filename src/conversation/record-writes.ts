@@ -7,15 +7,12 @@ import type { SessionRecord } from './session-record.js';
 import { TurnError } from './turn-error.js';
 
 /** What the record writes need from the engine around them. */
-export interface RecordWritesOptions {
+interface RecordWritesOptions {
   readonly store: SessionStore;
   readonly cache: ActorCache;
   /** Clock for `updatedAt`, epoch ms. */
   readonly now: () => number;
 }
-
-/** The turn endings that touch the record but not the flow; see {@link createRecordWrites}. */
-export type RecordWrites = ReturnType<typeof createRecordWrites>;
 
 /**
  * The turn endings that leave the flow as it is: a channel's page of the same screen (`keep`),
@@ -42,7 +39,7 @@ export function createRecordWrites(options: RecordWritesOptions) {
     const result = await store.commit(turn.lease, data);
     if (result.status !== 'committed') {
       cached?.actor.stop();
-      throw new TurnError('write_refused', `Session write refused: ${result.status}`);
+      throw new TurnError('TURN_WRITE_REFUSED', `Session write refused: ${result.status}`);
     }
     if (cached) cache.put(turn.sessionKey, { ...cached, version: result.version, record: next });
   };

@@ -2,10 +2,10 @@ import type { AcquireResult, SessionStore } from '../session/index.js';
 import { KeyedQueue } from './keyed-queue.js';
 
 /** What taking the lock answered: the session is the turn's, busy past the deadline, or failed. */
-export type LockResult = AcquireResult | { readonly status: 'failed'; readonly error: unknown };
+type LockResult = AcquireResult | { readonly status: 'failed'; readonly error: unknown };
 
 /** Options of {@link TurnGate}. */
-export interface TurnGateOptions {
+interface TurnGateOptions {
   readonly store: SessionStore;
   /** Lock lifetime, extended while a turn runs past its deadline. */
   readonly lockTtlMs: number;

@@ -18,13 +18,13 @@ import {
 } from './turn-middleware.js';
 
 /** What the runner needs from the engine around it. */
-export interface TurnRunnerOptions extends FlowAdvanceOptions {
+interface TurnRunnerOptions extends FlowAdvanceOptions {
   /** Middleware around every turn, first registered outermost; the engine's `use` appends. */
   readonly middleware: readonly TurnMiddleware[];
 }
 
 /** Runs one turn once its lock is held; see {@link createTurnRunner}. */
-export type TurnRunner = (
+type TurnRunner = (
   turn: RunningTurn,
   acquired: AcquireResult & { status: 'acquired' },
   cached: CachedActor | undefined,
@@ -239,7 +239,7 @@ async function runMiddleware(
     ending.end(async () => {
       const asked = context.request;
       if (asked.kind === 'reply' && !isReply(asked.reply)) {
-        throw new TurnError('bad_reply', 'Middleware made a bad Reply');
+        throw new TurnError('TURN_BAD_REPLY', 'Middleware made a bad Reply');
       }
       await ends.apply(asked);
     }),
@@ -275,7 +275,8 @@ class TurnEnding {
 
   /** Starts `step` as the turn's end and answers what it answers; a second end is refused. */
   end(step: () => Promise<void>): Promise<Prompt> {
-    if (this.work) return Promise.reject(new TurnError('bad_middleware', 'A turn ended twice'));
+    if (this.work)
+      return Promise.reject(new TurnError('TURN_BAD_MIDDLEWARE', 'A turn ended twice'));
     return new Promise<Prompt>((resolve, reject) => {
       this.turn.answer = resolve;
       const work = step();

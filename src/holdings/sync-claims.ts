@@ -5,7 +5,7 @@ import type { HoldingsIndex, SyncCursor } from './holdings-index.js';
 import type { createSyncPages } from './sync-pages.js';
 
 /** What {@link syncClaims} needs of the sync run it is part of. */
-export interface SyncClaimsRun {
+interface SyncClaimsRun {
   readonly client: Pick<PartnerClient, 'call'>;
   readonly index: HoldingsIndex;
   /** The run's id: a book read to its end is stamped complete only while it is on record. */

@@ -2,7 +2,7 @@ import type { HoldingFact, HoldingsIndex, SyncCursor } from './holdings-index.js
 import { record } from './sync-fields.js';
 
 /** What {@link createSyncPages} reads from and writes to during one run. */
-export interface SyncPagesState {
+interface SyncPagesState {
   readonly index: HoldingsIndex;
   /** The run's cursor, kept in step with the index's after every page. */
   readonly cursor: SyncCursor;

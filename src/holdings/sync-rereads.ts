@@ -8,7 +8,7 @@ import {
 import { record, text } from './sync-fields.js';
 
 /** Runs in a row a record may be answered 404 before the sync stops asking for it. */
-export const REREAD_MISSES = 3;
+const REREAD_MISSES = 3;
 
 /**
  * Reads again, one by one, the records the last runs could not read (a holder read that failed)

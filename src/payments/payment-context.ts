@@ -35,7 +35,7 @@ export const DEFAULT_LOOKUP_BACKOFF: LookupBackoff = {
 };
 
 /** The delays of a lookup schedule, one per lookup, until they add up to `forMs`. */
-export function lookupDelays({ firstMs, maxMs, forMs }: LookupBackoff): number[] {
+function lookupDelays({ firstMs, maxMs, forMs }: LookupBackoff): number[] {
   const delays: number[] = [];
   let total = 0;
   let next = Math.max(0, firstMs);

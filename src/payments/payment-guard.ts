@@ -5,7 +5,10 @@ import { hashTag } from '../redis/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
 /** Why a guarded payment start could not give an answer. */
-export type PaymentGuardErrorCode = 'timeout' | 'corrupt' | 'backend_failed';
+export type PaymentGuardErrorCode =
+  | 'PAYMENT_GUARD_TIMEOUT'
+  | 'PAYMENT_GUARD_CORRUPT'
+  | 'PAYMENT_GUARD_BACKEND_FAILED';
 
 /** Raised by {@link PaymentGuard.once} when the outcome of the first start cannot be known. */
 export class PaymentGuardError extends CodedError<PaymentGuardErrorCode> {
@@ -104,9 +107,14 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
         stored = (await store.get(key)) ?? null;
       } catch (error) {
         if (error instanceof StartFailed) throw error.cause;
-        throw new PaymentGuardError('backend_failed', quoteId, 'Payment guard unavailable', {
-          cause: error,
-        });
+        throw new PaymentGuardError(
+          'PAYMENT_GUARD_BACKEND_FAILED',
+          quoteId,
+          'Payment guard unavailable',
+          {
+            cause: error,
+          },
+        );
       }
       if (stored !== null) {
         const parsed = parseStored(quoteId, stored);
@@ -115,15 +123,24 @@ export function createPaymentGuard<T>(options: PaymentGuardOptions<T>): PaymentG
         if (parsed.state === 'started') {
           const result = options.schema.safeParse(parsed.result);
           if (!result.success) {
-            throw new PaymentGuardError('corrupt', quoteId, 'Stored payment does not parse', {
-              cause: result.error,
-            });
+            throw new PaymentGuardError(
+              'PAYMENT_GUARD_CORRUPT',
+              quoteId,
+              'Stored payment does not parse',
+              {
+                cause: result.error,
+              },
+            );
           }
           return result.data;
         }
       }
       if (Date.now() >= giveUpAt) {
-        throw new PaymentGuardError('timeout', quoteId, 'The first payment start did not finish');
+        throw new PaymentGuardError(
+          'PAYMENT_GUARD_TIMEOUT',
+          quoteId,
+          'The first payment start did not finish',
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       delayMs = Math.min(delayMs * 2, 200);
@@ -166,8 +183,13 @@ function parseStored(quoteId: string, stored: string): z.infer<typeof Stored> {
   try {
     return Stored.parse(JSON.parse(stored));
   } catch (error) {
-    throw new PaymentGuardError('corrupt', quoteId, 'Stored payment claim does not parse', {
-      cause: error,
-    });
+    throw new PaymentGuardError(
+      'PAYMENT_GUARD_CORRUPT',
+      quoteId,
+      'Stored payment claim does not parse',
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -6,7 +6,7 @@ import type { PaymentHolder, PaymentStatusReader } from './payment-service.js';
 import { classifyPaymentStatus, type PaymentOutcome } from './payment-status.js';
 
 /** What {@link createPaymentLedger} reads and where. */
-export interface PaymentLedgerSettings {
+interface PaymentLedgerSettings {
   readonly keys: PaymentKeys;
   /** Prefix of every key, e.g. `insurechat:`. */
   readonly prefix: string;

@@ -36,7 +36,7 @@ export interface HolderAddress {
 }
 
 /** A policy on a holder's card: what the entry menu's "Renew …" needs. */
-export interface CardPolicy {
+interface CardPolicy {
   readonly policyId: string;
   readonly policyNumber: string;
   /** Last day of cover, `YYYY-MM-DD`. */
@@ -97,7 +97,7 @@ const CONTACT_TTL_SECONDS = 500 * 86_400;
  * it lives on the same card (`reminder-card:{<channel>:<address>}`, field `lang`) without
  * shortening its life. A caller not heard of for that long is asked again.
  */
-export const LANGUAGE_TTL_SECONDS = CONTACT_TTL_SECONDS;
+const LANGUAGE_TTL_SECONDS = CONTACT_TTL_SECONDS;
 
 /** A card's field for the holder's language. */
 const LANGUAGE_FIELD = 'lang';
@@ -167,7 +167,7 @@ export interface ContactBookOptions {
  * not atomic together, and need not be: a contact found through the due index or a holder's card
  * is read from its own key, which is written first.
  */
-export function createContactBook(
+function createContactBook(
   store: KeyValueStore,
   prefix: string,
   options: ContactBookOptions = {},

@@ -10,7 +10,6 @@ export {
   type ContactBook,
   type ContactBookOptions,
   ContactRecord,
-  createContactBook,
   createMemoryContactBook,
   createRedisContactBook,
   type HolderAddress,
@@ -65,7 +64,6 @@ export {
 export {
   createStaffDigest,
   digestText,
-  gatherStaffDigest,
   type StaffDigest,
   type StaffDigestOptions,
   type StaffDigestPoster,

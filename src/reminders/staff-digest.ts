@@ -34,7 +34,7 @@ const MAX_CLAIMS = 200;
  * batches with premium outstanding, credit-life and group-life claims still `Intimated` (no
  * documents yet). A section whose calls fail is named in `unavailable`.
  */
-export async function gatherStaffDigest(
+async function gatherStaffDigest(
   client: Pick<PartnerClient, 'call' | 'paginate'>,
   at: number,
   log: Logger,

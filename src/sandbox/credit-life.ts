@@ -18,7 +18,7 @@ import type {
 } from './state.js';
 
 /** A loan row as placed on cover. */
-export interface LoanRowInput {
+interface LoanRowInput {
   readonly fullName: string;
   readonly nrcNumber: string;
   readonly dateOfBirth: string;
@@ -30,7 +30,7 @@ export interface LoanRowInput {
 }
 
 /** A batch premium payment (mobile money or card only). */
-export interface BatchPaymentInput extends PaymentInput {
+interface BatchPaymentInput extends PaymentInput {
   readonly reference: string;
   /** Sandbox extension: pay part of the outstanding premium (receipting in instalments). */
   readonly amount?: unknown;
@@ -213,7 +213,7 @@ function graceEndsAt(policy: CreditLifePolicyRecord, index: number): Date {
  * unpaid period is within its grace days; Lapsed from graceEndsAt. On a prepaid policy an unpaid
  * period is Pending (off risk) until paid.
  */
-export function coverState(ctx: SandboxContext, policy: CreditLifePolicyRecord): Json {
+function coverState(ctx: SandboxContext, policy: CreditLifePolicyRecord): Json {
   const now = ctx.clock.now();
   const current = currentPeriodIndex(ctx, policy);
   const bounds = periodBounds(policy, current);
@@ -298,7 +298,7 @@ function newBatch(
  * period goes on risk at once (Approved) unless the policy requires prepayment, in which case its
  * schedule stays Pending until paid through schedule pay or renew pay. No payment is initiated.
  */
-export function openOwedPeriods(ctx: SandboxContext, policy: CreditLifePolicyRecord): void {
+function openOwedPeriods(ctx: SandboxContext, policy: CreditLifePolicyRecord): void {
   const current = currentPeriodIndex(ctx, policy);
   const premium = premiumPerPeriod(ctx, policy);
   for (let index = 1; index <= current; index += 1) {
@@ -362,7 +362,7 @@ function rateFor(policy: CreditLifePolicyRecord, tenureMonths: number): number |
 }
 
 /** Prices a loan row against the policy's frozen rate table; 422 when outside its limits. */
-export function priceLoan(
+function priceLoan(
   ctx: SandboxContext,
   policy: CreditLifePolicyRecord,
   row: Pick<LoanRowInput, 'amount' | 'startDate' | 'endDate'> & {

@@ -15,7 +15,7 @@ import type {
 } from './state.js';
 
 /** A census row. */
-export interface MemberRowInput {
+interface MemberRowInput {
   readonly fullName: string;
   readonly nrcNumber: string;
   readonly dateOfBirth: string;
@@ -265,7 +265,7 @@ export function listGroupLifeBatches(ctx: SandboxContext, policyId: string, quer
 }
 
 /** A member on a policy by id or NRC (the live record first). */
-export function findMember(
+function findMember(
   ctx: SandboxContext,
   policyId: string,
   by: { memberId?: string | number | undefined; nrcNumber?: string | undefined },

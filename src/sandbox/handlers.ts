@@ -37,9 +37,7 @@ export interface HandlerInput<N extends OperationName> {
 }
 
 /** Serves one operation: returns the JSON body, or a file for stream operations. */
-export type Handler<N extends OperationName> = (
-  input: HandlerInput<N>,
-) => Json | Json[] | SandboxFile;
+type Handler<N extends OperationName> = (input: HandlerInput<N>) => Json | Json[] | SandboxFile;
 
 /** One handler per operation of the contract table; a missing one fails to compile. */
 export type Handlers = { readonly [N in OperationName]: Handler<N> };

@@ -5,7 +5,7 @@ export interface PageInput {
 }
 
 /** Default page size of sandbox lists (the spec leaves it unstated). */
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 /** Slices `items` into the paginated list envelope. */
 export function paginate<T>(

@@ -44,7 +44,7 @@ export interface CallbackAttempt {
 }
 
 /** What a caller asks the engine to collect, and what to do when it is collected. */
-export interface PaymentRequest {
+interface PaymentRequest {
   readonly reference?: string | undefined;
   readonly method: PaymentMethod;
   readonly amount: number;
@@ -61,7 +61,7 @@ export interface PaymentRequest {
 }
 
 /** Options of {@link createPaymentEngine}. */
-export interface PaymentEngineOptions {
+interface PaymentEngineOptions {
   readonly clock: Clock;
   readonly logger?: Logger | undefined;
   /** Delay before a mobile-money payment settles; default 3000 ms. */

@@ -49,7 +49,7 @@ export function conflictingPaymentMethods(operation: OperationName, body: unknow
 }
 
 /** Picks the method the spec's selection table implies; PayLater when nothing is sent. */
-export function paymentMethodOf(payment: PaymentInput | undefined): PaymentMethod {
+function paymentMethodOf(payment: PaymentInput | undefined): PaymentMethod {
   if (!payment) return 'PayLater';
   if (given(payment.mobileMoneyAccountNumber) && given(payment.cardDetails)) {
     throw invalid('Validation failed', { payment: [ONE_METHOD] });
@@ -69,7 +69,7 @@ export function paymentMethodOf(payment: PaymentInput | undefined): PaymentMetho
  * or `0`, no check of mobile ranges), deliberately looser than our src/msisdn: what we send is
  * already checked there, and the sandbox must answer other partners' numbers as the insurer would.
  */
-export function normaliseSandboxMsisdn(raw: string): string {
+function normaliseSandboxMsisdn(raw: string): string {
   const digits = raw.replace(/[\s()+-]/g, '');
   const national = digits.startsWith('260')
     ? digits.slice(3)
@@ -85,7 +85,7 @@ export function normaliseSandboxMsisdn(raw: string): string {
 }
 
 /** What a domain operation asks to collect. */
-export interface CollectRequest {
+interface CollectRequest {
   readonly reference?: string | undefined;
   readonly payment: PaymentInput | undefined;
   readonly amount: number;
@@ -136,7 +136,7 @@ function assertSubjectFree(ctx: SandboxContext, request: CollectRequest): void {
 }
 
 /** The payment result object for a transaction. */
-export function paymentResultView(transaction: SandboxTransaction, origin: string): Json {
+function paymentResultView(transaction: SandboxTransaction, origin: string): Json {
   const message =
     transaction.status === 'Pending'
       ? transaction.method === 'Card'

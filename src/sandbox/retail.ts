@@ -48,7 +48,7 @@ function unitMonths(product: MotorProductDefinition): number {
 }
 
 /** The period a motor duration covers: start to the day before the anniversary. */
-export function motorPeriod(
+function motorPeriod(
   product: MotorProductDefinition,
   start: Date,
   duration: number,
@@ -60,7 +60,7 @@ export function motorPeriod(
 }
 
 /** Motor premium for one risk: flat third party by category and duration, or rate × sum insured. */
-export function motorPremium(
+function motorPremium(
   ctx: SandboxContext,
   product: MotorProductDefinition,
   riskCategoryId: string | number,

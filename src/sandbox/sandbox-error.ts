@@ -3,20 +3,23 @@ import { CodedError } from '../errors/index.js';
 /** Field name → messages, as in the published error body. */
 export type FieldErrors = Record<string, string[]>;
 
-/** Stable codes for the sandbox's HTTP errors. */
-export type SandboxErrorCode =
-  | 'validation_failed'
-  | 'unauthorised'
-  | 'not_found'
-  | 'conflict'
-  | 'rule_broken';
+/**
+ * Stable codes for the sandbox's HTTP errors, for its own logs and tests. Not on the wire: the
+ * body the insurer's clients see is `{status, message, errors}`, and the spec shows no error codes.
+ */
+type SandboxErrorCode =
+  | 'SANDBOX_VALIDATION_FAILED'
+  | 'SANDBOX_UNAUTHORISED'
+  | 'SANDBOX_NOT_FOUND'
+  | 'SANDBOX_CONFLICT'
+  | 'SANDBOX_RULE_BROKEN';
 
 const CODE_BY_STATUS: Record<number, SandboxErrorCode> = {
-  400: 'validation_failed',
-  401: 'unauthorised',
-  404: 'not_found',
-  409: 'conflict',
-  422: 'rule_broken',
+  400: 'SANDBOX_VALIDATION_FAILED',
+  401: 'SANDBOX_UNAUTHORISED',
+  404: 'SANDBOX_NOT_FOUND',
+  409: 'SANDBOX_CONFLICT',
+  422: 'SANDBOX_RULE_BROKEN',
 };
 
 /**
@@ -34,7 +37,7 @@ export class SandboxHttpError extends CodedError<SandboxErrorCode> {
     errors: FieldErrors = {},
     options?: { cause?: unknown },
   ) {
-    super(CODE_BY_STATUS[status] ?? 'rule_broken', message, options);
+    super(CODE_BY_STATUS[status] ?? 'SANDBOX_RULE_BROKEN', message, options);
     this.status = status;
     this.errors = errors;
   }

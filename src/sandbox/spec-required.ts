@@ -11,7 +11,7 @@ import type { FieldErrors } from './sandbox-error.js';
 const MOTOR_INQUIRY = ['productId', 'duration', 'currency', 'startDate', 'policyHolder', 'risks'];
 
 /** Required body fields by operation, in the spec's words. */
-export const SPEC_REQUIRED: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
+const SPEC_REQUIRED: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
   // "Create individual … (required: firstName, lastName, phoneNumber, email, idNumber, idType)"
   createIndividual: ['firstName', 'lastName', 'phoneNumber', 'email', 'idNumber', 'idType'],
   // "Create corporate (required: name, email, phoneNumber, taxPayerId)"
@@ -41,7 +41,7 @@ export const SPEC_REQUIRED: Readonly<Partial<Record<OperationName, readonly stri
  * info is the risk's registrationNumber. Motor pricing (`getMotorPricing`) names no plate, so it
  * is not here. sumInsured depends on the product's cover and is left to the pricing itself.
  */
-export const SPEC_RISK_REQUIRED: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
+const SPEC_RISK_REQUIRED: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
   motorQuotationInquiry: ['motorRiskCategoryId', 'registrationNumber'],
   // "body as for the inquiry"
   instantIssueMotorPolicy: ['motorRiskCategoryId', 'registrationNumber'],

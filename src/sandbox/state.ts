@@ -69,14 +69,14 @@ export interface PolicyRecord extends Json {
 }
 
 /** One rate band of a credit-life quotation (tenure in months → rate on the loan amount). */
-export interface RateBand {
+interface RateBand {
   fromMonths: number;
   toMonths: number;
   rate: number;
 }
 
 /** A credit-life quotation negotiated for the partner account. */
-export interface CreditLifeQuotationRecord extends Json {
+interface CreditLifeQuotationRecord extends Json {
   id: string;
   productId: number;
   status: 'Approved' | 'Pending';
@@ -143,7 +143,7 @@ export interface LoanRecord extends Json {
 }
 
 /** Batch statuses named by the spec. */
-export type BatchStatus = 'Pending' | 'Approved' | 'PartiallyReceipted' | 'Receipted';
+type BatchStatus = 'Pending' | 'Approved' | 'PartiallyReceipted' | 'Receipted';
 
 /** A credit-life submission batch (schedule), also used for period renewals. */
 export interface CreditLifeBatchRecord extends Json {

@@ -48,7 +48,7 @@ export interface ServerChannels {
 }
 
 /** What the channels are built over. */
-export interface ChannelInputs {
+interface ChannelInputs {
   readonly app: FastifyInstance;
   readonly stores: ServerStores;
   readonly insurer: Insurer;

@@ -43,7 +43,7 @@ export interface ServerEngine {
 }
 
 /** What the engine and its flows are built over. */
-export interface EngineInputs {
+interface EngineInputs {
   readonly stores: ServerStores;
   readonly insurer: Insurer;
   readonly services: ServerServices;

@@ -13,7 +13,7 @@ import type { PaymentTrackerSeam } from './payment-tracker.js';
 import type { ServerContext } from './server-context.js';
 
 /** What the payment service is built over: it delivers outcomes into the engine's flows. */
-export interface PaymentInputs {
+interface PaymentInputs {
   readonly app: FastifyInstance;
   readonly stores: ServerStores;
   readonly insurer: Insurer;

@@ -23,7 +23,7 @@ import type { ServerContext } from './server-context.js';
 const SIMULATOR_DEFAULT_NUMBER = '0971234567';
 
 /** What the remaining routes serve. */
-export interface RouteInputs {
+interface RouteInputs {
   readonly app: FastifyInstance;
   readonly stores: ServerStores;
   readonly insurer: Insurer;

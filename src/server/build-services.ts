@@ -93,7 +93,7 @@ export interface ServerServices {
 }
 
 /** What the services are built over. */
-export interface ServiceInputs {
+interface ServiceInputs {
   readonly stores: ServerStores;
   readonly insurer: Insurer;
   readonly notifiers: NotifierDirectory;

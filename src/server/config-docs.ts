@@ -9,7 +9,7 @@ import { type Env, EnvSchema } from './config.js';
 // test/server/config-docs.test.ts fails when the committed page differs.
 
 /** What the configuration page says of one variable. */
-export interface VariableDoc {
+interface VariableDoc {
   /** What it does. */
   readonly what: string;
   /** What leaving it unset means; only for a variable the schema gives no value of its own. */

@@ -7,7 +7,7 @@ import { CodedError } from '../errors/index.js';
 import { parseS3Url, type S3Location } from '../files/index.js';
 import { type LimitsConfig, LimitsEnv, limitsConfigOf } from '../limits/index.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../privacy/index.js';
-import { HostPort, RedisTarget } from '../redis/index.js';
+import { HostPort, type RedisTarget } from '../redis/index.js';
 
 /** An unset variable is absent, and so is one set to the empty string (`FOO=` in a .env file). */
 const optionalString = z.preprocess(
@@ -73,9 +73,7 @@ const partnerApiPaths = z.preprocess(
 );
 
 /** Where Redis is (see {@link RedisTarget}): the configuration names it, the factory connects. */
-export const RedisConnection = RedisTarget;
-/** {@link RedisConnection}'s type: `kind` says which. */
-export type RedisConnection = RedisTarget;
+type RedisConnection = RedisTarget;
 
 /**
  * The environment insurechat reads, validated once at start-up. Every variable is optional: the

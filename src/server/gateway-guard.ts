@@ -2,7 +2,7 @@ import type { Logger } from '../log/index.js';
 import { createWebhookGuard, type WebhookGuard, type WebhookRejection } from '../webhook/index.js';
 
 /** Options of {@link createGatewayGuard}. */
-export interface GatewayGuardOptions {
+interface GatewayGuardOptions {
   /** Shared with the gateway; sent as header `x-ussd-secret` or query `?secret=`. */
   readonly secret: string;
   /** Gateway addresses allowed to call; empty allows any address that knows the secret. */

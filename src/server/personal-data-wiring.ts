@@ -25,7 +25,7 @@ import type { ReminderService } from '../reminders/index.js';
 import type { KeyValueStore } from '../storage/index.js';
 
 /** What {@link createPersonalDataWiring} erases from and reports on. */
-export interface PersonalDataWiringOptions {
+interface PersonalDataWiringOptions {
   /** Where consent and the audit stream live (the server's key-value store). */
   readonly store: KeyValueStore;
   readonly prefix: string;
@@ -60,7 +60,7 @@ export interface PersonalDataWiringOptions {
 }
 
 /** The service and the audit stream. */
-export interface PersonalDataWiring {
+interface PersonalDataWiring {
   readonly personalData: PersonalData;
   readonly audit: StaffAuditLog;
 }

@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { ServerDeps, ServerInfo } from './create-server.js';
 
 /** Shutdown steps; {@link createServer}'s close runs them last-registered first. */
-export interface Closers {
+interface Closers {
   /** Runs `close` before the steps pushed earlier: a part closes before what it was built on. */
   readonly push: (close: () => Promise<void>) => void;
   /** Runs `close` after every other (the outer parts: schedulers, channels, payments). */

@@ -159,7 +159,7 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     });
     const error = await guard.once('Q-1', countingStart('Q-1').start).catch((caught) => caught);
     expect(error).toBeInstanceOf(PaymentGuardError);
-    expect(error).toMatchObject({ code: 'corrupt', quoteId: 'Q-1' });
+    expect(error).toMatchObject({ code: 'PAYMENT_GUARD_CORRUPT', quoteId: 'Q-1' });
   });
 
   it('times out a duplicate whose first start never finishes', async () => {
@@ -176,7 +176,7 @@ describe.each(modes)('payment guard over $name Redis', (mode) => {
     });
     const { start, calls } = countingStart('Q-1');
     await expect(settleOnFakeTimers(guard.once('Q-1', start))).rejects.toMatchObject({
-      code: 'timeout',
+      code: 'PAYMENT_GUARD_TIMEOUT',
     });
     expect(calls()).toBe(0);
   });

@@ -21,7 +21,7 @@ export interface SlackMessage {
 }
 
 /** Options of {@link toSlackMessage}. */
-export interface SlackRenderOptions {
+interface SlackRenderOptions {
   /** Mask names, NRCs and phone numbers: true everywhere but a direct message. */
   readonly mask: boolean;
 }

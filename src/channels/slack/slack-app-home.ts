@@ -15,7 +15,7 @@ export function homeView(body: string): types.HomeView {
 }
 
 /** What the App Home needs. */
-export interface AppHomeOptions {
+interface AppHomeOptions {
   readonly desk: SlackDesk;
   /** Records the summary's look-up before it runs; unrecorded, it is not shown. */
   readonly audit: SlackAudit;

@@ -12,7 +12,7 @@ import { escapeMrkdwn, type RenderPrompt, renderKey } from './render-slack-messa
 const AUDIT_SHOWN = 20;
 
 /** How a look-up reached the desk. */
-export type AuditRoute = (typeof AUDIT_ROUTES)[number];
+type AuditRoute = (typeof AUDIT_ROUTES)[number];
 
 /** One look-up, or an attempt at one, as a Slack handler sees it. */
 export interface LookupAttempt {
@@ -40,7 +40,7 @@ export interface SlackAudit {
 }
 
 /** What {@link createSlackAudit} needs. */
-export interface SlackAuditOptions {
+interface SlackAuditOptions {
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] } | undefined;
   readonly render: RenderPrompt;
   readonly locale: string;

@@ -18,7 +18,7 @@ import {
 const ANOTHER_LOOKUP = 'another';
 
 /** What the button and modal handlers need. */
-export interface DeskActionOptions {
+interface DeskActionOptions {
   /** The desk's topics: what a typed look-up may start with. */
   readonly topics: readonly string[];
   readonly desk: SlackDesk;

@@ -16,7 +16,7 @@ export function isSubcommand(word: string, topics: readonly string[]): boolean {
 }
 
 /** What the slash command's handler needs. */
-export interface DeskCommandOptions {
+interface DeskCommandOptions {
   readonly command: string;
   /** The desk's topics: the first words a command may start with. */
   readonly topics: readonly string[];

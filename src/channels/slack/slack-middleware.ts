@@ -6,7 +6,7 @@ import type { LookupAttempt, SlackAudit } from './slack-audit.js';
 import { field, identity } from './slack-payload.js';
 
 /** What the request middleware needs. */
-export interface SlackMiddlewareOptions {
+interface SlackMiddlewareOptions {
   /** True in Socket Mode, where Slack's redeliveries reach Bolt. */
   readonly socketMode: boolean;
   readonly seen: OnceSet;
