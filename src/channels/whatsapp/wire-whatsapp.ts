@@ -9,7 +9,7 @@ import { createGraphClient } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
 import { createSeenMessages, createWhatsAppInbox } from './whatsapp-inbox.js';
-import { createWhatsAppNotifier } from './whatsapp-notifier.js';
+import { createWhatsAppNotifier, recordTemplateStatus } from './whatsapp-notifier.js';
 import { createWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
 import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
 
@@ -26,8 +26,11 @@ export interface WhatsAppWiring {
   /** The server's test seams: the de-duplication clock. */
   readonly deps?: { readonly whatsappClock?: (() => number) | undefined };
   readonly keyPrefix: string;
-  /** The server's notifiers: the channel's is added. */
-  readonly notifiers: { add(notifier: Notifier): void };
+  /** The server's notifiers: the channel's is added; SMS is found there for a paused template. */
+  readonly notifiers: {
+    add(notifier: Notifier): void;
+    find(channel: 'ussd'): Notifier | undefined;
+  };
   /** The server's shutdown: waiting for webhooks and pushes in flight is added. */
   readonly closers: { last(close: () => Promise<void>): void };
   /** The server's channel names: `whatsapp` is added. */
@@ -84,12 +87,14 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     appSecret: config.appSecret,
     verifyToken: config.verifyToken,
     logger: wiring.logger,
+    templateStatus: (update) => recordTemplateStatus(store, wiring.logger, update),
   });
   const notifier = createWhatsAppNotifier({
     graph,
     store,
     render: wiring.render,
-    templates: config.templates,
+    logger: wiring.logger,
+    sms: () => wiring.notifiers.find('ussd'),
   });
   const wired: WiredWhatsApp = {
     notifier: {

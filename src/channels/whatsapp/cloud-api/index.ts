@@ -15,6 +15,7 @@ export {
   loggable,
   type MessageKind,
   MessageStatus,
+  TemplateStatusUpdate,
   WebhookBody,
   type WebhookEvents,
 } from './webhook-payload.js';
