@@ -10,7 +10,12 @@ import {
 } from './cloud-api/index.js';
 import { toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
-import { type TemplateDefinition, templateOf, templateParameters } from './whatsapp-templates.js';
+import {
+  TEMPLATE_LANGUAGE,
+  type TemplateDefinition,
+  templateOf,
+  templateParameters,
+} from './whatsapp-templates.js';
 
 /** Options of {@link createWhatsAppNotifier}. */
 export interface WhatsAppNotifierOptions {
@@ -42,14 +47,15 @@ function templateMessage(
   template: TemplateDefinition,
   prompt: Prompt,
   locale: string,
+  render: RenderPrompt,
 ): TemplateMessage {
-  const parameters = templateParameters(template, prompt.params ?? {}, locale);
+  const parameters = templateParameters(template, prompt, locale, render);
   return {
     type: 'template',
     template: {
       name: template.name,
       // Meta offers no Bemba or Nyanja templates: English, and the customer's language after.
-      language: { code: 'en' },
+      language: { code: TEMPLATE_LANGUAGE },
       components:
         parameters.length === 0
           ? []
@@ -105,7 +111,7 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): Notifi
         );
         return;
       }
-      await graph.send(waId, templateMessage(template, prompt, address.locale));
+      await graph.send(waId, templateMessage(template, prompt, address.locale, render));
       if (template.followUp) await store.hold(waId, { prompt, locale: address.locale });
     },
   };

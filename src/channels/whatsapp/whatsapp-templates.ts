@@ -1,4 +1,5 @@
-import { formatDate, type Prompt } from '../../conversation/index.js';
+import { formatDate, nestedMessageOf, type Prompt } from '../../conversation/index.js';
+import type { RenderPrompt } from '../shared/index.js';
 
 /*
  * The approved message templates that reach a customer outside WhatsApp's 24-hour window: one per
@@ -14,8 +15,17 @@ import { formatDate, type Prompt } from '../../conversation/index.js';
 /** A prompt's parameters, as flows and services put them (strings and numbers). */
 type Params = NonNullable<Prompt['params']>;
 
-/** How one named template parameter is filled from a prompt's parameters and its language. */
-type ParameterSource = (params: Params, locale: string) => string;
+/**
+ * How one named template parameter is filled from a prompt's parameters: `words` shows a
+ * parameter that carries a message (what is bought, a status) as its sentence, in the template's
+ * language; dates are written as the customer reads them.
+ */
+type ParameterSource = (params: Params, context: ParameterContext) => string;
+
+interface ParameterContext {
+  readonly locale: string;
+  readonly words: (value: string) => string;
+}
 
 /** One approved template: what Meta is asked to approve, and which pushed prompts it carries. */
 export interface TemplateDefinition {
@@ -40,16 +50,18 @@ export interface TemplateDefinition {
 
 const text =
   (name: string, fallback = '-'): ParameterSource =>
-  (params) => {
+  (params, context) => {
     const value = params[name];
-    return value === undefined || String(value).trim() === '' ? fallback : String(value);
+    return value === undefined || String(value).trim() === ''
+      ? fallback
+      : context.words(String(value));
   };
 const date =
   (name: string): ParameterSource =>
-  (params, locale) =>
-    formatDate(text(name)(params, locale), locale);
-const money: ParameterSource = (params) =>
-  `${text('currency', '')(params, 'en')} ${text('amount')(params, 'en')}`.trim();
+  (params, context) =>
+    formatDate(text(name)(params, context), context.locale);
+const money: ParameterSource = (params, context) =>
+  `${text('currency', '')(params, context)} ${text('amount')(params, context)}`.trim();
 
 /** Every template the notifier sends outside the window, one per business-initiated event. */
 export const WHATSAPP_TEMPLATES: readonly TemplateDefinition[] = [
@@ -107,8 +119,8 @@ export const WHATSAPP_TEMPLATES: readonly TemplateDefinition[] = [
     },
     // A notice of the service's own has a reference, not an amount: the reference stands in.
     parameters: {
-      amount: (params, locale) =>
-        params.amount === undefined ? text('reference')(params, locale) : money(params, locale),
+      amount: (params, context) =>
+        params.amount === undefined ? text('reference')(params, context) : money(params, context),
     },
     followUp: true,
   },
@@ -215,15 +227,29 @@ export function parameterText(value: string, maxChars = 600): string {
   return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars - 1)}…`;
 }
 
-/** The named body parameters of `template` for a prompt, in the body's order. */
+/** The language every template is approved in (Meta offers no Bemba or Nyanja templates). */
+export const TEMPLATE_LANGUAGE = 'en';
+
+/**
+ * The named body parameters of `template` for a prompt, in the body's order: facts as the
+ * customer reads them, a message carried in a parameter (`what.motor|…`) in the template's
+ * language.
+ */
 export function templateParameters(
   template: TemplateDefinition,
-  params: Params,
+  prompt: Prompt,
   locale: string,
+  render: RenderPrompt,
 ): { readonly name: string; readonly text: string }[] {
+  const words = (value: string) => {
+    const nested = nestedMessageOf(value);
+    return nested
+      ? render({ ...nested, input: 'none', final: true }, TEMPLATE_LANGUAGE).text
+      : value;
+  };
   return Object.entries(template.parameters).map(([name, source]) => ({
     name,
-    text: parameterText(source(params, locale)) || '-',
+    text: parameterText(source(prompt.params ?? {}, { locale, words })) || '-',
   }));
 }
 

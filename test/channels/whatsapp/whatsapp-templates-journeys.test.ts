@@ -163,7 +163,8 @@ describe('WhatsApp templates through the whole server', () => {
     );
     expect(parameters.policy_number).toMatch(/^MTR-/);
     expect(parameters.amount).toMatch(/^ZMW [\d,.]+$/);
-    expect(parameters.cover).toMatch(/BCT 4040/);
+    // What was bought, as a sentence in the template's language, never the flow's data.
+    expect(parameters.cover).toMatch(/^Motor [\w ]+ for BCT 4040$/);
     expect(parameters.start_date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
 
     // The reply the template asked for: the paid screen with its certificate.
