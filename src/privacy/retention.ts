@@ -116,9 +116,9 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
   },
   {
-    what: 'WhatsApp messages kept for a customer outside the window (what a template promised: the certificate, the step after a handoff)',
-    where: '`whatsapp-held:{<wa_id>}`',
-    expiry: "7 days, or until the customer's next message, which takes them",
+    what: 'WhatsApp messages kept for a customer outside the window (what a template promised: the certificate, the step after a handoff), and what each template sent carried (for an SMS if Meta reports it failed)',
+    where: '`whatsapp-held:{<wa_id>}`, `whatsapp-template-send:{<message id>}`',
+    expiry: "7 days, or until the customer's next message, which takes them; a template's 1 day",
   },
   {
     what: "WhatsApp templates' status as Meta reports it (template name and status only)",

@@ -46,7 +46,11 @@ export {
   type WhatsAppInbox,
   type WhatsAppInboxOptions,
 } from './whatsapp-inbox.js';
-export { createWhatsAppNotifier, type WhatsAppNotifierOptions } from './whatsapp-notifier.js';
+export {
+  createWhatsAppNotifier,
+  type WhatsAppNotifier,
+  type WhatsAppNotifierOptions,
+} from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,
   type DeliveryStatus,

@@ -5,6 +5,7 @@ import type { RenderPrompt } from '../shared/index.js';
 import {
   type GraphClient,
   loggable,
+  type MessageStatus,
   type TemplateMessage,
   type TemplateStatusUpdate,
 } from './cloud-api/index.js';
@@ -40,7 +41,31 @@ const UNUSABLE: ReadonlySet<string> = new Set([
   'DISABLED',
   'PENDING_DELETION',
   'DELETED',
+  // Not Meta's word: a send failed with "template does not exist" (132001).
+  'MISSING',
 ]);
+
+/**
+ * Meta's error codes on a failed template send that say the template itself cannot be used, and
+ * the status that stands for each until Meta reports the template approved again.
+ */
+const TEMPLATE_ERRORS: ReadonlyMap<number, string> = new Map([
+  [132001, 'MISSING'],
+  [132015, 'PAUSED'],
+  [132016, 'DISABLED'],
+]);
+/** Other template errors (parameters, format): this send failed, the template may still work. */
+const isTemplateError = (code: number) => code >= 132_000 && code < 133_000;
+
+/** The WhatsApp notifier, and what it does when Meta reports one of its templates failed. */
+export interface WhatsAppNotifier extends Notifier {
+  /**
+   * A `failed` status for a message we sent: when it was a template and Meta's error is the
+   * template's (paused, disabled, missing, its parameters), the message goes by SMS instead,
+   * once; a paused or disabled template is recorded so later events go by SMS at once.
+   */
+  failed(status: MessageStatus): Promise<void>;
+}
 
 /** The template message carrying `prompt`: its named body parameters, in English (see below). */
 function templateMessage(
@@ -81,10 +106,35 @@ function templateMessage(
  * (the step shown after a handoff) is only kept: a second template would say nothing new. When
  * Meta paused or rejected the template, the message goes by SMS to the same number.
  */
-export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): Notifier {
+export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsAppNotifier {
   const { graph, store, render } = options;
   const log = options.logger.child({ channel: 'whatsapp' });
+
+  /** Sends `prompt` by SMS to the WhatsApp number; false when there is no SMS to send it by. */
+  async function bySms(waId: string, prompt: Prompt, locale: string): Promise<boolean> {
+    const sms = options.sms?.();
+    if (!sms) return false;
+    // The wa_id is the customer's number in international form, which the SMS gateway takes.
+    await sms.notify({ channel: 'ussd', address: waId, locale }, prompt);
+    return true;
+  }
+
   return {
+    async failed(status) {
+      const codes = (status.errors ?? []).flatMap((error) => error.code ?? []);
+      if (!codes.some(isTemplateError)) return;
+      const sent = await store.takeTemplateSend(status.id);
+      if (!sent) return;
+      for (const code of codes) {
+        const stands = TEMPLATE_ERRORS.get(code);
+        if (stands) await store.recordTemplateStatus(sent.template, stands);
+      }
+      const told = await bySms(sent.waId, sent.prompt, sent.locale);
+      log.warn(
+        { event: 'whatsapp.template.failed', template: sent.template, codes, sms: told },
+        told ? 'template failed: sent by SMS' : 'template failed and no SMS to send it by',
+      );
+    },
     channel: 'whatsapp',
     async notify(address: ChannelAddress, prompt: Prompt) {
       const waId = address.address;
@@ -101,18 +151,19 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): Notifi
         return;
       }
       const status = await store.templateStatus(template.name);
-      const sms = status !== undefined && UNUSABLE.has(status) ? options.sms?.() : undefined;
-      if (sms) {
-        // The wa_id is the customer's number in international form, which the SMS gateway takes.
-        await sms.notify({ channel: 'ussd', address: waId, locale: address.locale }, prompt);
-        log.warn(
-          { event: 'whatsapp.template.sms', template: template.name, status },
-          'template not usable: sent by SMS',
-        );
-        return;
+      if (status !== undefined && UNUSABLE.has(status)) {
+        if (await bySms(waId, prompt, address.locale)) {
+          log.warn(
+            { event: 'whatsapp.template.sms', template: template.name, status: loggable(status) },
+            'template not usable: sent by SMS',
+          );
+          return;
+        }
       }
-      await graph.send(waId, templateMessage(template, prompt, address.locale, render));
-      if (template.followUp) await store.hold(waId, { prompt, locale: address.locale });
+      const id = await graph.send(waId, templateMessage(template, prompt, address.locale, render));
+      const sent = { prompt, locale: address.locale };
+      await store.rememberTemplateSend(id, { ...sent, waId, template: template.name });
+      if (template.followUp) await store.hold(waId, sent);
     },
   };
 }

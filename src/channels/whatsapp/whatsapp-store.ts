@@ -20,6 +20,11 @@ export const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
 /** A message kept for a customer outside the window. */
 export type HeldMessage = z.infer<typeof HeldMessage>;
 
+/** What a template sent outside the window carried: its name and the whole message. */
+export const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string() });
+/** What a template sent outside the window carried. */
+export type TemplateSend = z.infer<typeof TemplateSend>;
+
 /** The delivery states WhatsApp reports for a message we sent. */
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -45,6 +50,10 @@ export interface WhatsAppStore {
   recordTemplateStatus(name: string, status: string): Promise<void>;
   /** The last status Meta reported for a template; undefined when none (taken as approved). */
   templateStatus(name: string): Promise<string | undefined>;
+  /** Remembers what a sent template carried, for a day: a `failed` status may still come. */
+  rememberTemplateSend(messageId: string, sent: TemplateSend): Promise<void>;
+  /** What a sent template carried, taken once; undefined when not one of ours or taken. */
+  takeTemplateSend(messageId: string): Promise<TemplateSend | undefined>;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
@@ -57,14 +66,15 @@ export function isDeliveryStatus(status: string): status is DeliveryStatus {
 /**
  * The channel's keys on the server's key-value store (Redis, or this process):
  * `whatsapp-window:{<wa_id>}` (24 h), `whatsapp-status:{<message id>}` (1 day),
- * `whatsapp-held:{<wa_id>}` (7 days) and `whatsapp-template:{<name>}` (30 days), all in the
- * retention table.
+ * `whatsapp-held:{<wa_id>}` (7 days), `whatsapp-template:{<name>}` (30 days) and
+ * `whatsapp-template-send:{<message id>}` (1 day), all in the retention table.
  */
 export function createWhatsAppStore(store: KeyValueStore, prefix: string): WhatsAppStore {
   const windowKey = (waId: string) => `${prefix}whatsapp-window:{${waId}}`;
   const statusKey = (id: string) => `${prefix}whatsapp-status:{${id}}`;
   const heldKey = (waId: string) => `${prefix}whatsapp-held:{${waId}}`;
   const templateKey = (name: string) => `${prefix}whatsapp-template:{${name}}`;
+  const sendKey = (id: string) => `${prefix}whatsapp-template-send:{${id}}`;
   const heldOf = (raw: string | undefined): HeldMessage[] => {
     const parsed = z.array(HeldMessage).safeParse(raw === undefined ? [] : safeJson(raw));
     return parsed.success ? parsed.data : [];
@@ -96,6 +106,14 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
       await store.set(templateKey(name), status, TEMPLATE_STATUS_TTL_SECONDS);
     },
     templateStatus: (name) => store.get(templateKey(name)),
+    async rememberTemplateSend(messageId, sent) {
+      await store.set(sendKey(messageId), JSON.stringify(sent), STATUS_TTL_SECONDS);
+    },
+    async takeTemplateSend(messageId) {
+      const raw = await store.take(sendKey(messageId));
+      const parsed = TemplateSend.safeParse(raw === undefined ? undefined : safeJson(raw));
+      return parsed.success ? parsed.data : undefined;
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log/index.js';
 import {
   eventsOf,
+  type MessageStatus,
   type TemplateStatusUpdate,
   verifySignature,
   WebhookBody,
@@ -20,6 +21,8 @@ export interface WhatsAppWebhookOptions {
   readonly logger: Logger;
   /** Records a template's status change (the notifier reads it); ignored when absent. */
   readonly templateStatus?: (update: TemplateStatusUpdate) => Promise<void>;
+  /** Told of each `failed` status once it is recorded (a template Meta could not deliver). */
+  readonly failedStatus?: (status: MessageStatus) => Promise<void>;
   /** Route path; default `/whatsapp/webhook`. */
   readonly path?: string;
   /** Largest body taken; default 256 KiB (a webhook carries a few messages, never media). */
@@ -81,6 +84,15 @@ export function registerWhatsAppWebhook(
             'whatsapp status not recorded',
           );
         });
+        // Its SMS fallback is not waited for: Meta gets its 200 at once.
+        if (status.status === 'failed' && options.failedStatus) {
+          void options.failedStatus(status).catch((error: unknown) => {
+            log.warn(
+              { event: 'whatsapp.template.fallbackFailed', errorName: nameOf(error) },
+              'failed template not sent by SMS',
+            );
+          });
+        }
       }
       for (const update of templates) {
         await (options.templateStatus?.(update) ?? Promise.resolve()).catch((error: unknown) => {

@@ -80,6 +80,13 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };
+  const notifier = createWhatsAppNotifier({
+    graph,
+    store,
+    render: wiring.render,
+    logger: wiring.logger,
+    sms: () => wiring.notifiers.find('ussd'),
+  });
   registerWhatsAppWebhook(app, {
     channel,
     inbox,
@@ -88,13 +95,7 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     verifyToken: config.verifyToken,
     logger: wiring.logger,
     templateStatus: (update) => recordTemplateStatus(store, wiring.logger, update),
-  });
-  const notifier = createWhatsAppNotifier({
-    graph,
-    store,
-    render: wiring.render,
-    logger: wiring.logger,
-    sms: () => wiring.notifiers.find('ussd'),
+    failedStatus: (status) => track(notifier.failed(status)),
   });
   const wired: WiredWhatsApp = {
     notifier: {

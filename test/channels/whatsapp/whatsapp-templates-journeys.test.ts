@@ -106,6 +106,13 @@ function templateStatusBody(name: string, event: string) {
   };
 }
 
+/** The SMS the sandbox's gateway took for a number, oldest first. */
+async function smsTo(waId: string): Promise<string[]> {
+  const response = await fetch(`${url}/simulator/sms?to=${waId}`);
+  const body = (await response.json()) as { messages: { message: string }[] };
+  return body.messages.map((message) => message.message);
+}
+
 /** Opens a handoff from the main menu; resolves the customer's menu screen and the thread root. */
 async function handOff(chat: ReturnType<typeof chatOf>, people: ReturnType<typeof staff>) {
   const menu = await chat.text('Hello');
@@ -195,11 +202,7 @@ describe('WhatsApp templates through the whole server', () => {
 
     const before = chat.sent().length;
     expect(await people.reply(url, root.ts, 'Your cover is valid from today.')).toBe(200);
-    const sms = async () => {
-      const response = await fetch(`${url}/simulator/sms?to=${waId}`);
-      const body = (await response.json()) as { messages: { message: string }[] };
-      return body.messages.map((message) => message.message);
-    };
+    const sms = () => smsTo(waId);
     await eventually(
       'the reply went by SMS',
       async () =>
@@ -222,5 +225,49 @@ describe('WhatsApp templates through the whole server', () => {
       { type: 'text', parameter_name: 'reply', text: 'Anything else?' },
     ]);
     expect((await sms()).filter((text) => text.includes('Anything else?'))).toHaveLength(0);
+  }, 60_000);
+
+  it('sends by SMS a template Meta reports failed for being paused, once, and later events by SMS at once', async () => {
+    const waId = '260971230408';
+    const chat = chatOf(waId);
+    const people = staff();
+    const { root } = await handOff(chat, people);
+    await shutWindow(waId);
+
+    const before = chat.sent().length;
+    expect(await people.reply(url, root.ts, 'We are checking your claim.')).toBe(200);
+    await eventually('the reply went as a template', () =>
+      templatesIn(chat.sent().slice(before)).length === 1 ? true : undefined,
+    );
+    const template = templatesIn(chat.sent().slice(before))[0];
+    const failed = chat.envelope({
+      statuses: [
+        {
+          id: template?.id,
+          status: 'failed',
+          timestamp: String(Math.floor(Date.now() / 1_000)),
+          recipient_id: waId,
+          errors: [{ code: 132015, title: 'Template is paused' }],
+        },
+      ],
+    });
+    // Meta may report it twice: one SMS.
+    expect((await chat.post(failed)).status).toBe(200);
+    expect((await chat.post(failed)).status).toBe(200);
+    const told = async () =>
+      (await smsTo(waId)).filter((text) => text.includes('We are checking your claim.'));
+    await eventually('the failed template went by SMS', async () =>
+      (await told()).length > 0 ? true : undefined,
+    );
+    expect(await told()).toHaveLength(1);
+
+    // The template is taken as paused until Meta approves it again: the next reply is an SMS.
+    expect(await people.reply(url, root.ts, 'Approved today.')).toBe(200);
+    await eventually(
+      'the next reply went by SMS',
+      async () => (await smsTo(waId)).some((text) => text.includes('Approved today.')) || undefined,
+    );
+    expect(templatesIn(chat.sent().slice(before))).toHaveLength(1);
+    await chat.post(templateStatusBody('insurechat_staff_reply', 'APPROVED'));
   }, 60_000);
 });
