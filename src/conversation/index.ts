@@ -59,7 +59,7 @@ export {
   LOCALES,
   type MessageKey,
 } from './locales/index.js';
-export { nestedMessage } from './nested-message.js';
+export { nestedMessage, nestedMessageOf } from './nested-message.js';
 // Channels and src/server: conversation policy as engine middleware, and the neutral update.
 export {
   type ChatAnswer,

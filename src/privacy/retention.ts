@@ -122,6 +122,16 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
   },
   {
+    what: 'WhatsApp messages kept for a customer outside the window (what a template promised: the certificate, the step after a handoff), and what each template sent carried (for an SMS if Meta reports it failed)',
+    where: '`whatsapp-held:{<wa_id>}`, `whatsapp-template-send:{<message id>}`',
+    expiry: "7 days, or until the customer's next message, which takes them; a template's 1 day",
+  },
+  {
+    what: "WhatsApp templates' status as Meta reports it (template name and status only)",
+    where: '`whatsapp-template:{<name>}`',
+    expiry: '30 days after the last report',
+  },
+  {
     what: 'Staff look-ups and refused attempts (who, when, how, outcome, what; personal data masked), hash-chained',
     where: '`{staff-audit}` (a Redis stream) and `{staff-audit}:head` (its head record, a hash)',
     expiry:

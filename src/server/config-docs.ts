@@ -131,15 +131,6 @@ export const VARIABLE_DOCS = {
   WHATSAPP_API_URL: {
     what: 'the Graph API root with its version; tests point it at a local Graph API',
   },
-  WHATSAPP_TEMPLATE_PAYMENT: {
-    what: 'approved template for a payment outcome outside the 24-hour window (see [WhatsApp](channels/whatsapp.md))',
-  },
-  WHATSAPP_TEMPLATE_REMINDER: {
-    what: 'approved template for a renewal reminder outside the window',
-  },
-  WHATSAPP_TEMPLATE_NOTICE: {
-    what: "approved template for any other notice outside the window (a claim's, a person's reply)",
-  },
   SLACK_BOT_TOKEN: {
     what: 'turns the Slack staff desk on',
     unset: 'unset: Slack off',

@@ -35,7 +35,6 @@ export {
 export {
   type WhatsAppConfig,
   WhatsAppEnv,
-  type WhatsAppTemplates,
   whatsappConfigOf,
 } from './whatsapp-config.js';
 export { ChatReply, whatsappEngineMiddleware } from './whatsapp-engine-middleware.js';
@@ -48,12 +47,24 @@ export {
   type WhatsAppInbox,
   type WhatsAppInboxOptions,
 } from './whatsapp-inbox.js';
-export { createWhatsAppNotifier } from './whatsapp-notifier.js';
+export {
+  createWhatsAppNotifier,
+  type WhatsAppNotifier,
+  type WhatsAppNotifierOptions,
+} from './whatsapp-notifier.js';
 export {
   createWhatsAppStore,
   type DeliveryStatus,
+  HeldMessage,
   isDeliveryStatus,
   SERVICE_WINDOW_SECONDS,
   type WhatsAppStore,
 } from './whatsapp-store.js';
+export {
+  placeholdersOf,
+  type TemplateDefinition,
+  templateOf,
+  templatesMarkdown,
+  WHATSAPP_TEMPLATES,
+} from './whatsapp-templates.js';
 export { type WhatsAppWiring, type WiredWhatsApp, wireWhatsApp } from './wire-whatsapp.js';

@@ -242,11 +242,3 @@ export function toWhatsAppMessages(
   }
   return out;
 }
-
-/** The text a template carries: WhatsApp refuses parameters with line breaks or tabs. */
-export function templateText(prompt: Prompt, render: RenderPrompt, locale: string): string {
-  const flat = render(prompt, locale)
-    .text.replace(/\s*\n+\s*/g, ' · ')
-    .replace(/[\t ]{2,}/g, ' ');
-  return clip(flat, WHATSAPP_LIMITS.interactiveBody);
-}

@@ -160,6 +160,16 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       return { locale: defaultLocale, messages: [] };
     }
     await store.touch(message.from);
+    // What was kept while the window was shut (a template's promised certificate, the step a
+    // person left them at) answers this message: it is the reply the template asked for. Taken
+    // once, so the next message runs a turn as usual.
+    const held = await store.takeHeld(message.from);
+    if (held.length > 0) {
+      return {
+        locale: held.at(-1)?.locale ?? defaultLocale,
+        messages: held.flatMap((kept) => toWhatsAppMessages(kept.prompt, render, kept.locale)),
+      };
+    }
     const input = inputOf(message);
     if (input && 'page' in input) return update(message.from, { kind: 'look' }, input.page);
     return input

@@ -4,12 +4,6 @@ import { z } from 'zod';
 const blankIsAbsent = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 const optional = z.preprocess(blankIsAbsent, z.string().trim().min(1).optional());
-/** A template name as WhatsApp Manager takes it: lower case, digits and underscores. */
-const templateName = (fallback: string) =>
-  z.preprocess(
-    (value) => blankIsAbsent(value) ?? fallback,
-    z.string().regex(/^[a-z0-9_]{1,512}$/, 'a template name such as insurechat_update'),
-  );
 
 /** The WhatsApp Cloud API variables, spread into the server's environment schema. */
 export const WhatsAppEnv = {
@@ -26,23 +20,10 @@ export const WhatsAppEnv = {
   WHATSAPP_APP_SECRET: optional,
   /** What the webhook's GET verification must echo (`hub.verify_token`). */
   WHATSAPP_VERIFY_TOKEN: optional,
-  /** Template for a payment outcome outside the 24-hour window: one body parameter, the text. */
-  WHATSAPP_TEMPLATE_PAYMENT: templateName('insurechat_payment_update'),
-  /** Template for a renewal reminder outside the 24-hour window: one body parameter, the text. */
-  WHATSAPP_TEMPLATE_REMINDER: templateName('insurechat_renewal_reminder'),
-  /** Template for any other notice outside the window (a claim's, a person's reply). */
-  WHATSAPP_TEMPLATE_NOTICE: templateName('insurechat_notice'),
 };
 
 const WhatsAppVariables = z.object(WhatsAppEnv);
 type WhatsAppVariables = z.infer<typeof WhatsAppVariables>;
-
-/** Names of the approved templates, by what they carry. */
-export interface WhatsAppTemplates {
-  readonly payment: string;
-  readonly reminder: string;
-  readonly notice: string;
-}
 
 /** The channel's settings; present when the phone number id, token and secrets are all set. */
 export interface WhatsAppConfig {
@@ -51,7 +32,6 @@ export interface WhatsAppConfig {
   readonly accessToken: string;
   readonly appSecret: string;
   readonly verifyToken: string;
-  readonly templates: WhatsAppTemplates;
 }
 
 const REQUIRED = [
@@ -80,11 +60,6 @@ export function whatsappConfigOf(e: WhatsAppVariables): {
       accessToken: e.WHATSAPP_ACCESS_TOKEN ?? '',
       appSecret: e.WHATSAPP_APP_SECRET ?? '',
       verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? '',
-      templates: {
-        payment: e.WHATSAPP_TEMPLATE_PAYMENT,
-        reminder: e.WHATSAPP_TEMPLATE_REMINDER,
-        notice: e.WHATSAPP_TEMPLATE_NOTICE,
-      },
     },
     missing: [],
   };

@@ -1,9 +1,29 @@
+import { z } from 'zod';
+import { Prompt } from '../../conversation/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 
 /** WhatsApp's customer service window: free-form messages only within 24 h of their last one. */
 export const SERVICE_WINDOW_SECONDS = 24 * 3_600;
 /** How long a sent message's last status is kept: a day covers its delivery and reading. */
 export const STATUS_TTL_SECONDS = 24 * 3_600;
+
+/**
+ * How long messages held for a customer outside the window are kept: a week, as long as a
+ * template's promise ("reply to receive your certificate") is worth keeping.
+ */
+export const HELD_TTL_SECONDS = 7 * 24 * 3_600;
+/** How long a template's last status from Meta is kept: until Meta reports it again. */
+export const TEMPLATE_STATUS_TTL_SECONDS = 30 * 24 * 3_600;
+
+/** A message kept for a customer outside the window, with the language it is shown in. */
+export const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
+/** A message kept for a customer outside the window. */
+export type HeldMessage = z.infer<typeof HeldMessage>;
+
+/** What a template sent outside the window carried: its name and the whole message. */
+export const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string() });
+/** What a template sent outside the window carried. */
+export type TemplateSend = z.infer<typeof TemplateSend>;
 
 /** The delivery states WhatsApp reports for a message we sent. */
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
@@ -22,6 +42,18 @@ export interface WhatsAppStore {
   recordStatus(messageId: string, status: DeliveryStatus): Promise<void>;
   /** The last status recorded for a message; undefined when none. */
   statusOf(messageId: string): Promise<DeliveryStatus | undefined>;
+  /** Keeps a message for the phone until it writes (what a template promised, a step). */
+  hold(waId: string, message: HeldMessage): Promise<void>;
+  /** The messages kept for the phone, oldest first, taken once: a second call finds none. */
+  takeHeld(waId: string): Promise<HeldMessage[]>;
+  /** Records a template's status as Meta reports it (APPROVED, PAUSED, REJECTED…). */
+  recordTemplateStatus(name: string, status: string): Promise<void>;
+  /** The last status Meta reported for a template; undefined when none (taken as approved). */
+  templateStatus(name: string): Promise<string | undefined>;
+  /** Remembers what a sent template carried, for a day: a `failed` status may still come. */
+  rememberTemplateSend(messageId: string, sent: TemplateSend): Promise<void>;
+  /** What a sent template carried, taken once; undefined when not one of ours or taken. */
+  takeTemplateSend(messageId: string): Promise<TemplateSend | undefined>;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
@@ -33,12 +65,20 @@ export function isDeliveryStatus(status: string): status is DeliveryStatus {
 
 /**
  * The channel's keys on the server's key-value store (Redis, or this process):
- * `whatsapp-window:{<wa_id>}` (24 h) and `whatsapp-status:{<message id>}` (1 day), both in the
- * retention table.
+ * `whatsapp-window:{<wa_id>}` (24 h), `whatsapp-status:{<message id>}` (1 day),
+ * `whatsapp-held:{<wa_id>}` (7 days), `whatsapp-template:{<name>}` (30 days) and
+ * `whatsapp-template-send:{<message id>}` (1 day), all in the retention table.
  */
 export function createWhatsAppStore(store: KeyValueStore, prefix: string): WhatsAppStore {
   const windowKey = (waId: string) => `${prefix}whatsapp-window:{${waId}}`;
   const statusKey = (id: string) => `${prefix}whatsapp-status:{${id}}`;
+  const heldKey = (waId: string) => `${prefix}whatsapp-held:{${waId}}`;
+  const templateKey = (name: string) => `${prefix}whatsapp-template:{${name}}`;
+  const sendKey = (id: string) => `${prefix}whatsapp-template-send:{${id}}`;
+  const heldOf = (raw: string | undefined): HeldMessage[] => {
+    const parsed = z.array(HeldMessage).safeParse(raw === undefined ? [] : safeJson(raw));
+    return parsed.success ? parsed.data : [];
+  };
   return {
     async touch(waId) {
       await store.set(windowKey(waId), '1', SERVICE_WINDOW_SECONDS);
@@ -53,5 +93,34 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
       const status = await store.get(statusKey(messageId));
       return status !== undefined && isDeliveryStatus(status) ? status : undefined;
     },
+    async hold(waId, message) {
+      // Read then written: two pushes to one phone in the same instant are rare (an outcome and
+      // the step after a handoff come one after the other), and the later one would win.
+      const held = heldOf(await store.get(heldKey(waId)));
+      await store.set(heldKey(waId), JSON.stringify([...held, message]), HELD_TTL_SECONDS);
+    },
+    async takeHeld(waId) {
+      return heldOf(await store.take(heldKey(waId)));
+    },
+    async recordTemplateStatus(name, status) {
+      await store.set(templateKey(name), status, TEMPLATE_STATUS_TTL_SECONDS);
+    },
+    templateStatus: (name) => store.get(templateKey(name)),
+    async rememberTemplateSend(messageId, sent) {
+      await store.set(sendKey(messageId), JSON.stringify(sent), STATUS_TTL_SECONDS);
+    },
+    async takeTemplateSend(messageId) {
+      const raw = await store.take(sendKey(messageId));
+      const parsed = TemplateSend.safeParse(raw === undefined ? undefined : safeJson(raw));
+      return parsed.success ? parsed.data : undefined;
+    },
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log/index.js';
-import { eventsOf, verifySignature, WebhookBody } from './cloud-api/index.js';
+import {
+  eventsOf,
+  type MessageStatus,
+  type TemplateStatusUpdate,
+  verifySignature,
+  WebhookBody,
+} from './cloud-api/index.js';
 import type { WhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppInbox } from './whatsapp-inbox.js';
 
@@ -13,6 +19,10 @@ export interface WhatsAppWebhookOptions {
   readonly appSecret: string;
   readonly verifyToken: string;
   readonly logger: Logger;
+  /** Records a template's status change (the notifier reads it); ignored when absent. */
+  readonly templateStatus?: (update: TemplateStatusUpdate) => Promise<void>;
+  /** Told of each `failed` status once it is recorded (a template Meta could not deliver). */
+  readonly failedStatus?: (status: MessageStatus) => Promise<void>;
   /** Route path; default `/whatsapp/webhook`. */
   readonly path?: string;
   /** Largest body taken; default 256 KiB (a webhook carries a few messages, never media). */
@@ -63,7 +73,7 @@ export function registerWhatsAppWebhook(
       }
       const body = WebhookBody.safeParse(parseJson(raw));
       if (!body.success) return reply.code(400).send({ error: 'not a WhatsApp webhook' });
-      const { messages, statuses, skipped } = eventsOf(body.data, options.phoneNumberId);
+      const { messages, statuses, templates, skipped } = eventsOf(body.data, options.phoneNumberId);
       // Counted, never shown: an item we cannot read may still hold a customer's words.
       if (skipped > 0) log.debug({ event: 'whatsapp.skipped', skipped }, 'webhook items skipped');
       for (const status of statuses) {
@@ -72,6 +82,23 @@ export function registerWhatsAppWebhook(
           log.warn(
             { event: 'whatsapp.status.notRecorded', errorName: nameOf(error) },
             'whatsapp status not recorded',
+          );
+        });
+        // Its SMS fallback is not waited for: Meta gets its 200 at once.
+        if (status.status === 'failed' && options.failedStatus) {
+          void options.failedStatus(status).catch((error: unknown) => {
+            log.warn(
+              { event: 'whatsapp.template.fallbackFailed', errorName: nameOf(error) },
+              'failed template not sent by SMS',
+            );
+          });
+        }
+      }
+      for (const update of templates) {
+        await (options.templateStatus?.(update) ?? Promise.resolve()).catch((error: unknown) => {
+          log.warn(
+            { event: 'whatsapp.template.notRecorded', errorName: nameOf(error) },
+            'whatsapp template status not recorded',
           );
         });
       }

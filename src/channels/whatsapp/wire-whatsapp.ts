@@ -9,7 +9,7 @@ import { createGraphClient } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
 import type { WhatsAppConfig } from './whatsapp-config.js';
 import { createSeenMessages, createWhatsAppInbox } from './whatsapp-inbox.js';
-import { createWhatsAppNotifier } from './whatsapp-notifier.js';
+import { createWhatsAppNotifier, recordTemplateStatus } from './whatsapp-notifier.js';
 import { createWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
 import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
 
@@ -33,8 +33,11 @@ export interface WhatsAppWiring {
     readonly whatsappTurnBackoffMs?: number | undefined;
   };
   readonly keyPrefix: string;
-  /** The server's notifiers: the channel's is added. */
-  readonly notifiers: { add(notifier: Notifier): void };
+  /** The server's notifiers: the channel's is added; SMS is found there for a paused template. */
+  readonly notifiers: {
+    add(notifier: Notifier): void;
+    find(channel: 'ussd'): Notifier | undefined;
+  };
   /** The server's shutdown: waiting for webhooks and pushes in flight is added. */
   readonly closers: { last(close: () => Promise<void>): void };
   /** The server's channel names: `whatsapp` is added. */
@@ -87,6 +90,13 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };
+  const notifier = createWhatsAppNotifier({
+    graph,
+    store,
+    render: wiring.render,
+    logger: wiring.logger,
+    sms: () => wiring.notifiers.find('ussd'),
+  });
   registerWhatsAppWebhook(app, {
     channel,
     inbox,
@@ -94,12 +104,8 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     appSecret: config.appSecret,
     verifyToken: config.verifyToken,
     logger: wiring.logger,
-  });
-  const notifier = createWhatsAppNotifier({
-    graph,
-    store,
-    render: wiring.render,
-    templates: config.templates,
+    templateStatus: (update) => recordTemplateStatus(store, wiring.logger, update),
+    failedStatus: (status) => track(notifier.failed(status)),
   });
   const wired: WiredWhatsApp = {
     notifier: {

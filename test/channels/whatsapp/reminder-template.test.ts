@@ -5,18 +5,16 @@ import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*
  * Renewal reminders on WhatsApp: inside the customer's 24-hour window an ordinary message with
- * its buttons; once their last message is older than 24 hours, the approved template, its one
- * parameter the reminder's text. The reminder clock is moved by hand; the window's Redis key
- * is aged by shortening its TTL, as Redis's own clock would.
+ * its buttons; once their last message is older than 24 hours, the approved reminder template,
+ * its named parameters the policy, the vehicle and the end date, and the reminder with its
+ * buttons when they answer. The reminder clock is moved by hand; the window's Redis key is aged
+ * by shortening its TTL, as Redis's own clock would.
  */
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const clock: ManualClock = manualClock();
-const server = useWhatsAppServer(
-  { WHATSAPP_TEMPLATE_REMINDER: 'renewal_due' },
-  { reminderClock: clock.now },
-);
+const server = useWhatsAppServer({}, { reminderClock: clock.now });
 
 /** Sets the reminder clock to `hour` o'clock in Lusaka (UTC+2), `daysBefore` days before `date`. */
 function setLusakaTime(date: string, daysBefore: number, hour: number): void {
@@ -57,20 +55,28 @@ it('reminds inside the window as a message with buttons, and outside it as the a
   expect(sent).toHaveLength(1);
   expect(sent[0]).toMatchObject({
     type: 'template',
-    template: { name: 'renewal_due', language: { code: 'en' } },
+    template: { name: 'insurechat_renewal_reminder', language: { code: 'en' } },
   });
   const template = sent[0]?.template as {
-    components: { type: string; parameters: { type: string; text: string }[] }[];
+    components: { type: string; parameters: { parameter_name: string; text: string }[] }[];
   };
-  const text = template.components[0]?.parameters[0]?.text ?? '';
-  expect(text).toContain(`Motor cover ${policy} (Motor Third Party for BDR 5511) ends on`);
+  const parameters = template.components[0]?.parameters ?? [];
+  expect(parameters.map((parameter) => parameter.parameter_name)).toEqual([
+    'policy_number',
+    'cover',
+    'end_date',
+  ]);
+  expect(parameters[0]?.text).toBe(policy);
+  expect(parameters[1]?.text).toBe('Motor Third Party for BDR 5511');
+  expect(parameters[2]?.text).toBe(`${found?.[1]}/${found?.[2]}/${found?.[3]}`);
   // WhatsApp refuses template parameters with line breaks or tabs.
-  expect(text).not.toMatch(/[\n\t]/);
+  for (const parameter of parameters) expect(parameter.text).not.toMatch(/[\n\t]/);
 
-  // Their answer reopens the window: the conversation carries on in ordinary messages.
+  // Their answer reopens the window: the reminder follows with its buttons, as ordinary messages.
   const menu = await chat.text('Renew');
   expect(menu.messages.every((message) => message.type !== 'template')).toBe(true);
-  expect(menu.choices.some((choice) => /Renew/.test(choice.title))).toBe(true);
+  expect(menu.text).toContain(`Motor cover ${policy} (Motor Third Party for BDR 5511) ends on`);
+  expect(menu.choices.map((choice) => choice.title)).toEqual(['Renew now', 'Stop reminders']);
   // The reminder's "Renew now", tapped after all that: the menu opens and takes it at once.
   const renew = await chat.tap(inside, /Renew now/);
   expect(renew.text).toMatch(new RegExp(`^Renew ${policy} .*Pay with:`, 's'));

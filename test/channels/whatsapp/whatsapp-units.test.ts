@@ -10,6 +10,7 @@ import {
   whatsappConfigOf,
 } from '../../../src/channels/whatsapp/index.js';
 import { type Prompt, renderPrompt } from '../../../src/conversation/index.js';
+import { createLogger } from '../../../src/log/index.js';
 import { ConfigError, loadConfig } from '../../../src/server/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
 
@@ -29,7 +30,6 @@ function recordingGraph() {
   return { graph, sent };
 }
 
-const templates = { payment: 'pay_t', reminder: 'remind_t', notice: 'notice_t' };
 const declined: Prompt = {
   key: 'pay.failed',
   params: { currency: 'ZMW', amount: '173.25', what: 'Motor Third Party' },
@@ -40,15 +40,29 @@ const declined: Prompt = {
 };
 
 describe('the WhatsApp notifier', () => {
-  it('sends a payment outcome as ordinary messages inside the window, as the payment template outside it', async () => {
+  it('sends a payment outcome as ordinary messages inside the window, as its own template outside it', async () => {
     const { graph, sent } = recordingGraph();
     const store = createWhatsAppStore(createMemoryStore(), 'test:');
-    const notifier = createWhatsAppNotifier({ graph, store, render: renderPrompt, templates });
+    const notifier = createWhatsAppNotifier({
+      graph,
+      store,
+      render: renderPrompt,
+      logger: createLogger({ level: 'silent' }),
+    });
     const address = { channel: 'whatsapp' as const, address: '260971234567', locale: 'bem' };
     await notifier.notify(address, declined);
     expect(sent[0]?.message).toMatchObject({
       type: 'template',
-      template: { name: 'pay_t', language: { code: 'en' } },
+      template: {
+        name: 'insurechat_payment_failed',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [{ type: 'text', parameter_name: 'amount', text: 'ZMW 173.25' }],
+          },
+        ],
+      },
     });
     const text = JSON.stringify(sent[0]?.message);
     expect(text).not.toMatch(/\\n/);
@@ -91,8 +105,6 @@ describe('the WhatsApp configuration', () => {
       WHATSAPP_VERIFY_TOKEN: 'v',
     });
     expect(all.config?.apiUrl).toBe('https://graph.facebook.com/v21.0');
-    expect(all.config?.templates.reminder).toBe('insurechat_renewal_reminder');
-    expect(() => parse({ WHATSAPP_TEMPLATE_PAYMENT: 'Not A Name' })).toThrow();
   });
 
   it('stops the server at start-up when only part of it is set, naming what is missing', () => {

@@ -20,7 +20,7 @@ export class WhatsAppGraphError extends CodedStatusError<GraphErrorCode> {
   override readonly name = 'WhatsAppGraphError';
 }
 
-/** A template message: its approved name, language and the body's one text parameter. */
+/** A template message: its approved name, language and the body's named text parameters. */
 export interface TemplateMessage {
   readonly type: 'template';
   readonly template: {
@@ -28,7 +28,12 @@ export interface TemplateMessage {
     readonly language: { readonly code: string };
     readonly components: readonly {
       readonly type: 'body';
-      readonly parameters: readonly { readonly type: 'text'; readonly text: string }[];
+      readonly parameters: readonly {
+        readonly type: 'text';
+        /** The body's `{{name}}` this fills (a template approved with named parameters). */
+        readonly parameter_name: string;
+        readonly text: string;
+      }[];
     }[];
   };
 }

@@ -16,6 +16,7 @@ export {
   loggable,
   type MessageKind,
   MessageStatus,
+  TemplateStatusUpdate,
   WebhookBody,
   type WebhookEvents,
 } from './webhook-payload.js';

@@ -69,10 +69,25 @@ const ChangeValue = z.looseObject({
   statuses: z.array(z.unknown()).optional(),
 });
 
+/**
+ * A template's new status (`message_template_status_update`): APPROVED, PAUSED, REJECTED,
+ * DISABLED and more Meta may add, so `event` is any string.
+ */
+export const TemplateStatusUpdate = z.looseObject({
+  event: z.string().min(1),
+  message_template_name: z.string().min(1),
+  message_template_language: z.string().optional(),
+  reason: z.string().nullish(),
+});
+/** A template's new status. */
+export type TemplateStatusUpdate = z.infer<typeof TemplateStatusUpdate>;
+
 /** The events of one POST for our number, and how many items of it could not be read. */
 export interface WebhookEvents {
   readonly messages: InboundMessage[];
   readonly statuses: MessageStatus[];
+  /** Status changes of the account's templates (the account's, whichever number sends them). */
+  readonly templates: TemplateStatusUpdate[];
   /** Messages and statuses of a shape we do not know (no sender, no id): skipped, not failed. */
   readonly skipped: number;
 }
@@ -81,6 +96,7 @@ export interface WebhookEvents {
 export function eventsOf(body: WebhookBody, phoneNumberId: string): WebhookEvents {
   const messages: InboundMessage[] = [];
   const statuses: MessageStatus[] = [];
+  const templates: TemplateStatusUpdate[] = [];
   let skipped = 0;
   const take = <T>(items: readonly unknown[], schema: z.ZodType<T>, into: T[]) => {
     for (const item of items) {
@@ -91,6 +107,10 @@ export function eventsOf(body: WebhookBody, phoneNumberId: string): WebhookEvent
   };
   for (const entry of body.entry) {
     for (const change of entry.changes) {
+      if (change.field === 'message_template_status_update') {
+        take([change.value], TemplateStatusUpdate, templates);
+        continue;
+      }
       if (change.field !== 'messages') continue;
       const value = ChangeValue.safeParse(change.value);
       if (!value.success) {
@@ -103,7 +123,7 @@ export function eventsOf(body: WebhookBody, phoneNumberId: string): WebhookEvent
       take(value.data.statuses ?? [], MessageStatus, statuses);
     }
   }
-  return { messages, statuses, skipped };
+  return { messages, statuses, templates, skipped };
 }
 
 /**
