@@ -63,6 +63,7 @@ async function sentFor(key: string): Promise<TemplateMessage> {
     async download() {
       throw new Error('not used');
     },
+    async markRead() {},
   };
   const notifier = createWhatsAppNotifier({
     graph,
