@@ -32,7 +32,6 @@ const ALLOWED = new Map<string, string>([
   ['src/channels/whatsapp/cloud-api/graph-client.ts: GraphClientOptions', CHANNEL_REWORK],
   ['src/channels/whatsapp/render-whatsapp-message.ts: WhatsAppRenderOptions', CHANNEL_REWORK],
   ['src/channels/whatsapp/whatsapp-inbox.ts: TURN_BACKOFF_MS', CHANNEL_REWORK],
-  ['src/channels/whatsapp/whatsapp-notifier.ts: WhatsAppNotifierOptions', CHANNEL_REWORK],
   ['src/channels/whatsapp/whatsapp-store.ts: STATUS_TTL_SECONDS', CHANNEL_REWORK],
   ['src/channels/whatsapp/whatsapp-webhook.ts: WhatsAppWebhookOptions', CHANNEL_REWORK],
   ['src/claim-documents/partner-insurer.ts: ClaimDocumentsNeeded', CLAIM_DOCUMENTS_REWORK],

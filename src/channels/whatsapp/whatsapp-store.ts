@@ -11,9 +11,9 @@ export const STATUS_TTL_SECONDS = 24 * 3_600;
  * How long messages held for a customer outside the window are kept: a week, as long as a
  * template's promise ("reply to receive your certificate") is worth keeping.
  */
-export const HELD_TTL_SECONDS = 7 * 24 * 3_600;
+const HELD_TTL_SECONDS = 7 * 24 * 3_600;
 /** How long a template's last status from Meta is kept: until Meta reports it again. */
-export const TEMPLATE_STATUS_TTL_SECONDS = 30 * 24 * 3_600;
+const TEMPLATE_STATUS_TTL_SECONDS = 30 * 24 * 3_600;
 
 /** A message kept for a customer outside the window, with the language it is shown in. */
 export const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
@@ -21,9 +21,9 @@ export const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
 export type HeldMessage = z.infer<typeof HeldMessage>;
 
 /** What a template sent outside the window carried: its name and the whole message. */
-export const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string() });
+const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string() });
 /** What a template sent outside the window carried. */
-export type TemplateSend = z.infer<typeof TemplateSend>;
+type TemplateSend = z.infer<typeof TemplateSend>;
 
 /** The delivery states WhatsApp reports for a message we sent. */
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';

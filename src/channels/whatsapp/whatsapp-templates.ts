@@ -219,7 +219,7 @@ export function placeholdersOf(body: string): string[] {
  * One parameter's value as WhatsApp takes it: no line breaks, tabs or runs of spaces (Meta
  * refuses them), at most `maxChars` characters.
  */
-export function parameterText(value: string, maxChars = 600): string {
+function parameterText(value: string, maxChars = 600): string {
   const flat = value
     .replace(/\s*\n+\s*/g, ' · ')
     .replace(/[\t ]{2,}/g, ' ')
