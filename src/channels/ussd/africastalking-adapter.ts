@@ -26,6 +26,12 @@ export function newestSegment(text: string): string | undefined {
   return text.slice(text.lastIndexOf('*') + 1);
 }
 
+/** The history before its newest input (the dial's, `''`, before the first). */
+function historyBefore(text: string): string {
+  const star = text.lastIndexOf('*');
+  return star === -1 ? '' : text.slice(0, star);
+}
+
 /** The text/plain body Africa's Talking expects. */
 export function toAfricasTalkingText(response: UssdResponse): string {
   return `${response.end ? 'END' : 'CON'} ${response.text}`;
@@ -54,6 +60,7 @@ export function registerAfricasTalkingRoute(
         msisdn,
         input: newestSegment(body.data.text),
         history: body.data.text,
+        step: { id: body.data.text, follows: historyBefore(body.data.text) },
       });
       return reply.type('text/plain; charset=utf-8').send(toAfricasTalkingText(response));
     },

@@ -50,6 +50,10 @@ export function registerHubtelRoute(
         msisdn,
         input: Type === 'initiation' ? undefined : Message,
         history: Sequence === undefined ? undefined : `${Sequence}:${Message}`,
+        step:
+          Sequence === undefined
+            ? undefined
+            : { id: String(Sequence), follows: String(Sequence - 1) },
       });
       return reply.send({ Type: response.end ? 'Release' : 'Response', Message: response.text });
     },

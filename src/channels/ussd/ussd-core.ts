@@ -1,5 +1,6 @@
 import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
+import { createMemoryStore, type KeyValueStore } from '../../storage/index.js';
 import {
   DIAL,
   LATE,
@@ -9,6 +10,7 @@ import {
 } from './ussd-decision.js';
 import { ussdSessionKey } from './ussd-input.js';
 import { type RenderPrompt, UssdLayout } from './ussd-layout.js';
+import { UssdPages } from './ussd-pages.js';
 import { UssdTurn } from './ussd-turn.js';
 
 /** What the gateway shows: a screen, and whether the call ends with it. */
@@ -53,6 +55,12 @@ export interface UssdCoreOptions {
    * choice reaches the flow like any other.
    */
   readonly handoff?: Handoff;
+  /**
+   * Where the pages of a long screen are kept for the call, so `98 More` and `0 Back` cost no
+   * engine call: the server's shared store (every instance answers any request of a call).
+   * Default: this process only.
+   */
+  readonly pages?: { readonly store: KeyValueStore; readonly keyPrefix: string };
 }
 
 /** The channel-neutral USSD logic both gateway adapters call. */
@@ -74,6 +82,11 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const layout = new UssdLayout(options.render, options.locale ?? 'en');
   const handoff = options.handoff;
   const engine = options.engine;
+  const pages = new UssdPages(
+    options.pages?.store ?? createMemoryStore(),
+    `${options.pages?.keyPrefix ?? ''}ussd-pages:`,
+    options.logger,
+  );
   const deps: UssdTurnDeps = {
     layout,
     logger: options.logger,
@@ -118,12 +131,16 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     for (const resolve of waiting) resolve();
   };
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
+    // A paging key on a long screen is answered from its kept pages: no engine call.
+    // (Checked here first: any other request costs no promise of its own.)
+    const paged = UssdPages.mayPage(request) ? await pages.turn(request) : undefined;
+    if (paged && 'text' in paged) return paged;
     // One read per call, on its dial, while the engine takes the session lock.
     const withPerson =
       handoff && request.input === undefined
         ? handoff.active(ussdSessionKey(request.msisdn)).catch(() => false)
         : undefined;
-    const turn = new UssdTurn(deps, request, withPerson);
+    const turn = new UssdTurn(deps, request, withPerson, paged?.onPage);
     const work = engine.turn(turn.sessionKey, DIAL, {
       deadlineMs,
       audience: 'policyholder',
@@ -169,8 +186,9 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const screens = turn.screensOf(source);
     const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
     // A screen that lets the call go (the PIN prompt needs the handset) ends it like a closing one.
-    const end = (source.final || source.endsCall === true) && page === screens.length - 1;
-    return { text: screens[page] ?? '', end };
+    const ends = source.final || source.endsCall === true;
+    await pages.shown(request, screens, page, ends);
+    return { text: screens[page] ?? '', end: ends && page === screens.length - 1 };
   };
 
   return {

@@ -24,6 +24,13 @@ export interface UssdRequest {
    * Undefined where the gateway gives nothing that tells a retry from a new keypress.
    */
   readonly history?: string | undefined;
+  /**
+   * Which request of the call this is (`id`) and which one it follows (`follows`, the dial's id
+   * for the first keypress): Africa's Talking's history and the history before its newest input,
+   * Hubtel's sequence number and the one before. With it a paging key on the screen of the request
+   * it follows is answered without the engine; undefined where the gateway does not say.
+   */
+  readonly step?: { readonly id: string; readonly follows: string } | undefined;
 }
 
 /** What a request's turn came to: the engine's Prompt, too late for the gateway, or a failure. */

@@ -56,6 +56,11 @@ export class UssdTurn extends UssdPosition {
     request: UssdRequest,
     /** For a dial: whether a person has the caller's request. */
     private readonly withPerson: Promise<boolean> | undefined,
+    /**
+     * The page on screen when the kept pages know it (paging keys answered without the engine
+     * leave the record's page behind).
+     */
+    private readonly onPage?: number,
   ) {
     super(deps, request);
   }
@@ -121,7 +126,9 @@ export class UssdTurn extends UssdPosition {
 
   private decideHeard(glance: SessionGlance): UssdDecision | Promise<UssdDecision> {
     const request = this.request;
-    const memo = readMemo(glance.state);
+    const read = readMemo(glance.state);
+    const onPage = this.onPage;
+    const memo = read && onPage !== undefined && read.m === 'p' ? { ...read, p: onPage } : read;
     const h = historyDigest(request.history);
     const sameCall = memo !== undefined && memo.g === request.sessionId;
     if (sameCall && h !== undefined && memo.h === h && memo.a !== undefined) {
