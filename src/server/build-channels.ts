@@ -157,8 +157,6 @@ function buildUssd(
     // A long screen's pages, for `98 More` without an engine turn: shared by every instance.
     pages: { store: inputs.stores.store, keyPrefix },
     handoff,
-    languages: inputs.services.languages,
-    askLanguage: config.ussd.askLanguage,
     engine: instrumentEngine(inputs.engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),

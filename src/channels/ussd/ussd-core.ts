@@ -1,4 +1,4 @@
-import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
+import type { Handoff, TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import { createMemoryStore, type KeyValueStore } from '../../storage/index.js';
 import {
@@ -22,26 +22,19 @@ export interface UssdResponse {
 /** Options of {@link createUssdCore}. */
 export interface UssdCoreOptions {
   /**
-   * The turn engine, with {@link ussdMiddleware} added (`engine.use`): the caller's screen, page
-   * and gateway session live in the engine's session record, decided under its lock, so a
-   * request costs the turn's two store round trips.
+   * The turn engine, with the keypad policies (`keypadPolicy`, the caller's language and a
+   * person) and then {@link ussdMiddleware} added (`engine.use`): the caller's screen, page and
+   * gateway session live in the engine's session record, decided under its lock, so a request
+   * costs the turn's two store round trips.
    */
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
   /**
-   * Locale of a caller who has not chosen one (gateways do not tell), and of every caller
-   * without `languages`. Default `en`.
+   * Locale of a caller who has not chosen one (gateways do not tell), and of every caller when
+   * the keypad policy has no language store. Default `en`.
    */
   readonly locale?: string;
-  /**
-   * The language each caller chose. With it, the first dial from a phone that never chose asks
-   * (one screen, 1 English 2 Ichibemba 3 Chinyanja) and the menu's "Language" changes it; the
-   * choice is read with the session (no round trip of its own when the card is prefetched).
-   */
-  readonly languages?: CallerLanguages;
-  /** False: a phone's first dial goes straight to the menu (in `locale`). Default true. */
-  readonly askLanguage?: boolean;
   /** The engine's deadline for a USSD turn. Default 4000 ms. */
   readonly deadlineMs?: number;
   /**
@@ -50,11 +43,11 @@ export interface UssdCoreOptions {
    */
   readonly answerWithinMs?: number;
   /**
-   * Human handoff: the menu's "Talk to a person" opens it; while it lasts a dial shows a short
-   * "a person will reply by SMS" screen whose one choice ends it and goes on. Without it the
-   * choice reaches the flow like any other.
+   * Human handoff, only read here: whether a person has the caller's request, on a dial, while
+   * the engine takes the session lock, for the keypad policy to decide with (which shows the
+   * "a person will reply by SMS" screen).
    */
-  readonly handoff?: Handoff;
+  readonly handoff?: Pick<Handoff, 'active'>;
   /**
    * Where the pages of a long screen are kept for the call, so `98 More` and `0 Back` cost no
    * engine call: the server's shared store (every instance answers any request of a call).
@@ -87,13 +80,7 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     `${options.pages?.keyPrefix ?? ''}ussd-pages:`,
     options.logger,
   );
-  const deps: UssdTurnDeps = {
-    layout,
-    logger: options.logger,
-    languages: options.languages,
-    askLanguage: options.askLanguage ?? true,
-    handoff,
-  };
+  const deps: UssdTurnDeps = { layout };
   const settle = (turn: UssdTurn, outcome: UssdOutcome): void => {
     inFlight.delete(turn);
     finishedOne();
