@@ -4,9 +4,9 @@ import { STAFF_TOPICS, staffDeskFlow } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
+import { createSmsNotifier } from '../channels/sms/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
 import {
-  createSmsNotifier,
   createUssdCore,
   registerAfricasTalkingRoute,
   registerHubtelRoute,

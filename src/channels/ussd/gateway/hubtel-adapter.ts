@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseCaller } from '../../msisdn/index.js';
-import type { UssdCore } from './ussd-core.js';
+import { normaliseCaller } from '../../../msisdn/index.js';
+import type { UssdCore } from '../ussd-core.js';
 
 /** The JSON Hubtel posts for every USSD step (fields we do not use are allowed through). */
 export const HubtelUssdBody = z.looseObject({

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseCaller } from '../../msisdn/index.js';
-import type { UssdCore, UssdResponse } from './ussd-core.js';
+import { normaliseCaller } from '../../../msisdn/index.js';
+import type { UssdCore, UssdResponse } from '../ussd-core.js';
 
 /** The form Africa's Talking posts for every USSD step. */
 export const AfricasTalkingUssdBody = z.object({
