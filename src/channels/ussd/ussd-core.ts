@@ -174,7 +174,8 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
     // A screen that lets the call go (the PIN prompt needs the handset) ends it like a closing one.
     const ends = source.final || source.endsCall === true;
-    await pages.shown(request, screens, page, ends);
+    // Checked here first: a screen of one page costs no promise of its own.
+    if (screens.length > 1) await pages.shown(request, screens, page, ends);
     return { text: screens[page] ?? '', end: ends && page === screens.length - 1 };
   };
 
