@@ -27,6 +27,11 @@ export const RETENTION: readonly RetentionRule[] = [
     expiry: '15 minutes idle (a paused handoff: up to 7 days); deleted when the conversation ends',
   },
   {
+    what: 'The pages of a long USSD screen on a call (its text as shown), for paging',
+    where: '`ussd-pages:<gateway call id>`',
+    expiry: '5 minutes',
+  },
+  {
     what: 'Consent to the privacy notice (version and time)',
     where: '`consent:{<channel>:<phone or chat>}`',
     expiry: '1 year after last use; deleted by "Delete my data" and "Stop using my data"',

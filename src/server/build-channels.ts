@@ -4,9 +4,9 @@ import { STAFF_TOPICS, staffDeskFlow } from '../../flows/index.js';
 import type { Notifier } from '../channels/index.js';
 import { StoreOnceSet } from '../channels/shared/index.js';
 import { createSlackChannel, type SlackChannel } from '../channels/slack/index.js';
+import { createSmsNotifier } from '../channels/sms/index.js';
 import { createTelegramChannel, type TelegramChannel } from '../channels/telegram/index.js';
 import {
-  createSmsNotifier,
   createUssdCore,
   registerAfricasTalkingRoute,
   registerHubtelRoute,
@@ -158,19 +158,20 @@ function buildHandoff(context: ServerContext, inputs: ChannelInputs): HandoffSer
 
 /**
  * USSD over the gateway's routes, the gateway's inbound SMS, and the SMS notifier. The caller's
- * screen and page live in the engine's session record (no extra Redis).
+ * screen and page live in the engine's session record; a long screen's pages also in the store,
+ * one key per call, so paging through it is one Redis read and write and no engine turn.
  */
 function buildUssd(
   context: ServerContext,
   inputs: ChannelInputs,
   handoff: HandoffService,
 ): UssdCore {
-  const { config, deps, logger, info } = context;
+  const { config, deps, logger, info, keyPrefix } = context;
   const reminders = inputs.services.reminders.service;
   const ussd = createUssdCore({
+    // A long screen's pages, for `98 More` without an engine turn: shared by every instance.
+    pages: { store: inputs.stores.store, keyPrefix },
     handoff,
-    languages: inputs.services.languages,
-    askLanguage: config.ussd.askLanguage,
     engine: instrumentEngine(inputs.engine, 'ussd', metrics),
     render: renderPrompt,
     logger: logger.child({ channel: 'ussd' }),

@@ -14,6 +14,7 @@ import {
   createTurnEngine,
   type FlowRegistry,
   type Handoff,
+  keypadPolicy,
   type Prompt,
   type TurnEngine,
   type TurnRoute,
@@ -80,6 +81,13 @@ export function buildEngine(context: ServerContext, inputs: EngineInputs): Serve
       languages: inputs.services.languages,
       files: chatFilesOf(inputs.stores.claimFiles),
       shortcuts: { entryFlow: mainMenuFlow.id, isShortcut: isMenuShortcut },
+      logger: context.logger.child({ module: 'conversation-policy' }),
+    }),
+    // USSD's language and a person, decided before its middleware shows them on its screens.
+    keypadPolicy({
+      handoff: () => handoffSeat.current,
+      languages: inputs.services.languages,
+      askLanguage: context.config.ussd.askLanguage,
       logger: context.logger.child({ module: 'conversation-policy' }),
     }),
     ussdMiddleware,

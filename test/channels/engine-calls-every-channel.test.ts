@@ -153,5 +153,38 @@ describe('one engine call per update, on a real engine with every middleware', (
       expect(engine.calls).toBe(1);
       await core.idle();
     });
+
+    it('calls the engine for no page of a long screen, back or forth', async () => {
+      const core = createUssdCore({ engine, render: renderPrompt, logger: silent });
+      const call = { sessionId: 'count-2', msisdn: '260977000125' };
+      // Africa's Talking's way: each request says its history, so the one it follows is known.
+      const press = (history: string) => {
+        const star = history.lastIndexOf('*');
+        return core.handle({
+          ...call,
+          input: history === '' ? undefined : history.slice(star + 1),
+          history,
+          step: { id: history, follows: star === -1 ? '' : history.slice(0, star) },
+        });
+      };
+      await press('');
+      engine.reset();
+      // "My data": what we hold, read whole over several pages.
+      const first = await press('6');
+      expect(engine.calls).toBe(1);
+      expect(first.text).toMatch(/\n98 More$/);
+      engine.reset();
+      const second = await press('6*98');
+      expect(second.text).toMatch(/\n0 Back$|\n98 More\n0 Back$/);
+      expect(second.text).not.toBe(first.text);
+      expect(await press('6*98*0')).toEqual(first);
+      // The gateway's retry of a page gets the same page.
+      expect(await press('6*98*0')).toEqual(first);
+      expect(engine.calls).toBe(0);
+      // Back from the first page is the flow's "back": the engine's.
+      await press('6*98*0*0');
+      expect(engine.calls).toBe(1);
+      await core.idle();
+    });
   });
 });

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPartnerClient, mobileMoneyPayment } from '../../src/api/index.js';
-import { createSmsNotifier } from '../../src/channels/ussd/index.js';
+import { createSmsNotifier } from '../../src/channels/sms/index.js';
 import {
   type ConversationEngine,
   createTurnEngine,

@@ -1,20 +1,13 @@
-// USSD: gateway adapters over one core (for src/server), the SMS notifier
-// (for src/payments' wiring), and the screen layout (for the simulator and tests).
+// USSD: gateway adapters over one core (for src/server), and the screen layout (for the
+// simulator and tests). Its SMS notifier is src/channels/sms.
 
 export {
   AfricasTalkingUssdBody,
   newestSegment,
   registerAfricasTalkingRoute,
   toAfricasTalkingText,
-} from './africastalking-adapter.js';
-export { HubtelUssdBody, registerHubtelRoute } from './hubtel-adapter.js';
-export {
-  AfricasTalkingSmsResponse,
-  createSmsNotifier,
-  SmsDeliveryError,
-  type SmsDeliveryErrorCode,
-  type SmsNotifierOptions,
-} from './sms-notifier.js';
+} from './gateway/africastalking-adapter.js';
+export { HubtelUssdBody, registerHubtelRoute } from './gateway/hubtel-adapter.js';
 export {
   createUssdCore,
   type UssdCore,

@@ -1,5 +1,6 @@
-import type { CallerLanguages, Handoff, TurnEngine } from '../../conversation/index.js';
+import type { Handoff, TurnEngine } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
+import { createMemoryStore, type KeyValueStore } from '../../storage/index.js';
 import {
   DIAL,
   LATE,
@@ -9,6 +10,7 @@ import {
 } from './ussd-decision.js';
 import { ussdSessionKey } from './ussd-input.js';
 import { type RenderPrompt, UssdLayout } from './ussd-layout.js';
+import { UssdPages } from './ussd-pages.js';
 import { UssdTurn } from './ussd-turn.js';
 
 /** What the gateway shows: a screen, and whether the call ends with it. */
@@ -20,26 +22,19 @@ export interface UssdResponse {
 /** Options of {@link createUssdCore}. */
 export interface UssdCoreOptions {
   /**
-   * The turn engine, with {@link ussdMiddleware} added (`engine.use`): the caller's screen, page
-   * and gateway session live in the engine's session record, decided under its lock, so a
-   * request costs the turn's two store round trips.
+   * The turn engine, with the keypad policies (`keypadPolicy`, the caller's language and a
+   * person) and then {@link ussdMiddleware} added (`engine.use`): the caller's screen, page and
+   * gateway session live in the engine's session record, decided under its lock, so a request
+   * costs the turn's two store round trips.
    */
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly logger: Logger;
   /**
-   * Locale of a caller who has not chosen one (gateways do not tell), and of every caller
-   * without `languages`. Default `en`.
+   * Locale of a caller who has not chosen one (gateways do not tell), and of every caller when
+   * the keypad policy has no language store. Default `en`.
    */
   readonly locale?: string;
-  /**
-   * The language each caller chose. With it, the first dial from a phone that never chose asks
-   * (one screen, 1 English 2 Ichibemba 3 Chinyanja) and the menu's "Language" changes it; the
-   * choice is read with the session (no round trip of its own when the card is prefetched).
-   */
-  readonly languages?: CallerLanguages;
-  /** False: a phone's first dial goes straight to the menu (in `locale`). Default true. */
-  readonly askLanguage?: boolean;
   /** The engine's deadline for a USSD turn. Default 4000 ms. */
   readonly deadlineMs?: number;
   /**
@@ -48,11 +43,17 @@ export interface UssdCoreOptions {
    */
   readonly answerWithinMs?: number;
   /**
-   * Human handoff: the menu's "Talk to a person" opens it; while it lasts a dial shows a short
-   * "a person will reply by SMS" screen whose one choice ends it and goes on. Without it the
-   * choice reaches the flow like any other.
+   * Human handoff, only read here: whether a person has the caller's request, on a dial, while
+   * the engine takes the session lock, for the keypad policy to decide with (which shows the
+   * "a person will reply by SMS" screen).
    */
-  readonly handoff?: Handoff;
+  readonly handoff?: Pick<Handoff, 'active'>;
+  /**
+   * Where the pages of a long screen are kept for the call, so `98 More` and `0 Back` cost no
+   * engine call: the server's shared store (every instance answers any request of a call).
+   * Default: this process only.
+   */
+  readonly pages?: { readonly store: KeyValueStore; readonly keyPrefix: string };
 }
 
 /** The channel-neutral USSD logic both gateway adapters call. */
@@ -74,13 +75,12 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
   const layout = new UssdLayout(options.render, options.locale ?? 'en');
   const handoff = options.handoff;
   const engine = options.engine;
-  const deps: UssdTurnDeps = {
-    layout,
-    logger: options.logger,
-    languages: options.languages,
-    askLanguage: options.askLanguage ?? true,
-    handoff,
-  };
+  const pages = new UssdPages(
+    options.pages?.store ?? createMemoryStore(),
+    `${options.pages?.keyPrefix ?? ''}ussd-pages:`,
+    options.logger,
+  );
+  const deps: UssdTurnDeps = { layout };
   const settle = (turn: UssdTurn, outcome: UssdOutcome): void => {
     inFlight.delete(turn);
     finishedOne();
@@ -118,12 +118,16 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     for (const resolve of waiting) resolve();
   };
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
+    // A paging key on a long screen is answered from its kept pages: no engine call.
+    // (Checked here first: any other request costs no promise of its own.)
+    const paged = UssdPages.mayPage(request) ? await pages.turn(request) : undefined;
+    if (paged && 'text' in paged) return paged;
     // One read per call, on its dial, while the engine takes the session lock.
     const withPerson =
       handoff && request.input === undefined
         ? handoff.active(ussdSessionKey(request.msisdn)).catch(() => false)
         : undefined;
-    const turn = new UssdTurn(deps, request, withPerson);
+    const turn = new UssdTurn(deps, request, withPerson, paged?.onPage);
     const work = engine.turn(turn.sessionKey, DIAL, {
       deadlineMs,
       audience: 'policyholder',
@@ -169,8 +173,10 @@ export function createUssdCore(options: UssdCoreOptions): UssdCore {
     const screens = turn.screensOf(source);
     const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
     // A screen that lets the call go (the PIN prompt needs the handset) ends it like a closing one.
-    const end = (source.final || source.endsCall === true) && page === screens.length - 1;
-    return { text: screens[page] ?? '', end };
+    const ends = source.final || source.endsCall === true;
+    // Checked here first: a screen of one page costs no promise of its own.
+    if (screens.length > 1) await pages.shown(request, screens, page, ends);
+    return { text: screens[page] ?? '', end: ends && page === screens.length - 1 };
   };
 
   return {

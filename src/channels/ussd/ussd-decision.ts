@@ -1,12 +1,9 @@
 import {
-  type CallerLanguages,
   ENGINE_PROMPTS,
-  type Handoff,
   type Prompt,
   type Reply,
   type SessionGlance,
 } from '../../conversation/index.js';
-import type { Logger } from '../../log/index.js';
 import type { UssdLayout } from './ussd-layout.js';
 import { type UssdMemo, ussdMemo } from './ussd-memo.js';
 
@@ -24,6 +21,13 @@ export interface UssdRequest {
    * Undefined where the gateway gives nothing that tells a retry from a new keypress.
    */
   readonly history?: string | undefined;
+  /**
+   * Which request of the call this is (`id`) and which one it follows (`follows`, the dial's id
+   * for the first keypress): Africa's Talking's history and the history before its newest input,
+   * Hubtel's sequence number and the one before. With it a paging key on the screen of the request
+   * it follows is answered without the engine; undefined where the gateway does not say.
+   */
+  readonly step?: { readonly id: string; readonly follows: string } | undefined;
 }
 
 /** What a request's turn came to: the engine's Prompt, too late for the gateway, or a failure. */
@@ -34,11 +38,6 @@ export const LATE: unique symbol = Symbol('late');
 /** What every request of one core shares. */
 export interface UssdTurnDeps {
   readonly layout: UssdLayout;
-  readonly logger: Logger;
-  readonly languages: CallerLanguages | undefined;
-  /** Whether a phone that never chose a language is asked first. */
-  readonly askLanguage: boolean;
-  readonly handoff: Handoff | undefined;
 }
 
 /**
@@ -78,24 +77,6 @@ export const ENGINE_NOTES: ReadonlySet<string> = new Set(Object.values(ENGINE_PR
  * (the reply itself is dropped) and re-shows a result the caller has not seen yet.
  */
 export const DIAL: Reply = { type: 'user.text', text: '' };
-/** Choice id of "End it and carry on" on the handoff screen. */
-export const END_HANDOFF = 'handoff.end';
-/** A screen while a person has the caller's request: its one choice ends the handoff. */
-const handoffScreen = (key: string): Prompt => ({
-  key,
-  input: 'choice',
-  final: false,
-  choices: [{ id: END_HANDOFF, label: 'handoff.ussd.end' }],
-});
-export const WAITING_FOR_PERSON = handoffScreen('handoff.ussd.waiting');
-export const SENT_TO_PERSON = handoffScreen('handoff.ussd.sent');
-export const NOT_SENT_TO_PERSON = handoffScreen('handoff.ussd.notSent');
-export const HANDOFF_SCREENS: ReadonlySet<string> = new Set(
-  [WAITING_FOR_PERSON, SENT_TO_PERSON, NOT_SENT_TO_PERSON].map((screen) => screen.key),
-);
-/** Shorter input on a handoff screen is a stray key, not a message for the person. */
-export const MIN_MESSAGE_CHARS = 3;
-
 /** What a request answered, kept so that the gateway's retry of it gets the same screen. */
 export function answered(
   position: UssdMemo,

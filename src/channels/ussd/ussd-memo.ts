@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { isPrompt, Prompt } from '../../conversation/index.js';
+import { isPrompt, type Prompt } from '../../conversation/index.js';
 
 /**
  * What the USSD channel keeps in the engine's record between requests: the gateway session the
@@ -56,8 +55,8 @@ const DASH = 45;
 
 /**
  * Reads the channel state back; undefined when it is absent or malformed. The form this module
- * writes is read in one pass over its characters; anything else (a JSON memo of the previous
- * format, or a state that is not quite this form) goes through {@link readMemoGeneral}, which
+ * writes is read in one pass over its characters; anything else (a state that is not quite this
+ * form) goes through {@link readMemoGeneral}, which
  * gives the same answer for every input.
  */
 export function readMemo(state: string | undefined): UssdMemo | undefined {
@@ -149,8 +148,6 @@ function readMemoField(state: string, cursor: { at: number }): string | undefine
  */
 export function readMemoGeneral(state: string | undefined): UssdMemo | undefined {
   if (state === undefined || state.length < 4) return undefined;
-  // Records written before this format held the memo as JSON; they live 15 minutes at most.
-  if (state[0] === '{') return readJsonMemo(state);
   const mode = state[0];
   if (mode !== 'p' && mode !== 'r') return undefined;
   const headEnd = state.indexOf(':');
@@ -178,27 +175,6 @@ export function readMemoGeneral(state: string | undefined): UssdMemo | undefined
     if (shown === undefined) return undefined;
   }
   return { g, m: mode, p: page, s: shown, h, a, e: ended ? true : undefined };
-}
-
-const JsonMemo = z.object({
-  g: z.string(),
-  m: z.enum(['p', 'r']),
-  p: z.number().int().nonnegative(),
-  s: Prompt.optional(),
-  h: z.string().optional(),
-  a: z.string().optional(),
-  e: z.literal(true).optional(),
-});
-
-function readJsonMemo(state: string): UssdMemo | undefined {
-  try {
-    const parsed = JsonMemo.safeParse(JSON.parse(state));
-    if (!parsed.success) return undefined;
-    const { g, m, p, s, h, a, e } = parsed.data;
-    return { g, m, p, s, h, a, e };
-  } catch {
-    return undefined;
-  }
 }
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';

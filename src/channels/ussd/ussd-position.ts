@@ -1,4 +1,9 @@
-import type { Prompt, Reply, SessionGlance } from '../../conversation/index.js';
+import {
+  KeypadRequest,
+  type Prompt,
+  type Reply,
+  type SessionGlance,
+} from '../../conversation/index.js';
 import {
   ANSWERED,
   answered,
@@ -19,7 +24,7 @@ import { type UssdMemo, ussdMemo, writeMemo } from './ussd-memo.js';
  * memo written with the answered Prompt, and the decisions that only move through the record
  * (a page, the resume menu, a screen of the channel's own). {@link UssdTurn} decides which.
  */
-export abstract class UssdPosition {
+export abstract class UssdPosition extends KeypadRequest {
   current: Screen = ANSWERED;
   readonly sessionKey: string;
   readonly startedAt = Date.now();
@@ -43,6 +48,7 @@ export abstract class UssdPosition {
     protected readonly deps: UssdTurnDeps,
     readonly request: UssdRequest,
   ) {
+    super();
     this.sessionKey = ussdSessionKey(request.msisdn);
     this.locale = deps.layout.localeHint(request.msisdn);
     this.address = { channel: 'ussd', address: request.msisdn, locale: this.locale };
@@ -58,7 +64,7 @@ export abstract class UssdPosition {
   }
 
   /** Speaks `locale` from now on in this turn, and remembers it as the phone's hint. */
-  protected useLocale(locale: string): void {
+  useLocale(locale: string): void {
     if (locale !== this.locale) {
       this.locale = locale;
       this.address.locale = locale;

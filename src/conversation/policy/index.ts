@@ -1,4 +1,5 @@
-// Conversation policy as engine middleware: what every chat channel used to decide itself.
+// Conversation policy as engine middleware: what every chat channel, and USSD, used to decide
+// itself.
 
 export { type ChatPolicyOptions, chatPolicies } from './chat-policies.js';
 export {
@@ -15,5 +16,12 @@ export {
 } from './chat-update.js';
 export { type ChatFiles, fileStepPolicy } from './file-step-policy.js';
 export { handoffPolicy } from './handoff-policy.js';
+export { type KeypadPolicyOptions, keypadPolicy } from './keypad-policy.js';
+export {
+  type KeypadDecision,
+  type KeypadHeard,
+  KeypadRequest,
+  keypadRequestOf,
+} from './keypad-request.js';
 export { languagePolicy } from './language-policy.js';
 export { type MenuShortcuts, menuShortcutPolicy } from './menu-shortcut-policy.js';

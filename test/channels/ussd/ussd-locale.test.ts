@@ -8,6 +8,8 @@ import {
 import {
   type CallerLanguages,
   type Catalogue,
+  composeMiddleware,
+  keypadPolicy,
   LOCALES,
   type Prompt,
   renderPrompt,
@@ -74,31 +76,37 @@ describe('the USSD channel speaks from the locale catalogue', () => {
 
 describe("the caller's own language", () => {
   const menu: Prompt = { key: 'menu.policyholder', input: 'choice', final: false, choices: [] };
-  /** An engine that lets the channel decide on an empty session and answers the menu. */
-  const engineSeeing = (seen: { locale?: string | undefined }): TurnEngine =>
+  /**
+   * An engine that lets the keypad policy and the channel decide on an empty session and
+   * answers the menu.
+   */
+  const engineSeeing = (
+    languages: CallerLanguages,
+    seen: { locale?: string | undefined },
+  ): TurnEngine =>
     engineOf({
       turn: async (sessionKey, reply, options = {}) => {
-        await ussdMiddleware(
-          {
-            sessionKey,
-            options,
-            request: { kind: 'reply', reply },
-            session: { prompt: undefined, unseen: false, resumable: false, state: undefined },
-            channelState: undefined,
-            keep: async () => menu,
-          },
+        const policy = keypadPolicy({ languages, logger: createLogger({ level: 'silent' }) });
+        await composeMiddleware(
+          [policy, ussdMiddleware],
           async () => menu,
-        );
+        )({
+          sessionKey,
+          options,
+          request: { kind: 'reply', reply },
+          session: { prompt: undefined, unseen: false, resumable: false, state: undefined },
+          channelState: undefined,
+          keep: async () => menu,
+        });
         seen.locale = options.address?.locale;
         return menu;
       },
     });
   const coreWith = (languages: CallerLanguages, seen: { locale?: string | undefined } = {}) =>
     createUssdCore({
-      engine: engineSeeing(seen),
+      engine: engineSeeing(languages, seen),
       render: renderPrompt,
       logger: createLogger({ level: 'silent' }),
-      languages,
     });
   const dial = { sessionId: 's1', msisdn: '260977000005', input: undefined };
 

@@ -74,13 +74,15 @@ describe('USSD memo', () => {
     );
   });
 
-  it('reads the forms only the general reader knows: a page written oddly, a JSON memo', () => {
+  it('reads the forms only the general reader knows: a page written oddly', () => {
     for (const state of ['p1e2:2:ab---', 'p 1:2:ab---', 'pe:2:ab---', 'p0:02:ab---']) {
       expect(readMemo(state)).toStrictEqual(readMemoGeneral(state));
       expect(readMemo(state)).toBeDefined();
     }
+    // The JSON memo of the format before this one (records of 15 minutes at most, gone since) is
+    // no longer read: such a record is a call we hold nothing for.
     const json = JSON.stringify({ g: 'ATUid_1', m: 'p', p: 1, h: 'x', a: 'CON Hi' });
-    expect(readMemo(json)).toStrictEqual(ussdMemo('ATUid_1', 'p', 1, undefined, 'x', 'CON Hi'));
+    expect(readMemo(json)).toBeUndefined();
   });
 
   it('refuses a state whose field runs past its end or whose prompt is not a Prompt', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChannelAddress, Prompt } from '../../conversation/index.js';
 import { CodedStatusError } from '../../errors/index.js';
 import type { Notifier } from '../index.js';
-import type { RenderPrompt } from './ussd-layout.js';
+import type { RenderPrompt } from '../shared/index.js';
 
 /** Africa's Talking's answer to a send: one entry per recipient, `statusCode` 101 when sent. */
 export const AfricasTalkingSmsResponse = z.object({

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseCaller } from '../../msisdn/index.js';
-import type { UssdCore } from './ussd-core.js';
+import { normaliseCaller } from '../../../msisdn/index.js';
+import type { UssdCore } from '../ussd-core.js';
 
 /** The JSON Hubtel posts for every USSD step (fields we do not use are allowed through). */
 export const HubtelUssdBody = z.looseObject({
@@ -50,6 +50,10 @@ export function registerHubtelRoute(
         msisdn,
         input: Type === 'initiation' ? undefined : Message,
         history: Sequence === undefined ? undefined : `${Sequence}:${Message}`,
+        step:
+          Sequence === undefined
+            ? undefined
+            : { id: String(Sequence), follows: String(Sequence - 1) },
       });
       return reply.send({ Type: response.end ? 'Release' : 'Response', Message: response.text });
     },

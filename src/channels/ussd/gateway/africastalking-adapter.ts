@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
-import { normaliseCaller } from '../../msisdn/index.js';
-import type { UssdCore, UssdResponse } from './ussd-core.js';
+import { normaliseCaller } from '../../../msisdn/index.js';
+import type { UssdCore, UssdResponse } from '../ussd-core.js';
 
 /** The form Africa's Talking posts for every USSD step. */
 export const AfricasTalkingUssdBody = z.object({
@@ -24,6 +24,12 @@ const checkForm = z.compile(AfricasTalkingUssdBody);
 export function newestSegment(text: string): string | undefined {
   if (text === '') return undefined;
   return text.slice(text.lastIndexOf('*') + 1);
+}
+
+/** The history before its newest input (the dial's, `''`, before the first). */
+function historyBefore(text: string): string {
+  const star = text.lastIndexOf('*');
+  return star === -1 ? '' : text.slice(0, star);
 }
 
 /** The text/plain body Africa's Talking expects. */
@@ -54,6 +60,7 @@ export function registerAfricasTalkingRoute(
         msisdn,
         input: newestSegment(body.data.text),
         history: body.data.text,
+        step: { id: body.data.text, follows: historyBefore(body.data.text) },
       });
       return reply.type('text/plain; charset=utf-8').send(toAfricasTalkingText(response));
     },

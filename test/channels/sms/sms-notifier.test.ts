@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmsNotifier, SmsDeliveryError } from '../../../src/channels/ussd/index.js';
+import { createSmsNotifier, SmsDeliveryError } from '../../../src/channels/sms/index.js';
 import { renderPrompt } from '../../../src/conversation/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 
