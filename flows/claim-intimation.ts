@@ -442,6 +442,14 @@ function addsDocuments(claim: ClaimSummary | null): boolean {
   return claim?.mine === true && claimTakesDocuments(claim.status);
 }
 
+/**
+ * Whether a claim's screen takes a photo sent on it, as if "Add documents" was tapped first: in a
+ * chat (a USSD caller's documents come through a link) and for a claim that still takes them.
+ */
+function attachesInChat(context: ClaimIntimationContext): boolean {
+  return context.callerPhone === null && addsDocuments(context.claim);
+}
+
 /** What a claim's screen says: everything for its own phone, else its status only. */
 function claimDetailKey(claim: ClaimSummary | null): string {
   if (!claim?.mine) return 'claim.detail.status';
@@ -562,6 +570,8 @@ export const claimIntimationMachine = setup({
       );
     },
     addsDocuments: ({ context }) => addsDocuments(context.claim),
+    // A chat's "Add documents" screen takes the photo itself: people send it straight away.
+    takesPhotoHere: ({ context }) => attachesInChat(context),
     listedClaim: ({ context, event }) => {
       assertEvent(event, 'user.choice');
       return context.claims.some((c) => c.id === event.id);
@@ -997,7 +1007,7 @@ export const claimIntimationMachine = setup({
                 context.claim?.payable === undefined
                   ? 'claim.intimated'
                   : 'claim.intimated.payable',
-                'choice',
+                attachesInChat(context) ? 'photo' : 'choice',
                 {
                   params: {
                     ...(context.claim ? claimParams(context.claim) : {}),
@@ -1018,6 +1028,7 @@ export const claimIntimationMachine = setup({
               { guard: and([chose('attach'), 'addsDocuments']), target: 'awaitingDocument' },
               { guard: chose('end'), target: ID.done },
             ],
+            'user.photo': { guard: 'takesPhotoHere', target: 'attaching', actions: 'keepUpload' },
             // The claim exists now; Back cannot undo it, so it shows the claim again.
             'user.back': 'intimated',
           },
@@ -1307,7 +1318,7 @@ export const claimIntimationMachine = setup({
             tries: 0,
             // Someone else's claim, typed by number: its status in words, nothing more.
             prompt: ({ context }) =>
-              ask(claimDetailKey(context.claim), 'choice', {
+              ask(claimDetailKey(context.claim), attachesInChat(context) ? 'photo' : 'choice', {
                 params: context.claim ? claimParams(context.claim) : {},
                 choices: [
                   ...(addsDocuments(context.claim)
@@ -1326,6 +1337,7 @@ export const claimIntimationMachine = setup({
               { guard: chose('back'), target: 'claimList' },
               { guard: chose('end'), target: ID.done },
             ],
+            'user.photo': { guard: 'takesPhotoHere', target: ID.attaching, actions: 'keepUpload' },
             'user.back': [{ guard: 'noList', target: 'askClaimNumber' }, { target: 'claimList' }],
           },
         },

@@ -128,3 +128,42 @@ it('keeps three photos sent in one POST, three more in three POSTs within a seco
     expect(file.bytes.equals(photoBytes(n + 1))).toBe(true);
   }
 }, 60_000);
+
+it('takes photos sent straight on a new claim’s screen, without tapping "Add documents" first', async () => {
+  const { graph, app } = server;
+  const member = DEMO_BOOK.groupLife.member.phoneNumber.replace(/^\+/, '');
+  const chat = whatsappChat({
+    graph,
+    serverUrl: server.url,
+    waId: member,
+    settled: server.settled,
+  });
+  let screen = await chat.text('Hi');
+  screen = await chat.tap(screen, /my cover/i);
+  screen = await chat.tap(screen, new RegExp(DEMO_BOOK.groupLife.policyNumber));
+  screen = await chat.tap(screen, /Make a claim/);
+  screen = await chat.text(daysAgo(1).typed);
+  screen = await chat.text('Died after an illness');
+  screen = await chat.tap(screen, /Submit/);
+  const number = /GLC-\d+/.exec(screen.text)?.[0] ?? '';
+  expect(number).not.toBe('');
+  // The screen offers "Add documents"; the member sends two photos instead, in one POST.
+  expect(screen.choices.map((c) => c.title)).toContain('Add documents');
+  for (const n of [1, 2]) graph.addMedia(`straight-${n}`, photoBytes(10 + n), 'image/jpeg');
+  const before = chat.sent().length;
+  const at = String(Math.floor(Date.now() / 1000));
+  const body = chat.envelope({
+    contacts: [{ profile: { name: 'Bupe' }, wa_id: member }],
+    messages: [1, 2].map((n) => ({
+      from: member,
+      id: `wamid.straight.${n}`,
+      timestamp: at,
+      ...image(`straight-${n}`),
+    })),
+  });
+  expect((await chat.post(body)).status).toBe(200);
+  expectOneStepPerBurst(screenOf(chat.sent().slice(before)), 2);
+  const record = () =>
+    [...sandboxOf(app).state.claims.values()].find((c) => c.claimNumber === number);
+  await eventually('both photos are on the claim', () => record()?.documents.length === 2);
+}, 60_000);
