@@ -124,12 +124,14 @@ export const RETENTION: readonly RetentionRule[] = [
   {
     what: "WhatsApp service window (the phone's last message) and delivery statuses (message id and status only)",
     where: '`whatsapp-window:{<wa_id>}`, `whatsapp-status:{<message id>}`',
-    expiry: "24 hours: the window is open while the phone's key exists; a status 1 day",
+    expiry:
+      '24 hours: the window is open while the phone\'s key exists, deleted by "My data"; a status 1 day',
   },
   {
     what: 'WhatsApp messages kept for a customer outside the window (what a template promised: the certificate, the step after a handoff), and what each template sent carried (for an SMS if Meta reports it failed)',
     where: '`whatsapp-held:{<wa_id>}`, `whatsapp-template-send:{<message id>}`',
-    expiry: "7 days, or until the customer's next message, which takes them; a template's 1 day",
+    expiry:
+      '7 days, or until the customer\'s next message, which takes them; deleted by "My data"; a template\'s 1 day',
   },
   {
     what: "WhatsApp templates' status as Meta reports it (template name and status only)",

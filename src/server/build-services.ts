@@ -7,6 +7,7 @@ import {
   type Registrations,
 } from '../access/index.js';
 import type { Claim } from '../api/index.js';
+import { createWhatsAppStore, whatsappPersonalData } from '../channels/whatsapp/index.js';
 import {
   type ClaimEvidence,
   type ClaimProgressOptions,
@@ -177,6 +178,8 @@ export async function buildServices(
     extraStores: [
       holdingsIndexStore(holdings, tombstones),
       claimReportsStore(claimReports, phoneReach),
+      // A WhatsApp conversation's held messages (what a template promised) and its window.
+      whatsappPersonalData(createWhatsAppStore(stores.store, keyPrefix)),
     ],
     sms,
     logger,

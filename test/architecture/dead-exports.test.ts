@@ -27,7 +27,6 @@ const ALLOWED = new Map<string, string>([
   ['src/channels/telegram/telegram-webhook.ts: TelegramWebhookOptions', CHANNEL_REWORK],
   ['src/channels/telegram/typed-upload.ts: DocumentFetchError', CHANNEL_REWORK],
   ['src/channels/telegram/typed-upload.ts: contentTypeOf', CHANNEL_REWORK],
-  ['src/channels/ussd/sms-notifier.ts: SMS_SEGMENT_CHARS', CHANNEL_REWORK],
   ['src/channels/whatsapp/cloud-api/graph-client.ts: GraphErrorCode', CHANNEL_REWORK],
   ['src/channels/whatsapp/cloud-api/graph-client.ts: GraphClientOptions', CHANNEL_REWORK],
   ['src/channels/whatsapp/render-whatsapp-message.ts: WhatsAppRenderOptions', CHANNEL_REWORK],

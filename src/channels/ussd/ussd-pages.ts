@@ -18,7 +18,7 @@ const PagedScreen = z.object({
 type PagedScreen = z.infer<typeof PagedScreen>;
 
 /** A page answered without the engine, or the page on screen for the engine's turn. */
-export type PageTurn =
+type PageTurn =
   | { readonly text: string; readonly end: boolean }
   | { readonly onPage: number };
 

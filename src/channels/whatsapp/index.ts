@@ -59,6 +59,7 @@ export {
   isDeliveryStatus,
   SERVICE_WINDOW_SECONDS,
   type WhatsAppStore,
+  whatsappPersonalData,
 } from './whatsapp-store.js';
 export {
   placeholdersOf,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Prompt } from '../../conversation/index.js';
+import type { PersonalDataStore } from '../../privacy/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 
 /** WhatsApp's customer service window: free-form messages only within 24 h of their last one. */
@@ -54,6 +55,8 @@ export interface WhatsAppStore {
   rememberTemplateSend(messageId: string, sent: TemplateSend): Promise<void>;
   /** What a sent template carried, taken once; undefined when not one of ours or taken. */
   takeTemplateSend(messageId: string): Promise<TemplateSend | undefined>;
+  /** "Delete my data": the phone's held messages (policy numbers, plates) and its window. */
+  forget(waId: string): Promise<void>;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
@@ -109,10 +112,29 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
     async rememberTemplateSend(messageId, sent) {
       await store.set(sendKey(messageId), JSON.stringify(sent), STATUS_TTL_SECONDS);
     },
+    async forget(waId) {
+      await Promise.all([store.delete(heldKey(waId)), store.delete(windowKey(waId))]);
+    },
     async takeTemplateSend(messageId) {
       const raw = await store.take(sendKey(messageId));
       const parsed = TemplateSend.safeParse(raw === undefined ? undefined : safeJson(raw));
       return parsed.success ? parsed.data : undefined;
+    },
+  };
+}
+
+/**
+ * The WhatsApp channel's part of "My data": a WhatsApp conversation's held messages and window
+ * are erased with the rest of what is held about it (its `wa_id` is the subject's address).
+ */
+export function whatsappPersonalData(store: Pick<WhatsAppStore, 'forget'>): PersonalDataStore {
+  return {
+    name: 'whatsapp',
+    // Counted nowhere: held messages repeat what the reminders and payments already count.
+    held: async () => ({}),
+    async forget(subject) {
+      if (subject.channel === 'whatsapp') await store.forget(subject.address);
+      return {};
     },
   };
 }

@@ -430,7 +430,7 @@ export const bem: Catalogue = {
   'handoff.ussd.notSent': 'Mutulekelele, ubukombe bwenu tabwafikile. Tumeni nakabili.',
   'handoff.ussd.end': 'Pwisheni no kukonkanya',
   'handoff.consent':
-    'Umuntu wa kampani ya inshuwalansi akabelenga ifyo mulemba mu Slack, NRC ne nambala ya foni ifyafisama; fisungwa inshiku 7. Mulasumina?',
+    'Umuntu wa kampani ya inshuwalansi akabelenga ifyo mulemba no kumona ifikope mutuma mu Slack, NRC ne nambala ya foni ifyafisama; fisungwa inshiku 7. Mulasumina?',
   'handoff.choice.agree': 'Nasumina, landeni no muntu',
   'handoff.choice.decline': 'Awe',
   'handoff.declined': 'Tapali ifyatumwa ku muntu.',

@@ -633,7 +633,7 @@ export const en = {
   'handoff.ussd.notSent': 'Sorry, your message did not reach the person. Please send it again.',
   'handoff.ussd.end': 'End it and carry on',
   'handoff.consent':
-    'A person at the insurer will read what you write, in Slack, with NRC and phone numbers hidden; kept 7 days. Agree?',
+    'A person at the insurer will read what you write and see the photos you send, in Slack, with NRC and phone numbers hidden; kept 7 days. Agree?',
   'handoff.choice.agree': 'Agree, talk to a person',
   'handoff.choice.decline': 'Decline',
   'handoff.declined': 'Nothing was sent to a person.',

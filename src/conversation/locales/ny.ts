@@ -427,7 +427,7 @@ export const ny: Catalogue = {
   'handoff.ussd.notSent': 'Pepani, uthenga wanu sunafike. Tumizaninso.',
   'handoff.ussd.end': 'Malizani ndi kupitiriza',
   'handoff.consent':
-    'Munthu wa kampani ya inshuwalansi adzawerenga zimene mulemba mu Slack, NRC ndi nambala ya foni zobisika; zosungidwa masiku 7. Mukuvomera?',
+    'Munthu wa kampani ya inshuwalansi adzawerenga zimene mulemba ndi kuona zithunzi zimene mutumiza mu Slack, NRC ndi nambala ya foni zobisika; zosungidwa masiku 7. Mukuvomera?',
   'handoff.choice.agree': 'Ndavomera, lankhulani ndi munthu',
   'handoff.choice.decline': 'Ayi',
   'handoff.declined': 'Palibe chimene chatumizidwa kwa munthu.',

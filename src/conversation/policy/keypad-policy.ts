@@ -18,7 +18,7 @@ import type { TurnContext, TurnMiddleware } from '../turn-middleware.js';
 import { type KeypadDecision, type KeypadRequest, keypadRequestOf } from './keypad-request.js';
 
 /** Choice id of "End it and carry on" on a keypad's handoff screen. */
-export const END_HANDOFF = 'handoff.end';
+const END_HANDOFF = 'handoff.end';
 /** A screen while a person has the caller's request: its one choice ends the handoff. */
 const handoffScreen = (key: string): Prompt => ({
   key,
@@ -27,7 +27,7 @@ const handoffScreen = (key: string): Prompt => ({
   choices: [{ id: END_HANDOFF, label: 'handoff.ussd.end' }],
 });
 /** What a dial shows while a person has the caller's request. */
-export const WAITING_FOR_PERSON = handoffScreen('handoff.ussd.waiting');
+const WAITING_FOR_PERSON = handoffScreen('handoff.ussd.waiting');
 const SENT_TO_PERSON = handoffScreen('handoff.ussd.sent');
 const NOT_SENT_TO_PERSON = handoffScreen('handoff.ussd.notSent');
 const HANDOFF_SCREENS: ReadonlySet<string> = new Set(
