@@ -178,6 +178,41 @@ describe('a WhatsApp customer with a person', () => {
     );
   }, 90_000);
 
+  it('gets one template for a staff file outside the 24-hour window, and the file with its words once they write', async () => {
+    const waId = '260971555003';
+    const { root, people, customer } = await handedOver(waId);
+    // The window shuts, as its key's 24-hour TTL running out would.
+    await app.redis.del(`${app.prefix}whatsapp-window:{${waId}}`);
+    const before = customer.sent().length;
+    const file = staffFile('F0LATE', 'Claim form.pdf', tinyPdf(), 'application/pdf');
+    expect(
+      await people.reply(local(), root.ts, 'Please sign this', undefined, {
+        subtype: 'file_share',
+        files: [file],
+      }),
+    ).toBe(200);
+    await eventually('a template reached the customer', () =>
+      customer
+        .sent()
+        .slice(before)
+        .some((message) => message.type === 'template'),
+    );
+    await app.server.whatsapp?.settled();
+    const pushed = customer.sent().slice(before);
+    // One template, the one that promises a document: no words that leave the file behind.
+    expect(pushed.map((message) => message.type)).toEqual(['template']);
+    expect((pushed[0]?.template as { name?: string } | undefined)?.name).toBe(
+      'insurechat_staff_file',
+    );
+
+    // Their reply reopens the window: the document and the words follow, once.
+    const answered = await customer.text('ok');
+    expect(answered.documents.map((document) => document.filename)).toEqual(['Claim form.pdf']);
+    expect(answered.text).toContain('From the insurer: Please sign this');
+    const again = await customer.text('thanks');
+    expect(again.documents).toEqual([]);
+  }, 90_000);
+
   it('puts a photo the customer sends during the handoff into the thread, and nothing into the flow', async () => {
     const { root, customer } = await handedOver('260971555002');
     graph.addMedia('media-handoff-1', tinyJpeg(), 'image/jpeg');

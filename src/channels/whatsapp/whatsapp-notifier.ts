@@ -14,7 +14,7 @@ import type { WhatsAppStore } from './whatsapp-store.js';
 import {
   TEMPLATE_LANGUAGE,
   type TemplateDefinition,
-  templateOf,
+  templateFor,
   templateParameters,
 } from './whatsapp-templates.js';
 
@@ -144,7 +144,7 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
         }
         return;
       }
-      const template = templateOf(prompt.key);
+      const template = templateFor(prompt);
       if (!template) {
         await store.hold(waId, { prompt, locale: address.locale });
         log.info({ event: 'whatsapp.held', key: prompt.key }, 'kept until the customer writes');

@@ -189,6 +189,18 @@ export const WHATSAPP_TEMPLATES: readonly TemplateDefinition[] = [
     followUp: false,
   },
   {
+    name: 'insurechat_staff_file',
+    category: 'UTILITY',
+    event: "a person's reply with a file during a handoff",
+    keys: ['handoff.staffFile'],
+    body: {
+      en: 'A member of the insurance team has sent you a document about your request. Reply to this message to receive it here.',
+    },
+    parameters: {},
+    // A document cannot ride in the template: it, and any words with it, follow the reply.
+    followUp: true,
+  },
+  {
     name: 'insurechat_handoff_closed',
     category: 'UTILITY',
     event: 'a handoff ended by staff (Resolve)',
@@ -208,6 +220,21 @@ const BY_KEY: ReadonlyMap<string, TemplateDefinition> = new Map(
 /** The template that carries a pushed prompt outside the window; undefined when none does. */
 export function templateOf(key: string): TemplateDefinition | undefined {
   return BY_KEY.get(key);
+}
+
+/**
+ * The template for a pushed prompt as it is: a reply that brings files goes as the document's
+ * template, whose follow-up delivers them (and the words with them) once the customer writes; a
+ * template that promises nothing more would leave the files behind.
+ */
+export function templateFor(
+  prompt: Pick<Prompt, 'key' | 'attachments'>,
+): TemplateDefinition | undefined {
+  const template = templateOf(prompt.key);
+  if (template && !template.followUp && (prompt.attachments?.length ?? 0) > 0) {
+    return templateOf('handoff.staffFile');
+  }
+  return template;
 }
 
 /** Placeholders in a template body, in order: `{{policy_number}}` → `policy_number`. */

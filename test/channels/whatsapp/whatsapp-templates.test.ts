@@ -24,7 +24,7 @@ import { createMemoryStore } from '../../../src/storage/index.js';
 /**
  * Every prompt the server pushes through a Notifier that may reach a WhatsApp customer: payment
  * outcomes (the flows' closing screens and the service's own notices), renewal reminders, claim
- * notices and progress, a person's replies and Resolve. The step shown after Resolve is any
+ * notices and progress, a person's replies (with words, or a file alone) and Resolve. The step shown after Resolve is any
  * screen and has no template (it waits for the customer's reply).
  */
 const PUSHED_KEYS = [
@@ -39,6 +39,7 @@ const PUSHED_KEYS = [
   claimProgressPrompt('CLM-1', 'Approved').key,
   claimProgressPrompt('CLM-1', 'Documented').key,
   'handoff.staffReply',
+  'handoff.staffFile',
   'handoff.resolved',
   'handoff.resolvedFresh',
 ];
