@@ -574,19 +574,44 @@ interface Route {
   readonly catalogue: boolean;
 }
 
+/** What a route takes from its contract entry alone, the same for every client. */
+type CompiledEntry = Pick<
+  Route,
+  'pathParams' | 'query' | 'body' | 'bodyAsIs' | 'response' | 'responseAsIs' | 'catalogue'
+>;
+
+/**
+ * Each entry's schemas compiled once per process, not once per client: generating the fast path
+ * is most of setting up a route, and a process that makes many clients (the tests make one per
+ * sandbox insurer, hundreds per file) would repeat it for each. A compiled schema is a clone of
+ * the entry's, holding no state of its own, so clients can share it.
+ */
+const compiledEntries = new WeakMap<AnyContractEntry, CompiledEntry>();
+
+function compiledEntry(entry: AnyContractEntry): CompiledEntry {
+  let compiled = compiledEntries.get(entry);
+  if (compiled === undefined) {
+    compiled = {
+      pathParams: z.compile(entry.pathParams),
+      query: entry.query && z.compile(entry.query),
+      body: entry.body && z.compile(entry.body),
+      bodyAsIs: entry.body !== undefined && outputIsInput(entry.body),
+      response: z.compile(entry.response),
+      responseAsIs: outputIsInput(entry.response),
+      catalogue: CATALOGUE_OPERATIONS.has(entry.name),
+    };
+    compiledEntries.set(entry, compiled);
+  }
+  return compiled;
+}
+
 function createRoute(entry: AnyContractEntry, template: string): Route {
   const split = compilePath(template);
   return {
     entry,
     template: split,
     plainPath: sameNames(split.names, entry.pathParams.shape),
-    pathParams: z.compile(entry.pathParams),
-    query: entry.query && z.compile(entry.query),
-    body: entry.body && z.compile(entry.body),
-    bodyAsIs: entry.body !== undefined && outputIsInput(entry.body),
-    response: z.compile(entry.response),
-    responseAsIs: outputIsInput(entry.response),
-    catalogue: CATALOGUE_OPERATIONS.has(entry.name),
+    ...compiledEntry(entry),
   };
 }
 

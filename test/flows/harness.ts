@@ -148,9 +148,20 @@ export function walk(
     stopWhen?: (snapshot: FlowSnapshot) => boolean;
   } = {},
 ) {
+  const project = options.serialize ?? serialize;
+  // The graph asks for a state's key once when it maps the transitions and again when it finds
+  // the shortest paths; a settled snapshot is never changed, so its key is worked out once.
+  const keys = new WeakMap<FlowSnapshot, string>();
   return getShortestPaths(settledLogic(machine, input), {
     events: (snapshot) => repliesFor(snapshot, options),
-    serializeState: (snapshot) => (options.serialize ?? serialize)(snapshot),
+    serializeState: (snapshot) => {
+      let key = keys.get(snapshot);
+      if (key === undefined) {
+        key = project(snapshot);
+        keys.set(snapshot, key);
+      }
+      return key;
+    },
     ...(options.stopWhen ? { stopWhen: options.stopWhen } : {}),
     limit: options.limit ?? 50_000,
   });

@@ -200,6 +200,23 @@ function inEveryLocale(prompt: Prompt): string | null {
   return null;
 }
 
+/**
+ * What is wrong with a screen as shown (a leak, choices off USSD page one, a language's page),
+ * checked once per distinct screen: random replies show the same few hundred screens again and
+ * again, and each check is a function of the Prompt alone (rendered in every language).
+ */
+const screenProblems = new Map<string, string | null>();
+
+function screenProblem(prompt: Prompt): string | null {
+  const key = JSON.stringify(prompt);
+  let problem = screenProblems.get(key);
+  if (problem === undefined) {
+    problem = leakIn(prompt) ?? choicesOffPageOne(prompt) ?? inEveryLocale(prompt);
+    screenProblems.set(key, problem);
+  }
+  return problem;
+}
+
 /** An insurer refusal naming a field by its path, as the sandbox's rules do. */
 const pathRefusal = new ApiError({
   status: 422,
@@ -243,7 +260,7 @@ function converse(machine: AnyStateMachine, input: FlowStartInput, moves: Move[]
     if (prompt.notes?.some((n) => !hasKey(n.key))) return 'note without a known key';
     if (after.status === 'active' && !after.hasTag('awaitingInput'))
       return 'settled without a screen';
-    const leak = leakIn(prompt) ?? choicesOffPageOne(prompt) ?? inEveryLocale(prompt);
+    const leak = screenProblem(prompt);
     if (leak) return leak;
     if (after.status === 'active') {
       // Every screen still waiting offers a way on (a choice or something to type) or back.
