@@ -8,6 +8,7 @@ import {
   type MessageStatus,
   type TemplateMessage,
   type TemplateStatusUpdate,
+  WhatsAppGraphError,
 } from './cloud-api/index.js';
 import { toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
@@ -160,7 +161,24 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
           return;
         }
       }
-      const id = await graph.send(waId, templateMessage(template, prompt, address.locale, render));
+      let id: string;
+      try {
+        id = await graph.send(waId, templateMessage(template, prompt, address.locale, render));
+      } catch (error) {
+        // Meta refused the template itself as it was sent (paused, disabled, missing, its
+        // parameters): this event goes by SMS, and a paused one is recorded for the next.
+        const code = error instanceof WhatsAppGraphError ? error.graphCode : undefined;
+        if (code === undefined || !isTemplateError(code)) throw error;
+        const stands = TEMPLATE_ERRORS.get(code);
+        if (stands) await store.recordTemplateStatus(template.name, stands);
+        const told = await bySms(waId, prompt, address.locale);
+        log.warn(
+          { event: 'whatsapp.template.refused', template: template.name, code, sms: told },
+          told ? 'template refused: sent by SMS' : 'template refused and no SMS to send it by',
+        );
+        if (!told) throw error;
+        return;
+      }
       const sent = { prompt, locale: address.locale };
       await store.rememberTemplateSend(id, { ...sent, waId, template: template.name });
       if (template.followUp) await store.hold(waId, sent);

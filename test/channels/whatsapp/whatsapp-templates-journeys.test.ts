@@ -270,4 +270,31 @@ describe('WhatsApp templates through the whole server', () => {
     expect(templatesIn(chat.sent().slice(before))).toHaveLength(1);
     await chat.post(templateStatusBody('insurechat_staff_reply', 'APPROVED'));
   }, 60_000);
+  it('sends by SMS an event whose template Meta refuses as it is sent (paused), and the next one too', async () => {
+    const waId = '260971230409';
+    const chat = chatOf(waId);
+    const people = staff();
+    const { root } = await handOff(chat, people);
+    await shutWindow(waId);
+
+    const before = chat.sent().length;
+    // Meta answers the template send itself with HTTP 400 and its code for a paused template.
+    graph.failNext(1, 400, 132015);
+    expect(await people.reply(url, root.ts, 'Your claim is with the assessor.')).toBe(200);
+    const told = async (words: string) =>
+      (await smsTo(waId)).filter((text) => text.includes(words));
+    await eventually('the refused template went by SMS', async () =>
+      (await told('Your claim is with the assessor.')).length > 0 ? true : undefined,
+    );
+    expect(await told('Your claim is with the assessor.')).toHaveLength(1);
+    expect(templatesIn(chat.sent().slice(before))).toHaveLength(0);
+
+    // Taken as paused: the next reply goes by SMS at once, with no template tried.
+    expect(await people.reply(url, root.ts, 'The assessor calls tomorrow.')).toBe(200);
+    await eventually('the next reply went by SMS', async () =>
+      (await told('The assessor calls tomorrow.')).length > 0 ? true : undefined,
+    );
+    expect(templatesIn(chat.sent().slice(before))).toHaveLength(0);
+    await chat.post(templateStatusBody('insurechat_staff_reply', 'APPROVED'));
+  }, 60_000);
 });

@@ -18,6 +18,21 @@ export type GraphErrorCode =
 /** Raised when a Graph API call (a send, a media read) did not succeed; `status` is HTTP's. */
 export class WhatsAppGraphError extends CodedStatusError<GraphErrorCode> {
   override readonly name = 'WhatsAppGraphError';
+  /** Meta's own error code from the answer's body (130429, 132015…), when it gave one. */
+  readonly graphCode: number | undefined;
+
+  constructor(
+    code: GraphErrorCode,
+    message: string,
+    options: {
+      readonly status?: number;
+      readonly cause?: unknown;
+      readonly graphCode?: number;
+    } = {},
+  ) {
+    super(code, message, options);
+    this.graphCode = options.graphCode;
+  }
 }
 
 /** A template message: its approved name, language and the body's named text parameters. */
@@ -135,10 +150,12 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       if (status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) {
         throw new WhatsAppGraphError('GRAPH_RATE_LIMITED', `the Graph API rate-limited (${code})`, {
           status,
+          ...(code === undefined ? {} : { graphCode: code }),
         });
       }
       throw new WhatsAppGraphError('GRAPH_HTTP_ERROR', `the Graph API answered ${status}`, {
         status,
+        ...(code === undefined ? {} : { graphCode: code }),
       });
     }
     const parsed = schema.safeParse(safeJson(text));
