@@ -171,7 +171,9 @@ describe('talking to a person', () => {
     const person = /(\d+)\. Talk to a person/.exec(menu)?.[1] ?? '';
     expect(person).not.toBe('');
     const consent = await phone.send(person);
-    expect(consent).toMatch(/^CON A person at the insurer will read what you write and see the photos you send, in Slack/);
+    expect(consent).toMatch(
+      /^CON A person at the insurer will read what you write and see the photos you send, in Slack/,
+    );
     expect(consent).toMatch(/1\. Agree, talk to a person\n2\. Decline/);
     expect(posted()).toHaveLength(before);
 

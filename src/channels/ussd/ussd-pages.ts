@@ -18,9 +18,7 @@ const PagedScreen = z.object({
 type PagedScreen = z.infer<typeof PagedScreen>;
 
 /** A page answered without the engine, or the page on screen for the engine's turn. */
-type PageTurn =
-  | { readonly text: string; readonly end: boolean }
-  | { readonly onPage: number };
+type PageTurn = { readonly text: string; readonly end: boolean } | { readonly onPage: number };
 
 /** A USSD call lasts minutes at most; its paged screen is no use after it. */
 const TTL_SECONDS = 300;
