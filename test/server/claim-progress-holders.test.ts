@@ -4,7 +4,7 @@ import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../channels/telegram/test-support.js';
 import { telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { dialAndAnswer, GROUP_LIFE_DEATH_ANSWERS, ussdCaller } from './ussd-caller.js';
 
 /*
  * Issue 40, claim progress pushed to the holder: a claim on the loan or membership a customer
@@ -56,14 +56,6 @@ async function syncTwice(): Promise<void> {
   await app.server.holdingsSync.runNow();
 }
 
-/** The number of the menu line whose label matches, on a USSD screen. */
-function option(screen: string, label: RegExp): string {
-  const line = screen.split('\n').find((candidate) => label.test(candidate));
-  const number = line?.split('.')[0]?.trim();
-  if (!number || !/^\d+$/.test(number)) throw new Error(`no ${label} on: ${screen}`);
-  return number;
-}
-
 describe('claim progress pushed to the holder', () => {
   it('tells the borrower of a claim on their loan reported elsewhere, once, in the Telegram chat they used last and not by SMS', async () => {
     const phone = `+${creditLife.borrower.phoneNumber}`;
@@ -95,20 +87,11 @@ describe('claim progress pushed to the holder', () => {
 
   it('tells a member who reported a claim on their own membership once per state, not again as its holder', async () => {
     const phone = `+${groupLife.member.phoneNumber}`;
-    const caller = ussdCaller(() => local, 'reporter-holder', phone);
-    let screen = await caller.dial();
-    const answers: (RegExp | string)[] = [
-      /claims/i,
-      /death/i,
-      groupLife.policyNumber,
-      groupLife.member.nrcNumber.replaceAll('/', ''),
-      '01/11/2026',
-      'Illness',
-      /submit/i,
-    ];
-    for (const answer of answers) {
-      screen = await caller.send(typeof answer === 'string' ? answer : option(screen, answer));
-    }
+    const screens = await dialAndAnswer(
+      ussdCaller(() => local, 'reporter-holder', phone),
+      GROUP_LIFE_DEATH_ANSWERS,
+    );
+    const screen = screens.at(-1) ?? '';
     const number = /GLC-\d+/.exec(screen)?.[0];
     if (!number) throw new Error(`no claim number on: ${screen}`);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BOOK, type Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { dialAndAnswer, GROUP_LIFE_DEATH_ANSWERS, ussdCaller } from './ussd-caller.js';
 
 /*
  * Issue 40, claim progress pushed: a claim reported on USSD and moved on at the insurer (the
@@ -10,7 +10,6 @@ import { ussdCaller } from './ussd-caller.js';
  */
 
 const REPORTER = '+260955123987';
-const { groupLife } = DEMO_BOOK;
 
 let app: TestServer;
 let local: string;
@@ -37,31 +36,13 @@ const toldOf = (number: string) =>
     .map((sms) => sms.message)
     .filter((message) => message.includes(number));
 
-/** The number of the menu line whose label matches, on a USSD screen. */
-function option(screen: string, label: RegExp): string {
-  const line = screen.split('\n').find((candidate) => label.test(candidate));
-  const number = line?.split('.')[0]?.trim();
-  if (!number || !/^\d+$/.test(number)) throw new Error(`no ${label} on: ${screen}`);
-  return number;
-}
-
 async function reportDeath(): Promise<string> {
-  const caller = ussdCaller(() => local, 'progress', REPORTER);
-  let screen = await caller.dial();
-  const answers: (RegExp | string)[] = [
-    /claims/i,
-    /death/i,
-    groupLife.policyNumber,
-    groupLife.member.nrcNumber.replaceAll('/', ''),
-    '01/11/2026',
-    'Illness',
-    /submit/i,
-  ];
-  for (const answer of answers) {
-    screen = await caller.send(typeof answer === 'string' ? answer : option(screen, answer));
-  }
-  const number = /GLC-\d+/.exec(screen)?.[0];
-  if (!number) throw new Error(`no claim number on: ${screen}`);
+  const screens = await dialAndAnswer(
+    ussdCaller(() => local, 'progress', REPORTER),
+    GROUP_LIFE_DEATH_ANSWERS,
+  );
+  const number = /GLC-\d+/.exec(screens.at(-1) ?? '')?.[0];
+  if (!number) throw new Error(`no claim number on: ${screens.at(-1)}`);
   return number;
 }
 

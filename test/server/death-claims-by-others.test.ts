@@ -7,7 +7,7 @@ import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../support/eventually.js';
 import { telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { dialAndAnswer, GROUP_LIFE_DEATH_ANSWERS, ussdCaller } from './ussd-caller.js';
 
 /*
  * Issue 35, claims made by someone else, through the real server: a relative's death claim texts
@@ -70,38 +70,14 @@ const smsTo = (phone: string) => sandbox().smsOutbox.list(`+${phone.replace(/^\+
 const claimAt = (number: string) =>
   [...sandbox().state.claims.values()].find((claim) => claim.claimNumber === number);
 
-/** The number of the menu line whose label matches, on a USSD screen. */
-function option(screen: string, label: RegExp): string {
-  const line = screen.split('\n').find((candidate) => label.test(candidate));
-  const number = line?.split('.')[0]?.trim();
-  if (!number || !/^\d+$/.test(number)) throw new Error(`no ${label} on: ${screen}`);
-  return number;
-}
-
 /** Dials from `from` and answers each screen: a RegExp picks the option it names, text is typed. */
-async function ussd(from: string, answers: readonly (RegExp | string)[]): Promise<string[]> {
-  const caller = ussdCaller(() => local, 'deaths', from);
-  const screens = [await caller.dial()];
-  if (/unfinished session/i.test(screens[0] ?? '')) {
-    screens.push(await caller.send(option(screens[0] ?? '', /start again/i)));
-  }
-  for (const answer of answers) {
-    const screen = screens.at(-1) ?? '';
-    screens.push(await caller.send(typeof answer === 'string' ? answer : option(screen, answer)));
-  }
-  return screens;
-}
+const ussd = (from: string, answers: readonly (RegExp | string)[]) =>
+  dialAndAnswer(
+    ussdCaller(() => local, 'deaths', from),
+    answers,
+  );
 
-const reportDeath = (from: string) =>
-  ussd(from, [
-    /claims/i,
-    /death/i,
-    groupLife.policyNumber,
-    groupLife.member.nrcNumber.replaceAll('/', ''),
-    '01/11/2026',
-    'Illness',
-    /submit/i,
-  ]);
+const reportDeath = (from: string) => ussd(from, GROUP_LIFE_DEATH_ANSWERS);
 
 /** `/insure <text>` from the allowed staff member's DM; resolves the answer posted back. */
 async function insure(text: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { t } from '../../src/conversation/index.js';
+import { DEMO_BOOK } from '../../src/sandbox/index.js';
 import { eventually } from '../support/eventually.js';
 import { GATEWAY_SECRET } from './test-server.js';
 
@@ -157,3 +158,41 @@ export async function closingAfterEnd(
   }
   return `END ${[...pages, screen.replace(/^END /, '')].join(' ')}`;
 }
+
+/** The number of the menu line whose label matches, on a USSD screen. */
+export function option(screen: string, label: RegExp): string {
+  const line = screen.split('\n').find((candidate) => label.test(candidate));
+  const number = line?.split('.')[0]?.trim();
+  if (!number || !/^\d+$/.test(number)) throw new Error(`no ${label} on: ${screen}`);
+  return number;
+}
+
+/**
+ * Dials and answers each screen: a RegExp picks the option it names, text is typed; an offer to
+ * resume an unfinished session is answered "Start again". Every screen shown, in order.
+ */
+export async function dialAndAnswer(
+  caller: UssdCaller,
+  answers: readonly (RegExp | string)[],
+): Promise<string[]> {
+  const screens = [await caller.dial()];
+  if (/unfinished session/i.test(screens[0] ?? '')) {
+    screens.push(await caller.send(option(screens[0] ?? '', /start again/i)));
+  }
+  for (const answer of answers) {
+    const screen = screens.at(-1) ?? '';
+    screens.push(await caller.send(typeof answer === 'string' ? answer : option(screen, answer)));
+  }
+  return screens;
+}
+
+/** A death claim on README's group-life member, from Claims, as the USSD caller answers it. */
+export const GROUP_LIFE_DEATH_ANSWERS: readonly (RegExp | string)[] = [
+  /claims/i,
+  /death/i,
+  DEMO_BOOK.groupLife.policyNumber,
+  DEMO_BOOK.groupLife.member.nrcNumber.replaceAll('/', ''),
+  '01/11/2026',
+  'Illness',
+  /submit/i,
+];
