@@ -127,3 +127,11 @@ export {
   validateNrc,
   validatePlate,
 } from './validators.js';
+// Channels: "typing" shown while a turn is slow.
+export {
+  createTyping,
+  TYPING_AFTER_MS,
+  TYPING_EVERY_MS,
+  type TypingOptions,
+  type TypingTimers,
+} from './while-slow.js';

@@ -1,45 +1,8 @@
 import { createHash } from 'node:crypto';
 import { InlineKeyboard, Keyboard } from 'grammy';
-import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Prompt } from '../../conversation/index.js';
 import { attachmentFileName, type RenderPrompt, renderKey } from '../shared/index.js';
-
-// The render contract every chat channel shares (src/channels/shared), for this folder's files.
-export { type RenderPrompt, renderKey } from '../shared/index.js';
-
-/** A document to send after the message (the certificate), under a name that says what it is. */
-export interface TelegramDocument {
-  readonly url: string;
-  readonly caption: string;
-  readonly fileName: string;
-}
-
-/** What one Prompt becomes on Telegram: one message, then its documents. */
-export interface TelegramMessage {
-  readonly text: string;
-  readonly replyMarkup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove;
-  /** Link attachments, kept apart so they can go into the text when Telegram refuses a URL button. */
-  readonly links: readonly { readonly label: string; readonly url: string }[];
-  readonly documents: readonly TelegramDocument[];
-  /**
-   * A message sent just before this one, carrying the contact-request keyboard: a screen that
-   * asks for a phone and also has buttons (the Claims menu) can carry only its inline keyboard.
-   */
-  readonly contactRequest?: {
-    readonly text: string;
-    readonly replyMarkup: ReplyKeyboardMarkup;
-  };
-  /**
-   * The contact keyboard is to go (the user just shared their contact) though this message
-   * carries an inline keyboard: the sender removes it first and adds the buttons after.
-   */
-  readonly removeKeyboard?: boolean;
-  /**
-   * True when the message can replace the one whose button was tapped (`editMessageText` takes
-   * inline keyboards only): false when it needs the contact-request keyboard (or its message).
-   */
-  readonly editable: boolean;
-}
+import type { TelegramDocument, TelegramMessage } from './bot-api/index.js';
 
 // Telegram refuses callback data longer than 64 bytes.
 const MAX_CALLBACK_DATA_BYTES = 64;
@@ -71,9 +34,9 @@ export function parseCallbackData(data: string): { token?: string; id: string } 
  * Turns a Prompt into a Telegram message: choices become an inline keyboard whose callback data is
  * the choice id, link attachments become URL buttons, `contact`/`phone` input gets a one-time
  * contact-request keyboard (on a message of its own before the screen when the screen has
- * buttons), document attachments are sent after the message. Each button's
- * callback data is `<screen token>~<choice id>` (see {@link promptToken}); `before` puts channel
- * notices (a hint, "that menu has expired") above the screen's text.
+ * buttons), document attachments are sent after the message. Each button's callback data is
+ * `<screen token>~<choice id>` (see {@link promptToken}); `before` puts channel notices (a hint,
+ * "that menu has expired") above the screen's text.
  */
 export function toTelegramMessage(
   prompt: Prompt,
@@ -122,9 +85,7 @@ export function toTelegramMessage(
     };
     return { text, replyMarkup: keyboard, links, documents, contactRequest, editable: false };
   }
-  if (asksPhone) {
-    return { text, replyMarkup: contactKeyboard(), links, documents, editable: false };
-  }
+  if (asksPhone) return { text, replyMarkup: contactKeyboard(), links, documents, editable: false };
   // A contact keyboard from an earlier prompt would otherwise linger under every later message.
   return { text, replyMarkup: { remove_keyboard: true }, links, documents, editable: true };
 }

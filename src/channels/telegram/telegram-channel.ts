@@ -1,26 +1,22 @@
-import type { APIThrottlerOptions } from '@grammyjs/transformer-throttler';
 import type { FastifyInstance } from 'fastify';
-import type { Bot, BotError } from 'grammy';
-import { renderPrompt, type TurnEngine } from '../../conversation/index.js';
+import type { Bot } from 'grammy';
+import { renderPrompt, type TurnEngine, type TypingOptions } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Notifier } from '../index.js';
-import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
-import type { RenderPrompt } from './render-telegram-message.js';
-import { createTelegramBot } from './telegram-bot.js';
-import { registerClaimFileHandler } from './telegram-claim-file-handler.js';
+import { MemoryOnceSet, type OnceSet, type RenderPrompt } from '../shared/index.js';
 import {
-  registerCommandMenu,
-  registerTelegramCommands,
-  setChatCommandMenu,
-} from './telegram-commands.js';
+  chatTyping,
+  createTelegramBot,
+  createTelegramSender,
+  registerTelegramWebhook,
+  setTelegramWebhook,
+  startPolling,
+  TELEGRAM_API_ROOT,
+  type TelegramBotOptions,
+} from './bot-api/index.js';
+import { setTelegramCommandMenu } from './telegram-commands.js';
 import { createTelegramConversation, type TelegramConversation } from './telegram-conversation.js';
-import { describeTelegramError } from './telegram-errors.js';
-import { registerMessageHandlers } from './telegram-message-handlers.js';
-import { useTelegramMiddleware } from './telegram-middleware.js';
-import { createTelegramSender } from './telegram-sender.js';
-import { registerTapHandler } from './telegram-tap-handler.js';
-import { createTyping, type TypingOptions } from './telegram-typing.js';
-import { registerTelegramWebhook } from './telegram-webhook.js';
+import { handleTelegramUpdates } from './telegram-updates.js';
 
 /** Options for {@link createTelegramChannel}. */
 export interface TelegramChannelOptions {
@@ -36,18 +32,12 @@ export interface TelegramChannelOptions {
   readonly apiRoot?: string;
   /** Remembers handled update ids; default in memory (pass a `RedisOnceSet` when Redis is up). */
   readonly seenUpdates?: OnceSet;
-  /**
-   * Locale of a user whose Telegram language is none of ours (and who chose none); default
-   * `en`.
-   */
+  /** Locale of a user whose Telegram language is none of ours and who chose none; default `en`. */
   readonly locale?: string;
   /** How long a turn may take before the engine answers "still working"; default 8 000 ms. */
   readonly turnDeadlineMs?: number;
-  /**
-   * Outgoing rate limits (Bottleneck settings per global/group/private chat); default the
-   * throttler's own, which match Telegram's published limits. `false` only for tests.
-   */
-  readonly throttle?: APIThrottlerOptions | false;
+  /** Outgoing rate limits; default Telegram's published limits, `false` only for tests. */
+  readonly throttle?: TelegramBotOptions['throttle'];
   /** When a slow turn shows "typing"; default after 800 ms, again every 4.5 s. */
   readonly typing?: TypingOptions;
 }
@@ -70,8 +60,6 @@ export interface TelegramChannel {
   stop(): Promise<void>;
 }
 
-const DEFAULT_API_ROOT = 'https://api.telegram.org';
-
 /**
  * Creates the Telegram channel (grammY). Session key `tg:<chatId>`, audience policyholder.
  * Every update id is handled once; 429s wait and retry; one error boundary apologises and logs.
@@ -80,8 +68,7 @@ const DEFAULT_API_ROOT = 'https://api.telegram.org';
  * files), its answer a message.
  */
 export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
-  const apiRoot = options.apiRoot ?? DEFAULT_API_ROOT;
-  const defaultLocale = options.locale ?? 'en';
+  const apiRoot = options.apiRoot ?? TELEGRAM_API_ROOT;
   const deadlineMs = options.turnDeadlineMs ?? 8_000;
   const log = options.logger.child({ channel: 'telegram' });
   const bot = createTelegramBot({ token: options.token, apiRoot, throttle: options.throttle });
@@ -89,44 +76,20 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     engine: options.engine,
     render: options.render ?? renderPrompt,
     sender: createTelegramSender(log),
-    defaultLocale,
+    defaultLocale: options.locale ?? 'en',
     deadlineMs,
-    onLanguage: (ctx, chatId) => setChatCommandMenu(ctx.api, chatId, conversation, log),
-    whileSlow: createTyping(options.typing ?? {}, (error) =>
-      log.warn(describeTelegramError(error), 'telegram typing action failed'),
-    ),
+    onLanguage: (ctx, chatId) => setTelegramCommandMenu(ctx.api, conversation, log, chatId),
+    typing: chatTyping(options.typing ?? {}, log),
   });
 
-  useTelegramMiddleware(bot, {
-    conversation,
-    seen: options.seenUpdates ?? new MemoryOnceSet(),
-    log,
-  });
-  registerTelegramCommands(bot, conversation);
-  registerTapHandler(bot, conversation);
-  registerMessageHandlers(bot, conversation);
-  registerClaimFileHandler(bot, { conversation, apiRoot, token: options.token });
-  // The boundary middleware answers every failure; this only catches what it could not.
-  bot.catch((error: BotError) => {
-    log.error(
-      { ...describeTelegramError(error.error), updateId: error.ctx.update.update_id },
-      'telegram update failed',
-    );
-  });
+  const seen = options.seenUpdates ?? new MemoryOnceSet();
+  handleTelegramUpdates(bot, conversation, { seen, log, apiRoot, token: options.token });
 
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
-  };
-  let initialised: Promise<void> | undefined;
-  const ensureInit = (): Promise<void> => {
-    initialised ??= bot.init().catch((error: unknown) => {
-      initialised = undefined;
-      throw error;
-    });
-    return initialised;
   };
   let polling: Promise<void> | undefined;
 
@@ -137,30 +100,17 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       registerTelegramWebhook(fastify, path, { bot, webhookSecret, deadlineMs, track, log });
     },
     async setWebhook(url) {
-      await bot.api.setWebhook(url, {
-        secret_token: options.webhookSecret,
-        allowed_updates: ['message', 'callback_query'],
-      });
-      await registerCommandMenu(bot, conversation, log);
+      await setTelegramWebhook(bot.api, url, options.webhookSecret);
+      await setTelegramCommandMenu(bot.api, conversation, log);
     },
     async startPolling() {
-      await ensureInit();
-      await registerCommandMenu(bot, conversation, log);
-      await new Promise<void>((resolve, reject) => {
-        polling = bot.start({ onStart: () => resolve() }).catch((error: unknown) => {
-          log.error(describeTelegramError(error), 'telegram polling stopped');
-          reject(error);
-        });
-      });
+      await bot.init();
+      await setTelegramCommandMenu(bot.api, conversation, log);
+      ({ ended: polling } = await startPolling(bot, log));
     },
     notifier: {
       channel: 'telegram',
-      notify: (address, prompt) =>
-        track(
-          conversation.inLocale(address.locale, () =>
-            conversation.sendPrompt(bot.api, address.address, prompt),
-          ),
-        ),
+      notify: (address, prompt) => track(conversation.push(bot.api, address, prompt)),
     },
     async stop() {
       if (bot.isRunning()) await bot.stop();

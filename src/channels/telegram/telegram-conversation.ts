@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Api, Context } from 'grammy';
 import {
+  type ChannelAddress,
   type ChatInput,
   ChatUpdate,
   type ChatUpdateOptions,
@@ -8,15 +9,10 @@ import {
   supportedLocaleOf,
   type TurnEngine,
 } from '../../conversation/index.js';
-import {
-  type RenderPrompt,
-  renderKey,
-  type TelegramMessage,
-  toTelegramMessage,
-} from './render-telegram-message.js';
+import { type RenderPrompt, renderKey } from '../shared/index.js';
+import type { ChatTyping, TelegramSender } from './bot-api/index.js';
+import { toTelegramMessage } from './render-telegram-message.js';
 import type { KeyboardTap } from './telegram-engine-middleware.js';
-import type { TelegramSender } from './telegram-sender.js';
-import type { WhileSlow } from './telegram-typing.js';
 
 const SESSION_PREFIX = 'tg:';
 
@@ -25,24 +21,16 @@ const SESSION_PREFIX = 'tg:';
  * the one engine call a handler makes, with what it answers rendered back.
  */
 export interface TelegramConversation {
-  readonly engine: TurnEngine;
-  readonly sender: TelegramSender;
-  /** The language of the update being handled (see {@link inLocale}); else the default. */
-  locale(): string;
-  /** Runs `work` with `locale` as the update's language. */
-  inLocale<T>(locale: string, work: () => Promise<T>): Promise<T>;
   /** One message key's text in the update's language. */
   say(key: string): string;
-  /** A Prompt as a Telegram message in the update's language, `before` lines above its text. */
-  messageOf(prompt: Prompt, before?: readonly string[]): TelegramMessage;
-  sendPrompt(api: Api, chatId: string | number, prompt: Prompt): Promise<void>;
-  /** Answers with one message key's text (with its `params`), no keyboard. */
-  notice(ctx: Context, key: string, params?: Prompt['params']): Promise<void>;
+  /** Sends a Prompt pushed to a user (a payment's outcome) into their chat, in their language. */
+  push(api: Api, address: ChannelAddress, prompt: Prompt): Promise<void>;
+  /** Answers with one message key's text, no keyboard. */
+  notice(ctx: Context, key: string): Promise<void>;
   /**
    * Hands what the user sent to the engine (one call; the conversation policies decide what it
-   * means) and renders the answer in the language they decided; a `flow` answer to a tap goes
-   * in place of the tapped message (`editing`). `filesBehind` says another file of the same
-   * sending waits (see `ChatUpdateOptions.filesBehind`).
+   * means) and renders the answer in the language they decided; a `flow` answer to a `tap` goes
+   * in place of the tapped message. `filesBehind`: see `ChatUpdateOptions.filesBehind`.
    */
   update(
     ctx: Context,
@@ -53,7 +41,7 @@ export interface TelegramConversation {
 }
 
 /** How {@link createTelegramConversation} reaches the engine and the chat. */
-export interface TelegramConversationOptions {
+interface TelegramConversationOptions {
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
   readonly sender: TelegramSender;
@@ -62,7 +50,7 @@ export interface TelegramConversationOptions {
   /** Called once a user chose a language, in it (the chat's "/" menu). */
   readonly onLanguage: (ctx: Context, chatId: number) => Promise<void>;
   /** Runs a turn with "typing" shown in the chat while it is slow. */
-  readonly whileSlow: WhileSlow;
+  readonly typing: ChatTyping;
 }
 
 /** Creates the {@link TelegramConversation} the handlers share. */
@@ -112,11 +100,10 @@ export function createTelegramConversation(
           return;
         }
         // A shared contact answered the step: its keyboard goes, whatever the next screen has.
-        if (update.input.kind === 'contact') {
-          await sender.send(ctx.api, chatId, { ...messageOf(prompt), removeKeyboard: true });
-          return;
-        }
-        await sendPrompt(ctx.api, chatId, prompt);
+        await sender.send(ctx.api, chatId, {
+          ...messageOf(prompt),
+          removeKeyboard: update.input.kind === 'contact',
+        });
         return;
       case 'screen':
         await sendPrompt(ctx.api, chatId, prompt);
@@ -125,15 +112,11 @@ export function createTelegramConversation(
   }
 
   return {
-    engine,
-    sender,
-    locale,
-    inLocale: (spoken, work) => updateLocale.run(spoken, work),
     say,
-    messageOf,
-    sendPrompt,
-    async notice(ctx, key, params) {
-      await ctx.reply(say(key, params));
+    push: (api, address, prompt) =>
+      updateLocale.run(address.locale, () => sendPrompt(api, address.address, prompt)),
+    async notice(ctx, key) {
+      await ctx.reply(say(key));
     },
     async update(ctx, input, tap, filesBehind) {
       const chatId = ctx.chat?.id;
@@ -147,14 +130,12 @@ export function createTelegramConversation(
         own: tap,
         filesBehind,
       });
-      const prompt = await options.whileSlow(
-        () => ctx.api.sendChatAction(chatId, 'typing'),
-        () =>
-          engine.turn(
-            `${SESSION_PREFIX}${chatId}`,
-            update.reply,
-            update.turnOptions({ deadlineMs, audience: 'policyholder' }),
-          ),
+      const prompt = await options.typing(ctx.api, chatId, () =>
+        engine.turn(
+          `${SESSION_PREFIX}${chatId}`,
+          update.reply,
+          update.turnOptions({ deadlineMs, audience: 'policyholder' }),
+        ),
       );
       await updateLocale.run(update.locale, async () => {
         await answer(ctx, chatId, update, prompt, tap);

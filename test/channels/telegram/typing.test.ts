@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TypingTimers } from '../../../src/channels/telegram/index.js';
+import type { TypingTimers } from '../../../src/conversation/index.js';
 import { telegramChat } from '../../server/telegram-webhook-chat.js';
 import { sandboxOf, startTestServer, type TestServer } from '../../server/test-server.js';
 import { eventually } from '../../support/eventually.js';

@@ -1,9 +1,9 @@
 import { InputFile, type Transformer } from 'grammy';
 import { z } from 'zod';
-import { CodedError } from '../../errors/index.js';
+import { CodedError } from '../../../errors/index.js';
 
 /** Raised when a document to upload cannot be fetched from where the flow said it is. */
-export class DocumentFetchError extends CodedError<'TELEGRAM_DOCUMENT_UNAVAILABLE'> {
+class DocumentFetchError extends CodedError<'TELEGRAM_DOCUMENT_UNAVAILABLE'> {
   override readonly name = 'DocumentFetchError';
   constructor(message: string, options?: { readonly cause?: unknown }) {
     super('TELEGRAM_DOCUMENT_UNAVAILABLE', message, options);
@@ -17,7 +17,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The content type a file name says (`P-1-certificate.pdf` → `application/pdf`). */
-export function contentTypeOf(fileName: string): string {
+function contentTypeOf(fileName: string): string {
   const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Bot, webhookCallback } from 'grammy';
+import { type Api, type Bot, webhookCallback } from 'grammy';
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
-import type { Logger } from '../../log/index.js';
+import type { Logger } from '../../../log/index.js';
 import { TelegramUpdateError } from './telegram-errors.js';
 
 // Only `update_id` is checked here; grammY's filters read the rest defensively.
@@ -28,7 +28,7 @@ function fastifyAdapter(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** What the webhook route needs. */
-export interface TelegramWebhookOptions {
+interface TelegramWebhookOptions {
   readonly bot: Bot;
   readonly webhookSecret: string;
   /** The turn deadline; Telegram is answered a second after it at the latest. */
@@ -71,5 +71,13 @@ export function registerTelegramWebhook(
     }
     if (reply.statusCode === 401) log.warn('telegram webhook with a wrong secret token');
     return reply;
+  });
+}
+
+/** Tells Telegram to deliver the updates the bot handles to `url`, with the secret token. */
+export async function setTelegramWebhook(api: Api, url: string, secret: string): Promise<void> {
+  await api.setWebhook(url, {
+    secret_token: secret,
+    allowed_updates: ['message', 'callback_query'],
   });
 }

@@ -1,3 +1,6 @@
+// Showing progress ("typing") while a turn is slow: paced by how long turns take, as the turn
+// deadline is, so it sits with the engine; a channel says only how to show it (a chat action).
+
 /**
  * How long a turn may run before the chat shows "typing": under the second after which a user
  * notices a wait, and above what a turn without an insurer call takes (tens of milliseconds),
@@ -60,6 +63,3 @@ export function createTyping(options: TypingOptions, onError: (error: unknown) =
     }
   };
 }
-
-/** Runs one turn with "typing" shown while it is slow ({@link createTyping}). */
-export type WhileSlow = ReturnType<typeof createTyping>;

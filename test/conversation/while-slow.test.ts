@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { TYPING_AFTER_MS, TYPING_EVERY_MS } from '../../../src/channels/telegram/index.js';
-import { createTyping } from '../../../src/channels/telegram/telegram-typing.js';
+import { createTyping, TYPING_AFTER_MS, TYPING_EVERY_MS } from '../../src/conversation/index.js';
 
 /*
  * The typing indicator's pacing on its own, with its default Node timers under vitest's fake

@@ -1,5 +1,5 @@
 import { GrammyError } from 'grammy';
-import { CodedError } from '../../errors/index.js';
+import { CodedError } from '../../../errors/index.js';
 
 /** Raised when a claim file cannot be fetched from Telegram. */
 export class TelegramFileError extends CodedError<'TELEGRAM_FILE_UNAVAILABLE'> {

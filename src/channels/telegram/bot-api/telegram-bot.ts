@@ -3,11 +3,17 @@ import { type APIThrottlerOptions, apiThrottler } from '@grammyjs/transformer-th
 import { Bot, type Transformer } from 'grammy';
 import { typedUploads } from './typed-upload.js';
 
+/** Telegram's own Bot API server, where the bot is not pointed at another. */
+export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
+
 /** How {@link createTelegramBot} reaches the Bot API. */
 export interface TelegramBotOptions {
   readonly token: string;
   readonly apiRoot: string;
-  /** Outgoing rate limits; `false` only for tests (see `TelegramChannelOptions.throttle`). */
+  /**
+   * Outgoing rate limits (Bottleneck settings per global/group/private chat); default the
+   * throttler's own, which match Telegram's published limits. `false` only for tests.
+   */
   readonly throttle?: APIThrottlerOptions | false | undefined;
 }
 

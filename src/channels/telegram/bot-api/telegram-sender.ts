@@ -1,8 +1,42 @@
 import { type Api, GrammyError, InlineKeyboard } from 'grammy';
-import type { Logger } from '../../log/index.js';
-import type { TelegramDocument, TelegramMessage } from './render-telegram-message.js';
+import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
+import type { Logger } from '../../../log/index.js';
 import { describeTelegramError } from './telegram-errors.js';
 import { TypedInputFile } from './typed-upload.js';
+
+/** A document to send after the message (the certificate), under a name that says what it is. */
+export interface TelegramDocument {
+  readonly url: string;
+  readonly caption: string;
+  readonly fileName: string;
+}
+
+/** What one Prompt becomes on Telegram (the renderer's output): one message, then its documents. */
+export interface TelegramMessage {
+  readonly text: string;
+  readonly replyMarkup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove;
+  /** Link attachments, kept apart so they can go into the text when Telegram refuses a URL button. */
+  readonly links: readonly { readonly label: string; readonly url: string }[];
+  readonly documents: readonly TelegramDocument[];
+  /**
+   * A message sent just before this one, carrying the contact-request keyboard: a screen that
+   * asks for a phone and also has buttons (the Claims menu) can carry only its inline keyboard.
+   */
+  readonly contactRequest?: {
+    readonly text: string;
+    readonly replyMarkup: ReplyKeyboardMarkup;
+  };
+  /**
+   * The contact keyboard is to go (the user just shared their contact) though this message
+   * carries an inline keyboard: the sender removes it first and adds the buttons after.
+   */
+  readonly removeKeyboard?: boolean;
+  /**
+   * True when the message can replace the one whose button was tapped (`editMessageText` takes
+   * inline keyboards only): false when it needs the contact-request keyboard (or its message).
+   */
+  readonly editable: boolean;
+}
 
 /** Puts rendered messages into a chat: as new messages, or in place of a tapped one. */
 export interface TelegramSender {
