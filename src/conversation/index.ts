@@ -48,6 +48,7 @@ export {
   LANGUAGE_CHOICE_PREFIX,
   LANGUAGE_PROMPT,
   type LanguageHolder,
+  LastLocales,
   localeOfChoice,
   supportedLocaleOf,
 } from './language.js';
@@ -72,16 +73,17 @@ export {
   type ChatUpdateOptions,
   chatPolicies,
   chatUpdateOf,
+  closesCall,
   FileTooLargeError,
   fileStepPolicy,
   handoffPolicy,
   type IncomingFile,
-  type KeypadDecision,
-  type KeypadHeard,
+  KEYPAD_DIAL,
+  type KeypadCall,
+  type KeypadChannel,
   type KeypadPolicyOptions,
-  KeypadRequest,
+  KeypadTurn,
   keypadPolicy,
-  keypadRequestOf,
   languagePolicy,
   type MenuShortcuts,
   menuShortcutPolicy,
@@ -100,6 +102,7 @@ export {
   t,
 } from './render-prompt.js';
 export { isReply, type PaymentProceedEvent, type PaymentSettledEvent, Reply } from './reply.js';
+export { LATE, TurnBackstop } from './turn-backstop.js';
 export type {
   ChannelAddress,
   ChannelName,

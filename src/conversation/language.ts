@@ -61,3 +61,28 @@ export interface CallerLanguages {
   /** Remembers the user's choice. */
   choose(holder: LanguageHolder, locale: string): Promise<void>;
 }
+
+/** How many addresses' last language a process keeps; cleared when full (a bound, not an LRU). */
+const MAX_LAST_LOCALES = 10_000;
+
+/**
+ * The language each address was last seen in on this process, else `fallback`: a hint for what
+ * is shown before the session, and the caller's choice with it, is read.
+ */
+export class LastLocales {
+  private readonly seen = new Map<string, string>();
+
+  constructor(private readonly fallback: string) {}
+
+  /** The language `address` was last seen in, else the fallback. */
+  of(address: string): string {
+    return this.seen.get(address) ?? this.fallback;
+  }
+
+  /** Remembers the language `address` was seen in. */
+  remember(address: string, locale: string): void {
+    if (this.seen.get(address) === locale) return;
+    if (this.seen.size >= MAX_LAST_LOCALES) this.seen.clear();
+    this.seen.set(address, locale);
+  }
+}

@@ -4,4 +4,7 @@
 
 export type { KeyValueStore, LinkedAppend, StreamEntry } from './key-value-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
+// Compact forms of what is kept on every request (a channel's state in the session record).
+export { packField, readPackedFields, readPackedFieldsGeneral } from './packed-fields.js';
 export { createRedisStore } from './redis-store.js';
+export { shortDigest } from './short-digest.js';

@@ -1,26 +1,37 @@
-import type { Handoff, TurnEngine } from '../../conversation/index.js';
+import {
+  closesCall,
+  type Handoff,
+  KEYPAD_DIAL,
+  KeypadTurn,
+  LATE,
+  LastLocales,
+  type Prompt,
+  TurnBackstop,
+  type TurnEngine,
+  type TurnMiddleware,
+  t,
+} from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import { createMemoryStore, type KeyValueStore } from '../../storage/index.js';
-import {
-  DIAL,
-  LATE,
-  type UssdOutcome,
-  type UssdRequest,
-  type UssdTurnDeps,
-} from './ussd-decision.js';
+import type { RenderPrompt } from '../shared/index.js';
+import type { UssdRequest, UssdResponse } from './gateway/ussd-wire.js';
 import { ussdSessionKey } from './ussd-input.js';
-import { type RenderPrompt, UssdLayout } from './ussd-layout.js';
+import { UssdKeypad } from './ussd-keypad.js';
 import { UssdPages } from './ussd-pages.js';
-import { UssdTurn } from './ussd-turn.js';
 
-/** What the gateway shows: a screen, and whether the call ends with it. */
-export interface UssdResponse {
-  readonly text: string;
-  readonly end: boolean;
-}
+/**
+ * The USSD engine middleware, after the keypad policies: a request of this channel (its
+ * `KeypadTurn`, handed to the engine as `TurnOptions.channelRequest`) shows under the session
+ * lock what the policies decided, or what the keypress means on its screen, and keeps the
+ * caller's place with the record; every other turn passes through.
+ */
+export const ussdMiddleware: TurnMiddleware = (context, next) => {
+  const turn = context.options.channelRequest;
+  return turn instanceof KeypadTurn ? turn.run(context, next) : next();
+};
 
 /** Options of {@link createUssdCore}. */
-export interface UssdCoreOptions {
+interface UssdCoreOptions {
   /**
    * The turn engine, with the keypad policies (`keypadPolicy`, the caller's language and a
    * person) and then {@link ussdMiddleware} added (`engine.use`): the caller's screen, page and
@@ -70,120 +81,64 @@ export interface UssdCore {
  * with the channel's paging state in the same commit.
  */
 export function createUssdCore(options: UssdCoreOptions): UssdCore {
+  const { engine, handoff, logger } = options;
   const deadlineMs = options.deadlineMs ?? 4000;
   const answerWithinMs = options.answerWithinMs ?? 10_000;
-  const layout = new UssdLayout(options.render, options.locale ?? 'en');
-  const handoff = options.handoff;
-  const engine = options.engine;
+  const keypad = new UssdKeypad(options.render, new LastLocales(options.locale ?? 'en'));
+  const backstop = new TurnBackstop<Prompt>(answerWithinMs);
   const pages = new UssdPages(
     options.pages?.store ?? createMemoryStore(),
     `${options.pages?.keyPrefix ?? ''}ussd-pages:`,
-    options.logger,
+    logger,
   );
-  const deps: UssdTurnDeps = { layout };
-  const settle = (turn: UssdTurn, outcome: UssdOutcome): void => {
-    inFlight.delete(turn);
-    finishedOne();
-    turn.resolve?.(outcome);
-  };
-
-  /**
-   * The answer backstop without a timer per request: turns register here, and one sweep, running
-   * only while turns are in flight, answers those past `answerWithinMs`.
-   */
-  const inFlight = new Set<UssdTurn>();
-  const sweepEveryMs = Math.min(1_000, Math.max(10, Math.floor(answerWithinMs / 10)));
-  let sweeper: NodeJS.Timeout | undefined;
-  const sweep = () => {
-    const overdue = Date.now() - answerWithinMs;
-    for (const turn of inFlight) {
-      if (turn.startedAt <= overdue) {
-        inFlight.delete(turn);
-        turn.resolve?.(LATE);
-      }
-    }
-    if (inFlight.size === 0) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  };
-  /** Turns whose engine work has not finished (answered late or not); `idle` waits for them. */
-  let unfinished = 0;
-  let whenIdle: Array<() => void> = [];
-  const finishedOne = () => {
-    unfinished -= 1;
-    if (unfinished > 0) return;
-    const waiting = whenIdle;
-    whenIdle = [];
-    for (const resolve of waiting) resolve();
-  };
   const handle = async (request: UssdRequest): Promise<UssdResponse> => {
     // A paging key on a long screen is answered from its kept pages: no engine call.
     // (Checked here first: any other request costs no promise of its own.)
     const paged = UssdPages.mayPage(request) ? await pages.turn(request) : undefined;
     if (paged && 'text' in paged) return paged;
+    const sessionKey = ussdSessionKey(request.msisdn);
     // One read per call, on its dial, while the engine takes the session lock.
     const withPerson =
       handoff && request.input === undefined
-        ? handoff.active(ussdSessionKey(request.msisdn)).catch(() => false)
+        ? handoff.active(sessionKey).catch(() => false)
         : undefined;
-    const turn = new UssdTurn(deps, request, withPerson, paged?.onPage);
-    const work = engine.turn(turn.sessionKey, DIAL, {
+    const turn = new KeypadTurn(keypad, sessionKey, request, withPerson, paged?.onPage);
+    const work = engine.turn(sessionKey, KEYPAD_DIAL, {
       deadlineMs,
       audience: 'policyholder',
       address: turn.address,
       caller: { kind: 'phone', phone: request.msisdn },
       channelRequest: turn,
     });
-    unfinished += 1;
-    const outcome = await new Promise<UssdOutcome>((resolve) => {
-      turn.resolve = resolve;
-      inFlight.add(turn);
-      sweeper ??= setInterval(sweep, sweepEveryMs).unref();
-      work.then(
-        (prompt) => settle(turn, prompt),
-        (error: unknown) => settle(turn, { failed: error }),
-      );
-    });
+    const outcome = await backstop.watch(turn, work);
     if (outcome === LATE) {
-      options.logger.warn(
+      logger.warn(
         { channel: 'ussd', gatewaySessionId: request.sessionId, answerWithinMs },
         'ussd turn still running at the answer backstop',
       );
-      return { text: layout.say('ussd.stillWorking', turn.locale), end: true };
+      return { text: t('ussd.stillWorking', undefined, turn.locale), end: true };
     }
     if ('failed' in outcome) {
-      options.logger.error(
+      logger.error(
         { err: outcome.failed, channel: 'ussd', gatewaySessionId: request.sessionId },
         'ussd turn failed',
       );
-      return { text: layout.say('ussd.sorry', turn.locale), end: true };
+      return { text: t('ussd.sorry', undefined, turn.locale), end: true };
     }
-    const prompt = outcome;
     const shown = turn.current;
-    if (shown.kind === 'replay') return { text: shown.text, end: shown.end };
-    if (shown.kind === 'resume') {
-      return { text: turn.resumeScreens()[shown.page] ?? '', end: false };
-    }
+    if (shown && 'text' in shown) return shown; // a retry's answer again
     // A busy session (another turn holds it past this request's deadline) shows its "still
     // working, Check again" screen and keeps the call open: that turn is past its own deadline
     // too, so it answered "still working" and keeps its result as unseen, which the caller's next
     // keypress is shown whatever it is. Issue 25: a slow insurer never hangs up on the caller.
-    const source = shown.kind === 'prompt' ? shown.prompt : prompt;
-    const screens = turn.screensOf(source);
-    const page = shown.kind === 'prompt' ? Math.min(shown.page, screens.length - 1) : 0;
+    const screens = shown ? shown.screens : turn.screensOf(outcome);
+    const page = shown ? shown.page : 0;
     // A screen that lets the call go (the PIN prompt needs the handset) ends it like a closing one.
-    const ends = source.final || source.endsCall === true;
+    const ends = shown ? shown.ends : closesCall(outcome);
     // Checked here first: a screen of one page costs no promise of its own.
-    if (screens.length > 1) await pages.shown(request, screens, page, ends);
+    if (screens.length > 1 && shown?.paged !== false)
+      await pages.shown(request, screens, page, ends);
     return { text: screens[page] ?? '', end: ends && page === screens.length - 1 };
   };
-
-  return {
-    handle,
-    idle() {
-      if (unfinished === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => whenIdle.push(resolve));
-    },
-  };
+  return { handle, idle: () => backstop.idle() };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../log/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
-import type { UssdRequest } from './ussd-decision.js';
+import type { UssdRequest } from './gateway/ussd-wire.js';
 import { USSD_BACK_KEY, USSD_MORE_KEY } from './ussd-screens.js';
 
 /** A screen of several pages as shown, kept beside the call so paging asks nothing of the engine. */

@@ -1,28 +1,10 @@
-import { t } from '../../conversation/index.js';
-
-/** The most characters a USSD screen may hold, footer included. */
-export const USSD_MAX_CHARS = 182;
-
-/**
- * Text a gateway sends in the GSM 7-bit alphabet (its basic set and the escaped `^{}\\[~]|€`):
- * one character outside it and the whole screen goes as UCS-2, half the room. Every catalogue's
- * customer text must match.
- */
-export const GSM7_TEXT =
-  /^[@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&'()*+,\-./0-9:;<=>?¡A-ZÄÖÑÜ§¿a-zäöñüà^{}\\[~\]|€]*$/;
+import { type RenderedPrompt, t } from '../../conversation/index.js';
+import { USSD_MAX_CHARS } from './gateway/ussd-wire.js';
 
 /** What the caller types to see the next screen of a paged Prompt. */
 export const USSD_MORE_KEY = '98';
 /** What the caller types to see the previous screen (on the first screen, the flow's "back"). */
 export const USSD_BACK_KEY = '0';
-
-/** A Prompt after the locale catalogue: its text and its choices' labels, in order. */
-export interface RenderedPrompt {
-  readonly text: string;
-  readonly choices: readonly { readonly id: string; readonly label: string }[];
-  /** The text is read whole: paged, choices after it, never shortened. */
-  readonly paged?: boolean;
-}
 
 /** Splits one over-long line at spaces into pieces of at most `width` characters. */
 function wrap(line: string, width: number): string[] {

@@ -18,10 +18,11 @@ export { type ChatFiles, fileStepPolicy } from './file-step-policy.js';
 export { handoffPolicy } from './handoff-policy.js';
 export { type KeypadPolicyOptions, keypadPolicy } from './keypad-policy.js';
 export {
-  type KeypadDecision,
-  type KeypadHeard,
-  KeypadRequest,
-  keypadRequestOf,
-} from './keypad-request.js';
+  closesCall,
+  KEYPAD_DIAL,
+  type KeypadCall,
+  type KeypadChannel,
+  KeypadTurn,
+} from './keypad-turn.js';
 export { languagePolicy } from './language-policy.js';
 export { type MenuShortcuts, menuShortcutPolicy } from './menu-shortcut-policy.js';

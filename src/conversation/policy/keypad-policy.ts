@@ -15,7 +15,14 @@ import {
 import type { Prompt } from '../prompt.js';
 import type { Reply } from '../reply.js';
 import type { TurnContext, TurnMiddleware } from '../turn-middleware.js';
-import { type KeypadDecision, type KeypadRequest, keypadRequestOf } from './keypad-request.js';
+import {
+  AGAIN,
+  goOn,
+  type KeypadDecision,
+  type KeypadRequest,
+  keypadRequestOf,
+  RESTART,
+} from './keypad-request.js';
 
 /** Choice id of "End it and carry on" on a keypad's handoff screen. */
 const END_HANDOFF = 'handoff.end';
@@ -117,7 +124,7 @@ class KeypadPolicy {
     request: KeypadRequest,
   ): Promise<Prompt> {
     const heard = request.heard(context.session);
-    if (heard.kind === 'own') return next();
+    if (heard.kind === 'own' || heard.kind === 'resume') return next();
     if (heard.kind === 'dial') {
       // A phone that never chose a language is asked first, in one screen.
       if (request.unchosen) return decided(request, next, screen(LANGUAGE_PROMPT));
@@ -137,7 +144,7 @@ class KeypadPolicy {
     if (!handoff || typed.length < MIN_MESSAGE_CHARS) return decided(request, next, AGAIN);
     return handoff.forward(context.sessionKey, typed).then((forwarded) => {
       // Staff ended it meanwhile: the caller goes on.
-      if (forwarded === 'none') return decided(request, next, GO_ON);
+      if (forwarded === 'none') return decided(request, next, goOn(context.session));
       const sent = forwarded === 'forwarded' ? SENT_TO_PERSON : NOT_SENT_TO_PERSON;
       return decided(request, next, screen(sent));
     });
@@ -165,7 +172,9 @@ class KeypadPolicy {
       return this.open(context, next, request, handoff, shown, 'declined');
     }
     if (reply.id === END_HANDOFF) {
-      return handoff.end(context.sessionKey).then(() => decided(request, next, GO_ON));
+      return handoff
+        .end(context.sessionKey)
+        .then(() => decided(request, next, goOn(context.session)));
     }
     return next();
   }
@@ -183,14 +192,14 @@ class KeypadPolicy {
   ): Promise<Prompt> {
     // Opened from the menu, the screen has somewhere to go back to; a first dial's has not.
     const fromStep = openedFromStep(context, request);
-    if (heard.typed === BACK_KEY && fromStep) return decided(request, next, GO_ON);
+    if (heard.typed === BACK_KEY && fromStep) return decided(request, next, goOn(context.session));
     const { reply } = heard;
     const locale = reply.type === 'user.choice' ? localeOfChoice(reply.id) : undefined;
     const languages = this.options.languages;
     if (!locale || !languages) return decided(request, next, AGAIN);
     const goOnIn = () => {
       request.useLocale(locale);
-      return decided(request, next, fromStep ? confirmLanguage(context) : GO_ON);
+      return decided(request, next, fromStep ? confirmLanguage(context) : goOn(context.session));
     };
     return languages.choose(request.address, locale).then(goOnIn, (err: unknown) => {
       // Not remembered: this call still goes on in it; the next dial asks again.
@@ -231,9 +240,6 @@ class KeypadPolicy {
   }
 }
 
-const AGAIN: KeypadDecision = { kind: 'again' };
-const GO_ON: KeypadDecision = { kind: 'goOn' };
-const RESTART: KeypadDecision = { kind: 'restart' };
 const screen = (prompt: Prompt): KeypadDecision => ({ kind: 'screen', prompt });
 
 /** Hands the decision to the channel's middleware, which shows it. */

@@ -3,16 +3,18 @@ import type { Reply } from '../reply.js';
 import type { ChannelAddress, SessionGlance, TurnOptions } from '../turn-engine.js';
 
 /**
- * What a keypad channel (USSD) heard, read against the screen it showed, which only it can read
- * from the record (its paging state):
- * - `own`: the channel's own to answer, asking no policy (a gateway's retry, a page of the
- *   screen, its "Continue / Start again" menu, a stray key on a closing screen);
+ * What a keypad request (USSD's) heard, read against the screen the caller was shown, which the
+ * keypad turn keeps with the record (its memo):
+ * - `own`: the turn's own to answer, asking no policy (a gateway's retry, a page of the
+ *   screen, a stray key on a closing screen);
  * - `dial`: a call opens;
+ * - `resume`: a keypress on the "Continue / Start again" offer, with the choice it picked;
  * - `key`: a keypress, `typed` as it came and `reply` as it reads on `shown`, the screen on display.
  */
 export type KeypadHeard =
   | { readonly kind: 'own' }
   | { readonly kind: 'dial' }
+  | { readonly kind: 'resume'; readonly choice: 'continue' | 'restart' | undefined }
   | {
       readonly kind: 'key';
       readonly typed: string;
@@ -21,25 +23,64 @@ export type KeypadHeard =
     };
 
 /**
- * What the keypad policies decided, for the channel to show (none: the channel goes on, the
- * keypress to the flow or the dial to where the conversation stands):
+ * What the keypad policies decided, for the channel to show (none: the keypress goes to the
+ * flow, a dial or the resume offer's choice where {@link keypadDefault} says):
  * - `screen`: a screen of the policies' own (the language screen, a person's), which the next
  *   keypress is read against;
  * - `again`: the screen on display, as it is;
- * - `goOn`: where the conversation stopped, as after a dropped call;
+ * - `flow`: the dial to the engine, which starts the entry menu or shows a result not yet seen;
+ * - `step`: the step the conversation waits on, from its first page;
+ * - `resume`: the "Continue / Start again" offer after a dropped call;
  * - `restart`: the entry menu afresh.
  */
 export type KeypadDecision =
   | { readonly kind: 'screen'; readonly prompt: Prompt }
-  | { readonly kind: 'again' }
-  | { readonly kind: 'goOn' }
-  | { readonly kind: 'restart' };
+  | { readonly kind: 'again' | 'flow' | 'step' | 'resume' | 'restart' };
+
+/** The screen on display again. */
+export const AGAIN: KeypadDecision = { kind: 'again' };
+const FLOW: KeypadDecision = { kind: 'flow' };
+const STEP: KeypadDecision = { kind: 'step' };
+const RESUME: KeypadDecision = { kind: 'resume' };
+/** The entry menu afresh. */
+export const RESTART: KeypadDecision = { kind: 'restart' };
+
+/**
+ * Where a caller coming back to the conversation goes (after the handoff, or back from the
+ * language screen), as after a dropped call: a result not yet seen first, then the resume offer
+ * mid-flow, the step it waits on, or the entry menu afresh.
+ */
+export function goOn(glance: SessionGlance): KeypadDecision {
+  if (glance.unseen) return FLOW;
+  if (glance.resumable) return RESUME;
+  return glance.prompt && !glance.prompt.final ? STEP : RESTART;
+}
+
+/** What a dial, or a keypress on the resume offer, comes to when no policy decided otherwise. */
+export function keypadDefault(
+  heard: Extract<KeypadHeard, { kind: 'dial' | 'resume' }>,
+  glance: SessionGlance,
+): KeypadDecision {
+  if (heard.kind === 'dial') {
+    // A closing screen told out of turn (a payment's outcome, also sent by SMS) and not seen
+    // yet: the dial shows it once, where the payment stands, before the menu.
+    if (glance.unseen && glance.prompt?.final) return FLOW;
+    if (glance.resumable) return RESUME;
+    // A conversation not worth continuing (the entry menu) would take the dial as an answer.
+    return glance.prompt ? RESTART : FLOW;
+  }
+  // "Continue": the step as the engine holds it. An unseen result would swallow the caller's
+  // next answer: the engine shows it (and marks it seen).
+  if (heard.choice === 'continue') return glance.prompt && !glance.unseen ? STEP : FLOW;
+  return heard.choice === 'restart' ? RESTART : AGAIN;
+}
 
 /**
  * One request of a keypad channel, handed to the engine as the turn's `channelRequest`: the
  * keypad policies (`keypadPolicy`) read the caller's language, decide what a keypress means for
- * the language and a person, and say it in {@link decision}; the channel's middleware, after
- * them, reads the keypress against its screen ({@link heard}) and shows what was decided.
+ * the language and a person, and say it in {@link decision}; the keypad turn, run by the
+ * channel's middleware after them, reads the keypress against its screen ({@link heard}) and
+ * shows what was decided.
  */
 export abstract class KeypadRequest {
   /** What the policies decided; undefined leaves it to the channel. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { normaliseCaller } from '../../../msisdn/index.js';
-import type { UssdCore, UssdResponse } from '../ussd-core.js';
+import type { UssdCore } from '../ussd-core.js';
+import type { UssdResponse } from './ussd-wire.js';
 
 /** The form Africa's Talking posts for every USSD step. */
 export const AfricasTalkingUssdBody = z.object({
@@ -33,7 +34,7 @@ function historyBefore(text: string): string {
 }
 
 /** The text/plain body Africa's Talking expects. */
-export function toAfricasTalkingText(response: UssdResponse): string {
+function toAfricasTalkingText(response: UssdResponse): string {
   return `${response.end ? 'END' : 'CON'} ${response.text}`;
 }
 

@@ -4,7 +4,7 @@ import { normaliseCaller } from '../../../msisdn/index.js';
 import type { UssdCore } from '../ussd-core.js';
 
 /** The JSON Hubtel posts for every USSD step (fields we do not use are allowed through). */
-export const HubtelUssdBody = z.looseObject({
+const HubtelUssdBody = z.looseObject({
   SessionId: z.string().min(1).max(200),
   Mobile: z.string().min(3).max(30),
   /** Initiation on the dial, Response for each input, Release/Timeout when the call ends. */
@@ -19,9 +19,6 @@ export const HubtelUssdBody = z.looseObject({
   ServiceCode: z.string().max(50).optional(),
   Operator: z.string().max(50).optional(),
 });
-/** The JSON Hubtel posts for every USSD step. */
-export type HubtelUssdBody = z.infer<typeof HubtelUssdBody>;
-
 /** Registers `POST <path>` (default `/ussd/hubtel`): Hubtel JSON in, `{Type, Message}` out. */
 export function registerHubtelRoute(
   app: FastifyInstance,

@@ -1,14 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Prompt } from '../../../src/conversation/index.js';
 import {
-  base36,
-  historyDigest,
+  keypadMemo,
   readMemo,
   readMemoGeneral,
-  ussdMemo,
   writeMemo,
-} from '../../../src/channels/ussd/ussd-memo.js';
-import type { Prompt } from '../../../src/conversation/index.js';
+} from '../../../src/conversation/policy/keypad-memo.js';
 
 const shown: Prompt = {
   key: 'menu.title',
@@ -29,7 +27,7 @@ const memos = fc
     a: fc.option(fc.string({ maxLength: 200 }), { nil: undefined }),
     e: fc.option(fc.constant(true as const), { nil: undefined }),
   })
-  .map(({ g, m, p, s, h, a, e }) => ussdMemo(g, m, p, s, h, a, e));
+  .map(({ g, m, p, s, h, a, e }) => keypadMemo(g, m, p, s, h, a, e));
 
 /** Written memos with a few characters changed, dropped or added: mostly malformed states. */
 const damaged = fc
@@ -56,7 +54,7 @@ const damaged = fc
     return out;
   });
 
-describe('USSD memo', () => {
+describe('keypad memo', () => {
   it('reads back every memo it writes', () => {
     fc.assert(
       fc.property(memos, (memo) => {
@@ -89,33 +87,5 @@ describe('USSD memo', () => {
     expect(readMemo('p0:99:ab---')).toBeUndefined();
     expect(readMemo('p0:2:ab--5:{"a":1}')).toBeUndefined();
     expect(readMemo('p0:2:ab--2:{x')).toBeUndefined();
-  });
-});
-
-describe('base36', () => {
-  it('writes every whole number up to 2^53 - 1 as toString(36) does', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.nat(100_000), fc.maxSafeNat()), (n) => {
-        expect(base36(n)).toBe(n.toString(36));
-      }),
-      { numRuns: 5000 },
-    );
-    for (const n of [0, 35, 36, 2 ** 32, 2 ** 53 - 1, 36 ** 10 - 1, 36 ** 10]) {
-      expect(base36(n)).toBe(n.toString(36));
-    }
-  });
-});
-
-describe('historyDigest', () => {
-  it('tells apart histories of a call and gives a retry the same digest', () => {
-    expect(historyDigest(undefined)).toBeUndefined();
-    expect(historyDigest('1*AJQ 1909')).toBe(historyDigest('1*AJQ 1909'));
-    expect(historyDigest('1*AJQ 1909')).not.toBe(historyDigest('1*AJQ 1909*1'));
-  });
-
-  it('writes the digests records already hold: a retry across a deploy is still known', () => {
-    expect(historyDigest('1*AJQ 1909')).toBe('a.iqlvxqvngd');
-    expect(historyDigest('')).toBe('0.wvjl67o803');
-    expect(historyDigest('x'.repeat(2000))).toBe('1jk.41ledz5gis');
   });
 });
