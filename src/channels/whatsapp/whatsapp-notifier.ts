@@ -4,23 +4,29 @@ import type { Notifier } from '../index.js';
 import type { RenderPrompt } from '../shared/index.js';
 import {
   type GraphClient,
+  isTemplateError,
+  isUnusable,
   loggable,
   type MessageStatus,
-  type TemplateMessage,
+  statusOfTemplateError,
+  type TemplateDefinition,
   type TemplateStatusUpdate,
+  templateMessage,
+  templateOf,
   WhatsAppGraphError,
 } from './cloud-api/index.js';
 import { toWhatsAppMessages } from './render-whatsapp-message.js';
 import type { WhatsAppStore } from './whatsapp-store.js';
-import {
-  TEMPLATE_LANGUAGE,
-  type TemplateDefinition,
-  templateFor,
-  templateParameters,
-} from './whatsapp-templates.js';
+
+/** A push to one WhatsApp number, in the language it is shown in. */
+interface Sent {
+  readonly waId: string;
+  readonly prompt: Prompt;
+  readonly locale: string;
+}
 
 /** Options of {@link createWhatsAppNotifier}. */
-export interface WhatsAppNotifierOptions {
+interface WhatsAppNotifierOptions {
   readonly graph: GraphClient;
   readonly store: WhatsAppStore;
   readonly render: RenderPrompt;
@@ -32,34 +38,8 @@ export interface WhatsAppNotifierOptions {
   readonly sms?: () => Notifier | undefined;
 }
 
-/**
- * Template statuses Meta reports under which a send would fail: the event then goes by SMS.
- * Others (APPROVED, FLAGGED, which is still sent, IN_APPEAL…) keep the template in use.
- */
-const UNUSABLE: ReadonlySet<string> = new Set([
-  'PAUSED',
-  'REJECTED',
-  'DISABLED',
-  'PENDING_DELETION',
-  'DELETED',
-  // Not Meta's word: a send failed with "template does not exist" (132001).
-  'MISSING',
-]);
-
-/**
- * Meta's error codes on a failed template send that say the template itself cannot be used, and
- * the status that stands for each until Meta reports the template approved again.
- */
-const TEMPLATE_ERRORS: ReadonlyMap<number, string> = new Map([
-  [132001, 'MISSING'],
-  [132015, 'PAUSED'],
-  [132016, 'DISABLED'],
-]);
-/** Other template errors (parameters, format): this send failed, the template may still work. */
-const isTemplateError = (code: number) => code >= 132_000 && code < 133_000;
-
 /** The WhatsApp notifier, and what it does when Meta reports one of its templates failed. */
-export interface WhatsAppNotifier extends Notifier {
+interface WhatsAppNotifier extends Notifier {
   /**
    * A `failed` status for a message we sent: when it was a template and Meta's error is the
    * template's (paused, disabled, missing, its parameters), the message goes by SMS instead,
@@ -68,56 +48,50 @@ export interface WhatsAppNotifier extends Notifier {
   failed(status: MessageStatus): Promise<void>;
 }
 
-/** The template message carrying `prompt`: its named body parameters, in English (see below). */
-function templateMessage(
-  template: TemplateDefinition,
-  prompt: Prompt,
-  locale: string,
-  render: RenderPrompt,
-): TemplateMessage {
-  const parameters = templateParameters(template, prompt, locale, render);
-  return {
-    type: 'template',
-    template: {
-      name: template.name,
-      // Meta offers no Bemba or Nyanja templates: English, and the customer's language after.
-      language: { code: TEMPLATE_LANGUAGE },
-      components:
-        parameters.length === 0
-          ? []
-          : [
-              {
-                type: 'body',
-                parameters: parameters.map(({ name, text }) => ({
-                  type: 'text' as const,
-                  parameter_name: name,
-                  text,
-                })),
-              },
-            ],
-    },
-  };
+/**
+ * The template for a pushed prompt as it is: a reply that brings files goes as the document's
+ * template, whose follow-up delivers them (and the words with them) once the customer writes; a
+ * template that promises nothing more would leave the files behind.
+ */
+function templateFor(prompt: Pick<Prompt, 'key' | 'attachments'>): TemplateDefinition | undefined {
+  const template = templateOf(prompt.key);
+  if (template && !template.followUp && (prompt.attachments?.length ?? 0) > 0) {
+    return templateOf('handoff.staffFile');
+  }
+  return template;
 }
 
 /**
  * Reaches a customer outside a turn (payment outcomes, renewal reminders, claim notices, a
  * person's replies): inside their 24-hour window as ordinary messages; outside it as the one
- * approved template of the event (`whatsapp-templates.ts`), the whole message kept and sent when
- * the customer writes back where the template promises it. A push with no template of its own
- * (the step shown after a handoff) is only kept: a second template would say nothing new. When
- * Meta paused or rejected the template, the message goes by SMS to the same number.
+ * approved template of the event (`cloud-api/message-templates.ts`), the whole message kept and
+ * sent when the customer writes back where the template promises it. A push with no template of
+ * its own (the step shown after a handoff) is only kept: a second template would say nothing new.
+ * When Meta paused or rejected the template, the message goes by SMS to the same number.
  */
 export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsAppNotifier {
   const { graph, store, render } = options;
   const log = options.logger.child({ channel: 'whatsapp' });
 
   /** Sends `prompt` by SMS to the WhatsApp number; false when there is no SMS to send it by. */
-  async function bySms(waId: string, prompt: Prompt, locale: string): Promise<boolean> {
+  async function bySms({ waId, prompt, locale }: Sent): Promise<boolean> {
     const sms = options.sms?.();
     if (!sms) return false;
     // The wa_id is the customer's number in international form, which the SMS gateway takes.
     await sms.notify({ channel: 'ussd', address: waId, locale }, prompt);
     return true;
+  }
+
+  /**
+   * Meta refused `template` with `codes` (paused, disabled, missing, its parameters): the status
+   * each code stands for is recorded for the next event, and this one goes by SMS; true if it went.
+   */
+  async function refused(template: string, codes: readonly number[], sent: Sent): Promise<boolean> {
+    for (const code of codes) {
+      const stands = statusOfTemplateError(code);
+      if (stands) await store.recordTemplateStatus(template, stands);
+    }
+    return bySms(sent);
   }
 
   return {
@@ -126,11 +100,7 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
       if (!codes.some(isTemplateError)) return;
       const sent = await store.takeTemplateSend(status.id);
       if (!sent) return;
-      for (const code of codes) {
-        const stands = TEMPLATE_ERRORS.get(code);
-        if (stands) await store.recordTemplateStatus(sent.template, stands);
-      }
-      const told = await bySms(sent.waId, sent.prompt, sent.locale);
+      const told = await refused(sent.template, codes, sent);
       log.warn(
         { event: 'whatsapp.template.failed', template: sent.template, codes, sms: told },
         told ? 'template failed: sent by SMS' : 'template failed and no SMS to send it by',
@@ -152,8 +122,8 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
         return;
       }
       const status = await store.templateStatus(template.name);
-      if (status !== undefined && UNUSABLE.has(status)) {
-        if (await bySms(waId, prompt, address.locale)) {
+      if (status !== undefined && isUnusable(status)) {
+        if (await bySms({ waId, prompt, locale: address.locale })) {
           log.warn(
             { event: 'whatsapp.template.sms', template: template.name, status: loggable(status) },
             'template not usable: sent by SMS',
@@ -169,9 +139,7 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
         // parameters): this event goes by SMS, and a paused one is recorded for the next.
         const code = error instanceof WhatsAppGraphError ? error.graphCode : undefined;
         if (code === undefined || !isTemplateError(code)) throw error;
-        const stands = TEMPLATE_ERRORS.get(code);
-        if (stands) await store.recordTemplateStatus(template.name, stands);
-        const told = await bySms(waId, prompt, address.locale);
+        const told = await refused(template.name, [code], { waId, prompt, locale: address.locale });
         log.warn(
           { event: 'whatsapp.template.refused', template: template.name, code, sms: told },
           told ? 'template refused: sent by SMS' : 'template refused and no SMS to send it by',
@@ -203,6 +171,6 @@ export async function recordTemplateStatus(
     template: loggable(update.message_template_name),
     status: loggable(status.toLowerCase()),
   };
-  if (UNUSABLE.has(status)) logger.warn(fields, 'whatsapp template not usable: SMS instead');
+  if (isUnusable(status)) logger.warn(fields, 'whatsapp template not usable: SMS instead');
   else logger.info(fields, 'whatsapp template status recorded');
 }

@@ -1,20 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { TurnEngine } from '../../conversation/index.js';
+import { createInbox, createSeenMessages } from '../../inbox/index.js';
 import type { Logger } from '../../log/index.js';
 import type { RedisConnection } from '../../redis/index.js';
 import type { KeyValueStore } from '../../storage/index.js';
 import type { Notifier } from '../index.js';
 import type { RenderPrompt } from '../shared/index.js';
-import { createGraphClient } from './cloud-api/index.js';
+import { createGraphClient, type InboundMessage, type WhatsAppMessage } from './cloud-api/index.js';
 import { createWhatsAppChannel } from './whatsapp-channel.js';
-import type { WhatsAppConfig } from './whatsapp-config.js';
-import { createSeenMessages, createWhatsAppInbox } from './whatsapp-inbox.js';
 import { createWhatsAppNotifier, recordTemplateStatus } from './whatsapp-notifier.js';
-import { createWhatsAppStore, type WhatsAppStore } from './whatsapp-store.js';
+import { createWhatsAppStore } from './whatsapp-store.js';
 import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
 
+/** The channel's settings (src/server/config.ts reads them from the WHATSAPP_ variables). */
+export interface WhatsAppConfig {
+  readonly apiUrl: string;
+  readonly phoneNumberId: string;
+  readonly accessToken: string;
+  readonly appSecret: string;
+  readonly verifyToken: string;
+}
+
 /** What the server hands the WhatsApp channel. */
-export interface WhatsAppWiring {
+interface WhatsAppWiring {
   readonly config: WhatsAppConfig;
   readonly engine: TurnEngine;
   readonly render: RenderPrompt;
@@ -44,14 +52,10 @@ export interface WhatsAppWiring {
   readonly channels: string[];
 }
 
-/** The mounted channel: its notifier, its store, and what close waits for. */
+/** The mounted channel, for tests. */
 export interface WiredWhatsApp {
-  readonly notifier: Notifier;
-  readonly store: WhatsAppStore;
-  /** Resolves once no customer message waits for its turn or a retry (tests). */
+  /** Resolves once no customer message waits for its turn or a retry. */
   settled(): Promise<void>;
-  /** Stops the inbox's worker (turns under way finish) and waits for pushes in flight. */
-  idle(): Promise<void>;
 }
 
 /**
@@ -65,7 +69,11 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
   const turnBackoffMs = wiring.deps?.whatsappTurnBackoffMs;
   const graph = createGraphClient({ ...config, ...(sleep ? { sleep } : {}) });
   const store = createWhatsAppStore(wiring.store, keyPrefix);
-  const seen = createSeenMessages(wiring.store, keyPrefix, wiring.deps?.whatsappClock);
+  const seen = createSeenMessages(
+    wiring.store,
+    `${keyPrefix}whatsapp-seen:`,
+    wiring.deps?.whatsappClock,
+  );
   const channel = createWhatsAppChannel({
     engine: wiring.engine,
     graph,
@@ -74,9 +82,14 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     render: wiring.render,
     logger: wiring.logger,
   });
-  const inbox = createWhatsAppInbox({
-    channel,
-    graph,
+  const inbox = createInbox<InboundMessage, WhatsAppMessage>({
+    name: 'whatsapp',
+    handler: {
+      answer: (message, behind) => channel.answer(message, behind),
+      apology: (locale) => channel.apology(locale),
+      beside: (message) => channel.typing(message),
+      send: (to, message) => graph.send(to, message),
+    },
     store: wiring.store,
     keyPrefix,
     redis: wiring.redis,
@@ -107,20 +120,15 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     templateStatus: (update) => recordTemplateStatus(store, wiring.logger, update),
     failedStatus: (status) => track(notifier.failed(status)),
   });
-  const wired: WiredWhatsApp = {
-    notifier: {
-      channel: 'whatsapp',
-      notify: (address, prompt) => track(notifier.notify(address, prompt)),
-    },
-    store,
-    settled: () => inbox.settled(),
-    async idle() {
-      await inbox.close();
-      await Promise.allSettled([...inFlight]);
-    },
-  };
-  wiring.notifiers.add(wired.notifier);
-  wiring.closers.last(() => wired.idle());
+  wiring.notifiers.add({
+    channel: 'whatsapp',
+    notify: (address, prompt) => track(notifier.notify(address, prompt)),
+  });
+  // Stops the inbox's worker (turns under way finish) and waits for pushes in flight.
+  wiring.closers.last(async () => {
+    await inbox.close();
+    await Promise.allSettled([...inFlight]);
+  });
   wiring.channels.push('whatsapp');
-  return wired;
+  return { settled: () => inbox.settled() };
 }
