@@ -7,7 +7,6 @@ import {
   type Registrations,
 } from '../access/index.js';
 import type { Claim } from '../api/index.js';
-import { createWhatsAppStore } from '../channels/whatsapp/index.js';
 import {
   type ClaimEvidence,
   type ClaimProgressOptions,
@@ -45,6 +44,7 @@ import {
   skippingErased,
   subjectHandset,
 } from '../privacy/index.js';
+import { createWhatsAppStore } from '../push/index.js';
 import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerStores } from './build-stores.js';

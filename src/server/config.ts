@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
-import type { WhatsAppConfig } from '../channels/whatsapp/index.js';
 import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
 import { CodedError } from '../errors/index.js';
 import { parseS3Url, type S3Location } from '../files/index.js';
@@ -46,6 +45,15 @@ const commaList = z.preprocess(
       .filter((item) => item.length > 0),
   ),
 );
+
+/** WhatsApp's settings, read from the WHATSAPP_ variables by {@link whatsappConfigOf}. */
+export interface WhatsAppConfig {
+  readonly apiUrl: string;
+  readonly phoneNumberId: string;
+  readonly accessToken: string;
+  readonly appSecret: string;
+  readonly verifyToken: string;
+}
 
 /** The WhatsApp Cloud API variables, spread into the environment schema below. */
 export const WhatsAppEnv = {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { createWhatsAppStore } from '../../src/channels/whatsapp/index.js';
+import { createWhatsAppStore } from '../../src/push/index.js';
 import { whatsappPersonalData } from '../../src/server/build-services.js';
 import { createRedisStore } from '../../src/storage/index.js';
 import { connectTestRedis } from '../support/redis.js';

@@ -1,6 +1,8 @@
-// For src/server: configure and mount the WhatsApp Cloud API channel; its engine middleware; its
-// store, whose part of "My data" src/server erases. The rest is for the channel's tests.
+// For src/server: the WhatsApp Cloud API channel's parts (its Graph client, its message handling
+// and its webhook), which src/server/build-whatsapp.ts composes; its engine middleware; its
+// renderer, which src/push's notifier sends with. The rest is for the channel's tests.
 export {
+  createGraphClient,
   type GraphClient,
   InboundMessage,
   placeholdersOf,
@@ -18,6 +20,4 @@ export { PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 export { typedCommand } from './typed-command.js';
 export { createWhatsAppChannel } from './whatsapp-channel.js';
 export { ChatReply, whatsappEngineMiddleware } from './whatsapp-engine-middleware.js';
-export { createWhatsAppNotifier } from './whatsapp-notifier.js';
-export { createWhatsAppStore } from './whatsapp-store.js';
-export { type WhatsAppConfig, type WiredWhatsApp, wireWhatsApp } from './wire-whatsapp.js';
+export { registerWhatsAppWebhook } from './whatsapp-webhook.js';

@@ -3,32 +3,39 @@ import {
   ChatUpdate,
   FileTooLargeError,
   type IncomingFile,
+  type Prompt,
   type TurnEngine,
 } from '../../conversation/index.js';
 import type { InboxAnswer } from '../../inbox/index.js';
 import { errorName, type Logger } from '../../log/index.js';
-import { type OnceSet, type RenderPrompt, renderKey } from '../shared/index.js';
+import { type RenderPrompt, renderKey } from '../shared/index.js';
 import {
   type GraphClient,
   type InboundMessage,
   kindOf,
   loggable,
   MediaTooLargeError,
-  type MessageStatus,
   type WhatsAppMessage,
 } from './cloud-api/index.js';
 import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import { typedCommand } from './typed-command.js';
 import { ChatReply } from './whatsapp-engine-middleware.js';
-import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
+
+/**
+ * The outbound side's part in a customer's message (its delivery policy lives in src/push): the
+ * phone's 24-hour window opens again, and what was held for it while the window was shut is
+ * taken, oldest first, once.
+ */
+interface ServiceWindow {
+  touch(waId: string): Promise<void>;
+  takeHeld(waId: string): Promise<readonly { readonly prompt: Prompt; readonly locale: string }[]>;
+}
 
 /** Options of {@link createWhatsAppChannel}. */
 interface WhatsAppChannelOptions {
   readonly engine: TurnEngine;
   readonly graph: GraphClient;
-  readonly store: WhatsAppStore;
-  /** Remembers handled message ids: WhatsApp redelivers a webhook it thinks failed. */
-  readonly seenMessages: OnceSet;
+  readonly window: ServiceWindow;
   readonly render: RenderPrompt;
   readonly logger: Logger;
 }
@@ -41,8 +48,8 @@ const DEFAULT_LOCALE = 'en';
  */
 const TURN_DEADLINE_MS = 15_000;
 
-/** The platform-free part of the channel: one inbound message or status at a time. */
-export interface WhatsAppChannel {
+/** The platform-free part of the channel: one inbound message at a time. */
+interface WhatsAppChannel {
   /**
    * What one customer message is answered with: at most one engine call, nothing sent. Throws
    * when the turn failed (the inbox retries it). `behind` reads the customer's message queued
@@ -59,13 +66,6 @@ export interface WhatsAppChannel {
    * typing either.
    */
   typing(message: InboundMessage): Promise<void>;
-  /**
-   * Handles one customer message at once, without the inbox: once per message id, its answer
-   * sent, an apology when it fails (tests of the channel alone).
-   */
-  handleMessage(message: InboundMessage): Promise<void>;
-  /** Records a delivery status; it never reaches the conversation. */
-  recordStatus(status: MessageStatus): Promise<void>;
 }
 
 /** Reads the customer's message queued behind the one answered; undefined when none is. */
@@ -85,7 +85,7 @@ const sessionOf = (waId: string) => `wa:${waId}`;
  * decided by `whatsappEngineMiddleware`.
  */
 export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
-  const { engine, graph, store, render, logger } = options;
+  const { engine, graph, window, render, logger } = options;
   const log = logger.child({ channel: 'whatsapp' });
 
   const text = (body: string): WhatsAppMessage => ({ type: 'text', text: { body } });
@@ -158,11 +158,11 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
       return { locale: DEFAULT_LOCALE, messages: [] };
     }
-    await store.touch(message.from);
+    await window.touch(message.from);
     // What was kept while the window was shut (a template's promised certificate, the step a
     // person left them at) answers this message: it is the reply the template asked for. Taken
     // once, so the next message runs a turn as usual.
-    const held = await store.takeHeld(message.from);
+    const held = await window.takeHeld(message.from);
     if (held.length > 0) {
       return {
         locale: held.at(-1)?.locale ?? DEFAULT_LOCALE,
@@ -191,26 +191,6 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
         );
       }
     },
-    async handleMessage(message) {
-      if (!(await options.seenMessages.claim(message.id))) {
-        log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
-        return;
-      }
-      let locale: string | undefined;
-      try {
-        const answered = await answer(message);
-        locale = answered.locale;
-        for (const out of answered.messages) await graph.send(message.from, out);
-      } catch (error) {
-        // The one error boundary: logged without what the customer wrote, and an apology.
-        log.error(
-          { event: 'whatsapp.failed', errorName: errorName(error), type: message.type },
-          'whatsapp message failed',
-        );
-        await graph.send(message.from, apology(locale)).catch(() => undefined);
-      }
-    },
-    recordStatus: (status) => recordStatus(store, log, status),
   };
 }
 
@@ -234,23 +214,4 @@ function fileOf(
       }
     },
   };
-}
-
-/**
- * Records a delivery status; a failed one is logged with WhatsApp's error codes. Statuses beyond
- * sent, delivered, read and failed (played, deleted, warning, any Meta adds) are only logged.
- */
-async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
-  if (!isDeliveryStatus(status.status)) {
-    log.debug(
-      { event: 'whatsapp.status.ignored', status: loggable(status.status) },
-      'status ignored',
-    );
-    return;
-  }
-  await store.recordStatus(status.id, status.status);
-  if (status.status === 'failed') {
-    const codes = (status.errors ?? []).map((error) => error.code);
-    log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
-  }
 }

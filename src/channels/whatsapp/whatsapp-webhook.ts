@@ -10,17 +10,17 @@ import {
   type TemplateStatusUpdate,
   verifySignature,
 } from './cloud-api/index.js';
-import type { WhatsAppChannel } from './whatsapp-channel.js';
 
 /** Options of {@link registerWhatsAppWebhook}. */
 interface WhatsAppWebhookOptions {
-  readonly channel: WhatsAppChannel;
   /** Where customer messages wait for their turn. */
   readonly inbox: Pick<Inbox<InboundMessage>, 'accept'>;
   readonly phoneNumberId: string;
   readonly appSecret: string;
   readonly verifyToken: string;
   readonly logger: Logger;
+  /** Records a delivery status of a message we sent; it never reaches the conversation. */
+  readonly recordStatus: (status: MessageStatus) => Promise<void>;
   /** Records a template's status change (the notifier reads it). */
   readonly templateStatus: (update: TemplateStatusUpdate) => Promise<void>;
   /** Told of each `failed` status once it is recorded (a template Meta could not deliver). */
@@ -75,7 +75,7 @@ export function registerWhatsAppWebhook(
       if (skipped > 0) log.debug({ event: 'whatsapp.skipped', skipped }, 'webhook items skipped');
       for (const status of statuses) {
         // A status not kept is a status lost; the customer messages beside it must still run.
-        await options.channel.recordStatus(status).catch((error: unknown) => {
+        await options.recordStatus(status).catch((error: unknown) => {
           log.warn(
             { event: 'whatsapp.status.notRecorded', errorName: errorName(error) },
             'whatsapp status not recorded',

@@ -22,6 +22,7 @@ export {
 } from './message-templates.js';
 export {
   type Row,
+  SERVICE_WINDOW_SECONDS,
   type TemplateMessage,
   WHATSAPP_LIMITS,
   type WhatsAppMessage,

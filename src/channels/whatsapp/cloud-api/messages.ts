@@ -18,6 +18,12 @@ export const WHATSAPP_LIMITS = {
   caption: 1024,
 } as const;
 
+/**
+ * Meta's customer service window: free-form messages reach a customer only within 24 hours of
+ * their last message; outside it only an approved template does.
+ */
+export const SERVICE_WINDOW_SECONDS = 24 * 3_600;
+
 /** One reply button or list row: the id comes back in the customer's reply. */
 export interface Row {
   readonly id: string;

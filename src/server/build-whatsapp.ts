@@ -1,25 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { TurnEngine } from '../../conversation/index.js';
-import { createInbox, createSeenMessages } from '../../inbox/index.js';
-import type { Logger } from '../../log/index.js';
-import type { RedisConnection } from '../../redis/index.js';
-import type { KeyValueStore } from '../../storage/index.js';
-import type { Notifier } from '../index.js';
-import type { RenderPrompt } from '../shared/index.js';
-import { createGraphClient, type InboundMessage, type WhatsAppMessage } from './cloud-api/index.js';
-import { createWhatsAppChannel } from './whatsapp-channel.js';
-import { createWhatsAppNotifier, recordTemplateStatus } from './whatsapp-notifier.js';
-import { createWhatsAppStore } from './whatsapp-store.js';
-import { registerWhatsAppWebhook } from './whatsapp-webhook.js';
-
-/** The channel's settings (src/server/config.ts reads them from the WHATSAPP_ variables). */
-export interface WhatsAppConfig {
-  readonly apiUrl: string;
-  readonly phoneNumberId: string;
-  readonly accessToken: string;
-  readonly appSecret: string;
-  readonly verifyToken: string;
-}
+import type { RenderPrompt } from '../channels/shared/index.js';
+import {
+  createGraphClient,
+  createWhatsAppChannel,
+  type InboundMessage,
+  registerWhatsAppWebhook,
+  type WhatsAppMessage,
+} from '../channels/whatsapp/index.js';
+import type { TurnEngine } from '../conversation/index.js';
+import { createInbox, createSeenMessages } from '../inbox/index.js';
+import type { Logger } from '../log/index.js';
+import { createWhatsAppNotifier, createWhatsAppStore } from '../push/index.js';
+import type { RedisConnection } from '../redis/index.js';
+import type { KeyValueStore } from '../storage/index.js';
+import type { WhatsAppConfig } from './config.js';
+import { type NotifierDirectory, smsInstead } from './notifier-directory.js';
 
 /** What the server hands the WhatsApp channel. */
 interface WhatsAppWiring {
@@ -41,29 +36,26 @@ interface WhatsAppWiring {
     readonly whatsappTurnBackoffMs?: number | undefined;
   };
   readonly keyPrefix: string;
-  /** The server's notifiers: the channel's is added; SMS is found there for a paused template. */
-  readonly notifiers: {
-    add(notifier: Notifier): void;
-    find(channel: 'ussd'): Notifier | undefined;
-  };
+  /** The server's notifiers: WhatsApp's is added; SMS is found there for a paused template. */
+  readonly notifiers: Pick<NotifierDirectory, 'add' | 'find'>;
   /** The server's shutdown: waiting for webhooks and pushes in flight is added. */
   readonly closers: { last(close: () => Promise<void>): void };
   /** The server's channel names: `whatsapp` is added. */
   readonly channels: string[];
 }
 
-/** The mounted channel, for tests. */
+/** The mounted channel, for tests (src/server's `whatsapp`). */
 export interface WiredWhatsApp {
   /** Resolves once no customer message waits for its turn or a retry. */
   settled(): Promise<void>;
 }
 
 /**
- * Builds the WhatsApp channel from its configuration, mounts its webhook on `app`
- * (`/whatsapp/webhook`) and adds its notifier and shutdown to the server's: the server's one
- * call to put WhatsApp on.
+ * WhatsApp Cloud API: its channel over the inbox (src/inbox), its webhook mounted on `app`
+ * (`/whatsapp/webhook`), its notifier (src/push) with SMS instead of a template Meta paused or
+ * refused, and their shutdown added to the server's.
  */
-export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): WiredWhatsApp {
+export function buildWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): WiredWhatsApp {
   const { config, keyPrefix } = wiring;
   const sleep = wiring.deps?.whatsappSleep;
   const turnBackoffMs = wiring.deps?.whatsappTurnBackoffMs;
@@ -77,8 +69,7 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
   const channel = createWhatsAppChannel({
     engine: wiring.engine,
     graph,
-    store,
-    seenMessages: seen,
+    window: store,
     render: wiring.render,
     logger: wiring.logger,
   });
@@ -108,16 +99,16 @@ export function wireWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wire
     store,
     render: wiring.render,
     logger: wiring.logger,
-    sms: () => wiring.notifiers.find('ussd'),
+    bySms: smsInstead(wiring.notifiers),
   });
   registerWhatsAppWebhook(app, {
-    channel,
     inbox,
     phoneNumberId: config.phoneNumberId,
     appSecret: config.appSecret,
     verifyToken: config.verifyToken,
     logger: wiring.logger,
-    templateStatus: (update) => recordTemplateStatus(store, wiring.logger, update),
+    recordStatus: (status) => notifier.recordStatus(status),
+    templateStatus: (update) => notifier.recordTemplateStatus(update),
     failedStatus: (status) => track(notifier.failed(status)),
   });
   wiring.notifiers.add({

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { Prompt } from '../../conversation/index.js';
-import type { KeyValueStore } from '../../storage/index.js';
+import { SERVICE_WINDOW_SECONDS } from '../channels/whatsapp/cloud-api/index.js';
+import { Prompt } from '../conversation/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
-/** WhatsApp's customer service window: free-form messages only within 24 h of their last one. */
-const SERVICE_WINDOW_SECONDS = 24 * 3_600;
 /** How long a sent message's last status is kept: a day covers its delivery and reading. */
 const STATUS_TTL_SECONDS = 24 * 3_600;
 
@@ -29,8 +28,9 @@ type TemplateSend = z.infer<typeof TemplateSend>;
 type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 /**
- * What the channel keeps beside the conversation: when each phone last wrote (its 24-hour
- * window) and the last status of each message sent. Each phone's window is a key whose lifetime
+ * What reaching a WhatsApp customer outside a turn keeps: when each phone last wrote (its 24-hour
+ * window, opened by the channel at each message), what is held for it until it writes, the
+ * templates' statuses and sends, and the last status of each message sent. Each phone's window is a key whose lifetime
  * is the window itself, so present means open and the store needs no clock.
  */
 export interface WhatsAppStore {
@@ -64,7 +64,7 @@ export function isDeliveryStatus(status: string): status is DeliveryStatus {
 }
 
 /**
- * The channel's keys on the server's key-value store (Redis, or this process):
+ * WhatsApp's keys on the server's key-value store (Redis, or this process):
  * `whatsapp-window:{<wa_id>}` (24 h), `whatsapp-status:{<message id>}` (1 day),
  * `whatsapp-held:{<wa_id>}` (7 days), `whatsapp-template:{<name>}` (30 days) and
  * `whatsapp-template-send:{<message id>}` (1 day), all in the retention table.

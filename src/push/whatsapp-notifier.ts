@@ -1,7 +1,5 @@
-import type { ChannelAddress, Prompt } from '../../conversation/index.js';
-import type { Logger } from '../../log/index.js';
-import type { Notifier } from '../index.js';
-import type { RenderPrompt } from '../shared/index.js';
+import type { Notifier } from '../channels/index.js';
+import type { RenderPrompt } from '../channels/shared/index.js';
 import {
   type GraphClient,
   isTemplateError,
@@ -14,9 +12,11 @@ import {
   templateMessage,
   templateOf,
   WhatsAppGraphError,
-} from './cloud-api/index.js';
-import { toWhatsAppMessages } from './render-whatsapp-message.js';
-import type { WhatsAppStore } from './whatsapp-store.js';
+} from '../channels/whatsapp/cloud-api/index.js';
+import { toWhatsAppMessages } from '../channels/whatsapp/index.js';
+import type { ChannelAddress, Prompt } from '../conversation/index.js';
+import type { Logger } from '../log/index.js';
+import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
 
 /** A push to one WhatsApp number, in the language it is shown in. */
 interface Sent {
@@ -32,14 +32,22 @@ interface WhatsAppNotifierOptions {
   readonly render: RenderPrompt;
   readonly logger: Logger;
   /**
-   * The SMS notifier, looked up when needed (it may be added after WhatsApp's): a push whose
-   * template Meta paused or rejected goes to the customer's number by SMS instead.
+   * Sends `prompt` by SMS to `phone` (the wa_id, the number in international form) instead;
+   * false when there is no SMS to send it by. A push whose template Meta paused or rejected goes
+   * this way (src/server composes it over the server's notifiers).
    */
-  readonly sms?: () => Notifier | undefined;
+  readonly bySms?: (phone: string, locale: string, prompt: Prompt) => Promise<boolean>;
 }
 
-/** The WhatsApp notifier, and what it does when Meta reports one of its templates failed. */
+/** The WhatsApp notifier, and what Meta reports of the messages and templates it sent. */
 interface WhatsAppNotifier extends Notifier {
+  /** Records a delivery status; it never reaches the conversation. */
+  recordStatus(status: MessageStatus): Promise<void>;
+  /**
+   * Records a template's status as Meta reports it (`message_template_status_update`): while it
+   * is paused or rejected its events go by SMS; APPROVED puts it back in use.
+   */
+  recordTemplateStatus(update: TemplateStatusUpdate): Promise<void>;
   /**
    * A `failed` status for a message we sent: when it was a template and Meta's error is the
    * template's (paused, disabled, missing, its parameters), the message goes by SMS instead,
@@ -64,7 +72,7 @@ function templateFor(prompt: Pick<Prompt, 'key' | 'attachments'>): TemplateDefin
 /**
  * Reaches a customer outside a turn (payment outcomes, renewal reminders, claim notices, a
  * person's replies): inside their 24-hour window as ordinary messages; outside it as the one
- * approved template of the event (`cloud-api/message-templates.ts`), the whole message kept and
+ * approved template of the event (`src/channels/whatsapp/cloud-api`), the whole message kept and
  * sent when the customer writes back where the template promises it. A push with no template of
  * its own (the step shown after a handoff) is only kept: a second template would say nothing new.
  * When Meta paused or rejected the template, the message goes by SMS to the same number.
@@ -74,13 +82,8 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
   const log = options.logger.child({ channel: 'whatsapp' });
 
   /** Sends `prompt` by SMS to the WhatsApp number; false when there is no SMS to send it by. */
-  async function bySms({ waId, prompt, locale }: Sent): Promise<boolean> {
-    const sms = options.sms?.();
-    if (!sms) return false;
-    // The wa_id is the customer's number in international form, which the SMS gateway takes.
-    await sms.notify({ channel: 'ussd', address: waId, locale }, prompt);
-    return true;
-  }
+  const bySms = async ({ waId, prompt, locale }: Sent): Promise<boolean> =>
+    (await options.bySms?.(waId, locale, prompt)) ?? false;
 
   /**
    * Meta refused `template` with `codes` (paused, disabled, missing, its parameters): the status
@@ -95,6 +98,8 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
   }
 
   return {
+    recordStatus: (status) => recordStatus(store, log, status),
+    recordTemplateStatus: (update) => recordTemplateStatus(store, options.logger, update),
     async failed(status) {
       const codes = (status.errors ?? []).flatMap((error) => error.code ?? []);
       if (!codes.some(isTemplateError)) return;
@@ -154,11 +159,8 @@ export function createWhatsAppNotifier(options: WhatsAppNotifierOptions): WhatsA
   };
 }
 
-/**
- * Records a template's status as Meta reports it (`message_template_status_update`): while it is
- * paused or rejected the notifier sends its events by SMS; APPROVED puts it back in use.
- */
-export async function recordTemplateStatus(
+/** {@link WhatsAppNotifier.recordTemplateStatus}, logged without the channel's child logger. */
+async function recordTemplateStatus(
   store: WhatsAppStore,
   logger: Logger,
   update: TemplateStatusUpdate,
@@ -173,4 +175,23 @@ export async function recordTemplateStatus(
   };
   if (isUnusable(status)) logger.warn(fields, 'whatsapp template not usable: SMS instead');
   else logger.info(fields, 'whatsapp template status recorded');
+}
+
+/**
+ * Records a delivery status; a failed one is logged with WhatsApp's error codes. Statuses beyond
+ * sent, delivered, read and failed (played, deleted, warning, any Meta adds) are only logged.
+ */
+async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
+  if (!isDeliveryStatus(status.status)) {
+    log.debug(
+      { event: 'whatsapp.status.ignored', status: loggable(status.status) },
+      'status ignored',
+    );
+    return;
+  }
+  await store.recordStatus(status.id, status.status);
+  if (status.status === 'failed') {
+    const codes = (status.errors ?? []).map((error) => error.code);
+    log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
+  }
 }
