@@ -3,12 +3,13 @@ import type { RenderPrompt } from '../channels/shared/index.js';
 import {
   createGraphClient,
   createWhatsAppChannel,
+  type GraphClient,
   type InboundMessage,
   registerWhatsAppWebhook,
   type WhatsAppMessage,
 } from '../channels/whatsapp/index.js';
 import type { TurnEngine } from '../conversation/index.js';
-import { createInbox, createSeenMessages } from '../inbox/index.js';
+import { createInbox, createSeenMessages, type Inbox } from '../inbox/index.js';
 import type { Logger } from '../log/index.js';
 import { createWhatsAppNotifier, createWhatsAppStore } from '../push/index.js';
 import type { RedisConnection } from '../redis/index.js';
@@ -73,14 +74,7 @@ export function buildWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wir
     render: wiring.render,
     logger: wiring.logger,
   });
-  const inbox = createInbox<InboundMessage, WhatsAppMessage>({
-    name: 'whatsapp',
-    handler: {
-      answer: (message, behind) => channel.answer(message, behind),
-      apology: (locale) => channel.apology(locale),
-      beside: (message) => channel.typing(message),
-      send: (to, message) => graph.send(to, message),
-    },
+  const inbox = whatsappInbox(channel, graph, {
     store: wiring.store,
     keyPrefix,
     redis: wiring.redis,
@@ -122,4 +116,25 @@ export function buildWhatsApp(app: FastifyInstance, wiring: WhatsAppWiring): Wir
   });
   wiring.channels.push('whatsapp');
   return { settled: () => inbox.settled() };
+}
+
+/**
+ * The channel's messages over the inbox (src/inbox): each one's turn, apology and read receipt
+ * are the channel's, its answer sent with the Graph client.
+ */
+export function whatsappInbox(
+  channel: ReturnType<typeof createWhatsAppChannel>,
+  graph: GraphClient,
+  options: Omit<Parameters<typeof createInbox>[0], 'name' | 'handler'>,
+): Inbox<InboundMessage> {
+  return createInbox<InboundMessage, WhatsAppMessage>({
+    ...options,
+    name: 'whatsapp',
+    handler: {
+      answer: (message, behind) => channel.answer(message, behind),
+      apology: (locale) => channel.apology(locale),
+      beside: (message) => channel.typing(message),
+      send: (to, message) => graph.send(to, message),
+    },
+  });
 }
