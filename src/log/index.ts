@@ -120,4 +120,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 
+/** An error's name only, for a log line: its message could echo what a customer wrote. */
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
 export type { Logger };

@@ -12,7 +12,6 @@ import {
   registerHubtelRoute,
   type UssdCore,
 } from '../channels/ussd/index.js';
-import { type WiredWhatsApp, wireWhatsApp } from '../channels/whatsapp/index.js';
 import {
   type Handoff,
   type HandoffRequest,
@@ -32,6 +31,7 @@ import { registerInboundSms } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerServices } from './build-services.js';
 import type { ServerStores } from './build-stores.js';
+import { buildWhatsApp, type WiredWhatsApp } from './build-whatsapp.js';
 import { createGatewayGuard } from './gateway-guard.js';
 import { instrumentEngine } from './instrument-engine.js';
 import { metrics } from './metrics.js';
@@ -72,7 +72,7 @@ export function buildChannels(context: ServerContext, inputs: ChannelInputs): Se
   const slack = context.config.slack ? buildSlack(context, inputs, handoff) : undefined;
   // WhatsApp Cloud API, when its variables are set: webhook, notifier and shutdown in one call.
   const whatsapp = context.config.whatsapp
-    ? wireWhatsApp(inputs.app, {
+    ? buildWhatsApp(inputs.app, {
         ...context,
         ...inputs,
         ...inputs.stores,

@@ -7,7 +7,6 @@ import {
   type Registrations,
 } from '../access/index.js';
 import type { Claim } from '../api/index.js';
-import { createWhatsAppStore, whatsappPersonalData } from '../channels/whatsapp/index.js';
 import {
   type ClaimEvidence,
   type ClaimProgressOptions,
@@ -45,6 +44,7 @@ import {
   skippingErased,
   subjectHandset,
 } from '../privacy/index.js';
+import { createWhatsAppStore } from '../push/index.js';
 import { createReminderWiring, type ReminderWiring } from '../reminders/index.js';
 import type { Insurer } from './build-insurer.js';
 import type { ServerStores } from './build-stores.js';
@@ -267,6 +267,24 @@ function claimReportsStore(reports: ClaimReports, reach: PhoneReach): PersonalDa
       }
       // A conversation that names no phone (a Telegram chat) takes the phone it reached with it.
       await reach.forgetAddress(subject);
+      return {};
+    },
+  };
+}
+
+/**
+ * "My data" for a WhatsApp conversation: its held messages and window are erased with the rest of
+ * what is held about it (its `wa_id` is the subject's address).
+ */
+export function whatsappPersonalData(
+  store: Pick<ReturnType<typeof createWhatsAppStore>, 'forget'>,
+): PersonalDataStore {
+  return {
+    name: 'whatsapp',
+    // Counted nowhere: held messages repeat what the reminders and payments already count.
+    held: async () => ({}),
+    async forget(subject) {
+      if (subject.channel === 'whatsapp') await store.forget(subject.address);
       return {};
     },
   };

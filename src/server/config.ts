@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type OperationName, operationNames } from '../api/index.js';
-import { type WhatsAppConfig, WhatsAppEnv, whatsappConfigOf } from '../channels/whatsapp/index.js';
 import { CLAIM_MAX_BYTES, CLAIM_MAX_FILES } from '../claim-documents/index.js';
 import { CodedError } from '../errors/index.js';
 import { parseS3Url, type S3Location } from '../files/index.js';
@@ -46,6 +45,34 @@ const commaList = z.preprocess(
       .filter((item) => item.length > 0),
   ),
 );
+
+/** WhatsApp's settings, read from the WHATSAPP_ variables by {@link whatsappConfigOf}. */
+export interface WhatsAppConfig {
+  readonly apiUrl: string;
+  readonly phoneNumberId: string;
+  readonly accessToken: string;
+  readonly appSecret: string;
+  readonly verifyToken: string;
+}
+
+/** The WhatsApp Cloud API variables, spread into the environment schema below. */
+export const WhatsAppEnv = {
+  /** Graph API root with its version; a local one for tests. */
+  WHATSAPP_API_URL: z.preprocess(
+    (value) =>
+      (typeof value === 'string' && value.trim() === '' ? undefined : value) ??
+      'https://graph.facebook.com/v21.0',
+    z.url(),
+  ),
+  /** The business phone number's id (not the number itself); the channel is off without it. */
+  WHATSAPP_PHONE_NUMBER_ID: optionalString,
+  /** A system user's permanent access token. Never logged. */
+  WHATSAPP_ACCESS_TOKEN: optionalString,
+  /** The Meta app's secret: signs every webhook POST (`X-Hub-Signature-256`). */
+  WHATSAPP_APP_SECRET: optionalString,
+  /** What the webhook's GET verification must echo (`hub.verify_token`). */
+  WHATSAPP_VERIFY_TOKEN: optionalString,
+};
 
 /**
  * Paths of the insurer's operations that differ from the contract table's (the 81 assumed ones):
@@ -624,4 +651,35 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   return value;
+}
+
+const WHATSAPP_REQUIRED = [
+  'WHATSAPP_PHONE_NUMBER_ID',
+  'WHATSAPP_ACCESS_TOKEN',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+] as const;
+
+/**
+ * WhatsApp's settings from the validated variables: undefined (the channel off) when none of
+ * the four is set; the names of those missing when only some are (a half-configured channel
+ * would accept webhooks it cannot answer, or answer ones it cannot verify).
+ */
+export function whatsappConfigOf(e: Pick<Env, keyof typeof WhatsAppEnv>): {
+  readonly config: WhatsAppConfig | undefined;
+  readonly missing: readonly string[];
+} {
+  const missing = WHATSAPP_REQUIRED.filter((name) => e[name] === undefined);
+  if (missing.length === WHATSAPP_REQUIRED.length) return { config: undefined, missing: [] };
+  if (missing.length > 0) return { config: undefined, missing };
+  return {
+    config: {
+      apiUrl: e.WHATSAPP_API_URL.replace(/\/+$/, ''),
+      phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID ?? '',
+      accessToken: e.WHATSAPP_ACCESS_TOKEN ?? '',
+      appSecret: e.WHATSAPP_APP_SECRET ?? '',
+      verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? '',
+    },
+    missing: [],
+  };
 }

@@ -1,5 +1,5 @@
 import type { Notifier } from '../channels/index.js';
-import type { ChannelName } from '../conversation/index.js';
+import type { ChannelName, Prompt } from '../conversation/index.js';
 
 /**
  * The notifiers of the channels this server runs, looked up when a message goes out (never kept):
@@ -32,5 +32,22 @@ export function createNotifierDirectory(): NotifierDirectory {
     find: (channel) => notifiers.findLast((candidate) => candidate.channel === channel),
     builtIn: (channel) => notifiers.find((candidate) => candidate.channel === channel),
     live: notifiers,
+  };
+}
+
+/**
+ * Sends a push by SMS to a phone a chat channel could not reach with it (a WhatsApp template Meta
+ * paused or refused): the SMS notifier (the USSD channel's) is looked up when needed, since it
+ * may be added after the chat channel's; false when this server sends no SMS.
+ */
+export function smsInstead(
+  notifiers: Pick<NotifierDirectory, 'find'>,
+): (phone: string, locale: string, prompt: Prompt) => Promise<boolean> {
+  return async (phone, locale, prompt) => {
+    const sms = notifiers.find('ussd');
+    if (!sms) return false;
+    // The phone is in international form (a WhatsApp wa_id), which the SMS gateway takes.
+    await sms.notify({ channel: 'ussd', address: phone, locale }, prompt);
+    return true;
   };
 }

@@ -115,7 +115,7 @@ function adapterLines(channel: string): number {
 
 // Channels still over the limit when the rule came in (issue 39): each must shrink under it and
 // leave this list, which the test holds to channels really over it.
-const STILL_OVER: readonly string[] = ['whatsapp', 'slack'];
+const STILL_OVER: readonly string[] = ['slack'];
 
 describe('the size of each channel', () => {
   const channels = readdirSync(join(ROOT, 'src/channels')).filter(

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlowRegistry, mainMenuFlow } from '../../flows/index.js';
 import { createPartnerClient } from '../../src/api/index.js';
-import { MemoryOnceSet } from '../../src/channels/shared/index.js';
 import { createUssdCore, ussdMiddleware } from '../../src/channels/ussd/index.js';
 import {
   createWhatsAppChannel,
-  createWhatsAppStore,
   type GraphClient,
   type InboundMessage,
   whatsappEngineMiddleware,
@@ -18,6 +16,7 @@ import {
   renderPrompt,
 } from '../../src/conversation/index.js';
 import { createLogger } from '../../src/log/index.js';
+import { createWhatsAppNotifier, createWhatsAppStore } from '../../src/push/index.js';
 import { isMenuShortcut } from '../../src/reminders/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { MemorySessionStore } from '../../src/session/index.js';
@@ -25,6 +24,7 @@ import { createMemoryStore } from '../../src/storage/index.js';
 import { directPayments } from '../flows/direct-payments.js';
 import { CountingEngine } from '../support/counting-engine.js';
 import { tinyJpeg } from '../support/document-bytes.js';
+import { throughInbox } from './whatsapp/through-inbox.js';
 
 // Issue 39: every update kind of every channel costs the engine one call at most (photos
 // included), and what asks nothing (a status, a duplicate, a reaction) none. Telegram's kinds are
@@ -79,7 +79,14 @@ describe('one engine call per update, on a real engine with every middleware', (
       markRead: async () => undefined,
       download: async () => ({ bytes: tinyJpeg(), mimeType: 'image/jpeg' }),
     };
-    let channel: ReturnType<typeof createWhatsAppChannel>;
+    let handle: (message: InboundMessage) => Promise<void>;
+    // Delivery statuses are the outbound side's (src/push): its notifier records them.
+    const notifier = createWhatsAppNotifier({
+      graph,
+      store: createWhatsAppStore(createMemoryStore(), 'count:'),
+      render: renderPrompt,
+      logger: silent,
+    });
     let counter = 0;
     const from = '260971234500';
     const message = (fields: Partial<InboundMessage>): InboundMessage => {
@@ -88,19 +95,19 @@ describe('one engine call per update, on a real engine with every middleware', (
     };
 
     beforeAll(() => {
-      channel = createWhatsAppChannel({
+      const channel = createWhatsAppChannel({
         engine,
         graph,
-        store: createWhatsAppStore(createMemoryStore(), 'count:'),
-        seenMessages: new MemoryOnceSet(),
+        window: createWhatsAppStore(createMemoryStore(), 'count:'),
         render: renderPrompt,
         logger: silent,
       });
+      handle = throughInbox(channel, graph);
     });
 
     async function callsFor(inbound: InboundMessage): Promise<number> {
       engine.reset();
-      await channel.handleMessage(inbound);
+      await handle(inbound);
       return engine.calls;
     }
 
@@ -129,12 +136,12 @@ describe('one engine call per update, on a real engine with every middleware', (
 
     it('calls the engine for no status, no duplicate and no reaction', async () => {
       engine.reset();
-      await channel.recordStatus({ id: 'wamid.out', status: 'delivered', recipient_id: from });
+      await notifier.recordStatus({ id: 'wamid.out', status: 'delivered', recipient_id: from });
       const once = message({ text: { body: 'hello' } });
-      await channel.handleMessage(once);
+      await handle(once);
       engine.reset();
-      await channel.handleMessage(once);
-      await channel.handleMessage(
+      await handle(once);
+      await handle(
         message({ type: 'reaction', reaction: { message_id: 'wamid.out', emoji: '👍' } }),
       );
       expect(engine.calls).toBe(0);

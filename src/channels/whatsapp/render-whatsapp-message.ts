@@ -1,59 +1,6 @@
 import type { Prompt, RenderedChoice, RenderedPrompt } from '../../conversation/index.js';
 import { attachmentFileName, type RenderPrompt, renderKey } from '../shared/index.js';
-
-/** WhatsApp's published limits on what one message may carry. */
-export const WHATSAPP_LIMITS = {
-  textBody: 4096,
-  interactiveBody: 1024,
-  buttons: 3,
-  buttonTitle: 20,
-  listRows: 10,
-  rowTitle: 24,
-  rowDescription: 72,
-  listButton: 20,
-  ctaDisplayText: 20,
-  caption: 1024,
-} as const;
-
-/** One reply button or list row: the id comes back in the customer's reply. */
-interface Row {
-  readonly id: string;
-  readonly title: string;
-  readonly description?: string;
-}
-
-/** One outgoing message, as the Graph API's `/messages` takes it (without `to`). */
-export type WhatsAppMessage =
-  | { readonly type: 'text'; readonly text: { readonly body: string } }
-  | {
-      readonly type: 'interactive';
-      readonly interactive:
-        | {
-            readonly type: 'button';
-            readonly body: { readonly text: string };
-            readonly action: { readonly buttons: readonly { type: 'reply'; reply: Row }[] };
-          }
-        | {
-            readonly type: 'list';
-            readonly body: { readonly text: string };
-            readonly action: {
-              readonly button: string;
-              readonly sections: readonly { readonly rows: readonly Row[] }[];
-            };
-          }
-        | {
-            readonly type: 'cta_url';
-            readonly body: { readonly text: string };
-            readonly action: {
-              readonly name: 'cta_url';
-              readonly parameters: { readonly display_text: string; readonly url: string };
-            };
-          };
-    }
-  | {
-      readonly type: 'document';
-      readonly document: { readonly link: string; readonly filename: string; caption: string };
-    };
+import { type Row, WHATSAPP_LIMITS, type WhatsAppMessage } from './cloud-api/index.js';
 
 /** A list row's id that asks for the next page of a long list: `wa.page:<n>`. */
 export const PAGE_PREFIX = 'wa.page:';
@@ -61,13 +8,13 @@ export const PAGE_PREFIX = 'wa.page:';
 export const OWN_NUMBER = 'wa.own-number';
 
 /** Cuts `text` to `max` characters, ending with an ellipsis when something was cut. */
-export function clip(text: string, max: number): string {
+function clip(text: string, max: number): string {
   const chars = [...text];
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /** Splits text into parts of at most `max` characters, at line breaks where it can. */
-export function splitText(text: string, max: number): string[] {
+function splitText(text: string, max: number): string[] {
   const parts: string[] = [];
   let rest = text;
   while (rest.length > max) {
@@ -175,7 +122,7 @@ function choiceMessage(
 }
 
 /** Options of {@link toWhatsAppMessages}. */
-export interface WhatsAppRenderOptions {
+interface WhatsAppRenderOptions {
   /** Channel notices shown above the screen's text (a hint). */
   readonly before?: readonly string[];
   /** Which page of a list longer than 10 choices; default the first. */

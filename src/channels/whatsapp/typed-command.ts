@@ -5,7 +5,7 @@ import { type RenderPrompt, renderKey } from '../shared/index.js';
  * A word a customer types instead of a button, as Telegram's commands: `menu` (/start) opens the
  * main menu afresh, `cancel` (/cancel) stops what they are doing, `done` (/done) leaves the person.
  */
-export type TypedCommand = 'menu' | 'cancel' | 'done';
+type TypedCommand = 'menu' | 'cancel' | 'done';
 
 const COMMANDS: readonly TypedCommand[] = ['menu', 'cancel', 'done'];
 

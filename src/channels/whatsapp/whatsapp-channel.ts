@@ -3,48 +3,53 @@ import {
   ChatUpdate,
   FileTooLargeError,
   type IncomingFile,
+  type Prompt,
   type TurnEngine,
 } from '../../conversation/index.js';
-import type { Logger } from '../../log/index.js';
-import { type OnceSet, type RenderPrompt, renderKey } from '../shared/index.js';
+import type { InboxAnswer } from '../../inbox/index.js';
+import { errorName, type Logger } from '../../log/index.js';
+import { type RenderPrompt, renderKey } from '../shared/index.js';
 import {
   type GraphClient,
   type InboundMessage,
   kindOf,
   loggable,
   MediaTooLargeError,
-  type MessageStatus,
-} from './cloud-api/index.js';
-import {
-  OWN_NUMBER,
-  PAGE_PREFIX,
-  toWhatsAppMessages,
   type WhatsAppMessage,
-} from './render-whatsapp-message.js';
+} from './cloud-api/index.js';
+import { OWN_NUMBER, PAGE_PREFIX, toWhatsAppMessages } from './render-whatsapp-message.js';
 import { typedCommand } from './typed-command.js';
 import { ChatReply } from './whatsapp-engine-middleware.js';
-import { isDeliveryStatus, type WhatsAppStore } from './whatsapp-store.js';
 
-/** Options of {@link createWhatsAppChannel}. */
-export interface WhatsAppChannelOptions {
-  readonly engine: TurnEngine;
-  readonly graph: GraphClient;
-  readonly store: WhatsAppStore;
-  /** Remembers handled message ids: WhatsApp redelivers a webhook it thinks failed. */
-  readonly seenMessages: OnceSet;
-  readonly render: RenderPrompt;
-  readonly logger: Logger;
-  /** Locale of a customer who chose none; default `en`. */
-  readonly locale?: string;
-  /**
-   * How long a turn may take before "still working"; default 15 000 ms, long enough that a result
-   * is never left unseen (see `ChatReply`) and short of Meta's webhook timeout.
-   */
-  readonly turnDeadlineMs?: number;
+/**
+ * The outbound side's part in a customer's message (its delivery policy lives in src/push): the
+ * phone's 24-hour window opens again, and what was held for it while the window was shut is
+ * taken, oldest first, once.
+ */
+interface ServiceWindow {
+  touch(waId: string): Promise<void>;
+  takeHeld(waId: string): Promise<readonly { readonly prompt: Prompt; readonly locale: string }[]>;
 }
 
-/** The platform-free part of the channel: one inbound message or status at a time. */
-export interface WhatsAppChannel {
+/** Options of {@link createWhatsAppChannel}. */
+interface WhatsAppChannelOptions {
+  readonly engine: TurnEngine;
+  readonly graph: GraphClient;
+  readonly window: ServiceWindow;
+  readonly render: RenderPrompt;
+  readonly logger: Logger;
+}
+
+/** The locale of a customer who chose none. */
+const DEFAULT_LOCALE = 'en';
+/**
+ * How long a turn may take before "still working": long enough that a result is never left
+ * unseen (see `ChatReply`), and short of Meta's webhook timeout.
+ */
+const TURN_DEADLINE_MS = 15_000;
+
+/** The platform-free part of the channel: one inbound message at a time. */
+interface WhatsAppChannel {
   /**
    * What one customer message is answered with: at most one engine call, nothing sent. Throws
    * when the turn failed (the inbox retries it). `behind` reads the customer's message queued
@@ -56,22 +61,18 @@ export interface WhatsAppChannel {
   /** The apology sent when a message's turn failed for good, in the customer's language. */
   apology(locale?: string): WhatsAppMessage;
   /**
-   * Handles one customer message at once, without the inbox: once per message id, its answer
-   * sent, an apology when it fails (tests of the channel alone).
+   * Marks the message read and shows typing while its turn runs, beside the turn: a failure is
+   * logged and never fails or holds the turn. Reactions and system notices get no answer, so no
+   * typing either.
    */
-  handleMessage(message: InboundMessage): Promise<void>;
-  /** Records a delivery status; it never reaches the conversation. */
-  recordStatus(status: MessageStatus): Promise<void>;
+  typing(message: InboundMessage): Promise<void>;
 }
 
 /** Reads the customer's message queued behind the one answered; undefined when none is. */
-export type Behind = () => Promise<InboundMessage | undefined>;
+type Behind = () => Promise<InboundMessage | undefined>;
 
 /** A turn's answer: the messages to send, and the language they are in. */
-export interface Answer {
-  readonly locale: string;
-  readonly messages: readonly WhatsAppMessage[];
-}
+type Answer = InboxAnswer<WhatsAppMessage>;
 
 const sessionOf = (waId: string) => `wa:${waId}`;
 
@@ -84,10 +85,8 @@ const sessionOf = (waId: string) => `wa:${waId}`;
  * decided by `whatsappEngineMiddleware`.
  */
 export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsAppChannel {
-  const { engine, graph, store, render, logger } = options;
+  const { engine, graph, window, render, logger } = options;
   const log = logger.child({ channel: 'whatsapp' });
-  const defaultLocale = options.locale ?? 'en';
-  const deadlineMs = options.turnDeadlineMs ?? 15_000;
 
   const text = (body: string): WhatsAppMessage => ({ type: 'text', text: { body } });
 
@@ -104,7 +103,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     const update = new ChatUpdate(input, {
       channel: 'whatsapp',
       address: waId,
-      fallbackLocale: defaultLocale,
+      fallbackLocale: DEFAULT_LOCALE,
       repeatStep: true,
       own: new ChatReply(),
       filesBehind: async () => {
@@ -116,7 +115,7 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
       sessionOf(waId),
       update.reply,
       update.turnOptions({
-        deadlineMs,
+        deadlineMs: TURN_DEADLINE_MS,
         // WhatsApp vouches for the sender's number: the principal, but no handset caller.
         caller: { kind: 'sender', phone: waId },
         audience: 'policyholder',
@@ -157,16 +156,16 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     // Reactions, system notices and types we do not know ask nothing: no answer, no turn.
     if (kindOf(message) === 'ignored') {
       log.debug({ event: 'whatsapp.ignored', type: loggable(message.type) }, 'message ignored');
-      return { locale: defaultLocale, messages: [] };
+      return { locale: DEFAULT_LOCALE, messages: [] };
     }
-    await store.touch(message.from);
+    await window.touch(message.from);
     // What was kept while the window was shut (a template's promised certificate, the step a
     // person left them at) answers this message: it is the reply the template asked for. Taken
     // once, so the next message runs a turn as usual.
-    const held = await store.takeHeld(message.from);
+    const held = await window.takeHeld(message.from);
     if (held.length > 0) {
       return {
-        locale: held.at(-1)?.locale ?? defaultLocale,
+        locale: held.at(-1)?.locale ?? DEFAULT_LOCALE,
         messages: held.flatMap((kept) => toWhatsAppMessages(kept.prompt, render, kept.locale)),
       };
     }
@@ -174,33 +173,24 @@ export function createWhatsAppChannel(options: WhatsAppChannelOptions): WhatsApp
     if (input && 'page' in input) return update(message.from, { kind: 'look' }, input.page);
     return input
       ? update(message.from, input, undefined, behind)
-      : { locale: defaultLocale, messages: [] };
+      : { locale: DEFAULT_LOCALE, messages: [] };
   }
-  const apology = (locale = defaultLocale) => text(renderKey(render, 'engine.error', locale));
+  const apology = (locale = DEFAULT_LOCALE) => text(renderKey(render, 'engine.error', locale));
 
   return {
     answer,
     apology,
-    async handleMessage(message) {
-      if (!(await options.seenMessages.claim(message.id))) {
-        log.info({ event: 'whatsapp.duplicate' }, 'whatsapp message already handled');
-        return;
-      }
-      let locale: string | undefined;
+    async typing(message) {
+      if (kindOf(message) === 'ignored') return;
       try {
-        const answered = await answer(message);
-        locale = answered.locale;
-        for (const out of answered.messages) await graph.send(message.from, out);
+        await graph.markRead(message.id);
       } catch (error) {
-        // The one error boundary: logged without what the customer wrote, and an apology.
-        log.error(
-          { event: 'whatsapp.failed', errorName: nameOf(error), type: message.type },
-          'whatsapp message failed',
+        log.warn(
+          { event: 'whatsapp.read_failed', errorName: errorName(error) },
+          'mark read failed',
         );
-        await graph.send(message.from, apology(locale)).catch(() => undefined);
       }
     },
-    recordStatus: (status) => recordStatus(store, log, status),
   };
 }
 
@@ -224,28 +214,4 @@ function fileOf(
       }
     },
   };
-}
-
-/**
- * Records a delivery status; a failed one is logged with WhatsApp's error codes. Statuses beyond
- * sent, delivered, read and failed (played, deleted, warning, any Meta adds) are only logged.
- */
-async function recordStatus(store: WhatsAppStore, log: Logger, status: MessageStatus) {
-  if (!isDeliveryStatus(status.status)) {
-    log.debug(
-      { event: 'whatsapp.status.ignored', status: loggable(status.status) },
-      'status ignored',
-    );
-    return;
-  }
-  await store.recordStatus(status.id, status.status);
-  if (status.status === 'failed') {
-    const codes = (status.errors ?? []).map((error) => error.code);
-    log.warn({ event: 'whatsapp.status.failed', codes }, 'whatsapp message not delivered');
-  }
-}
-
-/** An error's name only: its message could echo what the customer wrote. */
-function nameOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

@@ -1,33 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../../log/index.js';
+import type { Inbox } from '../../inbox/index.js';
+import { errorName, type Logger } from '../../log/index.js';
 import {
   eventsOf,
+  type InboundMessage,
   type MessageStatus,
+  parseWebhook,
+  subscriptionChallenge,
   type TemplateStatusUpdate,
   verifySignature,
-  WebhookBody,
 } from './cloud-api/index.js';
-import type { WhatsAppChannel } from './whatsapp-channel.js';
-import type { WhatsAppInbox } from './whatsapp-inbox.js';
 
 /** Options of {@link registerWhatsAppWebhook}. */
-export interface WhatsAppWebhookOptions {
-  readonly channel: WhatsAppChannel;
+interface WhatsAppWebhookOptions {
   /** Where customer messages wait for their turn. */
-  readonly inbox: WhatsAppInbox;
+  readonly inbox: Pick<Inbox<InboundMessage>, 'accept'>;
   readonly phoneNumberId: string;
   readonly appSecret: string;
   readonly verifyToken: string;
   readonly logger: Logger;
-  /** Records a template's status change (the notifier reads it); ignored when absent. */
-  readonly templateStatus?: (update: TemplateStatusUpdate) => Promise<void>;
+  /** Records a delivery status of a message we sent; it never reaches the conversation. */
+  readonly recordStatus: (status: MessageStatus) => Promise<void>;
+  /** Records a template's status change (the notifier reads it). */
+  readonly templateStatus: (update: TemplateStatusUpdate) => Promise<void>;
   /** Told of each `failed` status once it is recorded (a template Meta could not deliver). */
-  readonly failedStatus?: (status: MessageStatus) => Promise<void>;
-  /** Route path; default `/whatsapp/webhook`. */
-  readonly path?: string;
-  /** Largest body taken; default 256 KiB (a webhook carries a few messages, never media). */
-  readonly bodyLimitBytes?: number;
+  readonly failedStatus: (status: MessageStatus) => Promise<void>;
 }
+
+const PATH = '/whatsapp/webhook';
+/** Largest body taken: a webhook carries a few messages, never media. */
+const BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
  * Mounts the Cloud API webhook: the GET subscription check (`hub.verify_token` must match; the
@@ -39,7 +41,6 @@ export function registerWhatsAppWebhook(
   app: FastifyInstance,
   options: WhatsAppWebhookOptions,
 ): void {
-  const path = options.path ?? '/whatsapp/webhook';
   const log = options.logger.child({ channel: 'whatsapp' });
   // Registered as fastify plugins are: loaded with the app, before it listens.
   void app.register(async (scope) => {
@@ -47,22 +48,18 @@ export function registerWhatsAppWebhook(
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       '*',
-      { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 256 * 1024 },
+      { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
       (_request, body, done) => done(null, body),
     );
-    scope.get(path, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const token = query['hub.verify_token'];
-      if (
-        query['hub.mode'] !== 'subscribe' ||
-        typeof token !== 'string' ||
-        token !== options.verifyToken
-      ) {
-        return reply.code(403).send({ error: 'verification failed' });
-      }
-      return reply.type('text/plain').send(String(query['hub.challenge'] ?? ''));
+    scope.get(PATH, async (request, reply) => {
+      const challenge = subscriptionChallenge(
+        request.query as Record<string, unknown>,
+        options.verifyToken,
+      );
+      if (challenge === undefined) return reply.code(403).send({ error: 'verification failed' });
+      return reply.type('text/plain').send(challenge);
     });
-    scope.post(path, async (request, reply) => {
+    scope.post(PATH, async (request, reply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       if (!verifySignature(raw, request.headers['x-hub-signature-256'], options.appSecret)) {
         log.warn(
@@ -71,33 +68,33 @@ export function registerWhatsAppWebhook(
         );
         return reply.code(401).send({ error: 'bad signature' });
       }
-      const body = WebhookBody.safeParse(parseJson(raw));
-      if (!body.success) return reply.code(400).send({ error: 'not a WhatsApp webhook' });
-      const { messages, statuses, templates, skipped } = eventsOf(body.data, options.phoneNumberId);
+      const body = parseWebhook(raw);
+      if (!body) return reply.code(400).send({ error: 'not a WhatsApp webhook' });
+      const { messages, statuses, templates, skipped } = eventsOf(body, options.phoneNumberId);
       // Counted, never shown: an item we cannot read may still hold a customer's words.
       if (skipped > 0) log.debug({ event: 'whatsapp.skipped', skipped }, 'webhook items skipped');
       for (const status of statuses) {
         // A status not kept is a status lost; the customer messages beside it must still run.
-        await options.channel.recordStatus(status).catch((error: unknown) => {
+        await options.recordStatus(status).catch((error: unknown) => {
           log.warn(
-            { event: 'whatsapp.status.notRecorded', errorName: nameOf(error) },
+            { event: 'whatsapp.status.notRecorded', errorName: errorName(error) },
             'whatsapp status not recorded',
           );
         });
         // Its SMS fallback is not waited for: Meta gets its 200 at once.
-        if (status.status === 'failed' && options.failedStatus) {
+        if (status.status === 'failed') {
           void options.failedStatus(status).catch((error: unknown) => {
             log.warn(
-              { event: 'whatsapp.template.fallbackFailed', errorName: nameOf(error) },
+              { event: 'whatsapp.template.fallbackFailed', errorName: errorName(error) },
               'failed template not sent by SMS',
             );
           });
         }
       }
       for (const update of templates) {
-        await (options.templateStatus?.(update) ?? Promise.resolve()).catch((error: unknown) => {
+        await options.templateStatus(update).catch((error: unknown) => {
           log.warn(
-            { event: 'whatsapp.template.notRecorded', errorName: nameOf(error) },
+            { event: 'whatsapp.template.notRecorded', errorName: errorName(error) },
             'whatsapp template status not recorded',
           );
         });
@@ -108,17 +105,4 @@ export function registerWhatsAppWebhook(
       return reply.send({ ok: true });
     });
   });
-}
-
-/** An error's name only: its message could echo what was sent. */
-function nameOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
-}
-
-function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log/index.js';
+import { errorName, type Logger } from '../../log/index.js';
 import {
   type CallerLanguages,
   CHOOSE_LANGUAGE,
@@ -29,7 +29,7 @@ export function languagePolicy(
         const chosen = await languages.chosen(holder);
         if (chosen !== undefined) update.locale = chosen;
       } catch (error) {
-        log.warn({ event: 'language.unread', errorName: nameOf(error) }, 'language not read');
+        log.warn({ event: 'language.unread', errorName: errorName(error) }, 'language not read');
       }
     }
     const { input } = update;
@@ -41,7 +41,7 @@ export function languagePolicy(
       await languages?.choose(holder, picked);
     } catch (error) {
       // Not remembered: this answer is still in it, the next one as before.
-      log.warn({ event: 'language.unsaved', errorName: nameOf(error) }, 'language not saved');
+      log.warn({ event: 'language.unsaved', errorName: errorName(error) }, 'language not saved');
     }
     update.locale = picked;
     update.languageChanged = true;
@@ -50,9 +50,4 @@ export function languagePolicy(
     const menu = update.options.repeatStep || context.session.prompt === undefined;
     return showStep(context, next, update, { lead: { key: 'language.changed' }, menu });
   };
-}
-
-/** An error's name only: its message could echo what the user wrote. */
-function nameOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { RATE_LIMIT_TRIES, TURN_ATTEMPTS } from '../../../src/channels/whatsapp/index.js';
+import { RATE_LIMIT_TRIES } from '../../../src/channels/whatsapp/index.js';
+import { TURN_ATTEMPTS } from '../../../src/inbox/index.js';
 import { useWhatsAppServer, whatsappChat } from './whatsapp-chat.js';
 
 /*

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryOnceSet } from '../../../src/channels/shared/index.js';
 import {
   ChatReply,
   createWhatsAppChannel,
-  createWhatsAppStore,
   type GraphClient,
   type InboundMessage,
   typedCommand,
@@ -22,9 +20,11 @@ import {
   type TurnRequest,
 } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
+import { createWhatsAppNotifier, createWhatsAppStore } from '../../../src/push/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
 import { tinyJpeg, tinyPng } from '../../support/document-bytes.js';
 import { PolicyEngine } from '../../support/policy-engine.js';
+import { throughInbox } from './through-inbox.js';
 
 const step: Prompt = { key: 'motor.askPlate', input: 'text', final: false };
 const photoStep: Prompt = { key: 'claim.askPhoto', input: 'photo', final: false };
@@ -65,12 +65,11 @@ function channelWith(engine: TurnEngine) {
   const channel = createWhatsAppChannel({
     engine,
     graph,
-    store: createWhatsAppStore(createMemoryStore(), 'test:'),
-    seenMessages: new MemoryOnceSet(),
+    window: createWhatsAppStore(createMemoryStore(), 'test:'),
     render: renderPrompt,
     logger: createLogger({ level: 'silent' }),
   });
-  return { channel, sent, graph };
+  return { channel, handle: throughInbox(channel, graph), sent, graph };
 }
 
 let counter = 0;
@@ -85,7 +84,7 @@ const tap = (id: string) =>
 describe('the WhatsApp channel on the engine API (issue 26, issue 28, issue 39)', () => {
   it('calls the engine exactly once per inbound message, a turn carrying what was sent', async () => {
     const { engine, calls } = countingEngine();
-    const { channel } = channelWith(engine);
+    const { handle } = channelWith(engine);
     const messages: [InboundMessage, ChatInput][] = [
       [text('BCE 7781'), { kind: 'text', text: 'BCE 7781' }],
       [tap('motor'), { kind: 'choice', id: 'motor' }],
@@ -101,7 +100,7 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28, issue 39)'
     ];
     for (const [message, input] of messages) {
       const before = calls.length;
-      await channel.handleMessage(message);
+      await handle(message);
       expect(calls.slice(before).map((call) => call.method)).toEqual(['turn']);
       const update = calls.at(-1)?.request;
       expect(update).toBeInstanceOf(ChatUpdate);
@@ -110,7 +109,7 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28, issue 39)'
       expect((update as ChatUpdate).options.own).toBeInstanceOf(ChatReply);
     }
     // A photo is one turn too: its file read only when the policy asks.
-    await channel.handleMessage(inbound({ type: 'image', image: { id: 'm1' } }));
+    await handle(inbound({ type: 'image', image: { id: 'm1' } }));
     const photo = calls.at(-1)?.request as ChatUpdate;
     expect(calls.at(-1)?.method).toBe('turn');
     expect(photo.input.kind).toBe('file');
@@ -132,16 +131,16 @@ describe('the WhatsApp channel on the engine API (issue 26, issue 28, issue 39)'
       session: { prompt: step },
       after: [whatsappEngineMiddleware],
     });
-    const { channel, sent } = channelWith(engine);
-    await channel.handleMessage(text('Hello there'));
+    const { handle, sent } = channelWith(engine);
+    await handle(text('Hello there'));
     // Forwarded to the person: nothing reached the flow, nothing was sent back.
     expect(engine.calls[0]?.reached).toBeUndefined();
     expect(sent).toHaveLength(0);
-    await channel.handleMessage(text('Done'));
+    await handle(text('Done'));
     expect(ended).toEqual(['wa:260971234567']);
     expect(JSON.stringify(sent.at(-1))).toMatch(/You are back with the assistant/);
-    await channel.handleMessage(text('menu'));
-    await channel.handleMessage(text('/cancel'));
+    await handle(text('menu'));
+    await handle(text('/cancel'));
     expect(ended).toHaveLength(3);
     expect(engine.calls.map((call) => call.reached?.kind)).toEqual([
       undefined,
@@ -211,25 +210,26 @@ describe('whatsappEngineMiddleware', () => {
     });
     const sent: unknown[] = [];
     const photo = () => inbound({ type: 'image', image: { id: 'm' } });
+    const graph: GraphClient = {
+      send: async (_to, message) => {
+        sent.push(message);
+        return 'wamid';
+      },
+      markRead: async () => undefined,
+      download: async () => {
+        reads += 1;
+        return { bytes: tinyPng(), mimeType: 'image/png' };
+      },
+    };
     const counted = createWhatsAppChannel({
       engine,
-      graph: {
-        send: async (_to, message) => {
-          sent.push(message);
-          return 'wamid';
-        },
-        markRead: async () => undefined,
-        download: async () => {
-          reads += 1;
-          return { bytes: tinyPng(), mimeType: 'image/png' };
-        },
-      },
-      store: createWhatsAppStore(createMemoryStore(), 'test:'),
-      seenMessages: new MemoryOnceSet(),
+      graph,
+      window: createWhatsAppStore(createMemoryStore(), 'test:'),
       render: renderPrompt,
       logger: createLogger({ level: 'silent' }),
     });
-    await counted.handleMessage(photo());
+    const handle = throughInbox(counted, graph);
+    await handle(photo());
     expect(engine.calls.at(-1)?.reached).toEqual({
       kind: 'reply',
       reply: { type: 'user.photo', url: 'https://f/9', fileName: 'm.png' },
@@ -237,7 +237,7 @@ describe('whatsappEngineMiddleware', () => {
     });
     expect(reads).toBe(1);
     engine.session = glance({});
-    await counted.handleMessage(photo());
+    await handle(photo());
     expect(engine.calls.at(-1)?.kept).toBe('kept');
     expect(reads).toBe(1);
     expect(JSON.stringify(sent.at(-1))).toMatch(/I do not need a photo or file at this step/);
@@ -259,22 +259,29 @@ describe('messages and statuses that ask nothing (issue 40)', () => {
         throw new Error('not used');
       },
     };
+    const logger = createLogger({
+      level: 'debug',
+      destination: { write: (line) => lines.push(line) },
+    });
+    const store = createWhatsAppStore(createMemoryStore(), 'test:');
     const channel = createWhatsAppChannel({
       engine,
       graph,
-      store: createWhatsAppStore(createMemoryStore(), 'test:'),
-      seenMessages: new MemoryOnceSet(),
+      window: store,
       render: renderPrompt,
-      logger: createLogger({ level: 'debug', destination: { write: (line) => lines.push(line) } }),
+      logger,
     });
+    // Delivery statuses are the outbound side's (src/push): its notifier records them.
+    const notifier = createWhatsAppNotifier({ graph, store, render: renderPrompt, logger });
+    const handle = throughInbox(channel, graph);
     const from = '260971112233';
-    await channel.handleMessage({
+    await handle({
       ...inbound({}),
       from,
       type: 'reaction',
       reaction: { message_id: 'wamid.out', emoji: '👍' },
     } as InboundMessage);
-    await channel.handleMessage({
+    await handle({
       ...inbound({}),
       from,
       type: 'system',
@@ -283,7 +290,7 @@ describe('messages and statuses that ask nothing (issue 40)', () => {
         type: 'user_changed_number',
       },
     } as InboundMessage);
-    await channel.recordStatus({ id: 'wamid.out', status: 'played', recipient_id: from });
+    await notifier.recordStatus({ id: 'wamid.out', status: 'played', recipient_id: from });
     expect(calls).toEqual([]);
     expect(sent).toEqual([]);
     const logged = lines.join('\n');

@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  createWhatsAppNotifier,
-  createWhatsAppStore,
   type GraphClient,
   placeholdersOf,
   type TemplateMessage,
@@ -14,6 +12,7 @@ import { claimProgressPrompt } from '../../../src/claim-documents/index.js';
 import { LOCALES, type Prompt, renderPrompt } from '../../../src/conversation/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { PAYMENT_PROMPTS } from '../../../src/payments/index.js';
+import { createWhatsAppNotifier, createWhatsAppStore } from '../../../src/push/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
 
 /*

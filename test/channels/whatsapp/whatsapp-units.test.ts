@@ -1,79 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  createWhatsAppNotifier,
-  createWhatsAppStore,
-  type GraphClient,
-  signatureOf,
-  verifySignature,
-  WhatsAppEnv,
-  whatsappConfigOf,
-} from '../../../src/channels/whatsapp/index.js';
-import { type Prompt, renderPrompt } from '../../../src/conversation/index.js';
-import { createLogger } from '../../../src/log/index.js';
-import { ConfigError, loadConfig } from '../../../src/server/index.js';
-import { createMemoryStore } from '../../../src/storage/index.js';
-
-/** A Graph client that records what it is asked to send. */
-function recordingGraph() {
-  const sent: { to: string; message: unknown }[] = [];
-  const graph: GraphClient = {
-    async send(to, message) {
-      sent.push({ to, message });
-      return `wamid.${sent.length}`;
-    },
-    async markRead() {},
-    async download() {
-      throw new Error('not used');
-    },
-  };
-  return { graph, sent };
-}
-
-const declined: Prompt = {
-  key: 'pay.failed',
-  params: { currency: 'ZMW', amount: '173.25', what: 'Motor Third Party' },
-  notes: [{ key: 'pay.note.reason', params: { reason: 'The customer declined' } }],
-  input: 'choice',
-  final: false,
-  choices: [{ id: 'retry', label: 'pay.choice.tryAgain' }],
-};
-
-describe('the WhatsApp notifier', () => {
-  it('sends a payment outcome as ordinary messages inside the window, as its own template outside it', async () => {
-    const { graph, sent } = recordingGraph();
-    const store = createWhatsAppStore(createMemoryStore(), 'test:');
-    const notifier = createWhatsAppNotifier({
-      graph,
-      store,
-      render: renderPrompt,
-      logger: createLogger({ level: 'silent' }),
-    });
-    const address = { channel: 'whatsapp' as const, address: '260971234567', locale: 'bem' };
-    await notifier.notify(address, declined);
-    expect(sent[0]?.message).toMatchObject({
-      type: 'template',
-      template: {
-        name: 'insurechat_payment_failed',
-        language: { code: 'en' },
-        components: [
-          {
-            type: 'body',
-            parameters: [{ type: 'text', parameter_name: 'amount', text: 'ZMW 173.25' }],
-          },
-        ],
-      },
-    });
-    const text = JSON.stringify(sent[0]?.message);
-    expect(text).not.toMatch(/\\n/);
-    await store.touch('260971234567');
-    await notifier.notify(address, declined);
-    expect(sent[1]?.message).toMatchObject({ type: 'interactive' });
-    await store.touch('260971234567');
-    expect(await store.isOpen('260971234567')).toBe(true);
-    expect(await store.isOpen('260970000000')).toBe(false);
-  });
-});
+import { signatureOf, verifySignature } from '../../../src/channels/whatsapp/index.js';
 
 describe('the webhook signature', () => {
   const body = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
@@ -86,31 +12,5 @@ describe('the webhook signature', () => {
     expect(verifySignature(body, undefined, 's3cret')).toBe(false);
     expect(verifySignature(body, ['sha256=00'], 's3cret')).toBe(false);
     expect(verifySignature(body, 'sha1=abc', 's3cret')).toBe(false);
-  });
-});
-
-describe('the WhatsApp configuration', () => {
-  const parse = (env: Record<string, string>) => whatsappConfigOf(z.object(WhatsAppEnv).parse(env));
-  it('is off when nothing is set, names what is missing when part is, defaults the Graph API root', () => {
-    expect(parse({})).toEqual({ config: undefined, missing: [] });
-    expect(parse({ WHATSAPP_ACCESS_TOKEN: 't' }).missing).toEqual([
-      'WHATSAPP_PHONE_NUMBER_ID',
-      'WHATSAPP_APP_SECRET',
-      'WHATSAPP_VERIFY_TOKEN',
-    ]);
-    const all = parse({
-      WHATSAPP_PHONE_NUMBER_ID: '1',
-      WHATSAPP_ACCESS_TOKEN: 't',
-      WHATSAPP_APP_SECRET: 's',
-      WHATSAPP_VERIFY_TOKEN: 'v',
-    });
-    expect(all.config?.apiUrl).toBe('https://graph.facebook.com/v21.0');
-  });
-
-  it('stops the server at start-up when only part of it is set, naming what is missing', () => {
-    const partial = () => loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_ACCESS_TOKEN: 't' });
-    expect(partial).toThrow(ConfigError);
-    expect(partial).toThrow(/WHATSAPP_APP_SECRET[\s\S]*WHATSAPP_VERIFY_TOKEN/);
-    expect(loadConfig({}).config.whatsapp).toBeUndefined();
   });
 });

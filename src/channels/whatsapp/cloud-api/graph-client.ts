@@ -2,14 +2,14 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
 import { CodedError, CodedStatusError } from '../../../errors/index.js';
-import type { WhatsAppMessage } from '../render-whatsapp-message.js';
+import type { TemplateMessage, WhatsAppMessage } from './messages.js';
 import { MediaInfo, SendResult } from './webhook-payload.js';
 
 /**
  * Where a Graph API call failed: it answered an error, it was still rate-limited after its
  * retries, the network failed, or its body broke.
  */
-export type GraphErrorCode =
+type GraphErrorCode =
   | 'GRAPH_HTTP_ERROR'
   | 'GRAPH_RATE_LIMITED'
   | 'GRAPH_NETWORK_ERROR'
@@ -35,26 +35,8 @@ export class WhatsAppGraphError extends CodedStatusError<GraphErrorCode> {
   }
 }
 
-/** A template message: its approved name, language and the body's named text parameters. */
-export interface TemplateMessage {
-  readonly type: 'template';
-  readonly template: {
-    readonly name: string;
-    readonly language: { readonly code: string };
-    readonly components: readonly {
-      readonly type: 'body';
-      readonly parameters: readonly {
-        readonly type: 'text';
-        /** The body's `{{name}}` this fills (a template approved with named parameters). */
-        readonly parameter_name: string;
-        readonly text: string;
-      }[];
-    }[];
-  };
-}
-
 /** Options of {@link createGraphClient}. */
-export interface GraphClientOptions {
+interface GraphClientOptions {
   readonly apiUrl: string;
   readonly phoneNumberId: string;
   /** Sent as a bearer token; never logged (errors carry statuses, not requests). */

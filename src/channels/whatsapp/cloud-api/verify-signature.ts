@@ -19,3 +19,18 @@ export function verifySignature(rawBody: Buffer, header: unknown, appSecret: str
 export function signatureOf(rawBody: string | Buffer, appSecret: string): string {
   return `sha256=${digestOf(rawBody, appSecret).toString('hex')}`;
 }
+
+/**
+ * Meta's subscription check (the webhook's GET): the `hub.challenge` to echo when `hub.mode` is
+ * `subscribe` and `hub.verify_token` is ours; undefined when the check fails.
+ */
+export function subscriptionChallenge(
+  query: Readonly<Record<string, unknown>>,
+  verifyToken: string,
+): string | undefined {
+  const token = query['hub.verify_token'];
+  if (query['hub.mode'] !== 'subscribe' || typeof token !== 'string' || token !== verifyToken) {
+    return undefined;
+  }
+  return String(query['hub.challenge'] ?? '');
+}

@@ -52,7 +52,7 @@ export type MessageStatus = z.infer<typeof MessageStatus>;
  * parsed on its own by {@link eventsOf}, so one of a shape we do not know is skipped, never the
  * batch (Meta would retry it, and the customer's message beside it would be lost).
  */
-export const WebhookBody = z.looseObject({
+const WebhookBody = z.looseObject({
   object: z.literal('whatsapp_business_account'),
   entry: z.array(
     z.looseObject({
@@ -61,7 +61,16 @@ export const WebhookBody = z.looseObject({
   ),
 });
 /** A whole webhook POST body. */
-export type WebhookBody = z.infer<typeof WebhookBody>;
+type WebhookBody = z.infer<typeof WebhookBody>;
+
+/** The raw bytes of a webhook POST as a {@link WebhookBody}; undefined when they are not one. */
+export function parseWebhook(raw: Buffer): WebhookBody | undefined {
+  try {
+    return WebhookBody.safeParse(JSON.parse(raw.toString('utf8'))).data;
+  } catch {
+    return undefined;
+  }
+}
 
 const ChangeValue = z.looseObject({
   metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
@@ -83,7 +92,7 @@ export const TemplateStatusUpdate = z.looseObject({
 export type TemplateStatusUpdate = z.infer<typeof TemplateStatusUpdate>;
 
 /** The events of one POST for our number, and how many items of it could not be read. */
-export interface WebhookEvents {
+interface WebhookEvents {
   readonly messages: InboundMessage[];
   readonly statuses: MessageStatus[];
   /** Status changes of the account's templates (the account's, whichever number sends them). */
@@ -137,7 +146,7 @@ export function eventsOf(body: WebhookBody, phoneNumberId: string): WebhookEvent
  * - `ignored`: a reaction (👍 to one of our messages), a system notice (the customer changed
  *   number) or a type we do not know yet. Nothing is answered: none of them asks anything.
  */
-export type MessageKind = 'choice' | 'text' | 'media' | 'cannot-use' | 'unsupported' | 'ignored';
+type MessageKind = 'choice' | 'text' | 'media' | 'cannot-use' | 'unsupported' | 'ignored';
 
 const CANNOT_USE: ReadonlySet<string> = new Set([
   'audio',

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { createWhatsAppStore, whatsappPersonalData } from '../../../src/channels/whatsapp/index.js';
-import { createRedisStore } from '../../../src/storage/index.js';
-import { connectTestRedis } from '../../support/redis.js';
+import { createWhatsAppStore } from '../../src/push/index.js';
+import { whatsappPersonalData } from '../../src/server/build-services.js';
+import { createRedisStore } from '../../src/storage/index.js';
+import { connectTestRedis } from '../support/redis.js';
 
-// "Delete my data" from a WhatsApp conversation erases what the channel keeps about it: the
+// "Delete my data" from a WhatsApp conversation erases what src/push keeps about it: the
 // messages held outside the 24-hour window (a certificate's policy number, a plate) and the
 // window itself; another customer's are untouched.
 

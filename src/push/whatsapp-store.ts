@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { Prompt } from '../../conversation/index.js';
-import type { PersonalDataStore } from '../../privacy/index.js';
-import type { KeyValueStore } from '../../storage/index.js';
+import { SERVICE_WINDOW_SECONDS } from '../channels/whatsapp/cloud-api/index.js';
+import { Prompt } from '../conversation/index.js';
+import type { KeyValueStore } from '../storage/index.js';
 
-/** WhatsApp's customer service window: free-form messages only within 24 h of their last one. */
-export const SERVICE_WINDOW_SECONDS = 24 * 3_600;
 /** How long a sent message's last status is kept: a day covers its delivery and reading. */
-export const STATUS_TTL_SECONDS = 24 * 3_600;
+const STATUS_TTL_SECONDS = 24 * 3_600;
 
 /**
  * How long messages held for a customer outside the window are kept: a week, as long as a
@@ -17,9 +15,9 @@ const HELD_TTL_SECONDS = 7 * 24 * 3_600;
 const TEMPLATE_STATUS_TTL_SECONDS = 30 * 24 * 3_600;
 
 /** A message kept for a customer outside the window, with the language it is shown in. */
-export const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
+const HeldMessage = z.object({ prompt: Prompt, locale: z.string() });
 /** A message kept for a customer outside the window. */
-export type HeldMessage = z.infer<typeof HeldMessage>;
+type HeldMessage = z.infer<typeof HeldMessage>;
 
 /** What a template sent outside the window carried: its name and the whole message. */
 const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string() });
@@ -27,11 +25,12 @@ const TemplateSend = HeldMessage.extend({ waId: z.string(), template: z.string()
 type TemplateSend = z.infer<typeof TemplateSend>;
 
 /** The delivery states WhatsApp reports for a message we sent. */
-export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
+type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 /**
- * What the channel keeps beside the conversation: when each phone last wrote (its 24-hour
- * window) and the last status of each message sent. Each phone's window is a key whose lifetime
+ * What reaching a WhatsApp customer outside a turn keeps: when each phone last wrote (its 24-hour
+ * window, opened by the channel at each message), what is held for it until it writes, the
+ * templates' statuses and sends, and the last status of each message sent. Each phone's window is a key whose lifetime
  * is the window itself, so present means open and the store needs no clock.
  */
 export interface WhatsAppStore {
@@ -41,8 +40,6 @@ export interface WhatsAppStore {
   isOpen(waId: string): Promise<boolean>;
   /** Records a status WhatsApp reported for one of our messages. */
   recordStatus(messageId: string, status: DeliveryStatus): Promise<void>;
-  /** The last status recorded for a message; undefined when none. */
-  statusOf(messageId: string): Promise<DeliveryStatus | undefined>;
   /** Keeps a message for the phone until it writes (what a template promised, a step). */
   hold(waId: string, message: HeldMessage): Promise<void>;
   /** The messages kept for the phone, oldest first, taken once: a second call finds none. */
@@ -67,7 +64,7 @@ export function isDeliveryStatus(status: string): status is DeliveryStatus {
 }
 
 /**
- * The channel's keys on the server's key-value store (Redis, or this process):
+ * WhatsApp's keys on the server's key-value store (Redis, or this process):
  * `whatsapp-window:{<wa_id>}` (24 h), `whatsapp-status:{<message id>}` (1 day),
  * `whatsapp-held:{<wa_id>}` (7 days), `whatsapp-template:{<name>}` (30 days) and
  * `whatsapp-template-send:{<message id>}` (1 day), all in the retention table.
@@ -92,10 +89,6 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
     async recordStatus(messageId, status) {
       await store.set(statusKey(messageId), status, STATUS_TTL_SECONDS);
     },
-    async statusOf(messageId) {
-      const status = await store.get(statusKey(messageId));
-      return status !== undefined && isDeliveryStatus(status) ? status : undefined;
-    },
     async hold(waId, message) {
       // Read then written: two pushes to one phone in the same instant are rare (an outcome and
       // the step after a handoff come one after the other), and the later one would win.
@@ -119,22 +112,6 @@ export function createWhatsAppStore(store: KeyValueStore, prefix: string): Whats
       const raw = await store.take(sendKey(messageId));
       const parsed = TemplateSend.safeParse(raw === undefined ? undefined : safeJson(raw));
       return parsed.success ? parsed.data : undefined;
-    },
-  };
-}
-
-/**
- * The WhatsApp channel's part of "My data": a WhatsApp conversation's held messages and window
- * are erased with the rest of what is held about it (its `wa_id` is the subject's address).
- */
-export function whatsappPersonalData(store: Pick<WhatsAppStore, 'forget'>): PersonalDataStore {
-  return {
-    name: 'whatsapp',
-    // Counted nowhere: held messages repeat what the reminders and payments already count.
-    held: async () => ({}),
-    async forget(subject) {
-      if (subject.channel === 'whatsapp') await store.forget(subject.address);
-      return {};
     },
   };
 }

@@ -1,68 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  GraphClient,
-  InboundMessage,
-  WhatsAppChannel,
-  WhatsAppMessage,
-} from '../../../src/channels/whatsapp/index.js';
-import { createSeenMessages, createWhatsAppInbox } from '../../../src/channels/whatsapp/index.js';
-import { createLogger } from '../../../src/log/index.js';
-import { createMemoryStore } from '../../../src/storage/index.js';
-import { manualClock } from '../../support/manual-clock.js';
+import { createInbox, createSeenMessages } from '../../src/inbox/index.js';
+import { createLogger } from '../../src/log/index.js';
+import { createMemoryStore } from '../../src/storage/index.js';
+import { manualClock } from '../support/manual-clock.js';
 
 /*
- * The inbox on its own, in memory (timers, no Redis): a channel double whose turns fail when told,
- * and a Graph double recording what it sent.
+ * The inbox on its own, in memory (timers, no Redis): a platform double whose turns fail when
+ * told, and a sender recording what it sent.
  */
 
 const DAY_MS = 24 * 3_600_000;
-const text = (body: string): WhatsAppMessage => ({ type: 'text', text: { body } });
-const message = (id: string, body: string): InboundMessage => ({
-  from: '260977000200',
-  id,
-  type: 'text',
-  text: { body },
-});
+/** A platform's message as the inbox sees it: an id, a conversation, and what it says. */
+interface Message {
+  readonly id: string;
+  readonly from: string;
+  readonly body: string;
+}
+const message = (id: string, body: string): Message => ({ from: '260977000200', id, body });
 
 function inboxWith(failures: Record<string, number>) {
   const store = createMemoryStore();
   const sent: string[] = [];
   const turns: string[] = [];
-  const channel: WhatsAppChannel = {
-    async answer(inbound) {
-      const body = inbound.text?.body ?? '';
-      turns.push(body);
-      const left = failures[body] ?? 0;
-      if (left > 0) {
-        failures[body] = left - 1;
-        throw new Error('insurer down');
-      }
-      return { locale: 'en', messages: [text(`re: ${body}`)] };
+  const inbox = createInbox<Message, string>({
+    name: 'chat',
+    handler: {
+      async answer(inbound) {
+        const { body } = inbound;
+        turns.push(body);
+        const left = failures[body] ?? 0;
+        if (left > 0) {
+          failures[body] = left - 1;
+          throw new Error('insurer down');
+        }
+        return { locale: 'en', messages: [`re: ${body}`] };
+      },
+      apology: () => 'sorry',
+      async send(_to, out) {
+        sent.push(out);
+        return `wamid.out.${sent.length}`;
+      },
     },
-    apology: () => text('sorry'),
-    handleMessage: async () => undefined,
-    recordStatus: async () => undefined,
-  };
-  const graph = {
-    async send(_to: string, out: WhatsAppMessage) {
-      sent.push(out.type === 'text' ? out.text.body : out.type);
-      return { id: `wamid.out.${sent.length}` };
-    },
-  } as unknown as GraphClient;
-  const inbox = createWhatsAppInbox({
-    channel,
-    graph,
     store,
     keyPrefix: 't:',
     redis: undefined,
     logger: createLogger({ level: 'silent' }),
-    seen: createSeenMessages(store, 't:'),
+    seen: createSeenMessages(store, 't:chat-seen:'),
     backoffMs: 5,
   });
   return { inbox, sent, turns };
 }
 
-describe('the WhatsApp inbox', () => {
+describe('the inbox', () => {
   it('runs a later message only after an earlier one that failed once has been retried', async () => {
     const { inbox, sent } = inboxWith({ first: 1 });
     await inbox.accept(message('m1', 'first'));
@@ -95,7 +84,11 @@ describe('the WhatsApp inbox', () => {
 describe('the remembered message ids', () => {
   it('remembers an id for 7 days on the clock it is given, then forgets it', async () => {
     const clock = manualClock();
-    const seen = createSeenMessages(createMemoryStore({ now: clock.now }), 'p:', clock.now);
+    const seen = createSeenMessages(
+      createMemoryStore({ now: clock.now }),
+      'p:chat-seen:',
+      clock.now,
+    );
     expect(await seen.claim('wamid.1')).toBe(true);
     clock.advance(7 * DAY_MS);
     expect(await seen.claim('wamid.1')).toBe(false);

@@ -1,11 +1,14 @@
-import { formatDate, nestedMessageOf, type Prompt } from '../../conversation/index.js';
-import type { RenderPrompt } from '../shared/index.js';
+import { formatDate, nestedMessageOf, type Prompt } from '../../../conversation/index.js';
+import type { RenderPrompt } from '../../shared/index.js';
+import type { TemplateMessage } from './messages.js';
 
 /*
- * The approved message templates that reach a customer outside WhatsApp's 24-hour window: one per
- * event the server pushes, described once here. The notifier sends them, the lint test checks
- * their wording against Meta's rules, and docs/channels/whatsapp.md shows the table
- * `templatesMarkdown()` writes (a test keeps the page and this list word for word alike).
+ * Meta's own artefacts: the message templates registered with Meta (WhatsApp Manager) that reach
+ * a customer outside WhatsApp's 24-hour window, one per event the server pushes, described once
+ * here: their bodies, their named parameters, the wire payload that sends one, and what Meta's
+ * template statuses and template error codes mean. The notifier decides when to send them; the
+ * lint test checks their wording against Meta's rules, and docs/channels/whatsapp.md shows the
+ * table `templatesMarkdown()` writes (a test keeps the page and this list word for word alike).
  *
  * Languages: Meta offers no Bemba or Nyanja template language (its list has Swahili and Zulu,
  * not `bem` or `ny`), so each template is approved in English; the conversation that follows the
@@ -222,21 +225,6 @@ export function templateOf(key: string): TemplateDefinition | undefined {
   return BY_KEY.get(key);
 }
 
-/**
- * The template for a pushed prompt as it is: a reply that brings files goes as the document's
- * template, whose follow-up delivers them (and the words with them) once the customer writes; a
- * template that promises nothing more would leave the files behind.
- */
-export function templateFor(
-  prompt: Pick<Prompt, 'key' | 'attachments'>,
-): TemplateDefinition | undefined {
-  const template = templateOf(prompt.key);
-  if (template && !template.followUp && (prompt.attachments?.length ?? 0) > 0) {
-    return templateOf('handoff.staffFile');
-  }
-  return template;
-}
-
 /** Placeholders in a template body, in order: `{{policy_number}}` → `policy_number`. */
 export function placeholdersOf(body: string): string[] {
   return [...body.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((match) => match[1] ?? '');
@@ -255,30 +243,73 @@ function parameterText(value: string, maxChars = 600): string {
 }
 
 /** The language every template is approved in (Meta offers no Bemba or Nyanja templates). */
-export const TEMPLATE_LANGUAGE = 'en';
+const TEMPLATE_LANGUAGE = 'en';
 
 /**
- * The named body parameters of `template` for a prompt, in the body's order: facts as the
- * customer reads them, a message carried in a parameter (`what.motor|…`) in the template's
- * language.
+ * The template message carrying `prompt`, as the Graph API takes it: its named body parameters
+ * in the body's order, facts as the customer reads them, a message carried in a parameter
+ * (`what.motor|…`) in the template's language, English (the customer's language after).
  */
-export function templateParameters(
+export function templateMessage(
   template: TemplateDefinition,
   prompt: Prompt,
   locale: string,
   render: RenderPrompt,
-): { readonly name: string; readonly text: string }[] {
+): TemplateMessage {
   const words = (value: string) => {
     const nested = nestedMessageOf(value);
     return nested
       ? render({ ...nested, input: 'none', final: true }, TEMPLATE_LANGUAGE).text
       : value;
   };
-  return Object.entries(template.parameters).map(([name, source]) => ({
-    name,
+  const parameters = Object.entries(template.parameters).map(([name, source]) => ({
+    type: 'text' as const,
+    parameter_name: name,
     text: parameterText(source(prompt.params ?? {}, { locale, words })) || '-',
   }));
+  return {
+    type: 'template',
+    template: {
+      name: template.name,
+      language: { code: TEMPLATE_LANGUAGE },
+      components: parameters.length === 0 ? [] : [{ type: 'body', parameters }],
+    },
+  };
 }
+
+/**
+ * Template statuses Meta reports under which a send would fail. Others (APPROVED, FLAGGED, which
+ * is still sent, IN_APPEAL…) keep the template in use.
+ */
+const UNUSABLE: ReadonlySet<string> = new Set([
+  'PAUSED',
+  'REJECTED',
+  'DISABLED',
+  'PENDING_DELETION',
+  'DELETED',
+  // Not Meta's word: a send failed with "template does not exist" (132001).
+  'MISSING',
+]);
+
+/** True when a template in `status` (as Meta reports it, upper case) cannot be sent. */
+export const isUnusable = (status: string): boolean => UNUSABLE.has(status);
+
+/**
+ * Meta's error codes on a failed template send that say the template itself cannot be used, and
+ * the status that stands for each until Meta reports the template approved again.
+ */
+const TEMPLATE_ERRORS: ReadonlyMap<number, string> = new Map([
+  [132001, 'MISSING'],
+  [132015, 'PAUSED'],
+  [132016, 'DISABLED'],
+]);
+
+/** The status a template error code stands for (paused, disabled, missing); else undefined. */
+export const statusOfTemplateError = (code: number): string | undefined =>
+  TEMPLATE_ERRORS.get(code);
+
+/** Meta's template errors (132xxx: the template's status, parameters, format). */
+export const isTemplateError = (code: number): boolean => code >= 132_000 && code < 133_000;
 
 /** The docs' table of templates: name, category, event and body per language. */
 export function templatesMarkdown(): string {
