@@ -11,8 +11,6 @@ import { exportUses } from './export-graph.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const CHANNEL_REWORK =
-  'its folder is being reworked under issue 39 (policy out of the channels) by another change; drop the export there';
 const HANDOFF_REWORK =
   'handoff moves into the engine’s policy under issue 39 by another change; drop the export there';
 const CLAIM_DOCUMENTS_REWORK =
