@@ -120,4 +120,14 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 
+/**
+ * The fields of an error that are safe to log: its name and code, never its message (a message
+ * may quote a payload, and with it personal data).
+ */
+export function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const code = (error as Error & { code?: unknown }).code;
+  return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
+}
+
 export type { Logger };

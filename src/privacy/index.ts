@@ -86,3 +86,10 @@ export {
   type StaffAuditLog,
   type StaffAuditOptions,
 } from './staff-audit.js';
+// The Slack desk: look-ups recorded before they run, the audit read by its admins.
+export {
+  createStaffLookups,
+  type LookupAttempt,
+  type StaffLookups,
+  type StaffMember,
+} from './staff-lookups.js';

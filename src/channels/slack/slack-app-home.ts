@@ -1,24 +1,16 @@
 import type { App, types } from '@slack/bolt';
-import type { Logger } from '../../log/index.js';
-import { errorFields } from './bolt-logger.js';
-import { type RenderPrompt, toSlackMessage } from './render-slack-message.js';
-import type { SlackAudit } from './slack-audit.js';
-import type { SlackDesk } from './slack-desk.js';
-import { field } from './slack-payload.js';
-
-/** The App Home: a short explanation of the desk commands. */
-export function homeView(body: string): types.HomeView {
-  return {
-    type: 'home',
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: body } }],
-  };
-}
+import type { RenderPrompt } from '../../conversation/index.js';
+import { errorFields, type Logger } from '../../log/index.js';
+import type { StaffLookups } from '../../privacy/index.js';
+import { field, homeView } from './bolt/index.js';
+import { toSlackMessage } from './render-slack-message.js';
+import { type SlackDesk, staffWho } from './slack-desk.js';
 
 /** What the App Home needs. */
 interface AppHomeOptions {
   readonly desk: SlackDesk;
   /** Records the summary's look-up before it runs; unrecorded, it is not shown. */
-  readonly audit: SlackAudit;
+  readonly audit: StaffLookups;
   readonly render: RenderPrompt;
   readonly locale: string;
   readonly text: (key: string) => string;
@@ -36,18 +28,11 @@ export function registerAppHome(app: App, options: AppHomeOptions): void {
     if (event.tab !== 'home') return;
     const teamId = field(body, 'team_id') ?? '';
     const to = { teamId, userId: event.user, channelId: event.channel, client };
-    const unavailable: types.KnownBlock[] = [
+    let summary: types.KnownBlock[] = [
       { type: 'section', text: { type: 'mrkdwn', text: text('slack.home.unavailable') } },
     ];
     // The summary is a look-up: recorded first, and not shown when it cannot be.
-    const recorded = await audit.record({
-      teamId,
-      userId: event.user,
-      route: 'home',
-      what: 'today',
-    });
-    let summary = unavailable;
-    if (recorded) {
+    if (await audit.record({ who: staffWho(teamId, event.user), route: 'home', what: 'today' })) {
       try {
         const prompt = await desk.queryHome(to, 'today');
         summary = toSlackMessage({ ...prompt, choices: [] }, render, locale, {
@@ -57,12 +42,6 @@ export function registerAppHome(app: App, options: AppHomeOptions): void {
         log.warn(errorFields(error), 'slack home summary failed');
       }
     }
-    await client.views.publish({
-      user_id: event.user,
-      view: {
-        type: 'home',
-        blocks: [...homeView(text('slack.home')).blocks, { type: 'divider' }, ...summary],
-      },
-    });
+    await client.views.publish({ user_id: event.user, view: homeView(text('slack.home'), summary) });
   });
 }

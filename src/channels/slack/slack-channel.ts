@@ -1,25 +1,32 @@
-import { App, type webApi } from '@slack/bolt';
-import type { FastifyInstance } from 'fastify';
-import { renderPrompt, type TurnEngine } from '../../conversation/index.js';
-import type { Logger } from '../../log/index.js';
-import type { StaffAuditLog } from '../../privacy/index.js';
+import type { webApi } from '@slack/bolt';
+import {
+  type RenderPrompt,
+  renderKey,
+  renderPrompt,
+  type TurnEngine,
+} from '../../conversation/index.js';
+import { errorFields, type Logger } from '../../log/index.js';
+import { createStaffLookups, type StaffAuditLog } from '../../privacy/index.js';
 import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
-import { boltLogger, errorFields } from './bolt-logger.js';
-import { FastifySlackReceiver } from './fastify-slack-receiver.js';
-import { type RenderPrompt, renderKey, toSlackMessage } from './render-slack-message.js';
+import {
+  type BoltApp,
+  createBoltApp,
+  field,
+  isShared,
+  respondEphemeral,
+} from './bolt/index.js';
+import { auditShown, toSlackMessage } from './render-slack-message.js';
 import { registerAppHome } from './slack-app-home.js';
-import { createSlackAudit } from './slack-audit.js';
 import { SlackChannelError } from './slack-channel-error.js';
 import { createSlackDelivery } from './slack-delivery.js';
 import { createSlackDesk } from './slack-desk.js';
 import { registerDeskActions } from './slack-desk-actions.js';
 import { registerDeskCommand } from './slack-desk-command.js';
 import { useSlackMiddleware } from './slack-middleware.js';
-import { field, isShared } from './slack-payload.js';
 
 /** Options for {@link createSlackChannel}. */
-export interface SlackChannelOptions {
+interface SlackChannelOptions {
   /** `xoxb-` bot token. Never logged. */
   readonly botToken: string;
   /** Signs every HTTP request from Slack; required unless `appToken` selects Socket Mode. */
@@ -72,23 +79,16 @@ export interface SlackChannelOptions {
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] };
 }
 
-/** A running Slack channel: the Bolt app plus the ways to feed it requests. */
-export interface SlackChannel {
-  readonly app: App;
-  /** Adds `POST path` (default `/slack/events`) for the HTTP receiver; a no-op in Socket Mode. */
-  registerRoutes(fastify: FastifyInstance, path?: string): void;
-  /** Opens the Socket Mode connection; nothing to do in HTTP mode. */
-  start(): Promise<void>;
+/** A running Slack channel: its transport's route and lifecycle, and its notifier. */
+export interface SlackChannel extends Pick<BoltApp, 'registerRoutes' | 'start' | 'stop'> {
   /** Pushes messages to a Slack conversation outside a turn. */
   readonly notifier: Notifier;
-  /** Closes Socket Mode and waits for requests still being processed. */
-  stop(): Promise<void>;
 }
 
 /**
  * Creates the Slack staff desk (Bolt): `/insure <subcommand>` on session `slack:<team>:<user>`
  * with audience staff, Block Kit answers, choice buttons, an App Home, the bordereau as a file.
- * Socket Mode when `appToken` is set, otherwise {@link FastifySlackReceiver} on the shared server.
+ * Socket Mode when `appToken` is set, otherwise signed HTTP requests on the shared server.
  * The listeners only translate: a request becomes one engine call, its Prompt Block Kit.
  */
 export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
@@ -99,34 +99,25 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const seen = options.seenRequests ?? new MemoryOnceSet();
   const text = (key: string) => renderKey(render, key, locale);
 
-  if (!options.appToken && !options.signingSecret) {
-    throw new SlackChannelError(
-      'SLACK_SIGNING_SECRET_MISSING',
-      'Slack over HTTP needs SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN)',
-    );
-  }
-  const receiver = options.appToken
-    ? undefined
-    : new FastifySlackReceiver({
-        signingSecret: options.signingSecret ?? '',
-        logger: log,
-        seen,
-        ...(options.now ? { now: options.now } : {}),
-      });
-  const common = {
-    // A fixed token: no OAuth installs, and no auth.test call at start-up.
-    authorize: async () => ({ botToken }),
-    logger: boltLogger(log),
-    extendedErrorHandler: true,
-    ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
-  } as const;
-  const app = options.appToken
-    ? new App({ ...common, socketMode: true, appToken: options.appToken })
-    : new App({ ...common, ...(receiver ? { receiver } : {}) });
+  const bolt = createBoltApp({
+    botToken,
+    signingSecret: options.signingSecret,
+    appToken: options.appToken,
+    clientOptions: options.clientOptions,
+    seen,
+    now: options.now,
+    log,
+  });
+  const { app } = bolt;
 
-  const audit = createSlackAudit({ audit: options.audit, render, locale, log });
+  const audit = createStaffLookups({
+    audit: options.audit,
+    text: (key, params) => renderKey(render, key, locale, params),
+    shown: auditShown,
+    log,
+  });
   useSlackMiddleware(app, {
-    socketMode: Boolean(options.appToken),
+    socketMode: bolt.socketMode,
     seen,
     intercept: options.intercept,
     allowedUsers: options.allowedUsers,
@@ -155,28 +146,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     const responseUrl = field(body, 'response_url');
     if (!responseUrl) return;
     try {
-      await fetch(responseUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ response_type: 'ephemeral', text: text('engine.error') }),
-      });
+      await respondEphemeral(responseUrl, text('engine.error'));
     } catch (apologyError) {
       log.error(errorFields(apologyError), 'slack apology failed');
     }
   });
 
   return {
-    app,
-    registerRoutes(fastify, path = '/slack/events') {
-      if (!receiver) {
-        log.info('slack runs in Socket Mode; no HTTP route registered');
-        return;
-      }
-      receiver.register(fastify, path);
-    },
-    async start() {
-      if (options.appToken) await app.start();
-    },
+    registerRoutes: bolt.registerRoutes,
+    start: bolt.start,
+    stop: bolt.stop,
     notifier: {
       channel: 'slack',
       async notify(address, prompt) {
@@ -193,10 +172,6 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         });
         log.debug({ teamId, hasUser: userId !== '' }, 'slack notification sent');
       },
-    },
-    async stop() {
-      if (options.appToken) await app.stop();
-      await receiver?.stop();
     },
   };
 }

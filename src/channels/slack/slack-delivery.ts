@@ -1,16 +1,8 @@
 import type { RespondFn, types, webApi } from '@slack/bolt';
-import type { Prompt } from '../../conversation/index.js';
-// The file store's own limit: nothing it serves is larger.
-import { MAX_FILE_BYTES } from '../../files/index.js';
+import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
 import { maskCsv, maskPersonalData } from '../../privacy/index.js';
-import {
-  type RenderPrompt,
-  renderKey,
-  type SlackFile,
-  toSlackMessage,
-} from './render-slack-message.js';
-import { SlackChannelError } from './slack-channel-error.js';
-import { isShared } from './slack-payload.js';
+import { isShared, openDm, uploadFile } from './bolt/index.js';
+import { toSlackMessage } from './render-slack-message.js';
 
 /** Where one answer goes: who asked, in which conversation, and how to reply there. */
 export interface SlackTarget {
@@ -38,39 +30,7 @@ export type SlackDeliver = (prompt: Prompt, target: SlackTarget) => Promise<void
 /** The channel files go to: the one named, the DM the command came from, or a new DM. */
 async function fileChannelOf(target: SlackTarget): Promise<string> {
   if (target.fileChannelId) return target.fileChannelId;
-  if (!isShared(target.channelId)) return target.channelId;
-  const opened = await target.client.conversations.open({ users: target.userId });
-  const id = opened.channel?.id;
-  if (!id) throw new SlackChannelError('SLACK_ADDRESS_INVALID', 'Slack opened no DM');
-  return id;
-}
-
-async function uploadFile(
-  channelId: string,
-  client: webApi.WebClient,
-  file: SlackFile,
-  mask: boolean,
-): Promise<void> {
-  const response = await fetch(file.url);
-  if (!response.ok) {
-    throw new SlackChannelError('SLACK_FILE_UNAVAILABLE', `file fetch answered ${response.status}`);
-  }
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_FILE_BYTES) {
-    throw new SlackChannelError('SLACK_FILE_UNAVAILABLE', 'file too large to upload');
-  }
-  const content = await response.text();
-  await client.files.uploadV2({
-    channel_id: channelId,
-    filename: file.fileName,
-    title: file.title,
-    // A register in a shared channel keeps its shape, not whom it lists.
-    content: mask
-      ? file.fileName.toLowerCase().endsWith('.csv')
-        ? maskCsv(content)
-        : maskPersonalData(content)
-      : content,
-  });
+  return isShared(target.channelId) ? openDm(target.client, target.userId) : target.channelId;
 }
 
 /** Creates the {@link SlackDeliver} of a renderer and locale. */
@@ -105,8 +65,13 @@ export function createSlackDelivery(render: RenderPrompt, locale: string): Slack
       });
     }
     if (!fileChannelId) return;
+    // A register in a shared channel keeps its shape, not whom it lists.
     const fileMask = isShared(fileChannelId);
-    for (const file of message.files)
-      await uploadFile(fileChannelId, target.client, file, fileMask);
+    for (const file of message.files) {
+      const csv = file.fileName.toLowerCase().endsWith('.csv');
+      await uploadFile(target.client, fileChannelId, file, (content) =>
+        fileMask ? (csv ? maskCsv(content) : maskPersonalData(content)) : content,
+      );
+    }
   };
 }

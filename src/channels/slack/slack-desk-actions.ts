@@ -1,10 +1,6 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Prompt } from '../../conversation/index.js';
-import { CHOICE_ACTION_PREFIX, LINK_ACTION_PREFIX } from './render-slack-message.js';
-import type { SlackAudit } from './slack-audit.js';
-import type { SlackDeliver, SlackTarget } from './slack-delivery.js';
-import type { SlackDesk } from './slack-desk.js';
-import { isSubcommand } from './slack-desk-command.js';
+import type { StaffLookups } from '../../privacy/index.js';
 import {
   channelOfModal,
   LOOKUP_BLOCK,
@@ -12,7 +8,11 @@ import {
   LOOKUP_INPUT,
   lookupModal,
   noticeModal,
-} from './slack-lookup-modal.js';
+} from './bolt/index.js';
+import { CHOICE_ACTION_PREFIX, LINK_ACTION_PREFIX } from './render-slack-message.js';
+import type { SlackDeliver, SlackTarget } from './slack-delivery.js';
+import { type SlackDesk, staffWho } from './slack-desk.js';
+import { isSubcommand } from './slack-desk-command.js';
 
 /** The staff desk's "Another lookup" choice: opens the lookup modal instead of a turn. */
 const ANOTHER_LOOKUP = 'another';
@@ -24,7 +24,7 @@ interface DeskActionOptions {
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
   /** Records each look-up before it runs; one that cannot be recorded is not made. */
-  readonly audit: SlackAudit;
+  readonly audit: StaffLookups;
   /** One message key's text. */
   readonly text: (key: string) => string;
 }
@@ -100,13 +100,8 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
         return;
       }
       // A button can run a look-up (today, claims, retry): recorded first, like a command.
-      const attempt = {
-        teamId,
-        userId: body.user.id,
-        route: 'button',
-        what: action.value,
-      } as const;
-      if (!(await audit.record(attempt))) {
+      const who = staffWho(teamId, body.user.id);
+      if (!(await audit.record({ who, route: 'button', what: action.value }))) {
         if (modal)
           await updateModal(modal, noticeModal(channelId, text, 'slack.audit.unavailable'));
         else if (body.response_url)
@@ -145,8 +140,7 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
     }
     const teamId = body.team?.id ?? view.team_id;
     // Recorded before the look-up: one that cannot be recorded stays open and says so.
-    const attempt = { teamId, userId: body.user.id, route: 'modal', what: typed } as const;
-    if (!(await audit.record(attempt))) {
+    if (!(await audit.record({ who: staffWho(teamId, body.user.id), route: 'modal', what: typed }))) {
       await ack({
         response_action: 'errors',
         errors: { [LOOKUP_BLOCK]: text('slack.audit.unavailable') },

@@ -1,8 +1,8 @@
 import type { App } from '@slack/bolt';
-import { type RenderPrompt, renderKey } from './render-slack-message.js';
-import type { SlackAudit } from './slack-audit.js';
+import { type RenderPrompt, renderKey } from '../../conversation/index.js';
+import type { StaffLookups } from '../../privacy/index.js';
 import type { SlackDeliver } from './slack-delivery.js';
-import type { SlackDesk } from './slack-desk.js';
+import { type SlackDesk, staffWho } from './slack-desk.js';
 
 // `bordereau <policyId> #channel`: Slack escapes a named channel as `<#C123|name>`.
 const CHANNEL_MENTION = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/;
@@ -22,7 +22,7 @@ interface DeskCommandOptions {
   readonly topics: readonly string[];
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
-  readonly audit: SlackAudit;
+  readonly audit: StaffLookups;
   readonly render: RenderPrompt;
   readonly locale: string;
 }
@@ -49,9 +49,10 @@ export function registerDeskCommand(app: App, options: DeskCommandOptions): void
     const mention = CHANNEL_MENTION.exec(command.text);
     const commandText = command.text.replace(CHANNEL_MENTION, ' ').trim();
     const word = (commandText.split(/\s+/)[0] ?? '').toLowerCase();
+    const who = staffWho(command.team_id, command.user_id);
     if (word === 'audit') {
       const args = commandText.slice(word.length);
-      const answer = await audit.answer(command.team_id, command.user_id, args);
+      const answer = await audit.answer({ who, member: command.user_id }, args);
       await ack({ response_type: 'ephemeral', text: answer });
       return;
     }
@@ -67,8 +68,7 @@ export function registerDeskCommand(app: App, options: DeskCommandOptions): void
     }
     // Acknowledge first: Slack shows an error after 3 s, and a turn may call the insurer.
     await ack();
-    const attempt = { teamId: command.team_id, userId: command.user_id, route: 'command' } as const;
-    if (!(await audit.record({ ...attempt, what: commandText }))) {
+    if (!(await audit.record({ who, route: 'command', what: commandText }))) {
       await respond({ response_type: 'ephemeral', text: text('slack.audit.unavailable') });
       return;
     }

@@ -5,6 +5,11 @@ const SESSION_PREFIX = 'slack:';
 // The App Home's summary runs on its own session, apart from the desk's.
 const HOME_PREFIX = 'slack-home:';
 
+/** A staff member as the audit records them: `<team>:<user>`. */
+export function staffWho(teamId: string, userId: string): string {
+  return `${teamId}:${userId}`;
+}
+
 /** The staff desk's conversations as the Slack handlers reach them: one engine call each. */
 export interface SlackDesk {
   /** Runs one desk command (`policy ABC123`) as a fresh query on the requester's session. */

@@ -66,3 +66,12 @@ export function noticeModal(channelId: string, text: Text, key: string): types.M
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text(key) } }],
   };
 }
+
+/** The App Home: a short explanation of the desk commands, then (when given) today's summary. */
+export function homeView(body: string, summary: readonly types.KnownBlock[] = []): types.HomeView {
+  const explanation: types.KnownBlock = { type: 'section', text: { type: 'mrkdwn', text: body } };
+  return {
+    type: 'home',
+    blocks: summary.length > 0 ? [explanation, { type: 'divider' }, ...summary] : [explanation],
+  };
+}
