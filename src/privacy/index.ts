@@ -44,9 +44,11 @@ export { keyedHasher } from './keyed-hash.js';
 // Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
 export {
   maskCsv,
+  maskFileText,
   maskName,
   maskNameParams,
   maskPersonalData,
+  maskPromptNames,
 } from './mask-personal-data.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
-import { maskNameParams, maskPersonalData } from '../../privacy/index.js';
+import { maskPersonalData, maskPromptNames } from '../../privacy/index.js';
 import type { SlackFile } from './bolt/index.js';
 
 /** What one Prompt becomes in Slack: a message with Block Kit blocks, then its files. */
@@ -63,21 +63,6 @@ function isUpload(attachment: NonNullable<Prompt['attachments']>[number]): boole
   );
 }
 
-/** The Prompt with names reduced to initials, in its own parameters and its notes'. */
-function maskNames(prompt: Prompt): Prompt {
-  return {
-    ...prompt,
-    ...(prompt.params ? { params: maskNameParams(prompt.params) } : {}),
-    ...(prompt.notes
-      ? {
-          notes: prompt.notes.map((note) =>
-            note.params ? { ...note, params: maskNameParams(note.params) } : note,
-          ),
-        }
-      : {}),
-  };
-}
-
 /**
  * Turns a Prompt into Block Kit: a section with its message; its notes below, those shaped
  * `label\nvalue` as a grid of fields (a result's details), the rest as lines; an actions block with
@@ -92,7 +77,7 @@ export function toSlackMessage(
   options: SlackRenderOptions,
 ): SlackMessage {
   const shown = (text: string) => (options.mask ? maskPersonalData(text) : text);
-  const visible = options.mask ? maskNames(prompt) : prompt;
+  const visible = options.mask ? maskPromptNames(prompt) : prompt;
   const rendered = render(visible, locale);
   const text = shown(rendered.text);
   const headline = shown(render({ ...visible, notes: [] }, locale).text);

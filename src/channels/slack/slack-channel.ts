@@ -1,4 +1,3 @@
-import type { webApi } from '@slack/bolt';
 import {
   type RenderPrompt,
   renderKey,
@@ -11,6 +10,7 @@ import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
 import {
   type BoltApp,
+  type BoltAppOptions,
   createBoltApp,
   field,
   isShared,
@@ -25,14 +25,8 @@ import { registerDeskActions } from './slack-desk-actions.js';
 import { registerDeskCommand } from './slack-desk-command.js';
 import { useSlackMiddleware } from './slack-middleware.js';
 
-/** Options for {@link createSlackChannel}. */
-interface SlackChannelOptions {
-  /** `xoxb-` bot token. Never logged. */
-  readonly botToken: string;
-  /** Signs every HTTP request from Slack; required unless `appToken` selects Socket Mode. */
-  readonly signingSecret?: string | undefined;
-  /** `xapp-` app-level token; when set the channel uses Socket Mode and needs no public URL. */
-  readonly appToken?: string | undefined;
+/** Options for {@link createSlackChannel}: the transport's (tokens, client, clock), its own. */
+interface SlackChannelOptions extends Omit<BoltAppOptions, 'seen' | 'log'> {
   /** Slack user ids that may use the desk; everyone else is politely refused. Empty: nobody. */
   readonly allowedUsers: readonly string[];
   /** Workspace (team) ids that may use the desk; omitted: any workspace. */
@@ -51,8 +45,6 @@ interface SlackChannelOptions {
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
-  /** Passed to Bolt's WebClient; tests point `slackApiUrl` at a local fake. */
-  readonly clientOptions?: webApi.WebClientOptions;
   /** Remembers handled deliveries; default in memory (pass a `RedisOnceSet` when Redis is up). */
   readonly seenRequests?: OnceSet;
   /** Locale for rendering; default `en`. */
@@ -61,8 +53,6 @@ interface SlackChannelOptions {
   readonly turnDeadlineMs?: number;
   /** The slash command; default `/insure`. */
   readonly command?: string;
-  /** Now in ms for the signature freshness check; tests pin it. */
-  readonly now?: () => number;
   /**
    * Sees every verified request before the desk does (human handoff threads): returns the work
    * to do once the request is acknowledged when it takes the request, undefined to pass it on.
@@ -96,19 +86,9 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const render = options.render ?? renderPrompt;
   const locale = options.locale ?? 'en';
   const log = options.logger.child({ channel: 'slack' });
-  const seen = options.seenRequests ?? new MemoryOnceSet();
   const text = (key: string) => renderKey(render, key, locale);
-
-  const bolt = createBoltApp({
-    botToken,
-    signingSecret: options.signingSecret,
-    appToken: options.appToken,
-    clientOptions: options.clientOptions,
-    seen,
-    now: options.now,
-    log,
-  });
-  const { app } = bolt;
+  const seen = options.seenRequests ?? new MemoryOnceSet();
+  const { app, ...transport } = createBoltApp({ ...options, seen, log });
 
   const audit = createStaffLookups({
     audit: options.audit,
@@ -117,8 +97,6 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     log,
   });
   useSlackMiddleware(app, {
-    socketMode: bolt.socketMode,
-    seen,
     intercept: options.intercept,
     allowedUsers: options.allowedUsers,
     allowedTeams: options.allowedTeams,
@@ -153,9 +131,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   });
 
   return {
-    registerRoutes: bolt.registerRoutes,
-    start: bolt.start,
-    stop: bolt.stop,
+    ...transport,
     notifier: {
       channel: 'slack',
       async notify(address, prompt) {

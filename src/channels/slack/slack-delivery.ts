@@ -1,6 +1,6 @@
 import type { RespondFn, types, webApi } from '@slack/bolt';
 import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
-import { maskCsv, maskPersonalData } from '../../privacy/index.js';
+import { maskFileText } from '../../privacy/index.js';
 import { isShared, openDm, uploadFile } from './bolt/index.js';
 import { toSlackMessage } from './render-slack-message.js';
 
@@ -68,9 +68,8 @@ export function createSlackDelivery(render: RenderPrompt, locale: string): Slack
     // A register in a shared channel keeps its shape, not whom it lists.
     const fileMask = isShared(fileChannelId);
     for (const file of message.files) {
-      const csv = file.fileName.toLowerCase().endsWith('.csv');
       await uploadFile(target.client, fileChannelId, file, (content) =>
-        fileMask ? (csv ? maskCsv(content) : maskPersonalData(content)) : content,
+        fileMask ? maskFileText(file.fileName, content) : content,
       );
     }
   };

@@ -3,6 +3,7 @@ import type { Prompt } from '../../conversation/index.js';
 import type { StaffLookups } from '../../privacy/index.js';
 import {
   channelOfModal,
+  fieldError,
   LOOKUP_BLOCK,
   LOOKUP_CALLBACK,
   LOOKUP_INPUT,
@@ -132,19 +133,14 @@ export function registerDeskActions(app: App, options: DeskActionOptions): void 
     const typed = view.state.values[LOOKUP_BLOCK]?.[LOOKUP_INPUT]?.value?.trim() ?? '';
     const word = (typed.split(/\s+/)[0] ?? '').toLowerCase();
     if (!isSubcommand(word, options.topics)) {
-      await ack({
-        response_action: 'errors',
-        errors: { [LOOKUP_BLOCK]: text('slack.lookup.unknown') },
-      });
+      await ack(fieldError(text('slack.lookup.unknown')));
       return;
     }
     const teamId = body.team?.id ?? view.team_id;
     // Recorded before the look-up: one that cannot be recorded stays open and says so.
-    if (!(await audit.record({ who: staffWho(teamId, body.user.id), route: 'modal', what: typed }))) {
-      await ack({
-        response_action: 'errors',
-        errors: { [LOOKUP_BLOCK]: text('slack.audit.unavailable') },
-      });
+    const who = staffWho(teamId, body.user.id);
+    if (!(await audit.record({ who, route: 'modal', what: typed }))) {
+      await ack(fieldError(text('slack.audit.unavailable')));
       return;
     }
     const channelId = channelOfModal(view.private_metadata) ?? body.user.id;

@@ -1,10 +1,6 @@
 import type { Prompt, Reply, TurnEngine, TurnOptions } from '../../conversation/index.js';
 import type { SlackTarget } from './slack-delivery.js';
 
-const SESSION_PREFIX = 'slack:';
-// The App Home's summary runs on its own session, apart from the desk's.
-const HOME_PREFIX = 'slack-home:';
-
 /** A staff member as the audit records them: `<team>:<user>`. */
 export function staffWho(teamId: string, userId: string): string {
   return `${teamId}:${userId}`;
@@ -23,7 +19,8 @@ export interface SlackDesk {
 /**
  * Creates the {@link SlackDesk}: session `slack:<team>:<user>`, audience staff. Every desk command
  * is a fresh query: the desk's flow (`deskFlow`, named by src/server) started anew, running the
- * command at once.
+ * command at once, whatever screen the session was on dropped. The App Home's summary runs on a
+ * session of its own (`slack-home:<team>:<user>`), apart from the desk's.
  */
 export function createSlackDesk(
   engine: TurnEngine,
@@ -42,17 +39,14 @@ export function createSlackDesk(
     // Only the allow-list reaches the desk: the member is vouched for.
     caller: { kind: 'staff', member: target.userId },
   });
-
-  /** Runs one desk command as a fresh query on `sessionKey`: whatever screen it was on is dropped. */
-  const query = (sessionKey: string, command: string, target: SlackTarget): Promise<Prompt> =>
-    engine.start(sessionKey, deskFlow, { ...optionsOf(target), start: { command } });
+  const session = (prefix: string, target: SlackTarget) =>
+    `${prefix}${staffWho(target.teamId, target.userId)}`;
+  const query = (prefix: string) => (target: SlackTarget, command: string) =>
+    engine.start(session(prefix, target), deskFlow, { ...optionsOf(target), start: { command } });
 
   return {
-    query: (target, command) =>
-      query(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, command, target),
-    queryHome: (target, command) =>
-      query(`${HOME_PREFIX}${target.teamId}:${target.userId}`, command, target),
-    reply: (target, reply) =>
-      engine.turn(`${SESSION_PREFIX}${target.teamId}:${target.userId}`, reply, optionsOf(target)),
+    query: query('slack:'),
+    queryHome: query('slack-home:'),
+    reply: (target, reply) => engine.turn(session('slack:', target), reply, optionsOf(target)),
   };
 }

@@ -1,15 +1,11 @@
 import type { App } from '@slack/bolt';
 import type { Logger } from '../../log/index.js';
 import type { LookupAttempt, StaffLookups } from '../../privacy/index.js';
-import type { OnceSet } from '../shared/index.js';
 import { field, homeView, identity, LOOKUP_BLOCK, LOOKUP_INPUT } from './bolt/index.js';
 import { staffWho } from './slack-desk.js';
 
 /** What the request middleware needs. */
 interface SlackMiddlewareOptions {
-  /** True in Socket Mode, where Slack's redeliveries reach Bolt. */
-  readonly socketMode: boolean;
-  readonly seen: OnceSet;
   /** See `SlackChannelOptions.intercept`. */
   readonly intercept?: ((body: unknown) => (() => Promise<void>) | undefined) | undefined;
   readonly allowedUsers: readonly string[];
@@ -45,27 +41,17 @@ function attemptOf(body: unknown, who: string): LookupAttempt | undefined {
 }
 
 /**
- * Adds what runs before every listener, in order: once per event id (Socket Mode), the handoff
- * threads' intercept, and the allow-list.
+ * Adds what runs before every listener, after the transport's own (bolt/): the handoff threads'
+ * intercept, then the allow-list.
  */
 export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): void {
-  const { seen, log } = options;
+  const { log } = options;
   const allowedUsers = new Set(options.allowedUsers);
   const allowedTeams = options.allowedTeams ? new Set(options.allowedTeams) : undefined;
   const isAllowed = (teamId: string | undefined, userId: string | undefined) =>
     userId !== undefined &&
     allowedUsers.has(userId) &&
     (allowedTeams === undefined || (teamId !== undefined && allowedTeams.has(teamId)));
-
-  if (options.socketMode) {
-    // Over HTTP the receiver drops retries before Bolt sees them; over Socket Mode Slack still
-    // redelivers events it thinks failed, under the same event id.
-    app.use(async ({ body, next }) => {
-      const eventId = field(body, 'event_id');
-      if (eventId !== undefined && !(await seen.claim(`event:${eventId}`))) return;
-      await next();
-    });
-  }
 
   const intercept = options.intercept;
   if (intercept) {

@@ -5,15 +5,19 @@ import type { OnceSet } from '../../shared/index.js';
 import { SlackChannelError } from '../slack-channel-error.js';
 import { boltLogger } from './bolt-logger.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
+import { field } from './slack-payload.js';
 
 /** What {@link createBoltApp} needs: the tokens, and what the HTTP receiver checks with. */
-interface BoltAppOptions {
+export interface BoltAppOptions {
+  /** `xoxb-` bot token. Never logged. */
   readonly botToken: string;
+  /** Signs every HTTP request from Slack; required unless `appToken` selects Socket Mode. */
   readonly signingSecret?: string | undefined;
-  /** `xapp-` app-level token: Socket Mode, with no public URL. */
+  /** `xapp-` app-level token; when set the channel uses Socket Mode and needs no public URL. */
   readonly appToken?: string | undefined;
+  /** Passed to Bolt's WebClient; tests point `slackApiUrl` at a local fake. */
   readonly clientOptions?: webApi.WebClientOptions | undefined;
-  /** Remembers the deliveries handled, so Slack's retries are dropped. */
+  /** Remembers the deliveries handled, so Slack's retries and redeliveries are dropped. */
   readonly seen: OnceSet;
   /** Now in ms for the signature freshness check; tests pin it. */
   readonly now?: (() => number) | undefined;
@@ -23,8 +27,6 @@ interface BoltAppOptions {
 /** A Bolt app over its transport: Socket Mode, or {@link FastifySlackReceiver} over HTTP. */
 export interface BoltApp {
   readonly app: App;
-  /** True in Socket Mode, where Slack's redeliveries reach Bolt. */
-  readonly socketMode: boolean;
   /** Adds `POST path` (default `/slack/events`) for the HTTP receiver; a no-op in Socket Mode. */
   registerRoutes(fastify: FastifyInstance, path?: string): void;
   /** Opens the Socket Mode connection; nothing to do in HTTP mode. */
@@ -60,9 +62,17 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const app = appToken
     ? new App({ ...common, socketMode: true, appToken })
     : new App({ ...common, ...(receiver ? { receiver } : {}) });
+  if (appToken) {
+    // Over HTTP the receiver drops retries before Bolt sees them; over Socket Mode Slack still
+    // redelivers events it thinks failed, under the same event id: handled once here, first.
+    app.use(async ({ body, next }) => {
+      const eventId = field(body, 'event_id');
+      if (eventId !== undefined && !(await options.seen.claim(`event:${eventId}`))) return;
+      await next();
+    });
+  }
   return {
     app,
-    socketMode: Boolean(appToken),
     registerRoutes(fastify, path = '/slack/events') {
       if (!receiver) {
         log.info('slack runs in Socket Mode; no HTTP route registered');

@@ -2,10 +2,11 @@
 // app over its transport (Socket Mode, or the receiver on fastify with its signature check) and
 // its logger, readers of Slack payloads, the Block Kit views of Slack's own surfaces (lookup
 // modal, App Home) and the Web API calls.
-export { type BoltApp, createBoltApp } from './bolt-app.js';
+export { type BoltApp, type BoltAppOptions, createBoltApp } from './bolt-app.js';
 export { field, identity, isShared } from './slack-payload.js';
 export {
   channelOfModal,
+  fieldError,
   homeView,
   LOOKUP_BLOCK,
   LOOKUP_CALLBACK,

@@ -59,6 +59,11 @@ export function lookupModal(
   };
 }
 
+/** The answer to a lookup modal's submission that keeps it open with `message` under its field. */
+export function fieldError(message: string) {
+  return { response_action: 'errors' as const, errors: { [LOOKUP_BLOCK]: message } };
+}
+
 /** The modal while a look-up runs ("Looking up…"), or with one line instead of an answer. */
 export function noticeModal(channelId: string, text: Text, key: string): types.ModalView {
   return {
