@@ -93,5 +93,4 @@ export {
   createStaffLookups,
   type LookupAttempt,
   type StaffLookups,
-  type StaffMember,
 } from './staff-lookups.js';

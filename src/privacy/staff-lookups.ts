@@ -14,7 +14,7 @@ const AUDIT_SHOWN = 20;
 export type LookupAttempt = Omit<AuditAttempt, 'outcome'>;
 
 /** The staff member asking: as the audit records them, and their id on the admin list. */
-export interface StaffMember {
+interface StaffMember {
   /** As the audit records them (Slack `<team>:<user>`). */
   readonly who: string;
   /** Their id on the admin list (a Slack user id). */
