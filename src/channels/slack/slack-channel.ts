@@ -1,4 +1,5 @@
 import {
+  type Prompt,
   type RenderPrompt,
   renderKey,
   renderPrompt,
@@ -86,13 +87,13 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const render = options.render ?? renderPrompt;
   const locale = options.locale ?? 'en';
   const log = options.logger.child({ channel: 'slack' });
-  const text = (key: string) => renderKey(render, key, locale);
+  const text = (key: string, params?: Prompt['params']) => renderKey(render, key, locale, params);
   const seen = options.seenRequests ?? new MemoryOnceSet();
   const { app, ...transport } = createBoltApp({ ...options, seen, log });
 
   const audit = createStaffLookups({
     audit: options.audit,
-    text: (key, params) => renderKey(render, key, locale, params),
+    text,
     shown: auditShown,
     log,
   });
@@ -112,8 +113,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     desk,
     deliver,
     audit,
-    render,
-    locale,
+    text,
   });
   registerDeskActions(app, { topics: options.deskTopics, desk, deliver, audit, text });
   registerAppHome(app, { desk, audit, render, locale, text, log });

@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import { type RenderPrompt, renderKey } from '../../conversation/index.js';
 import type { StaffLookups } from '../../privacy/index.js';
 import type { SlackDeliver } from './slack-delivery.js';
 import { type SlackDesk, staffWho } from './slack-desk.js';
@@ -23,8 +22,8 @@ interface DeskCommandOptions {
   readonly desk: SlackDesk;
   readonly deliver: SlackDeliver;
   readonly audit: StaffLookups;
-  readonly render: RenderPrompt;
-  readonly locale: string;
+  /** One message key's text. */
+  readonly text: (key: string, params?: Record<string, string>) => string;
 }
 
 /**
@@ -32,9 +31,7 @@ interface DeskCommandOptions {
  * other subcommand is audited, then run as one desk query answered in the channel.
  */
 export function registerDeskCommand(app: App, options: DeskCommandOptions): void {
-  const { desk, deliver, audit, render, locale } = options;
-  const text = (key: string, params?: Record<string, string>) =>
-    renderKey(render, key, locale, params);
+  const { desk, deliver, audit, text } = options;
 
   /** The list of commands, after a word on what was not understood. */
   function help(word: string): string {
