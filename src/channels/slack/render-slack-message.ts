@@ -82,17 +82,7 @@ export function toSlackMessage(
   const text = shown(rendered.text);
   const headline = shown(render({ ...visible, notes: [] }, locale).text);
   const notes = (visible.notes ?? []).map((note) =>
-    shown(
-      render(
-        {
-          key: note.key,
-          ...(note.params ? { params: note.params } : {}),
-          input: 'none',
-          final: false,
-        },
-        locale,
-      ).text,
-    ),
+    shown(renderKey(render, note.key, locale, note.params)),
   );
   const fields = notes.filter((note) => note.includes('\n'));
   const lines = notes.filter((note) => !note.includes('\n'));
