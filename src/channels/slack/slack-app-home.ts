@@ -42,6 +42,9 @@ export function registerAppHome(app: App, options: AppHomeOptions): void {
         log.warn(errorFields(error), 'slack home summary failed');
       }
     }
-    await client.views.publish({ user_id: event.user, view: homeView(text('slack.home'), summary) });
+    await client.views.publish({
+      user_id: event.user,
+      view: homeView(text('slack.home'), summary),
+    });
   });
 }
