@@ -72,6 +72,8 @@ export {
   type ChatUpdateOptions,
   chatPolicies,
   chatUpdateOf,
+  DESK_WORDS,
+  type DeskCommand,
   FileTooLargeError,
   fileStepPolicy,
   handoffPolicy,
@@ -86,6 +88,8 @@ export {
   type MenuShortcuts,
   menuShortcutPolicy,
   ownRequestOf,
+  type StaffDesk,
+  staffDeskPolicy,
 } from './policy/index.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {

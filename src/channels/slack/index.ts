@@ -1,3 +1,5 @@
-// For src/server: build the channel and mount it; its error for whoever catches it.
+// For src/server: build the channel and mount it; its error for whoever catches it; for
+// src/handoff, which posts to Slack too, mrkdwn's escaping (written once).
+export { escapeMrkdwn } from './bolt/index.js';
 export { createSlackChannel, type SlackChannel } from './slack-channel.js';
 export { SlackChannelError } from './slack-channel-error.js';

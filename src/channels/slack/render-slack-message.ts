@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
 import { maskPersonalData, maskPromptNames } from '../../privacy/index.js';
-import type { SlackFile } from './bolt/index.js';
+import { escapeMrkdwn, type SlackFile } from './bolt/index.js';
 
 /** What one Prompt becomes in Slack: a message with Block Kit blocks, then its files. */
 interface SlackMessage {
@@ -29,11 +29,6 @@ const MAX_FIELD_CHARS = 2_000;
 const MAX_FIELDS = 10;
 const MAX_BUTTON_CHARS = 75;
 const MAX_ELEMENTS = 25;
-
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 // Slack user ids are capitals and digits: anything else in `who` is shown as text, never a mention.
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;

@@ -3,6 +3,7 @@ import {
   type RenderPrompt,
   renderKey,
   renderPrompt,
+  staffDeskPolicy,
   type TurnEngine,
 } from '../../conversation/index.js';
 import { errorFields, type Logger } from '../../log/index.js';
@@ -18,12 +19,9 @@ import {
   respondEphemeral,
 } from './bolt/index.js';
 import { auditShown, toSlackMessage } from './render-slack-message.js';
-import { registerAppHome } from './slack-app-home.js';
 import { SlackChannelError } from './slack-channel-error.js';
 import { createSlackDelivery } from './slack-delivery.js';
-import { createSlackDesk } from './slack-desk.js';
-import { registerDeskActions } from './slack-desk-actions.js';
-import { registerDeskCommand } from './slack-desk-command.js';
+import { registerSlackDesk } from './slack-desk.js';
 import { useSlackMiddleware } from './slack-middleware.js';
 
 /** Options for {@link createSlackChannel}: the transport's (tokens, client, clock), its own. */
@@ -105,18 +103,23 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     audit,
     log,
   });
-  const desk = createSlackDesk(engine, options.deskFlow, locale, options.turnDeadlineMs ?? 10_000);
-  const deliver = createSlackDelivery(render, locale);
-  registerDeskCommand(app, {
-    command: options.command ?? '/insure',
+  const desk = staffDeskPolicy({
+    engine,
+    flowId: options.deskFlow,
     topics: options.deskTopics,
-    desk,
-    deliver,
-    audit,
-    text,
+    record: (attempt) => audit.record(attempt),
   });
-  registerDeskActions(app, { topics: options.deskTopics, desk, deliver, audit, text });
-  registerAppHome(app, { desk, audit, render, locale, text, log });
+  registerSlackDesk(app, {
+    command: options.command ?? '/insure',
+    desk,
+    audit,
+    deliver: createSlackDelivery(render, locale),
+    render,
+    locale,
+    deadlineMs: options.turnDeadlineMs ?? 10_000,
+    text,
+    log,
+  });
 
   // The one error boundary: with extendedErrorHandler Bolt passes the request body along.
   app.error(async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {

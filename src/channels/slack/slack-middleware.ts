@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { DESK_WORDS } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
 import type { LookupAttempt, StaffLookups } from '../../privacy/index.js';
 import { field, homeView, identity, LOOKUP_BLOCK, LOOKUP_INPUT } from './bolt/index.js';
@@ -37,7 +38,7 @@ function attemptOf(body: unknown, who: string): LookupAttempt | undefined {
     return { who, route: 'modal', what: typed ?? '' };
   }
   const home = field(body, 'event', 'type') === 'app_home_opened';
-  return home ? { who, route: 'home', what: 'today' } : undefined;
+  return home ? { who, route: 'home', what: DESK_WORDS.today } : undefined;
 }
 
 /**

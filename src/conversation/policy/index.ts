@@ -25,3 +25,9 @@ export {
 } from './keypad-request.js';
 export { languagePolicy } from './language-policy.js';
 export { type MenuShortcuts, menuShortcutPolicy } from './menu-shortcut-policy.js';
+export {
+  DESK_WORDS,
+  type DeskCommand,
+  type StaffDesk,
+  staffDeskPolicy,
+} from './staff-desk-policy.js';

@@ -3,7 +3,7 @@
 // its logger, readers of Slack payloads, the Block Kit views of Slack's own surfaces (lookup
 // modal, App Home) and the Web API calls.
 export { type BoltApp, type BoltAppOptions, createBoltApp } from './bolt-app.js';
-export { field, identity, isShared } from './slack-payload.js';
+export { escapeMrkdwn, field, identity, isShared } from './slack-payload.js';
 export {
   channelOfModal,
   fieldError,
