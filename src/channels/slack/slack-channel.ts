@@ -20,7 +20,6 @@ import {
 } from './bolt/index.js';
 import { auditShown, toSlackMessage } from './render-slack-message.js';
 import { SlackChannelError } from './slack-channel-error.js';
-import { createSlackDelivery } from './slack-delivery.js';
 import { registerSlackDesk } from './slack-desk.js';
 import { useSlackMiddleware } from './slack-middleware.js';
 
@@ -107,16 +106,15 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     engine,
     flowId: options.deskFlow,
     topics: options.deskTopics,
+    deadlineMs: options.turnDeadlineMs ?? 10_000,
     record: (attempt) => audit.record(attempt),
   });
   registerSlackDesk(app, {
     command: options.command ?? '/insure',
     desk,
     audit,
-    deliver: createSlackDelivery(render, locale),
     render,
     locale,
-    deadlineMs: options.turnDeadlineMs ?? 10_000,
     text,
     log,
   });

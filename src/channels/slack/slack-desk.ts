@@ -1,25 +1,57 @@
-import type { App, types, webApi } from '@slack/bolt';
-import type { Prompt, RenderPrompt, StaffDesk, TurnOptions } from '../../conversation/index.js';
-import { DESK_WORDS } from '../../conversation/index.js';
+import type { App, RespondFn, types, webApi } from '@slack/bolt';
+import {
+  DESK_WORDS,
+  type Prompt,
+  type RenderPrompt,
+  type StaffDesk,
+} from '../../conversation/index.js';
 import { errorFields, type Logger } from '../../log/index.js';
-import type { StaffLookups } from '../../privacy/index.js';
+import { maskFileText, type StaffLookups } from '../../privacy/index.js';
 import {
   channelOfModal,
   field,
   fieldError,
   homeView,
+  isShared,
   LOOKUP_BLOCK,
   LOOKUP_CALLBACK,
   LOOKUP_INPUT,
   lookupModal,
   noticeModal,
+  openDm,
+  uploadFile,
 } from './bolt/index.js';
 import {
   CHOICE_ACTION_PREFIX,
   LINK_ACTION_PREFIX,
   toSlackMessage,
 } from './render-slack-message.js';
-import type { SlackDeliver, SlackTarget } from './slack-delivery.js';
+
+/** Where one answer goes: who asked, in which conversation, and how to reply there. */
+interface SlackTarget {
+  readonly teamId: string;
+  readonly userId: string;
+  readonly channelId: string;
+  /** The request's response URL; without it the answer goes by `chat.postMessage`. */
+  readonly respond?: RespondFn;
+  /**
+   * Shows the answer privately in place (the lookup modal): taken before `respond` and
+   * `chat.postMessage`, so nothing is posted to the conversation.
+   */
+  readonly show?: (answer: {
+    readonly text: string;
+    readonly blocks: types.KnownBlock[];
+  }) => Promise<void>;
+  readonly client: webApi.WebClient;
+  /** Where files go: a channel named in the command; by default the requester's DM. */
+  readonly fileChannelId?: string;
+}
+
+/** The channel files go to: the one named, the DM the command came from, or a new DM. */
+async function fileChannelOf(target: SlackTarget): Promise<string> {
+  if (target.fileChannelId) return target.fileChannelId;
+  return isShared(target.channelId) ? openDm(target.client, target.userId) : target.channelId;
+}
 
 /** A staff member as the audit records them: `<team>:<user>`. */
 export function staffWho(teamId: string, userId: string): string {
@@ -36,10 +68,8 @@ interface SlackDeskOptions {
   readonly desk: StaffDesk;
   /** The audit's reading (`/insure audit`), for its admins. */
   readonly audit: StaffLookups;
-  readonly deliver: SlackDeliver;
   readonly render: RenderPrompt;
   readonly locale: string;
-  readonly deadlineMs: number;
   /** One message key's text. */
   readonly text: (key: string, params?: Record<string, string>) => string;
   readonly log: Logger;
@@ -58,26 +88,58 @@ interface InModal {
 /**
  * Adds the staff desk's listeners, which only translate: the slash command (`/insure
  * <subcommand>`), the answers' buttons ("Another lookup" opens the lookup modal, whose command is
- * answered in the modal, private to who asked), the App Home's summary (on a session of its own,
- * `slack-home:<team>:<user>`, apart from the desk's `slack:<team>:<user>`; private, unmasked).
+ * answered in the modal, private to who asked), the App Home's summary (private, unmasked).
  */
 export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
-  const { desk, audit, deliver, text } = options;
-  /** Where `to`'s look-up runs: audience staff, the member vouched for by the allow-list. */
-  const seat = (to: SlackTarget, prefix = 'slack:') => {
-    const who = staffWho(to.teamId, to.userId);
-    const turn: TurnOptions = {
-      deadlineMs: options.deadlineMs,
-      address: {
-        channel: 'slack',
-        address: `${to.teamId}:${to.channelId}:${to.userId}`,
-        locale: options.locale,
-      },
-      audience: 'staff',
-      caller: { kind: 'staff', member: to.userId },
-    };
-    return { who, session: `${prefix}${who}`, options: turn };
+  const { desk, audit, text } = options;
+  /** Delivers a Prompt to a {@link SlackTarget}: Block Kit, then its files (masked where shared). */
+  const deliver = async (prompt: Prompt, target: SlackTarget): Promise<void> => {
+    const mask = isShared(target.channelId);
+    const message = toSlackMessage(prompt, options.render, options.locale, { mask });
+    // Files (the bordereau lists borrowers) go privately to the requester unless a channel was
+    // named; the answer says where they went.
+    const fileChannelId = message.files.length > 0 ? await fileChannelOf(target) : undefined;
+    const blocks: typeof message.blocks = [...message.blocks];
+    if (fileChannelId && fileChannelId !== target.channelId) {
+      const where = target.fileChannelId
+        ? text('slack.fileSentTo', { channel: `<#${fileChannelId}>` })
+        : text('slack.fileSentPrivately');
+      blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: where }] });
+    }
+    if (target.show) await target.show({ text: message.text, blocks });
+    else if (target.respond) {
+      await target.respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: message.text,
+        blocks,
+      });
+    } else {
+      await target.client.chat.postMessage({
+        channel: target.channelId,
+        text: message.text,
+        blocks,
+      });
+    }
+    if (!fileChannelId) return;
+    // A register in a shared channel keeps its shape, not whom it lists.
+    const fileMask = isShared(fileChannelId);
+    for (const file of message.files) {
+      await uploadFile(target.client, fileChannelId, file, (content) =>
+        fileMask ? maskFileText(file.fileName, content) : content,
+      );
+    }
   };
+  /** Who asks, from where: the desk keys their sessions and audits them by it. */
+  const asker = (to: SlackTarget) => ({
+    who: staffWho(to.teamId, to.userId),
+    member: to.userId,
+    address: {
+      channel: 'slack' as const,
+      address: `${to.teamId}:${to.channelId}:${to.userId}`,
+      locale: options.locale,
+    },
+  });
 
   const updateModal = (at: InModal, view: ReturnType<typeof lookupModal>) =>
     at.client.views.update({ view_id: at.viewId, view });
@@ -126,7 +188,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
       client,
       ...(fileChannelId ? { fileChannelId } : {}),
     };
-    await deliver(await desk.query(seat(to), 'command', asked.text), to);
+    await deliver(await desk.query(asker(to), 'command', asked.text), to);
   });
 
   app.action(
@@ -160,7 +222,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
       }
       if (modal) {
         await updateModal(modal, noticeModal(channelId, text, 'slack.lookup.working'));
-        await answerIn(modal, (to) => desk.choose(seat(to), id));
+        await answerIn(modal, (to) => desk.choose(asker(to), id));
         return;
       }
       const to: SlackTarget = {
@@ -171,7 +233,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
         ...(body.response_url ? { respond } : {}),
         client,
       };
-      await deliver(await desk.choose(seat(to), id), to);
+      await deliver(await desk.choose(asker(to), id), to);
     },
   );
 
@@ -190,7 +252,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
       view: noticeModal(channelId, text, 'slack.lookup.working'),
     });
     const modal = { teamId, userId: body.user.id, viewId: view.id, channelId, client };
-    await answerIn(modal, (to) => desk.query(seat(to), 'modal', typed));
+    await answerIn(modal, (to) => desk.query(asker(to), 'modal', typed));
   });
 
   // Slack sends an action for URL buttons too; acknowledging is all there is to do.
@@ -209,11 +271,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
       { type: 'section', text: { type: 'mrkdwn', text: text('slack.home.unavailable') } },
     ];
     try {
-      const prompt = await desk.query(
-        seat({ ...to, client }, 'slack-home:'),
-        'home',
-        DESK_WORDS.today,
-      );
+      const prompt = await desk.query(asker({ ...to, client }), 'home', DESK_WORDS.today);
       summary = toSlackMessage({ ...prompt, choices: [] }, options.render, options.locale, {
         mask: false,
       }).blocks;

@@ -1,5 +1,5 @@
 import type { Prompt } from '../prompt.js';
-import type { TurnEngine, TurnOptions } from '../turn-engine.js';
+import type { ChannelAddress, TurnEngine, TurnOptions } from '../turn-engine.js';
 
 /**
  * The staff desk's words a staff channel acts on, declared here so the channel names none and
@@ -24,12 +24,14 @@ export type DeskCommand =
   /** The list of commands; `unknown` the first word when it was not one. */
   | { readonly kind: 'help'; readonly unknown?: string };
 
-/** Where one staff member's look-up runs: the session and the turn's options, the channel's. */
-interface DeskSeat {
-  /** As the audit records them (Slack `<team>:<user>`). */
+/** The staff member asking, as the staff channel vouches for them (its allow-list let them in). */
+interface DeskAsker {
+  /** As the audit records them and their sessions are keyed (Slack `<team>:<user>`). */
   readonly who: string;
-  readonly session: string;
-  readonly options: TurnOptions;
+  /** Their id on the platform (a Slack user id). */
+  readonly member: string;
+  /** Where they asked from; its channel names their sessions. */
+  readonly address: ChannelAddress;
 }
 
 /** The staff desk as a staff channel uses it: a command read, a look-up audited, then run. */
@@ -41,11 +43,12 @@ export interface StaffDesk {
   /**
    * Runs a typed command as a fresh query: the desk flow started anew with it, whatever the
    * session was on. Recorded in the audit first; one that cannot be recorded is not run and
-   * answers `slack.audit.unavailable` instead.
+   * answers `slack.audit.unavailable` instead. The App Home's look-up (`home`) runs on a session
+   * of its own (`<channel>-home:<who>`), apart from the desk's (`<channel>:<who>`).
    */
-  query(seat: DeskSeat, route: Exclude<DeskRoute, 'button'>, command: string): Promise<Prompt>;
+  query(asker: DeskAsker, route: Exclude<DeskRoute, 'button'>, command: string): Promise<Prompt>;
   /** Applies a choice (a button) to the desk session, recorded first as a query is. */
-  choose(seat: DeskSeat, id: string): Promise<Prompt>;
+  choose(asker: DeskAsker, id: string): Promise<Prompt>;
 }
 
 /** What {@link staffDeskPolicy} needs. */
@@ -55,6 +58,8 @@ interface StaffDeskOptions {
   readonly flowId: string;
   /** The desk's topics: the first words of a look-up (the desk flow's list). */
   readonly topics: readonly string[];
+  /** How long a look-up may take before the engine answers "still working". */
+  readonly deadlineMs: number;
   /** Records a look-up before it runs; false when it could not be (then it is not run). */
   record(attempt: { who: string; route: DeskRoute; what: string }): Promise<boolean>;
 }
@@ -69,6 +74,15 @@ const UNRECORDED: Prompt = { key: 'slack.audit.unavailable', input: 'none', fina
  */
 export function staffDeskPolicy(options: StaffDeskOptions): StaffDesk {
   const { engine, flowId, topics, record } = options;
+  // Staff only, the member vouched for: the desk's menu and flows are the staff's.
+  const turnOptions = (asker: DeskAsker): TurnOptions => ({
+    deadlineMs: options.deadlineMs,
+    address: asker.address,
+    audience: 'staff',
+    caller: { kind: 'staff', member: asker.member },
+  });
+  const session = (asker: DeskAsker, home = false) =>
+    `${asker.address.channel}${home ? '-home' : ''}:${asker.who}`;
   const wordOf = (text: string) => (text.split(/\s+/)[0] ?? '').toLowerCase();
   return {
     runs: (text) => wordOf(text) === DESK_WORDS.help || topics.includes(wordOf(text)),
@@ -78,13 +92,14 @@ export function staffDeskPolicy(options: StaffDeskOptions): StaffDesk {
       if (word === DESK_WORDS.help || word === '') return { kind: 'help' };
       return topics.includes(word) ? { kind: 'lookup', text } : { kind: 'help', unknown: word };
     },
-    async query(seat, route, command) {
-      if (!(await record({ who: seat.who, route, what: command }))) return UNRECORDED;
-      return engine.start(seat.session, flowId, { ...seat.options, start: { command } });
+    async query(asker, route, command) {
+      if (!(await record({ who: asker.who, route, what: command }))) return UNRECORDED;
+      const start = { ...turnOptions(asker), start: { command } };
+      return engine.start(session(asker, route === 'home'), flowId, start);
     },
-    async choose(seat, id) {
-      if (!(await record({ who: seat.who, route: 'button', what: id }))) return UNRECORDED;
-      return engine.turn(seat.session, { type: 'user.choice', id }, seat.options);
+    async choose(asker, id) {
+      if (!(await record({ who: asker.who, route: 'button', what: id }))) return UNRECORDED;
+      return engine.turn(session(asker), { type: 'user.choice', id }, turnOptions(asker));
     },
   };
 }
