@@ -30,15 +30,9 @@ interface SlackChannelOptions extends Omit<BoltAppOptions, 'seen' | 'log'> {
   /** Workspace (team) ids that may use the desk; omitted: any workspace. */
   readonly allowedTeams?: readonly string[];
   readonly engine: TurnEngine;
-  /**
-   * The staff desk's flow id (src/server names it from flows/): every desk command starts it
-   * anew with the command.
-   */
+  /** The staff desk's flow id (src/server names it from flows/), for the staff-desk policy. */
   readonly deskFlow: string;
-  /**
-   * The staff desk's topics (the first word of each `/insure` command): the server hands over the
-   * desk flow's list, so the channel names no product.
-   */
+  /** The desk flow's topics (each `/insure` command's first word): the channel names no product. */
   readonly deskTopics: readonly string[];
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
@@ -58,11 +52,9 @@ interface SlackChannelOptions extends Omit<BoltAppOptions, 'seen' | 'log'> {
    */
   readonly intercept?: (body: unknown) => (() => Promise<void>) | undefined;
   /**
-   * The audit of staff look-ups: every look-up (slash command, lookup modal, button, App Home) is
-   * appended (who, when, how, what, masked) before it runs, and one that cannot be recorded is
-   * not run; refused attempts (outside the allow-list, a non-admin asking for the audit) are
-   * appended too. `/insure audit` shows the latest, `/insure audit verify` checks the chain, to
-   * `admins` (Slack user ids) only. Without it nothing is recorded.
+   * The staff audit: the staff-desk policy records each look-up in it before it runs; refused
+   * attempts (outside the allow-list, a non-admin asking for the audit) go in too. `/insure
+   * audit` is for `admins` (Slack user ids) only. Without it nothing is recorded.
    */
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] };
 }
@@ -77,7 +69,8 @@ export interface SlackChannel extends Pick<BoltApp, 'registerRoutes' | 'start' |
  * Creates the Slack staff desk (Bolt): `/insure <subcommand>` on session `slack:<team>:<user>`
  * with audience staff, Block Kit answers, choice buttons, an App Home, the bordereau as a file.
  * Socket Mode when `appToken` is set, otherwise signed HTTP requests on the shared server.
- * The listeners only translate: a request becomes one engine call, its Prompt Block Kit.
+ * The listeners only translate: a request becomes one call of the staff-desk policy (what a
+ * command means, audited first, in src/conversation/policy), its Prompt Block Kit.
  */
 export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const { engine, botToken } = options;

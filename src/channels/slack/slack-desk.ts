@@ -75,15 +75,10 @@ interface SlackDeskOptions {
   readonly log: Logger;
 }
 
-/** Who asks from a lookup modal, and the modal the answer goes to. */
-interface InModal {
-  readonly teamId: string;
-  readonly userId: string;
+/** Who asks from a lookup modal (its conversation: where files go, whether names are masked). */
+type InModal = Pick<SlackTarget, 'teamId' | 'userId' | 'channelId' | 'client'> & {
   readonly viewId: string;
-  /** The conversation the modal was opened from (files and masking follow it). */
-  readonly channelId: string;
-  readonly client: webApi.WebClient;
-}
+};
 
 /**
  * Adds the staff desk's listeners, which only translate: the slash command (`/insure
