@@ -15,6 +15,7 @@ import type {
   FlowInput,
   FlowOutput,
 } from '../src/conversation/flow.js';
+import { DESK_WORDS } from '../src/conversation/policy/staff-desk-policy.js';
 import type { Choice, Prompt } from '../src/conversation/prompt.js';
 import type { Reply } from '../src/conversation/reply.js';
 import { checkIdentifier, checkNrc, checkPhone, checkPlate } from './checks.js';
@@ -56,7 +57,7 @@ export const STAFF_TOPICS = [
   'household',
   'batch',
   'bordereau',
-  'today',
+  DESK_WORDS.today,
   'sync',
   'confirm',
 ] as const;
@@ -315,7 +316,7 @@ const DESK_CHOICES: Choice[] = [
 const deskPrompt = (): Prompt => ask('staff.desk', 'text', { choices: DESK_CHOICES });
 
 const RESULT_CHOICES: Choice[] = [
-  choice('another', 'staff.choice.another'),
+  choice(DESK_WORDS.another, 'staff.choice.another'),
   choice('end', 'flow.choice.end'),
 ];
 
@@ -324,8 +325,8 @@ const RESULT_CHOICES: Choice[] = [
  * commands), never a customer's "Change my answer".
  */
 const NOT_FOUND_CHOICES: Choice[] = [
-  choice('another', 'staff.choice.another'),
-  choice('help', 'staff.choice.help'),
+  choice(DESK_WORDS.another, 'staff.choice.another'),
+  choice(DESK_WORDS.help, 'staff.choice.help'),
   choice('end', 'flow.choice.end'),
 ];
 
@@ -794,9 +795,9 @@ export const staffDeskMachine = setup({
       entry: assign({ tries: 0 }),
       on: {
         'user.choice': [
-          { guard: chose('another'), target: 'desk' },
+          { guard: chose(DESK_WORDS.another), target: 'desk' },
           { guard: chose('end'), target: 'done' },
-          { guard: chose('help'), actions: assign({ prompt: helpScreen }) },
+          { guard: chose(DESK_WORDS.help), actions: assign({ prompt: helpScreen }) },
         ],
         'user.back': 'desk',
         // A new command typed on a result screen runs straight away.

@@ -74,6 +74,8 @@ export {
   chatPolicies,
   chatUpdateOf,
   closesCall,
+  DESK_WORDS,
+  type DeskCommand,
   FileTooLargeError,
   fileStepPolicy,
   handoffPolicy,
@@ -88,6 +90,8 @@ export {
   type MenuShortcuts,
   menuShortcutPolicy,
   ownRequestOf,
+  type StaffDesk,
+  staffDeskPolicy,
 } from './policy/index.js';
 export { Attachment, Choice, InputKind, isPrompt, MessageParams, Prompt } from './prompt.js';
 export {

@@ -14,7 +14,7 @@ import {
   t,
 } from '../conversation/index.js';
 import { MAX_FILE_BYTES, sniffDocumentType } from '../files/index.js';
-import type { Logger } from '../log/index.js';
+import { errorFields, type Logger } from '../log/index.js';
 import { maskPersonalData, subjectId } from '../privacy/index.js';
 import type { SessionStore } from '../session/index.js';
 import { readConversation } from './conversation-read.js';
@@ -30,7 +30,7 @@ import {
   staffText,
 } from './slack-thread.js';
 import { type HandoffFiles, keepStaffFile } from './staff-files.js';
-import { createThreadPoster, errorFields } from './thread-poster.js';
+import { createThreadPoster } from './thread-poster.js';
 
 /** Counts what happens to handoffs (src/server's Prometheus metrics). */
 export interface HandoffMetrics {

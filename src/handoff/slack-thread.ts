@@ -1,5 +1,6 @@
 import type { types, webApi } from '@slack/bolt';
 import { z } from 'zod';
+import { escapeMrkdwn } from '../channels/slack/index.js';
 import {
   type ChannelName,
   type Prompt,
@@ -28,11 +29,6 @@ export interface HandoffSlackClient {
   readonly chat: Pick<webApi.WebClient['chat'], 'postMessage' | 'update'>;
   /** Customer files go into the thread (`files:write`); without it they are refused. */
   readonly files?: Pick<webApi.WebClient['files'], 'uploadV2'>;
-}
-
-/** Escapes Slack mrkdwn's control characters, so a customer's text cannot mention or link. */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A customer's words for a shared staff channel: masked, escaped, clipped. */

@@ -1,15 +1,8 @@
 import type { types } from '@slack/bolt';
 import { t } from '../conversation/index.js';
-import type { Logger } from '../log/index.js';
+import { errorFields, type Logger } from '../log/index.js';
 import type { OpenHandoff } from './handoff-store.js';
 import { endedRootBlocks, type HandoffSlackClient, HandoffSlackError } from './slack-thread.js';
-
-/** An error's name and code for logs, never its message (it may quote personal data). */
-export function errorFields(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { errorName: typeof error };
-  const code = (error as Error & { code?: unknown }).code;
-  return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
-}
 
 /** Where staff are: the Slack Web API and the handoff channel; undefined when nobody is. */
 type StaffSlack = { readonly client: HandoffSlackClient; readonly channel: string } | undefined;

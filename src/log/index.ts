@@ -125,4 +125,13 @@ export function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
+/**
+ * The fields of an error that are safe to log: its name and code, never its message (a message
+ * may quote a payload, and with it personal data).
+ */
+export function errorFields(error: unknown): Record<string, unknown> {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return { errorName: errorName(error), ...(typeof code === 'string' ? { errorCode: code } : {}) };
+}
+
 export type { Logger };

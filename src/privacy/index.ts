@@ -44,9 +44,11 @@ export { keyedHasher } from './keyed-hash.js';
 // Slack desk, handoff threads and the staff audit: the one masking of personal data in text.
 export {
   maskCsv,
+  maskFileText,
   maskName,
   maskNameParams,
   maskPersonalData,
+  maskPromptNames,
 } from './mask-personal-data.js';
 // Server and flows: "My data" and erasure over every store of personal data.
 export {
@@ -86,3 +88,9 @@ export {
   type StaffAuditLog,
   type StaffAuditOptions,
 } from './staff-audit.js';
+// The Slack desk: look-ups recorded before they run, the audit read by its admins.
+export {
+  createStaffLookups,
+  type LookupAttempt,
+  type StaffLookups,
+} from './staff-lookups.js';

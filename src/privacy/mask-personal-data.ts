@@ -1,3 +1,4 @@
+import type { Prompt } from '../conversation/index.js';
 import { ZAMBIAN_MOBILES_IN_TEXT } from '../msisdn/index.js';
 
 // An NRC in every form the desk and the flows accept: `NNNNNN/NN/N`, spaced `NNNNNN NN N`,
@@ -66,6 +67,21 @@ export function maskNameParams<T extends Params | undefined>(params: T): T {
   return out as T;
 }
 
+/** A Prompt for a shared channel: its name parameters and its notes' reduced to initials. */
+export function maskPromptNames(prompt: Prompt): Prompt {
+  return {
+    ...prompt,
+    ...(prompt.params ? { params: maskNameParams(prompt.params) } : {}),
+    ...(prompt.notes
+      ? {
+          notes: prompt.notes.map((note) =>
+            note.params ? { ...note, params: maskNameParams(note.params) } : note,
+          ),
+        }
+      : {}),
+  };
+}
+
 // CSV columns that hold a person's name (clientName, fullName, firstName, lastName, name…).
 const NAME_COLUMN = /name$/i;
 
@@ -113,4 +129,12 @@ export function maskCsv(csv: string): string {
       .join(',');
   });
   return maskPersonalData(masked.join('\r\n'));
+}
+
+/**
+ * A file's text for a shared channel: a CSV as {@link maskCsv} (it keeps its shape), any other
+ * text as {@link maskPersonalData}.
+ */
+export function maskFileText(fileName: string, content: string): string {
+  return fileName.toLowerCase().endsWith('.csv') ? maskCsv(content) : maskPersonalData(content);
 }

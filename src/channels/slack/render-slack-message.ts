@@ -1,19 +1,10 @@
 import type { types } from '@slack/bolt';
 import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
-import { maskNameParams, maskPersonalData } from '../../privacy/index.js';
-
-// The render contract every chat channel shares, defined once in src/conversation.
-export { type RenderPrompt, renderKey } from '../../conversation/index.js';
-
-/** A file to upload next to the message (the bordereau CSV). */
-export interface SlackFile {
-  readonly url: string;
-  readonly title: string;
-  readonly fileName: string;
-}
+import { maskPersonalData, maskPromptNames } from '../../privacy/index.js';
+import { escapeMrkdwn, type SlackFile } from './bolt/index.js';
 
 /** What one Prompt becomes in Slack: a message with Block Kit blocks, then its files. */
-export interface SlackMessage {
+interface SlackMessage {
   /** Plain fallback for notifications and screen readers. */
   readonly text: string;
   readonly blocks: types.KnownBlock[];
@@ -39,10 +30,22 @@ const MAX_FIELDS = 10;
 const MAX_BUTTON_CHARS = 75;
 const MAX_ELEMENTS = 25;
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+// Slack user ids are capitals and digits: anything else in `who` is shown as text, never a mention.
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+/**
+ * How the staff audit's reading shows an entry in mrkdwn: `who` (`<team>:<user>`) as a mention of
+ * the user, or as text when it is not an id; `what` as inert text: `&`, `<`, `>` escaped (no
+ * mention, channel ping or link can form), inside inline code so `*`, `_` and `~` format nothing,
+ * a backtick (which would end the code) shown as a similar mark.
+ */
+export const auditShown = {
+  who(who: string): string {
+    const user = who.split(':').at(-1) ?? who;
+    return USER_ID.test(user) ? `<@${user}>` : escapeMrkdwn(who);
+  },
+  what: (what: string): string => `\`${escapeMrkdwn(what.replace(/`/g, 'ˋ'))}\``,
+};
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -53,21 +56,6 @@ function isUpload(attachment: NonNullable<Prompt['attachments']>[number]): boole
   return (
     attachment.kind === 'document' || attachment.fileName?.toLowerCase().endsWith('.csv') === true
   );
-}
-
-/** The Prompt with names reduced to initials, in its own parameters and its notes'. */
-function maskNames(prompt: Prompt): Prompt {
-  return {
-    ...prompt,
-    ...(prompt.params ? { params: maskNameParams(prompt.params) } : {}),
-    ...(prompt.notes
-      ? {
-          notes: prompt.notes.map((note) =>
-            note.params ? { ...note, params: maskNameParams(note.params) } : note,
-          ),
-        }
-      : {}),
-  };
 }
 
 /**
@@ -84,22 +72,12 @@ export function toSlackMessage(
   options: SlackRenderOptions,
 ): SlackMessage {
   const shown = (text: string) => (options.mask ? maskPersonalData(text) : text);
-  const visible = options.mask ? maskNames(prompt) : prompt;
+  const visible = options.mask ? maskPromptNames(prompt) : prompt;
   const rendered = render(visible, locale);
   const text = shown(rendered.text);
   const headline = shown(render({ ...visible, notes: [] }, locale).text);
   const notes = (visible.notes ?? []).map((note) =>
-    shown(
-      render(
-        {
-          key: note.key,
-          ...(note.params ? { params: note.params } : {}),
-          input: 'none',
-          final: false,
-        },
-        locale,
-      ).text,
-    ),
+    shown(renderKey(render, note.key, locale, note.params)),
   );
   const fields = notes.filter((note) => note.includes('\n'));
   const lines = notes.filter((note) => !note.includes('\n'));

@@ -1,7 +1,7 @@
 import { CodedError } from '../../errors/index.js';
 
 /** Why the Slack channel failed outside Slack's own API errors. */
-export type SlackChannelErrorCode =
+type SlackChannelErrorCode =
   | 'SLACK_SIGNING_SECRET_MISSING'
   | 'SLACK_FILE_UNAVAILABLE'
   | 'SLACK_ADDRESS_INVALID';

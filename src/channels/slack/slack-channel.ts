@@ -1,51 +1,42 @@
-import { App, type webApi } from '@slack/bolt';
-import type { FastifyInstance } from 'fastify';
-import { renderPrompt, type TurnEngine } from '../../conversation/index.js';
-import type { Logger } from '../../log/index.js';
-import type { StaffAuditLog } from '../../privacy/index.js';
+import {
+  type Prompt,
+  type RenderPrompt,
+  renderKey,
+  renderPrompt,
+  staffDeskPolicy,
+  type TurnEngine,
+} from '../../conversation/index.js';
+import { errorFields, type Logger } from '../../log/index.js';
+import { createStaffLookups, type StaffAuditLog } from '../../privacy/index.js';
 import type { Notifier } from '../index.js';
 import { MemoryOnceSet, type OnceSet } from '../shared/index.js';
-import { boltLogger, errorFields } from './bolt-logger.js';
-import { FastifySlackReceiver } from './fastify-slack-receiver.js';
-import { type RenderPrompt, renderKey, toSlackMessage } from './render-slack-message.js';
-import { registerAppHome } from './slack-app-home.js';
-import { createSlackAudit } from './slack-audit.js';
+import {
+  type BoltApp,
+  type BoltAppOptions,
+  createBoltApp,
+  field,
+  isShared,
+  respondEphemeral,
+} from './bolt/index.js';
+import { auditShown, toSlackMessage } from './render-slack-message.js';
 import { SlackChannelError } from './slack-channel-error.js';
-import { createSlackDelivery } from './slack-delivery.js';
-import { createSlackDesk } from './slack-desk.js';
-import { registerDeskActions } from './slack-desk-actions.js';
-import { registerDeskCommand } from './slack-desk-command.js';
+import { registerSlackDesk } from './slack-desk.js';
 import { useSlackMiddleware } from './slack-middleware.js';
-import { field, isShared } from './slack-payload.js';
 
-/** Options for {@link createSlackChannel}. */
-export interface SlackChannelOptions {
-  /** `xoxb-` bot token. Never logged. */
-  readonly botToken: string;
-  /** Signs every HTTP request from Slack; required unless `appToken` selects Socket Mode. */
-  readonly signingSecret?: string | undefined;
-  /** `xapp-` app-level token; when set the channel uses Socket Mode and needs no public URL. */
-  readonly appToken?: string | undefined;
+/** Options for {@link createSlackChannel}: the transport's (tokens, client, clock), its own. */
+interface SlackChannelOptions extends Omit<BoltAppOptions, 'seen' | 'log'> {
   /** Slack user ids that may use the desk; everyone else is politely refused. Empty: nobody. */
   readonly allowedUsers: readonly string[];
   /** Workspace (team) ids that may use the desk; omitted: any workspace. */
   readonly allowedTeams?: readonly string[];
   readonly engine: TurnEngine;
-  /**
-   * The staff desk's flow id (src/server names it from flows/): every desk command starts it
-   * anew with the command.
-   */
+  /** The staff desk's flow id (src/server names it from flows/), for the staff-desk policy. */
   readonly deskFlow: string;
-  /**
-   * The staff desk's topics (the first word of each `/insure` command): the server hands over the
-   * desk flow's list, so the channel names no product.
-   */
+  /** The desk flow's topics (each `/insure` command's first word): the channel names no product. */
   readonly deskTopics: readonly string[];
   readonly logger: Logger;
   /** Renders Prompts; default the catalogue's `renderPrompt`. */
   readonly render?: RenderPrompt;
-  /** Passed to Bolt's WebClient; tests point `slackApiUrl` at a local fake. */
-  readonly clientOptions?: webApi.WebClientOptions;
   /** Remembers handled deliveries; default in memory (pass a `RedisOnceSet` when Redis is up). */
   readonly seenRequests?: OnceSet;
   /** Locale for rendering; default `en`. */
@@ -54,8 +45,6 @@ export interface SlackChannelOptions {
   readonly turnDeadlineMs?: number;
   /** The slash command; default `/insure`. */
   readonly command?: string;
-  /** Now in ms for the signature freshness check; tests pin it. */
-  readonly now?: () => number;
   /**
    * Sees every verified request before the desk does (human handoff threads): returns the work
    * to do once the request is acknowledged when it takes the request, undefined to pass it on.
@@ -63,71 +52,42 @@ export interface SlackChannelOptions {
    */
   readonly intercept?: (body: unknown) => (() => Promise<void>) | undefined;
   /**
-   * The audit of staff look-ups: every look-up (slash command, lookup modal, button, App Home) is
-   * appended (who, when, how, what, masked) before it runs, and one that cannot be recorded is
-   * not run; refused attempts (outside the allow-list, a non-admin asking for the audit) are
-   * appended too. `/insure audit` shows the latest, `/insure audit verify` checks the chain, to
-   * `admins` (Slack user ids) only. Without it nothing is recorded.
+   * The staff audit: the staff-desk policy records each look-up in it before it runs; refused
+   * attempts (outside the allow-list, a non-admin asking for the audit) go in too. `/insure
+   * audit` is for `admins` (Slack user ids) only. Without it nothing is recorded.
    */
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] };
 }
 
-/** A running Slack channel: the Bolt app plus the ways to feed it requests. */
-export interface SlackChannel {
-  readonly app: App;
-  /** Adds `POST path` (default `/slack/events`) for the HTTP receiver; a no-op in Socket Mode. */
-  registerRoutes(fastify: FastifyInstance, path?: string): void;
-  /** Opens the Socket Mode connection; nothing to do in HTTP mode. */
-  start(): Promise<void>;
+/** A running Slack channel: its transport's route and lifecycle, and its notifier. */
+export interface SlackChannel extends Pick<BoltApp, 'registerRoutes' | 'start' | 'stop'> {
   /** Pushes messages to a Slack conversation outside a turn. */
   readonly notifier: Notifier;
-  /** Closes Socket Mode and waits for requests still being processed. */
-  stop(): Promise<void>;
 }
 
 /**
  * Creates the Slack staff desk (Bolt): `/insure <subcommand>` on session `slack:<team>:<user>`
  * with audience staff, Block Kit answers, choice buttons, an App Home, the bordereau as a file.
- * Socket Mode when `appToken` is set, otherwise {@link FastifySlackReceiver} on the shared server.
- * The listeners only translate: a request becomes one engine call, its Prompt Block Kit.
+ * Socket Mode when `appToken` is set, otherwise signed HTTP requests on the shared server.
+ * The listeners only translate: a request becomes one call of the staff-desk policy (what a
+ * command means, audited first, in src/conversation/policy), its Prompt Block Kit.
  */
 export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const { engine, botToken } = options;
   const render = options.render ?? renderPrompt;
   const locale = options.locale ?? 'en';
   const log = options.logger.child({ channel: 'slack' });
+  const text = (key: string, params?: Prompt['params']) => renderKey(render, key, locale, params);
   const seen = options.seenRequests ?? new MemoryOnceSet();
-  const text = (key: string) => renderKey(render, key, locale);
+  const { app, ...transport } = createBoltApp({ ...options, seen, log });
 
-  if (!options.appToken && !options.signingSecret) {
-    throw new SlackChannelError(
-      'SLACK_SIGNING_SECRET_MISSING',
-      'Slack over HTTP needs SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN)',
-    );
-  }
-  const receiver = options.appToken
-    ? undefined
-    : new FastifySlackReceiver({
-        signingSecret: options.signingSecret ?? '',
-        logger: log,
-        seen,
-        ...(options.now ? { now: options.now } : {}),
-      });
-  const common = {
-    // A fixed token: no OAuth installs, and no auth.test call at start-up.
-    authorize: async () => ({ botToken }),
-    logger: boltLogger(log),
-    extendedErrorHandler: true,
-    ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
-  } as const;
-  const app = options.appToken
-    ? new App({ ...common, socketMode: true, appToken: options.appToken })
-    : new App({ ...common, ...(receiver ? { receiver } : {}) });
-
-  const audit = createSlackAudit({ audit: options.audit, render, locale, log });
+  const audit = createStaffLookups({
+    audit: options.audit,
+    text,
+    shown: auditShown,
+    log,
+  });
   useSlackMiddleware(app, {
-    socketMode: Boolean(options.appToken),
-    seen,
     intercept: options.intercept,
     allowedUsers: options.allowedUsers,
     allowedTeams: options.allowedTeams,
@@ -135,19 +95,22 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     audit,
     log,
   });
-  const desk = createSlackDesk(engine, options.deskFlow, locale, options.turnDeadlineMs ?? 10_000);
-  const deliver = createSlackDelivery(render, locale);
-  registerDeskCommand(app, {
-    command: options.command ?? '/insure',
+  const desk = staffDeskPolicy({
+    engine,
+    flowId: options.deskFlow,
     topics: options.deskTopics,
+    deadlineMs: options.turnDeadlineMs ?? 10_000,
+    record: (attempt) => audit.record(attempt),
+  });
+  registerSlackDesk(app, {
+    command: options.command ?? '/insure',
     desk,
-    deliver,
     audit,
     render,
     locale,
+    text,
+    log,
   });
-  registerDeskActions(app, { topics: options.deskTopics, desk, deliver, audit, text });
-  registerAppHome(app, { desk, audit, render, locale, text, log });
 
   // The one error boundary: with extendedErrorHandler Bolt passes the request body along.
   app.error(async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {
@@ -155,28 +118,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     const responseUrl = field(body, 'response_url');
     if (!responseUrl) return;
     try {
-      await fetch(responseUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ response_type: 'ephemeral', text: text('engine.error') }),
-      });
+      await respondEphemeral(responseUrl, text('engine.error'));
     } catch (apologyError) {
       log.error(errorFields(apologyError), 'slack apology failed');
     }
   });
 
   return {
-    app,
-    registerRoutes(fastify, path = '/slack/events') {
-      if (!receiver) {
-        log.info('slack runs in Socket Mode; no HTTP route registered');
-        return;
-      }
-      receiver.register(fastify, path);
-    },
-    async start() {
-      if (options.appToken) await app.start();
-    },
+    ...transport,
     notifier: {
       channel: 'slack',
       async notify(address, prompt) {
@@ -193,10 +142,6 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         });
         log.debug({ teamId, hasUser: userId !== '' }, 'slack notification sent');
       },
-    },
-    async stop() {
-      if (options.appToken) await app.stop();
-      await receiver?.stop();
     },
   };
 }

@@ -1,15 +1,12 @@
 import type { App } from '@slack/bolt';
+import { DESK_WORDS } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import type { OnceSet } from '../shared/index.js';
-import { homeView } from './slack-app-home.js';
-import type { LookupAttempt, SlackAudit } from './slack-audit.js';
-import { field, identity } from './slack-payload.js';
+import type { LookupAttempt, StaffLookups } from '../../privacy/index.js';
+import { field, homeView, identity, LOOKUP_BLOCK, LOOKUP_INPUT } from './bolt/index.js';
+import { staffWho } from './slack-desk.js';
 
 /** What the request middleware needs. */
 interface SlackMiddlewareOptions {
-  /** True in Socket Mode, where Slack's redeliveries reach Bolt. */
-  readonly socketMode: boolean;
-  readonly seen: OnceSet;
   /** See `SlackChannelOptions.intercept`. */
   readonly intercept?: ((body: unknown) => (() => Promise<void>) | undefined) | undefined;
   readonly allowedUsers: readonly string[];
@@ -17,7 +14,7 @@ interface SlackMiddlewareOptions {
   /** The polite line a refused person gets. */
   readonly refusal: () => string;
   /** Where a refused look-up attempt is recorded. */
-  readonly audit: SlackAudit;
+  readonly audit: StaffLookups;
   readonly log: Logger;
 }
 
@@ -26,57 +23,36 @@ interface SlackMiddlewareOptions {
  * button, the lookup modal or the App Home; undefined for anything else (events in channels the
  * bot sits in are not look-ups).
  */
-function attemptOf(body: unknown, teamId: string, userId: string): LookupAttempt | undefined {
-  const who = { teamId, userId };
-  const command = field(body, 'command');
-  if (command !== undefined) {
-    return { ...who, route: 'command', what: field(body, 'text') ?? '' };
-  }
+function attemptOf(body: unknown, who: string): LookupAttempt | undefined {
   const type = field(body, 'type');
+  if (field(body, 'command') !== undefined) {
+    return { who, route: 'command', what: field(body, 'text') ?? '' };
+  }
   if (type === 'block_actions') {
     const actions = (body as { actions?: unknown }).actions;
-    const first = Array.isArray(actions) ? (actions[0] as unknown) : undefined;
-    return {
-      ...who,
-      route: 'button',
-      what: field(first, 'value') ?? field(first, 'action_id') ?? '',
-    };
+    const first: unknown = Array.isArray(actions) ? actions[0] : undefined;
+    return { who, route: 'button', what: field(first, 'value') ?? field(first, 'action_id') ?? '' };
   }
   if (type === 'view_submission') {
-    return {
-      ...who,
-      route: 'modal',
-      what: field(body, 'view', 'state', 'values', 'lookup', 'command', 'value') ?? '',
-    };
+    const typed = field(body, 'view', 'state', 'values', LOOKUP_BLOCK, LOOKUP_INPUT, 'value');
+    return { who, route: 'modal', what: typed ?? '' };
   }
-  if (field(body, 'event', 'type') === 'app_home_opened') {
-    return { ...who, route: 'home', what: 'today' };
-  }
-  return undefined;
+  const home = field(body, 'event', 'type') === 'app_home_opened';
+  return home ? { who, route: 'home', what: DESK_WORDS.today } : undefined;
 }
 
 /**
- * Adds what runs before every listener, in order: once per event id (Socket Mode), the handoff
- * threads' intercept, and the allow-list.
+ * Adds what runs before every listener, after the transport's own (bolt/): the handoff threads'
+ * intercept, then the allow-list.
  */
 export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): void {
-  const { seen, log } = options;
+  const { log } = options;
   const allowedUsers = new Set(options.allowedUsers);
   const allowedTeams = options.allowedTeams ? new Set(options.allowedTeams) : undefined;
   const isAllowed = (teamId: string | undefined, userId: string | undefined) =>
     userId !== undefined &&
     allowedUsers.has(userId) &&
     (allowedTeams === undefined || (teamId !== undefined && allowedTeams.has(teamId)));
-
-  if (options.socketMode) {
-    // Over HTTP the receiver drops retries before Bolt sees them; over Socket Mode Slack still
-    // redelivers events it thinks failed, under the same event id.
-    app.use(async ({ body, next }) => {
-      const eventId = field(body, 'event_id');
-      if (eventId !== undefined && !(await seen.claim(`event:${eventId}`))) return;
-      await next();
-    });
-  }
 
   const intercept = options.intercept;
   if (intercept) {
@@ -101,7 +77,7 @@ export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): v
       return;
     }
     log.info({ kind: args.body.type ?? 'command' }, 'slack request from outside the allow-list');
-    const attempt = userId ? attemptOf(args.body, teamId ?? '', userId) : undefined;
+    const attempt = userId ? attemptOf(args.body, staffWho(teamId ?? '', userId)) : undefined;
     if (attempt) await options.audit.refused(attempt);
     const refusal = options.refusal();
     if ('command' in args) {

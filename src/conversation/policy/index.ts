@@ -26,3 +26,9 @@ export {
 } from './keypad-turn.js';
 export { languagePolicy } from './language-policy.js';
 export { type MenuShortcuts, menuShortcutPolicy } from './menu-shortcut-policy.js';
+export {
+  DESK_WORDS,
+  type DeskCommand,
+  type StaffDesk,
+  staffDeskPolicy,
+} from './staff-desk-policy.js';

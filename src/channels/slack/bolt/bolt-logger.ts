@@ -1,12 +1,5 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
-import type { Logger } from '../../log/index.js';
-
-/** The error fields that are safe to log: its name and code, never its message. */
-export function errorFields(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { errorName: typeof error };
-  const code = (error as Error & { code?: unknown }).code;
-  return { errorName: error.name, ...(typeof code === 'string' ? { errorCode: code } : {}) };
-}
+import type { Logger } from '../../../log/index.js';
 
 /** Bolt's logger interface over pino; only strings pass through, never payload objects. */
 export function boltLogger(log: Logger): BoltLogger {

@@ -1,35 +1,33 @@
-import type { Logger } from '../../log/index.js';
+import type { Logger } from '../log/index.js';
 import type {
-  AUDIT_ROUTES,
+  AuditAttempt,
   AuditBreak,
   AuditEntry,
   AuditVerdict,
   StaffAuditLog,
-} from '../../privacy/index.js';
-import { escapeMrkdwn, type RenderPrompt, renderKey } from './render-slack-message.js';
+} from './staff-audit.js';
 
-/** How many look-ups `/insure audit` shows. */
+/** How many look-ups the audit's reading (`/insure audit`) shows. */
 const AUDIT_SHOWN = 20;
 
-/** How a look-up reached the desk. */
-type AuditRoute = (typeof AUDIT_ROUTES)[number];
+/** One look-up, or an attempt at one, before its outcome: who asked, how, and for what. */
+export type LookupAttempt = Omit<AuditAttempt, 'outcome'>;
 
-/** One look-up, or an attempt at one, as a Slack handler sees it. */
-export interface LookupAttempt {
-  readonly teamId: string;
-  readonly userId: string;
-  readonly route: AuditRoute;
-  /** What was asked for: the command as typed, or what a button or the App Home runs. */
-  readonly what: string;
+/** The staff member asking: as the audit records them, and their id on the admin list. */
+interface StaffMember {
+  /** As the audit records them (Slack `<team>:<user>`). */
+  readonly who: string;
+  /** Their id on the admin list (a Slack user id). */
+  readonly member: string;
 }
 
-/** The staff audit as the desk's handlers use it. */
-export interface SlackAudit {
+/** The staff audit as a staff desk uses it: look-ups recorded before they run, read by admins. */
+export interface StaffLookups {
   /**
-   * `/insure audit` (the latest look-ups) or `/insure audit verify` (the chain's verdict) for an
-   * admin; the refusal for anyone else, recorded as a refused attempt. One ephemeral text.
+   * The latest look-ups (`args` empty) or the chain's verdict (`args` starting `verify`) for an
+   * admin; the refusal for anyone else, recorded as a refused attempt. One text.
    */
-  answer(teamId: string, userId: string, args: string): Promise<string>;
+  answer(asker: StaffMember, args: string): Promise<string>;
   /**
    * Records a look-up before it runs (masked by the audit log); false when it could not be
    * recorded, and the look-up must then not be made. True without an audit log.
@@ -39,48 +37,26 @@ export interface SlackAudit {
   refused(attempt: LookupAttempt): Promise<void>;
 }
 
-/** What {@link createSlackAudit} needs. */
-interface SlackAuditOptions {
+/** What {@link createStaffLookups} needs. */
+interface StaffLookupsOptions {
+  /** The audit log and the admins who may read it; without it nothing is recorded. */
   readonly audit?: { readonly log: StaffAuditLog; readonly admins: readonly string[] } | undefined;
-  readonly render: RenderPrompt;
-  readonly locale: string;
+  /** One message key's text (`slack.audit.*`). */
+  readonly text: (key: string, params?: Record<string, string | number>) => string;
+  /** How the staff channel shows an entry's `who` and `what` as inert text. */
+  readonly shown: { who(who: string): string; what(what: string): string };
   readonly log: Logger;
 }
 
-// Slack user ids are capitals and digits: anything else in `who` is shown as text, never a mention.
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
-
-/** The staff id as Slack shows it: a mention of the user, or the text when it is not an id. */
-function whoShown(who: string): string {
-  const user = who.split(':').at(-1) ?? who;
-  return USER_ID.test(user) ? `<@${user}>` : escapeMrkdwn(who);
-}
-
-/**
- * `what` as inert text: `&`, `<`, `>` escaped (no mention, channel ping or link can form), inside
- * inline code so `*`, `_` and `~` format nothing; a backtick, which would end the code, is shown
- * as a similar mark. The log already keeps it on one line.
- */
-function whatShown(what: string): string {
-  return `\`${escapeMrkdwn(what.replace(/`/g, 'ˋ'))}\``;
-}
-
-/** Creates the {@link SlackAudit} over the staff audit log (or none). */
-export function createSlackAudit(options: SlackAuditOptions): SlackAudit {
-  const { audit, render, locale, log } = options;
+/** Creates the {@link StaffLookups} over the staff audit log (or none). */
+export function createStaffLookups(options: StaffLookupsOptions): StaffLookups {
+  const { audit, text, shown, log } = options;
   const admins = new Set(audit?.admins ?? []);
-  const text = (key: string, params?: Record<string, string | number>) =>
-    renderKey(render, key, locale, params);
   const timeOf = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
   async function append(attempt: LookupAttempt, outcome: AuditEntry['outcome']): Promise<void> {
     if (!audit) return;
-    await audit.log.append({
-      who: `${attempt.teamId}:${attempt.userId}`,
-      route: attempt.route,
-      outcome,
-      what: attempt.what,
-    });
+    await audit.log.append({ who: attempt.who, route: attempt.route, outcome, what: attempt.what });
   }
 
   async function record(attempt: LookupAttempt): Promise<boolean> {
@@ -135,15 +111,14 @@ export function createSlackAudit(options: SlackAuditOptions): SlackAudit {
         ].join('\n');
 
   return {
-    async answer(teamId, userId, args) {
+    async answer(asker, args) {
       const verify = /^verify\b/i.test(args.trim());
       const attempt = {
-        teamId,
-        userId,
+        who: asker.who,
         route: 'command',
         what: verify ? 'audit verify' : 'audit',
       } as const;
-      if (!audit || !admins.has(userId)) {
+      if (!audit || !admins.has(asker.member)) {
         log.info({ event: 'audit.refused' }, 'audit asked for by a non-admin');
         await refused(attempt);
         return text('slack.audit.refused');
@@ -160,9 +135,9 @@ export function createSlackAudit(options: SlackAuditOptions): SlackAudit {
       const lines = entries.map((entry) =>
         text(entry.outcome === 'refused' ? 'slack.audit.entry.refused' : 'slack.audit.entry', {
           at: timeOf(entry.at),
-          who: whoShown(entry.who),
+          who: shown.who(entry.who),
           via: text(`slack.audit.via.${entry.route}`),
-          what: whatShown(entry.what),
+          what: shown.what(entry.what),
         }),
       );
       return [text('slack.audit.header'), ...lines].join('\n');

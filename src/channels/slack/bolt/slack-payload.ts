@@ -24,3 +24,11 @@ export function identity(body: unknown): { teamId?: string; userId?: string } {
 export function isShared(channelId: string): boolean {
   return !channelId.startsWith('D');
 }
+
+/**
+ * Escapes the three characters Slack's mrkdwn treats as control characters, so text shown in
+ * Slack cannot mention, ping or link (the channel's answers and the handoff's customer words).
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { type App, type Receiver, type ReceiverEvent, verifySlackRequest } from '@slack/bolt';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Logger } from '../../log/index.js';
-import type { OnceSet } from '../shared/index.js';
+import type { Logger } from '../../../log/index.js';
+import type { OnceSet } from '../../shared/index.js';
 
 /** How far a request's timestamp may be from our clock, either way (Slack's own rule: 5 min). */
 const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
 
 /** Options for {@link FastifySlackReceiver}. */
-export interface FastifySlackReceiverOptions {
+interface FastifySlackReceiverOptions {
   readonly signingSecret: string;
   readonly logger: Logger;
   /** Remembers requests already dispatched, so Slack's retries are handled once. */

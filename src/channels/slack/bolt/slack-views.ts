@@ -59,10 +59,24 @@ export function lookupModal(
   };
 }
 
+/** The answer to a lookup modal's submission that keeps it open with `message` under its field. */
+export function fieldError(message: string) {
+  return { response_action: 'errors' as const, errors: { [LOOKUP_BLOCK]: message } };
+}
+
 /** The modal while a look-up runs ("Looking up…"), or with one line instead of an answer. */
 export function noticeModal(channelId: string, text: Text, key: string): types.ModalView {
   return {
     ...frame(channelId, text),
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text(key) } }],
+  };
+}
+
+/** The App Home: a short explanation of the desk commands, then (when given) today's summary. */
+export function homeView(body: string, summary: readonly types.KnownBlock[] = []): types.HomeView {
+  const explanation: types.KnownBlock = { type: 'section', text: { type: 'mrkdwn', text: body } };
+  return {
+    type: 'home',
+    blocks: summary.length > 0 ? [explanation, { type: 'divider' }, ...summary] : [explanation],
   };
 }
