@@ -40,3 +40,4 @@ export {
   type RegistrationsOptions,
   RegistrationsUnknownError,
 } from './registrations.js';
+export { type StaffAllowList, staffAllowed } from './staff-allow-list.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SlackChannelError } from '../../src/channels/slack/slack-channel-error.js';
+import { SlackChannelError } from '../../src/channels/slack/index.js';
 import { SmsDeliveryError } from '../../src/channels/sms/index.js';
 import { CodedError, CodedStatusError } from '../../src/errors/index.js';
 import { SessionStoreError } from '../../src/session/session-store-error.js';

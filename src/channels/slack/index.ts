@@ -1,5 +1,4 @@
 // For src/server: build the channel and mount it; its error for whoever catches it; for
 // src/handoff, which posts to Slack too, mrkdwn's escaping (written once).
-export { escapeMrkdwn } from './bolt/index.js';
+export { escapeMrkdwn, SlackChannelError } from './bolt/index.js';
 export { createSlackChannel, type SlackChannel } from './slack-channel.js';
-export { SlackChannelError } from './slack-channel-error.js';

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { type Prompt, type RenderPrompt, renderKey } from '../../conversation/index.js';
 import { maskPersonalData, maskPromptNames } from '../../privacy/index.js';
-import { escapeMrkdwn, type SlackFile } from './bolt/index.js';
+import { BLOCK_KIT, escapeMrkdwn, type SlackFile } from './bolt/index.js';
 
 /** What one Prompt becomes in Slack: a message with Block Kit blocks, then its files. */
 interface SlackMessage {
@@ -21,14 +21,6 @@ interface SlackRenderOptions {
 export const CHOICE_ACTION_PREFIX = 'choice:';
 /** Prefix of the `action_id` of a link button (Slack still sends an action when it is clicked). */
 export const LINK_ACTION_PREFIX = 'link:';
-
-// Block Kit limits: 3 000 characters of section text, 2 000 per field and 10 fields per section,
-// 75 of button text, 25 elements per block.
-const MAX_SECTION_CHARS = 3_000;
-const MAX_FIELD_CHARS = 2_000;
-const MAX_FIELDS = 10;
-const MAX_BUTTON_CHARS = 75;
-const MAX_ELEMENTS = 25;
 
 // Slack user ids are capitals and digits: anything else in `who` is shown as text, never a mention.
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
@@ -83,15 +75,15 @@ export function toSlackMessage(
   const lines = notes.filter((note) => !note.includes('\n'));
   const section = (body: string): types.KnownBlock => ({
     type: 'section',
-    text: { type: 'mrkdwn', text: clip(escapeMrkdwn(body), MAX_SECTION_CHARS) },
+    text: { type: 'mrkdwn', text: clip(escapeMrkdwn(body), BLOCK_KIT.sectionChars) },
   });
   const blocks: types.KnownBlock[] = [section(headline)];
-  for (let start = 0; start < fields.length; start += MAX_FIELDS) {
+  for (let start = 0; start < fields.length; start += BLOCK_KIT.fields) {
     blocks.push({
       type: 'section',
-      fields: fields.slice(start, start + MAX_FIELDS).map((field) => ({
+      fields: fields.slice(start, start + BLOCK_KIT.fields).map((field) => ({
         type: 'mrkdwn',
-        text: clip(escapeMrkdwn(field), MAX_FIELD_CHARS),
+        text: clip(escapeMrkdwn(field), BLOCK_KIT.fieldChars),
       })),
     });
   }
@@ -101,7 +93,7 @@ export function toSlackMessage(
     type: 'button',
     action_id: `${CHOICE_ACTION_PREFIX}${choice.id}`,
     value: choice.id,
-    text: { type: 'plain_text', text: clip(shown(choice.label), MAX_BUTTON_CHARS) },
+    text: { type: 'plain_text', text: clip(shown(choice.label), BLOCK_KIT.buttonChars) },
   }));
   const files: SlackFile[] = [];
   (prompt.attachments ?? []).forEach((attachment, index) => {
@@ -116,11 +108,11 @@ export function toSlackMessage(
       type: 'button',
       action_id: `${LINK_ACTION_PREFIX}${index}`,
       url: attachment.url,
-      text: { type: 'plain_text', text: clip(caption, MAX_BUTTON_CHARS) },
+      text: { type: 'plain_text', text: clip(caption, BLOCK_KIT.buttonChars) },
     });
   });
-  for (let start = 0; start < elements.length; start += MAX_ELEMENTS) {
-    blocks.push({ type: 'actions', elements: elements.slice(start, start + MAX_ELEMENTS) });
+  for (let start = 0; start < elements.length; start += BLOCK_KIT.elements) {
+    blocks.push({ type: 'actions', elements: elements.slice(start, start + BLOCK_KIT.elements) });
   }
   return { text, blocks, files };
 }

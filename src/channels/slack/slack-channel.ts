@@ -17,9 +17,9 @@ import {
   field,
   isShared,
   respondEphemeral,
+  SlackChannelError,
 } from './bolt/index.js';
 import { auditShown, toSlackMessage } from './render-slack-message.js';
-import { SlackChannelError } from './slack-channel-error.js';
 import { registerSlackDesk } from './slack-desk.js';
 import { useSlackMiddleware } from './slack-middleware.js';
 

@@ -1,4 +1,4 @@
-import type { App, RespondFn, types, webApi } from '@slack/bolt';
+import type { App, types } from '@slack/bolt';
 import {
   DESK_WORDS,
   type Prompt,
@@ -8,6 +8,7 @@ import {
 import { errorFields, type Logger } from '../../log/index.js';
 import { maskFileText, type StaffLookups } from '../../privacy/index.js';
 import {
+  type AnswerTarget,
   channelOfModal,
   field,
   fieldError,
@@ -19,6 +20,7 @@ import {
   lookupModal,
   noticeModal,
   openDm,
+  postAnswer,
   uploadFile,
 } from './bolt/index.js';
 import {
@@ -28,21 +30,9 @@ import {
 } from './render-slack-message.js';
 
 /** Where one answer goes: who asked, in which conversation, and how to reply there. */
-interface SlackTarget {
+interface SlackTarget extends AnswerTarget {
   readonly teamId: string;
   readonly userId: string;
-  readonly channelId: string;
-  /** The request's response URL; without it the answer goes by `chat.postMessage`. */
-  readonly respond?: RespondFn;
-  /**
-   * Shows the answer privately in place (the lookup modal): taken before `respond` and
-   * `chat.postMessage`, so nothing is posted to the conversation.
-   */
-  readonly show?: (answer: {
-    readonly text: string;
-    readonly blocks: types.KnownBlock[];
-  }) => Promise<void>;
-  readonly client: webApi.WebClient;
   /** Where files go: a channel named in the command; by default the requester's DM. */
   readonly fileChannelId?: string;
 }
@@ -101,21 +91,7 @@ export function registerSlackDesk(app: App, options: SlackDeskOptions): void {
         : text('slack.fileSentPrivately');
       blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: where }] });
     }
-    if (target.show) await target.show({ text: message.text, blocks });
-    else if (target.respond) {
-      await target.respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: message.text,
-        blocks,
-      });
-    } else {
-      await target.client.chat.postMessage({
-        channel: target.channelId,
-        text: message.text,
-        blocks,
-      });
-    }
+    await postAnswer(target, { text: message.text, blocks });
     if (!fileChannelId) return;
     // A register in a shared channel keeps its shape, not whom it lists.
     const fileMask = isShared(fileChannelId);

@@ -1,8 +1,9 @@
 import type { App } from '@slack/bolt';
+import { staffAllowed } from '../../access/index.js';
 import { DESK_WORDS } from '../../conversation/index.js';
 import type { Logger } from '../../log/index.js';
-import type { LookupAttempt, StaffLookups } from '../../privacy/index.js';
-import { field, homeView, identity, LOOKUP_BLOCK, LOOKUP_INPUT } from './bolt/index.js';
+import type { StaffLookups } from '../../privacy/index.js';
+import { askOf, homeView, identity } from './bolt/index.js';
 import { staffWho } from './slack-desk.js';
 
 /** What the request middleware needs. */
@@ -19,40 +20,12 @@ interface SlackMiddlewareOptions {
 }
 
 /**
- * What a request from outside the allow-list tried to look up, for the audit: a command, a
- * button, the lookup modal or the App Home; undefined for anything else (events in channels the
- * bot sits in are not look-ups).
- */
-function attemptOf(body: unknown, who: string): LookupAttempt | undefined {
-  const type = field(body, 'type');
-  if (field(body, 'command') !== undefined) {
-    return { who, route: 'command', what: field(body, 'text') ?? '' };
-  }
-  if (type === 'block_actions') {
-    const actions = (body as { actions?: unknown }).actions;
-    const first: unknown = Array.isArray(actions) ? actions[0] : undefined;
-    return { who, route: 'button', what: field(first, 'value') ?? field(first, 'action_id') ?? '' };
-  }
-  if (type === 'view_submission') {
-    const typed = field(body, 'view', 'state', 'values', LOOKUP_BLOCK, LOOKUP_INPUT, 'value');
-    return { who, route: 'modal', what: typed ?? '' };
-  }
-  const home = field(body, 'event', 'type') === 'app_home_opened';
-  return home ? { who, route: 'home', what: DESK_WORDS.today } : undefined;
-}
-
-/**
  * Adds what runs before every listener, after the transport's own (bolt/): the handoff threads'
  * intercept, then the allow-list.
  */
 export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): void {
   const { log } = options;
-  const allowedUsers = new Set(options.allowedUsers);
-  const allowedTeams = options.allowedTeams ? new Set(options.allowedTeams) : undefined;
-  const isAllowed = (teamId: string | undefined, userId: string | undefined) =>
-    userId !== undefined &&
-    allowedUsers.has(userId) &&
-    (allowedTeams === undefined || (teamId !== undefined && allowedTeams.has(teamId)));
+  const isAllowed = staffAllowed({ users: options.allowedUsers, teams: options.allowedTeams });
 
   const intercept = options.intercept;
   if (intercept) {
@@ -77,8 +50,11 @@ export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): v
       return;
     }
     log.info({ kind: args.body.type ?? 'command' }, 'slack request from outside the allow-list');
-    const attempt = userId ? attemptOf(args.body, staffWho(teamId ?? '', userId)) : undefined;
-    if (attempt) await options.audit.refused(attempt);
+    const ask = userId ? askOf(args.body) : undefined;
+    if (ask && userId) {
+      const what = ask.route === 'home' ? DESK_WORDS.today : ask.what;
+      await options.audit.refused({ who: staffWho(teamId ?? '', userId), route: ask.route, what });
+    }
     const refusal = options.refusal();
     if ('command' in args) {
       await args.ack({ response_type: 'ephemeral', text: refusal });

@@ -2,9 +2,9 @@ import { App, type webApi } from '@slack/bolt';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../../log/index.js';
 import type { OnceSet } from '../../shared/index.js';
-import { SlackChannelError } from '../slack-channel-error.js';
 import { boltLogger } from './bolt-logger.js';
 import { FastifySlackReceiver } from './fastify-slack-receiver.js';
+import { SlackChannelError } from './slack-channel-error.js';
 import { field } from './slack-payload.js';
 
 /** What {@link createBoltApp} needs: the tokens, and what the HTTP receiver checks with. */

@@ -80,3 +80,15 @@ export function homeView(body: string, summary: readonly types.KnownBlock[] = []
     blocks: summary.length > 0 ? [explanation, { type: 'divider' }, ...summary] : [explanation],
   };
 }
+
+/**
+ * Block Kit's limits, as Slack publishes them: characters of a section's text, of one field and
+ * of a button's text; fields in a section and elements in an actions block.
+ */
+export const BLOCK_KIT = {
+  sectionChars: 3_000,
+  fieldChars: 2_000,
+  fields: 10,
+  buttonChars: 75,
+  elements: 25,
+} as const;

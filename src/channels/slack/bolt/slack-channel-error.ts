@@ -1,4 +1,4 @@
-import { CodedError } from '../../errors/index.js';
+import { CodedError } from '../../../errors/index.js';
 
 /** Why the Slack channel failed outside Slack's own API errors. */
 type SlackChannelErrorCode =
