@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Test files run side by side in at least two forks. vitest's default (one fork fewer than the
@@ -9,9 +9,15 @@ import { defineConfig } from 'vitest/config';
  */
 const WORKERS = Math.max(2, availableParallelism() - 1);
 
+/**
+ * Files that need a module registry of their own: the strict-sandbox file sets the sandbox
+ * world's defaults and imports two other test files to run their journeys again under them, which
+ * a registry that already holds those files (and would keep the defaults) cannot do.
+ */
+const ISOLATED = ['test/flows/sandbox-journeys-strict.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // A throwaway redis-server when nothing answers at REDIS_URL; one local Redis Cluster for the
     // run, for the tests parameterised over Redis modes.
     globalSetup: ['test/support/global-redis.ts', 'test/support/global-redis-cluster.ts'],
@@ -19,17 +25,29 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // One module registry per fork, not per file: every server test file imports the whole
-    // server (Bolt, BullMQ, the S3 client, the flows), and evaluating that afresh for each of
-    // 220 files was a third of the suite's time. Files share no module state that matters: no
-    // test mocks modules, stubs globals or env, or listens on process; each starts its own
-    // server on its own port and Redis prefix, and the few fake-timer tests restore real ones.
-    isolate: false,
     // The model walks and random conversations allocate a great many short-lived snapshots: a
     // larger young generation (64 MB semi-spaces, V8's default is 16) lets most of them die
     // without being copied, a fifth less CPU for the walk files (more memory per fork in return).
     execArgv: ['--max-semi-space-size=64'],
     maxWorkers: WORKERS,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          // One module registry per fork, not per file: every server test file imports the whole
+          // server (Bolt, BullMQ, the S3 client, the flows), and evaluating that afresh for each
+          // of 230 files was a third of the suite's time. Files share no module state that
+          // matters: no test mocks modules, stubs globals or env, or listens on process; each
+          // starts its own server on its own port and Redis prefix, and the few fake-timer tests
+          // restore real ones.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
   },
 });
