@@ -11,7 +11,7 @@ import { type PaymentStarted, providedPayment } from '../../flows/payment-machin
 import { staffDeskMachine } from '../../flows/staff-desk.js';
 import { travelIssueMachine } from '../../flows/travel-issue.js';
 import { NOBODY, type Principal } from '../../src/access/index.js';
-import { lusakaToday } from '../../src/clock/index.js';
+import { dateOfDay, dayNumber, lusakaToday } from '../../src/clock/index.js';
 import type { FlowStartInput } from '../../src/conversation/flow.js';
 import type { Reply } from '../../src/conversation/reply.js';
 import { SANDBOX_PRIVACY_NOTICE } from '../../src/privacy/index.js';
@@ -24,7 +24,8 @@ import { apiErrors, paymentChild, syncActor } from './harness.js';
  * dates follow the clock instead of going stale.
  */
 export function daysAgo(days: number): { iso: string; typed: string } {
-  const iso = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  // Counted from today in Lusaka, as the flows count: from 22:00 UTC Lusaka is a day ahead.
+  const iso = dateOfDay(dayNumber(lusakaToday()) - days);
   const [year, month, day] = iso.split('-');
   return { iso, typed: `${day}/${month}/${year}` };
 }
