@@ -6,7 +6,7 @@ import { freePort } from '../channels/telegram/test-support.js';
 import { eventually } from '../support/eventually.js';
 import { type Sent, telegramChat } from './telegram-webhook-chat.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { ussdCaller } from './ussd-caller.js';
+import { dialAndAnswer, ussdCaller } from './ussd-caller.js';
 
 /*
  * Issue 23 through the real server: a stranger's claims, claim-by-number and plate journeys on
@@ -49,27 +49,12 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
-/** The number of the menu line whose label matches, on a USSD screen. */
-function option(screen: string, label: RegExp): string {
-  const line = screen.split('\n').find((candidate) => label.test(candidate));
-  const number = line?.split('.')[0]?.trim();
-  if (!number || !/^\d+$/.test(number)) throw new Error(`no ${label} on: ${screen}`);
-  return number;
-}
-
-/** Dials from `from` and answers each screen: a RegExp picks the option it names, text is typed. */
-async function ussd(from: string, answers: readonly (RegExp | string)[]): Promise<string[]> {
-  const caller = ussdCaller(() => local, 'access', from);
-  const screens = [await caller.dial()];
-  // The same phone dialled before in this file: start again rather than continue.
-  if (/unfinished session/i.test(screens[0] ?? '')) {
-    screens.push(await caller.send(option(screens[0] ?? '', /start again/i)));
-  }
-  for (const answer of answers) {
-    const screen = screens.at(-1) ?? '';
-    screens.push(await caller.send(typeof answer === 'string' ? answer : option(screen, answer)));
-  }
-  return screens;
+/** Dials from `from` and answers each screen (the same phone dialled before starts again). */
+function ussd(from: string, answers: readonly (RegExp | string)[]): Promise<string[]> {
+  return dialAndAnswer(
+    ussdCaller(() => local, 'access', from),
+    answers,
+  );
 }
 
 /** Every demo person's name, NRC and phone, and every demo number, plate and amount. */

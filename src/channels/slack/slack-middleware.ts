@@ -50,7 +50,7 @@ export function useSlackMiddleware(app: App, options: SlackMiddlewareOptions): v
       return;
     }
     log.info({ kind: args.body.type ?? 'command' }, 'slack request from outside the allow-list');
-    const ask = userId ? askOf(args.body) : undefined;
+    const ask = askOf(args.body);
     if (ask && userId) {
       const what = ask.route === 'home' ? DESK_WORDS.today : ask.what;
       await options.audit.refused({ who: staffWho(teamId ?? '', userId), route: ask.route, what });
