@@ -66,6 +66,12 @@ export interface PartnerClientOptions {
   /** The clock in milliseconds, for the circuit breaker and Retry-After dates. Default Date.now. */
   readonly now?: () => number;
   /**
+   * How long a catalogue answer (products, risk categories, payment gateways: the same for every
+   * caller) is held and answered again without asking the insurer, per request path and query.
+   * A failure is never held. Default 300 000 ms; 0 asks the insurer every time.
+   */
+  readonly catalogueTtlMs?: number;
+  /**
    * Hears every failed exchange with the insurer (any error status, network failure, timeout,
    * malformed response), once per attempt, so the server can count them in metrics; the error's
    * `code` tells them apart. Not called for caller aborts or circuit-breaker rejections. A hook
@@ -129,6 +135,7 @@ const DEFAULTS = {
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 10_000,
   connections: 16,
+  catalogueTtlMs: 300_000,
 } as const;
 
 /** What one client's calls share, set up once by {@link createPartnerClient}. */
@@ -172,6 +179,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
           message: `${name} returns a document: use download()`,
         }),
       );
+    }
+    if (request.route.catalogue) {
+      const held = state.catalogue.held(request);
+      if (held !== undefined) return Promise.resolve(held);
     }
     return send(state, request, callOptions, 'json');
   }
@@ -248,7 +259,7 @@ function createClientState(options: PartnerClientOptions): ClientState {
     bodyHeaders: { ...headers, 'content-type': 'application/json' },
     entries: contract,
     routes: new Map<string, Route>(),
-    catalogue: new CatalogueAnswers(),
+    catalogue: new CatalogueAnswers(options.catalogueTtlMs ?? DEFAULTS.catalogueTtlMs, now),
   };
 }
 
@@ -787,24 +798,52 @@ const CATALOGUE_OPERATIONS: ReadonlySet<string> = new Set<OperationName>([
 const MAX_CATALOGUE_ANSWERS = 64;
 
 /**
- * Validates each catalogue answer once: the last body read for a catalogue request and what it
- * parsed to, reused (frozen, as every caller shares it) while the insurer sends the very same
- * bytes. Any other body, and every other operation, is parsed and checked against the contract.
+ * The catalogue answers of one client. Each is held for `ttlMs` from when the insurer sent it,
+ * and answered again meanwhile without a call: reference data every purchase reads (a USSD
+ * purchase read products and risk categories on two of its turns, about a third of their work).
+ * After that, and for every other operation, the insurer is asked; each catalogue answer is
+ * still validated only once while the insurer sends the very same bytes (frozen, as every
+ * caller shares it). Any other body, and every other operation, is parsed and checked against
+ * the contract. Only an answer that passed the contract is held.
  */
 class CatalogueAnswers {
-  private readonly last = new Map<string, { readonly text: string; readonly value: unknown }>();
+  private readonly last = new Map<
+    string,
+    { readonly text: string; readonly value: unknown; readonly at: number }
+  >();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** The answer held for this request while it is fresh; undefined when the insurer is to be asked. */
+  held(request: PreparedRequest): unknown {
+    if (this.ttlMs <= 0) return undefined;
+    const known = this.last.get(keyOf(request));
+    return known !== undefined && this.now() - known.at < this.ttlMs ? known.value : undefined;
+  }
 
   parse(request: PreparedRequest, text: string): unknown {
     const route = request.route;
     if (!route.catalogue) return parseResponse(route, text);
-    const key = `${route.entry.name} ${request.path}`;
+    const key = keyOf(request);
     const known = this.last.get(key);
-    if (known !== undefined && known.text === text) return known.value;
+    const at = this.now();
+    if (known !== undefined && known.text === text) {
+      this.last.set(key, { ...known, at });
+      return known.value;
+    }
     const value = deepFreeze(parseResponse(route, text));
     if (this.last.size >= MAX_CATALOGUE_ANSWERS && known === undefined) this.last.clear();
-    this.last.set(key, { text, value });
+    this.last.set(key, { text, value, at });
     return value;
   }
+}
+
+/** A catalogue request's key: the operation and its path with the query. */
+function keyOf(request: PreparedRequest): string {
+  return `${request.route.entry.name} ${request.path}`;
 }
 
 function deepFreeze<T>(value: T): T {

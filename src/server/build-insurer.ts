@@ -36,6 +36,7 @@ export async function buildInsurer(context: ServerContext): Promise<Insurer> {
     baseUrl: url,
     apiKey: apiKey ?? '',
     connections: config.partnerApi.connections,
+    catalogueTtlMs: config.partnerApi.catalogueTtlMs,
     // The embedded sandbox serves the contract's own paths; overrides are for a real insurer.
     pathOverrides: sandbox ? {} : config.partnerApi.pathOverrides,
     logger: logger.child({ module: 'api' }),

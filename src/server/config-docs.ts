@@ -83,6 +83,9 @@ export const VARIABLE_DOCS = {
     what: "JSON object, operation name → path, for an insurer whose paths differ from the assumed ones (see [The insurer's API](insurer-api.md#assumed-paths-and-changing-them-without-code))",
     unset: "none: the contract table's paths",
   },
+  PARTNER_CATALOGUE_TTL_MS: {
+    what: "how long the insurer's catalogue (motor products, risk categories, payment gateways) is held before it is read again; `0` reads it on every use. A product the insurer withdraws can be offered for this long, and its pricing call then fails as any refusal does",
+  },
   USSD_GATEWAY_SECRET: {
     what: 'shared secret of the USSD gateway (required in production)',
     unset: 'generated and printed',

@@ -113,6 +113,8 @@ type RedisConnection = RedisTarget;
  * spare. undici opens connections only as calls need them, so an idle pool costs nothing.
  */
 export const DEFAULT_PARTNER_API_CONNECTIONS = 256;
+/** How long a catalogue answer is held (PARTNER_CATALOGUE_TTL_MS): five minutes. */
+const DEFAULT_PARTNER_CATALOGUE_TTL_MS = 300_000;
 
 export const EnvSchema = z.object({
   PORT: z.preprocess(
@@ -152,6 +154,18 @@ export const EnvSchema = z.object({
       .int({ error: 'must be a whole number of connections (1 to 4096)' })
       .min(1, { error: 'must be a whole number of connections (1 to 4096)' })
       .max(4096, { error: 'must be a whole number of connections (1 to 4096)' }),
+  ),
+  /**
+   * How long the insurer's catalogue (products, risk categories, payment gateways) is held
+   * before it is read again; 0 reads it on every use.
+   */
+  PARTNER_CATALOGUE_TTL_MS: z.preprocess(
+    (value) => (value === undefined || value === '' ? DEFAULT_PARTNER_CATALOGUE_TTL_MS : value),
+    z.coerce
+      .number({ error: 'must be a whole number of milliseconds (0 to 86400000)' })
+      .int({ error: 'must be a whole number of milliseconds (0 to 86400000)' })
+      .min(0, { error: 'must be a whole number of milliseconds (0 to 86400000)' })
+      .max(86_400_000, { error: 'must be a whole number of milliseconds (0 to 86400000)' }),
   ),
   USSD_GATEWAY_SECRET: optionalString,
   USSD_ALLOWED_IPS: commaList,
@@ -310,6 +324,8 @@ export interface Config {
     readonly connections: number;
     /** Paths that differ from the contract table's (PARTNER_API_PATHS). */
     readonly pathOverrides: Partial<Record<OperationName, string>>;
+    /** How long a catalogue answer is held (PARTNER_CATALOGUE_TTL_MS); 0 holds none. */
+    readonly catalogueTtlMs: number;
   };
   readonly ussd: {
     readonly gatewaySecret: string;
@@ -494,6 +510,7 @@ export function loadConfig(
       apiKey: e.PARTNER_API_KEY,
       connections: e.PARTNER_API_CONNECTIONS,
       pathOverrides: e.PARTNER_API_PATHS,
+      catalogueTtlMs: e.PARTNER_CATALOGUE_TTL_MS,
     },
     ussd: {
       gatewaySecret: secret('USSD_GATEWAY_SECRET', e.USSD_GATEWAY_SECRET),

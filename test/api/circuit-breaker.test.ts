@@ -31,6 +31,8 @@ function clientFor(options: Partial<PartnerClientOptions> = {}): PartnerClient {
     retryBaseDelayMs: 1,
     now: () => clock,
     circuitBreaker: { failureThreshold: 3, openMs: OPEN_MS },
+    // Every call reaches the insurer: a catalogue answer held would not count for the breaker.
+    catalogueTtlMs: 0,
     ...options,
   });
 }

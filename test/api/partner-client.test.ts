@@ -485,7 +485,16 @@ describe('catalogue answers', () => {
     data: [{ id: 101, name: 'Motor Third Party' }],
   };
 
+  /** A client on a clock the test moves, holding catalogue answers `ttlMs`, never retrying. */
+  async function heldFor(ttlMs: number) {
+    const clock = { ms: 1_000_000 };
+    await client.close();
+    client = clientFor({ catalogueTtlMs: ttlMs, now: () => clock.ms, maxRetries: 0 });
+    return clock;
+  }
+
   it('checks a catalogue answer once while the insurer sends the same bytes, and shares it frozen', async () => {
+    await heldFor(0);
     stub.respond(json(200, products), json(200, products));
     const first = await client.call('getMotorProducts');
     const second = await client.call('getMotorProducts');
@@ -495,11 +504,65 @@ describe('catalogue answers', () => {
   });
 
   it('checks a catalogue answer again once it changes, and refuses it when it breaks the contract', async () => {
+    await heldFor(0);
     stub.respond(json(200, products), json(200, { ...products, data: [{ name: 'no id' }] }));
     await client.call('getMotorProducts');
     const error = await client.call('getMotorProducts').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect((error as ResponseShapeError).path).toBe('data.0.id');
+  });
+
+  it('answers a catalogue read again without asking the insurer while it is held', async () => {
+    const clock = await heldFor(60_000);
+    stub.respond(json(200, products));
+    const first = await client.call('getMotorProducts', { query: { PageNumber: 1, PageSize: 5 } });
+    clock.ms += 59_999;
+    const again = await client.call('getMotorProducts', { query: { PageNumber: 1, PageSize: 5 } });
+    expect(again).toBe(first);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('asks the insurer again once the hold has run out, and for another page or operation at once', async () => {
+    const clock = await heldFor(60_000);
+    const changed = { ...products, data: [{ id: 102, name: 'Motor Comprehensive' }] };
+    stub.respond(json(200, products), json(200, products), json(200, []), json(200, changed));
+    await client.call('getMotorProducts', { query: { PageNumber: 1, PageSize: 5 } });
+    await client.call('getMotorProducts', { query: { PageNumber: 2, PageSize: 5 } });
+    await client.call('getMotorRiskCategories');
+    clock.ms += 60_000;
+    const fresh = await client.call('getMotorProducts', { query: { PageNumber: 1, PageSize: 5 } });
+    expect(fresh.data[0]?.id).toBe(102);
+    expect(stub.requests.map((request) => request.url)).toEqual([
+      '/api/v1/products/motor?PageNumber=1&PageSize=5',
+      '/api/v1/products/motor?PageNumber=2&PageSize=5',
+      '/api/v1/policies/motor/risk-categories',
+      '/api/v1/products/motor?PageNumber=1&PageSize=5',
+    ]);
+  });
+
+  it('never holds a failed or malformed catalogue answer: the next read asks again', async () => {
+    await heldFor(60_000);
+    stub.respond(
+      json(503, { message: 'down' }),
+      json(200, { ...products, data: [{ name: 'no id' }] }),
+      json(200, products),
+    );
+    const down = await client.call('getMotorProducts').catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(ApiServerError);
+    const broken = await client.call('getMotorProducts').catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(ResponseShapeError);
+    const read = await client.call('getMotorProducts');
+    expect(read.data[0]?.id).toBe(101);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('never holds an answer outside the catalogue', async () => {
+    await heldFor(60_000);
+    const status = { reference: 'r1', status: 'Pending' };
+    stub.respond(json(200, status), json(200, status));
+    await client.call('getTransactionStatus', { path: { reference: 'r1' } });
+    await client.call('getTransactionStatus', { path: { reference: 'r1' } });
+    expect(stub.requests).toHaveLength(2);
   });
 
   it('parses every answer afresh outside the catalogue, even the same bytes', async () => {

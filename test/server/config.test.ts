@@ -155,6 +155,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('holds the insurer catalogue for PARTNER_CATALOGUE_TTL_MS, five minutes when unset, 0 for none', () => {
+    expect(loadConfig({}).config.partnerApi.catalogueTtlMs).toBe(300_000);
+    expect(loadConfig({ PARTNER_CATALOGUE_TTL_MS: '0' }).config.partnerApi.catalogueTtlMs).toBe(0);
+    for (const bad of ['-1', '1.5', 'soon', '86400001']) {
+      let issues: string[] = [];
+      try {
+        loadConfig({ PARTNER_CATALOGUE_TTL_MS: bad });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        issues = (error as ConfigError).issues.map((issue) => issue.variable);
+      }
+      expect(issues).toEqual(['PARTNER_CATALOGUE_TTL_MS']);
+    }
+  });
+
   it('caps a claim at CLAIM_MAX_FILES files and CLAIM_MAX_BYTES bytes, 10 and 50 MB when unset', () => {
     expect(loadConfig({}).config.claimFiles).toEqual({ maxFiles: 10, maxBytes: 50 * 1024 * 1024 });
     expect(
