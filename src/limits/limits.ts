@@ -3,7 +3,7 @@ import type { Principal } from '../access/index.js';
 import { CodedError } from '../errors/index.js';
 import { normaliseCaller, sameMsisdn } from '../msisdn/index.js';
 import { keyedHasher } from '../privacy/index.js';
-import type { RedisConnection } from '../redis/index.js';
+import { isCluster, type RedisConnection } from '../redis/index.js';
 import type { LimitKind, LimitsConfig, LimitWindows } from './limit-config.js';
 
 /** What a limited request reaches or looks up: a phone, or the NRC, claim number or plate typed. */
@@ -136,6 +136,9 @@ export function createLimits(options: LimitsOptions): Limits {
   // On Redis a command waits out a short reconnection like every other (the connection's own
   // retries), then fails: see `take` for what a failure decides.
   const counting = redis ? defineCounting(redis) : undefined;
+  // One Redis holds every key: a request's caller and target windows go in one script call. A
+  // Cluster's slots differ between them, so there each key's windows are a call of their own.
+  const oneCall = redis !== undefined && !isCluster(redis);
   const counter = (
     scope: 'caller' | 'target',
     window: keyof LimitWindows,
@@ -199,7 +202,7 @@ export function createLimits(options: LimitsOptions): Limits {
 
   /**
    * Adds `delta` to each step's count and answers the counts, one result per step. On Redis the
-   * windows of one key are counted in one script call.
+   * steps are counted in one script call (on a Cluster, one per key: its windows).
    */
   async function count(
     steps: readonly Step[],
@@ -214,7 +217,7 @@ export function createLimits(options: LimitsOptions): Limits {
     while (start < steps.length) {
       const key = (steps[start] as Step).key;
       let end = start + 1;
-      while (end < steps.length && (steps[end] as Step).key === key) end += 1;
+      while (end < steps.length && (oneCall || (steps[end] as Step).key === key)) end += 1;
       const group = steps.slice(start, end);
       const first = start;
       calls.push(

@@ -13,6 +13,7 @@ import {
   limitsMarkdown,
 } from '../../src/limits/index.js';
 import { connectRedis, type RedisConnection } from '../../src/redis/index.js';
+import { countRedisCommands } from '../support/redis-command-count.js';
 import {
   connectMode,
   deleteKeys,
@@ -193,6 +194,29 @@ for (const mode of runnableModes()) {
         ...(await takeMany(second, smsTo(HOLDER), 2)),
       ];
       expect(verdicts.map((v) => v.allowed)).toEqual([true, true, true, false]);
+    });
+
+    const calls = mode.name === 'cluster' ? 2 : 1;
+    it(`counts a request's caller and target windows in ${calls === 1 ? 'one script call' : 'two script calls, one per slot'}`, async () => {
+      const own = connectMode(mode);
+      let sent = 0;
+      countRedisCommands(own, () => {
+        sent += 1;
+      });
+      try {
+        const prefix = testPrefix();
+        prefixes.push(prefix);
+        const limits = createLimits({ config: CONFIG, redis: own, prefix, secret: SECRET });
+        await own.ping();
+        sent = 0;
+        const verdict = await limits.take(smsTo(HOLDER));
+        expect(verdict).toEqual({ allowed: true });
+        expect(sent).toBe(calls);
+        // Four windows counted: the caller's and the phone's, each an hour and a day.
+        expect(await keysWith(redis, prefix)).toHaveLength(4);
+      } finally {
+        await own.quit();
+      }
     });
 
     it('keeps no phone or NRC in clear in its keys', async () => {
