@@ -64,8 +64,11 @@ export function createPhoneReach(store: KeyValueStore, prefix: string): PhoneRea
       const key = keyOf(phone);
       if (!key || !REACHABLE.has(reach.channel)) return;
       const value = { channel: reach.channel, address: reach.address, locale: reach.locale };
-      // The address's own key first: an erasure of the conversation always finds the phone.
-      await store.set(addressKey(reach), phone, CLAIM_REPORT_TTL_SECONDS);
+      // The address's own key first: an erasure of the conversation always finds the phone. An
+      // address that is the phone itself (a USSD caller's number) needs none: it names the phone.
+      if (normaliseCaller(reach.address) !== normaliseCaller(phone)) {
+        await store.set(addressKey(reach), phone, CLAIM_REPORT_TTL_SECONDS);
+      }
       await store.set(key, JSON.stringify(value), CLAIM_REPORT_TTL_SECONDS);
     },
     async of(phone) {
@@ -80,8 +83,9 @@ export function createPhoneReach(store: KeyValueStore, prefix: string): PhoneRea
       await store.delete(key);
     },
     async forgetAddress(holder) {
-      const phone = await store.take(addressKey(holder));
-      const key = phone === undefined ? undefined : keyOf(phone);
+      // Kept for an address that is not the phone (and by records written before that rule).
+      const phone = (await store.take(addressKey(holder))) ?? holder.address;
+      const key = keyOf(phone);
       if (!key) return;
       // Only while the phone's last address is this one: a later conversation elsewhere stays.
       const reach = await read(key);

@@ -35,4 +35,34 @@ describe('phone reach', () => {
     expect(await reach.of('260966345678')).toBeUndefined();
     expect(await store.get('test:phone-reach-of:{ussd:260966345678}')).toBeUndefined();
   });
+
+  it('keeps no second key for an address that is the phone itself, and still forgets by it', async () => {
+    const store = createMemoryStore();
+    const reach = createPhoneReach(store, 'test:');
+    await reach.remember('0966345678', ussd);
+    expect(await store.get('test:phone-reach-of:{ussd:260966345678}')).toBeUndefined();
+    expect(await reach.of('+260966345678')).toEqual(ussd);
+    await reach.forgetAddress(ussd);
+    expect(await reach.of('260966345678')).toBeUndefined();
+  });
+
+  it('forgets a USSD conversation written with its second key before that rule', async () => {
+    const store = createMemoryStore();
+    const reach = createPhoneReach(store, 'test:');
+    await reach.remember('260966345678', ussd);
+    await store.set('test:phone-reach-of:{ussd:260966345678}', '260966345678', 60);
+    await reach.forgetAddress(ussd);
+    expect(await reach.of('260966345678')).toBeUndefined();
+    expect(await store.get('test:phone-reach-of:{ussd:260966345678}')).toBeUndefined();
+  });
+
+  it('forgets by a chat address only the phone whose last conversation it was', async () => {
+    const store = createMemoryStore();
+    const reach = createPhoneReach(store, 'test:');
+    // A chat whose id reads like a phone number never erases that phone's own reach.
+    const lookalike = { channel: 'telegram', address: '966345678', locale: 'en' } as const;
+    await reach.remember('260966345678', ussd);
+    await reach.forgetAddress(lookalike);
+    expect(await reach.of('260966345678')).toEqual(ussd);
+  });
 });
