@@ -178,7 +178,8 @@ export const RETENTION: readonly RetentionRule[] = [
   },
   {
     what: "Where a phone last spoke with insurechat (channel, address, language), for claim progress told to a claim's holder",
-    where: '`phone-reach:{<phone>}`, `phone-reach-of:{<channel>:<address>}` (an address that is not the phone)',
+    where:
+      '`phone-reach:{<phone>}`, `phone-reach-of:{<channel>:<address>}` (an address that is not the phone)',
     expiry: '1 year after the last conversation it was vouched for in; deleted by "My data"',
   },
   {
