@@ -8,8 +8,11 @@ import { exposedGc, loadCallgrindAddon } from './callgrind-addon.js';
 const CallgrindMessage = z.object({
   type: z.literal('callgrind'),
   id: z.number(),
-  /** `start`: a full GC outside the block, then collection on; `stop`: off, then dump. */
-  action: z.enum(['start', 'stop']),
+  /**
+   * `start`: a full GC outside the block, then collection on; `stop`: off, then dump; `step`:
+   * collection on without a GC (one turn counted on its own, GC where it falls).
+   */
+  action: z.enum(['start', 'stop', 'step']),
   label: z.string().default(''),
 });
 
@@ -19,8 +22,8 @@ process.on('message', (raw) => {
   const parsed = CallgrindMessage.safeParse(raw);
   if (!parsed.success) return;
   const { id, action, label } = parsed.data;
-  if (action === 'start') {
-    gc();
+  if (action === 'start' || action === 'step') {
+    if (action === 'start') gc();
     callgrind.toggle();
   } else {
     callgrind.toggle();
