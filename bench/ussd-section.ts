@@ -74,6 +74,27 @@ export interface UssdWalk {
 /** A screen's question: its first line (the choices and any hint follow it). */
 const questionOf = (screen: string): string => screen.split('\n', 1)[0] ?? '';
 
+/** One request of a call to a bench server's Africa's Talking route, as the gateway sends it. */
+export function postUssd(
+  url: string,
+  call: { readonly sessionId: string; readonly msisdn: string; readonly text: string },
+): Promise<Response> {
+  return fetch(`${url}${USSD_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-ussd-secret': BENCH_GATEWAY_SECRET,
+    },
+    body: new URLSearchParams({
+      sessionId: call.sessionId,
+      serviceCode: '*384*4628#',
+      phoneNumber: call.msisdn,
+      networkCode: '64502',
+      text: call.text,
+    }),
+  });
+}
+
 /** Walks one phone through insurechat and returns the screens it saw (without `CON `). */
 export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<string[]> {
   const msisdn = walk.msisdn ?? `+26097${String(Date.now() % 10_000_000).padStart(7, '0')}`;
@@ -87,20 +108,7 @@ export async function captureScreens(url: string, walk: UssdWalk = {}): Promise<
       return screens;
     }
     if (previous !== undefined) inputs.push(input);
-    const response = await fetch(`${url}${USSD_PATH}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': BENCH_GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId,
-        serviceCode: '*384*4628#',
-        phoneNumber: msisdn,
-        networkCode: '64502',
-        text: inputs.join('*'),
-      }),
-    });
+    const response = await postUssd(url, { sessionId, msisdn, text: inputs.join('*') });
     const body = await response.text();
     if (response.status !== 200 || !body.startsWith('CON ')) {
       throw new Error(

@@ -54,6 +54,20 @@ interface Measured {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
+ * The node flags of a server counted under callgrind: one thread (Turbofan compiles on it, in the
+ * count), `gc()` for the blocks' forced GC, `nodeFlags`, and the toggle preloaded.
+ */
+export function measuredExecArgv(nodeFlags: readonly string[]): string[] {
+  return [
+    '--single-threaded',
+    '--expose-gc',
+    ...nodeFlags,
+    '--import',
+    new URL('./toggle-on-message.ts', import.meta.url).href,
+  ];
+}
+
+/**
  * Runs one count (settings from CALLGRIND_* variables, see bench/README.md): each block's dump
  * is labelled `round=<n> server=<name> turns=<turns>` for `callgrind_per_turn`.
  */
@@ -133,16 +147,7 @@ export async function countUssdInstructions(count: UssdCount): Promise<void> {
           BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
           ...env,
         },
-        {
-          wrap,
-          execArgv: [
-            '--single-threaded',
-            '--expose-gc',
-            ...nodeFlags,
-            '--import',
-            new URL('./toggle-on-message.ts', import.meta.url).href,
-          ],
-        },
+        { wrap, execArgv: measuredExecArgv(nodeFlags) },
       );
       processes.push(server);
       return { name, server, prefix };

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { motorPurchaseInputs } from '../../test/support/motor-purchase-inputs.js';
 import { startServerProcess } from '../lib/server-process.js';
 import { envNumber } from '../lib/stats.js';
-import { BENCH_GATEWAY_SECRET } from '../servers/bench-env.js';
+import { postUssd } from '../ussd-section.js';
+import { measuredExecArgv } from './ussd-instructions.js';
 
 const against = process.env.CALLGRIND_MOTOR_AGAINST;
 if (!against) throw new Error('CALLGRIND_MOTOR_AGAINST: the other checkout to count against');
@@ -57,16 +58,7 @@ const servers = await Promise.all(
         BENCH_PARTNER_API_URL: String(sandbox.info.baseUrl),
         BENCH_PARTNER_API_KEY: String(sandbox.info.apiKey),
       },
-      {
-        wrap,
-        execArgv: [
-          '--single-threaded',
-          '--expose-gc',
-          ...nodeFlags,
-          '--import',
-          new URL('./toggle-on-message.ts', import.meta.url).href,
-        ],
-      },
+      { wrap, execArgv: measuredExecArgv(nodeFlags) },
     ),
   ),
 );
@@ -83,20 +75,7 @@ async function journey(index: number, count: boolean): Promise<string[]> {
   for (const input of ['', ...tree.inputs(msisdn)]) {
     if (screens.length > 0) typed.push(input);
     if (count) await server.control({ type: 'callgrind', action: 'step' });
-    const response = await fetch(`${server.url}/ussd/africastalking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-ussd-secret': BENCH_GATEWAY_SECRET,
-      },
-      body: new URLSearchParams({
-        sessionId,
-        serviceCode: '*384*4628#',
-        phoneNumber: msisdn,
-        networkCode: '64502',
-        text: typed.join('*'),
-      }),
-    });
+    const response = await postUssd(server.url, { sessionId, msisdn, text: typed.join('*') });
     const screen = await response.text();
     // A turn's last writes may follow its answer: let them land inside its count.
     await new Promise((resolve) => setTimeout(resolve, 200));
