@@ -103,14 +103,43 @@ export function duplicateForBlocking(connection: RedisConnection): RedisConnecti
 
 /**
  * A second connection to the same Redis whose commands issued in one event-loop turn leave in one
- * write (ioredis auto-pipelining), for the session store: it sends two scripts per conversation
- * turn, and under load a socket write per command costs more CPU than the rest of its Redis work.
- * Each command still waits only for its own reply, so a turn keeps its two round trips.
- * Undefined for a Cluster, whose pipelines do not ride out a failover as single commands do.
+ * socket write, for the session store: it sends two scripts per conversation turn, and under load
+ * a socket write per command costs more CPU than the rest of its Redis work. Each command still
+ * waits only for its own reply, so a turn keeps its two round trips. Undefined for a Cluster,
+ * whose node connections are its own.
  */
 export function duplicateForBatching(connection: RedisConnection): Redis | undefined {
   if (connection instanceof Cluster) return undefined;
-  return connection.duplicate({ enableAutoPipelining: true });
+  // Not ioredis's auto-pipelining: it builds a Pipeline for each event-loop turn's commands,
+  // about 0.13 M instructions a command (bench/RESULTS.md section 10), where holding the socket's
+  // writes until the next tick batches them as well.
+  const batching = connection.duplicate({ enableAutoPipelining: false });
+  writeOncePerTick(batching);
+  return batching;
+}
+
+/**
+ * Holds the socket's writes of one event-loop turn and lets them out together at the next tick
+ * (Node's `cork`/`uncork`: one `writev` for all of them). Commands queued while the connection is
+ * not ready are sent by ioredis on reconnection as before.
+ */
+function writeOncePerTick(redis: Redis): void {
+  const send = redis.sendCommand.bind(redis);
+  let corked: Redis['stream'] | undefined;
+  const uncork = () => {
+    const socket = corked;
+    corked = undefined;
+    socket?.uncork();
+  };
+  redis.sendCommand = (command, stream) => {
+    const socket = redis.stream;
+    if (corked === undefined && stream === undefined && socket?.writable) {
+      socket.cork();
+      corked = socket;
+      process.nextTick(uncork);
+    }
+    return send(command, stream);
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   connectRedis,
+  duplicateForBatching,
   duplicateForBlocking,
   hashTag,
   type RedisConnection,
@@ -88,4 +89,45 @@ describe.each(redisModes())('connectRedis on $name Redis', (mode) => {
       expect(reply).toEqual(['a', 'b']);
     },
   );
+});
+
+describe('duplicateForBatching', () => {
+  it('sends the commands of one event-loop turn in one socket write, each answered on its own', async () => {
+    const shared = keep(connectRedis({ kind: 'url', url: 'redis://127.0.0.1:6379' }));
+    const batching = duplicateForBatching(shared);
+    if (!batching) throw new Error('a standalone connection batches');
+    keep(batching);
+    await batching.ping();
+    const socket = batching.stream as unknown as {
+      _write: (...args: unknown[]) => unknown;
+      _writev: (...args: unknown[]) => unknown;
+    };
+    let writes = 0;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method].bind(socket);
+      socket[method] = (...args: unknown[]) => {
+        writes += 1;
+        return original(...args);
+      };
+    }
+    const key = `test:batching:${process.pid}:${Date.now()}`;
+    const replies = await Promise.all([
+      batching.set(key, '1', 'EX', 60),
+      batching.incr(key),
+      batching.get(key),
+    ]);
+    expect(replies).toEqual(['OK', 2, '2']);
+    expect(writes).toBe(1);
+    await batching.del(key);
+  });
+
+  it('leaves a Cluster to its own node connections', () => {
+    const cluster = keep(
+      connectRedis(
+        { kind: 'cluster', nodes: [{ host: 'node-a', port: 7000 }] },
+        { lazyConnect: true },
+      ),
+    );
+    expect(duplicateForBatching(cluster)).toBeUndefined();
+  });
 });

@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import type { RedisConnection } from '../../src/redis/index.js';
 
 /**
- * Calls `onCommand` for every command sent on `redis` and on the auto-pipelining duplicates
- * made of it later (the session store's own connection); BullMQ's blocking duplicates are left
+ * Calls `onCommand` for every command sent on `redis` and on the batching duplicates made of it
+ * later (the session store's own connection, `duplicateForBatching`); BullMQ's blocking duplicates are left
  * out, as they only wait for jobs. Each command waits for its own reply: one round trip each.
  * Standalone and Cluster both send every command through `sendCommand` (a Cluster's own
  * redirections and retries go to its node connections, so each command counts once).
@@ -22,7 +22,8 @@ export function countRedisCommands(redis: RedisConnection, onCommand: () => void
     const duplicate = redis.duplicate.bind(redis);
     redis.duplicate = (override) => {
       const connection = duplicate(override);
-      if (override?.enableAutoPipelining) count(connection);
+      // The session store's batching connection says how it pipelines; BullMQ's say nothing.
+      if (override !== undefined && 'enableAutoPipelining' in override) count(connection);
       return connection;
     };
   }
