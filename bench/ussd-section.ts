@@ -209,7 +209,7 @@ export async function runUssdSection(options: UssdSectionOptions): Promise<strin
         upstream: sandbox,
       });
       notes.push(
-        `insurechat: the real \`createServer\` (Redis sessions, the sandbox insurer in a process of its own over loopback HTTP, logging silenced); its session store has a Redis connection of its own with ioredis auto-pipelining, so the scripts that concurrent turns send in one event-loop turn leave in one socket write (each still waits only for its own reply: the round-trip column counts them one by one); the floor's GET and SET go over the same kind of connection; ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
+        `insurechat: the real \`createServer\` (Redis sessions, the sandbox insurer in a process of its own over loopback HTTP, logging silenced); its session store has a Redis connection of its own whose socket holds its writes until the next tick (cork/uncork), so the scripts that concurrent turns send in one event-loop turn leave in one socket write (each still waits only for its own reply: the round-trip column counts them one by one); the floor's GET and SET go over a connection with ioredis auto-pipelining, which batches the same way at more cost per command; ${screens.length} turns per journey; the baseline's snapshot is the size of insurechat's record at the last screen (${snapshotBytes} B).`,
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
