@@ -116,15 +116,20 @@ export const DEFAULT_PARTNER_API_CONNECTIONS = 256;
 /** How long a catalogue answer is held (PARTNER_CATALOGUE_TTL_MS): five minutes. */
 const DEFAULT_PARTNER_CATALOGUE_TTL_MS = 300_000;
 
+/**
+ * A whole number from `min` to `max` (no upper bound when `max` is undefined), `fallback` when the
+ * variable is unset or blank; `error` is every refusal's message.
+ */
+function wholeNumber(fallback: number, min: number, max: number | undefined, error: string) {
+  const number = z.coerce.number({ error }).int({ error }).min(min, { error });
+  return z.preprocess(
+    (value) => (value === undefined || value === '' ? fallback : value),
+    max === undefined ? number : number.max(max, { error }),
+  );
+}
+
 export const EnvSchema = z.object({
-  PORT: z.preprocess(
-    (value) => (value === undefined || value === '' ? 3000 : value),
-    z.coerce
-      .number({ error: 'must be a port number (0 to 65535)' })
-      .int({ error: 'must be a port number (0 to 65535)' })
-      .min(0, { error: 'must be a port number (0 to 65535)' })
-      .max(65_535, { error: 'must be a port number (0 to 65535)' }),
-  ),
+  PORT: wholeNumber(3000, 0, 65_535, 'must be a port number (0 to 65535)'),
   /**
    * Interface to bind. This machine only by default: the web simulator can speak as any phone
    * number. A container sets `0.0.0.0` so its port mapping works.
@@ -147,25 +152,21 @@ export const EnvSchema = z.object({
    * Keep-alive connections to the insurer. A USSD caller's turn waits for one call at a time, so
    * a slow insurer needs a connection per concurrent caller or calls queue past the deadline.
    */
-  PARTNER_API_CONNECTIONS: z.preprocess(
-    (value) => (value === undefined || value === '' ? DEFAULT_PARTNER_API_CONNECTIONS : value),
-    z.coerce
-      .number({ error: 'must be a whole number of connections (1 to 4096)' })
-      .int({ error: 'must be a whole number of connections (1 to 4096)' })
-      .min(1, { error: 'must be a whole number of connections (1 to 4096)' })
-      .max(4096, { error: 'must be a whole number of connections (1 to 4096)' }),
+  PARTNER_API_CONNECTIONS: wholeNumber(
+    DEFAULT_PARTNER_API_CONNECTIONS,
+    1,
+    4096,
+    'must be a whole number of connections (1 to 4096)',
   ),
   /**
    * How long the insurer's catalogue (products, risk categories, payment gateways) is held
    * before it is read again; 0 reads it on every use.
    */
-  PARTNER_CATALOGUE_TTL_MS: z.preprocess(
-    (value) => (value === undefined || value === '' ? DEFAULT_PARTNER_CATALOGUE_TTL_MS : value),
-    z.coerce
-      .number({ error: 'must be a whole number of milliseconds (0 to 86400000)' })
-      .int({ error: 'must be a whole number of milliseconds (0 to 86400000)' })
-      .min(0, { error: 'must be a whole number of milliseconds (0 to 86400000)' })
-      .max(86_400_000, { error: 'must be a whole number of milliseconds (0 to 86400000)' }),
+  PARTNER_CATALOGUE_TTL_MS: wholeNumber(
+    DEFAULT_PARTNER_CATALOGUE_TTL_MS,
+    0,
+    86_400_000,
+    'must be a whole number of milliseconds (0 to 86400000)',
   ),
   USSD_GATEWAY_SECRET: optionalString,
   USSD_ALLOWED_IPS: commaList,
@@ -249,13 +250,11 @@ export const EnvSchema = z.object({
   FILES_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   FILES_SIGNING_SECRET: optionalString,
   /** Days a claim's documents outlive its last seen change once the insurer drops the claim. */
-  FILES_CLAIM_RETENTION_DAYS: z.preprocess(
-    (value) => (value === undefined || value === '' ? 365 : value),
-    z.coerce
-      .number({ error: 'must be a whole number of days (1 to 3650)' })
-      .int({ error: 'must be a whole number of days (1 to 3650)' })
-      .min(1, { error: 'must be a whole number of days (1 to 3650)' })
-      .max(3650, { error: 'must be a whole number of days (1 to 3650)' }),
+  FILES_CLAIM_RETENTION_DAYS: wholeNumber(
+    365,
+    1,
+    3650,
+    'must be a whole number of days (1 to 3650)',
   ),
   /**
    * HMAC key of the staff audit's hash chain: every entry's MAC, so `/insure audit verify` can
@@ -274,21 +273,18 @@ export const EnvSchema = z.object({
    */
   TRUST_PROXY: optionalString,
   /** Most files one claim takes, over every channel together (the documents page, WhatsApp, Telegram). */
-  CLAIM_MAX_FILES: z.preprocess(
-    (value) => (value === undefined || value === '' ? CLAIM_MAX_FILES : value),
-    z.coerce
-      .number({ error: 'must be a whole number of files (1 to 1000)' })
-      .int({ error: 'must be a whole number of files (1 to 1000)' })
-      .min(1, { error: 'must be a whole number of files (1 to 1000)' })
-      .max(1000, { error: 'must be a whole number of files (1 to 1000)' }),
+  CLAIM_MAX_FILES: wholeNumber(
+    CLAIM_MAX_FILES,
+    1,
+    1000,
+    'must be a whole number of files (1 to 1000)',
   ),
   /** Most bytes one claim takes, over every channel together; 50 MB (52428800) by default. */
-  CLAIM_MAX_BYTES: z.preprocess(
-    (value) => (value === undefined || value === '' ? CLAIM_MAX_BYTES : value),
-    z.coerce
-      .number({ error: 'must be a whole number of bytes (at least 1)' })
-      .int({ error: 'must be a whole number of bytes (at least 1)' })
-      .min(1, { error: 'must be a whole number of bytes (at least 1)' }),
+  CLAIM_MAX_BYTES: wholeNumber(
+    CLAIM_MAX_BYTES,
+    1,
+    undefined,
+    'must be a whole number of bytes (at least 1)',
   ),
   /** How often SMS, codes, payment prompts and look-ups may be asked for (see the Limits docs). */
   ...LimitsEnv,
